@@ -1,0 +1,85 @@
+// The one role matrix of the product, used by the client (routes, menus, tiles) and by the
+// server (every endpoint). Source: spec §2 route table and §6; where the spec gives two
+// readings, design.md §4 chooses (user management for roles 1 and 7, lists for role 1).
+
+export const ROLES = [1, 2, 3, 4, 5, 6, 7] as const;
+export type Role = (typeof ROLES)[number];
+
+const ALL: readonly Role[] = ROLES;
+const except = (...excluded: Role[]): readonly Role[] => ROLES.filter((r) => !excluded.includes(r));
+
+/** Who may do what. A key missing here is denied to everyone ("unknown keys are hidden"). */
+export const PERMISSIONS = {
+  // Routes (spec §2 route table).
+  'route.home': ALL,
+  'route.offlinehp': ALL,
+  'route.users': ALL,
+  'route.lists': ALL,
+  'route.serviceproviders': [1, 3, 4, 5, 6, 7],
+  'route.availablejobs': [1, 3, 4, 5, 6, 7],
+  'route.profiles': [1, 3, 4, 5],
+  'route.referral': [1, 3, 4, 5],
+  'route.reports': [1, 2],
+  'route.testing': ALL,
+
+  // Sidebar menus (spec §6).
+  'menu.administration': [1, 7],
+  'menu.userManagement': [1, 7],
+  'menu.listManagement': [1],
+  'menu.changePassword': ALL,
+  'menu.serviceProviders': except(2),
+  'menu.services': except(2),
+  'menu.verify': except(2, 6),
+  'menu.pendingBadge': [1, 7],
+  'menu.rejected': [1, 6, 7],
+  'menu.addServiceProvider': [1, 6, 7],
+  'menu.employers': except(2),
+  'menu.clients': except(2, 6, 7),
+  'menu.referrals': except(2, 6, 7),
+  'menu.reports': [1, 2],
+  'menu.help': ALL,
+
+  // Dashboard tiles (spec §6).
+  'tile.servicesLink': except(2),
+  'tile.jobsLink': except(2),
+  'tile.clients': except(6),
+  'tile.referrals': except(6),
+  'tile.clientsLink': except(2, 6),
+  'tile.referralsLink': except(2, 6),
+
+  // Server actions (design.md §4): what a screen hides, the API refuses.
+  'users.manage': [1, 7],
+  'users.createAny': [1],
+  'lists.read': ALL,
+  'lists.write': [1],
+  'stats.read': ALL,
+  'serviceProviders.read': [1, 3, 4, 5, 6, 7],
+  'serviceProviders.write': [1, 3, 4, 5, 6, 7],
+  'services.verify': except(2, 6),
+  'jobs.read': [1, 3, 4, 5, 6, 7],
+  'jobs.write': [1, 3, 4, 5, 6, 7],
+  'profiles.read': [1, 3, 4, 5],
+  'profiles.write': [1, 3, 4, 5],
+  'referrals.read': [1, 3, 4, 5],
+  'referrals.write': [1, 3, 4, 5],
+  'reports.read': [1, 2],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'number' && (ROLES as readonly number[]).includes(value);
+}
+
+/** True when `role` holds `permission`. Unknown permissions and roles are denied. */
+export function can(role: number | null | undefined, permission: string): boolean {
+  if (!isRole(role)) return false;
+  const allowed = (PERMISSIONS as Record<string, readonly Role[] | undefined>)[permission];
+  return allowed ? allowed.includes(role) : false;
+}
+
+/** The route permission guarding a top-level client path segment, if any. */
+export function routePermission(segment: string): Permission | undefined {
+  const key = `route.${segment || 'home'}`;
+  return key in PERMISSIONS ? (key as Permission) : undefined;
+}

@@ -1,0 +1,46 @@
+// Assembles the server: database, migrations, one plugin per area, the built app.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import { openDb, type Db } from './db/index';
+import { migrate } from './db/migrations';
+import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
+import { installErrorHandler } from './lib/errors';
+import { TokenService } from './lib/tokens';
+import authPlugin from './plugins/auth';
+import healthPlugin from './plugins/health';
+import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
+import usersPlugin from './plugins/users/index';
+
+export interface Server {
+  app: FastifyInstance;
+  db: Db;
+  tokens: TokenService;
+  firstAdmin?: FirstAdmin;
+}
+
+export async function buildApp(config: Config): Promise<Server> {
+  const db = await openDb(config);
+  await migrate(db);
+  const tokens = new TokenService(await tokenSecret(db, config), config.tokenTtlSeconds);
+  const firstAdmin = await ensureFirstAdmin(db, config);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[hidden]' },
+    },
+    bodyLimit: 2 * 1024 * 1024,
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+  });
+  app.addHook('onClose', () => db.close());
+
+  const serveApp = hasBuiltApp(config.staticDir);
+  installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);
+  await app.register(authPlugin, { db, tokens });
+  await app.register(healthPlugin, { db });
+  await app.register(usersPlugin, { db });
+  if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
+  else app.log.warn('no built app found: serving the API only (run `npm run build`)');
+
+  return { app, db, tokens, firstAdmin };
+}

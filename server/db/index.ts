@@ -1,0 +1,69 @@
+// The one query layer: the same SQL runs on PGlite (embedded default) and on a PostgreSQL
+// server (DATABASE_URL). Everything above this file sees only `Db` and `Queryable`.
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: all of it is stored, or none of it. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Db> {
+  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(dataDir);
+  const run = async <T extends Row>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
+    (await q.query<T>(sql, params ? [...params] : undefined)).rows;
+  return {
+    kind: 'pglite',
+    query: (sql, params) => run(lite, sql, params),
+    transaction: (work) => lite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) })),
+    close: () => lite.close(),
+  };
+}
+
+// Integers too large for a JS number never occur in our counts; read int8 as number.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+async function openPostgres(connectionString: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const run = async <T extends Row>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
+    (await q.query<T>(sql, params ? [...params] : undefined)).rows;
+  await run(pool, 'SELECT 1'); // fail at start, not at the first request
+  return {
+    kind: 'postgres',
+    query: (sql, params) => run(pool, sql, params),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: (sql, params) => run(client, sql, params) });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,106 @@
+// One error shape for every answer: {statusCode, error, message, errors?}. Client mistakes
+// get a 4xx with a message in the user's language; only real faults are 500, and those never
+// show their details.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestLang, translate, type Lang, type MessageKey } from './messages';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly messageKey: MessageKey,
+    readonly values: Record<string, string | number> = {},
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(messageKey);
+  }
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+function fieldOf(error: AjvError): string {
+  const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const child = (error.params.missingProperty ?? error.params.additionalProperty) as string | undefined;
+  return [path, child].filter(Boolean).join('.') || 'body';
+}
+
+function describe(lang: Lang, error: AjvError): FieldError {
+  const field = fieldOf(error);
+  const p = error.params;
+  const say = (key: MessageKey, values: Record<string, string | number> = {}) => ({
+    field,
+    message: translate(lang, key, { field, ...values }),
+  });
+  switch (error.keyword) {
+    case 'required': return say('validation.required');
+    case 'minLength': return say('validation.minLength', { limit: Number(p.limit) });
+    case 'maxLength': return say('validation.maxLength', { limit: Number(p.limit) });
+    case 'minimum': return say('validation.minimum', { limit: Number(p.limit) });
+    case 'maximum': return say('validation.maximum', { limit: Number(p.limit) });
+    case 'type': return say('validation.type', { type: String(p.type) });
+    case 'enum': return say('validation.enum', { values: ((p.allowedValues as unknown[]) ?? []).join(', ') });
+    case 'format':
+    case 'pattern': return say('validation.format');
+    case 'additionalProperties': return say('validation.unknown');
+    default: return say('validation.other');
+  }
+}
+
+export function validationErrors(lang: Lang, errors: readonly AjvError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.map((e) => describe(lang, e)).filter((e) => !seen.has(e.field) && seen.add(e.field));
+}
+
+function send(reply: FastifyReply, statusCode: number, message: string, extra: Record<string, unknown> = {}) {
+  return reply.status(statusCode).send({ statusCode, error: STATUS_CODES[statusCode], message, ...extra });
+}
+
+const FRAMEWORK_ERRORS: Record<string, [number, MessageKey]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'http.badJson'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'http.badJson'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'http.tooLarge'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'http.tooLarge'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'http.mediaType'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'http.mediaType'],
+};
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: HttpError) {
+  return send(reply, error.statusCode, translate(requestLang(request), error.messageKey, error.values), error.extra);
+}
+
+export function installErrorHandler(app: FastifyInstance, fallback?: (request: FastifyRequest, reply: FastifyReply) => unknown) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const lang = requestLang(request);
+    if (error instanceof HttpError) return sendError(reply, request, error);
+    if (error.validation) {
+      const errors = validationErrors(lang, error.validation as AjvError[]);
+      return send(reply, 400, errors.map((e) => e.message).join('; '), { errors });
+    }
+    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+    if (known) return send(reply, known[0], translate(lang, known[1]));
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return send(reply, error.statusCode, translate(lang, 'http.badRequest'));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 500, translate(lang, 'http.internal'));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const answered = fallback?.(request, reply);
+    if (answered) return answered;
+    return send(reply, 404, translate(requestLang(request), 'http.notFound', { path: request.url.split('?')[0] }));
+  });
+}
+
+/** PostgreSQL's unique_violation, from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+}

@@ -1,0 +1,79 @@
+// Messages the server sends to people, in the user's language (Accept-Language, French by
+// default like the app). A few texts are protocol words the client matches on
+// ('jwt expired', 'invalid signature', 'duplicate entry'): they stay the same in both languages.
+import type { FastifyRequest } from 'fastify';
+
+export type Lang = 'fr' | 'en';
+
+const en = {
+  'auth.badCredentials': 'Invalid user name or password',
+  'auth.inactive': 'This account is disabled. Ask an administrator.',
+  'auth.noToken': 'No authorization token was found',
+  'auth.expired': 'jwt expired',
+  'auth.badSignature': 'invalid signature',
+  'auth.badToken': 'invalid token',
+  'auth.unknownUser': 'The user of this session no longer exists',
+  'auth.forbidden': 'You are not allowed to do this',
+  'http.notFound': 'Not found: {path}',
+  'http.recordNotFound': 'No record with this id',
+  'http.duplicate': 'duplicate entry',
+  'http.badJson': 'The request body is not valid JSON',
+  'http.tooLarge': 'The request is too large',
+  'http.mediaType': 'This content type is not accepted',
+  'http.internal': 'Something went wrong on the server. Please try again.',
+  'http.badRequest': 'The request is not valid',
+  'validation.required': '{field} is required',
+  'validation.minLength': '{field} must have at least {limit} characters',
+  'validation.maxLength': '{field} must have at most {limit} characters',
+  'validation.minimum': '{field} must be at least {limit}',
+  'validation.maximum': '{field} must be at most {limit}',
+  'validation.type': '{field} must be of type {type}',
+  'validation.enum': '{field} must be one of: {values}',
+  'validation.format': '{field} is not valid',
+  'validation.unknown': '{field} is not a known field',
+  'validation.other': '{field} is not valid',
+  'users.duplicateName': 'duplicate entry',
+} as const;
+
+export type MessageKey = keyof typeof en;
+
+const fr: Record<MessageKey, string> = {
+  'auth.badCredentials': "Nom d'utilisateur ou mot de passe incorrect",
+  'auth.inactive': 'Ce compte est désactivé. Adressez-vous à un administrateur.',
+  'auth.noToken': 'No authorization token was found',
+  'auth.expired': 'jwt expired',
+  'auth.badSignature': 'invalid signature',
+  'auth.badToken': 'invalid token',
+  'auth.unknownUser': "L'utilisateur de cette session n'existe plus",
+  'auth.forbidden': "Vous n'avez pas le droit de faire ceci",
+  'http.notFound': 'Introuvable : {path}',
+  'http.recordNotFound': 'Aucun enregistrement avec cet identifiant',
+  'http.duplicate': 'duplicate entry',
+  'http.badJson': "Le corps de la requête n'est pas un JSON valide",
+  'http.tooLarge': 'La requête est trop volumineuse',
+  'http.mediaType': "Ce type de contenu n'est pas accepté",
+  'http.internal': 'Une erreur est survenue sur le serveur. Veuillez réessayer.',
+  'http.badRequest': "La requête n'est pas valide",
+  'validation.required': '{field} est obligatoire',
+  'validation.minLength': '{field} doit contenir au moins {limit} caractères',
+  'validation.maxLength': '{field} doit contenir au plus {limit} caractères',
+  'validation.minimum': '{field} doit être au moins {limit}',
+  'validation.maximum': '{field} doit être au plus {limit}',
+  'validation.type': '{field} doit être de type {type}',
+  'validation.enum': '{field} doit être parmi : {values}',
+  'validation.format': "{field} n'est pas valide",
+  'validation.unknown': "{field} n'est pas un champ connu",
+  'validation.other': "{field} n'est pas valide",
+  'users.duplicateName': 'duplicate entry',
+};
+
+const catalogues: Record<Lang, Record<MessageKey, string>> = { en, fr };
+
+export function requestLang(request: Pick<FastifyRequest, 'headers'>): Lang {
+  const header = request.headers['accept-language'] ?? '';
+  return /^\s*en\b/i.test(header) ? 'en' : 'fr';
+}
+
+export function translate(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
+  return catalogues[lang][key].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
+}

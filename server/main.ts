@@ -1,0 +1,26 @@
+// `npm start` ends here: one process serving the app and the API.
+import { buildApp } from './app';
+import { configFromEnv } from './config';
+
+const config = configFromEnv();
+const { app, firstAdmin } = await buildApp(config);
+
+if (firstAdmin?.generatedPassword) {
+  // Printed once, outside the structured log, so the password is never kept in log files.
+  process.stdout.write(
+    `\n  First administrator created: user "${firstAdmin.userName}", password "${firstAdmin.generatedPassword}"\n` +
+      '  Sign in and change it (sidebar → Change Password). It is not shown again.\n\n',
+  );
+} else if (firstAdmin) {
+  app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info(`ICRS is ready on http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);

@@ -1,0 +1,36 @@
+// Serves the built app. Every non-API GET that is not a file gets index.html (see
+// `spaFallback`), so client routes such as /users load the app; /api/... never does.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+const HASHED_ASSET = /-[A-Za-z0-9_-]{8,}\.(js|mjs|css|woff2?)$/;
+
+export function hasBuiltApp(root: string | null): root is string {
+  return root !== null && existsSync(path.join(root, 'index.html'));
+}
+
+async function spaPlugin(app: FastifyInstance, { root }: { root: string }) {
+  await app.register(fastifyStatic, {
+    root,
+    index: ['index.html'],
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      // Hashed build files never change; everything else (index.html, sw.js, translations) must revalidate.
+      reply.header('Cache-Control', HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}
+
+export default fp(spaPlugin, { name: 'spa' });
+
+/** True when this unmatched request should get the app's index.html. */
+export function wantsApp(request: FastifyRequest): boolean {
+  return request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api';
+}
+
+export function sendApp(reply: FastifyReply) {
+  return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+}

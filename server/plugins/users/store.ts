@@ -1,0 +1,63 @@
+// Users in the database. The password hash never leaves this module's callers' hands:
+// `publicUser` is what any answer may contain.
+import type { Queryable } from '../../db/index';
+
+export interface UserRecord {
+  userId: string;
+  userName: string;
+  passwordHash: string;
+  role: number;
+  location: number;
+  fullName: string;
+  email: string;
+  phone: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PublicUser = Omit<UserRecord, 'passwordHash'>;
+
+export function publicUser({ passwordHash: _hidden, ...rest }: UserRecord): PublicUser {
+  return rest;
+}
+
+export async function findUserByName(db: Queryable, userName: string): Promise<UserRecord | undefined> {
+  const rows = await db.query<UserRecord & Record<string, unknown>>(
+    'SELECT * FROM "users" WHERE lower("userName") = lower($1)',
+    [userName],
+  );
+  return rows[0];
+}
+
+export async function findUserById(db: Queryable, userId: string): Promise<UserRecord | undefined> {
+  const rows = await db.query<UserRecord & Record<string, unknown>>('SELECT * FROM "users" WHERE "userId" = $1', [userId]);
+  return rows[0];
+}
+
+export interface NewUser {
+  userId: string;
+  userName: string;
+  passwordHash: string;
+  role: number;
+  location?: number;
+  fullName?: string;
+  email?: string;
+  phone?: string;
+  createdBy?: string | null;
+}
+
+export async function insertUser(db: Queryable, user: NewUser): Promise<UserRecord> {
+  const rows = await db.query<UserRecord & Record<string, unknown>>(
+    `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "createdBy", "updatedBy")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
+    [user.userId, user.userName, user.passwordHash, user.role, user.location ?? 0, user.fullName ?? '', user.email ?? '',
+      user.phone ?? '', user.createdBy ?? null],
+  );
+  return rows[0];
+}
+
+export async function countUsers(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM "users"');
+  return rows[0].n;
+}

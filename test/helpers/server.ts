@@ -1,0 +1,95 @@
+// A real server for a test file: fresh database (in-memory PGlite or a scratch PostgreSQL
+// database), a known administrator, and the built app when dist/ exists.
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type Server } from '../../server/app';
+import { configFromEnv, type Config } from '../../server/config';
+import { createScratchDatabase, type Backend } from './db';
+
+export interface TestUser {
+  userName: string;
+  password: string;
+  role: number;
+  location?: number;
+  fullName?: string;
+}
+
+export interface TestServer {
+  url: string;
+  backend: Backend;
+  config: Config;
+  server: Server;
+  admin: { userName: string; password: string };
+  login(userName: string, password: string): Promise<string>;
+  createUser(user: TestUser): Promise<{ userId: string }>;
+  /** fetch against the API with JSON in and out; `token` adds the bearer header. */
+  api(method: string, apiPath: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  close(): Promise<void>;
+}
+
+export const ADMIN = { userName: 'admin', password: 'admin-password-1' };
+
+export async function startTestServer(options: { backend?: Backend; config?: Partial<Config> } = {}): Promise<TestServer> {
+  const backend = options.backend ?? 'pglite';
+  const scratch = backend === 'postgres' ? await createScratchDatabase() : undefined;
+  const config: Config = {
+    ...configFromEnv({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: 'memory://',
+    databaseUrl: scratch?.url,
+    jwtSecret: 'test-secret-for-this-file',
+    adminUserName: ADMIN.userName,
+    adminPassword: ADMIN.password,
+    staticDir: path.resolve('dist'),
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...options.config,
+  };
+  const server = await buildApp(config);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+
+  const api: TestServer['api'] = async (method, apiPath, { token, body, headers } = {}) => {
+    const response = await fetch(`${url}/api${apiPath}`, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        'accept-language': 'en',
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try { parsed = JSON.parse(text); } catch { /* not JSON: keep the text */ }
+    return { status: response.status, body: parsed };
+  };
+
+  const login = async (userName: string, password: string) => {
+    const { status, body } = await api('POST', '/login', { body: { userName, password } });
+    if (status !== 200) throw new Error(`login of ${userName} failed: ${status} ${JSON.stringify(body)}`);
+    return body.result.user.token as string;
+  };
+
+  let adminToken: string | undefined;
+  return {
+    url,
+    backend,
+    config,
+    server,
+    admin: ADMIN,
+    api,
+    login,
+    async createUser(user) {
+      adminToken ??= await login(ADMIN.userName, ADMIN.password);
+      const { status, body } = await api('POST', '/users/', { token: adminToken, body: user });
+      if (status !== 201) throw new Error(`creating ${user.userName} failed: ${status} ${JSON.stringify(body)}`);
+      return { userId: body.userId as string };
+    },
+    async close() {
+      await server.app.close();
+      await scratch?.drop();
+    },
+  };
+}
