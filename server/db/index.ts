@@ -28,7 +28,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
 
 async function openPglite(dataDir: string): Promise<Db> {
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-  const lite = await PGlite.create(dataDir);
+  const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
   const run = async <T extends Row>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
     (await q.query<T>(sql, params ? [...params] : undefined)).rows;
   return {
@@ -41,6 +41,9 @@ async function openPglite(dataDir: string): Promise<Db> {
 
 // Integers too large for a JS number never occur in our counts; read int8 as number.
 pg.types.setTypeParser(20, (value) => Number(value));
+// A calendar date stays the text 'YYYY-MM-DD': as a JS Date it would shift with the time zone.
+const DATE_OID = 1082;
+pg.types.setTypeParser(DATE_OID, (value) => value);
 
 async function openPostgres(connectionString: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 10 });

@@ -1,5 +1,7 @@
 // One ordered list of migrations for both databases, applied at start inside one
 // transaction under an advisory lock, so several server processes may start together.
+import { serverEntities } from '../../schemas/index';
+import { schemaSql } from '../../schemas/derive/sql';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -13,29 +15,14 @@ const sql = (text: string) => async (tx: Queryable) => {
 
 export const coreMigrations: Migration[] = [
   {
-    id: '0001-users',
-    up: sql(`
-      CREATE TABLE IF NOT EXISTS "settings" (
-        "key" text PRIMARY KEY,
-        "value" text NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS "users" (
-        "userId" text PRIMARY KEY,
-        "userName" text NOT NULL,
-        "passwordHash" text NOT NULL,
-        "role" integer NOT NULL CHECK ("role" BETWEEN 1 AND 7),
-        "location" integer NOT NULL DEFAULT 0,
-        "fullName" text NOT NULL DEFAULT '',
-        "email" text NOT NULL DEFAULT '',
-        "phone" text NOT NULL DEFAULT '',
-        "active" boolean NOT NULL DEFAULT true,
-        "createdAt" timestamptz NOT NULL DEFAULT now(),
-        "updatedAt" timestamptz NOT NULL DEFAULT now(),
-        "createdBy" text,
-        "updatedBy" text
-      );
-      CREATE UNIQUE INDEX IF NOT EXISTS "users_userName_lower" ON "users" (lower("userName"));
-    `),
+    // Every entity table and index comes from its declaration in schemas/ (one idea, one place).
+    id: '0001-entities',
+    up: async (tx) => {
+      await sql(`CREATE TABLE IF NOT EXISTS "settings" ("key" text PRIMARY KEY, "value" text NOT NULL)`)(tx);
+      await sql(schemaSql(serverEntities))(tx);
+      // Sign-in ignores the case of user names, so uniqueness must too.
+      await tx.query('CREATE UNIQUE INDEX IF NOT EXISTS "users_userName_lower" ON "users" (lower("userName"))');
+    },
   },
 ];
 

@@ -68,7 +68,10 @@ const FRAMEWORK_ERRORS: Record<string, [number, MessageKey]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'http.badJson'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'http.badJson'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'http.tooLarge'],
-  FST_REQ_FILE_TOO_LARGE: [413, 'http.tooLarge'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'upload.tooLarge'],
+  FST_FILES_LIMIT: [413, 'http.tooLarge'],
+  FST_PARTS_LIMIT: [413, 'http.tooLarge'],
+  FST_FIELDS_LIMIT: [413, 'http.tooLarge'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'http.mediaType'],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'http.mediaType'],
 };

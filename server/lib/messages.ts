@@ -33,6 +33,10 @@ const en = {
   'validation.unknown': '{field} is not a known field',
   'validation.other': '{field} is not valid',
   'users.duplicateName': 'duplicate entry',
+  'http.conflict': 'conflict',
+  'http.parentMissing': 'The record this one belongs to does not exist',
+  'upload.badType': '{file}: only these file types are accepted: {types}',
+  'upload.tooLarge': 'A file is larger than 5 MB',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -65,6 +69,10 @@ const fr: Record<MessageKey, string> = {
   'validation.unknown': "{field} n'est pas un champ connu",
   'validation.other': "{field} n'est pas valide",
   'users.duplicateName': 'duplicate entry',
+  'http.conflict': 'conflict',
+  'http.parentMissing': "L'enregistrement parent n'existe pas",
+  'upload.badType': '{file} : seuls ces types de fichiers sont acceptés : {types}',
+  'upload.tooLarge': 'Un fichier dépasse 5 Mo',
 };
 
 const catalogues: Record<Lang, Record<MessageKey, string>> = { en, fr };

@@ -92,7 +92,7 @@ describe.each(backends)('auth on %s', (backend) => {
     const reporter = await t.login('reporter', 'reporter-pass');
     expect((await t.api('GET', '/users', { token: reporter })).status).toBe(403);
     const colleague = await t.login('colleague', 'colleague-pass');
-    const denied = await t.api('POST', '/users/', { token: colleague, body: { userName: 'x1234', password: 'password1', role: 3 } });
+    const denied = await t.api('POST', '/users/', { token: colleague, body: { userName: 'x1234', password: 'password1', role: 3, fullName: 'X Y' } });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('You are not allowed to do this');
   });
@@ -106,15 +106,15 @@ describe.each(backends)('auth on %s', (backend) => {
   });
 
   it('lists every user for role 1 without password hashes', async () => {
-    const { status, body } = await t.api('GET', '/users?pageSize=5&page=0', { token: adminToken });
+    const { status, body } = await t.api('GET', '/users?pageSize=5&page=1', { token: adminToken });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ total: 5, page: 0, pageSize: 5 });
+    expect(body).toMatchObject({ total: 5, page: 1, pageSize: 5 });
     expect(body.rows).toHaveLength(5);
     expect(JSON.stringify(body)).not.toContain('passwordHash');
   });
 
   it('keeps user names unique whatever their case', async () => {
-    const { status, body } = await t.api('POST', '/users/', { token: adminToken, body: { userName: 'Reporter', password: 'password1', role: 2 } });
+    const { status, body } = await t.api('POST', '/users/', { token: adminToken, body: { userName: 'Reporter', password: 'password1', role: 2, fullName: 'R Two' } });
     expect(status).toBe(409);
     expect(body.message).toBe('duplicate entry');
   });

@@ -83,7 +83,7 @@ export async function startTestServer(options: { backend?: Backend; config?: Par
     login,
     async createUser(user) {
       adminToken ??= await login(ADMIN.userName, ADMIN.password);
-      const { status, body } = await api('POST', '/users/', { token: adminToken, body: user });
+      const { status, body } = await api('POST', '/users/', { token: adminToken, body: { fullName: `Test ${user.userName}`, ...user } });
       if (status !== 201) throw new Error(`creating ${user.userName} failed: ${status} ${JSON.stringify(body)}`);
       return { userId: body.userId as string };
     },

@@ -1,64 +1,35 @@
 // User management (issue 2 part: list and create; the rest of spec §7 comes with the API issue).
 import type { FastifyInstance } from 'fastify';
+import { user as userEntity } from '../../../schemas/index';
+import { createBodySchema, listQuerySchema } from '../../../schemas/derive/json-schema';
 import { uuidv7 } from '../../../schemas/ids';
-import { ROLES } from '../../../schemas/roles';
 import type { Db } from '../../db/index';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
-import { insertUser, publicUser, type UserRecord } from './store';
+import { Conditions, listRows, type ListQuery } from '../../lib/records';
+import { insertUser, publicUser } from './store';
 
-const PAGE_SIZES = [5, 10, 15, 20, 25, 50, 100, 200];
-
-const listSchema = {
-  querystring: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      page: { type: 'integer', minimum: 0, default: 0 },
-      pageSize: { type: 'integer', enum: PAGE_SIZES, default: 25 },
-    },
-  },
-} as const;
-
-const createSchema = {
-  body: {
-    type: 'object',
-    required: ['userName', 'password', 'role'],
-    additionalProperties: false,
-    properties: {
-      userId: { type: 'string', minLength: 1, maxLength: 64 },
-      userName: { type: 'string', minLength: 3, maxLength: 60, pattern: '^[A-Za-z0-9._@-]+$' },
-      password: { type: 'string', minLength: 8, maxLength: 200 },
-      role: { type: 'integer', enum: [...ROLES] },
-      location: { type: 'integer', minimum: 0, default: 0 },
-      fullName: { type: 'string', maxLength: 120 },
-      email: { type: 'string', maxLength: 120 },
-      phone: { type: 'string', maxLength: 40 },
-    },
-  },
-} as const;
+interface CreateUserBody {
+  userId?: string;
+  userName: string;
+  password: string;
+  role: number;
+  location: number;
+  fullName: string;
+  email?: string | null;
+  phone?: string | null;
+}
 
 export default async function usersPlugin(app: FastifyInstance, { db }: { db: Db }) {
-  app.get('/api/users', { schema: listSchema, config: { permission: 'users.manage' } }, async (request) => {
-    const { page, pageSize } = request.query as { page: number; pageSize: number };
+  app.get('/api/users', { schema: { querystring: listQuerySchema(userEntity) }, config: { permission: 'users.manage' } }, async (request) => {
     // Role 7 manages the staff of its own organisation only (design.md §4).
-    const scoped = request.user.role !== 1;
-    const where = scoped ? 'WHERE "location" = $3' : '';
-    const params: unknown[] = [pageSize, page * pageSize, ...(scoped ? [request.user.location] : [])];
-    const rows = await db.query<UserRecord & Record<string, unknown>>(
-      `SELECT * FROM "users" ${where} ORDER BY lower("userName") LIMIT $1 OFFSET $2`,
-      params,
-    );
-    const [{ total }] = await db.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM "users" ${scoped ? 'WHERE "location" = $1' : ''}`,
-      scoped ? [request.user.location] : [],
-    );
-    return { rows: rows.map(publicUser), total, page, pageSize };
+    const where = new Conditions();
+    if (request.user.role !== 1) where.add(`"location" = ${where.param(request.user.location)}`);
+    return listRows(db, userEntity, request.query as ListQuery, where);
   });
 
-  app.post('/api/users/', { schema: createSchema, config: { permission: 'users.createAny' } }, async (request, reply) => {
-    const body = request.body as { userId?: string; userName: string; password: string; role: number; location: number;
-      fullName?: string; email?: string; phone?: string };
+  app.post('/api/users/', { schema: { body: createBodySchema(userEntity) }, config: { permission: 'users.createAny' } }, async (request, reply) => {
+    const body = request.body as CreateUserBody;
     try {
       const user = await insertUser(db, {
         ...body,

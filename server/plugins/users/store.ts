@@ -9,8 +9,8 @@ export interface UserRecord {
   role: number;
   location: number;
   fullName: string;
-  email: string;
-  phone: string;
+  email: string | null;
+  phone: string | null;
   active: boolean;
   createdAt: string;
   updatedAt: string;
@@ -41,9 +41,9 @@ export interface NewUser {
   passwordHash: string;
   role: number;
   location?: number;
-  fullName?: string;
-  email?: string;
-  phone?: string;
+  fullName: string;
+  email?: string | null;
+  phone?: string | null;
   createdBy?: string | null;
 }
 
@@ -51,8 +51,8 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserReco
   const rows = await db.query<UserRecord & Record<string, unknown>>(
     `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "createdBy", "updatedBy")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
-    [user.userId, user.userName, user.passwordHash, user.role, user.location ?? 0, user.fullName ?? '', user.email ?? '',
-      user.phone ?? '', user.createdBy ?? null],
+    [user.userId, user.userName, user.passwordHash, user.role, user.location ?? 0, user.fullName, user.email ?? null,
+      user.phone ?? null, user.createdBy ?? null],
   );
   return rows[0];
 }

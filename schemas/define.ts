@@ -1,0 +1,459 @@
+// The entity DSL: every entity of design.md §3 is declared once with `defineEntity`, and the
+// SQL tables, JSON schemas, RxDB schemas and TypeScript types are derived from that
+// declaration (see ./derive). This file holds only data and types, no I/O, so that both the
+// browser and the server can import it.
+
+import type { Permission } from './roles.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Shared constants
+// ---------------------------------------------------------------------------------------------
+
+/** Lookup lists the entities refer to (design.md §3 "list"). The server seeds exactly these. */
+export const LOOKUP_KEYS = [
+  'territory',
+  'category',
+  'serviceType',
+  'sector',
+  'organisation',
+  'educationLevel',
+  'skill',
+  'orgHelp',
+  'trade',
+  'vocField',
+] as const;
+export type LookupKey = (typeof LOOKUP_KEYS)[number];
+
+/** Any UUID in canonical lower-case form. Keys are UUIDv7 (ids.ts), but a v4 from another
+ * client is harmless, so the version nibble is not checked. Lower case only, so that one
+ * record can never exist under two spellings of its key. */
+export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+export const UUID_LENGTH = 36;
+
+/** Loose international phone number: digits, spaces, dots, dashes, brackets, optional '+'. */
+export const PHONE_PATTERN = '^\\+?[0-9 ().-]{6,24}$';
+
+/** Upper bound of a lookup item id (PostgreSQL integer). */
+export const MAX_INT = 2_147_483_647;
+
+// ---------------------------------------------------------------------------------------------
+// Minimal JSON schema type (the subset the derivations emit; plain ajv keywords only)
+// ---------------------------------------------------------------------------------------------
+
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+
+export interface JsonSchema {
+  readonly type?: JsonType | readonly JsonType[];
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean;
+  readonly items?: JsonSchema;
+  readonly maxItems?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+  readonly format?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly multipleOf?: number;
+  readonly enum?: readonly (string | number | boolean | null)[];
+  readonly default?: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fields
+// ---------------------------------------------------------------------------------------------
+
+export type StringFormat = 'email' | 'phone' | 'date' | 'date-time';
+
+/** Flags every field kind accepts. */
+export interface FieldFlags {
+  /** NOT NULL in the table, required in create bodies unless a default fills it. */
+  readonly required?: boolean;
+  /** Set by the server only (status, verification, image names, audit): in rows, never in bodies. */
+  readonly readOnly?: boolean;
+  /** Accepted in bodies, never returned, and no column: the server keeps something derived
+   * from it instead (password → passwordHash). */
+  readonly writeOnly?: boolean;
+  /** A column the server keeps to itself (passwordHash): never in bodies, rows or RxDB. */
+  readonly hidden?: boolean;
+  /** Lives in the browser only (image bytes awaiting upload): no column, not in the API. */
+  readonly clientOnly?: boolean;
+  readonly unique?: boolean;
+  /** Translation key of the label; `defineEntity` fills `field.<entity>.<field>` when absent. */
+  readonly label?: string;
+}
+
+/** A UUID: the entity's own key, or a reference to another entity's key (`ref`). */
+export interface IdField extends FieldFlags {
+  readonly kind: 'id';
+  /** Name of the referenced entity: a foreign key to its primary key. */
+  readonly ref?: string;
+}
+
+export interface StringField extends FieldFlags {
+  readonly kind: 'string';
+  readonly minLength?: number;
+  readonly maxLength: number;
+  readonly pattern?: string;
+  readonly format?: StringFormat;
+  readonly default?: string;
+  /** For date-time columns filled by the database (createdAt, updatedAt). */
+  readonly defaultNow?: boolean;
+  /** A valid value, required with `pattern` so that samples and docs can show one. */
+  readonly example?: string;
+}
+
+export interface IntegerField extends FieldFlags {
+  readonly kind: 'integer';
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly default?: number;
+}
+
+export interface NumberField extends FieldFlags {
+  readonly kind: 'number';
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly default?: number;
+}
+
+export interface BooleanField extends FieldFlags {
+  readonly kind: 'boolean';
+  readonly default?: boolean;
+}
+
+/** The integer id of an item of a lookup list (lists.items[].id). */
+export interface LookupField extends FieldFlags {
+  readonly kind: 'lookup';
+  readonly list: LookupKey;
+  /** 0 means "none" (user.location: 0 = no organisation). */
+  readonly allowNone?: boolean;
+  readonly default?: number;
+}
+
+/** A fixed set of values. `names` gives each value a stable name for translation keys
+ * (`enum.<entity>.<field>.<name>`); string values are their own names. */
+export interface EnumField extends FieldFlags {
+  readonly kind: 'enum';
+  readonly values: readonly (string | number)[];
+  readonly names?: readonly string[];
+  readonly default?: string | number;
+}
+
+export interface LatLngField extends FieldFlags {
+  readonly kind: 'lat' | 'lng';
+}
+
+/** Structured data kept as one jsonb column. `T` is the TypeScript type of the value; the
+ * phantom `_type` member only carries it to the type derivations and is never set. */
+export interface JsonField<T = unknown> extends FieldFlags {
+  readonly kind: 'json';
+  readonly schema: JsonSchema;
+  readonly _type?: () => T;
+}
+
+/** An image slot of a record (sp_img1..3, jb_img1..3). The bytes live in an image table the
+ * server owns; the row keeps the stored file's name, set by the server when it arrives. */
+export interface ImageField extends FieldFlags {
+  readonly kind: 'image';
+}
+
+export type Field =
+  | IdField
+  | StringField
+  | IntegerField
+  | NumberField
+  | BooleanField
+  | LookupField
+  | EnumField
+  | LatLngField
+  | JsonField
+  | ImageField;
+
+export type FieldKind = Field['kind'];
+export type FieldMap = Readonly<Record<string, Field>>;
+
+type Options<F> = Omit<F, 'kind'>;
+type Built<K extends FieldKind, O> = { readonly kind: K } & O;
+type DateShape = { readonly maxLength: 10; readonly format: 'date' };
+type DateTimeShape = { readonly maxLength: 40; readonly format: 'date-time' };
+
+/** Field builders. `const` type parameters keep literal flags (`required: true`) and enum
+ * values so that ./derive/types.ts can infer exact row types from the declarations. */
+export const f = {
+  id: <const O extends Options<IdField> = Record<never, never>>(o?: O) =>
+    ({ kind: 'id', ...o }) as Built<'id', O>,
+  string: <const O extends Options<StringField>>(o: O) => ({ kind: 'string', ...o }) as Built<'string', O>,
+  /** A calendar date 'YYYY-MM-DD' (PostgreSQL `date`). */
+  date: <const O extends Options<FieldFlags> = Record<never, never>>(o?: O) =>
+    ({ kind: 'string', maxLength: 10, format: 'date', ...o }) as unknown as Built<'string', O & DateShape>,
+  /** An instant in ISO 8601 (PostgreSQL `timestamptz`). */
+  dateTime: <const O extends Options<FieldFlags> = Record<never, never>>(o?: O) =>
+    ({ kind: 'string', maxLength: 40, format: 'date-time', ...o }) as unknown as Built<'string', O & DateTimeShape>,
+  integer: <const O extends Options<IntegerField>>(o: O) => ({ kind: 'integer', ...o }) as Built<'integer', O>,
+  number: <const O extends Options<NumberField>>(o: O) => ({ kind: 'number', ...o }) as Built<'number', O>,
+  boolean: <const O extends Options<BooleanField> = Record<never, never>>(o?: O) =>
+    ({ kind: 'boolean', ...o }) as Built<'boolean', O>,
+  lookup: <const O extends Options<LookupField>>(o: O) => ({ kind: 'lookup', ...o }) as Built<'lookup', O>,
+  enum: <const O extends Options<EnumField>>(o: O) => ({ kind: 'enum', ...o }) as Built<'enum', O>,
+  lat: <const O extends Options<LatLngField> = Record<never, never>>(o?: O) =>
+    ({ kind: 'lat', ...o }) as Built<'lat', O>,
+  lng: <const O extends Options<LatLngField> = Record<never, never>>(o?: O) =>
+    ({ kind: 'lng', ...o }) as Built<'lng', O>,
+  /** Curried so that the value type is given explicitly and the options stay inferred:
+   * `f.json<BspData>()({ schema })`. */
+  json:
+    <T>() =>
+    <const O extends Options<JsonField<T>>>(o: O) =>
+      ({ kind: 'json', ...o }) as Built<'json', O> & JsonField<T>,
+  image: <const O extends Options<ImageField> = Record<never, never>>(o?: O) =>
+    ({ kind: 'image', readOnly: true, ...o }) as Built<'image', O & { readOnly: true }>,
+};
+
+/** Text of at most `max` characters; the common case of `f.string`. */
+export const text = <const O extends Options<FieldFlags> = Record<never, never>>(max: number, o?: O) =>
+  ({ kind: 'string', maxLength: max, ...o }) as Built<'string', O & { maxLength: number }>;
+
+// ---------------------------------------------------------------------------------------------
+// System fields (design.md §2): added by defineEntity, never declared per entity
+// ---------------------------------------------------------------------------------------------
+
+/** Audit fields of every server row. */
+export const auditFields = {
+  createdAt: f.dateTime({ required: true, readOnly: true, defaultNow: true, label: 'field.system.createdAt' }),
+  updatedAt: f.dateTime({ required: true, readOnly: true, defaultNow: true, label: 'field.system.updatedAt' }),
+  createdBy: f.id({ readOnly: true, label: 'field.system.createdBy' }),
+  updatedBy: f.id({ readOnly: true, label: 'field.system.updatedBy' }),
+} as const;
+
+/** Soft-delete fields of entities the spec deletes with a reason (spec §5, §7). */
+export const softDeleteFields = {
+  deleted: f.boolean({ required: true, readOnly: true, default: false, label: 'field.system.deleted' }),
+  deleteReason: text(500, { readOnly: true, label: 'field.system.deleteReason' }),
+  deletedBy: f.id({ readOnly: true, label: 'field.system.deletedBy' }),
+  deletedAt: f.dateTime({ readOnly: true, label: 'field.system.deletedAt' }),
+} as const;
+
+export type AuditFields = typeof auditFields;
+export type SoftDeleteFields = typeof softDeleteFields;
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+// ---------------------------------------------------------------------------------------------
+
+export type SortDir = 'asc' | 'desc';
+export type SystemSortField = 'createdAt' | 'updatedAt';
+
+/** How the entity's list endpoint pages, filters and searches. */
+export interface ListConfig<K extends string = string> {
+  /** Query parameters named like the field, compared for equality. */
+  readonly filters: readonly K[];
+  /** Text fields the `q` search looks in (case-insensitive substring). */
+  readonly search: readonly K[];
+  readonly defaultSort: { readonly field: K | SystemSortField; readonly dir: SortDir };
+  /** Field `dateFrom`/`dateTo` bound; createdAt when absent. */
+  readonly dateField?: K | 'createdAt';
+}
+
+/** What an entity declaration says. `F` is its field map. */
+export interface EntityInput<F extends FieldMap = FieldMap> {
+  /** camelCase name used in code and translation keys (`entity.<name>`). */
+  readonly name: string;
+  /** Exact spec §3 table / collection name. */
+  readonly table: string;
+  /** Primary key: one field, or two for a composite key. */
+  readonly key: (keyof F & string) | readonly [keyof F & string, keyof F & string];
+  /** The field pointing at the parent record (an id field with `ref`). */
+  readonly parent?: keyof F & string;
+  /** REST base path under /api (spec §7, spelling kept). Absent for client-only entities. */
+  readonly rest?: string;
+  /** Offline upload (spec §4, §8). */
+  readonly upload?: { readonly order: number; readonly errorTitle: string };
+  /** An RxDB collection of icrs_db (spec §3 "Local offline store"). */
+  readonly offline?: boolean;
+  /** False for `files`: no table, no API. */
+  readonly server?: boolean;
+  readonly access: { readonly read: Permission; readonly write: Permission };
+  readonly softDelete?: boolean;
+  readonly list?: ListConfig<keyof F & string>;
+  /** RxDB schema version; bump with a migration strategy when the offline shape changes. */
+  readonly rxVersion?: number;
+  readonly fields: F;
+}
+
+/** The shape every derivation accepts. */
+export interface EntityShape {
+  readonly name: string;
+  readonly table: string;
+  readonly label: string;
+  readonly key: string | readonly [string, string];
+  readonly keyFields: readonly string[];
+  readonly parent?: { readonly field: string; readonly entity: string };
+  readonly rest?: string;
+  readonly upload?: { readonly order: number; readonly errorTitle: string };
+  readonly offline: boolean;
+  readonly server: boolean;
+  readonly access: { readonly read: Permission; readonly write: Permission };
+  readonly softDelete: boolean;
+  readonly list?: ListConfig;
+  readonly rxVersion: number;
+  readonly fields: FieldMap;
+  readonly systemFields: FieldMap;
+  readonly images: readonly string[];
+}
+
+type WithLabels<F extends FieldMap> = { readonly [K in keyof F]: F[K] & { readonly label: string } };
+
+type SystemFieldsOf<D extends EntityInput> = D['server'] extends false
+  ? Record<never, never>
+  : D['softDelete'] extends true
+    ? AuditFields & SoftDeleteFields
+    : AuditFields;
+
+/** A declared entity: the input with everything derivable filled in. */
+export type Entity<D extends EntityInput> = Omit<EntityShape, 'name' | 'key' | 'fields' | 'systemFields' | 'softDelete'> & {
+  readonly name: D['name'];
+  readonly key: D['key'];
+  readonly softDelete: D['softDelete'] extends true ? true : false;
+  readonly fields: WithLabels<D['fields']>;
+  readonly systemFields: SystemFieldsOf<D>;
+};
+
+/** Declares an entity. Checks the declaration's internal consistency at load time, so a
+ * mistake fails every test run instead of surfacing as a broken table or form. */
+export function defineEntity<const D extends EntityInput>(def: D & EntityInput<D['fields']>): Entity<D> {
+  const keyFields = typeof def.key === 'string' ? [def.key] : [...def.key];
+  const server = def.server !== false;
+  const entity: EntityShape = {
+    name: def.name,
+    table: def.table,
+    label: `entity.${def.name}`,
+    key: def.key,
+    keyFields,
+    parent: def.parent ? { field: def.parent, entity: refOf(def, def.parent) } : undefined,
+    rest: def.rest,
+    upload: def.upload,
+    offline: def.offline === true,
+    server,
+    access: def.access,
+    softDelete: def.softDelete === true,
+    list: def.list,
+    rxVersion: def.rxVersion ?? 0,
+    fields: labelled(def.name, def.fields),
+    systemFields: systemFieldsFor(server, def.softDelete === true),
+    images: Object.keys(def.fields).filter((k) => def.fields[k]?.kind === 'image'),
+  };
+  checkEntity(entity);
+  return entity as unknown as Entity<D>;
+}
+
+function labelled(entity: string, fields: FieldMap): FieldMap {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [name, { ...field, label: field.label ?? `field.${entity}.${name}` }]),
+  );
+}
+
+function systemFieldsFor(server: boolean, softDelete: boolean): FieldMap {
+  if (!server) return {};
+  return softDelete ? { ...auditFields, ...softDeleteFields } : { ...auditFields };
+}
+
+function refOf(def: EntityInput, fieldName: string): string {
+  const field = def.fields[fieldName];
+  if (field?.kind !== 'id' || !field.ref) throw new Error(`${def.name}: parent ${fieldName} must be an id field with ref`);
+  return field.ref;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load-time checks
+// ---------------------------------------------------------------------------------------------
+
+const FILTER_KINDS: readonly FieldKind[] = ['id', 'lookup', 'enum', 'boolean', 'integer'];
+
+function checkEntity(e: EntityShape): void {
+  const fail = (why: string): never => {
+    throw new Error(`entity ${e.name}: ${why}`);
+  };
+  const all = { ...e.fields, ...e.systemFields };
+  for (const k of e.keyFields) {
+    const field = e.fields[k];
+    if (!field) fail(`key ${k} is not a field`);
+    else if (!field.required) fail(`key ${k} must be required`);
+  }
+  for (const name of Object.keys(all)) if (e.fields[name] && e.systemFields[name]) fail(`${name} is a system field`);
+  for (const [name, field] of Object.entries(e.fields)) checkField(name, field, fail);
+  if (e.server && (!e.rest || !e.rest.startsWith('/'))) fail('server entities need a rest path starting with /');
+  if (e.upload && !e.offline) fail('only offline entities upload');
+  if (e.list) checkList(e.list, all, fail);
+}
+
+function checkField(name: string, field: Field, fail: (why: string) => never): void {
+  const flags = [field.readOnly, field.writeOnly, field.clientOnly, field.hidden].filter(Boolean);
+  if (flags.length > 1) fail(`${name}: readOnly, writeOnly, clientOnly and hidden exclude each other`);
+  if (field.kind === 'enum') {
+    if (field.values.length === 0) fail(`${name}: enum without values`);
+    const numeric = field.values.every((v) => typeof v === 'number' && Number.isInteger(v));
+    const textual = field.values.every((v) => typeof v === 'string');
+    if (!numeric && !textual) fail(`${name}: enum values must be all integers or all strings`);
+    if (field.names && field.names.length !== field.values.length) fail(`${name}: one name per enum value`);
+  }
+  if ((field.kind === 'integer' || field.kind === 'number') && field.minimum > field.maximum) fail(`${name}: min > max`);
+  if (field.kind === 'string' && field.pattern && !field.example) fail(`${name}: a pattern needs an example`);
+}
+
+function checkList(list: ListConfig, all: FieldMap, fail: (why: string) => never): void {
+  for (const name of list.filters) {
+    const field = all[name];
+    if (!field || !FILTER_KINDS.includes(field.kind)) fail(`filter ${name} must be an id, lookup, enum, boolean or integer field`);
+  }
+  for (const name of list.search) {
+    if (all[name]?.kind !== 'string') fail(`search field ${name} must be a string field`);
+  }
+  if (!all[list.defaultSort.field]) fail(`default sort ${list.defaultSort.field} is not a field`);
+  if (list.dateField && all[list.dateField]?.kind !== 'string') fail(`date field ${list.dateField} must be a date`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers the derivations share
+// ---------------------------------------------------------------------------------------------
+
+/** Declared fields followed by the system fields, in column order. */
+export function allFields(e: EntityShape): [string, Field][] {
+  return [...Object.entries(e.fields), ...Object.entries(e.systemFields)];
+}
+
+/** The table's columns: everything but browser-only and body-only fields. */
+export function serverFields(e: EntityShape): [string, Field][] {
+  return allFields(e).filter(([, field]) => !field.clientOnly && !field.writeOnly);
+}
+
+/** Fields of the rows the API answers with: columns the server does not keep to itself. */
+export function rowFields(e: EntityShape): [string, Field][] {
+  return serverFields(e).filter(([, field]) => !field.hidden);
+}
+
+/** Fields a client may send (create/update bodies). */
+export function writableFields(e: EntityShape): [string, Field][] {
+  return Object.entries(e.fields).filter(([, field]) => !field.readOnly && !field.clientOnly && !field.hidden);
+}
+
+/** True when a missing value is filled by a default rather than rejected. */
+export function hasDefault(field: Field): boolean {
+  return ('default' in field && field.default !== undefined) || (field.kind === 'string' && field.defaultNow === true);
+}
+
+/** The key the server makes when a body has none: a single own UUID key. Undefined for
+ * composite keys and for keys that are a parent's key (skills … business: prof_Id). */
+export function generatedKey(e: EntityShape): string | undefined {
+  const field = typeof e.key === 'string' ? e.fields[e.key] : undefined;
+  return field?.kind === 'id' && !field.ref ? (e.key as string) : undefined;
+}
+
+/** Translation key of an enum value: `enum.<entity>.<field>.<name>`. */
+export function enumLabel(entity: string, field: string, enumField: EnumField, value: string | number): string {
+  const index = enumField.values.indexOf(value);
+  const name = enumField.names?.[index] ?? String(value);
+  return `enum.${entity}.${field}.${name}`;
+}

@@ -1,0 +1,193 @@
+// Client profiles and their one-per-profile records (spec §3, design.md §3). Upload after
+// the providers and jobs, in this order, profile images last (spec §4).
+
+import { defineEntity, f, MAX_INT, text, UUID_LENGTH, UUID_PATTERN } from '../define.ts';
+import { FILE_TYPES, MAX_IMAGE_BASE64, MAX_IMAGE_BYTES, phone } from './common.ts';
+
+const profileAccess = { read: 'profiles.read', write: 'profiles.write' } as const;
+
+/** Basic service data of a client. `appr` names apprenticeship offers (tbl_apprship
+ * appr_Id) the client is put forward for; `orgHelp` names kinds of organisational help
+ * (items of the `orgHelp` lookup list, the old tbl_orghelp) by `tbl_Id`, as in the spec. */
+export interface BspData {
+  appr: { tbl_Id: string }[];
+  orgHelp: { tbl_Id: number }[];
+}
+
+const bspSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['appr', 'orgHelp'],
+  properties: {
+    appr: {
+      type: 'array',
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tbl_Id'],
+        properties: { tbl_Id: { type: 'string', maxLength: UUID_LENGTH, pattern: UUID_PATTERN } },
+      },
+    },
+    orgHelp: {
+      type: 'array',
+      maxItems: 50,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['tbl_Id'],
+        properties: { tbl_Id: { type: 'integer', minimum: 1, maximum: MAX_INT } },
+      },
+    },
+  },
+} as const;
+
+/** The profile a sub-record belongs to: its key and its parent at once. */
+const profileKey = () => f.id({ required: true, ref: 'profile' });
+
+export const profile = defineEntity({
+  name: 'profile',
+  table: 'tbl_profiles',
+  key: 'prof_Id',
+  rest: '/profile',
+  offline: true,
+  upload: { order: 7, errorTitle: 'Save Prof basic Error' },
+  access: profileAccess,
+  list: {
+    filters: ['territory', 'sex', 'populationGroup', 'educationLevel', 'location'],
+    search: ['prof_Reg_No', 'firstName', 'lastName', 'phone'],
+    defaultSort: { field: 'createdAt', dir: 'desc' },
+  },
+  fields: {
+    prof_Id: f.id({ required: true }),
+    /** Organisation abbreviation + 8 of A-Z0-9 (spec §5), made on the device (ids.ts). */
+    prof_Reg_No: f.string({ required: true, unique: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
+    firstName: f.string({ required: true, minLength: 1, maxLength: 100 }),
+    middleName: text(100),
+    lastName: f.string({ required: true, minLength: 1, maxLength: 100 }),
+    sex: f.enum({ required: true, values: ['F', 'M'], names: ['female', 'male'] }),
+    birthDate: f.date(),
+    phone: phone(),
+    territory: f.lookup({ required: true, list: 'territory' }),
+    address: text(500),
+    populationGroup: f.enum({ values: ['resident', 'displaced', 'returnee', 'refugee', 'host', 'other'] }),
+    householdSize: f.integer({ minimum: 1, maximum: 50 }),
+    educationLevel: f.lookup({ list: 'educationLevel' }),
+    disability: f.boolean({ required: true, default: false }),
+    disabilityDetail: text(500),
+    /** The client agreed to the keeping of their data; the form will not save without an answer. */
+    consent: f.boolean({ required: true }),
+    location: f.lookup({ list: 'organisation', allowNone: true, readOnly: true }),
+    BspData: f.json<BspData>()({ schema: bspSchema }),
+  },
+});
+
+export const skills = defineEntity({
+  name: 'skills',
+  table: 'tbl_skills',
+  key: 'prof_Id',
+  parent: 'prof_Id',
+  rest: '/profile/skprofile',
+  offline: true,
+  upload: { order: 8, errorTitle: 'Save Prof skill Error' },
+  access: profileAccess,
+  fields: {
+    prof_Id: profileKey(),
+    educationLevel: f.lookup({ list: 'educationLevel' }),
+    diploma: text(200),
+    /** Items of the `skill` lookup list (the old tbl_prof_skills). */
+    skills: f.json<number[]>()({ schema: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: MAX_INT } } }),
+    otherSkills: text(1000),
+    languages: text(200),
+    experienceYears: f.integer({ minimum: 0, maximum: 80 }),
+    workExperience: text(2000),
+    tradeWanted: f.lookup({ list: 'trade' }),
+    vocFieldWanted: f.lookup({ list: 'vocField' }),
+  },
+});
+
+export const social = defineEntity({
+  name: 'social',
+  table: 'tbl_profiles_social',
+  key: 'prof_Id',
+  parent: 'prof_Id',
+  rest: '/profile/social',
+  offline: true,
+  upload: { order: 9, errorTitle: 'Save Prof Social Error' },
+  access: profileAccess,
+  fields: {
+    prof_Id: profileKey(),
+    maritalStatus: f.enum({ values: ['single', 'married', 'divorced', 'widowed', 'separated'] }),
+    householdHead: f.boolean(),
+    dependants: f.integer({ minimum: 0, maximum: 50 }),
+    housing: f.enum({ values: ['owner', 'tenant', 'hosted', 'shelter', 'none'] }),
+    incomeSource: text(200),
+    monthlyIncome: f.number({ minimum: 0, maximum: 1e12 }),
+    vulnerabilities: text(1000),
+    needs: text(1000),
+  },
+});
+
+export const security = defineEntity({
+  name: 'security',
+  table: 'tbl_profiles_sec',
+  key: 'prof_Id',
+  parent: 'prof_Id',
+  rest: '/profile/security',
+  offline: true,
+  upload: { order: 10, errorTitle: 'Save Prof Security Error' },
+  access: profileAccess,
+  fields: {
+    prof_Id: profileKey(),
+    feelsSafe: f.boolean(),
+    hasIdDocument: f.boolean(),
+    idDocumentType: text(100),
+    protectionConcern: f.boolean(),
+    incidentReported: f.boolean(),
+    concerns: text(2000),
+    referralNeeded: f.boolean(),
+  },
+});
+
+export const business = defineEntity({
+  name: 'business',
+  table: 'tbl_profiles_bstart',
+  key: 'prof_Id',
+  parent: 'prof_Id',
+  rest: '/profile/Bstart',
+  offline: true,
+  upload: { order: 11, errorTitle: 'Save Prof Business Error' },
+  access: profileAccess,
+  fields: {
+    prof_Id: profileKey(),
+    hasBusiness: f.boolean(),
+    businessIdea: text(1000),
+    sector: f.lookup({ list: 'sector' }),
+    startCapital: f.number({ minimum: 0, maximum: 1e12 }),
+    capitalNeeded: f.number({ minimum: 0, maximum: 1e12 }),
+    supportNeeded: text(1000),
+    trainingNeeded: f.boolean(),
+  },
+});
+
+export const profileImage = defineEntity({
+  name: 'profileImage',
+  table: 'tbl_profiles_images',
+  key: ['prof_Id', 'img_for'],
+  parent: 'prof_Id',
+  rest: '/profile/images',
+  offline: true,
+  // The spec names no title for profile images; its catalogue's profile sync title fits.
+  upload: { order: 12, errorTitle: 'Profile Sync Error' },
+  access: profileAccess,
+  fields: {
+    prof_Id: profileKey(),
+    img_for: f.enum({ required: true, values: ['photo', 'idDocument', 'consentForm'] }),
+    name: f.string({ required: true, minLength: 1, maxLength: 255 }),
+    type: f.enum({ required: true, values: FILE_TYPES }),
+    size: f.integer({ required: true, minimum: 1, maximum: MAX_IMAGE_BYTES }),
+    /** Base64 bytes while the image waits in the browser; the server keeps bytes in its own
+     * image table, so this is no column. */
+    data: f.string({ required: true, clientOnly: true, maxLength: MAX_IMAGE_BASE64 }),
+  },
+});

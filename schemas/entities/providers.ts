@@ -1,0 +1,117 @@
+// Service providers and what they offer: services (sp_detail), apprenticeships and
+// vocational trainings (spec §3; design.md §3). Upload order and titles: spec §4, §8.
+
+import { defineEntity, f, text } from '../define.ts';
+import { durationMonths, email, longText, name, owner, phone, places } from './common.ts';
+
+const providerAccess = { read: 'serviceProviders.read', write: 'serviceProviders.write' } as const;
+
+export const serviceProvider = defineEntity({
+  name: 'serviceProvider',
+  table: 'tbl_serviceprovider',
+  key: 'sp_Id',
+  rest: '/sproviers',
+  offline: true,
+  upload: { order: 3, errorTitle: 'SaveSP Error' },
+  access: providerAccess,
+  softDelete: true,
+  list: {
+    filters: ['sp_type', 'territory', 'location'],
+    search: ['sp_Name', 'sp_Address', 'contact', 'phone', 'email'],
+    defaultSort: { field: 'sp_Name', dir: 'asc' },
+  },
+  fields: {
+    sp_Id: f.id({ required: true }),
+    sp_Name: name(),
+    sp_type: f.enum({ required: true, values: [1, 2, 3, 4], names: ['social', 'economic', 'legal', 'education'] }),
+    sp_Address: text(500),
+    territory: f.lookup({ required: true, list: 'territory' }),
+    phone: phone(),
+    email: email(),
+    /** Contact person. */
+    contact: text(200),
+    lat: f.lat(),
+    lng: f.lng(),
+    location: owner(),
+  },
+});
+
+export const service = defineEntity({
+  name: 'service',
+  table: 'tbl_sp_detail',
+  key: 'sp_Detail_Id',
+  parent: 'sp_Id',
+  rest: '/spDetail',
+  offline: true,
+  upload: { order: 4, errorTitle: 'SPD Error' },
+  access: providerAccess,
+  softDelete: true,
+  list: {
+    filters: ['sp_Id', 'category', 'serviceType', 'territory', 'status'],
+    search: ['name', 'description', 'eligibility'],
+    defaultSort: { field: 'createdAt', dir: 'desc' },
+  },
+  fields: {
+    sp_Detail_Id: f.id({ required: true }),
+    sp_Id: f.id({ required: true, ref: 'serviceProvider' }),
+    name: name(),
+    category: f.lookup({ required: true, list: 'category' }),
+    serviceType: f.lookup({ required: true, list: 'serviceType' }),
+    territory: f.lookup({ required: true, list: 'territory' }),
+    description: longText(),
+    eligibility: text(2000),
+    cost: text(200),
+    hours: text(200),
+    /** Verification (issue 3): new services are pending; POST /sverify/ sets 1 or 2. */
+    status: f.enum({ required: true, readOnly: true, values: [0, 1, 2], names: ['pending', 'verified', 'rejected'], default: 0 }),
+    verifyComment: text(1000, { readOnly: true }),
+    verifiedBy: f.id({ readOnly: true }),
+    verifiedAt: f.dateTime({ readOnly: true }),
+    sp_img1: f.image(),
+    sp_img2: f.image(),
+    sp_img3: f.image(),
+  },
+});
+
+export const apprenticeship = defineEntity({
+  name: 'apprenticeship',
+  table: 'tbl_apprship',
+  key: 'appr_Id',
+  parent: 'sp_d_Id',
+  rest: '/appr',
+  offline: true,
+  upload: { order: 5, errorTitle: 'SP_App Error' },
+  access: providerAccess,
+  list: { filters: ['sp_d_Id', 'trade'], search: ['conditions'], defaultSort: { field: 'createdAt', dir: 'desc' } },
+  fields: {
+    appr_Id: f.id({ required: true }),
+    sp_d_Id: f.id({ required: true, ref: 'service' }),
+    trade: f.lookup({ required: true, list: 'trade' }),
+    durationMonths: durationMonths(),
+    places: places(),
+    startDate: f.date(),
+    conditions: text(2000),
+  },
+});
+
+export const vocational = defineEntity({
+  name: 'vocational',
+  table: 'tbl_voc_train',
+  key: 'voc_Id',
+  parent: 'sp_d_Id',
+  rest: '/vocTrain',
+  offline: true,
+  upload: { order: 6, errorTitle: 'SpVOC Error' },
+  access: providerAccess,
+  list: { filters: ['sp_d_Id', 'vocField'], search: ['certificate'], defaultSort: { field: 'createdAt', dir: 'desc' } },
+  fields: {
+    voc_Id: f.id({ required: true }),
+    sp_d_Id: f.id({ required: true, ref: 'service' }),
+    vocField: f.lookup({ required: true, list: 'vocField' }),
+    durationMonths: durationMonths(),
+    /** Certificate awarded at the end. */
+    certificate: text(200),
+    places: places(),
+    startDate: f.date(),
+  },
+});

@@ -1,0 +1,80 @@
+// Server-only entities: staff users and lookup lists (design.md §3). Not RxDB collections:
+// the open-core limit is the 13 collections of spec §3; the client caches the signed-in user
+// and the lists under the `user` and `lists` storage keys instead.
+
+import { defineEntity, f, MAX_INT } from '../define.ts';
+import { ROLES } from '../roles.ts';
+import { email, phone } from './common.ts';
+
+export const user = defineEntity({
+  name: 'user',
+  table: 'users',
+  key: 'userId',
+  rest: '/users',
+  access: { read: 'users.manage', write: 'users.manage' },
+  list: {
+    filters: ['role', 'location', 'active'],
+    search: ['userName', 'fullName', 'email'],
+    defaultSort: { field: 'userName', dir: 'asc' },
+  },
+  fields: {
+    userId: f.id({ required: true }),
+    userName: f.string({ required: true, unique: true, minLength: 3, maxLength: 50, pattern: '^[A-Za-z0-9._@-]+$', example: 'jdoe' }),
+    /** The clear password of a create body (spec §7); never stored nor returned. */
+    password: f.string({ required: true, writeOnly: true, minLength: 8, maxLength: 128 }),
+    /** Its argon2id hash, the column the server checks sign-ins against. */
+    passwordHash: f.string({ required: true, hidden: true, maxLength: 500 }),
+    role: f.enum({ required: true, values: ROLES }),
+    /** Organisation (lookup item id); 0 = none, as for the super admin (spec §5). */
+    location: f.lookup({ required: true, list: 'organisation', allowNone: true, default: 0 }),
+    fullName: f.string({ required: true, minLength: 2, maxLength: 120 }),
+    email: email(),
+    phone: phone(),
+    active: f.boolean({ required: true, default: true }),
+  },
+});
+
+/** One item of a lookup list. `abbr` is the organisation abbreviation that prefixes
+ * registration numbers (spec §5); `parent` links an item to one of another list (a service
+ * type to its main category) for the "by category main" statistics. */
+export interface LookupItem {
+  id: number;
+  fr: string;
+  en: string;
+  active: boolean;
+  abbr?: string;
+  parent?: number;
+}
+
+const itemsSchema = {
+  type: 'array',
+  maxItems: 5000,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'fr', 'en', 'active'],
+    properties: {
+      id: { type: 'integer', minimum: 1, maximum: MAX_INT },
+      fr: { type: 'string', minLength: 1, maxLength: 200 },
+      en: { type: 'string', minLength: 1, maxLength: 200 },
+      active: { type: 'boolean' },
+      abbr: { type: 'string', pattern: '^[A-Z0-9]{1,12}$', maxLength: 12 },
+      parent: { type: 'integer', minimum: 1, maximum: MAX_INT },
+    },
+  },
+} as const;
+
+export const list = defineEntity({
+  name: 'list',
+  table: 'lists',
+  key: 'id',
+  rest: '/lists',
+  access: { read: 'lists.read', write: 'lists.write' },
+  list: { filters: [], search: ['key'], defaultSort: { field: 'key', dir: 'asc' } },
+  fields: {
+    id: f.id({ required: true }),
+    /** territory, category, serviceType, … (define.ts LOOKUP_KEYS). */
+    key: f.string({ required: true, unique: true, minLength: 2, maxLength: 40, pattern: '^[a-z][A-Za-z0-9]*$', example: 'territory' }),
+    items: f.json<LookupItem[]>()({ required: true, schema: itemsSchema }),
+  },
+});

@@ -1,0 +1,181 @@
+// Generic reads and writes of any entity declared in schemas/: one implementation of list,
+// get, insert and update for every table, so routes are derived, not written per entity.
+import { rowFields, writableFields, type EntityShape } from '../../schemas/define';
+import { ident } from '../../schemas/derive/sql';
+import type { Queryable, Row } from '../db/index';
+import { HttpError, isUniqueViolation } from './errors';
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  q?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  [filter: string]: unknown;
+}
+
+export interface Page<T = Row> {
+  rows: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Builds a WHERE clause with numbered parameters. */
+export class Conditions {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  /** The placeholder of a new parameter. */
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  add(condition: string): this {
+    this.parts.push(condition);
+    return this;
+  }
+
+  get sql(): string {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+const table = (e: EntityShape) => ident(e.table);
+const keyField = (e: EntityShape) => e.keyFields[0];
+
+/** The columns an answer may carry: never hidden ones (password hashes). */
+export function selectList(e: EntityShape): string {
+  return rowFields(e).map(([name]) => ident(name)).join(', ');
+}
+
+/** The list filters of `query` for `e`, plus the soft-delete rule. */
+export function listConditions(e: EntityShape, query: Partial<ListQuery>, where = new Conditions()): Conditions {
+  if (e.softDelete) where.add('NOT "deleted"');
+  for (const name of e.list?.filters ?? []) {
+    const value = query[name];
+    if (value !== undefined) where.add(`${ident(name)} = ${where.param(value)}`);
+  }
+  const q = query.q?.trim();
+  if (q && e.list?.search.length) {
+    const pattern = where.param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.add(`(${e.list.search.map((name) => `${ident(name)} ILIKE ${pattern}`).join(' OR ')})`);
+  }
+  const dateColumn = ident(e.list?.dateField ?? 'createdAt');
+  if (query.dateFrom) where.add(`${dateColumn} >= ${where.param(query.dateFrom)}::date`);
+  if (query.dateTo) where.add(`${dateColumn} < (${where.param(query.dateTo)}::date + 1)`);
+  return where;
+}
+
+export async function listRows(db: Queryable, e: EntityShape, query: ListQuery, where?: Conditions): Promise<Page> {
+  const conditions = listConditions(e, query, where);
+  const sort = query.sort ?? e.list?.defaultSort.field ?? keyField(e);
+  const dir = (query.dir ?? e.list?.defaultSort.dir ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
+  const limit = conditions.param(query.pageSize);
+  const offset = conditions.param((Math.max(query.page, 1) - 1) * query.pageSize);
+  const rows = await db.query(
+    `SELECT ${selectList(e)} FROM ${table(e)} ${conditions.sql}
+     ORDER BY ${ident(sort)} ${dir} NULLS LAST, ${ident(keyField(e))} ${dir} LIMIT ${limit} OFFSET ${offset}`,
+    conditions.params,
+  );
+  const [{ total }] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM ${table(e)} ${conditions.sql}`,
+    conditions.params.slice(0, -2),
+  );
+  return { rows, total, page: query.page, pageSize: query.pageSize };
+}
+
+/** Condition matching one record by its key (composite keys take the values in key order). */
+function keyConditions(e: EntityShape, key: string | readonly string[], where = new Conditions()): Conditions {
+  const values = typeof key === 'string' ? [key] : key;
+  e.keyFields.forEach((name, i) => where.add(`${ident(name)} = ${where.param(values[i])}`));
+  return where;
+}
+
+export async function getRow(db: Queryable, e: EntityShape, key: string | readonly string[], includeDeleted = false): Promise<Row | undefined> {
+  const where = keyConditions(e, key);
+  if (e.softDelete && !includeDeleted) where.add('NOT "deleted"');
+  const rows = await db.query(`SELECT ${selectList(e)} FROM ${table(e)} ${where.sql}`, where.params);
+  return rows[0];
+}
+
+export async function getRowOr404(db: Queryable, e: EntityShape, key: string | readonly string[]): Promise<Row> {
+  const row = await getRow(db, e, key);
+  if (!row) throw new HttpError(404, 'http.recordNotFound');
+  return row;
+}
+
+/** Only the writable fields of a body, so server-owned columns can never be set by a client. */
+export function writableValues(e: EntityShape, body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const allowed = new Set(writableFields(e).map(([name]) => name));
+  return Object.fromEntries(Object.entries(body).filter(([name, value]) => allowed.has(name) && value !== undefined));
+}
+
+/** Columns to write (server-set values such as status or image names may be added by the caller). */
+export type Values = Record<string, unknown>;
+
+const NOW = "date_trunc('milliseconds', now())";
+
+function jsonReady(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value) ? JSON.stringify(value) : value;
+}
+
+/** Inserts a record. A key that exists already answers 409 'duplicate entry' (design.md §2). */
+export async function insertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null): Promise<Row> {
+  const columns = Object.keys(values);
+  const params = columns.map((name) => jsonReady(values[name]));
+  const placeholders = columns.map((_, i) => `$${i + 1}`);
+  params.push(userId);
+  const by = `$${params.length}`;
+  try {
+    const rows = await db.query(
+      `INSERT INTO ${table(e)} (${[...columns.map(ident), '"createdAt"', '"updatedAt"', '"createdBy"', '"updatedBy"'].join(', ')})
+       VALUES (${[...placeholders, NOW, NOW, by, by].join(', ')}) RETURNING ${selectList(e)}`,
+      params,
+    );
+    return rows[0];
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpError(409, 'http.duplicate');
+    if (isForeignKeyViolation(error)) throw new HttpError(400, 'http.parentMissing');
+    throw error;
+  }
+}
+
+/**
+ * Updates the given columns of a record. With `baseUpdatedAt` (an offline edit), a record
+ * changed on the server since then is not overwritten: 409 'conflict' with the server's copy.
+ */
+export async function updateRow(
+  db: Queryable,
+  e: EntityShape,
+  key: string | readonly string[],
+  values: Values,
+  userId: string | null,
+  baseUpdatedAt?: string,
+): Promise<Row> {
+  const where = new Conditions();
+  const sets = Object.keys(values).map((name) => `${ident(name)} = ${where.param(jsonReady(values[name]))}`);
+  sets.push(`"updatedAt" = ${NOW}`, `"updatedBy" = ${where.param(userId)}`);
+  keyConditions(e, key, where);
+  if (e.softDelete) where.add('NOT "deleted"');
+  if (baseUpdatedAt) where.add(`"updatedAt" = ${where.param(baseUpdatedAt)}::timestamptz`);
+  let rows: Row[];
+  try {
+    rows = await db.query(`UPDATE ${table(e)} SET ${sets.join(', ')} ${where.sql} RETURNING ${selectList(e)}`, where.params);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpError(409, 'http.duplicate');
+    if (isForeignKeyViolation(error)) throw new HttpError(400, 'http.parentMissing');
+    throw error;
+  }
+  if (rows[0]) return rows[0];
+  const current = await getRow(db, e, key);
+  if (!current) throw new HttpError(404, 'http.recordNotFound');
+  throw new HttpError(409, 'http.conflict', {}, { result: 'conflict', server: current });
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23503';
+}
