@@ -10,6 +10,10 @@ import authPlugin from './plugins/auth';
 import healthPlugin from './plugins/health';
 import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
+import listsPlugin from './plugins/lists/index';
+import statsPlugin from './plugins/stats/index';
+import recordsPlugin from './plugins/records/index';
+import docsPlugin from './plugins/docs';
 
 export interface Server {
   app: FastifyInstance;
@@ -36,9 +40,13 @@ export async function buildApp(config: Config): Promise<Server> {
 
   const serveApp = hasBuiltApp(config.staticDir);
   installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);
+  await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });
   await app.register(usersPlugin, { db });
+  await app.register(listsPlugin, { db });
+  await app.register(statsPlugin, { db });
+  await app.register(recordsPlugin, { db });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 
