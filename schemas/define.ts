@@ -257,6 +257,16 @@ export interface ListConfig<K extends string = string> {
   readonly dateField?: K | 'createdAt';
 }
 
+/** Spec §7 routes some entities have besides list, get, create and update. */
+export interface RestRoutes {
+  /** POST `<rest><search>` takes the list filters in its body (e.g. '/search/', '/srch'). */
+  readonly search?: string;
+  /** GET `<rest><byParent>/{parentId}` lists the children of one parent (e.g. '/jb', '/spd'). */
+  readonly byParent?: string;
+  /** POST creates or updates the one record keyed by its parent (profile sub-records). */
+  readonly upsert?: boolean;
+}
+
 /** What an entity declaration says. `F` is its field map. */
 export interface EntityInput<F extends FieldMap = FieldMap> {
   /** camelCase name used in code and translation keys (`entity.<name>`). */
@@ -269,6 +279,8 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
   readonly parent?: keyof F & string;
   /** REST base path under /api (spec §7, spelling kept). Absent for client-only entities. */
   readonly rest?: string;
+  /** Extra REST routes of spec §7 beyond list/get/create/update. */
+  readonly routes?: RestRoutes;
   /** Offline upload (spec §4, §8). */
   readonly upload?: { readonly order: number; readonly errorTitle: string };
   /** An RxDB collection of icrs_db (spec §3 "Local offline store"). */
@@ -292,6 +304,7 @@ export interface EntityShape {
   readonly keyFields: readonly string[];
   readonly parent?: { readonly field: string; readonly entity: string };
   readonly rest?: string;
+  readonly routes: RestRoutes;
   readonly upload?: { readonly order: number; readonly errorTitle: string };
   readonly offline: boolean;
   readonly server: boolean;
@@ -334,6 +347,7 @@ export function defineEntity<const D extends EntityInput>(def: D & EntityInput<D
     keyFields,
     parent: def.parent ? { field: def.parent, entity: refOf(def, def.parent) } : undefined,
     rest: def.rest,
+    routes: def.routes ?? {},
     upload: def.upload,
     offline: def.offline === true,
     server,

@@ -34,6 +34,7 @@ export async function buildApp(config: Config): Promise<Server> {
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[hidden]' },
     },
     bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true }, // spec §7 writes POST /jobs/ and GET /jobs alike
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   app.addHook('onClose', () => db.close());

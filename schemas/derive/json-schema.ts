@@ -95,12 +95,12 @@ export function rowSchema(entity: EntityShape): JsonSchema {
 /** One page of rows: the list envelope. */
 export function pageSchema(entity: EntityShape): JsonSchema {
   const properties = {
-    items: { type: 'array', items: rowSchema(entity) },
+    rows: { type: 'array', items: rowSchema(entity) },
     total: { type: 'integer', minimum: 0 },
     page: { type: 'integer', minimum: 1 },
     pageSize: { type: 'integer', enum: PAGE_SIZES },
   } satisfies Record<string, JsonSchema>;
-  return objectSchema(properties, ['items', 'total', 'page', 'pageSize']);
+  return objectSchema(properties, ['rows', 'total', 'page', 'pageSize']);
 }
 
 /** Fields a list may be sorted on: scalar row fields and the audit times. */

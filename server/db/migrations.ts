@@ -24,6 +24,26 @@ export const coreMigrations: Migration[] = [
       await tx.query('CREATE UNIQUE INDEX IF NOT EXISTS "users_userName_lower" ON "users" (lower("userName"))');
     },
   },
+  {
+    // Image and file bytes, kept in the database so server processes stay stateless. A slot is
+    // an image field (sp_img1), a profile image kind (photo) or a referral attachment.
+    id: '0002-images',
+    up: sql(`
+      CREATE TABLE IF NOT EXISTS "images" (
+        "ownerTable" text NOT NULL,
+        "ownerId" text NOT NULL,
+        "slot" text NOT NULL,
+        "name" text NOT NULL,
+        "mime" text NOT NULL,
+        "size" integer NOT NULL CHECK ("size" > 0),
+        "data" bytea NOT NULL,
+        "createdAt" timestamptz NOT NULL DEFAULT now(),
+        "createdBy" text,
+        PRIMARY KEY ("ownerTable", "ownerId", "slot")
+      );
+      CREATE INDEX IF NOT EXISTS "images_ownerId_name_idx" ON "images" ("ownerId", "name");
+    `),
+  },
 ];
 
 const MIGRATION_LOCK = 4242_0001;

@@ -179,3 +179,27 @@ export async function updateRow(
 export function isForeignKeyViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23503';
 }
+
+/** Creates the record of `values` or, when its key exists, replaces the columns it names. */
+export async function upsertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null): Promise<{ row: Row; inserted: boolean }> {
+  const columns = Object.keys(values);
+  const params = columns.map((name) => jsonReady(values[name]));
+  params.push(userId);
+  const by = `$${params.length}`;
+  const updates = columns.filter((name) => !e.keyFields.includes(name)).map((name) => `${ident(name)} = EXCLUDED.${ident(name)}`);
+  updates.push(`"updatedAt" = ${NOW}`, `"updatedBy" = EXCLUDED."updatedBy"`);
+  try {
+    const rows = await db.query(
+      `INSERT INTO ${table(e)} (${[...columns.map(ident), '"createdAt"', '"updatedAt"', '"createdBy"', '"updatedBy"'].join(', ')})
+       VALUES (${[...columns.map((_, i) => `$${i + 1}`), NOW, NOW, by, by].join(', ')})
+       ON CONFLICT (${e.keyFields.map(ident).join(', ')}) DO UPDATE SET ${updates.join(', ')}
+       RETURNING ${selectList(e)}, (xmax = 0) AS "__inserted"`,
+      params,
+    );
+    const { __inserted, ...row } = rows[0];
+    return { row, inserted: Boolean(__inserted) };
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new HttpError(400, 'http.parentMissing');
+    throw error;
+  }
+}

@@ -1,5 +1,32 @@
+// Every entity route of spec §7 except users, lists and stats: the generic routes derived from
+// schemas/ plus the few rules that are an entity's own.
 import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { serverEntities } from '../../../schemas/index';
 import type { Db } from '../../db/index';
+import { MAX_FILE_BYTES } from '../../lib/uploads';
+import imagesPlugin from './images';
+import profilesPlugin, { profileHooks } from './profiles';
+import referralsPlugin from './referrals';
+import { registerEntityRoutes, type EntityHooks } from './routes';
+import servicesPlugin, { providerHooks, serviceHooks } from './services';
 
-// Placeholder: the generic entity routes of issue 3.
-export default async function recordsPlugin(_app: FastifyInstance, _options: { db: Db }) {}
+/** Entities with routes of their own elsewhere (users, lists) or none (profile images: PUT /profile/images). */
+const NOT_GENERIC = new Set(['user', 'list', 'profileImage']);
+
+const HOOKS: Record<string, EntityHooks> = {
+  serviceProvider: providerHooks,
+  service: serviceHooks,
+  profile: profileHooks,
+};
+
+export default async function recordsPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
+  for (const entity of serverEntities) {
+    if (!NOT_GENERIC.has(entity.name)) registerEntityRoutes(app, db, entity, HOOKS[entity.name]);
+  }
+  await app.register(servicesPlugin, { db });
+  await app.register(profilesPlugin, { db });
+  await app.register(referralsPlugin, { db });
+  await app.register(imagesPlugin, { db });
+}

@@ -1,0 +1,44 @@
+// Serving stored images and files, only to users who may read the record they belong to.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { can } from '../../../schemas/roles';
+import { getEntityByTable, job, profileImage, referral, service, serviceProvider } from '../../../schemas/index';
+import type { Db } from '../../db/index';
+import { HttpError } from '../../lib/errors';
+import { findImage } from '../../lib/images';
+import { getRow } from '../../lib/records';
+
+const query = (nameParam: string) => ({
+  type: 'object',
+  required: ['id', nameParam],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, [nameParam]: { type: 'string', minLength: 1, maxLength: 255 } },
+});
+
+async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, tables: readonly string[], name: string) {
+  const { id } = request.query as { id: string };
+  const image = await findImage(db, tables, id, name);
+  const owner = image && getEntityByTable(image.ownerTable);
+  if (!image || !owner) throw new HttpError(404, 'http.recordNotFound');
+  if (!can(request.user.role, owner.access.read)) throw new HttpError(403, 'auth.forbidden');
+  // A soft-deleted record's images go with it.
+  const ownerKey = owner === profileImage ? [id, image.slot] : id;
+  if (!(await getRow(db, owner, ownerKey))) throw new HttpError(404, 'http.recordNotFound');
+  return reply
+    .header('Content-Type', image.mime)
+    .header('Cache-Control', 'private, max-age=86400')
+    .header('Content-Disposition', `inline; filename="${image.name.replace(/"/g, '')}"`)
+    .send(image.data);
+}
+
+export default async function imagesPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  // Images of jobs and services (jb_img1..3, sp_img1..3), by the name stored in the record.
+  app.get('/api/imgs/getById', { schema: { querystring: query('imagename') } }, (request, reply) =>
+    serve(db, request, reply, [job.table, service.table, serviceProvider.table], (request.query as { imagename: string }).imagename),
+  );
+  app.get('/api/imgs/getrefimg', { schema: { querystring: query('imagename') } }, (request, reply) =>
+    serve(db, request, reply, [referral.table], (request.query as { imagename: string }).imagename),
+  );
+  // Profile images and documents: filename is the kind (photo, idDocument, consentForm).
+  app.get('/api/imgs/getfile', { schema: { querystring: query('filename') } }, (request, reply) =>
+    serve(db, request, reply, [profileImage.table], (request.query as { filename: string }).filename),
+  );
+}

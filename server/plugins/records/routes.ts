@@ -1,0 +1,165 @@
+// The routes of one entity, derived from its declaration in schemas/: list, search, children
+// of a parent, get, create (JSON or multipart with images), update, upsert and soft delete.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generatedKey, type EntityShape, type JsonSchema } from '../../../schemas/define';
+import { createBodySchema, listQuerySchema, pageSchema, rowSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { uuidv7 } from '../../../schemas/ids';
+import type { Db, Queryable, Row } from '../../db/index';
+import { HttpError } from '../../lib/errors';
+import { putImage, storedName } from '../../lib/images';
+import { checkPassword } from '../../lib/passwords';
+import {
+  Conditions,
+  getRow,
+  getRowOr404,
+  insertRow,
+  listRows,
+  updateRow,
+  upsertRow,
+  writableValues,
+  type ListQuery,
+  type Values,
+} from '../../lib/records';
+import { findUserById } from '../users/store';
+import { readRecordInput, type RecordInput } from './body';
+
+/** Entity-specific rules the generic routes call at the right moment. */
+export interface EntityHooks {
+  /** Before a new record is stored: fill or check server-owned values. */
+  beforeCreate?(values: Values, request: FastifyRequest, tx: Queryable): Promise<void> | void;
+  /** Before an update is stored, with the current row. */
+  beforeUpdate?(values: Values, current: Row, request: FastifyRequest, tx: Queryable): Promise<void> | void;
+  /** After a soft delete, in the same transaction (e.g. the services of a deleted provider). */
+  afterDelete?(key: string, request: FastifyRequest, tx: Queryable, reason: string): Promise<void>;
+}
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
+const deleteBody = {
+  type: 'object',
+  required: ['reason', 'password'],
+  additionalProperties: false,
+  properties: { reason: { type: 'string', minLength: 3, maxLength: 500 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
+
+/** A JSON body schema that leaves multipart requests to the handler (which validates them itself). */
+const jsonBody = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
+
+/** The server-owned owner of a new record: the creating user's organisation. */
+function fillOwner(entity: EntityShape, values: Values, request: FastifyRequest) {
+  if (entity.fields.location?.readOnly) values.location = request.user.location;
+}
+
+/** Names the incoming files and empties removed slots; answers what to store after the row. */
+function imageColumns(input: RecordInput, values: Values): { slot: string; name: string; file: RecordInput['files'][number] }[] {
+  for (const slot of input.removeImages) values[slot] = null;
+  return input.files.map((file) => {
+    const name = storedName(file.field, file.mime);
+    values[file.field] = name;
+    return { slot: file.field, name, file };
+  });
+}
+
+export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: EntityShape, hooks: EntityHooks = {}) {
+  const base = `/api${entity.rest}`;
+  const read = { permission: entity.access.read };
+  const write = { permission: entity.access.write };
+  const row = rowSchema(entity);
+  const createSchema = createBodySchema(entity);
+  const updateSchema = updateBodySchema(entity);
+  const page = pageSchema(entity);
+  const query = listQuerySchema(entity);
+
+  async function create(request: FastifyRequest, reply: FastifyReply) {
+    const input = await readRecordInput(request, entity, createSchema);
+    const values = writableValues(entity, input.body);
+    const key = generatedKey(entity);
+    if (key && !values[key]) values[key] = uuidv7();
+    fillOwner(entity, values, request);
+    const images = imageColumns(input, values);
+    const created = await db.transaction(async (tx) => {
+      await hooks.beforeCreate?.(values, request, tx);
+      const stored = await insertRow(tx, entity, values, request.user.userId);
+      const owner = { table: entity.table, id: String(values[entity.keyFields[0]]) };
+      for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
+      return stored;
+    });
+    return reply.status(201).send(created);
+  }
+
+  async function update(request: FastifyRequest) {
+    const { id } = request.params as { id: string };
+    const input = await readRecordInput(request, entity, updateSchema);
+    const values = writableValues(entity, input.body);
+    const images = imageColumns(input, values);
+    return db.transaction(async (tx) => {
+      const current = await getRowOr404(tx, entity, id);
+      await hooks.beforeUpdate?.(values, current, request, tx);
+      const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined);
+      for (const image of images) await putImage(tx, { table: entity.table, id }, image.slot, image.file, request.user.userId, image.name);
+      return updated;
+    });
+  }
+
+  if (entity.list) {
+    app.get(base, { schema: { querystring: query, response: { 200: page } }, config: read }, (request) =>
+      listRows(db, entity, request.query as ListQuery),
+    );
+  }
+  if (entity.list && entity.routes.search) {
+    app.post(`${base}${entity.routes.search}`, { schema: { body: query, response: { 200: page } }, config: read }, (request) =>
+      listRows(db, entity, request.body as ListQuery),
+    );
+  }
+  if (entity.list && entity.routes.byParent && entity.parent) {
+    const parentField = entity.parent.field;
+    app.get(
+      `${base}${entity.routes.byParent}/:id`,
+      { schema: { params: idParams, querystring: query, response: { 200: page } }, config: read },
+      (request) => listRows(db, entity, { ...(request.query as ListQuery), [parentField]: (request.params as { id: string }).id }),
+    );
+  }
+  app.get(`${base}/:id`, { schema: { params: idParams, response: { 200: row } }, config: read }, (request) =>
+    getRowOr404(db, entity, (request.params as { id: string }).id),
+  );
+
+  if (entity.routes.upsert) {
+    // One record per parent (profile sub-records): POST creates it or replaces what it says.
+    app.post(`${base}/`, { schema: { body: createSchema, response: { 200: row, 201: row } }, config: write }, async (request, reply) => {
+      const values = writableValues(entity, request.body as Record<string, unknown>);
+      const { row: stored, inserted } = await upsertRow(db, entity, values, request.user.userId);
+      return reply.status(inserted ? 201 : 200).send(stored);
+    });
+  } else {
+    app.post(`${base}/`, { schema: { body: jsonBody(createSchema), response: { 201: row } }, config: write }, create);
+  }
+  app.put(`${base}/:id`, { schema: { params: idParams, body: jsonBody(updateSchema), response: { 200: row } }, config: write }, update);
+
+  if (entity.softDelete) {
+    app.post(`${base}/delete/:id`, { schema: { params: idParams, body: deleteBody }, config: write }, async (request) => {
+      const { id } = request.params as { id: string };
+      const { reason, password } = request.body as { reason: string; password: string };
+      // Deleting asks for the password again (spec §5): a wrong one deletes nothing.
+      const me = await findUserById(db, request.user.userId);
+      if (!me || !(await checkPassword(me.passwordHash, password))) throw new HttpError(400, 'delete.badPassword');
+      return db.transaction(async (tx) => {
+        await getRowOr404(tx, entity, id);
+        await softDelete(tx, entity, id, request.user.userId, reason);
+        await hooks.afterDelete?.(id, request, tx, reason);
+        return { result: 'deleted', id };
+      });
+    });
+  }
+}
+
+/** Marks a record deleted with who, when and why; it disappears from lists and reads. */
+export async function softDelete(tx: Queryable, entity: EntityShape, id: string, userId: string, reason: string, where = new Conditions()) {
+  const key = entity.keyFields[0];
+  await tx.query(
+    `UPDATE "${entity.table}" SET "deleted" = true, "deleteReason" = ${where.param(reason)}, "deletedBy" = ${where.param(userId)},
+       "deletedAt" = now(), "updatedAt" = date_trunc('milliseconds', now()), "updatedBy" = ${where.param(userId)}
+     WHERE "${key}" = ${where.param(id)} AND NOT "deleted"`,
+    where.params,
+  );
+}
+
+export { getRow };
