@@ -49,8 +49,9 @@ async function authPlugin(app: FastifyInstance, { db, tokens }: AuthOptions) {
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
-    // Unmatched paths (404s, the app's static files) and public routes pass.
-    if (!request.routeOptions.url || config.public || !request.url.startsWith('/api/')) return;
+    // Only API routes are guarded: unmatched paths (404s) and the app's static files (whose
+    // wildcard route also catches unknown /api/ GETs, to answer them 404) pass, as do public routes.
+    if (!request.routeOptions.url?.startsWith('/api/') || config.public) return;
     const token = bearerToken(request);
     if (!token) return sendError(reply, request, new HttpError(401, 'auth.noToken'));
     const verdict = await tokens.verify(token);
