@@ -67,6 +67,11 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
+/** The roles a role 7 may create and manage in its own organisation: its field staff. Not 1
+ * or 7 (an organisation admin must not make or edit its peers or the super admins), and not
+ * 2: reports span every organisation, so granting them is a programme decision (role 1). */
+export const STAFF_ROLES: readonly Role[] = [3, 4, 5, 6];
+
 export function isRole(value: unknown): value is Role {
   return typeof value === 'number' && (ROLES as readonly number[]).includes(value);
 }

@@ -44,6 +44,9 @@ export interface LookupItem {
   active: boolean;
   abbr?: string;
   parent?: number;
+  /** Territories: their centre, for the map and the demo data. */
+  lat?: number;
+  lng?: number;
 }
 
 const itemsSchema = {
@@ -60,6 +63,8 @@ const itemsSchema = {
       active: { type: 'boolean' },
       abbr: { type: 'string', pattern: '^[A-Z0-9]{1,12}$', maxLength: 12 },
       parent: { type: 'integer', minimum: 1, maximum: MAX_INT },
+      lat: { type: 'number', minimum: -90, maximum: 90 },
+      lng: { type: 'number', minimum: -180, maximum: 180 },
     },
   },
 } as const;

@@ -107,3 +107,15 @@ export function installErrorHandler(app: FastifyInstance, fallback?: (request: F
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 }
+
+/** A 4xx about one field, shaped like a schema validation failure so a form shows it next to the field. */
+export function fieldError(
+  request: FastifyRequest,
+  field: string,
+  key: MessageKey,
+  values: Record<string, string | number> = {},
+  statusCode = 400,
+): HttpError {
+  const message = translate(requestLang(request), key, values);
+  return new HttpError(statusCode, key, values, { errors: [{ field, message }] });
+}

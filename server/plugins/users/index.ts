@@ -1,46 +1,16 @@
-// User management (issue 2 part: list and create; the rest of spec §7 comes with the API issue).
+// User management (spec §7 "Auth and users", design.md §4): roles 1 and 7 manage users, role 7
+// only the staff of its own organisation; everyone reads and edits their own profile and
+// changes their own password. The rules live in scope.ts, the schemas in schemas.ts.
 import type { FastifyInstance } from 'fastify';
-import { user as userEntity } from '../../../schemas/index';
-import { createBodySchema, listQuerySchema } from '../../../schemas/derive/json-schema';
-import { uuidv7 } from '../../../schemas/ids';
 import type { Db } from '../../db/index';
-import { HttpError, isUniqueViolation } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
-import { Conditions, listRows, type ListQuery } from '../../lib/records';
-import { insertUser, publicUser } from './store';
-
-interface CreateUserBody {
-  userId?: string;
-  userName: string;
-  password: string;
-  role: number;
-  location: number;
-  fullName: string;
-  email?: string | null;
-  phone?: string | null;
-}
+import { registerCreateRoutes } from './create';
+import { registerPasswordRoute } from './password';
+import { registerReadRoutes } from './read';
+import { registerUpdateRoutes } from './update';
 
 export default async function usersPlugin(app: FastifyInstance, { db }: { db: Db }) {
-  app.get('/api/users', { schema: { querystring: listQuerySchema(userEntity) }, config: { permission: 'users.manage' } }, async (request) => {
-    // Role 7 manages the staff of its own organisation only (design.md §4).
-    const where = new Conditions();
-    if (request.user.role !== 1) where.add(`"location" = ${where.param(request.user.location)}`);
-    return listRows(db, userEntity, request.query as ListQuery, where);
-  });
-
-  app.post('/api/users/', { schema: { body: createBodySchema(userEntity) }, config: { permission: 'users.createAny' } }, async (request, reply) => {
-    const body = request.body as CreateUserBody;
-    try {
-      const user = await insertUser(db, {
-        ...body,
-        userId: body.userId ?? uuidv7(),
-        passwordHash: await hashPassword(body.password),
-        createdBy: request.user.userId,
-      });
-      return reply.status(201).send(publicUser(user));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new HttpError(409, 'http.duplicate');
-      throw error;
-    }
-  });
+  registerReadRoutes(app, db);
+  registerCreateRoutes(app, db);
+  registerUpdateRoutes(app, db);
+  registerPasswordRoute(app, db);
 }

@@ -1,6 +1,7 @@
 // Users in the database. The password hash never leaves this module's callers' hands:
 // `publicUser` is what any answer may contain.
-import type { Queryable } from '../../db/index';
+import type { Queryable, Row } from '../../db/index';
+import type { Conditions } from '../../lib/records';
 
 export interface UserRecord {
   userId: string;
@@ -44,17 +45,34 @@ export interface NewUser {
   fullName: string;
   email?: string | null;
   phone?: string | null;
+  /** False creates the account disabled (it cannot sign in until reactivated). */
+  active?: boolean;
   createdBy?: string | null;
 }
 
+// Milliseconds, as JSON carries them: an edit sends back the `updatedAt` it read, and the
+// conflict check compares it for equality (records.ts updateRow).
+const NOW = "date_trunc('milliseconds', now())";
+
 export async function insertUser(db: Queryable, user: NewUser): Promise<UserRecord> {
   const rows = await db.query<UserRecord & Record<string, unknown>>(
-    `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "createdBy", "updatedBy")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING *`,
+    `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "active",
+       "createdBy", "updatedBy", "createdAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, ${NOW}, ${NOW}) RETURNING *`,
     [user.userId, user.userName, user.passwordHash, user.role, user.location ?? 0, user.fullName, user.email ?? null,
-      user.phone ?? null, user.createdBy ?? null],
+      user.phone ?? null, user.active ?? true, user.createdBy ?? null],
   );
   return rows[0];
+}
+
+/** Active users for pickers (assignment, filters): just enough to show and choose one. */
+export async function pickerUsers(db: Queryable, where: Conditions): Promise<Row[]> {
+  where.add('"active"');
+  return db.query(
+    `SELECT "userId", "userName", "fullName", "role", "location" FROM "users" ${where.sql}
+     ORDER BY lower("fullName"), lower("userName")`,
+    where.params,
+  );
 }
 
 export async function countUsers(db: Queryable): Promise<number> {

@@ -1,0 +1,51 @@
+// POST /users/ (role 1, any user) and POST /users/createStaff (role 1, or role 7 for the
+// staff of its own organisation: roles of scope.ts STAFF_ROLES, location = its own).
+import type { FastifyInstance } from 'fastify';
+import type { CreateBodyOf } from '../../../schemas/index';
+import { user as userEntity } from '../../../schemas/index';
+import { uuidv7 } from '../../../schemas/ids';
+import type { Db } from '../../db/index';
+import { HttpError, isUniqueViolation } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { schemas } from './schemas';
+import { assertMayGive, type Person } from './scope';
+import { insertUser, publicUser, type PublicUser } from './store';
+
+type CreateUserBody = CreateBodyOf<typeof userEntity>;
+
+async function createUser(db: Db, actor: Person, body: CreateUserBody): Promise<PublicUser> {
+  const { password, ...fields } = body;
+  try {
+    const user = await insertUser(db, {
+      ...fields,
+      userId: body.userId ?? uuidv7(),
+      passwordHash: await hashPassword(password),
+      createdBy: actor.userId,
+    });
+    return publicUser(user);
+  } catch (error) {
+    // A taken user name (whatever its case) or user id: the upload engine's word (design.md §2).
+    if (isUniqueViolation(error)) throw new HttpError(409, 'http.duplicate');
+    throw error;
+  }
+}
+
+export function registerCreateRoutes(app: FastifyInstance, db: Db) {
+  app.post<{ Body: CreateUserBody }>(
+    '/api/users/',
+    { schema: schemas.create, config: { permission: 'users.createAny' } },
+    async (request, reply) => reply.status(201).send(await createUser(db, request.user, request.body)),
+  );
+
+  app.post<{ Body: CreateUserBody }>(
+    '/api/users/createStaff',
+    { schema: schemas.createStaff, config: { permission: 'users.manage' } },
+    async (request, reply) => {
+      const actor = request.user;
+      assertMayGive(actor, request.body);
+      // An organisation admin files new staff under its own organisation unless told otherwise.
+      const location = request.body.location ?? (actor.role === 1 ? 0 : actor.location);
+      return reply.status(201).send(await createUser(db, actor, { ...request.body, location }));
+    },
+  );
+}

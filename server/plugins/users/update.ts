@@ -1,0 +1,60 @@
+// PUT /users/{id} (role 1), /users/staff/{id} (role 1, role 7 on its organisation's staff),
+// /users/self/{id} (own contact details). `active: false` deactivates: sign-in and every
+// existing token are refused from then on (auth.ts reads the user on each request).
+// `password` on the first two is the administrator's reset ("I forgot my password").
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UpdateBodyOf } from '../../../schemas/index';
+import { user as userEntity } from '../../../schemas/index';
+import type { Db, Row } from '../../db/index';
+import { HttpError } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { updateRow, writableValues, type Values } from '../../lib/records';
+import { schemas } from './schemas';
+import { assertManages, assertMayGive, assertNotSelfLockout, type Person } from './scope';
+import { findUserById } from './store';
+
+type UpdateUserBody = UpdateBodyOf<typeof userEntity>;
+type UpdateRequest = FastifyRequest<{ Params: { id: string }; Body: UpdateUserBody }>;
+
+/** Loads the target (404), lets `guard` refuse (403), then writes only what was sent. */
+async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Person) => void): Promise<Row> {
+  const { id } = request.params;
+  const target = await findUserById(db, id);
+  if (!target) throw new HttpError(404, 'http.recordNotFound');
+  guard(target);
+  const { password, updatedAt, ...fields } = request.body;
+  const values: Values = writableValues(userEntity, fields);
+  if (password) values.passwordHash = await hashPassword(password);
+  return updateRow(db, userEntity, id, values, request.user.userId, updatedAt);
+}
+
+export function registerUpdateRoutes(app: FastifyInstance, db: Db) {
+  app.put<{ Params: { id: string }; Body: UpdateUserBody }>(
+    '/api/users/:id',
+    { schema: schemas.update, config: { permission: 'users.createAny' } },
+    async (request) => applyUpdate(db, request, () => assertNotSelfLockout(request.user, request.params.id, request.body)),
+  );
+
+  app.put<{ Params: { id: string }; Body: UpdateUserBody }>(
+    '/api/users/staff/:id',
+    { schema: schemas.update, config: { permission: 'users.manage' } },
+    async (request) =>
+      applyUpdate(db, request, (target) => {
+        assertManages(request.user, target);
+        assertMayGive(request.user, request.body);
+        assertNotSelfLockout(request.user, request.params.id, request.body);
+      }),
+  );
+
+  app.put<{ Params: { id: string }; Body: UpdateUserBody }>(
+    '/api/users/self/:id',
+    {
+      schema: schemas.updateSelf,
+      // Before body validation: another user's id is refused whatever the body says.
+      preValidation: async (request) => {
+        if ((request.params as { id?: string }).id !== request.user.userId) throw new HttpError(403, 'users.selfOnly');
+      },
+    },
+    async (request) => applyUpdate(db, request, () => undefined),
+  );
+}
