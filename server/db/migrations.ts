@@ -2,6 +2,7 @@
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
 import { schemaSql } from '../../schemas/derive/sql';
+import { statsIndexes } from '../plugins/stats/indexes';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -43,6 +44,13 @@ export const coreMigrations: Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS "images_ownerId_name_idx" ON "images" ("ownerId", "name");
     `),
+  },
+  {
+    // Partial indexes the dashboard statistics need (pending/rejected badges, deleted providers).
+    id: '0003-stats-indexes',
+    up: async (tx) => {
+      for (const statement of statsIndexes) await tx.query(statement);
+    },
   },
 ];
 

@@ -1,5 +1,90 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/index';
+// Statistics of spec §7 "Stats" for the dashboard (spec §2), the sidebar badges and the
+// reports. Every call needs `stats.read` (every role); every figure is one SQL statement
+// (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
+// and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { Db, Queryable } from '../../db/index';
+import { HttpError } from '../../lib/errors';
+import { requestLang, translate } from '../../lib/messages';
+import * as q from './queries';
+import {
+  byterParamsSchema,
+  crossCountsSchema,
+  crossFilterSchema,
+  generalSchema,
+  geoSchema,
+  idCountsSchema,
+  kpiQuerySchema,
+  kpisSchema,
+  pendingsSchema,
+  type ByterEntity,
+  type StatsFilter,
+} from './schemas';
 
-// Placeholder: filled by the stats work of issue 3.
-export default async function statsPlugin(_app: FastifyInstance, _options: { db: Db }) {}
+export { statsIndexes } from './indexes';
+
+const config = { permission: 'stats.read' } as const;
+
+function schema(summary: string, response: unknown, extra: FastifySchema = {}): FastifySchema {
+  return { tags: ['stats'], summary, ...extra, response: { 200: response } };
+}
+
+/** `[{id, count}]` calls: lookup item id (or provider type) and count, most frequent first. */
+const ID_COUNTS: [path: string, summary: string, query: (db: Queryable) => Promise<q.IdCount[]>][] = [
+  ['/byspdtype', 'Services per category', q.servicesByCategory],
+  ['/bySpdTerr', 'Services per territory', q.servicesByTerritory],
+  ['/byServiceType', 'Services per service type', q.servicesByServiceType],
+  ['/byoffrall', 'Service providers per type 1-4 (offers overall), every type present', q.providersByType],
+  ['/getJbSec/', 'Jobs per sector', q.jobsBySector],
+];
+
+/** The filters of a request; a date range must not end before it starts (400, like a schema error). */
+function filterOf(request: FastifyRequest, filter: StatsFilter): StatsFilter {
+  if (filter.dateFrom && filter.dateTo && filter.dateTo < filter.dateFrom) {
+    const values = { field: 'dateTo' };
+    const message = translate(requestLang(request), 'validation.other', values);
+    throw new HttpError(400, 'validation.other', values, { errors: [{ field: 'dateTo', message }] });
+  }
+  return filter;
+}
+
+/** The POST filters are all optional, so a call without a body means "no filter". */
+async function emptyBodyIsNoFilter(request: FastifyRequest) {
+  request.body ??= {};
+}
+
+function registerOverview(app: FastifyInstance, db: Db) {
+  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, () => q.general(db));
+  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, () => q.geo(db));
+  app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, () => q.pendings(db));
+  for (const [path, summary, query] of ID_COUNTS) {
+    app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary)) }, () => query(db));
+  }
+}
+
+function registerReports(app: FastifyInstance, db: Db) {
+  app.get(
+    '/api/stats/byter/:x',
+    { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema }) },
+    (request) => q.countByTerritory(db, (request.params as { x: ByterEntity }).x),
+  );
+  const cross = (summary: string) => ({
+    config,
+    preValidation: emptyBodyIsNoFilter,
+    schema: schema(summary, crossCountsSchema(summary), { body: crossFilterSchema }),
+  });
+  app.post('/api/stats/byterCate/', cross('Services per territory and category'), (request) =>
+    q.servicesByTerritoryCategory(db, filterOf(request, request.body as StatsFilter), false),
+  );
+  app.post('/api/stats/byterCateMain/', cross("Services per territory and main category (the service type's parent)"), (request) =>
+    q.servicesByTerritoryCategory(db, filterOf(request, request.body as StatsFilter), true),
+  );
+  app.get('/api/stats/getKPIs/', { config, schema: schema('Key figures of the reports', kpisSchema, { querystring: kpiQuerySchema }) }, (request) =>
+    q.kpis(db, filterOf(request, request.query as StatsFilter)),
+  );
+}
+
+export default async function statsPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  registerOverview(app, db);
+  registerReports(app, db);
+}

@@ -1,0 +1,157 @@
+// The statistics, each one SQL statement (GROUP BY / FILTER), never a loop over rows in
+// JavaScript. What counts (decisions, docs/decisions.md "Stats"):
+// - a service counts when neither it nor its provider is soft-deleted;
+// - a provider counts when it is not soft-deleted;
+// - jobs are every posting, open or closed (the map shows open ones only);
+// - "referrals" are referrals to services (table `referral`); job referrals are counted apart.
+//   A referral's territory is its client's.
+import { serviceProvider } from '../../../schemas/index';
+import type { Queryable } from '../../db/index';
+import type { ByterEntity, Kpis, StatsFilter } from './schemas';
+
+export interface IdCount {
+  id: number;
+  count: number;
+}
+
+export interface CrossCount {
+  territory: number;
+  category: number;
+  count: number;
+}
+
+/** Live services (`s.*`): not soft-deleted, and their provider not soft-deleted either. Every
+ * service has a provider (foreign key), so "no deleted provider" is the cheap form of the rule:
+ * an anti-join against the few deleted providers (see ./indexes.ts). */
+const LIVE_SERVICES = `(SELECT s.* FROM "tbl_sp_detail" s WHERE NOT s."deleted" AND NOT EXISTS (
+  SELECT 1 FROM "tbl_serviceprovider" p WHERE p."sp_Id" = s."sp_Id" AND p."deleted"))`;
+const LIVE_PROVIDERS = `(SELECT * FROM "tbl_serviceprovider" WHERE NOT "deleted")`;
+const REFERRALS_WITH_TERRITORY = `(SELECT r.*, pr."territory" FROM "referral" r JOIN "tbl_profiles" pr ON pr."prof_Id" = r."prof_Id")`;
+
+/** Service types with their main category (the item's `parent` in the serviceType list). */
+const SERVICE_TYPE_PARENTS = `SELECT DISTINCT ON (id) id, parent FROM (
+  SELECT (e->>'id')::int AS id, (e->>'parent')::int AS parent
+  FROM "lists" l CROSS JOIN LATERAL jsonb_array_elements(l."items") e WHERE l."key" = 'serviceType') t ORDER BY id`;
+
+const count = (from: string) => `(SELECT count(*)::int FROM ${from} x)`;
+
+/** Records of `from` per value of `column` (NULLs left out), most frequent first. */
+async function countBy(db: Queryable, from: string, column: string): Promise<IdCount[]> {
+  return db.query<IdCount & Record<string, unknown>>(
+    `SELECT x."${column}" AS id, count(*)::int AS count FROM ${from} x
+     WHERE x."${column}" IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1`,
+  );
+}
+
+/** spec §3 "general": the dashboard tiles. */
+export async function general(db: Queryable) {
+  const [row] = await db.query(
+    `SELECT ${count('"tbl_profiles"')} AS profiles, ${count('"referral"')} AS referrals,
+            ${count(LIVE_PROVIDERS)} AS "sProviders", ${count(LIVE_SERVICES)} AS services, ${count('"available-jobs"')} AS jobs`,
+  );
+  return row;
+}
+
+/** Map markers: live providers and open jobs that have both coordinates. */
+export async function geo(db: Queryable) {
+  const latlangs = await db.query(
+    `SELECT "sp_Id" AS id, "sp_Name" AS name, "sp_Address" AS address, "sp_type", "lat", "lng" FROM "tbl_serviceprovider"
+     WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "sp_Name", "sp_Id"`,
+  );
+  const jbLatlangs = await db.query(
+    `SELECT "jb_Id" AS id, "title", "address", "lat", "lng" FROM "available-jobs"
+     WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "title", "jb_Id"`,
+  );
+  return { latlangs, jbLatlangs };
+}
+
+/** `[{Pending, Rejected}]`: the sidebar badges (services with status 0 and 2). */
+export async function pendings(db: Queryable) {
+  return db.query(
+    `SELECT count(*) FILTER (WHERE s."status" = 0)::int AS "Pending", count(*) FILTER (WHERE s."status" = 2)::int AS "Rejected"
+     FROM ${LIVE_SERVICES} s WHERE s."status" IN (0, 2)`,
+  );
+}
+
+export const servicesByCategory = (db: Queryable) => countBy(db, LIVE_SERVICES, 'category');
+export const servicesByTerritory = (db: Queryable) => countBy(db, LIVE_SERVICES, 'territory');
+export const servicesByServiceType = (db: Queryable) => countBy(db, LIVE_SERVICES, 'serviceType');
+export const jobsBySector = (db: Queryable) => countBy(db, '"available-jobs"', 'sector');
+
+/** "Offers overall": live providers per type, every type 1-4 present (0 when none). */
+export async function providersByType(db: Queryable): Promise<IdCount[]> {
+  const types = serviceProvider.fields.sp_type.values.map((v) => `(${v})`).join(', ');
+  return db.query<IdCount & Record<string, unknown>>(
+    `SELECT t.id, count(p."sp_Id")::int AS count FROM (VALUES ${types}) AS t(id)
+     LEFT JOIN "tbl_serviceprovider" p ON p."sp_type" = t.id AND NOT p."deleted" GROUP BY t.id ORDER BY 2 DESC, 1`,
+  );
+}
+
+const BY_TERRITORY: Record<ByterEntity, string> = {
+  services: LIVE_SERVICES,
+  providers: LIVE_PROVIDERS,
+  jobs: '"available-jobs"',
+  profiles: '"tbl_profiles"',
+  referrals: REFERRALS_WITH_TERRITORY,
+};
+
+export const countByTerritory = (db: Queryable, x: ByterEntity) => countBy(db, BY_TERRITORY[x], 'territory');
+
+/** `($n IS NULL OR …)` conditions on numbered parameters $1 territory, $2 dateFrom, $3 dateTo:
+ * the SQL stays one fixed text whatever filters are given. Dates are whole days, inclusive. */
+function filterSql(territory: string, date: string): string {
+  return `($1::int IS NULL OR ${territory} = $1::int)
+    AND ($2::date IS NULL OR ${date} >= $2::date) AND ($3::date IS NULL OR ${date} < $3::date + 1)`;
+}
+
+const filterParams = (f: StatsFilter) => [f.territory ?? null, f.dateFrom ?? null, f.dateTo ?? null];
+
+/** Live services per territory × category (created between the dates). With `main`, the
+ * category is the main category: the service type's `parent` in the serviceType list, or the
+ * service's own category when its type has none. `category` filters on that same category. */
+export async function servicesByTerritoryCategory(db: Queryable, filter: StatsFilter, main: boolean): Promise<CrossCount[]> {
+  const category = main ? 'COALESCE(st.parent, s."category")' : 's."category"';
+  const join = main ? `LEFT JOIN (${SERVICE_TYPE_PARENTS}) st ON st.id = s."serviceType"` : '';
+  return db.query<CrossCount & Record<string, unknown>>(
+    `SELECT s."territory" AS territory, ${category} AS category, count(*)::int AS count
+     FROM ${LIVE_SERVICES} s ${join}
+     WHERE ${filterSql('s."territory"', 's."createdAt"')} AND ($4::int IS NULL OR ${category} = $4::int)
+     GROUP BY 1, 2 ORDER BY 1, 2`,
+    [...filterParams(filter), filter.category ?? null],
+  );
+}
+
+/**
+ * The reports' key figures, optionally for one territory and a date range (records created
+ * between the dates; referrals and job referrals by their `date`; by the client's territory):
+ * - providers: live service providers;
+ * - services, verifiedServices, pendingServices, rejectedServices: live services, all and by status 1, 0, 2;
+ * - jobs: job postings, open or closed; openJobs: postings still open;
+ * - positions: places offered by open postings, their other jobs (tbl_jobs_other) included;
+ * - profiles: client profiles;
+ * - referrals: referrals to services; referralsCompleted: those with status 'completed';
+ * - jobReferrals: referrals to jobs; hired: those with status 'hired'.
+ */
+export async function kpis(db: Queryable, filter: StatsFilter): Promise<Kpis> {
+  const [row] = await db.query<Kpis & Record<string, unknown>>(
+    `WITH pv AS (SELECT count(*)::int AS providers FROM "tbl_serviceprovider" p
+        WHERE NOT p."deleted" AND ${filterSql('p."territory"', 'p."createdAt"')}),
+      sv AS (SELECT count(*)::int AS services, count(*) FILTER (WHERE s."status" = 1)::int AS "verifiedServices",
+          count(*) FILTER (WHERE s."status" = 0)::int AS "pendingServices", count(*) FILTER (WHERE s."status" = 2)::int AS "rejectedServices"
+        FROM ${LIVE_SERVICES} s WHERE ${filterSql('s."territory"', 's."createdAt"')}),
+      jb AS (SELECT count(*)::int AS jobs, count(*) FILTER (WHERE j."open")::int AS "openJobs",
+          COALESCE(sum(j."positions" + COALESCE(o.more, 0)) FILTER (WHERE j."open"), 0)::int AS positions
+        FROM "available-jobs" j LEFT JOIN (SELECT "jb_Id", sum("positions") AS more FROM "tbl_jobs_other" GROUP BY 1) o
+          ON o."jb_Id" = j."jb_Id"
+        WHERE ${filterSql('j."territory"', 'j."createdAt"')}),
+      pf AS (SELECT count(*)::int AS profiles FROM "tbl_profiles" pr WHERE ${filterSql('pr."territory"', 'pr."createdAt"')}),
+      rf AS (SELECT count(*)::int AS referrals, count(*) FILTER (WHERE r."status" = 'completed')::int AS "referralsCompleted"
+        FROM ${REFERRALS_WITH_TERRITORY} r WHERE ${filterSql('r."territory"', 'r."date"')}),
+      jr AS (SELECT count(*)::int AS "jobReferrals", count(*) FILTER (WHERE r."status" = 'hired')::int AS hired
+        FROM "jobreferral" r JOIN "tbl_profiles" pr ON pr."prof_Id" = r."prof_Id"
+        WHERE ${filterSql('pr."territory"', 'r."date"')})
+    SELECT * FROM pv, sv, jb, pf, rf, jr`,
+    filterParams(filter),
+  );
+  return row;
+}

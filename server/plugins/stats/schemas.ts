@@ -1,0 +1,80 @@
+// JSON schemas of the stats calls: request bodies and queries that Fastify validates (400 with
+// a message per field), and answer shapes that make serialization fast and appear in /api/docs.
+import { MAX_INT, type JsonSchema } from '../../../schemas/define';
+import { serviceProvider } from '../../../schemas/index';
+
+/** Entities `/stats/byter/{x}` counts by territory. */
+export const BYTER_ENTITIES = ['services', 'providers', 'jobs', 'profiles', 'referrals'] as const;
+export type ByterEntity = (typeof BYTER_ENTITIES)[number];
+
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+const itemId: JsonSchema = { type: 'integer', minimum: 0, maximum: MAX_INT };
+const nullableItemId: JsonSchema = { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT };
+const nullableDate: JsonSchema = { type: ['string', 'null'], format: 'date' };
+
+function object(properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties, required };
+}
+
+function countsOf(keys: Record<string, JsonSchema>, description: string): JsonSchema {
+  return { type: 'array', description, items: object({ ...keys, count }) };
+}
+
+/** `[{id, count}]`: a lookup item id (or provider type) and how many records have it. */
+export const idCountsSchema = (description: string): JsonSchema => countsOf({ id: itemId }, description);
+
+export const crossCountsSchema = (description: string): JsonSchema =>
+  countsOf({ territory: itemId, category: itemId }, description);
+
+export const generalSchema = object(
+  { profiles: count, referrals: count, sProviders: count, services: count, jobs: count },
+);
+
+const place = { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } as const;
+const text: JsonSchema = { type: 'string' };
+const optionalText: JsonSchema = { type: ['string', 'null'] };
+const spType: JsonSchema = { type: 'integer', enum: serviceProvider.fields.sp_type.values };
+
+export const geoSchema = object({
+  latlangs: {
+    type: 'array',
+    description: 'Service providers with coordinates (sp_type gives the marker colour).',
+    items: object({ id: text, name: text, address: optionalText, sp_type: spType, ...place }),
+  },
+  jbLatlangs: {
+    type: 'array',
+    description: 'Open jobs with coordinates.',
+    items: object({ id: text, title: text, address: optionalText, ...place }),
+  },
+});
+
+export const pendingsSchema: JsonSchema = {
+  type: 'array',
+  description: 'One element: services waiting for verification and rejected services.',
+  items: object({ Pending: count, Rejected: count }),
+};
+
+export const KPI_NAMES = [
+  'providers', 'services', 'verifiedServices', 'pendingServices', 'rejectedServices', 'jobs', 'openJobs',
+  'positions', 'profiles', 'referrals', 'referralsCompleted', 'jobReferrals', 'hired',
+] as const;
+export type Kpis = Record<(typeof KPI_NAMES)[number], number>;
+
+export const kpisSchema = object(Object.fromEntries(KPI_NAMES.map((name) => [name, count])));
+
+/** Filters of the reports calls; null or absent means "all". Dates are inclusive days. */
+export interface StatsFilter {
+  territory?: number | null;
+  category?: number | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+export const crossFilterSchema = object(
+  { territory: nullableItemId, category: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate },
+  [],
+);
+
+export const kpiQuerySchema = object({ territory: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate }, []);
+
+export const byterParamsSchema = object({ x: { type: 'string', enum: BYTER_ENTITIES } });

@@ -1,0 +1,99 @@
+// Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
+// schemas/roles.ts, else /forbidden). Screens that later issues build show the coming page.
+import type { ReactNode } from 'react';
+import { Navigate, useParams, type RouteObject } from 'react-router';
+import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
+import { ComingPage } from '../features/coming';
+import { ForbiddenPage, NotFoundPage } from '../features/errors';
+import { HelpIndex, HelpPage } from '../features/help';
+import { HomePage } from '../features/home';
+import { Shell } from '../features/shell';
+import { TestingPage } from '../features/testing';
+import { ChangePasswordPage, UserEditPage, UserListPage } from '../features/users';
+import type { Permission } from '../lib/permissions';
+
+function guard(permission: Permission, element: ReactNode): ReactNode {
+  return <RequirePermission permission={permission}>{element}</RequirePermission>;
+}
+
+function coming(permission: Permission, titleId: string): ReactNode {
+  return guard(permission, <ComingPage titleId={titleId} />);
+}
+
+/** profile/{id} → users/edit/{id} (spec §2). */
+function ProfileRedirect() {
+  const { id = '' } = useParams();
+  return <Navigate to={`/users/edit/${encodeURIComponent(id)}`} replace />;
+}
+
+const usersRoutes: RouteObject = {
+  path: 'users',
+  element: <RequirePermission permission="route.users" />,
+  children: [
+    { index: true, element: guard('menu.userManagement', <UserListPage />) },
+    { path: 'chngpas', element: <ChangePasswordPage /> },
+    {
+      path: 'edit/:userId',
+      element: (
+        <RequireSelfOrPermission param="userId" permission="users.manage">
+          <UserEditPage />
+        </RequireSelfOrPermission>
+      ),
+    },
+  ],
+};
+
+const serviceProviderRoutes: RouteObject = {
+  path: 'serviceproviders',
+  element: <RequirePermission permission="route.serviceproviders" />,
+  children: [
+    { index: true, element: <ComingPage titleId="screens.serviceProviders" /> },
+    { path: 'services', element: coming('menu.services', 'screens.services') },
+    { path: 'verify', element: coming('menu.verify', 'screens.verify') },
+    { path: 'rejected', element: coming('menu.rejected', 'screens.rejected') },
+    { path: 'add', element: coming('menu.addServiceProvider', 'screens.addServiceProvider') },
+  ],
+};
+
+const signedInRoutes: RouteObject[] = [
+  { index: true, element: guard('route.home', <HomePage />) },
+  { path: 'offlinehp', element: coming('route.offlinehp', 'screens.offlinehp') },
+  { path: 'testing', element: guard('route.testing', <TestingPage />) },
+  usersRoutes,
+  { path: 'lists', element: coming('route.lists', 'screens.lists') },
+  serviceProviderRoutes,
+  {
+    path: 'availablejobs',
+    element: <RequirePermission permission="route.availablejobs" />,
+    children: [
+      { index: true, element: <ComingPage titleId="screens.availableJobs" /> },
+      { path: 'add', element: <ComingPage titleId="screens.addAvailableJob" /> },
+    ],
+  },
+  {
+    path: 'profiles',
+    element: <RequirePermission permission="route.profiles" />,
+    children: [
+      { index: true, element: <ComingPage titleId="screens.profiles" /> },
+      { path: 'add', element: <ComingPage titleId="screens.addProfile" /> },
+    ],
+  },
+  { path: 'referral', element: coming('route.referral', 'screens.referral') },
+  { path: 'reports', element: coming('route.reports', 'screens.reports') },
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Shell />,
+    children: [
+      { path: 'login', element: <LoginPage /> },
+      { path: 'help', element: <HelpIndex /> },
+      { path: 'help/:lang', element: <HelpPage /> },
+      { path: 'forbidden', element: <ForbiddenPage /> },
+      { path: 'not-found', element: <NotFoundPage /> },
+      { path: 'profile/:id', element: <ProfileRedirect /> },
+      { element: <RequireAuth />, children: signedInRoutes },
+      { path: '*', element: <Navigate to="/not-found" replace /> },
+    ],
+  },
+];

@@ -1,0 +1,7 @@
+export { PreferencesProvider, usePreferences, type Preferences } from './PreferencesProvider';
+export { Page } from './Page';
+export { ConfirmDialog } from './ConfirmDialog';
+export { InfoDialog } from './InfoDialog';
+export { FullPageSpinner } from './FullPageSpinner';
+export { LanguageSelect } from './LanguageSelect';
+export { useSessionUser } from './useSessionUser';

@@ -1,0 +1,20 @@
+import { api } from '../../lib/api';
+import { saveSession, toSessionUser, type SessionUser } from '../../lib/session';
+
+interface LoginAnswer {
+  result?: { user?: Record<string, unknown> };
+}
+
+/**
+ * POST /api/login; on success stores token and user (spec §3, §4). The request is `silent`
+ * because the login screen reports the failure itself ('Login Error' toast and page line).
+ */
+export async function signIn(userName: string, password: string): Promise<SessionUser> {
+  const { data } = await api.post<LoginAnswer>('/login', { userName, password }, { silent: true });
+  const raw = data.result?.user;
+  const user = toSessionUser(raw);
+  const token = raw?.token;
+  if (!user || typeof token !== 'string' || !token) throw new Error('Unexpected login answer');
+  saveSession(user, token);
+  return user;
+}

@@ -1,0 +1,4 @@
+// Public surface of the auth feature: the login screen and the route guards.
+export { LoginPage } from './LoginPage';
+export { RequireAuth, RequirePermission, RequireSelfOrPermission } from './guards';
+export { loginPathFor, safeReturnUrl } from './returnUrl';

@@ -1,0 +1,24 @@
+import { Link as RouterLink } from 'react-router';
+import { Box, Button, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+
+/** Spec §2: a large 403 for a role that may not open the screen. */
+export function ForbiddenPage() {
+  const intl = useIntl();
+  return (
+    <Box sx={{ textAlign: 'center', py: { xs: 4, sm: 8 } }}>
+      <Typography component="p" aria-hidden sx={{ fontSize: { xs: '6rem', sm: '9rem' }, fontWeight: 700, lineHeight: 1, color: 'error.main' }}>
+        403
+      </Typography>
+      <Typography component="h1" variant="h4" sx={{ mt: 2 }}>
+        {intl.formatMessage({ id: 'errors.forbiddenTitle' })}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        {intl.formatMessage({ id: 'errors.forbiddenText' })}
+      </Typography>
+      <Button component={RouterLink} to="/" variant="contained" sx={{ mt: 3 }}>
+        {intl.formatMessage({ id: 'errors.backHome' })}
+      </Button>
+    </Box>
+  );
+}

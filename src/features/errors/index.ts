@@ -1,0 +1,3 @@
+// Public surface: the 403 and not-found pages.
+export { ForbiddenPage } from './ForbiddenPage';
+export { NotFoundPage } from './NotFoundPage';

@@ -1,0 +1,32 @@
+import { Navigate, useParams } from 'react-router';
+import { Alert } from '@mui/material';
+import { RawIntlProvider, useIntl } from 'react-intl';
+import { FullPageSpinner, usePreferences } from '../../components';
+import { isLang, type Lang } from '../../lib/session';
+import { HelpContent } from './HelpContent';
+import { useHelpIntl } from './useHelpIntl';
+
+/** '/help' opens the help in the interface language. */
+export function HelpIndex() {
+  const { lang } = usePreferences();
+  return <Navigate to={`/help/${lang}`} replace />;
+}
+
+/** help/en and help/fr (spec §2): public pages. */
+export function HelpPage() {
+  const { lang } = useParams();
+  if (!isLang(lang)) return <Navigate to="/not-found" replace />;
+  return <HelpInLanguage lang={lang} />;
+}
+
+function HelpInLanguage({ lang }: { lang: Lang }) {
+  const appIntl = useIntl();
+  const helpIntl = useHelpIntl(lang);
+  if (helpIntl === 'loading') return <FullPageSpinner label={appIntl.formatMessage({ id: 'common.loading' })} />;
+  if (helpIntl === 'failed') return <Alert severity="error">{appIntl.formatMessage({ id: 'help.unavailable' })}</Alert>;
+  return (
+    <RawIntlProvider value={helpIntl}>
+      <HelpContent lang={lang} other={lang === 'fr' ? 'en' : 'fr'} />
+    </RawIntlProvider>
+  );
+}

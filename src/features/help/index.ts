@@ -1,0 +1,2 @@
+// Public surface: the help pages.
+export { HelpIndex, HelpPage } from './HelpPage';

@@ -1,0 +1,2 @@
+// Public surface: the dashboard.
+export { HomePage } from './HomePage';

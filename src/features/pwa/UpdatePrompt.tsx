@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { useRegisterSW } from 'virtual:pwa-register/react';
+import { Alert, Button, Snackbar } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { ConfirmDialog } from '../../components';
+import { UPDATE_CHECK_DELAY_MS } from '../../lib/constants';
+
+const HOURLY_MS = 60 * 60 * 1000;
+
+/** Spec §9: the first update check starts 300 ms after registration; then hourly. */
+function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefined): void {
+  if (!registration) return;
+  const check = () => registration.update().catch((error: unknown) => console.warn('Update check failed:', error));
+  window.setTimeout(check, UPDATE_CHECK_DELAY_MS);
+  window.setInterval(check, HOURLY_MS);
+}
+
+/**
+ * Registers the service worker (mounted by the gate once the app is stable) and, when a new
+ * version waits, shows the notice and the confirm dialog of spec §1.
+ */
+export function UpdatePrompt() {
+  const intl = useIntl();
+  const [dialogOpen, setDialogOpen] = useState(true);
+  const {
+    needRefresh: [needRefresh],
+    updateServiceWorker,
+  } = useRegisterSW({
+    onRegisteredSW: (_url, registration) => scheduleUpdateChecks(registration),
+    onRegisterError: (error: unknown) => console.warn('Service worker registration failed:', error),
+  });
+  if (!needRefresh) return null;
+  const say = (id: string) => intl.formatMessage({ id });
+  // On confirm the waiting worker takes over and the plugin reloads the page.
+  const confirm = () => void updateServiceWorker(true);
+  return (
+    <>
+      <Snackbar open anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
+        <Alert
+          severity="info"
+          variant="filled"
+          action={
+            <Button color="inherit" size="small" onClick={() => setDialogOpen(true)}>
+              {say('pwa.update')}
+            </Button>
+          }
+        >
+          {say('pwa.refresh')}
+        </Alert>
+      </Snackbar>
+      <ConfirmDialog
+        open={dialogOpen}
+        title={say('pwa.title')}
+        text={say('pwa.confirm')}
+        confirmLabel={say('pwa.update')}
+        onConfirm={confirm}
+        onCancel={() => setDialogOpen(false)}
+      />
+    </>
+  );
+}

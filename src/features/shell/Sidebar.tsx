@@ -1,0 +1,58 @@
+import { Box, Drawer, Toolbar } from '@mui/material';
+import type { CSSObject, Theme } from '@mui/material/styles';
+import type { ReactNode } from 'react';
+
+export const SIDEBAR_ID = 'app-sidebar';
+const DRAWER_WIDTH = 264;
+
+function paperWidth(theme: Theme, open: boolean): CSSObject {
+  return {
+    width: open ? DRAWER_WIDTH : `calc(${theme.spacing(7)} + 1px)`,
+    overflowX: 'hidden',
+    transition: theme.transitions.create('width', {
+      easing: theme.transitions.easing.sharp,
+      duration: open ? theme.transitions.duration.enteringScreen : theme.transitions.duration.leavingScreen,
+    }),
+  };
+}
+
+interface SidebarProps {
+  open: boolean;
+  wide: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/**
+ * Above 991 px a permanent mini drawer (icons when collapsed, labels when expanded); at 991 px
+ * and below a temporary drawer over the content, closed by a click outside it (spec §2, §9).
+ */
+export function Sidebar({ open, wide, onClose, children }: SidebarProps) {
+  if (!wide) {
+    return (
+      <Drawer
+        id={SIDEBAR_ID}
+        variant="temporary"
+        open={open}
+        onClose={onClose}
+        ModalProps={{ keepMounted: true }}
+        slotProps={{ paper: { sx: { width: DRAWER_WIDTH, maxWidth: '85vw' } } }}
+      >
+        {/* The top bar stays above the drawer so its toggle can close it; keep clear of it. */}
+        <Toolbar aria-hidden />
+        {children}
+      </Drawer>
+    );
+  }
+  return (
+    <Drawer
+      id={SIDEBAR_ID}
+      variant="permanent"
+      open={open}
+      sx={(theme) => ({ flexShrink: 0, whiteSpace: 'nowrap', ...paperWidth(theme, open), '& .MuiDrawer-paper': paperWidth(theme, open) })}
+    >
+      <Toolbar aria-hidden />
+      <Box sx={{ overflowY: 'auto', overflowX: 'hidden' }}>{children}</Box>
+    </Drawer>
+  );
+}

@@ -1,0 +1,88 @@
+import { Link as RouterLink } from 'react-router';
+import { useIntl } from 'react-intl';
+import { AppBar, Box, Button, FormControlLabel, IconButton, Switch, Toolbar, Tooltip, useMediaQuery } from '@mui/material';
+import type { Theme } from '@mui/material/styles';
+import FullscreenIcon from '@mui/icons-material/Fullscreen';
+import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import HomeIcon from '@mui/icons-material/Home';
+import LogoutIcon from '@mui/icons-material/Logout';
+import MailIcon from '@mui/icons-material/Mail';
+import MenuIcon from '@mui/icons-material/Menu';
+import MenuOpenIcon from '@mui/icons-material/MenuOpen';
+import { LanguageSelect } from '../../components';
+import { SIDEBAR_ID } from './Sidebar';
+import { TopBarMenu } from './TopBarMenu';
+import { useShellActions, type ShellActions } from './useShellActions';
+
+interface TopBarProps {
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+  onContact: () => void;
+}
+
+function InlineActions({ actions, onContact }: { actions: ShellActions; onContact: () => void }) {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const fullscreenLabel = say(actions.fullscreen.active ? 'shell.fullscreenExit' : 'shell.fullscreenEnter');
+  return (
+    <>
+      <Button color="inherit" startIcon={<MailIcon />} onClick={onContact}>
+        {say('shell.contactUs')}
+      </Button>
+      {actions.fullscreen.supported && (
+        <Tooltip title={fullscreenLabel}>
+          <IconButton color="inherit" aria-label={fullscreenLabel} onClick={actions.fullscreen.toggle}>
+            {actions.fullscreen.active ? <FullscreenExitIcon /> : <FullscreenIcon />}
+          </IconButton>
+        </Tooltip>
+      )}
+      <FormControlLabel
+        control={<Switch checked={actions.offline} onChange={actions.toggleOffline} color="default" />}
+        label={say('shell.offlineMode')}
+        sx={{ mx: 0.5 }}
+      />
+      <FormControlLabel
+        control={<Switch checked={actions.dark} onChange={actions.toggleTheme} color="default" />}
+        label={say('shell.darkTheme')}
+        sx={{ mx: 0.5 }}
+      />
+      <LanguageSelect />
+    </>
+  );
+}
+
+/** Spec §2 top bar; shown only to a signed-in user (the shell decides). */
+export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps) {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const actions = useShellActions();
+  const roomy = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
+  return (
+    <AppBar position="fixed" sx={(theme) => ({ zIndex: theme.zIndex.drawer + 1 })}>
+      <Toolbar sx={{ gap: 0.5, px: { xs: 1, sm: 2 } }}>
+        <IconButton
+          color="inherit"
+          edge="start"
+          aria-label={say(sidebarOpen ? 'shell.closeSidebar' : 'shell.openSidebar')}
+          aria-controls={SIDEBAR_ID}
+          aria-expanded={sidebarOpen}
+          onClick={onToggleSidebar}
+        >
+          {sidebarOpen ? <MenuOpenIcon /> : <MenuIcon />}
+        </IconButton>
+        <Button color="inherit" component={RouterLink} to="/" startIcon={<HomeIcon />} aria-label={say('shell.homeLink')} sx={{ fontWeight: 700, fontSize: '1.1rem' }}>
+          {say('app.shortName')}
+        </Button>
+        <Box sx={{ flexGrow: 1 }} />
+        {roomy ? <InlineActions actions={actions} onContact={onContact} /> : <TopBarMenu actions={actions} onContact={onContact} />}
+        {!actions.offline && (
+          <Tooltip title={say('shell.logout')}>
+            <IconButton color="inherit" aria-label={say('shell.logout')} onClick={actions.logout} edge="end">
+              <LogoutIcon />
+            </IconButton>
+          </Tooltip>
+        )}
+      </Toolbar>
+    </AppBar>
+  );
+}

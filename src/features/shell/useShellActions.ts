@@ -1,0 +1,30 @@
+import { useNavigate } from 'react-router';
+import { usePreferences } from '../../components';
+import { logout } from '../../lib/auth';
+import { useFullscreen } from './useFullscreen';
+
+/** The top-bar behaviours (spec §2, §4), shared by the inline bar and the phone overflow menu. */
+export function useShellActions() {
+  const navigate = useNavigate();
+  const prefs = usePreferences();
+  const fullscreen = useFullscreen();
+  const offline = prefs.mode === 'offline';
+  return {
+    offline,
+    dark: prefs.themeName === 'dark',
+    lang: prefs.lang,
+    fullscreen,
+    toggleOffline() {
+      // Spec §4: offline stores the mode and opens the offline home; online returns home.
+      prefs.setMode(offline ? 'online' : 'offline');
+      navigate(offline ? '/' : '/offlinehp');
+    },
+    toggleTheme() {
+      prefs.setThemeName(prefs.themeName === 'dark' ? 'light' : 'dark');
+    },
+    setLang: prefs.setLang,
+    logout,
+  };
+}
+
+export type ShellActions = ReturnType<typeof useShellActions>;

@@ -1,0 +1,69 @@
+// The one HTTP client (spec §7, §8). Screens and features call the API only through `api`.
+import axios, { AxiosHeaders, isAxiosError, type InternalAxiosRequestConfig } from 'axios';
+import { logout } from './auth';
+import { t } from './i18n';
+import { navigateTo } from './navigation';
+import { notify } from './notify';
+import { clearIdentity, getLang, getToken, isSignedIn } from './session';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Do not toast a failure (dashboard calls are only logged, spec §2). Auth rules still apply. */
+    silent?: boolean;
+  }
+}
+
+/** Server error body (contract): {statusCode, error, message, errors?}; legacy bodies use `result`. */
+interface ErrorBody {
+  result?: unknown;
+  message?: unknown;
+}
+
+const SESSION_ENDING_MESSAGES = ['jwt expired', 'invalid signature'];
+
+export const api = axios.create({
+  baseURL: '/api',
+  headers: { 'Content-Type': 'application/json' },
+});
+
+function addHeaders(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
+  const headers = AxiosHeaders.from(config.headers);
+  const token = getToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  headers.set('Accept-Language', getLang());
+  config.headers = headers;
+  return config;
+}
+
+/** The text to show for a failed call: result if a string, else message, else status text. */
+export function errorMessage(error: unknown): string {
+  if (!isAxiosError<ErrorBody>(error)) return error instanceof Error ? error.message : String(error);
+  const data = error.response?.data;
+  if (data && typeof data.result === 'string' && data.result) return data.result;
+  if (data && typeof data.message === 'string' && data.message) return data.message;
+  return error.response?.statusText || error.message;
+}
+
+function applyAuthRules(status: number | undefined, message: string): void {
+  const signedIn = isSignedIn();
+  if (status === 401) {
+    clearIdentity();
+    if (signedIn) logout(); // local only: the server already refused the token
+  } else if (signedIn && SESSION_ENDING_MESSAGES.includes(message)) {
+    logout();
+  }
+  if (status === 403) navigateTo('/forbidden');
+}
+
+function onError(error: unknown): Promise<never> {
+  const message = errorMessage(error);
+  const status = isAxiosError(error) ? error.response?.status : undefined;
+  applyAuthRules(status, message);
+  const silent = isAxiosError(error) && error.config?.silent === true;
+  if (silent) console.warn('API call failed:', message);
+  else notify.error(t('errors.interceptorTitle'), message);
+  return Promise.reject(error);
+}
+
+api.interceptors.request.use(addHeaders);
+api.interceptors.response.use((response) => response, onError);

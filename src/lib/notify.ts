@@ -1,0 +1,25 @@
+// Toasts with a title (spec §8 names every toast by its title), shown the same way everywhere.
+// Uses notistack's global enqueueSnackbar so the axios interceptor can toast outside React.
+import { createElement, type ReactNode } from 'react';
+import { enqueueSnackbar, type VariantType } from 'notistack';
+import { TOAST_DURATION_MS } from './constants';
+
+function body(title: string, text: string): ReactNode {
+  return createElement(
+    'span',
+    { 'data-testid': 'toast', style: { display: 'flex', flexDirection: 'column' } },
+    createElement('strong', { 'data-testid': 'toast-title' }, title),
+    text ? createElement('span', { 'data-testid': 'toast-text' }, text) : null,
+  );
+}
+
+function show(variant: VariantType, title: string, text: string): void {
+  enqueueSnackbar(body(title, text), { variant, autoHideDuration: TOAST_DURATION_MS });
+}
+
+export const notify = {
+  error: (title: string, text = '') => show('error', title, text),
+  success: (title: string, text = '') => show('success', title, text),
+  info: (title: string, text = '') => show('info', title, text),
+  warning: (title: string, text = '') => show('warning', title, text),
+};

@@ -1,0 +1,240 @@
+// The stats calls of spec §7 over HTTP, on a small fixture whose every figure is known:
+// soft-deleted services and providers are left out, jobs count open or closed, the map shows
+// open jobs only, the main category comes from the service type's parent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../server/db/index';
+import { seedLookupLists } from '../../server/plugins/lists/index';
+import { statsIndexes } from '../../server/plugins/stats/index';
+import { backends } from '../helpers/db';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+type Row = Record<string, unknown>;
+
+const id = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+const at = (day: string) => `${day}T12:00:00.000Z`;
+
+// Providers: P1 social (Goma), P2 legal (Nyiragongo, no address), P3 education (no
+// coordinates), P4 economic but soft-deleted.
+const P1 = id(1), P2 = id(2), P3 = id(3), P4 = id(4);
+const providers: Row[] = [
+  { sp_Id: P1, sp_Name: 'Centre de santé Himbi', sp_type: 1, sp_Address: 'Avenue du Lac 12', territory: 1, lat: -1.68, lng: 29.22, createdAt: at('2024-01-05') },
+  { sp_Id: P2, sp_Name: 'Clinique juridique', sp_type: 3, sp_Address: null, territory: 2, lat: -1.5, lng: 29.25, createdAt: at('2024-01-06') },
+  { sp_Id: P3, sp_Name: 'Institut technique', sp_type: 4, sp_Address: 'Route de Sake', territory: 1, createdAt: at('2024-01-07') },
+  { sp_Id: P4, sp_Name: 'Coopérative fermée', sp_type: 2, territory: 3, lat: -1.2, lng: 29.4, deleted: true, createdAt: at('2024-01-08') },
+];
+
+const service = (n: number, sp_Id: string, category: number, serviceType: number, territory: number, status: number, day: string, deleted = false): Row =>
+  ({ sp_Detail_Id: id(100 + n), sp_Id, name: `Service ${n}`, category, serviceType, territory, status, deleted, createdAt: at(day) });
+
+const services: Row[] = [
+  service(1, P1, 1, 1, 1, 1, '2024-01-15'),
+  service(2, P1, 1, 1, 1, 0, '2024-02-15'),
+  service(3, P2, 4, 10, 2, 2, '2024-03-15'),
+  service(4, P3, 2, 5, 1, 0, '2024-03-20'),
+  service(5, P3, 1, 7, 1, 1, '2024-04-01'), // its type (job placement) belongs to category 3
+  service(6, P1, 1, 1, 1, 0, '2024-04-02', true), // soft-deleted
+  service(7, P4, 3, 8, 3, 0, '2024-04-03'), // provider soft-deleted
+  service(8, P2, 4, 99, 2, 1, '2024-05-01'), // type 99 has no parent: main category = its own
+];
+
+const J1 = id(201), J2 = id(202), J3 = id(203);
+const job = (jb_Id: string, sector: number, territory: number, open: boolean, positions: number, coords: boolean, day: string): Row => ({
+  jb_Id, title: `Job ${jb_Id.slice(-1)}`, employer: 'Hôtel Lac Kivu', sector, territory, open, positions,
+  address: `Adresse ${jb_Id.slice(-1)}`, ...(coords ? { lat: -1.6, lng: 29.2 } : {}), createdAt: at(day),
+});
+const jobs: Row[] = [job(J1, 1, 1, true, 3, true, '2024-04-10'), job(J2, 1, 2, false, 5, true, '2024-04-11'), job(J3, 3, 1, true, 1, false, '2024-04-12')];
+const otherJobs: Row[] = [{ jb_oth_Id: id(301), jb_Id: J1, title: 'Aide-cuisinier', positions: 2 }, { jb_oth_Id: id(302), jb_Id: J2, title: 'Gardien', positions: 4 }];
+
+const C1 = id(401), C2 = id(402), C3 = id(403), C4 = id(404);
+const profile = (prof_Id: string, territory: number): Row =>
+  ({ prof_Id, prof_Reg_No: `ADC${prof_Id.slice(-8).replace(/0/g, 'A')}`, firstName: 'Furaha', lastName: 'Kahindo', sex: 'F', territory, consent: true, createdAt: at('2024-04-20') });
+const profiles: Row[] = [profile(C1, 1), profile(C2, 1), profile(C3, 2), profile(C4, 3)];
+
+const referrals: Row[] = [
+  { ref_Id: id(501), prof_Id: C1, sp_Detail_Id: id(101), date: '2024-05-01', reason: 'Soins', status: 'completed' },
+  { ref_Id: id(502), prof_Id: C3, sp_Detail_Id: id(103), date: '2024-05-02', reason: 'Papiers', status: 'sent' },
+  { ref_Id: id(503), prof_Id: C2, sp_Detail_Id: id(101), date: '2024-06-01', reason: 'Soins', status: 'declined' },
+];
+const jobReferrals: Row[] = [
+  { jref_Id: id(601), prof_Id: C1, jb_Id: J1, date: '2024-05-10', status: 'hired' },
+  { jref_Id: id(602), prof_Id: C3, jb_Id: J2, date: '2024-06-10', status: 'interviewed' },
+];
+
+async function insert(db: Queryable, table: string, rows: Row[]) {
+  for (const row of rows) {
+    const columns = Object.keys(row).map((c) => `"${c}"`).join(', ');
+    await db.query(`INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [JSON.stringify(row)]);
+  }
+}
+
+async function insertFixture(db: Queryable) {
+  await seedLookupLists(db); // the server does it on start; a no-op then
+  await db.query(`UPDATE "lists" SET "items" = "items" || '[{"id": 99, "fr": "Autre", "en": "Other", "active": true}]'::jsonb WHERE "key" = 'serviceType'`);
+  const tables: [string, Row[]][] = [
+    ['tbl_serviceprovider', providers], ['tbl_sp_detail', services], ['available-jobs', jobs], ['tbl_jobs_other', otherJobs],
+    ['tbl_profiles', profiles], ['referral', referrals], ['jobreferral', jobReferrals],
+  ];
+  for (const [table, rows] of tables) await insert(db, table, rows);
+}
+
+const ALL_KPIS = {
+  providers: 3, services: 6, verifiedServices: 3, pendingServices: 2, rejectedServices: 1, jobs: 3, openJobs: 2,
+  positions: 6, profiles: 4, referrals: 3, referralsCompleted: 1, jobReferrals: 2, hired: 1,
+};
+
+describe.each(backends)('stats on %s', (backend) => {
+  let t: TestServer;
+  let token: string;
+  const get = (path: string, as = token) => t.api('GET', `/stats${path}`, { token: as });
+  const post = (path: string, body: unknown, as = token) => t.api('POST', `/stats${path}`, { token: as, body });
+
+  beforeAll(async () => {
+    t = await startTestServer({ backend });
+    token = await t.login(t.admin.userName, t.admin.password);
+    await insertFixture(t.server.db);
+  });
+  afterAll(() => t?.close());
+
+  it('counts the dashboard tiles without soft-deleted records (/stats/gen)', async () => {
+    const { status, body } = await get('/gen');
+    expect(status).toBe(200);
+    expect(body).toEqual({ profiles: 4, referrals: 3, sProviders: 3, services: 6, jobs: 3 });
+  });
+
+  it('answers the sidebar badges as [{Pending, Rejected}] (/stats/pendings)', async () => {
+    expect((await get('/pendings')).body).toEqual([{ Pending: 2, Rejected: 1 }]);
+  });
+
+  it('places live providers and open jobs with coordinates on the map (/stats/geo)', async () => {
+    const { status, body } = await get('/geo');
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      latlangs: [
+        { id: P1, name: 'Centre de santé Himbi', address: 'Avenue du Lac 12', sp_type: 1, lat: -1.68, lng: 29.22 },
+        { id: P2, name: 'Clinique juridique', address: null, sp_type: 3, lat: -1.5, lng: 29.25 },
+      ],
+      jbLatlangs: [{ id: J1, title: 'Job 1', address: 'Adresse 1', lat: -1.6, lng: 29.2 }],
+    });
+  });
+
+  it.each([
+    ['/byspdtype', [{ id: 1, count: 3 }, { id: 4, count: 2 }, { id: 2, count: 1 }]],
+    ['/bySpdTerr', [{ id: 1, count: 4 }, { id: 2, count: 2 }]],
+    ['/byServiceType', [{ id: 1, count: 2 }, { id: 5, count: 1 }, { id: 7, count: 1 }, { id: 10, count: 1 }, { id: 99, count: 1 }]],
+    ['/byoffrall', [{ id: 1, count: 1 }, { id: 3, count: 1 }, { id: 4, count: 1 }, { id: 2, count: 0 }]],
+    ['/getJbSec/', [{ id: 1, count: 2 }, { id: 3, count: 1 }]],
+    ['/byter/services', [{ id: 1, count: 4 }, { id: 2, count: 2 }]],
+    ['/byter/providers', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
+    ['/byter/jobs', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
+    ['/byter/profiles', [{ id: 1, count: 2 }, { id: 2, count: 1 }, { id: 3, count: 1 }]],
+    ['/byter/referrals', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
+  ])('answers %s as [{id, count}], most frequent first', async (path, expected) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(200);
+    expect(body).toEqual(expected);
+  });
+
+  it.each([
+    ['/byterCate/', {}, [{ territory: 1, category: 1, count: 3 }, { territory: 1, category: 2, count: 1 }, { territory: 2, category: 4, count: 2 }]],
+    ['/byterCate/', { territory: 1, category: 1 }, [{ territory: 1, category: 1, count: 3 }]],
+    ['/byterCate/', { dateFrom: '2024-03-01', dateTo: '2024-03-20' }, [{ territory: 1, category: 2, count: 1 }, { territory: 2, category: 4, count: 1 }]],
+    ['/byterCate/', { territory: null, category: null, dateFrom: null, dateTo: null }, [
+      { territory: 1, category: 1, count: 3 }, { territory: 1, category: 2, count: 1 }, { territory: 2, category: 4, count: 2 }]],
+    ['/byterCateMain/', {}, [
+      { territory: 1, category: 1, count: 2 }, { territory: 1, category: 2, count: 1 }, { territory: 1, category: 3, count: 1 },
+      { territory: 2, category: 4, count: 2 }]],
+    ['/byterCateMain/', { category: 3 }, [{ territory: 1, category: 3, count: 1 }]],
+    ['/byterCateMain/', { territory: 3 }, []],
+  ])('answers POST %s %j per territory and category', async (path, body, expected) => {
+    const answer = await post(path, body);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(expected);
+  });
+
+  it('takes a POST without a body as "no filter"', async () => {
+    const response = await fetch(`${t.url}/api/stats/byterCate/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toHaveLength(3);
+  });
+
+  it('answers the key figures, for everything or one territory and period (/stats/getKPIs/)', async () => {
+    expect((await get('/getKPIs/')).body).toEqual(ALL_KPIS);
+    expect((await get('/getKPIs/?territory=2')).body).toEqual({
+      providers: 1, services: 2, verifiedServices: 1, pendingServices: 0, rejectedServices: 1, jobs: 1, openJobs: 0,
+      positions: 0, profiles: 1, referrals: 1, referralsCompleted: 0, jobReferrals: 1, hired: 0,
+    });
+    expect((await get('/getKPIs/?dateFrom=2024-05-01&dateTo=2024-05-31')).body).toEqual({
+      providers: 0, services: 1, verifiedServices: 1, pendingServices: 0, rejectedServices: 0, jobs: 0, openJobs: 0,
+      positions: 0, profiles: 0, referrals: 2, referralsCompleted: 1, jobReferrals: 1, hired: 1,
+    });
+  });
+
+  it('refuses an unknown entity in /stats/byter/{x} with the accepted ones', async () => {
+    const { status, body } = await get('/byter/users');
+    expect(status).toBe(400);
+    expect(body.message).toBe('x must be one of: services, providers, jobs, profiles, referrals');
+  });
+
+  it.each([
+    [{ territory: 'Goma' }, 'territory'],
+    [{ category: 0 }, 'category'],
+    [{ dateFrom: '17/05/2024' }, 'dateFrom'],
+    [{ colour: 'red' }, 'colour'],
+    [{ dateFrom: '2024-05-02', dateTo: '2024-05-01' }, 'dateTo'],
+  ])('refuses a bad filter %j with a message for %s', async (body, field) => {
+    for (const path of ['/byterCate/', '/byterCateMain/']) {
+      const answer = await post(path, body);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([expect.objectContaining({ field })]);
+    }
+  });
+
+  it('refuses bad KPI filters', async () => {
+    expect((await get('/getKPIs/?territory=abc')).status).toBe(400);
+    expect((await get('/getKPIs/?dateFrom=2024-13-01')).status).toBe(400);
+    expect((await get('/getKPIs/?dateFrom=2024-05-02&dateTo=2024-05-01')).status).toBe(400);
+  });
+
+  it('needs a token on every stats call', async () => {
+    for (const path of ['/gen', '/geo', '/pendings', '/byspdtype', '/byter/jobs', '/getKPIs/']) {
+      const { status, body } = await t.api('GET', `/stats${path}`);
+      expect(status).toBe(401);
+      expect(body.message).toBe('No authorization token was found');
+    }
+    expect((await t.api('POST', '/stats/byterCate/', { body: {} })).status).toBe(401);
+  });
+
+  it('lets every role 1-7 read the stats', async () => {
+    for (const role of [1, 2, 3, 4, 5, 6, 7]) {
+      const user = { userName: `stats${role}`, password: `stats-pass-${role}`, role, location: 2 };
+      await t.createUser(user);
+      const as = await t.login(user.userName, user.password);
+      expect((await get('/gen', as)).status, `role ${role}`).toBe(200);
+      expect((await get('/getKPIs/', as)).body, `role ${role}`).toEqual(ALL_KPIS);
+      expect((await post('/byterCateMain/', {}, as)).status, `role ${role}`).toBe(200);
+    }
+  });
+
+  it('can add its own indexes on this database, and answers the same with them', async () => {
+    for (const statement of statsIndexes) await t.server.db.query(statement);
+    expect((await get('/pendings')).body).toEqual([{ Pending: 2, Rejected: 1 }]);
+    expect((await get('/gen')).body.services).toBe(6);
+  });
+
+  it('registers every stats call of spec §7 and documents its answer', async () => {
+    const calls = [
+      ['GET', '/geo'], ['GET', '/pendings'], ['GET', '/gen'], ['GET', '/byspdtype'], ['GET', '/bySpdTerr'],
+      ['GET', '/byServiceType'], ['GET', '/byoffrall'], ['GET', '/byter/:x'], ['POST', '/byterCate/'],
+      ['POST', '/byterCateMain/'], ['GET', '/getJbSec/'], ['GET', '/getKPIs/'],
+    ] as const;
+    const docs = (await t.api('GET', '/docs')).body;
+    // The router may ignore trailing slashes (then it keeps the path without one).
+    const spellings = (path: string) => [`/api/stats${path}`, `/api/stats${path}`.replace(/\/$/, '')];
+    for (const [method, path] of calls) {
+      const registered = spellings(path).some((url) => t.server.app.hasRoute({ method, url }));
+      expect(registered, `${method} ${path}`).toBe(true);
+      const documented = spellings(path.replace(':x', '{x}')).map((url) => docs.paths[url]?.[method.toLowerCase()]).find(Boolean);
+      expect(documented?.responses?.['200'], `${method} ${path}`).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+// Service worker and the update prompt (spec §1, §9): a changed service worker on the server
+// makes the running app show the notice and the confirm dialog; confirming loads the new one.
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+// A private copy of the build, so changing its service worker touches nothing shared.
+const staticDir = mkdtempSync(path.join(tmpdir(), 'icrs-pwa-'));
+
+beforeAll(async () => {
+  cpSync(path.resolve('dist'), staticDir, { recursive: true });
+  [server, browser] = await Promise.all([startTestServer({ config: { staticDir } }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+describe('app update', () => {
+  it('registers the worker, then offers a new version and activates it on confirmation', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en', serviceWorkers: 'allow' });
+    await page.goto('/login');
+    // `ready` settles once the app has registered its worker and that worker is active.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await expect(page.getByText('Please refresh your page to update!').count()).resolves.toBe(0);
+
+    appendFileSync(path.join(staticDir, 'sw.js'), '\n// a new version\n');
+    await page.reload();
+    await page.getByText('Please refresh your page to update!').waitFor({ timeout: 40_000 });
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('update available for the app please confirm').waitFor();
+
+    await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Update' }).click()]);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.waitForTimeout(1000); // time for a (wrong) second prompt to appear
+    await expect(page.getByText('Please refresh your page to update!').count()).resolves.toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,140 @@
+// Sidebar menus per role (spec §6, via schemas/roles.ts) and the phone-width drawer (spec §2, §9).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, signIn } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+
+// Expected menu entries per role, in sidebar order, written out from spec §6 / design.md §4.
+const EXPECTED_MENU: Record<number, string[]> = {
+  1: [
+    'User Management', 'List Management', 'Change Password',
+    'Service Provider List', 'Services', 'Verify Services', 'Rejected Services', 'Add Service Provider',
+    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Reports', 'Help',
+  ],
+  2: ['Change Password', 'Reports', 'Help'],
+  3: [
+    'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
+  ],
+  4: [
+    'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
+  ],
+  5: [
+    'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
+  ],
+  6: [
+    'Change Password', 'Service Provider List', 'Services', 'Rejected Services', 'Add Service Provider',
+    'Available Jobs', 'Add Available Jobs', 'Help',
+  ],
+  7: [
+    'User Management', 'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Rejected Services', 'Add Service Provider', 'Available Jobs', 'Add Available Jobs', 'Help',
+  ],
+};
+
+const password = 'role-user-password-1';
+const userName = (role: number, location: number) => `menu-role${role}-loc${location}`;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  for (const role of Object.keys(EXPECTED_MENU).map(Number)) {
+    await server.createUser({ userName: userName(role, 1), password, role, location: 1 });
+  }
+  await server.createUser({ userName: userName(3, 0), password, role: 3, location: 0 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Menu link names without the profile link and without badge counts such as " (3 pending)". */
+async function menuEntries(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  await nav.getByRole('link').first().waitFor({ state: 'attached' });
+  const names = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('aria-label') ?? ''));
+  return names.filter((name) => !name.startsWith('My profile')).map((name) => name.replace(/ \(.*\)$/, ''));
+}
+
+describe('sidebar menus by role', () => {
+  for (const [role, expected] of Object.entries(EXPECTED_MENU)) {
+    it(`role ${role} sees exactly its menus`, async () => {
+      const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+      await signIn(page, userName(Number(role), 1), password);
+      expect(await menuEntries(page)).toEqual(expected);
+      await context.close();
+    });
+  }
+
+  it('hides Add Clients from a user without an organisation (location 0)', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await signIn(page, userName(3, 0), password);
+    const entries = await menuEntries(page);
+    expect(entries).toContain('Client List');
+    expect(entries).not.toContain('Add Clients');
+    await context.close();
+  });
+
+  it('shows the dashboard tiles by role (role 6: no Clients or Referrals tile)', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await signIn(page, userName(6, 1), password);
+    await page.getByTestId('tile-services').waitFor();
+    await expect(page.getByTestId('tile-clients').count()).resolves.toBe(0);
+    await expect(page.getByTestId('tile-referrals').count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'More info: Services' }).waitFor();
+    // Counts come from GET /api/stats/gen: an empty database gives 0, not the '–' placeholder.
+    await page.getByTestId('tile-services-count').getByText('0', { exact: true }).waitFor();
+    await page.getByTestId('tile-jobs-count').getByText('0', { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('collapsed by default on a desktop, labels shown when expanded', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await signIn(page, server.admin.userName, server.admin.password);
+    const label = page.getByRole('navigation', { name: 'Main menu' }).getByText('Reports', { exact: true });
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(label.evaluate((el) => getComputedStyle(el.closest('.MuiListItemText-root') ?? el).opacity)).resolves.toBe('0');
+    await toggle.click();
+    await page.getByRole('button', { name: 'Close menu' }).waitFor();
+    await page.waitForFunction(() => {
+      const text = [...document.querySelectorAll('nav .MuiListItemText-root')].find((el) => el.textContent === 'Reports');
+      return text !== undefined && getComputedStyle(text).opacity === '1';
+    });
+    await context.close();
+  });
+});
+
+describe('phone width (360 px)', () => {
+  it('opens the drawer, closes it on a content click and after choosing an item', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en', viewport: { width: 360, height: 740 } });
+    await signIn(page, server.admin.userName, server.admin.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await expect(nav.isVisible()).resolves.toBe(false);
+    // Nothing sticks out sideways at 360 px.
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(360);
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.waitFor({ state: 'visible' });
+    await page.mouse.click(340, 500); // the content beside the drawer
+    await nav.waitFor({ state: 'hidden' });
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.waitFor({ state: 'visible' });
+    await nav.getByRole('link', { name: 'Help' }).click();
+    await page.waitForURL((url) => url.pathname === '/help/en');
+    await nav.waitFor({ state: 'hidden' });
+
+    // The top-bar items are reachable through the overflow menu.
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'Dark theme' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Contact us' }).waitFor();
+    await context.close();
+  });
+});

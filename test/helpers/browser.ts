@@ -1,0 +1,67 @@
+// Headless Chromium for the browser tests (playwright-core drives the system Chromium).
+// One browser per test file, a fresh context (empty storage) per test.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface PageOptions {
+  baseURL: string;
+  viewport?: { width: number; height: number };
+  /** Language stored before the first load when none is stored yet (the app defaults to fr). */
+  lang?: 'fr' | 'en';
+  /** Only the service-worker test lets the worker run. */
+  serviceWorkers?: 'allow' | 'block';
+}
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * A fresh context: empty localStorage, no service worker (a worker would serve cached pages
+ * between tests and hide what the server answers).
+ */
+export async function newPage(browser: Browser, options: PageOptions): Promise<TestPage> {
+  const context = await browser.newContext({
+    baseURL: options.baseURL,
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    serviceWorkers: options.serviceWorkers ?? 'block',
+  });
+  if (options.lang) {
+    await context.addInitScript((lang) => {
+      if (!localStorage.getItem('lang')) localStorage.setItem('lang', lang);
+    }, options.lang);
+  }
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in through the login screen and waits for the page load that follows. */
+export async function signIn(page: Page, userName: string, password: string, path = '/login'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill(userName);
+  await page.getByLabel(/^(Password|Mot de passe)/, { exact: false }).first().fill(password);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname !== '/login'),
+    page.getByRole('button', { name: /^(Login|Se connecter)$/ }).click(),
+  ]);
+}
+
+/** Reads one localStorage key of the page's origin. */
+export function storageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((k) => localStorage.getItem(k), key);
+}
