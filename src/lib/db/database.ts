@@ -1,0 +1,76 @@
+// The browser store `icrs_db` (spec §3): RxDB on Dexie (IndexedDB) with exactly the 13
+// collections of the spec, each schema derived from its declaration in schemas/.
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import type { EntityShape } from '../../../schemas/define';
+import { rxSchema } from '../../../schemas/derive/rxdb';
+import { entities } from '../../../schemas/index';
+import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
+
+export const DB_NAME = 'icrs_db';
+
+/** The 13 offline entities (spec §3 "Local offline store"), in declaration order. */
+export const OFFLINE_ENTITIES: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline);
+
+/** RxDB collection names allow no '-', so `available-jobs` is stored as `available_jobs`. */
+export function collectionName(entity: EntityShape): string {
+  return entity.table.replace(/-/g, '_');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are typed per entity by callers (DocOf<E>)
+export type IcrsCollection = RxCollection<any>;
+export type IcrsDatabase = RxDatabase<Record<string, IcrsCollection>>;
+
+export interface IcrsDbOptions {
+  /** Another storage (tests: Dexie over fake-indexeddb, or memory). Default: Dexie on IndexedDB. */
+  storage?: RxStorage<unknown, unknown>;
+  /** Another database name (tests open several). */
+  name?: string;
+  /** Another declaration of an entity and other migration steps: for the migration test. */
+  schemaOverride?: (entity: EntityShape) => EntityShape;
+  migrationSteps?: MigrationSteps;
+}
+
+addRxPlugin(RxDBMigrationSchemaPlugin);
+
+/**
+ * Opens (or creates) the store. In development the storage is wrapped with the schema validator
+ * and the dev-mode checks are on; production builds leave both out (they are large and slow).
+ */
+export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
+  let storage = options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>);
+  if (import.meta.env?.DEV) storage = await devModeStorage(storage);
+  const db = (await createRxDatabase({
+    name: options.name ?? DB_NAME,
+    storage,
+    multiInstance: true, // several tabs share one store and see each other's writes
+    eventReduce: true,
+    closeDuplicates: true,
+  })) as IcrsDatabase;
+  const specs = Object.fromEntries(
+    OFFLINE_ENTITIES.map((declared) => {
+      const entity = options.schemaOverride?.(declared) ?? declared;
+      return [collectionName(entity), { schema: rxSchema(entity), migrationStrategies: migrationStrategiesFor(entity, options.migrationSteps ?? MIGRATION_STEPS) }];
+    }),
+  );
+  await db.addCollections(specs);
+  return db;
+}
+
+async function devModeStorage(storage: RxStorage<unknown, unknown>): Promise<RxStorage<unknown, unknown>> {
+  const [{ RxDBDevModePlugin, disableWarnings }, { wrappedValidateAjvStorage }] = await Promise.all([
+    import('rxdb/plugins/dev-mode'),
+    import('rxdb/plugins/validate-ajv'),
+  ]);
+  disableWarnings();
+  addRxPlugin(RxDBDevModePlugin);
+  return wrappedValidateAjvStorage({ storage }) as RxStorage<unknown, unknown>;
+}
+
+/** The collection of `entity` in `db`. */
+export function collectionOf(db: IcrsDatabase, entity: EntityShape): IcrsCollection {
+  const collection = db.collections[collectionName(entity)];
+  if (!collection) throw new Error(`no collection for ${entity.table}`);
+  return collection;
+}
