@@ -14,6 +14,7 @@ import listsPlugin from './plugins/lists/index';
 import statsPlugin from './plugins/stats/index';
 import recordsPlugin from './plugins/records/index';
 import docsPlugin from './plugins/docs';
+import syncPlugin from './plugins/sync/index';
 
 export interface Server {
   app: FastifyInstance;
@@ -48,6 +49,7 @@ export async function buildApp(config: Config): Promise<Server> {
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db });
   await app.register(recordsPlugin, { db });
+  await app.register(syncPlugin, { db, tokens });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 

@@ -12,6 +12,8 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** Calls `onMessage` with the payload of every NOTIFY on `channel` (committed writes only). */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** Runs `work` in one transaction: all of it is stored, or none of it. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -35,6 +37,7 @@ async function openPglite(dataDir: string): Promise<Db> {
     kind: 'pglite',
     query: (sql, params) => run(lite, sql, params),
     transaction: (work) => lite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) })),
+    listen: (channel, onMessage) => lite.listen(channel, onMessage),
     close: () => lite.close(),
   };
 }
@@ -67,6 +70,29 @@ async function openPostgres(connectionString: string): Promise<Db> {
         client.release();
       }
     },
+    listen: (channel, onMessage) => listenPostgres(connectionString, channel, onMessage),
     close: () => pool.end(),
+  };
+}
+
+/** A dedicated connection for LISTEN (a pooled one would lose it), reconnecting after a failure. */
+async function listenPostgres(connectionString: string, channel: string, onMessage: (payload: string) => void) {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''));
+    next.on('error', () => {
+      next.end().catch(() => undefined);
+      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    await next.connect();
+    await next.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }

@@ -3,6 +3,7 @@
 import { serverEntities } from '../../schemas/index';
 import { schemaSql } from '../../schemas/derive/sql';
 import { statsIndexes } from '../plugins/stats/indexes';
+import { changeFunctionSql, changeTriggerSql } from '../plugins/sync/changes';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -50,6 +51,14 @@ export const coreMigrations: Migration[] = [
     id: '0003-stats-indexes',
     up: async (tx) => {
       for (const statement of statsIndexes) await tx.query(statement);
+    },
+  },
+  {
+    // Live updates (issue 4): every entity table tells listeners when a write commits.
+    id: '0004-change-triggers',
+    up: async (tx) => {
+      await tx.query(changeFunctionSql);
+      for (const entity of serverEntities) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
     },
   },
 ];

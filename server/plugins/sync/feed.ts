@@ -1,0 +1,88 @@
+// The pull feed of one table (GET /api/sync/{table}): rows changed after a checkpoint, in
+// (updatedAt, key) order, limited to what the user's device should mirror.
+import type { EntityShape } from '../../../schemas/define';
+import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
+import { ident } from '../../../schemas/derive/sql';
+import { getEntity } from '../../../schemas/index';
+import type { Queryable, Row } from '../../db/index';
+import { Conditions, selectList } from '../../lib/records';
+import type { PublicUser } from '../users/store';
+
+/** The most rows of one table a device mirrors on its first pull (design.md §6: bounded). */
+export const SYNC_WINDOW = 5000;
+
+export interface Checkpoint {
+  updatedAt: string;
+  id: string;
+}
+
+/** The key as one text, as the device stores it (composite keys joined like RxDB's `pk`). */
+function keyExpression(e: EntityShape, alias = ''): string {
+  const column = (name: string) => `${alias}${ident(name)}`;
+  return e.keyFields.length === 1 ? `${column(e.keyFields[0])}::text` : e.keyFields.map(column).join(` || '${COMPOSITE_SEPARATOR}' || `);
+}
+
+/**
+ * The organisation scope of a device's mirror: records owned by the user's organisation (or
+ * made by the user), children through their parent. Administrators without an organisation
+ * (role 1, location 0) mirror everything.
+ */
+function scopeCondition(e: EntityShape, user: PublicUser, where: Conditions, alias: string, depth = 0): string | undefined {
+  if (user.role === 1 && user.location === 0) return undefined;
+  if (e.fields.location?.readOnly) {
+    return `(${alias}"location" = ${where.param(user.location)} OR ${alias}"createdBy" = ${where.param(user.userId)})`;
+  }
+  const parent = e.parent && getEntity(e.parent.entity);
+  if (!e.parent || !parent || depth > 3) return `${alias}"createdBy" = ${where.param(user.userId)}`;
+  const inner = `p${depth}.`;
+  const parentScope = scopeCondition(parent, user, where, inner, depth + 1);
+  const join = `${inner}${ident(parent.keyFields[0])} = ${alias}${ident(e.parent.field)}`;
+  return `EXISTS (SELECT 1 FROM ${ident(parent.table)} p${depth} WHERE ${join}${parentScope ? ` AND ${parentScope}` : ''})`;
+}
+
+/**
+ * Rows are returned only once no running write transaction can still commit a row that sorts
+ * before them: a row's updatedAt is its transaction's start, so everything older than the
+ * oldest running writer's start is final. Without writers, now() is the horizon.
+ */
+const HORIZON_SQL = `coalesce(
+  (SELECT date_trunc('milliseconds', min(xact_start)) FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()),
+  now())`;
+
+/** A time as exact text (microseconds), so a checkpoint sent back compares equal to its row. */
+const exactTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Where a first pull starts: the SYNC_WINDOW-th newest row of the device's scope. */
+async function windowStart(db: Queryable, e: EntityShape, user: PublicUser): Promise<Checkpoint | undefined> {
+  const where = new Conditions();
+  const scope = scopeCondition(e, user, where, 't.');
+  const rows = await db.query<{ updatedAt: string; id: string }>(
+    `SELECT ${exactTime('t."updatedAt"')} AS "updatedAt", ${keyExpression(e, 't.')} AS id FROM ${ident(e.table)} t ${scope ? `WHERE ${scope}` : ''}
+     ORDER BY t."updatedAt" DESC, ${keyExpression(e, 't.')} DESC OFFSET ${SYNC_WINDOW - 1} LIMIT 1`,
+    where.params,
+  );
+  return rows[0];
+}
+
+export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUser, since: Checkpoint | undefined, limit: number) {
+  const where = new Conditions();
+  const key = keyExpression(e, 't.');
+  const scope = scopeCondition(e, user, where, 't.');
+  if (scope) where.add(scope);
+  where.add(`t."updatedAt" < ${HORIZON_SQL}`);
+  const start = since ?? (await windowStart(db, e, user));
+  if (start) {
+    const after = since ? '>' : '>=';
+    where.add(`(t."updatedAt", ${key}) ${after} (${where.param(start.updatedAt)}::timestamptz, ${where.param(start.id)})`);
+  }
+  const columns = selectList(e).split(', ').map((c) => `t.${c}`).join(', ');
+  const deleted = e.softDelete ? 't."deleted"' : 'false';
+  const rows = await db.query<Row & { __key: string; __ts: string }>(
+    `SELECT ${columns}, ${deleted} AS "_deleted", ${key} AS "__key", ${exactTime('t."updatedAt"')} AS "__ts" FROM ${ident(e.table)} t ${where.sql}
+     ORDER BY t."updatedAt", ${key} LIMIT ${where.param(limit)}`,
+    where.params,
+  );
+  const last = rows.at(-1);
+  const checkpoint = last ? { updatedAt: last.__ts, id: last.__key } : since ?? null;
+  return { documents: rows.map(({ __key: _key, __ts: _ts, ...row }) => row), checkpoint };
+}
