@@ -14,6 +14,7 @@ import type { RxJsonSchema } from 'rxdb';
 import type { EntityShape, Field, JsonSchema } from '../define.ts';
 import { MAX_INT, UUID_LENGTH, auditFields } from '../define.ts';
 import type { DocOf, SyncFields } from './types.ts';
+import { fieldSchema } from './json-schema.ts';
 
 /** A property with RxDB's own `final` keyword (not for ajv elsewhere). */
 type RxProperty = JsonSchema & { readonly final?: boolean };
@@ -59,34 +60,19 @@ export function primaryKeyLength(entity: EntityShape): number {
   return parts.reduce((a, b) => a + b, 0) + (parts.length - 1) * COMPOSITE_SEPARATOR.length;
 }
 
-/** The RxDB property of one field: enough bounds for any field to be indexed. */
+/** The RxDB property of one field: the API's schema of it, plus the bounds RxDB wants for any
+ * field that may be indexed (maxLength on ids, multipleOf on integers, min/max on enums). */
 export function rxFieldSchema(field: Field): JsonSchema {
   switch (field.kind) {
     case 'id':
       return { type: 'string', maxLength: UUID_LENGTH };
-    case 'string': {
-      const { minLength, maxLength, pattern, format } = field;
-      const fmt = format && format !== 'phone' ? { format } : {};
-      return { type: 'string', maxLength, ...(minLength ? { minLength } : {}), ...(pattern ? { pattern } : {}), ...fmt };
-    }
     case 'integer':
-      return { type: 'integer', minimum: field.minimum, maximum: field.maximum, multipleOf: 1 };
-    case 'number':
-      return { type: 'number', minimum: field.minimum, maximum: field.maximum };
     case 'lookup':
-      return { type: 'integer', minimum: field.allowNone ? 0 : 1, maximum: MAX_INT, multipleOf: 1 };
+      return { ...fieldSchema(field), multipleOf: 1 };
     case 'enum':
       return enumSchema(field.values);
-    case 'lat':
-      return { type: 'number', minimum: -90, maximum: 90 };
-    case 'lng':
-      return { type: 'number', minimum: -180, maximum: 180 };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'json':
-      return field.schema;
-    case 'image':
-      return { type: 'string', maxLength: 255 };
+    default:
+      return fieldSchema(field);
   }
 }
 

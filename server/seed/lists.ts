@@ -2,20 +2,9 @@
 // stable: records store them, so an item is deactivated, never renumbered or deleted.
 // Territories are those of North Kivu, where the programme's field teams work; their
 // centres place demo records on the map.
+import type { LookupItem } from '../../schemas/index';
 
-export interface ListItem {
-  id: number;
-  fr: string;
-  en: string;
-  active: boolean;
-  /** Organisations: the abbreviation that starts registration numbers (spec §5). */
-  abbr?: string;
-  /** Service types belong to a category. */
-  parent?: number;
-  /** Territories: centre, for the demo data and the map. */
-  lat?: number;
-  lng?: number;
-}
+export type ListItem = LookupItem;
 
 export interface SeedList {
   key: string;
