@@ -1,0 +1,95 @@
+// The API calls of the data layer (docs/api.md): entity routes derived from schemas/, the list
+// envelope, multipart images, the conflict answer of updates.
+import { isAxiosError, type AxiosRequestConfig } from 'axios';
+import type { EntityShape } from '../../../schemas/define';
+import { recordForm, profileImageForm } from './images';
+import type { HttpClient, ImageInput, ListQuery, RemoveInput } from './types';
+
+export type Row = Record<string, unknown>;
+
+export interface Page {
+  rows: Row[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** 409 `conflict`: the server's row changed since the copy the edit was based on. */
+export class ConflictError extends Error {
+  constructor(readonly server: Row) {
+    super('conflict');
+    this.name = 'ConflictError';
+  }
+}
+
+// The app's instance sends JSON by default; axios would turn FormData into JSON under that
+// header, so multipart calls name their type (the boundary is then filled in by the platform).
+const MULTIPART: AxiosRequestConfig = { headers: { 'Content-Type': 'multipart/form-data' } };
+
+export function restOf(entity: EntityShape): string {
+  if (!entity.rest) throw new Error(`${entity.name} has no API`);
+  return entity.rest;
+}
+
+/** No answer at all (network down, server unreachable): the save can wait in RxDB. */
+export function isNetworkError(error: unknown): boolean {
+  return isAxiosError(error) && !error.response;
+}
+
+export function isAnswer(error: unknown, status: number, message?: string): boolean {
+  if (!isAxiosError<{ message?: unknown }>(error) || error.response?.status !== status) return false;
+  return message === undefined || error.response.data?.message === message;
+}
+
+/** List query → API parameters (filters are top-level parameters there). */
+function listParams(query: ListQuery): Record<string, unknown> {
+  const { filter, ...rest } = query;
+  return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+export async function getPage(http: HttpClient, entity: EntityShape, query: ListQuery): Promise<Page> {
+  const { data } = await http.get<Page>(restOf(entity), { params: listParams(query) });
+  return data;
+}
+
+/** The row, or null when the server has none (unknown or deleted). */
+export async function getRow(http: HttpClient, entity: EntityShape, key: string): Promise<Row | null> {
+  try {
+    const { data } = await http.get<Row>(`${restOf(entity)}/${encodeURIComponent(key)}`, { silent: true });
+    return data;
+  } catch (error) {
+    if (isAnswer(error, 404)) return null;
+    throw error;
+  }
+}
+
+/** POST: JSON, or multipart when a job or service brings images. */
+export async function postRecord(http: HttpClient, entity: EntityShape, body: Row, images: readonly ImageInput[]): Promise<Row> {
+  const url = `${restOf(entity)}/`;
+  const { data } = images.length ? await http.post<Row>(url, recordForm(body, images), MULTIPART) : await http.post<Row>(url, body);
+  return data;
+}
+
+/** PUT with the `updatedAt` the edit is based on; 409 conflict → ConflictError. */
+export async function putRecord(http: HttpClient, entity: EntityShape, key: string, body: Row, images: readonly ImageInput[]): Promise<Row> {
+  const url = `${restOf(entity)}/${encodeURIComponent(key)}`;
+  try {
+    const { data } = images.length ? await http.put<Row>(url, recordForm(body, images), MULTIPART) : await http.put<Row>(url, body);
+    return data;
+  } catch (error) {
+    if (isAnswer(error, 409, 'conflict') && isAxiosError<{ server?: Row }>(error) && error.response?.data?.server) {
+      throw new ConflictError(error.response.data.server);
+    }
+    throw error;
+  }
+}
+
+/** PUT /profile/images/{id}: one image per kind; answers the tbl_profiles_images row. */
+export async function putProfileImage(http: HttpClient, key: string, image: ImageInput): Promise<Row> {
+  const { data } = await http.put<Row>(`/profile/images/${encodeURIComponent(key)}`, profileImageForm(image), MULTIPART);
+  return data;
+}
+
+export async function postDelete(http: HttpClient, entity: EntityShape, key: string, input: RemoveInput): Promise<void> {
+  await http.post(`${restOf(entity)}/delete/${encodeURIComponent(key)}`, input);
+}

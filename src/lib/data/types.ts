@@ -1,0 +1,89 @@
+// Public types of the data layer (docs/offline-contract.md "Data layer"): what screens call,
+// the same online and offline.
+import type { AxiosInstance } from 'axios';
+import type { MangoQuery, MangoQuerySelector } from 'rxdb';
+import type { Observable } from 'rxjs';
+import type { EntityShape } from '../../../schemas/define';
+import type { DocOf } from '../../../schemas/derive/types';
+import type { LookupItem } from '../../../schemas/entities/users';
+import type { IcrsDatabase } from '../db/database';
+import type { SessionUser } from '../session';
+
+/** The HTTP calls the data layer makes: the app's axios instance (`api`) or a test one. */
+export type HttpClient = Pick<AxiosInstance, 'get' | 'post' | 'put' | 'defaults'>;
+
+/** What GET /api/lists/profilelist answers and the `lists` storage key holds. */
+export type LookupLists = Readonly<Record<string, readonly LookupItem[]>>;
+
+/** A value or a function reading the current one (storage can change after creation). */
+export type Getter<T> = T | (() => T);
+
+export interface DataLayerDeps {
+  db: IcrsDatabase;
+  http: HttpClient;
+  /** True when saves go to the API (online mode and a network); false: they stay in RxDB. */
+  isOnline: () => boolean;
+  /** The signed-in user (for the organisation of new profiles). */
+  user: Getter<SessionUser | null>;
+  /** The cached lookup lists (organisation abbreviations). */
+  lists: Getter<LookupLists | null>;
+}
+
+/** An RxDB document of an entity as plain data (sync fields included). */
+export type Doc<E extends EntityShape = EntityShape> = DocOf<E>;
+
+/** Form values: the entity's fields by name. Unknown names are ignored, null clears a field. */
+export type Values = Readonly<Record<string, unknown>>;
+
+export type FilterValue = string | number | boolean;
+
+/** One page request, the same online (API query) and offline (RxDB query). */
+export interface ListQuery {
+  /** From 1. */
+  page?: number;
+  /** One of the API's PAGE_SIZES (5, 10, 15, 20, 25, 50, 100, 200); default 10. */
+  pageSize?: number;
+  /** A field name; `createdAt` (or none: the entity's default) lists newest first. */
+  sort?: string;
+  dir?: 'asc' | 'desc';
+  /** Text search in the entity's search fields. */
+  q?: string;
+  /** Equality filters by field name (`territory`, `status`, `sp_Id`, …; offline also `syncState`). */
+  filter?: Readonly<Record<string, FilterValue>>;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+export interface ListResult<D> {
+  rows: D[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** An image to save with a record: `slot` is jb_img1..3 / sp_img1..3 for jobs and services,
+ * photo / idDocument / consentForm for profiles. */
+export interface ImageInput {
+  slot: string;
+  blob: Blob;
+  /** File name; a File's own name when absent. */
+  name?: string;
+}
+
+/** Body of a soft delete (spec §5: a reason and the user's password). */
+export interface RemoveInput {
+  reason: string;
+  password: string;
+}
+
+export interface DataLayer {
+  list<E extends EntityShape>(entity: E, query?: ListQuery): Promise<ListResult<Doc<E>>>;
+  /** The record, or null when it exists neither on the server nor locally. */
+  get<E extends EntityShape>(entity: E, key: string): Promise<Doc<E> | null>;
+  create<E extends EntityShape>(entity: E, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;
+  update<E extends EntityShape>(entity: E, key: string, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;
+  remove(entity: EntityShape, key: string, input?: RemoveInput): Promise<void>;
+  /** A live RxDB query: emits the current result, then again on every change. */
+  observe<E extends EntityShape>(entity: E, query?: MangoQuery<Doc<E>>): Observable<Doc<E>[]>;
+  count$<E extends EntityShape>(entity: E, selector?: MangoQuerySelector<Doc<E>>): Observable<number>;
+}

@@ -1,0 +1,173 @@
+// Saves: online to the API and then into RxDB as `synced`; offline (or when the network is
+// gone mid-save) into RxDB as `pending`, for the upload engine. Keys are made on the device
+// in both cases, so a save repeated after a lost answer is never stored twice (design.md §2).
+import { bodyFromDoc } from '../../../schemas/derive/rxdb';
+import { generatedKey, type EntityShape } from '../../../schemas/define';
+import { uuidv7 } from '../../../schemas/ids';
+import { profileImage } from '../../../schemas/index';
+import type { RxDocument } from 'rxdb';
+import { OFFLINE_ENTITIES } from '../db/database';
+import { hasRowApi, type Ctx } from './context';
+import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, type DocData } from './docs';
+import { checkImages, hasProfileImages, removeLocalImages, storeImagesOffline } from './images';
+import { newRegistrationNumber, organisationAbbr, refreshLists } from './lists';
+import { ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from './remote';
+import type { ImageInput, RemoveInput, Values } from './types';
+
+async function stored(ctx: Ctx, entity: EntityShape, key: string): Promise<DocData> {
+  const doc = await ctx.collection(entity).findOne(key).exec();
+  if (!doc) throw new Error(`${entity.table} ${key} was not stored`);
+  return plain(doc);
+}
+
+/** Lists are cached at sign-in; when they are missing but the network is there, fetch them
+ * once rather than refuse a user who does have an organisation. */
+async function regNo(ctx: Ctx): Promise<string> {
+  let lists = ctx.lists();
+  const user = ctx.user();
+  if (!organisationAbbr(user, lists) && user?.location && ctx.isOnline()) lists = await refreshLists(ctx.http).catch(() => lists);
+  return newRegistrationNumber(user, lists);
+}
+
+/** Values of a new record: its key (made here unless it is the parent's) and, for a profile,
+ * its registration number; offline copies also carry their owner organisation. */
+async function prepareCreate(ctx: Ctx, entity: EntityShape, values: Values): Promise<Values> {
+  const out: Record<string, unknown> = { ...values };
+  const own = generatedKey(entity);
+  if (own && !out[own]) out[own] = uuidv7();
+  if (entity.table === 'tbl_profiles' && !out.prof_Reg_No) out.prof_Reg_No = await regNo(ctx);
+  for (const k of entity.keyFields) if (out[k] === undefined || out[k] === null || out[k] === '') throw new Error(`${entity.table}: ${k} is required`);
+  if (entity.fields.location?.readOnly) out.location = ctx.user()?.location ?? 0;
+  return out;
+}
+
+function recordImages(entity: EntityShape, images: readonly ImageInput[]): readonly ImageInput[] {
+  return hasProfileImages(entity) ? [] : images;
+}
+
+/** Profile images go after their profile; those the network drops wait in RxDB. */
+async function sendProfileImages(ctx: Ctx, entity: EntityShape, key: string, images: readonly ImageInput[]): Promise<void> {
+  for (const [i, image] of images.entries()) {
+    try {
+      const row = await putProfileImage(ctx.http, key, image);
+      await writeSynced(ctx.db, profileImage, [row], { replacePending: true });
+    } catch (error) {
+      if (!isNetworkError(error)) throw error;
+      await storeImagesOffline(ctx.db, entity, key, images.slice(i));
+      return;
+    }
+  }
+}
+
+async function createOnline(ctx: Ctx, entity: EntityShape, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+  const key = keyOf(entity, values);
+  const body = bodyFromDoc(entity, values);
+  let row: Row;
+  try {
+    row = await postRecord(ctx.http, entity, body, recordImages(entity, images));
+  } catch (error) {
+    // The key is already there: an earlier save whose answer was lost. Its values may be older.
+    if (!isAnswer(error, 409, 'duplicate entry')) throw error;
+    row = await putRecord(ctx.http, entity, key, withoutKeys(entity, body), recordImages(entity, images));
+  }
+  await writeSynced(ctx.db, entity, [row], { replacePending: true });
+  if (hasProfileImages(entity)) await sendProfileImages(ctx, entity, key, images);
+  return stored(ctx, entity, key);
+}
+
+async function createOffline(ctx: Ctx, entity: EntityShape, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+  const key = keyOf(entity, values);
+  const existing = await ctx.collection(entity).findOne(key).exec();
+  // One record per profile (skills, social, …): a second create is an edit of the first.
+  if (existing && entity.routes.upsert) return updateOffline(ctx, entity, existing, values, images);
+  if (existing) throw new Error('duplicate entry');
+  // Images first: once the record exists its images do, whatever happens in between.
+  if (images.length) await storeImagesOffline(ctx.db, entity, key, images);
+  await ctx.collection(entity).insert(pendingCreateDoc(entity, values));
+  return stored(ctx, entity, key);
+}
+
+export async function create(ctx: Ctx, entity: EntityShape, values: Values, images: readonly ImageInput[] = []): Promise<DocData> {
+  if (!hasRowApi(entity)) throw new Error(`${entity.table} records are saved with their parent`);
+  checkImages(entity, images);
+  const ready = await prepareCreate(ctx, entity, values);
+  if (!ctx.isOnline()) return createOffline(ctx, entity, ready, images);
+  try {
+    return await createOnline(ctx, entity, ready, images);
+  } catch (error) {
+    if (isNetworkError(error)) return createOffline(ctx, entity, ready, images);
+    throw error;
+  }
+}
+
+function withoutKeys(entity: EntityShape, body: Row): Row {
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !entity.keyFields.includes(name)));
+}
+
+async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<unknown>, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+  const key = keyOf(entity, local.toJSON() as Values);
+  if (images.length) await storeImagesOffline(ctx.db, entity, key, images);
+  await local.incrementalModify((current: unknown) => pendingUpdate(entity, current as DocData, values));
+  return stored(ctx, entity, key);
+}
+
+async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: DocData | null, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+  const body: Row = withoutKeys(entity, bodyFromDoc(entity, values));
+  // The copy the form was based on: the server refuses the edit if its row changed since.
+  if (typeof local?.updatedAt === 'string') body.updatedAt = local.updatedAt;
+  try {
+    const row = await putRecord(ctx.http, entity, key, body, recordImages(entity, images));
+    await writeSynced(ctx.db, entity, [row], { replacePending: true });
+  } catch (error) {
+    // Keep the server's newer copy locally; the screen decides with the user.
+    if (error instanceof ConflictError) await writeSynced(ctx.db, entity, [error.server]);
+    throw error;
+  }
+  if (hasProfileImages(entity)) await sendProfileImages(ctx, entity, key, images);
+  return stored(ctx, entity, key);
+}
+
+export async function update(ctx: Ctx, entity: EntityShape, key: string, values: Values, images: readonly ImageInput[] = []): Promise<DocData> {
+  if (!hasRowApi(entity)) throw new Error(`${entity.table} records are saved with their parent`);
+  checkImages(entity, images);
+  const local = await ctx.collection(entity).findOne(key).exec();
+  // A record not uploaded yet keeps collecting edits locally: the upload engine sends it whole.
+  if (!ctx.isOnline() || isPending(local)) {
+    if (local) return updateOffline(ctx, entity, local, values, images);
+    if (entity.routes.upsert) return createOffline(ctx, entity, { ...values, [entity.keyFields[0] as string]: key }, images);
+    throw new Error(`${entity.table} ${key} is not available offline`);
+  }
+  try {
+    return await updateOnline(ctx, entity, key, local ? plain(local) : null, values, images);
+  } catch (error) {
+    if (isNetworkError(error) && local) return updateOffline(ctx, entity, local, values, images);
+    throw error;
+  }
+}
+
+/** Children the server soft-deletes with their parent (a provider's services) leave the
+ * device at once rather than at the next pull. */
+async function removeSyncedChildren(ctx: Ctx, entity: EntityShape, key: string): Promise<void> {
+  const children = OFFLINE_ENTITIES.filter((child) => child.softDelete && child.parent?.entity === entity.name);
+  for (const child of children) {
+    await ctx.collection(child).find({ selector: { [child.parent?.field as string]: key, syncState: 'synced' } }).remove();
+  }
+}
+
+/** Soft delete (spec §5: reason and password), online only. A record never uploaded is
+ * simply discarded; anything else needs the server, so offline it is refused plainly. */
+export async function remove(ctx: Ctx, entity: EntityShape, key: string, input?: RemoveInput): Promise<void> {
+  const local = await ctx.collection(entity).findOne(key).exec();
+  if (isPending(local) && local?.syncOp === 'create') {
+    await removeLocalImages(ctx.db, entity, key);
+    await local.remove();
+    return;
+  }
+  if (!ctx.isOnline()) throw new Error('Deleting a record needs a connection: switch to online mode and try again');
+  if (!entity.softDelete) throw new Error(`${entity.table} records cannot be deleted`);
+  if (!input) throw new Error('Deleting needs a reason and your password');
+  await postDelete(ctx.http, entity, key, input);
+  await removeLocalImages(ctx.db, entity, key);
+  await local?.remove();
+  await removeSyncedChildren(ctx, entity, key);
+}

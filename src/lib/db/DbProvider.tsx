@@ -1,0 +1,48 @@
+// Opens icrs_db once per page, when the app first mounts this provider (not at import, so a
+// page that never needs it, and the tests, pay nothing), and hands it to the screens.
+import { useEffect, useState, type ReactNode } from 'react';
+import { DbContext, LOADING, type DbState } from './context';
+import { createIcrsDb, type IcrsDatabase } from './database';
+
+export { useDb, useDbState, type DbState } from './context';
+export { useDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
+
+let opening: Promise<IcrsDatabase> | null = null;
+
+/** The page's one store. RxDB refuses a second instance of a name in one page, and React may
+ * mount the provider twice (StrictMode), so every caller shares one promise. A failed open
+ * is forgotten, so a later mount can try again. */
+export function openIcrsDbOnce(): Promise<IcrsDatabase> {
+  if (typeof indexedDB === 'undefined') return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
+  opening ??= createIcrsDb().catch((error: unknown) => {
+    opening = null;
+    throw error instanceof Error ? error : new Error(String(error));
+  });
+  return opening;
+}
+
+export interface DbProviderProps {
+  children: ReactNode;
+  /** Another way to open the store (tests). */
+  open?: () => Promise<IcrsDatabase>;
+}
+
+export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps) {
+  const [state, setState] = useState<DbState>(LOADING);
+  useEffect(() => {
+    let mounted = true;
+    open().then(
+      (db) => mounted && setState({ status: 'ready', db, error: null }),
+      (error: unknown) => {
+        console.error('icrs_db could not be opened:', error);
+        if (mounted) setState({ status: 'error', db: null, error: error instanceof Error ? error : new Error(String(error)) });
+      },
+    );
+    // The store stays open for the page's life: closing it here would break the next mount.
+    return () => {
+      mounted = false;
+    };
+  }, [open]);
+  return <DbContext.Provider value={state}>{children}</DbContext.Provider>;
+}
+

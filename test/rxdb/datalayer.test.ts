@@ -1,0 +1,314 @@
+// The data layer (docs/offline-contract.md): the same calls online and offline, against a real
+// server and icrs_db over fake-indexeddb.
+import axios, { type AxiosInstance } from 'axios';
+import { firstValueFrom } from 'rxjs';
+import { filter } from 'rxjs/operators';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EntityShape } from '../../schemas/define';
+import { sampleBody } from '../../schemas/derive/sample';
+import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7Time } from '../../schemas/ids';
+import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
+import { ConflictError, createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/data';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
+import type { SessionUser } from '../../src/lib/session';
+import { ensureOrganisations, PNG_1PX } from '../helpers/records';
+import { openTestDb } from '../helpers/rxdb';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const PASSWORD = 'field-password-1';
+
+let t: TestServer;
+let token: string;
+let http: AxiosInstance;
+let lists: LookupLists;
+let fieldUser: SessionUser;
+let db: IcrsDatabase;
+let online = true;
+
+function layer(user: SessionUser | null = fieldUser, cachedLists: LookupLists | null = lists, client: AxiosInstance = http): DataLayer {
+  return createDataLayer({ db, http: client, isOnline: () => online, user, lists: cachedLists });
+}
+
+/** A body without its key and registration number: the data layer makes them. */
+function values(entity: EntityShape, refs: Record<string, string> = {}): Record<string, unknown> {
+  const body = { ...sampleBody(entity, refs) } as Record<string, unknown>;
+  for (const k of [...entity.keyFields, 'prof_Reg_No']) if (!entity.parent || k !== entity.parent.field) delete body[k];
+  return body;
+}
+
+const png = () => new Blob([new Uint8Array(PNG_1PX)], { type: 'image/png' });
+
+async function serverRow(path: string) {
+  return t.api('GET', path, { token });
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await ensureOrganisations(t.server.db);
+  const { userId } = await t.createUser({ userName: 'field', password: PASSWORD, role: 3, location: 1 });
+  token = await t.login('field', PASSWORD);
+  http = axios.create({
+    baseURL: `${t.url}/api`,
+    // As the app's own instance: JSON by default, so multipart calls must say otherwise.
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Accept-Language': 'en' },
+  });
+  lists = (await http.get<LookupLists>('/lists/profilelist')).data;
+  fieldUser = { userId, userName: 'field', role: 3, location: 1, fullName: 'Test field' };
+});
+afterAll(async () => { await t?.close(); });
+
+beforeEach(async () => { db = await openTestDb(); online = true; });
+afterEach(async () => { await db?.close(); });
+
+describe('create', () => {
+  it('offline: a pending create with a device key and a newest-first sort key', async () => {
+    online = false;
+    const before = Date.now();
+    const doc = await layer().create(serviceProvider, values(serviceProvider));
+    expect(doc.sp_Id).toMatch(UUID);
+    expect(uuidv7Time(doc.sp_Id)).toBeGreaterThanOrEqual(before);
+    expect(doc).toMatchObject({ syncState: 'pending', syncOp: 'create', syncAttempts: 0, location: 1 });
+    expect(doc.sortDesc.endsWith(doc.sp_Id)).toBe(true);
+    expect(Number(doc.sortDesc.slice(0, 13))).toBeLessThanOrEqual(9_999_999_999_999 - before);
+    expect((await serverRow(`/sproviers/${doc.sp_Id}`)).status).toBe(404);
+  });
+
+  it('offline: declared defaults are filled (a new service is pending verification)', async () => {
+    online = false;
+    const provider = await layer().create(serviceProvider, values(serviceProvider));
+    const doc = await layer().create(service, values(service, { serviceProvider: provider.sp_Id }));
+    expect(doc).toMatchObject({ sp_Id: provider.sp_Id, status: 0, syncState: 'pending' });
+  });
+
+  it('online: stored on the server and kept locally as synced', async () => {
+    const doc = await layer().create(serviceProvider, values(serviceProvider));
+    const { status, body } = await serverRow(`/sproviers/${doc.sp_Id}`);
+    expect(status).toBe(200);
+    expect(doc).toMatchObject({ syncState: 'synced', sp_Name: body.sp_Name, updatedAt: body.updatedAt, location: 1 });
+    expect(doc.syncOp).toBeUndefined();
+  });
+
+  it('online: saving the same key again (a lost answer) updates instead of failing', async () => {
+    const first = await layer().create(serviceProvider, values(serviceProvider));
+    const again = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Id: first.sp_Id, sp_Name: 'Second try' });
+    expect(again).toMatchObject({ sp_Id: first.sp_Id, sp_Name: 'Second try', syncState: 'synced' });
+    expect((await serverRow(`/sproviers/${first.sp_Id}`)).body.sp_Name).toBe('Second try');
+  });
+
+  it('online: profile sub-records go through their create-or-update route', async () => {
+    const owner = await layer().create(profile, values(profile));
+    const first = await layer().create(skills, { prof_Id: owner.prof_Id, diploma: 'First' });
+    expect(first).toMatchObject({ prof_Id: owner.prof_Id, diploma: 'First', syncState: 'synced' });
+    const second = await layer().update(skills, owner.prof_Id, { diploma: 'Second' });
+    expect(second).toMatchObject({ diploma: 'Second', syncState: 'synced' });
+    expect((await serverRow(`/profile/skprofile/${owner.prof_Id}`)).body.diploma).toBe('Second');
+  });
+
+  it('online without a network: the save waits in RxDB as pending', async () => {
+    const dead = axios.create({ baseURL: 'http://127.0.0.1:9/api' });
+    const doc = await layer(fieldUser, lists, dead).create(serviceProvider, values(serviceProvider));
+    expect(doc).toMatchObject({ syncState: 'pending', syncOp: 'create' });
+  });
+
+  it('profile sub-records: a second offline create of the one record is an edit', async () => {
+    online = false;
+    const owner = await layer().create(profile, values(profile));
+    await layer().create(skills, { prof_Id: owner.prof_Id, diploma: 'First' });
+    const again = await layer().create(skills, { prof_Id: owner.prof_Id, diploma: 'Second' });
+    expect(again).toMatchObject({ prof_Id: owner.prof_Id, diploma: 'Second', syncOp: 'create' });
+  });
+});
+
+describe('update', () => {
+  it('offline edit of a synced record: pending update based on the server updatedAt', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    online = false;
+    const edited = await layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Edited offline', contact: null });
+    expect(edited).toMatchObject({ syncState: 'pending', syncOp: 'update', syncBase: created.updatedAt, sp_Name: 'Edited offline' });
+    expect(edited.contact).toBeUndefined();
+    expect((await serverRow(`/sproviers/${created.sp_Id}`)).body.sp_Name).toBe(created.sp_Name);
+  });
+
+  it('offline edit of a pending create stays a create', async () => {
+    online = false;
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    const edited = await layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Renamed' });
+    expect(edited).toMatchObject({ syncState: 'pending', syncOp: 'create', sp_Name: 'Renamed' });
+    expect(edited.syncBase).toBeUndefined();
+  });
+
+  it('online: the server takes it; an edit based on a stale copy is a conflict, and the server copy is kept locally', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    const updated = await layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Edited online' });
+    expect(updated).toMatchObject({ syncState: 'synced', sp_Name: 'Edited online' });
+    expect((await serverRow(`/sproviers/${created.sp_Id}`)).body.sp_Name).toBe('Edited online');
+
+    // Someone else edits the record; this device still holds the older copy.
+    const other = await t.api('PUT', `/sproviers/${created.sp_Id}`, { token, body: { sp_Name: 'Edited elsewhere' } });
+    expect(other.status).toBe(200);
+    await expect(layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Mine' })).rejects.toBeInstanceOf(ConflictError);
+    expect(await layer().get(serviceProvider, created.sp_Id)).toMatchObject({ sp_Name: 'Edited elsewhere', syncState: 'synced' });
+  });
+
+  it('offline: a record this device does not hold cannot be edited', async () => {
+    online = false;
+    await expect(layer().update(serviceProvider, '01900000-0000-7000-8000-000000000001', { sp_Name: 'x' })).rejects.toThrow(/not available offline/);
+  });
+});
+
+describe('list', () => {
+  it('online: the page is written as synced rows in the server order, and a pending document is never overwritten', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: `Listed ${i}`, territory: 7 };
+      expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+      keys.push(body.sp_Id as string);
+    }
+    await layer().list(serviceProvider, { filter: { territory: 7 } }); // mirror them
+    online = false;
+    await layer().update(serviceProvider, keys[1] as string, { sp_Name: 'Local edit' });
+    online = true;
+
+    const page = await layer().list(serviceProvider, { filter: { territory: 7 }, sort: 'sp_Name', dir: 'desc', pageSize: 10 });
+    expect(page).toMatchObject({ total: 4, page: 1, pageSize: 10 });
+    expect(page.rows.map((r) => r.sp_Id)).toEqual([...keys].reverse());
+    const pending = page.rows.find((r) => r.sp_Id === keys[1]);
+    expect(pending).toMatchObject({ syncState: 'pending', sp_Name: 'Local edit' });
+    expect(page.rows.filter((r) => r.syncState === 'synced')).toHaveLength(3);
+  });
+
+  it('online: a row whose local copy was deleted (as after an upload) comes back as synced', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    await (await collectionOf(db, serviceProvider).findOne(created.sp_Id).exec())?.remove();
+    const page = await layer().list(serviceProvider, { q: created.sp_Name, pageSize: 200 });
+    expect(page.rows.find((r) => r.sp_Id === created.sp_Id)).toMatchObject({ syncState: 'synced' });
+  });
+
+  it('offline: pages newest first, with filters, search and totals from RxDB', async () => {
+    online = false;
+    const made: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const doc = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: `Provider ${i}`, territory: i % 3 === 0 ? 2 : 1 });
+      made.push(doc.sp_Id);
+    }
+    const first = await layer().list(serviceProvider, { page: 1, pageSize: 5, sort: 'createdAt', dir: 'desc' });
+    expect(first).toMatchObject({ total: 12, page: 1, pageSize: 5 });
+    expect(first.rows.map((r) => r.sp_Id)).toEqual(made.slice(-5).reverse());
+    const last = await layer().list(serviceProvider, { page: 3, pageSize: 5, sort: 'createdAt', dir: 'desc' });
+    expect(last.rows.map((r) => r.sp_Id)).toEqual(made.slice(0, 2).reverse());
+
+    const filtered = await layer().list(serviceProvider, { filter: { territory: 2 }, pageSize: 10 });
+    expect(filtered.total).toBe(4);
+    expect(filtered.rows.every((r) => r.territory === 2)).toBe(true);
+
+    const searched = await layer().list(serviceProvider, { q: 'provider 1', pageSize: 10 });
+    expect(searched.rows.map((r) => r.sp_Name).sort()).toEqual(['Provider 1', 'Provider 10', 'Provider 11']);
+    expect(searched.total).toBe(3);
+    expect((await layer().list(serviceProvider, { filter: { syncState: 'pending' } })).total).toBe(12);
+  });
+});
+
+describe('registration numbers', () => {
+  it('a new profile gets the organisation abbreviation and 8 of A-Z0-9', async () => {
+    online = false;
+    const doc = await layer().create(profile, values(profile));
+    expect(isRegistrationNumber(doc.prof_Reg_No, 'ICRS')).toBe(true);
+    online = true;
+    const stored = await layer().create(profile, values(profile));
+    expect(isRegistrationNumber(stored.prof_Reg_No, 'ICRS')).toBe(true);
+    expect((await serverRow(`/profile/${stored.prof_Id}`)).body.prof_Reg_No).toBe(stored.prof_Reg_No);
+  });
+
+  it("without an abbreviation: 'Error Saving Super admin cannot create', online and offline", async () => {
+    const superAdmin: SessionUser = { ...fieldUser, location: 0 };
+    for (const mode of [false, true]) {
+      online = mode;
+      await expect(layer(superAdmin).create(profile, values(profile))).rejects.toThrow(new Error(SUPER_ADMIN_CANNOT_CREATE));
+    }
+    online = false;
+    await expect(layer(fieldUser, null).create(profile, values(profile))).rejects.toThrow(SUPER_ADMIN_CANNOT_CREATE);
+    expect(await collectionOf(db, profile).count().exec()).toBe(0);
+  });
+});
+
+describe('images', () => {
+  it('offline: job images wait in files, profile images in tbl_profiles_images, as base64', async () => {
+    online = false;
+    const jobDoc = await layer().create(job, values(job), [{ slot: 'jb_img2', blob: png(), name: 'front.png' }]);
+    const files = await collectionOf(db, file).find().exec();
+    expect(files.map((d) => d.toJSON())).toEqual([
+      expect.objectContaining({ srcId: jobDoc.jb_Id, srcTable: 'available-jobs', imgNo: 2, name: 'front.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') }),
+    ]);
+
+    const person = await layer().create(profile, values(profile), [{ slot: 'photo', blob: png() }]);
+    const images = await collectionOf(db, profileImage).find().exec();
+    expect(images.map((d) => d.toJSON())).toEqual([
+      expect.objectContaining({ prof_Id: person.prof_Id, img_for: 'photo', type: 'image/png', data: PNG_1PX.toString('base64'), syncState: 'pending', syncOp: 'create' }),
+    ]);
+  });
+
+  it('a file of the wrong kind or slot is refused before anything is stored', async () => {
+    online = false;
+    const text = new Blob(['hello'], { type: 'text/plain' });
+    await expect(layer().create(job, values(job), [{ slot: 'jb_img1', blob: text }])).rejects.toThrow(/type not accepted/);
+    await expect(layer().create(job, values(job), [{ slot: 'sp_img1', blob: png() }])).rejects.toThrow(/no image slot/);
+    expect(await collectionOf(db, job).count().exec()).toBe(0);
+  });
+
+  it('online: images are stored on the server with their record', async () => {
+    const jobDoc = await layer().create(job, values(job), [{ slot: 'jb_img1', blob: png(), name: 'a.png' }]);
+    expect(jobDoc.jb_img1).toBeTruthy();
+    const image = await fetch(`${t.url}/api/imgs/getById?id=${jobDoc.jb_Id}&imagename=${jobDoc.jb_img1}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG_1PX);
+
+    const person = await layer().create(profile, values(profile), [{ slot: 'photo', blob: png(), name: 'me.png' }]);
+    const photo = await fetch(`${t.url}/api/imgs/getfile?id=${person.prof_Id}&filename=photo`, { headers: { authorization: `Bearer ${token}` } });
+    expect(photo.status).toBe(200);
+    expect(Buffer.from(await photo.arrayBuffer())).toEqual(PNG_1PX);
+    const local = await collectionOf(db, profileImage).findOne(`${person.prof_Id}|photo`).exec();
+    expect(local?.toJSON()).toMatchObject({ syncState: 'synced', name: 'me.png', data: '' });
+  });
+});
+
+describe('get, remove, observe', () => {
+  it('get: online refreshes the local copy, offline answers it, unknown is null', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    await t.api('PUT', `/sproviers/${created.sp_Id}`, { token, body: { sp_Name: 'Changed on server' } });
+    online = false;
+    expect(await layer().get(serviceProvider, created.sp_Id)).toMatchObject({ sp_Name: created.sp_Name });
+    online = true;
+    expect(await layer().get(serviceProvider, created.sp_Id)).toMatchObject({ sp_Name: 'Changed on server' });
+    expect(await layer().get(serviceProvider, '01900000-0000-7000-8000-000000000002')).toBeNull();
+  });
+
+  it('remove: soft delete online; offline only a record never uploaded can go', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    online = false;
+    await expect(layer().remove(serviceProvider, created.sp_Id, { reason: 'closed', password: PASSWORD })).rejects.toThrow(/needs a connection/);
+    const draft = await layer().create(job, values(job), [{ slot: 'jb_img1', blob: png() }]);
+    await layer().remove(job, draft.jb_Id);
+    expect(await layer().get(job, draft.jb_Id)).toBeNull();
+    expect(await collectionOf(db, file).count().exec()).toBe(0);
+
+    online = true;
+    await layer().remove(serviceProvider, created.sp_Id, { reason: 'closed down', password: PASSWORD });
+    expect((await serverRow(`/sproviers/${created.sp_Id}`)).status).toBe(404);
+    expect(await collectionOf(db, serviceProvider).findOne(created.sp_Id).exec()).toBeNull();
+  });
+
+  it('observe and count$ are live RxDB queries', async () => {
+    online = false;
+    const data = layer();
+    const counts: number[] = [];
+    const subscription = data.count$(serviceProvider, { syncState: 'pending' }).subscribe((n) => counts.push(n));
+    const seen = firstValueFrom(data.observe(serviceProvider, { selector: { sp_Name: 'Live one' } }).pipe(filter((docs) => docs.length > 0)));
+    await data.create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Live one' });
+    expect((await seen)[0]).toMatchObject({ sp_Name: 'Live one', syncState: 'pending' });
+    await firstValueFrom(data.count$(serviceProvider, { syncState: 'pending' }).pipe(filter((n) => n === 1)));
+    subscription.unsubscribe();
+    expect(counts[0]).toBe(0);
+    expect(counts.at(-1)).toBe(1);
+  });
+});
