@@ -1,0 +1,103 @@
+// Upload throughput, strictly sequential vs concurrent (issue 4 §3): `npx tsx bench/upload.bench.ts`.
+// A real server on in-memory PGlite, RxDB on Dexie over fake-indexeddb, ~500 pending records of
+// every kind (a third of jobs and services with an image, every profile with a photo), uploaded
+// from a fresh store each run. Prints the median records/s of each mode and their ratio.
+// BENCH_RECORDS (default 500), BENCH_RUNS (default 5), BENCH_CONCURRENCY (default 4).
+import axios from 'axios';
+import type { EntityShape } from '../schemas/define';
+import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
+import { sampleBody } from '../schemas/derive/sample';
+import { registrationNumber } from '../schemas/ids';
+import {
+  apprenticeship, business, file, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
+} from '../schemas/index';
+import { uploadAll, type UploadOptions } from '../src/features/offline/engine';
+import { collectionOf, type IcrsDatabase } from '../src/lib/db/database';
+import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
+import { openTestDb } from '../test/helpers/rxdb';
+import { startTestServer } from '../test/helpers/server';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 500);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const PER_UNIT = 12;
+
+async function insertPending(db: IcrsDatabase, entity: EntityShape, body: Record<string, unknown>): Promise<string> {
+  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Record<string, unknown>;
+  return (await collectionOf(db, entity).insert({ ...doc, syncState: 'pending', syncOp: 'create' })).primary;
+}
+
+async function insertImage(db: IcrsDatabase, owner: EntityShape, srcId: string): Promise<void> {
+  const pk = `${srcId}|1`;
+  await collectionOf(db, file).insert({
+    pk, srcId, srcTable: owner.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: PNG_1PX.length,
+    data: PNG_1PX.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+  });
+}
+
+/** ceil(RECORDS / 12) units of job, other job, provider, service, apprenticeship, vocational,
+ * profile, four profile sub-records and a photo. */
+async function seed(db: IcrsDatabase): Promise<number> {
+  const units = Math.ceil(RECORDS / PER_UNIT);
+  const add = (entity: EntityShape, refs: Record<string, string> = {}) => {
+    const body = sampleBody(entity, refs);
+    if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
+    return insertPending(db, entity, body);
+  };
+  for (let i = 0; i < units; i += 1) {
+    const jb = await add(job);
+    if (i % 3 === 0) await insertImage(db, job, jb);
+    await add(otherJob, { job: jb });
+    const spd = await add(service, { serviceProvider: await add(serviceProvider) });
+    if (i % 3 === 1) await insertImage(db, service, spd);
+    await add(apprenticeship, { service: spd });
+    await add(vocational, { service: spd });
+    const prof = await add(profile);
+    for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
+    await insertPending(db, profileImage, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') });
+  }
+  return units * PER_UNIT;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+async function main() {
+  const t = await startTestServer();
+  await ensureOrganisations(t.server.db);
+  await t.createUser({ userName: 'bench', password: 'bench-password-1', role: 3, location: 1 });
+  const token = await t.login('bench', 'bench-password-1');
+  const http = axios.create({ baseURL: `${t.url}/api`, headers: { Authorization: `Bearer ${token}` } });
+  const modes: Record<string, UploadOptions> = { sequential: { sequential: true }, [`concurrent (${CONCURRENCY})`]: { concurrency: CONCURRENCY } };
+  const rates: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
+  let records = 0;
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const [mode, options] of Object.entries(modes)) { // alternate, so drift hits both alike
+      const db = await openTestDb();
+      records = await seed(db);
+      const started = performance.now();
+      const report = await uploadAll({ db, http, isConnected: () => true }, options);
+      const seconds = (performance.now() - started) / 1000;
+      await db.close();
+      const ok = report.kinds.reduce((n, k) => n + k.success, 0);
+      if (ok !== records) throw new Error(`${mode}: ${ok} of ${records} uploaded`);
+      rates[mode]?.push(records / seconds);
+    }
+  }
+  await t.close();
+  const [seq, conc] = Object.values(rates).map(median) as [number, number];
+  console.log(`upload of ${records} records, median of ${RUNS} runs (PGlite in memory, Dexie on fake-indexeddb):`);
+  for (const [mode, values] of Object.entries(rates)) console.log(`  ${mode.padEnd(16)} ${median(values).toFixed(1)} records/s`);
+  console.log(`  ratio            ${(conc / seq).toFixed(2)}× (concurrent / sequential)`);
+}
+
+if (process.env.VITEST) {
+  // `vitest bench` collects every *.bench.ts; this one is a script with its own timing.
+  const { bench } = await import('vitest');
+  bench.skip('upload: run `npx tsx bench/upload.bench.ts`', () => undefined);
+} else {
+  await main();
+}

@@ -1,0 +1,110 @@
+// The engine's requests (docs/api.md "Entity calls") and how their failures read.
+import { isAxiosError, type AxiosRequestConfig } from 'axios';
+import type { EntityShape } from '../../../../schemas/define';
+import { blobOf } from './bytes';
+import type { DocData, LocalDoc } from './store';
+import type { UploadHttp } from './types';
+
+export type Row = Record<string, unknown>;
+
+/** The engine shows its own toasts with spec §8 titles: the app's interceptor stays quiet
+ * (src/lib/api.ts `silent`; its 401/403 rules still apply). */
+const QUIET: AxiosRequestConfig & { silent: boolean } = { silent: true };
+/** Multipart: axios sends FormData as JSON while the instance's JSON content type stands. */
+const MULTIPART: AxiosRequestConfig & { silent: boolean } = { ...QUIET, headers: { 'Content-Type': 'multipart/form-data' } };
+
+const path = (entity: EntityShape, key?: string) => `${entity.rest ?? ''}/${key === undefined ? '' : encodeURIComponent(key)}`;
+
+/** The image slot of a `files` document (jb_img1..3 / sp_img1..3). */
+export function slotOf(entity: EntityShape, image: LocalDoc): string {
+  return entity.images[Number(image.get('imgNo')) - 1] ?? `img${String(image.get('imgNo'))}`;
+}
+
+/** The record's fields in one JSON field `data`, its images as files (server/plugins/records/body.ts). */
+function recordForm(entity: EntityShape, body: Row, images: readonly LocalDoc[]): FormData {
+  const form = new FormData();
+  form.append('data', JSON.stringify(body));
+  for (const image of images) {
+    const data = image.toJSON() as DocData;
+    form.append(slotOf(entity, image), blobOf(String(data.data), String(data.type)), String(data.name));
+  }
+  return form;
+}
+
+/** POST {rest}/: multipart when there are images (stored with the record in one transaction). */
+export async function postRecord(http: UploadHttp, entity: EntityShape, body: Row, images: readonly LocalDoc[]): Promise<Row> {
+  const response = images.length
+    ? await http.post<Row>(path(entity), recordForm(entity, body, images), MULTIPART)
+    : await http.post<Row>(path(entity), body, QUIET);
+  return response.data;
+}
+
+/** PUT {rest}/{key}; `body.updatedAt` makes the server refuse to overwrite a newer row (409 conflict). */
+export async function putRecord(http: UploadHttp, entity: EntityShape, key: string, body: Row, images: readonly LocalDoc[]): Promise<Row> {
+  const response = images.length
+    ? await http.put<Row>(path(entity, key), recordForm(entity, body, images), MULTIPART)
+    : await http.put<Row>(path(entity, key), body, QUIET);
+  return response.data;
+}
+
+/** PUT /profile/images/{prof_Id}: field `file` and `img_for`; one per kind, replaced when sent again. */
+export async function putProfileImage(http: UploadHttp, entity: EntityShape, data: Readonly<DocData>): Promise<Row> {
+  const form = new FormData();
+  form.append('img_for', String(data.img_for));
+  form.append('file', blobOf(String(data.data), String(data.type)), String(data.name));
+  const response = await http.put<Row>(path(entity, String(data.prof_Id)), form, MULTIPART);
+  return response.data;
+}
+
+/** GET {rest}/{key}; undefined when the server has no (undeleted) such record. */
+export async function getRecord(http: UploadHttp, entity: EntityShape, key: string): Promise<Row | undefined> {
+  try {
+    return (await http.get<Row>(path(entity, key), QUIET)).data;
+  } catch (error) {
+    if (failureOf(error).status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** The bytes of a stored job or service image (GET /imgs/getById). */
+export async function getImageBytes(http: UploadHttp, key: string, name: string): Promise<Uint8Array | undefined> {
+  try {
+    const response = await http.get<ArrayBuffer>('/imgs/getById', { ...QUIET, params: { id: key, imagename: name }, responseType: 'arraybuffer' });
+    return new Uint8Array(response.data);
+  } catch (error) {
+    if (failureOf(error).status === 404) return undefined;
+    throw error;
+  }
+}
+
+export interface Failure {
+  status?: number;
+  /** Spec §8: the answer's result, else its message, else the HTTP status text (else the network error). */
+  message: string;
+  body?: Record<string, unknown>;
+  /** No answer, or a gateway's: the server or the network is away, not the record at fault. */
+  transient: boolean;
+}
+
+const GATEWAY = [502, 503, 504];
+
+export function failureOf(error: unknown): Failure {
+  if (!isAxiosError(error)) return { message: error instanceof Error ? error.message : String(error), transient: false };
+  const response = error.response;
+  const body = response?.data && typeof response.data === 'object' ? (response.data as Record<string, unknown>) : undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  const message = text(body?.result) ?? text(body?.message) ?? text(response?.statusText) ?? error.message;
+  const transient = !response || GATEWAY.includes(response.status);
+  return { status: response?.status, message, body, transient };
+}
+
+/** 409 'duplicate entry': the server already has this key (design.md §2): an earlier answer was lost. */
+export function isDuplicate(f: Failure): boolean {
+  return f.status === 409 && f.message === 'duplicate entry';
+}
+
+/** 409 'conflict' with the server's copy: the row changed since the edit's base. */
+export function conflictRow(f: Failure): Row | undefined {
+  const server = f.body?.server;
+  return f.status === 409 && f.message === 'conflict' && server && typeof server === 'object' ? (server as Row) : undefined;
+}

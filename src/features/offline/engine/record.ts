@@ -1,0 +1,178 @@
+// One record's upload (spec §4, design.md §2, §6). Every step can be repeated: the key is fixed on
+// the device, so a POST sent again answers 'duplicate entry', and a PUT sent again answers
+// 'conflict' with the server's copy; both are compared with the local copy before anything is
+// dropped, so a lost answer, a crash or a second tab never loses or doubles a record.
+import type { EntityShape } from '../../../../schemas/define';
+import { profile, profileImage } from '../../../../schemas/index';
+import type { IcrsDatabase } from '../../../lib/db/database';
+import { changedFields, changedImages, createBody, updateBody } from './compare';
+import { conflictRow, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, type Failure, type Row } from './http';
+import { finishUploaded, imagesOf, markConflict, markFailed, parentPending, readDoc, serverKey, type DocData, type LocalDoc } from './store';
+import { CONFLICT, conflictOf } from './sync-error';
+import type { ConflictInfo, UploadHttp } from './types';
+
+/** Report text of a child held back because its parent is not on the server (issue 4 §3). */
+export const PARENT_NOT_UPLOADED = 'parent not uploaded';
+/** A duplicate key whose server record was deleted: nothing to merge into, so it is kept. */
+export const DELETED_ON_SERVER = 'duplicate entry: the server has deleted this record';
+
+export type Outcome =
+  | { status: 'success'; images: number }
+  | { status: 'failed'; message: string; images: number; transient: boolean; httpStatus?: number }
+  | { status: 'skipped'; message?: string };
+
+export interface RecordContext {
+  db: IcrsDatabase;
+  http: UploadHttp;
+  notify: (title: string, text: string) => void;
+}
+
+/** What the server holds after the requests: this version (done), or a conflicting one. */
+type Sent = { kind: 'stored'; row: Row } | { kind: 'conflict'; info: ConflictInfo };
+
+const stored = (row: Row): Sent => ({ kind: 'stored', row });
+
+/** Uploads one pending record with its images; never throws for a server answer. */
+export async function uploadRecord(ctx: RecordContext, entity: EntityShape, key: string): Promise<Outcome> {
+  const doc = await readDoc(ctx.db, entity, key);
+  // Gone or no longer pending: another tab (or an earlier run that crashed after its request) finished it.
+  if (!doc || doc.syncState !== 'pending') return { status: 'skipped' };
+  if (conflictOf(doc.syncError)) return { status: 'skipped', message: CONFLICT };
+  if (await parentPending(ctx.db, entity, doc.toJSON())) return { status: 'skipped', message: PARENT_NOT_UPLOADED };
+  const images = await imagesOf(ctx.db, entity, key);
+  const imageCount = isProfileImage(entity) ? 1 : images.length;
+  let sent: Sent;
+  try {
+    sent = await send(ctx, entity, doc.toJSON(), images);
+  } catch (error) {
+    const half = error instanceof HalfSent ? error : undefined;
+    return fail(ctx, entity, doc, imageCount, failureOf(half?.cause ?? error), half?.updatedAt);
+  }
+  if (sent.kind === 'conflict') {
+    await markConflict(doc, sent.info);
+    ctx.notify(errorTitle(entity), CONFLICT);
+    return { status: 'failed', message: CONFLICT, images: imageCount, transient: false };
+  }
+  await finishUploaded(ctx.db, entity, doc, images, updatedAtOf(sent.row));
+  return { status: 'success', images: imageCount };
+}
+
+// By table: tests and migrations may hand in a copy of a declaration.
+const isProfile = (entity: EntityShape) => entity.table === profile.table;
+const isProfileImage = (entity: EntityShape) => entity.table === profileImage.table;
+
+function errorTitle(entity: EntityShape): string {
+  return entity.upload?.errorTitle ?? entity.table;
+}
+
+async function fail(ctx: RecordContext, entity: EntityShape, doc: LocalDoc, images: number, failure: Failure, serverUpdatedAt?: string): Promise<Outcome> {
+  ctx.notify(errorTitle(entity), failure.message);
+  await markFailed(doc, failure.message, serverUpdatedAt);
+  return { status: 'failed', message: failure.message, images, transient: failure.transient, httpStatus: failure.status };
+}
+
+const updatedAtOf = (row: Row): string | undefined => (typeof row.updatedAt === 'string' ? row.updatedAt : undefined);
+
+function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+  // Profile images are replaced by kind on every PUT: create and update are the same call.
+  if (isProfileImage(entity)) return putProfileImage(ctx.http, entity, data).then(stored);
+  return data.syncOp === 'update' ? sendUpdate(ctx, entity, data, images) : sendCreate(ctx, entity, data, images);
+}
+
+/** POST; profile sub-records are create-or-update on the server, so a repeat simply succeeds. */
+async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+  try {
+    return stored(await postRecord(ctx.http, entity, createBody(entity, data), images));
+  } catch (error) {
+    if (!isDuplicate(failureOf(error))) throw error;
+    return afterDuplicate(ctx, entity, data, images);
+  }
+}
+
+/**
+ * 'duplicate entry': the server has the record already (an earlier answer was lost). If the
+ * local copy holds nothing more, it is done. If it was edited since, the edit goes as a PUT, but
+ * only onto a server row nobody has touched since its creation; otherwise it is a conflict.
+ * Profiles are always updated first (spec §4), on the same terms.
+ */
+async function afterDuplicate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+  const key = serverKey(entity, data);
+  const server = await getRecord(ctx.http, entity, key);
+  if (!server) throw new Error(DELETED_ON_SERVER);
+  const fields = changedFields(entity, data, server);
+  const newImages = await changedImages(ctx.http, entity, key, images, server);
+  const differs = Object.keys(fields).length > 0 || newImages.length > 0;
+  if (!differs && !isProfile(entity)) return stored(server);
+  if (differs && server.updatedAt !== server.createdAt) return { kind: 'conflict', info: conflictInfo(entity, server, fields, newImages) };
+  const body = isProfile(entity) ? updateBody(entity, data) : fields;
+  return putOnto(ctx, entity, data, key, body, newImages, server);
+}
+
+/** PUT based on the server row just read; a change in between is a conflict, never overwritten. */
+async function putOnto(
+  ctx: RecordContext,
+  entity: EntityShape,
+  data: Readonly<DocData>,
+  key: string,
+  body: Row,
+  images: readonly LocalDoc[],
+  server: Row,
+): Promise<Sent> {
+  try {
+    return stored(await putFieldsAndImages(ctx.http, entity, key, { ...body, updatedAt: server.updatedAt }, images));
+  } catch (error) {
+    const newer = conflictRow(failureOf(error));
+    if (!newer) throw error;
+    return { kind: 'conflict', info: conflictInfo(entity, newer, changedFields(entity, data, newer), images) };
+  }
+}
+
+/**
+ * PUT with the `updatedAt` the edit was based on. 'conflict' with a server copy that already
+ * holds every local value means this very update went through before (its answer was lost).
+ */
+async function sendUpdate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+  const key = serverKey(entity, data);
+  const body = { ...updateBody(entity, data), ...(data.syncBase ? { updatedAt: data.syncBase } : {}) };
+  try {
+    return stored(await putFieldsAndImages(ctx.http, entity, key, body, images));
+  } catch (error) {
+    const server = conflictRow(failureOf(error));
+    if (!server) throw error;
+    const fields = changedFields(entity, data, server);
+    const newImages = await changedImages(ctx.http, entity, key, images, server);
+    if (!Object.keys(fields).length && !newImages.length) return stored(server);
+    return { kind: 'conflict', info: conflictInfo(entity, server, fields, newImages) };
+  }
+}
+
+/** The fields went through, the images did not: the server holds a new version (`updatedAt`). */
+class HalfSent extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly updatedAt: string,
+  ) {
+    super('images not sent');
+  }
+}
+
+/**
+ * PUT of fields and images. Multipart cannot clear a field (the server reads an empty form value
+ * as "not given"), so when the body clears one and images go too, the fields go first as JSON and
+ * the images onto the version that answers. Most updates take the one request.
+ */
+async function putFieldsAndImages(http: UploadHttp, entity: EntityShape, key: string, body: Row, images: readonly LocalDoc[]): Promise<Row> {
+  if (!images.length || !Object.values(body).some((v) => v === null)) return putRecord(http, entity, key, body, images);
+  const fields = await putRecord(http, entity, key, body, []);
+  try {
+    return await putRecord(http, entity, key, { updatedAt: fields.updatedAt }, images);
+  } catch (error) {
+    throw new HalfSent(error, String(fields.updatedAt));
+  }
+}
+
+/** The server side of a conflict: its version and its values of the fields that differ. */
+function conflictInfo(entity: EntityShape, server: Row, fields: Row, images: readonly LocalDoc[]): ConflictInfo {
+  const names = [...Object.keys(fields), ...images.map((i) => entity.images[Number(i.get('imgNo')) - 1] ?? '')].filter(Boolean);
+  return { updatedAt: String(server.updatedAt), server: Object.fromEntries(names.map((n) => [n, server[n] ?? null])) };
+}

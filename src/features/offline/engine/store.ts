@@ -1,0 +1,157 @@
+// The engine's reads and writes of icrs_db. Everything the engine knows about what is left to do
+// is read from here at the moment it is needed: a crash loses nothing the store does not hold.
+import type { RxCollection, RxDocument } from 'rxdb';
+import type { EntityShape } from '../../../../schemas/define';
+import { COMPOSITE_SEPARATOR } from '../../../../schemas/derive/rxdb';
+import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../../schemas/index';
+import { collectionOf, type IcrsDatabase } from '../../../lib/db/database';
+import { conflictText, errorText } from './sync-error';
+import type { ConflictInfo } from './types';
+
+/** A stored document: the entity's fields plus the sync fields (schemas/derive/types.ts SyncFields). */
+export type DocData = Record<string, unknown> & {
+  syncState?: 'synced' | 'pending';
+  syncOp?: 'create' | 'update';
+  syncBase?: string;
+  syncAttempts?: number;
+  syncError?: string;
+  sortDesc?: string;
+};
+export type LocalDoc = RxDocument<DocData>;
+export type LocalCollection = RxCollection<DocData>;
+
+/** The kinds that upload, in spec §4 order (profile images last). */
+export const UPLOAD_KINDS: readonly EntityShape[] = uploadOrder;
+
+export function collection(db: IcrsDatabase, entity: EntityShape): LocalCollection {
+  return collectionOf(db, entity) as LocalCollection;
+}
+
+/** The upload kind stored in `table`, or an error naming it. */
+export function uploadKind(table: string): EntityShape {
+  const entity = getEntityByTable(table);
+  if (!entity?.upload) throw new Error(`${table} is not a table the upload engine sends`);
+  return entity;
+}
+
+/** Keys of the pending records of a kind, oldest first (the order they were made in). */
+export async function pendingKeys(db: IcrsDatabase, entity: EntityShape): Promise<string[]> {
+  const docs = await collection(db, entity).find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] }).exec();
+  return docs.map((d) => d.primary).reverse();
+}
+
+export async function pendingDocs(db: IcrsDatabase, entity: EntityShape): Promise<LocalDoc[]> {
+  return collection(db, entity).find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] }).exec();
+}
+
+export function readDoc(db: IcrsDatabase, entity: EntityShape, key: string): Promise<LocalDoc | null> {
+  return collection(db, entity).findOne(key).exec();
+}
+
+/** The key of the record on the server, as its REST path takes it (profile images: the profile's). */
+export function serverKey(entity: EntityShape, data: Readonly<DocData>): string {
+  return String(data[entity.keyFields[0] as string]);
+}
+
+/** The RxDB primary key of a document's data (`a|b` for two-part keys). */
+export function localKey(entity: EntityShape, data: Readonly<Record<string, unknown>>): string {
+  return entity.keyFields.map((k) => String(data[k])).join(COMPOSITE_SEPARATOR);
+}
+
+/** True when the record's parent is still waiting on this device (failed, blocked or in
+ * conflict): the server may not have it, so the child must wait too. A parent the device does
+ * not hold, or holds as a server copy, is on the server. */
+export async function parentPending(db: IcrsDatabase, entity: EntityShape, data: Readonly<DocData>): Promise<boolean> {
+  const parentEntity = entity.parent && getEntity(entity.parent.entity);
+  if (!entity.parent || !parentEntity) return false;
+  const parent = await readDoc(db, parentEntity, String(data[entity.parent.field]));
+  return parent?.syncState === 'pending';
+}
+
+/** The images (`files`) of a job or service, by their keys `srcId|1..3`. */
+export async function imagesOf(db: IcrsDatabase, entity: EntityShape, key: string): Promise<LocalDoc[]> {
+  if (!entity.images.length) return [];
+  const ids = entity.images.map((_, i) => `${key}${COMPOSITE_SEPARATOR}${i + 1}`);
+  const found = await collection(db, fileEntity).findByIds(ids).exec();
+  return [...found.values()].filter((f) => f.get('srcTable') === entity.table);
+}
+
+/** A failed attempt: kept, with one more attempt and the error to show. `serverUpdatedAt`: the
+ * server took part of it (fields, not yet the images), so what is left is an update of that version. */
+export async function markFailed(doc: LocalDoc, message: string, serverUpdatedAt?: string): Promise<void> {
+  await patchLatest(doc, (d) => ({
+    ...d,
+    syncAttempts: (d.syncAttempts ?? 0) + 1,
+    syncError: errorText(message),
+    ...(serverUpdatedAt ? { syncOp: 'update' as const, syncBase: serverUpdatedAt } : {}),
+  }));
+}
+
+/** A conflict: kept, with the server side for the pending screen. */
+export async function markConflict(doc: LocalDoc, info: ConflictInfo): Promise<void> {
+  await patchLatest(doc, (d) => ({ ...d, syncAttempts: (d.syncAttempts ?? 0) + 1, syncError: conflictText(info) }));
+}
+
+/** Applies `change` to the latest version of the document; nothing when it is gone (another tab
+ * finished it, or the user discarded it meanwhile). */
+async function patchLatest(doc: LocalDoc, change: (d: DocData) => DocData): Promise<void> {
+  try {
+    await doc.incrementalModify(change);
+  } catch (error) {
+    if (!(await doc.collection.findOne(doc.primary).exec())) return;
+    throw error;
+  }
+}
+
+/**
+ * The record and its images are on the server: remove the local copies that were sent. Removal
+ * is by revision (RxDB refuses to remove a document changed since it was read), so an edit made
+ * while the request was on its way survives: the record then stays as a pending update of what
+ * the server now holds. Answers true when nothing is left.
+ */
+export async function finishUploaded(
+  db: IcrsDatabase,
+  entity: EntityShape,
+  doc: LocalDoc,
+  sentImages: readonly LocalDoc[],
+  serverUpdatedAt: string | undefined,
+): Promise<boolean> {
+  // Images first: a crash after this leaves the record, whose next upload finds it on the server.
+  const images = sentImages.length ? await collection(db, fileEntity).bulkRemove([...sentImages]) : { error: [] };
+  const unsentImages = images.error.length > 0 || (await imagesOf(db, entity, doc.primary)).length > 0;
+  if (!unsentImages) {
+    const removed = await doc.collection.bulkRemove([doc]);
+    if (removed.error.length === 0) return true;
+  }
+  await rebase(doc, serverUpdatedAt);
+  return false;
+}
+
+/** Turns what is left of an uploaded record into an update of the server's version. */
+async function rebase(doc: LocalDoc, serverUpdatedAt: string | undefined): Promise<void> {
+  await patchLatest(doc, (d) => {
+    const next: DocData = { ...d, syncState: 'pending', syncOp: 'update', syncAttempts: 0 };
+    if (serverUpdatedAt) next.syncBase = serverUpdatedAt;
+    delete next.syncError;
+    return next;
+  });
+}
+
+/** Removes a record and its images (a conflict settled in favour of the server's copy). */
+export async function removeWithImages(db: IcrsDatabase, entity: EntityShape, doc: LocalDoc): Promise<void> {
+  const images = await imagesOf(db, entity, doc.primary);
+  if (images.length) await collection(db, fileEntity).bulkRemove(images.map((i) => i.primary));
+  await doc.collection.bulkRemove([doc.primary]);
+}
+
+const LABEL_FIELDS = ['title', 'sp_Name', 'name'] as const;
+
+/** A name for the pending screen. */
+export function labelOf(entity: EntityShape, data: Readonly<DocData>): string {
+  const text = (names: readonly string[]) =>
+    names.map((n) => data[n]).filter((v) => v !== undefined && v !== null && v !== '').join(' ');
+  if (entity.table === 'tbl_profiles') return text(['prof_Reg_No', 'firstName', 'lastName']);
+  if (entity.table === 'tbl_profiles_images') return text(['img_for', 'name']);
+  for (const field of LABEL_FIELDS) if (typeof data[field] === 'string' && data[field]) return String(data[field]);
+  return localKey(entity, data);
+}

@@ -1,0 +1,548 @@
+// The upload engine (issue 4 §3, spec §4, §8) over fake-indexeddb against a real server: the
+// order, each per-record outcome, the report, parents and children, conflicts, images, and the
+// rescue of a device's work through export and import.
+import axios, { type AxiosInstance } from 'axios';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { EntityShape } from '../../schemas/define';
+import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
+import { sampleBody } from '../../schemas/derive/sample';
+import { registrationNumber, uuidv7 } from '../../schemas/ids';
+import {
+  apprenticeship,
+  business,
+  file,
+  job,
+  offlineCollections,
+  otherJob,
+  profile,
+  profileImage,
+  security,
+  service,
+  serviceProvider,
+  skills,
+  social,
+  uploadOrder,
+  vocational,
+} from '../../schemas/index';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
+import {
+  countPending,
+  exportPending,
+  importPending,
+  listPending,
+  NO_CONNECTION,
+  PARENT_NOT_UPLOADED,
+  pending$,
+  resetDatabase,
+  resolveConflict,
+  retry,
+  uploadAll,
+  type UploadDeps,
+} from '../../src/features/offline/engine';
+import { ensureOrganisations, PNG_1PX } from '../helpers/records';
+import { openTestDb } from '../helpers/rxdb';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+type Body = Record<string, unknown>;
+
+const NOT_FOUND = 'No record with this id';
+
+let t: TestServer;
+let token: string;
+let db: IcrsDatabase | undefined;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await ensureOrganisations(t.server.db);
+  await t.createUser({ userName: 'field', password: 'field-password-1', role: 3, location: 1 });
+  token = await t.login('field', 'field-password-1');
+});
+afterEach(async () => {
+  await db?.close();
+  db = undefined;
+});
+afterAll(() => t?.close());
+
+// --- local records ---------------------------------------------------------------------------
+
+const open = async () => (db = await openTestDb());
+const col = (entity: EntityShape) => collectionOf(db as IcrsDatabase, entity);
+
+/** A body the server accepts; profiles get a registration number of the user's organisation. */
+function bodyOf(entity: EntityShape, refs: Record<string, string> = {}): Body {
+  const body = sampleBody(entity, refs);
+  if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
+  return body;
+}
+
+/** A pending document as the data layer stores it offline. */
+function pendingDoc(entity: EntityShape, body: Body, op: 'create' | 'update' = 'create', base?: string): Body {
+  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Body;
+  return { ...doc, syncState: 'pending', syncOp: op, ...(base ? { syncBase: base } : {}) };
+}
+
+async function addPending(entity: EntityShape, body: Body, op: 'create' | 'update' = 'create', base?: string): Promise<string> {
+  const doc = await col(entity).insert(pendingDoc(entity, body, op, base));
+  return doc.primary;
+}
+
+/** Distinct PNG bytes per image (the server sniffs only the signature). */
+const pngFor = (key: string) => Buffer.concat([PNG_1PX, Buffer.from(key)]);
+
+async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promise<Buffer> {
+  const bytes = pngFor(`${srcId}-${imgNo}`);
+  const pk = `${srcId}|${imgNo}`;
+  await col(file).insert({
+    pk, srcId, srcTable: owner.table, imgNo, name: `img${imgNo}.png`, type: 'image/png', size: bytes.length,
+    data: bytes.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+  });
+  return bytes;
+}
+
+interface Graph {
+  keys: Map<EntityShape, string[]>;
+  images: { owner: EntityShape; key: string; slot: string; bytes: Buffer }[];
+  profileImages: { prof_Id: string; bytes: Buffer }[];
+}
+
+/** `n` of each top-level record with every kind of child (12 records each) and some images. */
+async function seedGraph(n: number): Promise<Graph> {
+  const graph: Graph = { keys: new Map(), images: [], profileImages: [] };
+  const add = async (entity: EntityShape, refs: Record<string, string> = {}) => {
+    const key = await addPending(entity, bodyOf(entity, refs));
+    graph.keys.set(entity, [...(graph.keys.get(entity) ?? []), key]);
+    return key;
+  };
+  for (let i = 0; i < n; i += 1) {
+    const jb = await add(job);
+    if (i % 2 === 0) graph.images.push({ owner: job, key: jb, slot: 'jb_img1', bytes: await addImage(job, jb, 1) });
+    await add(otherJob, { job: jb });
+    const sp = await add(serviceProvider);
+    const spd = await add(service, { serviceProvider: sp });
+    if (i % 2 === 1) graph.images.push({ owner: service, key: spd, slot: 'sp_img2', bytes: await addImage(service, spd, 2) });
+    await add(apprenticeship, { service: spd });
+    await add(vocational, { service: spd });
+    const prof = await add(profile);
+    for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
+    const bytes = pngFor(`photo-${prof}`);
+    await addPending(profileImage, { prof_Id: prof, img_for: 'photo', name: 'photo.png', type: 'image/png', size: bytes.length, data: bytes.toString('base64') });
+    graph.keys.set(profileImage, [...(graph.keys.get(profileImage) ?? []), `${prof}|photo`]);
+    graph.profileImages.push({ prof_Id: prof, bytes });
+  }
+  return graph;
+}
+
+// --- the server side -----------------------------------------------------------------------
+
+/** Records a request log and the most requests in flight at once. */
+function client(): { http: AxiosInstance; log: string[]; maxInFlight: () => number } {
+  const http = axios.create({ baseURL: `${t.url}/api`, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
+  const log: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  http.interceptors.request.use((config) => {
+    log.push(`${String(config.method).toUpperCase()} ${config.url}`);
+    most = Math.max(most, ++inFlight);
+    return config;
+  });
+  const done = () => { inFlight -= 1; };
+  http.interceptors.response.use((r) => { done(); return r; }, (e: unknown) => { done(); return Promise.reject(e); });
+  return { http, log, maxInFlight: () => most };
+}
+
+function deps(http: AxiosInstance, extra: Partial<UploadDeps> = {}): UploadDeps & { notify: ReturnType<typeof vi.fn> } {
+  return { db: db as IcrsDatabase, http, notify: vi.fn(), isConnected: () => true, ...extra } as UploadDeps & { notify: ReturnType<typeof vi.fn> };
+}
+
+async function serverCount(entity: EntityShape, keys: readonly string[]): Promise<number> {
+  const column = entity.keyFields[0] as string;
+  const rows = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`, [[...keys]]);
+  return rows[0]?.n ?? 0;
+}
+
+const apiGet = (path: string) => t.api('GET', path, { token });
+
+async function seedServerJob(): Promise<Body> {
+  const body = bodyOf(job);
+  expect((await t.api('POST', '/jobs/', { token, body })).status).toBe(201);
+  return body;
+}
+
+async function localCount(): Promise<number> {
+  const counts = await Promise.all(OFFLINE_ENTITIES.map((e) => col(e).count().exec()));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** The upload kind a request belongs to (longest REST prefix). */
+function kindOf(request: string): number {
+  const url = request.split(' ')[1] ?? '';
+  let best = -1;
+  let length = 0;
+  uploadOrder.forEach((e, i) => {
+    const rest = e.rest ?? '';
+    if ((url === rest || url.startsWith(`${rest}/`)) && rest.length > length) [best, length] = [i, rest.length];
+  });
+  return best;
+}
+
+async function expectOnServer(graph: Graph) {
+  for (const [entity, keys] of graph.keys) {
+    if (entity === profileImage) continue;
+    expect(await serverCount(entity, keys), entity.table).toBe(keys.length);
+  }
+  for (const image of graph.images) {
+    const row = await apiGet(`${image.owner.rest}/${image.key}`);
+    const name = row.body[image.slot] as string;
+    expect(name, `${image.owner.table} ${image.slot}`).toBeTruthy();
+    const served = await fetch(`${t.url}/api/imgs/getById?id=${image.key}&imagename=${name}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(Buffer.from(await served.arrayBuffer()).equals(image.bytes)).toBe(true);
+  }
+  for (const image of graph.profileImages) {
+    const served = await fetch(`${t.url}/api/imgs/getfile?id=${image.prof_Id}&filename=photo`, { headers: { authorization: `Bearer ${token}` } });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(image.bytes)).toBe(true);
+  }
+}
+
+// --- tests -----------------------------------------------------------------------------------
+
+describe('uploadAll', () => {
+  it('sends every kind in spec order, parents first, images with their records, and empties the store', async () => {
+    await open();
+    const graph = await seedGraph(6);
+    const { http, log, maxInFlight } = client();
+    const progress: number[] = [];
+    const d = deps(http);
+    const report = await uploadAll(d, { onProgress: (r) => progress.push(r.percent) });
+
+    const kinds = log.map(kindOf);
+    expect(kinds.every((k) => k >= 0)).toBe(true);
+    expect(kinds).toEqual([...kinds].sort((a, b) => a - b)); // spec §4 order, kind after kind
+    expect(new Set(kinds).size).toBe(12);
+    expect(maxInFlight()).toBeGreaterThan(1);
+    expect(maxInFlight()).toBeLessThanOrEqual(4);
+    expect(d.notify).not.toHaveBeenCalled();
+
+    expect(report).toMatchObject({ done: 6 * 12, total: 6 * 12, percent: 100, running: false });
+    expect(report.stopped).toBeUndefined();
+    expect(report.kinds.map((k) => k.table)).toEqual(uploadOrder.map((e) => e.table));
+    for (const kind of report.kinds) expect(kind).toMatchObject({ total: 6, success: 6, failed: 0, skipped: 0, imagesFailed: 0 });
+    expect(report.kinds.find((k) => k.table === job.table)?.images).toBe(3);
+    expect(report.kinds.find((k) => k.table === service.table)?.images).toBe(3);
+    expect(report.kinds.find((k) => k.table === profileImage.table)?.images).toBe(6);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+    expect(await localCount()).toBe(0);
+    await expectOnServer(graph);
+  });
+
+  it('without connectivity shows the spec error and sends nothing', async () => {
+    await open();
+    await seedGraph(1);
+    const { http, log } = client();
+    const d = deps(http, { isConnected: () => false });
+    const report = await uploadAll(d);
+    expect(d.notify).toHaveBeenCalledExactlyOnceWith('connetivity Error', 'Internet Connectioon is not available');
+    expect(NO_CONNECTION).toEqual({ title: 'connetivity Error', text: 'Internet Connectioon is not available' });
+    expect(log).toEqual([]);
+    expect(report).toMatchObject({ stopped: 'noConnection', done: 0, total: 12, running: false });
+    expect(await countPending(db as IcrsDatabase)).toBe(12);
+  });
+
+  it('stops at the first 401: with the session gone every further request would be refused', async () => {
+    await open();
+    await seedGraph(1);
+    const http = axios.create({ baseURL: `${t.url}/api`, headers: { Authorization: 'Bearer expired.or.revoked' } });
+    const d = deps(http);
+    const report = await uploadAll(d, { sequential: true });
+    expect(report).toMatchObject({ stopped: 'signedOut', done: 1, total: 12, running: false });
+    expect(d.notify).toHaveBeenCalledOnce();
+    expect(d.notify.mock.calls[0]?.[0]).toBe('JAALL Error');
+    expect(await countPending(db as IcrsDatabase)).toBe(12);
+  });
+
+  it('sequential mode sends one record at a time with the same result', async () => {
+    await open();
+    const graph = await seedGraph(2);
+    const { http, maxInFlight } = client();
+    const report = await uploadAll(deps(http), { sequential: true });
+    expect(maxInFlight()).toBe(1);
+    expect(report.kinds.every((k) => k.success === 2)).toBe(true);
+    expect(await localCount()).toBe(0);
+    await expectOnServer(graph);
+  });
+});
+
+describe('per-record outcomes', () => {
+  it("'duplicate entry': an unchanged copy is dropped, an edited one is PUT, nothing is stored twice", async () => {
+    await open();
+    const same = bodyOf(job);
+    const edited = bodyOf(job);
+    for (const body of [same, edited]) expect((await t.api('POST', '/jobs/', { token, body })).status).toBe(201);
+    await addPending(job, same);
+    await addPending(job, { ...edited, title: 'Edited after the lost answer' });
+    const { http, log } = client();
+    const d = deps(http);
+    const report = await uploadAll(d, { sequential: true });
+
+    expect(report.kinds[0]).toMatchObject({ total: 2, success: 2, failed: 0 });
+    expect(log.filter((r) => r.startsWith('PUT'))).toEqual([`PUT /jobs/${edited.jb_Id as string}`]);
+    expect(d.notify).not.toHaveBeenCalled();
+    expect(await serverCount(job, [same.jb_Id as string, edited.jb_Id as string])).toBe(2);
+    expect((await apiGet(`/jobs/${edited.jb_Id as string}`)).body.title).toBe('Edited after the lost answer');
+    expect(await localCount()).toBe(0);
+  });
+
+  it("'duplicate entry' with an image the server lacks: the image follows, then the record counts as uploaded", async () => {
+    await open();
+    const body = bodyOf(job);
+    const key = body.jb_Id as string;
+    expect((await t.api('POST', '/jobs/', { token, body })).status).toBe(201); // stored without its image
+    await addPending(job, body);
+    const bytes = await addImage(job, key, 2);
+    const { http, log } = client();
+    const report = await uploadAll(deps(http));
+    expect(report.kinds[0]).toMatchObject({ success: 1, images: 1 });
+    expect(log).toEqual(['POST /jobs/', `GET /jobs/${key}`, `PUT /jobs/${key}`]);
+    await expectOnServer({ keys: new Map([[job, [key]]]), images: [{ owner: job, key, slot: 'jb_img2', bytes }], profileImages: [] });
+    expect(await localCount()).toBe(0);
+  });
+
+  it("'duplicate entry' of a record someone else changed since: a conflict, not an overwrite", async () => {
+    await open();
+    const body = bodyOf(otherJob, { job: (await seedServerJob()).jb_Id as string });
+    expect((await t.api('POST', '/jobsother/', { token, body })).status).toBe(201);
+    expect((await t.api('PUT', `/jobsother/${body.jb_oth_Id as string}`, { token, body: { title: 'Theirs' } })).status).toBe(200);
+    await addPending(otherJob, { ...body, title: 'Mine' });
+    const { http } = client();
+    const d = deps(http);
+    const report = await uploadAll(d);
+    expect(report.kinds[1]).toMatchObject({ failed: 1, errors: [{ message: 'conflict' }] });
+    expect(d.notify).toHaveBeenCalledWith('OtJob Error', 'conflict');
+    expect((await apiGet(`/jobsother/${body.jb_oth_Id as string}`)).body.title).toBe('Theirs');
+    expect(await listPending(db as IcrsDatabase)).toMatchObject([{ state: 'conflict', conflict: { server: { title: 'Theirs' } } }]);
+  });
+
+  it('an edit made while the record was on its way is kept as an update of the uploaded version', async () => {
+    await open();
+    const body = bodyOf(serviceProvider);
+    const key = await addPending(serviceProvider, body);
+    const { http } = client();
+    // The user saves a change after the POST left and before its answer came back.
+    http.interceptors.request.use(async (config) => {
+      if (config.method === 'post' && config.url === '/sproviers/') await col(serviceProvider).findOne(key).exec().then((d) => d.incrementalPatch({ sp_Name: 'Renamed meanwhile' }));
+      return config;
+    });
+    const first = await uploadAll(deps(http));
+    expect(first.kinds[2]).toMatchObject({ success: 1 });
+    const server = await apiGet(`/sproviers/${key}`);
+    expect(server.body.sp_Name).toBe(body.sp_Name);
+    const kept = await col(serviceProvider).findOne(key).exec();
+    expect(kept).toMatchObject({ syncState: 'pending', syncOp: 'update', syncBase: server.body.updatedAt, sp_Name: 'Renamed meanwhile' });
+
+    await uploadAll(deps(client().http));
+    expect((await apiGet(`/sproviers/${key}`)).body.sp_Name).toBe('Renamed meanwhile');
+    expect(await localCount()).toBe(0);
+  });
+
+  it('an offline edit that clears a field and adds an image: both reach the server, even across a failure', async () => {
+    await open();
+    const body = bodyOf(job);
+    const key = body.jb_Id as string;
+    const created = await t.api('POST', '/jobs/', { token, body });
+    expect(created.body.address).toBeTruthy();
+    const { address: _cleared, ...edited } = created.body as Body;
+    await addPending(job, edited, 'update', created.body.updatedAt as string);
+    const bytes = await addImage(job, key, 1);
+    const { http, log } = client();
+    // The images' request is lost once, after the fields went through.
+    let failOnce = true;
+    http.interceptors.request.use((config) => {
+      if (config.method === 'put' && config.data instanceof FormData && failOnce) {
+        failOnce = false;
+        throw new Error('network down');
+      }
+      return config;
+    });
+    const d = deps(http);
+    const first = await uploadAll(d);
+    expect(first.kinds[0]).toMatchObject({ failed: 1, errors: [{ key, message: 'network down' }] });
+    const afterFields = await apiGet(`/jobs/${key}`);
+    expect(afterFields.body.address).toBeNull();
+    expect(await col(job).findOne(key).exec()).toMatchObject({ syncOp: 'update', syncBase: afterFields.body.updatedAt, syncAttempts: 1 });
+
+    const second = await uploadAll(d);
+    expect(second.kinds[0]).toMatchObject({ success: 1, images: 1 });
+    // Fields then images (refused before it left: not logged), then fields and images again.
+    expect(log.filter((r) => r.startsWith('PUT'))).toEqual([`PUT /jobs/${key}`, `PUT /jobs/${key}`, `PUT /jobs/${key}`]);
+    await expectOnServer({ keys: new Map([[job, [key]]]), images: [{ owner: job, key, slot: 'jb_img1', bytes }], profileImages: [] });
+    expect((await apiGet(`/jobs/${key}`)).body.address).toBeNull();
+    expect(await localCount()).toBe(0);
+  });
+
+  it("'duplicate entry' on a profile: PUT first (spec §4), then the local copy goes", async () => {
+    await open();
+    const unchanged = bodyOf(profile);
+    const changed = bodyOf(profile);
+    for (const body of [unchanged, changed]) expect((await t.api('POST', '/profile/', { token, body })).status).toBe(201);
+    await addPending(profile, unchanged);
+    await addPending(profile, { ...changed, firstName: 'Newer' });
+    const { http, log } = client();
+    const report = await uploadAll(deps(http), { sequential: true });
+
+    expect(report.kinds.find((k) => k.table === profile.table)).toMatchObject({ success: 2, failed: 0 });
+    for (const body of [unchanged, changed]) {
+      const id = body.prof_Id as string;
+      expect(log.filter((r) => r.includes(id))).toEqual([`GET /profile/${id}`, `PUT /profile/${id}`]);
+    }
+    expect(log.filter((r) => r === 'POST /profile/')).toHaveLength(2);
+    expect((await apiGet(`/profile/${changed.prof_Id as string}`)).body.firstName).toBe('Newer');
+    expect(await serverCount(profile, [unchanged.prof_Id as string, changed.prof_Id as string])).toBe(2);
+    expect(await localCount()).toBe(0);
+  });
+
+  it('any other error is shown with the spec §8 title and the record is kept; its children wait', async () => {
+    await open();
+    // A profile of another organisation's number: the server refuses it (400).
+    const refused = { ...bodyOf(profile), prof_Reg_No: registrationNumber('ADC') };
+    const prof = await addPending(profile, refused);
+    await addPending(skills, bodyOf(skills, { profile: prof }));
+    await addPending(profileImage, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') });
+    // An update of a provider the server does not have (404): refused too; its service and that service's training wait.
+    const sp = await addPending(serviceProvider, bodyOf(serviceProvider), 'update', new Date().toISOString());
+    const spd = await addPending(service, bodyOf(service, { serviceProvider: sp }));
+    const voc = await addPending(vocational, bodyOf(vocational, { service: spd }));
+    const { http, log } = client();
+    const d = deps(http);
+    const report = await uploadAll(d);
+
+    expect(d.notify).toHaveBeenCalledTimes(2);
+    expect(d.notify).toHaveBeenCalledWith('SaveSP Error', NOT_FOUND);
+    expect(d.notify.mock.calls.find(([title]) => title === 'Save Prof basic Error')?.[1]).toBe('The registration number must be ICRS followed by 8 characters from A-Z and 0-9');
+    const line = (e: EntityShape) => report.kinds.find((k) => k.table === e.table);
+    expect(line(serviceProvider)).toMatchObject({ total: 1, failed: 1, errors: [{ key: sp, message: NOT_FOUND }] });
+    expect(line(service)).toMatchObject({ total: 1, skipped: 1, errors: [{ key: spd, message: PARENT_NOT_UPLOADED }] });
+    expect(line(vocational)).toMatchObject({ skipped: 1, errors: [{ key: voc, message: PARENT_NOT_UPLOADED }] });
+    expect(line(skills)).toMatchObject({ skipped: 1, errors: [{ key: prof, message: PARENT_NOT_UPLOADED }] });
+    expect(line(profileImage)).toMatchObject({ skipped: 1, imagesFailed: 0 });
+    expect(log.some((r) => r.startsWith('POST /spDetail') || r.startsWith('POST /vocTrain') || r.startsWith('POST /profile/skprofile'))).toBe(false);
+
+    expect(await countPending(db as IcrsDatabase)).toBe(6);
+    const failedProfile = await col(profile).findOne(prof).exec();
+    expect(failedProfile.syncAttempts).toBe(1);
+    expect(failedProfile.syncError).toBe(d.notify.mock.calls.find(([title]) => title === 'Save Prof basic Error')?.[1]);
+    const pending = await listPending(db as IcrsDatabase);
+    expect(pending.find((p) => p.key === sp)).toMatchObject({ table: serviceProvider.table, state: 'failed', op: 'update', attempts: 1, lastError: NOT_FOUND });
+    expect(pending.find((p) => p.key === spd)).toMatchObject({ state: 'pending', attempts: 0 });
+    expect(await serverCount(service, [spd])).toBe(0);
+
+    // Retry clears the error; the record is sent (and refused) again by the next upload.
+    expect(await retry(db as IcrsDatabase, serviceProvider.table, sp)).toBe(true);
+    expect((await listPending(db as IcrsDatabase)).find((p) => p.key === sp)).toMatchObject({ state: 'pending', attempts: 0 });
+    const again = await uploadAll(d, { only: [{ table: serviceProvider.table, key: sp }] });
+    expect(again.total).toBe(1);
+    expect(again.kinds.find((k) => k.table === serviceProvider.table)).toMatchObject({ failed: 1 });
+  });
+
+  it('a stale update ends in a conflict that keeps both sides until the user chooses', async () => {
+    await open();
+    const body = bodyOf(job);
+    const created = await t.api('POST', '/jobs/', { token, body });
+    const base = created.body.updatedAt as string;
+    const key = body.jb_Id as string;
+    expect((await t.api('PUT', `/jobs/${key}`, { token, body: { title: 'Changed on the server' } })).status).toBe(200);
+    await addPending(job, { ...body, title: 'Changed offline', updatedAt: base }, 'update', base);
+    const { http, log } = client();
+    const d = deps(http);
+
+    const first = await uploadAll(d);
+    expect(first.kinds[0]).toMatchObject({ failed: 1, errors: [{ key, message: 'conflict' }] });
+    expect(d.notify).toHaveBeenCalledWith('JAALL Error', 'conflict');
+    expect((await apiGet(`/jobs/${key}`)).body.title).toBe('Changed on the server');
+    const [record] = await listPending(db as IcrsDatabase);
+    expect(record).toMatchObject({ key, state: 'conflict', lastError: 'conflict', conflict: { server: { title: 'Changed on the server' } } });
+
+    // Not sent again while the conflict stands.
+    log.length = 0;
+    const second = await uploadAll(d);
+    expect(second.kinds[0]).toMatchObject({ skipped: 1, failed: 0 });
+    expect(log).toEqual([]);
+
+    expect(await resolveConflict(db as IcrsDatabase, job.table, key, 'mine')).toBe(true);
+    const third = await uploadAll(d);
+    expect(third.kinds[0]).toMatchObject({ success: 1 });
+    expect((await apiGet(`/jobs/${key}`)).body.title).toBe('Changed offline');
+    expect(await localCount()).toBe(0);
+  });
+
+  it("a conflict settled with the server's copy drops the local one", async () => {
+    await open();
+    const body = bodyOf(serviceProvider);
+    const created = await t.api('POST', '/sproviers/', { token, body });
+    const key = body.sp_Id as string;
+    await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'Theirs' } });
+    await addPending(serviceProvider, { ...body, sp_Name: 'Mine' }, 'update', created.body.updatedAt as string);
+    const { http } = client();
+    await uploadAll(deps(http));
+    expect(await resolveConflict(db as IcrsDatabase, serviceProvider.table, key, 'server')).toBe(true);
+    expect(await localCount()).toBe(0);
+    expect((await apiGet(`/sproviers/${key}`)).body.sp_Name).toBe('Theirs');
+  });
+});
+
+describe('pending records', () => {
+  it('lists, counts and observes what waits, and reset empties the store', async () => {
+    await open();
+    await seedGraph(1);
+    const seen: number[] = [];
+    const subscription = pending$(db as IcrsDatabase).subscribe((records) => seen.push(records.length));
+    const records = await listPending(db as IcrsDatabase);
+    expect(records.map((r) => r.table)).toEqual(uploadOrder.map((e) => e.table));
+    expect(records.find((r) => r.table === profile.table)?.label).toMatch(/^ICRS[A-Z0-9]{8} /);
+    expect(records.every((r) => r.state === 'pending' && r.op === 'create' && r.attempts === 0)).toBe(true);
+    expect(await countPending(db as IcrsDatabase)).toBe(12);
+    await vi.waitFor(() => expect(seen.at(-1)).toBe(12));
+    await resetDatabase(db as IcrsDatabase);
+    await vi.waitFor(() => expect(seen.at(-1)).toBe(0));
+    subscription.unsubscribe();
+    expect(await localCount()).toBe(0);
+    expect(offlineCollections).toHaveLength(13);
+  });
+
+  it("export then import into a fresh store then upload: each record reaches the server once", async () => {
+    db = await openTestDb();
+    const graph = await seedGraph(3);
+    const json = await exportPending(db);
+    const parsed = JSON.parse(json) as { format: string; version: number; exportedAt: string; records: Record<string, Body[]>; files: Body[] };
+    expect(parsed).toMatchObject({ format: 'icrs-pending', version: 1 });
+    expect(Object.values(parsed.records).flat()).toHaveLength(3 * 12);
+    expect(parsed.files).toHaveLength(graph.images.length);
+    await db.close(); // the broken device; RxDB's open core allows one store of 13 collections at a time
+
+    db = await openTestDb();
+    expect(await importPending(db, json)).toEqual({ imported: 3 * 12, skipped: 0, images: graph.images.length });
+    expect(await importPending(db, json)).toEqual({ imported: 0, skipped: 3 * 12, images: 0 });
+    const { http } = client();
+    const first = await uploadAll(deps(http));
+    expect(first.kinds.every((k) => k.success === 3 && k.failed === 0)).toBe(true);
+    expect(await localCount()).toBe(0);
+    await expectOnServer(graph);
+
+    // The same file imported once more (the first device had uploaded after all): all duplicates, nothing doubled.
+    expect((await importPending(db, json)).imported).toBe(3 * 12);
+    const second = await uploadAll(deps(http));
+    expect(second.kinds.every((k) => k.success === 3 && k.failed === 0)).toBe(true);
+    expect(await localCount()).toBe(0);
+    await expectOnServer(graph);
+  });
+
+  it('refuses a file that is not an export', async () => {
+    await open();
+    await expect(importPending(db as IcrsDatabase, '{"format":"other"}')).rejects.toThrow(/not an icrs-pending export/);
+    await expect(importPending(db as IcrsDatabase, 'not json')).rejects.toThrow(/not an icrs-pending export/);
+    const broken = JSON.stringify({ format: 'icrs-pending', version: 1, exportedAt: '', records: { 'available-jobs': [{ jb_Id: uuidv7() }] }, files: [] });
+    await expect(importPending(db as IcrsDatabase, broken)).rejects.toThrow(/missing/);
+    expect(await localCount()).toBe(0);
+  });
+});
