@@ -1,0 +1,146 @@
+// The controls above an EntityGrid: the quick search (debounced into `q`) and one select per
+// filter of the entity's list declaration (lookup lists in the user's language, enum names,
+// yes/no), plus the CSV export button.
+import { Box, Button, CircularProgress, InputAdornment, MenuItem, TextField } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/Download';
+import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
+import SearchIcon from '@mui/icons-material/Search';
+import type { EntityShape } from '../../../schemas/define';
+import type { FilterValue } from '../../lib/data/types';
+import { enumOptions, fieldLabel, fieldOf, type DisplayContext } from './fields';
+import { lookupOptions, type Option } from './lookups';
+import type { Filters } from './useGridQuery';
+
+/** Filters a select can offer: lookups, enums and yes/no. Ids (a parent) and integers are
+ * fixed by the screen (`fixedFilter`), never picked from a list. */
+export function selectableFilters(entity: EntityShape, names?: readonly string[]): string[] {
+  const wanted = names ?? entity.list?.filters ?? [];
+  return wanted.filter((name) => {
+    const kind = fieldOf(entity, name)?.kind;
+    return kind === 'lookup' || kind === 'enum' || kind === 'boolean';
+  });
+}
+
+export function filterOptions(entity: EntityShape, name: string, ctx: DisplayContext): Option<FilterValue>[] {
+  const field = fieldOf(entity, name);
+  if (field?.kind === 'lookup') return lookupOptions(ctx.lists, field.list, ctx.lang);
+  if (field?.kind === 'enum') return enumOptions(entity, name, ctx.t);
+  if (field?.kind === 'boolean') {
+    return [
+      { value: true, label: ctx.t('entityGrid.yes') },
+      { value: false, label: ctx.t('entityGrid.no') },
+    ];
+  }
+  return [];
+}
+
+// Select values are strings; JSON keeps 1, '1' and true apart.
+const encode = (value: FilterValue): string => JSON.stringify(value);
+const decode = (text: string): FilterValue => JSON.parse(text) as FilterValue;
+
+interface FilterSelectProps {
+  entity: EntityShape;
+  name: string;
+  value: FilterValue | undefined;
+  ctx: DisplayContext;
+  onChange: (value: FilterValue | undefined) => void;
+}
+
+function FilterSelect({ entity, name, value, ctx, onChange }: FilterSelectProps) {
+  const label = fieldLabel(entity, name, ctx.t);
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value === undefined ? '' : encode(value)}
+      onChange={(event) => onChange(event.target.value === '' ? undefined : decode(event.target.value))}
+      sx={{ minWidth: 160, flex: { xs: '1 1 100%', sm: '0 1 auto' } }}
+      slotProps={{ select: { MenuProps: { slotProps: { paper: { sx: { maxHeight: 360 } } } } } }}
+      data-testid={`filter-${name}`}
+    >
+      <MenuItem value="">
+        <em>{ctx.t('entityGrid.all')}</em>
+      </MenuItem>
+      {filterOptions(entity, name, ctx).map((option) => (
+        <MenuItem key={encode(option.value)} value={encode(option.value)}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+export interface GridFiltersProps {
+  entity: EntityShape;
+  ctx: DisplayContext;
+  search: string;
+  onSearch: (text: string) => void;
+  filterNames: readonly string[];
+  filters: Filters;
+  onFilters: (filters: Filters) => void;
+  exporting: boolean;
+  onExport?: () => void;
+}
+
+function searchPlaceholder(entity: EntityShape, ctx: DisplayContext): string {
+  const fields = (entity.list?.search ?? []).slice(0, 3).map((name) => fieldLabel(entity, name, ctx.t).toLowerCase());
+  return fields.length ? ctx.t('entityGrid.searchIn', { fields: fields.join(', ') }) : '';
+}
+
+export function GridFilters({ entity, ctx, search, onSearch, filterNames, filters, onFilters, exporting, onExport }: GridFiltersProps) {
+  const canSearch = (entity.list?.search.length ?? 0) > 0;
+  const active = Object.keys(filters).length > 0 || search !== '';
+  const setFilter = (name: string, value: FilterValue | undefined) => {
+    const next: Record<string, FilterValue> = { ...filters };
+    if (value === undefined) delete next[name];
+    else next[name] = value;
+    onFilters(next);
+  };
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }} role="search">
+      {canSearch && (
+        <TextField
+          type="search"
+          size="small"
+          label={ctx.t('entityGrid.search')}
+          placeholder={searchPlaceholder(entity, ctx)}
+          value={search}
+          onChange={(event) => onSearch(event.target.value)}
+          sx={{ flex: { xs: '1 1 100%', sm: '1 1 240px' }, maxWidth: { sm: 360 } }}
+          slotProps={{
+            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+            htmlInput: { 'data-testid': 'grid-search' },
+          }}
+        />
+      )}
+      {filterNames.map((name) => (
+        <FilterSelect key={name} entity={entity} name={name} value={filters[name]} ctx={ctx} onChange={(value) => setFilter(name, value)} />
+      ))}
+      {active && (
+        <Button
+          size="small"
+          startIcon={<FilterAltOffIcon />}
+          onClick={() => {
+            onSearch('');
+            onFilters({});
+          }}
+        >
+          {ctx.t('entityGrid.clearFilters')}
+        </Button>
+      )}
+      {onExport && (
+        <Button
+          size="small"
+          variant="outlined"
+          sx={{ ml: { sm: 'auto' } }}
+          startIcon={exporting ? <CircularProgress size={16} /> : <DownloadIcon />}
+          disabled={exporting}
+          onClick={onExport}
+        >
+          {ctx.t(exporting ? 'entityGrid.exporting' : 'entityGrid.exportCsv')}
+        </Button>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,61 @@
+// Data Grid columns derived from an entity's declaration: the header is the field's label, the
+// cell its display value (lookup and enum labels, short dates), and the first column carries
+// the "not uploaded" chip of rows saved on this device only (design.md §6).
+import { Box, Chip } from '@mui/material';
+import type { GridColDef, GridRenderCellParams, GridValidRowModel } from '@mui/x-data-grid';
+import type { EntityShape } from '../../../schemas/define';
+import { displayValue, fieldLabel, isListable, isSortable, requireField, type DisplayContext } from './fields';
+
+export type GridRow = GridValidRowModel;
+
+/** The columns a list shows when the screen does not choose: the entity's readable fields. */
+export function defaultColumns(entity: EntityShape): string[] {
+  return Object.entries(entity.fields)
+    .filter(([, field]) => isListable(field))
+    .map(([name]) => name);
+}
+
+export function isPendingRow(row: GridRow): boolean {
+  return row.syncState === 'pending';
+}
+
+function FirstCell({ params, label }: { params: GridRenderCellParams<GridRow, string>; label: string }) {
+  if (!isPendingRow(params.row)) return params.value ?? '';
+  return (
+    // The chip first: on a phone the name is cut short, never the mark.
+    <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, height: '100%' }}>
+      <Chip size="small" color="warning" variant="outlined" label={label} data-testid="not-uploaded" sx={{ flexShrink: 0 }} />
+      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {params.value}
+      </Box>
+    </Box>
+  );
+}
+
+/** One column per name, in that order. Throws on a name the entity lacks: a typo in a screen
+ * should fail its first test, not show an empty column. */
+export function buildColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext): GridColDef<GridRow, string>[] {
+  const notUploaded = ctx.t('entityGrid.notUploaded');
+  return names.map((name, index) => {
+    const field = requireField(entity, name, 'EntityGrid');
+    const numeric = field.kind === 'integer' || field.kind === 'number';
+    const column: GridColDef<GridRow, string> = {
+      field: name,
+      headerName: fieldLabel(entity, name, ctx.t),
+      flex: 1,
+      minWidth: numeric ? 90 : 140,
+      sortable: isSortable(field),
+      // Labels, not raw ids, so what the grid shows (and copies) is what people read.
+      valueGetter: (_value: never, row: GridRow) => displayValue(entity, name, row[name], ctx),
+      ...(numeric ? { align: 'right' as const, headerAlign: 'right' as const } : {}),
+    };
+    if (index === 0) column.renderCell = (params) => <FirstCell params={params} label={notUploaded} />;
+    return column;
+  });
+}
+
+/** Key of a row: the key field, or `pk` for the composite keys of RxDB documents. */
+export function rowIdOf(entity: EntityShape, row: GridRow): string {
+  if (entity.keyFields.length > 1) return String(row.pk ?? entity.keyFields.map((k) => row[k]).join('|'));
+  return String(row[entity.keyFields[0] as string]);
+}

@@ -1,0 +1,12 @@
+// Schema-driven parts of the list and form screens (issue 5).
+export { EntityGrid, type EntityGridProps } from './EntityGrid';
+export { EntityForm, type EntityFormProps, type FormApi } from './EntityForm';
+export { buildColumns, defaultColumns, isPendingRow } from './columns';
+export { toCsv, csvCell, csvSeparator, fetchAllRows, BOM, EXPORT_ROW_CAP } from './csv';
+export { displayValue, exportValue, fieldLabel, type DisplayContext, type Translate } from './fields';
+export { lookupLabel, lookupOptions, itemLabel, langOf, useLookupLists, type Option } from './lookups';
+export { validateValues, checkField, type Problem } from './validation';
+export { draftKey, loadDraft, clearDraft } from './drafts';
+export { GRID_PAGE_SIZES, type Filters } from './useGridQuery';
+export { defaultFormFields } from './formState';
+export { messageOf, serverFieldErrors } from './errors';

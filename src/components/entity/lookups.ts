@@ -1,0 +1,55 @@
+// Lookup lists (territory, category, sector, …) as the forms and lists show them: item labels in
+// the user's language, read from the copy cached under the `lists` key at sign-in (spec §3), so
+// the same labels appear online and offline.
+import { useState } from 'react';
+import type { LookupItem } from '../../../schemas/entities/users';
+import { getCachedLists } from '../../lib/data/lists';
+import type { LookupLists } from '../../lib/data/types';
+import type { Lang } from '../../lib/session';
+
+export interface Option<V> {
+  value: V;
+  label: string;
+}
+
+/** react-intl's locale is the app language ('fr' | 'en'); anything else reads as the default. */
+export function langOf(locale: string): Lang {
+  return locale.startsWith('en') ? 'en' : 'fr';
+}
+
+export function itemLabel(item: LookupItem, lang: Lang): string {
+  return item[lang] || item.fr || item.en || `#${item.id}`;
+}
+
+/** The label of item `id` of list `key`; '#id' when the device does not know it (a list cached
+ * before the item was added), so the value is never silently hidden. */
+export function lookupLabel(lists: LookupLists | null, key: string, id: unknown, lang: Lang): string {
+  if (id === null || id === undefined || id === '') return '';
+  const item = lists?.[key]?.find((i) => i.id === Number(id));
+  return item ? itemLabel(item, lang) : `#${String(id)}`;
+}
+
+/** Items of a list as options sorted by label. Forms offer active items only, but keep the
+ * record's current value (`keep`) even when it was deactivated since, so an edit never
+ * changes it behind the user's back. */
+export function lookupOptions(
+  lists: LookupLists | null,
+  key: string,
+  lang: Lang,
+  options: { activeOnly?: boolean; keep?: number | null } = {},
+): Option<number>[] {
+  const items = lists?.[key] ?? [];
+  const shown = items.filter((i) => !options.activeOnly || i.active !== false || i.id === options.keep);
+  const result = shown.map((i) => ({ value: i.id, label: itemLabel(i, lang) }));
+  if (options.keep !== null && options.keep !== undefined && !result.some((o) => o.value === options.keep)) {
+    result.push({ value: options.keep, label: `#${options.keep}` });
+  }
+  return result.sort((a, b) => a.label.localeCompare(b.label, lang));
+}
+
+/** The cached lists, read once per mount: they are refreshed at sign-in and when the app comes
+ * online, and the next screen opened reads the new copy. */
+export function useLookupLists(): LookupLists | null {
+  const [lists] = useState(getCachedLists);
+  return lists;
+}

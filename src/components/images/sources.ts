@@ -1,0 +1,72 @@
+// Where the images a record already has come from: the server (fetched with the bearer token,
+// hence through the app's axios instance rather than an <img src>) or this device's `files`
+// store (pending upload, base64).
+import { useEffect, useMemo, useState } from 'react';
+import type { EntityShape } from '../../../schemas/define';
+import { file as fileEntity } from '../../../schemas/index';
+import { api } from '../../lib/api';
+import { base64ToBlob } from '../../lib/data/images';
+import { useLiveQuery } from '../../lib/db/hooks';
+
+export type ImageSource =
+  | { kind: 'server'; id: string; name: string }
+  | { kind: 'local'; data: string; type: string };
+
+/** An image a record has now, in one of its slots (sp_img1, jb_img2, …). */
+export interface ExistingImage {
+  slot: string;
+  source: ImageSource;
+  /** Saved on this device, not uploaded yet. */
+  pending?: boolean;
+}
+
+/** GET /api/imgs/getById as a blob. */
+export async function fetchServerImage(id: string, name: string): Promise<Blob> {
+  const { data } = await api.get<Blob>('/imgs/getById', { params: { id, imagename: name }, responseType: 'blob', silent: true });
+  return data;
+}
+
+export type BlobState = { status: 'loading' } | { status: 'ready'; blob: Blob } | { status: 'failed' };
+
+/** The blob of an existing image: decoded at once when local, fetched when on the server. */
+export function useImageBlob(source: ImageSource): BlobState {
+  const local = source.kind === 'local' ? source : null;
+  const localBlob = useMemo(() => (local ? base64ToBlob(local.data, local.type) : null), [local?.data, local?.type]); // eslint-disable-line react-hooks/exhaustive-deps -- the bytes, not the object
+  const serverKey = source.kind === 'server' ? `${source.id}|${source.name}` : '';
+  const [fetched, setFetched] = useState<{ key: string; state: BlobState } | null>(null);
+  useEffect(() => {
+    if (!serverKey) return undefined;
+    let current = true;
+    const [id = '', name = ''] = serverKey.split('|');
+    fetchServerImage(id, name).then(
+      (blob) => current && setFetched({ key: serverKey, state: { status: 'ready', blob } }),
+      () => current && setFetched({ key: serverKey, state: { status: 'failed' } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [serverKey]);
+  if (localBlob) return { status: 'ready', blob: localBlob };
+  return fetched?.key === serverKey ? fetched.state : { status: 'loading' };
+}
+
+/** The slot's number: jb_img2 → 2 (the `files` store's imgNo). */
+function slotNumber(slot: string): number {
+  return Number(slot.slice(-1));
+}
+
+/** The images `row` has: a local pending copy of a slot wins over the server's (it is newer). */
+export function useRecordImages(entity: EntityShape, row: Readonly<Record<string, unknown>> | null | undefined): ExistingImage[] {
+  const key = row ? String(row[entity.keyFields[0] as string] ?? '') : '';
+  const { docs } = useLiveQuery(fileEntity, { selector: { srcId: key } });
+  return useMemo(() => {
+    const out: ExistingImage[] = [];
+    for (const slot of entity.images) {
+      const local = docs.find((doc) => doc.imgNo === slotNumber(slot));
+      const name = row?.[slot];
+      if (local) out.push({ slot, source: { kind: 'local', data: local.data, type: local.type }, pending: true });
+      else if (typeof name === 'string' && name && key) out.push({ slot, source: { kind: 'server', id: key, name } });
+    }
+    return out;
+  }, [entity, docs, row, key]);
+}

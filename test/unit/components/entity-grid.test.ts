@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+// EntityGrid: columns and labels derived from the entity, the query it sends, the "not
+// uploaded" chip, and the row click.
+import { createElement } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { job, serviceProvider } from '../../../schemas/index';
+import { buildColumns, EntityGrid, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
+import type { ListQuery, ListResult } from '../../../src/lib/data/types';
+import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
+
+const LISTS = {
+  territory: [
+    { id: 1, fr: 'Goma', en: 'Goma', active: true },
+    { id: 2, fr: 'Béni', en: 'Beni', active: true },
+  ],
+  sector: [{ id: 3, fr: 'Agriculture', en: 'Farming', active: true }],
+};
+
+function ctx(lang: Lang): DisplayContext {
+  const t = (id: string, values?: Record<string, string | number>) =>
+    (messages[lang][id] ?? id).replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? `{${name}}`));
+  return { lang, lists: LISTS, t };
+}
+
+const ROWS = [
+  { sp_Id: '0190a0a0-0000-7000-8000-000000000001', sp_Name: 'Centre Espoir', sp_type: 1, territory: 2, createdAt: '2026-11-21T10:00:00.000Z', syncState: 'synced' },
+  { sp_Id: '0190a0a0-0000-7000-8000-000000000002', sp_Name: 'Avocats sans frontières', sp_type: 3, territory: 1, createdAt: '2026-11-20T10:00:00.000Z', syncState: 'pending' },
+];
+
+describe('grid columns from the entity', () => {
+  it('take their headers from the field labels, in the order asked', () => {
+    const columns = buildColumns(serviceProvider, ['sp_Name', 'sp_type', 'territory', 'createdAt'], ctx('en'));
+    expect(columns.map((c) => c.headerName)).toEqual(['Name', 'Type', 'Territory', 'Created']);
+    expect(buildColumns(serviceProvider, ['sp_Name', 'sp_type'], ctx('fr')).map((c) => c.headerName)).toEqual(['Nom', 'Type']);
+  });
+
+  it('show enum names, lookup labels, short dates and yes/no in the user language', () => {
+    const show = (lang: Lang, names: string[], row: Record<string, unknown>) =>
+      buildColumns(job, names, ctx(lang)).map((c) => (c.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, row));
+    const row = { contract: 'fixedTerm', sector: 3, territory: 2, deadline: '2026-11-21', open: true, positions: 1200 };
+    expect(show('en', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual(['Fixed term', 'Farming', 'Beni', 'Nov 21, 2026', 'Yes', '1,200']);
+    expect(show('fr', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual(['CDD', 'Agriculture', 'Béni', '21 nov. 2026', 'Oui', '1\u202f200']);
+  });
+
+  it('show the id of a lookup item the device does not know rather than nothing', () => {
+    const [territory] = buildColumns(serviceProvider, ['territory'], ctx('en'));
+    expect((territory?.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, { territory: 99 })).toBe('#99');
+  });
+
+  it('refuse a field the entity does not have', () => {
+    expect(() => buildColumns(serviceProvider, ['nope'], ctx('en'))).toThrow(/serviceProvider has no field nope/);
+  });
+
+  it('sort on the server only where the server can', () => {
+    const columns = buildColumns(job, ['title', 'deadline'], ctx('en'));
+    expect(columns.every((c) => c.sortable)).toBe(true);
+  });
+});
+
+let view: Rendered | null = null;
+
+function loader(rows: Record<string, unknown>[] = ROWS) {
+  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows, total: rows.length, page: query.page ?? 1, pageSize: query.pageSize ?? 10 }));
+}
+
+async function open(props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>, lang: Lang = 'en') {
+  view = await render(createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }), lang);
+  await wait(10);
+  return view;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem(LISTS_KEY, JSON.stringify(LISTS));
+});
+
+afterEach(async () => {
+  await view?.unmount();
+  view = null;
+});
+
+describe('EntityGrid', () => {
+  it('asks for the first page, sorted as the entity declares', async () => {
+    const load = loader();
+    await open({ load });
+    expect(load).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 10 });
+  });
+
+  it('shows the rows with their labels and marks the ones not uploaded', async () => {
+    const { container } = await open({ load: loader() });
+    const rows = Array.from(container.querySelectorAll('[role="row"][data-id]'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.textContent).toContain('Centre Espoir');
+    expect(rows[0]?.textContent).toContain('Social');
+    expect(rows[0]?.textContent).toContain('Beni');
+    expect(rows[0]?.querySelector('[data-testid="not-uploaded"]')).toBeNull();
+    expect(rows[1]?.querySelector('[data-testid="not-uploaded"]')?.textContent).toBe('not uploaded');
+  });
+
+  it('marks them in French too', async () => {
+    const { container } = await open({ load: loader() }, 'fr');
+    expect(container.querySelector('[data-testid="not-uploaded"]')?.textContent).toBe('non envoyé');
+    expect(container.textContent).toContain('Juridique');
+  });
+
+  it('opens a row on click', async () => {
+    const onRowClick = vi.fn();
+    const { container } = await open({ load: loader(), onRowClick });
+    const cell = container.querySelector('[role="row"][data-id] [role="gridcell"]') as HTMLElement;
+    await click(cell);
+    expect(onRowClick).toHaveBeenCalledWith(expect.objectContaining({ sp_Name: 'Centre Espoir' }));
+  });
+
+  it('sends the search after a pause, from the first page', async () => {
+    const load = loader();
+    const { container } = await open({ load });
+    const search = container.querySelector('[data-testid="grid-search"]') as HTMLInputElement;
+    await typeInto(search, 'esp');
+    await typeInto(search, 'espoir');
+    await wait(500);
+    const searches = load.mock.calls.map(([q]) => q.q).filter(Boolean);
+    expect(searches).toEqual(['espoir']);
+    expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'espoir', page: 1 }));
+  });
+
+  it('applies the fixed filter of the screen and offers the others', async () => {
+    const load = loader([{ jb_Id: '0190a0a0-0000-7000-8000-000000000003', title: 'Mason', syncState: 'synced' }]);
+    const { container } = await open({ load, entity: job, columns: ['title'], fixedFilter: { territory: 2 } });
+    expect(load).toHaveBeenCalledWith(expect.objectContaining({ filter: { territory: 2 } }));
+    const filters = Array.from(container.querySelectorAll('[data-testid^="filter-"]')).map((el) => el.getAttribute('data-testid'));
+    expect(filters).toEqual(['filter-sector', 'filter-contract', 'filter-open', 'filter-location']);
+  });
+
+  it('shows why a page could not be loaded, and tries again', async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error('Network Error')).mockResolvedValue({ rows: ROWS, total: 2, page: 1, pageSize: 10 });
+    const { container } = await open({ load });
+    expect(container.textContent).toContain('The list could not be loaded: Network Error');
+    const retry = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Retry') as HTMLButtonElement;
+    await click(retry);
+    await wait(10);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(container.textContent).not.toContain('could not be loaded');
+  });
+});
