@@ -1,15 +1,17 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RawIntlProvider, useIntl } from 'react-intl';
 import { SnackbarProvider } from 'notistack';
 import { PreferencesProvider } from '../components';
+import { SignedInStore } from '../features/offline';
 import { ServiceWorkerGate } from '../features/pwa';
 import { TOAST_DURATION_MS } from '../lib/constants';
 import { takeFlash } from '../lib/flash';
 import type { AppIntl } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { notify } from '../lib/notify';
+import { getUser } from '../lib/session';
 import { routes } from './routes';
 
 const router = createBrowserRouter(routes);
@@ -28,13 +30,23 @@ function LoginFlash() {
   return null;
 }
 
+/**
+ * A signed-in user gets the local store (issue 4): opened once per page load, since login and
+ * logout both reload the page. Signed-out pages (login, help) never open it.
+ */
+function Routes() {
+  const [signedIn] = useState(() => getUser() !== null);
+  const app = <RouterProvider router={router} />;
+  return signedIn ? <SignedInStore>{app}</SignedInStore> : app;
+}
+
 export function App({ intl }: { intl: AppIntl }) {
   return (
     <RawIntlProvider value={intl}>
       <PreferencesProvider>
         <SnackbarProvider maxSnack={4} autoHideDuration={TOAST_DURATION_MS} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>
           <LoginFlash />
-          <RouterProvider router={router} />
+          <Routes />
           <ServiceWorkerGate />
         </SnackbarProvider>
       </PreferencesProvider>

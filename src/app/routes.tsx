@@ -7,9 +7,14 @@ import { ComingPage } from '../features/coming';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
 import { HelpIndex, HelpPage } from '../features/help';
 import { HomePage } from '../features/home';
+import { jobRoutes } from '../features/jobs';
+import { LoginUnsentNotice, OfflineHomePage, PendingRecordsPage } from '../features/offline';
+import { providerRoutes } from '../features/providers';
+import { serviceRoutes } from '../features/services';
 import { Shell } from '../features/shell';
 import { TestingPage } from '../features/testing';
 import { ChangePasswordPage, UserEditPage, UserListPage } from '../features/users';
+import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
 
 function guard(permission: Permission, element: ReactNode): ReactNode {
@@ -43,21 +48,30 @@ const usersRoutes: RouteObject = {
   ],
 };
 
+/** A feature's screens as routes, each behind the guard of its permission. */
+function featureRoutes(list: FeatureRoute[]): RouteObject[] {
+  return list.map(({ path, permission, element }) => {
+    const guarded = permission ? guard(permission, element) : element;
+    return path ? { path, element: guarded } : { index: true, element: guarded };
+  });
+}
+
 const serviceProviderRoutes: RouteObject = {
   path: 'serviceproviders',
   element: <RequirePermission permission="route.serviceproviders" />,
-  children: [
-    { index: true, element: <ComingPage titleId="screens.serviceProviders" /> },
-    { path: 'services', element: coming('menu.services', 'screens.services') },
-    { path: 'verify', element: coming('menu.verify', 'screens.verify') },
-    { path: 'rejected', element: coming('menu.rejected', 'screens.rejected') },
-    { path: 'add', element: coming('menu.addServiceProvider', 'screens.addServiceProvider') },
-  ],
+  children: featureRoutes([...providerRoutes, ...serviceRoutes]),
 };
 
 const signedInRoutes: RouteObject[] = [
   { index: true, element: guard('route.home', <HomePage />) },
-  { path: 'offlinehp', element: coming('route.offlinehp', 'screens.offlinehp') },
+  {
+    path: 'offlinehp',
+    element: <RequirePermission permission="route.offlinehp" />,
+    children: [
+      { index: true, element: <OfflineHomePage /> },
+      { path: 'pending', element: <PendingRecordsPage /> },
+    ],
+  },
   { path: 'testing', element: guard('route.testing', <TestingPage />) },
   usersRoutes,
   { path: 'lists', element: coming('route.lists', 'screens.lists') },
@@ -65,10 +79,7 @@ const signedInRoutes: RouteObject[] = [
   {
     path: 'availablejobs',
     element: <RequirePermission permission="route.availablejobs" />,
-    children: [
-      { index: true, element: <ComingPage titleId="screens.availableJobs" /> },
-      { path: 'add', element: <ComingPage titleId="screens.addAvailableJob" /> },
-    ],
+    children: featureRoutes(jobRoutes),
   },
   {
     path: 'profiles',
@@ -86,7 +97,15 @@ export const routes: RouteObject[] = [
   {
     element: <Shell />,
     children: [
-      { path: 'login', element: <LoginPage /> },
+      {
+        path: 'login',
+        element: (
+          <>
+            <LoginUnsentNotice />
+            <LoginPage />
+          </>
+        ),
+      },
       { path: 'help', element: <HelpIndex /> },
       { path: 'help/:lang', element: <HelpPage /> },
       { path: 'forbidden', element: <ForbiddenPage /> },

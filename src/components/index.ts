@@ -5,3 +5,4 @@ export { InfoDialog } from './InfoDialog';
 export { FullPageSpinner } from './FullPageSpinner';
 export { LanguageSelect } from './LanguageSelect';
 export { useSessionUser } from './useSessionUser';
+export { DeleteDialog } from './DeleteDialog';

@@ -4,6 +4,7 @@ import { Box, Toolbar, useMediaQuery } from '@mui/material';
 import { usePreferences, useSessionUser } from '../../components';
 import { WIDE_MEDIA_QUERY } from '../../lib/constants';
 import type { SessionUser } from '../../lib/session';
+import { UnsentBanner } from '../offline';
 import { ContactDialog } from './ContactDialog';
 import { Footer } from './Footer';
 import { menuFor, visibleBadges } from './menu';
@@ -45,6 +46,7 @@ export function Shell() {
       <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
         {user && <Toolbar />}
         <TrainingBanner />
+        {user && <UnsentBanner />}
         <Box component="main" id="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 } }}>
           <Outlet />
         </Box>

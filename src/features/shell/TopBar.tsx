@@ -10,6 +10,7 @@ import MailIcon from '@mui/icons-material/Mail';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
 import { LanguageSelect } from '../../components';
+import { useGuardedLogout } from '../offline';
 import { SIDEBAR_ID } from './Sidebar';
 import { TopBarMenu } from './TopBarMenu';
 import { useShellActions, type ShellActions } from './useShellActions';
@@ -55,7 +56,8 @@ function InlineActions({ actions, onContact }: { actions: ShellActions; onContac
 export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
-  const actions = useShellActions();
+  const guardedLogout = useGuardedLogout();
+  const actions = useShellActions(guardedLogout.request);
   const roomy = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
   return (
     <AppBar position="fixed" sx={(theme) => ({ zIndex: theme.zIndex.drawer + 1 })}>
@@ -83,6 +85,7 @@ export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps)
           </Tooltip>
         )}
       </Toolbar>
+      {guardedLogout.dialog}
     </AppBar>
   );
 }

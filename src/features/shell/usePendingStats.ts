@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { onPendingStatsChanged } from '../../lib/events';
 import { api } from '../../lib/api';
 import { PENDING_STATS_DELAY_MS } from '../../lib/constants';
 import type { Mode, SessionUser } from '../../lib/session';
@@ -25,6 +26,9 @@ function toCounts(data: unknown): PendingCounts | null {
 export function usePendingStats(user: SessionUser | null, mode: Mode, wanted: boolean): PendingCounts | null {
   const [counts, setCounts] = useState<PendingCounts | null>(null);
   const active = user !== null && mode === 'online' && wanted;
+  const [version, setVersion] = useState(0);
+  // A verification elsewhere in the app asks for fresh counts at once.
+  useEffect(() => onPendingStatsChanged(() => setVersion((v) => v + 1)), []);
   useEffect(() => {
     if (!active) return;
     let cancelled = false;
@@ -35,11 +39,11 @@ export function usePendingStats(user: SessionUser | null, mode: Mode, wanted: bo
           if (!cancelled) setCounts(toCounts(data));
         })
         .catch((error: unknown) => console.warn('Pending counts unavailable:', error));
-    }, PENDING_STATS_DELAY_MS);
+    }, version === 0 ? PENDING_STATS_DELAY_MS : 0);
     return () => {
       cancelled = true;
       window.clearTimeout(timer);
     };
-  }, [active]);
+  }, [active, version]);
   return active ? counts : null;
 }

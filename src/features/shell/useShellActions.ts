@@ -1,10 +1,12 @@
 import { useNavigate } from 'react-router';
 import { usePreferences } from '../../components';
-import { logout } from '../../lib/auth';
 import { useFullscreen } from './useFullscreen';
 
-/** The top-bar behaviours (spec §2, §4), shared by the inline bar and the phone overflow menu. */
-export function useShellActions() {
+/**
+ * The top-bar behaviours (spec §2, §4), shared by the inline bar and the phone overflow menu.
+ * `logout` is the caller's: it warns first when unsent records exist (offline feature).
+ */
+export function useShellActions(logout: () => void) {
   const navigate = useNavigate();
   const prefs = usePreferences();
   const fullscreen = useFullscreen();

@@ -1,12 +1,12 @@
 // Rendering for the component tests (jsdom): React 19's createRoot inside act(), with the
-// translations of src/components/i18n-additions.*.json, the ones these parts ship with.
+// the app's own translations (public/assets/i18n).
 import { createElement, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { act } from 'react';
 import { IntlProvider } from 'react-intl';
 import { flatten, type Catalog } from '../../../src/lib/i18n';
-import en from '../../../src/components/i18n-additions.en.json';
-import fr from '../../../src/components/i18n-additions.fr.json';
+import en from '../../../public/assets/i18n/en.json';
+import fr from '../../../public/assets/i18n/fr.json';
 
 export type Lang = 'fr' | 'en';
 

@@ -1,5 +1,5 @@
-// The translations these parts ship (src/components/i18n-additions.{fr,en}.json, merged into
-// public/assets/i18n by the lead): the same keys in both languages, valid ICU messages, every
+// The translations of the list, form, map and image parts (in public/assets/i18n):
+// the same keys in both languages, valid ICU messages, every
 // key the code uses, and every label the issue 5 entities need.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

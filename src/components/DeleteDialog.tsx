@@ -1,0 +1,98 @@
+import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
+
+interface DeleteDialogProps {
+  open: boolean;
+  /** What is deleted, in words ("service provider"). */
+  entityLabel: string;
+  /** Its name, shown in the title. */
+  name: string;
+  onCancel: () => void;
+  /** Deletes; a rejection's message (e.g. a wrong password) is shown and the dialog stays open. */
+  onConfirm: (reason: string, password: string) => Promise<void>;
+}
+
+const MIN_REASON = 3;
+
+function messageOf(error: unknown): string {
+  const data = (error as { response?: { data?: { result?: unknown; message?: unknown } } }).response?.data;
+  if (typeof data?.result === 'string') return data.result;
+  if (typeof data?.message === 'string') return data.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Deleting a provider or a service needs a reason and the user's password (spec §5). */
+export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: DeleteDialogProps) {
+  const intl = useIntl();
+  const [reason, setReason] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const valid = reason.trim().length >= MIN_REASON && password.length > 0;
+
+  const close = () => {
+    setReason('');
+    setPassword('');
+    setError(null);
+    onCancel();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!valid || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm(reason.trim(), password);
+      setReason('');
+      setPassword('');
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : close} aria-labelledby="delete-title" component="form" onSubmit={submit}>
+      <DialogTitle id="delete-title">{intl.formatMessage({ id: 'deleteDialog.title' }, { name })}</DialogTitle>
+      <DialogContent>
+        <DialogContentText>{intl.formatMessage({ id: 'deleteDialog.text' }, { entity: entityLabel })}</DialogContentText>
+        <TextField
+          label={intl.formatMessage({ id: 'deleteDialog.reason' })}
+          helperText={intl.formatMessage({ id: 'deleteDialog.reasonHelp' })}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          required
+          multiline
+          minRows={2}
+          fullWidth
+          margin="normal"
+          slotProps={{ htmlInput: { maxLength: 500 } }}
+        />
+        <TextField
+          label={intl.formatMessage({ id: 'deleteDialog.password' })}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+          fullWidth
+          margin="normal"
+        />
+        {error && (
+          <Alert severity="error" role="alert">
+            {intl.formatMessage({ id: 'deleteDialog.failed' })}: {error}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={close} disabled={busy}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
+        <Button type="submit" color="error" variant="contained" disabled={!valid || busy} startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+          {intl.formatMessage({ id: 'deleteDialog.confirm' })}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

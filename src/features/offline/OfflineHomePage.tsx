@@ -1,0 +1,155 @@
+import { useId } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { Alert, Badge, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, Typography } from '@mui/material';
+import type SvgIcon from '@mui/material/SvgIcon';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
+import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import MiscellaneousServicesIcon from '@mui/icons-material/MiscellaneousServices';
+import PeopleIcon from '@mui/icons-material/People';
+import StopCircleIcon from '@mui/icons-material/StopCircle';
+import WorkIcon from '@mui/icons-material/Work';
+import { useIntl } from 'react-intl';
+import { Page } from '../../components';
+import { useDb } from '../../lib/db/DbProvider';
+import { totalOf, usePendingCounts } from './counts';
+import { ReportCards, UploadProgress } from './ReportCards';
+import { StorageCard } from './StorageCard';
+import { StoreProblem } from './StoreProblem';
+import { useStorageInfo } from './storage';
+import { startUpload, stopUpload, useUploadRun } from './uploadRun';
+import { useResetFlow } from './useReset';
+
+interface CountRule {
+  id: string;
+  table: string;
+  labelId: string;
+  icon: typeof SvgIcon;
+  color: string;
+}
+
+// Spec §2 Offline home: local counts of Services, Available Jobs and Clients.
+const COUNTS: CountRule[] = [
+  { id: 'services', table: 'tbl_sp_detail', labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#00838f' },
+  { id: 'jobs', table: 'available-jobs', labelId: 'offline.count.jobs', icon: WorkIcon, color: '#2e7d32' },
+  { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#9a5b00' },
+];
+
+function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
+  const intl = useIntl();
+  const label = intl.formatMessage({ id: rule.labelId });
+  const Icon = rule.icon;
+  return (
+    <Card sx={{ bgcolor: rule.color, color: '#fff', height: '100%' }} data-testid={`offline-count-${rule.id}`}>
+      <Box sx={{ p: { xs: 1.25, sm: 2 }, display: 'flex', alignItems: 'center' }}>
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography
+            component="p"
+            sx={{ fontWeight: 700, fontSize: { xs: '1.75rem', sm: '2.125rem' }, lineHeight: 1.2 }}
+            data-testid={`offline-count-${rule.id}-value`}
+          >
+            {count === null ? '–' : intl.formatNumber(count)}
+          </Typography>
+          <Typography component="h3" sx={{ fontSize: { xs: '0.875rem', sm: '1rem' }, lineHeight: 1.3 }}>
+            {label}
+          </Typography>
+          <Typography variant="caption" sx={{ opacity: 0.9 }}>
+            {intl.formatMessage({ id: 'offline.notUploaded' })}
+          </Typography>
+        </Box>
+        <Icon aria-hidden sx={{ fontSize: 56, opacity: 0.35, display: { xs: 'none', md: 'block' } }} />
+      </Box>
+    </Card>
+  );
+}
+
+/** `/offlinehp` (spec §2 Offline home, §4, §5; issue 4 §2-3). */
+export function OfflineHomePage() {
+  const intl = useIntl();
+  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const db = useDb();
+  const counts = usePendingCounts();
+  const total = counts ? totalOf(counts) : null;
+  const run = useUploadRun();
+  const storage = useStorageInfo(`${total}-${run.running}`);
+  const reset = useResetFlow(db);
+  const collectedId = useId();
+  const reportsId = useId();
+
+  const pendingLink = (
+    <Button component={RouterLink} to="/offlinehp/pending" variant="outlined" startIcon={<ListAltIcon />}>
+      <Badge badgeContent={total ?? 0} color="warning" max={9999} sx={{ '& .MuiBadge-badge': { right: -14, top: -4 } }}>
+        {say('offline.pendingLink')}
+      </Badge>
+    </Button>
+  );
+
+  return (
+    <Page title={say('screens.offlinehp')} actions={pendingLink}>
+      <StoreProblem />
+      <Box component="section" aria-labelledby={collectedId}>
+        <Typography id={collectedId} component="h2" variant="h6" sx={{ mb: 1 }}>
+          {say('offline.collected')}
+        </Typography>
+        <Grid container spacing={{ xs: 1, sm: 2 }}>
+          {COUNTS.map((rule) => (
+            <Grid key={rule.id} size={4}>
+              <CountTile rule={rule} count={counts ? (counts[rule.table] ?? 0) : null} />
+            </Grid>
+          ))}
+        </Grid>
+        <Typography sx={{ mt: 1.5 }} data-testid="offline-total" aria-live="polite">
+          {total === null ? say('common.loading') : say('offline.total', { count: total })}
+        </Typography>
+      </Box>
+
+      <Card variant="outlined">
+        <CardContent>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }} useFlexGap>
+            {!run.running && (
+              <Button variant="contained" size="large" startIcon={<CloudUploadIcon />} onClick={() => db && void startUpload(db)} disabled={!db}>
+                {say('offline.upload')}
+              </Button>
+            )}
+            {run.running && (
+              <>
+                <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1 }}>
+                  <CircularProgress size={22} aria-hidden />
+                  <Typography>{say('offline.uploading')}</Typography>
+                </Box>
+                <Button variant="outlined" color="warning" startIcon={<StopCircleIcon />} onClick={stopUpload}>
+                  {say('offline.stop')}
+                </Button>
+              </>
+            )}
+            <Box sx={{ flexGrow: 1 }} />
+            {!run.running && (
+              <Button variant="outlined" color="error" startIcon={<DeleteForeverIcon />} onClick={reset.open} disabled={!db || reset.busy}>
+                {say('offline.reset')}
+              </Button>
+            )}
+          </Stack>
+          <UploadProgress report={run.report} running={run.running} />
+          {run.error && (
+            <Alert severity="error" sx={{ mt: 1.5 }}>
+              {run.error}
+            </Alert>
+          )}
+        </CardContent>
+      </Card>
+
+      <Box component="section" aria-labelledby={reportsId}>
+        <Typography id={reportsId} component="h2" variant="h6">
+          {say('offline.reportsTitle')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {say('offline.reportsHint')}
+        </Typography>
+        <ReportCards report={run.report} counts={counts} />
+      </Box>
+
+      <StorageCard info={storage} />
+      {reset.dialogs}
+    </Page>
+  );
+}

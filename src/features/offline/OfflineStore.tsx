@@ -1,0 +1,39 @@
+import { useEffect, type ReactNode } from 'react';
+import { usePreferences } from '../../components';
+import { api } from '../../lib/api';
+import { refreshLists } from '../../lib/data';
+import { DbProvider, useDataLayer, useDb } from '../../lib/db/DbProvider';
+import { installDebugHandle } from './debugHandle';
+import { watchQuotaErrors } from './quota';
+import { useReplication } from './replicationControl';
+import { SwitchUserCheck } from './unsentGuards';
+
+/** What runs beside the screens while the store is open: live pull, safety nets, checks. */
+function StoreServices() {
+  const db = useDb();
+  const data = useDataLayer();
+  const { mode } = usePreferences();
+  useReplication(db, mode);
+  useEffect(() => {
+    // Forms work offline from the cached lookup lists (`lists` key): refresh them after sign-in
+    // and whenever the app turns online again.
+    if (mode === 'online') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
+  }, [mode]);
+  useEffect(() => watchQuotaErrors(), []);
+  useEffect(() => (db ? installDebugHandle(db, data) : undefined), [db, data]);
+  return <SwitchUserCheck />;
+}
+
+/**
+ * The signed-in app's local store (issue 4): `icrs_db` opened once per page load (login and
+ * logout both reload), pull replication and the lookup lists refreshed while online, the quota
+ * watcher, the support handle and the switch-user check.
+ */
+export function SignedInStore({ children }: { children: ReactNode }) {
+  return (
+    <DbProvider>
+      <StoreServices />
+      {children}
+    </DbProvider>
+  );
+}

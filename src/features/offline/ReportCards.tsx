@@ -1,0 +1,154 @@
+import { useId, useState } from 'react';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Collapse,
+  Grid,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import { useIntl } from 'react-intl';
+import type { KindReport, UploadReport } from './engine';
+import { UPLOAD_KINDS, type PendingCounts } from './counts';
+
+type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';
+const FIGURES: Figure[] = ['total', 'success', 'failed', 'skipped', 'images', 'imagesFailed'];
+
+/** Before any upload the cards show what is waiting; afterwards the engine's figures. */
+export function kindsToShow(report: UploadReport | null, counts: PendingCounts | null): KindReport[] {
+  if (report && report.kinds.length > 0) return report.kinds;
+  return UPLOAD_KINDS.map((entity) => ({
+    table: entity.table,
+    title: entity.label,
+    errorTitle: entity.upload?.errorTitle ?? entity.table,
+    total: counts?.[entity.table] ?? 0,
+    success: 0,
+    failed: 0,
+    skipped: 0,
+    images: 0,
+    imagesFailed: 0,
+    errors: [],
+  }));
+}
+
+function figureColor(figure: Figure, value: number): string | undefined {
+  if (value === 0) return undefined;
+  if (figure === 'success') return 'success.main';
+  if (figure === 'failed' || figure === 'imagesFailed') return 'error.main';
+  if (figure === 'skipped') return 'warning.main';
+  return undefined;
+}
+
+function KindCard({ kind }: { kind: KindReport }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const errorsId = useId();
+  const name = intl.formatMessage({ id: `offline.kind.${kind.table}`, defaultMessage: kind.table });
+  const titleId = useId();
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={titleId} data-testid={`report-${kind.table}`} sx={{ height: '100%' }}>
+      <CardContent sx={{ p: { xs: 1, sm: 1.5 }, '&:last-child': { pb: { xs: 1, sm: 1.5 } } }}>
+        <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
+          {name}
+        </Typography>
+        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' }, gap: 0.5 }}>
+          {FIGURES.map((figure) => (
+            <Box key={figure} sx={{ minWidth: 0 }}>
+              <Typography component="dt" variant="caption" color="text.secondary" sx={{ display: 'block', lineHeight: 1.2 }}>
+                {intl.formatMessage({ id: `offline.report.${figure}` })}
+              </Typography>
+              <Typography
+                component="dd"
+                variant="body1"
+                data-testid={`report-${kind.table}-${figure}`}
+                sx={{ m: 0, fontWeight: 600, color: figureColor(figure, kind[figure]) }}
+              >
+                {intl.formatNumber(kind[figure])}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+        {kind.errors.length > 0 && (
+          <>
+            <Button
+              size="small"
+              color="error"
+              onClick={() => setOpen((v) => !v)}
+              aria-expanded={open}
+              aria-controls={errorsId}
+              endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+              sx={{ mt: 0.5, px: 0.5 }}
+            >
+              {intl.formatMessage({ id: 'offline.report.errors' }, { count: kind.errors.length })}
+            </Button>
+            <Collapse in={open} id={errorsId}>
+              <List dense disablePadding>
+                {kind.errors.map((error, i) => (
+                  <ListItem key={`${error.key}-${i}`} disableGutters>
+                    <ListItemText
+                      primary={error.message}
+                      secondary={error.key}
+                      slotProps={{ primary: { color: 'error', variant: 'body2' }, secondary: { sx: { wordBreak: 'break-all' } } }}
+                    />
+                  </ListItem>
+                ))}
+              </List>
+            </Collapse>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The overall progress bar with its percent (spec §2 Offline home). */
+export function UploadProgress({ report, running }: { report: UploadReport | null; running: boolean }) {
+  const intl = useIntl();
+  const labelId = useId();
+  const percent = Math.max(0, Math.min(100, Math.round(report?.percent ?? 0)));
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap', mb: 0.5 }}>
+        <Typography id={labelId} variant="body2" sx={{ fontWeight: 600 }}>
+          {intl.formatMessage({ id: 'offline.progress' })}
+        </Typography>
+        <Typography variant="body2" data-testid="upload-percent" aria-live={running ? 'polite' : 'off'}>
+          {report
+            ? intl.formatMessage(
+                { id: 'offline.progressText' },
+                { done: intl.formatNumber(report.done), total: intl.formatNumber(report.total), percent },
+              )
+            : intl.formatNumber(0, { style: 'percent' })}
+        </Typography>
+      </Box>
+      <LinearProgress
+        variant="determinate"
+        value={percent}
+        aria-labelledby={labelId}
+        data-testid="upload-progress"
+        sx={{ height: 10, borderRadius: 5 }}
+      />
+    </Box>
+  );
+}
+
+/** Per-kind reports (spec §2): jobs, other jobs, … images, in upload order. */
+export function ReportCards({ report, counts }: { report: UploadReport | null; counts: PendingCounts | null }) {
+  const kinds = kindsToShow(report, counts);
+  return (
+    <Grid container spacing={{ xs: 1, sm: 1.5 }}>
+      {kinds.map((kind) => (
+        <Grid key={kind.table} size={{ xs: 6, md: 4, xl: 3 }}>
+          <KindCard kind={kind} />
+        </Grid>
+      ))}
+    </Grid>
+  );
+}

@@ -1,0 +1,49 @@
+// Live counts of the records waiting on this device (design.md §6: only `pending` documents),
+// per upload kind. RxDB count queries use the [syncState, sortDesc] index and re-emit on every
+// write, in this tab or another (multiInstance), so the offline home never needs a reload.
+import { useEffect, useState } from 'react';
+import { combineLatest, map } from 'rxjs';
+import type { EntityShape } from '../../../schemas/define';
+import { uploadOrder } from '../../../schemas/index';
+import { collectionOf, type IcrsDatabase } from '../../lib/db/database';
+import { useDb } from '../../lib/db/DbProvider';
+
+/** Pending records per table (spec §3 names), in upload order. */
+export type PendingCounts = Readonly<Record<string, number>>;
+
+/** The kinds the offline home reports on (spec §2): the upload order of spec §4. */
+export const UPLOAD_KINDS: readonly EntityShape[] = uploadOrder;
+
+export function pendingCounts$(db: IcrsDatabase) {
+  const streams = UPLOAD_KINDS.map((entity) =>
+    collectionOf(db, entity)
+      .count({ selector: { syncState: 'pending' } })
+      .$.pipe(map((n: number) => [entity.table, n] as const)),
+  );
+  return combineLatest(streams).pipe(map((pairs) => Object.fromEntries(pairs) as PendingCounts));
+}
+
+export function totalOf(counts: PendingCounts | null): number {
+  return counts ? Object.values(counts).reduce((a, b) => a + b, 0) : 0;
+}
+
+/** Live pending counts of the signed-in store; null until the first answer. */
+export function usePendingCounts(): PendingCounts | null {
+  const db = useDb();
+  const [counts, setCounts] = useState<PendingCounts | null>(null);
+  useEffect(() => {
+    if (!db) return;
+    const subscription = pendingCounts$(db).subscribe({
+      next: setCounts,
+      error: (error: unknown) => console.error('Pending counts unavailable:', error),
+    });
+    return () => subscription.unsubscribe();
+  }, [db]);
+  return counts;
+}
+
+/** Live number of records not uploaded yet (all kinds); null until known. */
+export function usePendingTotal(): number | null {
+  const counts = usePendingCounts();
+  return counts ? totalOf(counts) : null;
+}

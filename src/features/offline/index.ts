@@ -1,0 +1,7 @@
+// Public surface of the offline feature (docs/offline-contract.md "Offline screens").
+export { OfflineHomePage } from './OfflineHomePage';
+export { PendingRecordsPage } from './PendingRecordsPage';
+export { SignedInStore } from './OfflineStore';
+export { LoginUnsentNotice, UnsentBanner, useGuardedLogout, logoutNow } from './unsentGuards';
+export { usePendingTotal } from './counts';
+export { notifyIfQuota, isQuotaError } from './quota';

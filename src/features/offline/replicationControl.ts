@@ -1,0 +1,63 @@
+// Pull replication runs while the app is online and a user is signed in (issue 4 §4): started
+// when the signed-in store opens in online mode or the mode switch turns online, stopped when
+// it turns offline, and stopped before a logout clears the token it uses.
+import { useEffect } from 'react';
+import { api } from '../../lib/api';
+import type { IcrsDatabase } from '../../lib/db/database';
+import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
+import { can } from '../../lib/permissions';
+import type { Mode } from '../../lib/session';
+import { getToken, getUser } from '../../lib/session';
+
+/**
+ * The tables this user's role may read. The feed answers 403 for the others, and the API
+ * client sends any 403 to /forbidden, so a role is never asked to pull what it may not see.
+ */
+export function readableTables(role: number | null | undefined): string[] {
+  return REPLICATED_ENTITIES.filter((entity) => can(role, entity.access.read)).map((entity) => entity.table);
+}
+
+let current: Replication | null = null;
+
+async function stop(replication: Replication): Promise<void> {
+  try {
+    await replication.stop();
+  } catch (error) {
+    console.warn('Replication did not stop cleanly:', error);
+  }
+}
+
+/** Stops the running replication, if any (logout calls this before clearing the session). */
+export function stopReplication(): Promise<void> {
+  const running = current;
+  current = null;
+  return running ? stop(running) : Promise.resolve();
+}
+
+/** Keeps replication running exactly while `mode` is online (for the signed-in store's life). */
+export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
+  useEffect(() => {
+    const token = getToken();
+    const tables = readableTables(getUser()?.role);
+    if (!db || mode !== 'online' || !token || tables.length === 0) return;
+    let replication: Replication;
+    try {
+      replication = startReplication({ db, http: api, token, tables });
+    } catch (error) {
+      console.warn('Replication could not start:', error);
+      return;
+    }
+    current = replication;
+    // Pull failures are retried by RxDB; log them for support, never toast them.
+    const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
+    // Back on the network: pull at once rather than at the next retry.
+    const onOnline = () => replication.reSync();
+    window.addEventListener('online', onOnline);
+    return () => {
+      window.removeEventListener('online', onOnline);
+      errors.unsubscribe();
+      if (current === replication) current = null;
+      void stop(replication);
+    };
+  }, [db, mode]);
+}

@@ -1,0 +1,47 @@
+// Export and import of pending records (issue 4 §3): a file the user keeps, so a broken
+// device's work can be brought to another one and uploaded from there.
+import type { IcrsDatabase } from '../../lib/db/database';
+import { exportPending, importPending, type PendingExport } from './engine';
+
+/** Number of records in an export (the engine's `PendingExport`: records by table). */
+export function countInExport(json: string): number {
+  try {
+    const { records } = JSON.parse(json) as Partial<PendingExport>;
+    if (!records || typeof records !== 'object') return 0;
+    return Object.values(records).reduce((n, docs) => n + (Array.isArray(docs) ? docs.length : 0), 0);
+  } catch {
+    return 0; // not ours to judge: the engine made it
+  }
+}
+
+function stamp(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-${pad(date.getHours())}${pad(date.getMinutes())}`;
+}
+
+/** Writes the pending records (with images) to a downloaded `.json` file. */
+export async function downloadPending(db: IcrsDatabase, userName: string): Promise<{ file: string; count: number }> {
+  const json = await exportPending(db);
+  const safeUser = userName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'user';
+  const file = `icrs-pending-${safeUser}-${stamp(new Date())}.json`;
+  const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = file;
+    link.rel = 'noopener';
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  } finally {
+    // Let the browser start the download before the URL goes.
+    window.setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  }
+  return { file, count: countInExport(json) };
+}
+
+/** Reads a file chosen by the user and adds its records to the local store. */
+export async function importFile(db: IcrsDatabase, file: File): Promise<{ imported: number; skipped: number }> {
+  const text = await file.text();
+  return importPending(db, text);
+}

@@ -1,0 +1,145 @@
+// Logout and switching user warn and ask for confirmation when unsent records exist
+// (issue 4 §3). Reset has its own two-step flow (useReset.tsx).
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { Alert, Box, Button } from '@mui/material';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
+import { useIntl } from 'react-intl';
+import { usePreferences, useSessionUser } from '../../components';
+import { logout } from '../../lib/auth';
+import { useDb } from '../../lib/db/DbProvider';
+import { isSignedIn } from '../../lib/session';
+import { usePendingTotal } from './counts';
+import { countPending } from './engine';
+import { foreignOwner, readUnsent, writeUnsent } from './owner';
+import { stopReplication } from './replicationControl';
+import { UnsentDialog } from './UnsentDialog';
+
+/** Stops the live pull first, so no request goes out with a token being cleared. */
+export function logoutNow(): void {
+  void stopReplication();
+  logout();
+}
+
+/**
+ * The top bar's logout: straight out when nothing is waiting; otherwise a warning with the
+ * count, "Go to upload" (the safe default) or "Log out anyway".
+ */
+export function useGuardedLogout() {
+  const intl = useIntl();
+  const db = useDb();
+  const navigate = useNavigate();
+  const [unsent, setUnsent] = useState(0);
+  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+
+  async function request() {
+    let count = 0;
+    try {
+      count = db ? await countPending(db) : 0;
+    } catch (error) {
+      console.warn('Pending records could not be counted before logout:', error);
+    }
+    if (count > 0) setUnsent(count);
+    else logoutNow();
+  }
+
+  const dialog = (
+    <UnsentDialog
+      open={unsent > 0}
+      title={say('offline.unsent.logoutTitle')}
+      text={say('offline.unsent.logoutText', { count: unsent })}
+      onCancel={() => setUnsent(0)}
+      actions={[
+        {
+          label: say('offline.unsent.goUpload'),
+          tone: 'primary',
+          autoFocus: true,
+          onClick: () => {
+            setUnsent(0);
+            navigate('/offlinehp');
+          },
+        },
+        {
+          label: say('offline.unsent.logoutAnyway'),
+          tone: 'danger',
+          onClick: () => {
+            setUnsent(0);
+            logoutNow();
+          },
+        },
+      ]}
+    />
+  );
+  return { request: () => void request(), dialog };
+}
+
+/**
+ * After signing in: records another user left unsent on this device are taken over only after
+ * a confirmation (else log out). The owner summary follows the live count from then on.
+ */
+export function SwitchUserCheck() {
+  const intl = useIntl();
+  const user = useSessionUser();
+  const total = usePendingTotal();
+  const [summary] = useState(readUnsent); // as the previous session left it
+  const [accepted, setAccepted] = useState(false);
+  const foreign = user && total !== null && !accepted ? foreignOwner(user, total, summary) : null;
+
+  useEffect(() => {
+    if (user && total !== null && !foreign) writeUnsent(user, total);
+  }, [user, total, foreign]);
+
+  if (!user || !foreign) return null;
+  const values = { count: foreign.count, owner: foreign.userName, me: user.userName };
+  return (
+    <UnsentDialog
+      open
+      title={intl.formatMessage({ id: 'offline.unsent.switchTitle' })}
+      text={intl.formatMessage({ id: 'offline.unsent.switchText' }, values)}
+      onCancel={logoutNow}
+      cancelLabel={intl.formatMessage({ id: 'offline.unsent.switchLogout' })}
+      mandatory
+      actions={[
+        { label: intl.formatMessage({ id: 'offline.unsent.switchContinue' }, values), tone: 'primary', onClick: () => setAccepted(true) },
+      ]}
+    />
+  );
+}
+
+/** Online reminder on every screen but the offline ones: records are waiting to be uploaded. */
+export function UnsentBanner() {
+  const intl = useIntl();
+  const { mode } = usePreferences();
+  const { pathname } = useLocation();
+  const total = usePendingTotal();
+  if (mode !== 'online' || !total || pathname.startsWith('/offlinehp')) return null;
+  return (
+    <Alert
+      severity="info"
+      icon={<CloudUploadIcon />}
+      data-testid="unsent-banner"
+      sx={{ borderRadius: 0, alignItems: 'center' }}
+      action={
+        <Button color="inherit" size="small" component={RouterLink} to="/offlinehp" sx={{ whiteSpace: 'nowrap' }}>
+          {intl.formatMessage({ id: 'offline.unsent.bannerAction' })}
+        </Button>
+      }
+    >
+      {intl.formatMessage({ id: 'offline.unsent.banner' }, { count: total })}
+    </Alert>
+  );
+}
+
+/** On the login screen (no store opened): whose records are waiting on this device. */
+export function LoginUnsentNotice() {
+  const intl = useIntl();
+  const [summary] = useState(readUnsent);
+  if (isSignedIn() || !summary || summary.count === 0) return null;
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', pt: { xs: 1, sm: 3 } }}>
+      <Alert severity="warning" data-testid="login-unsent" sx={{ width: '100%', maxWidth: 420 }}>
+        {intl.formatMessage({ id: 'offline.unsent.loginNotice' }, { count: summary.count, owner: summary.userName })}
+      </Alert>
+    </Box>
+  );
+}

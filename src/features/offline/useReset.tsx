@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { ConfirmDialog, useSessionUser } from '../../components';
+import { errorMessage } from '../../lib/api';
+import type { IcrsDatabase } from '../../lib/db/database';
+import { notify } from '../../lib/notify';
+import { countPending, resetDatabase } from './engine';
+import { notifyIfQuota } from './quota';
+import { downloadPending } from './transfer';
+import { UnsentDialog } from './UnsentDialog';
+import { clearUploadReport } from './uploadRun';
+
+type Step = 'idle' | 'confirm' | 'unsent';
+
+/**
+ * 'Reset Database' (spec §5): the confirm 'please confirm to reset the database', then, when
+ * records are still waiting, a second and plainer warning with their count and a way to
+ * export them first. Nothing is deleted before both answers.
+ */
+export function useResetFlow(db: IcrsDatabase | null) {
+  const intl = useIntl();
+  const user = useSessionUser();
+  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const [step, setStep] = useState<Step>('idle');
+  const [unsent, setUnsent] = useState(0);
+  const [busy, setBusy] = useState(false);
+
+  async function reset() {
+    if (!db) return;
+    setStep('idle');
+    setBusy(true);
+    try {
+      await resetDatabase(db);
+      clearUploadReport();
+      notify.success(say('offline.reset'), say('offline.resetDone'));
+    } catch (error) {
+      notify.error(say('offline.reset'), say('offline.resetFailed', { message: errorMessage(error) }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirmed() {
+    if (!db) return;
+    const count = await countPending(db);
+    if (count > 0) {
+      setUnsent(count);
+      setStep('unsent');
+    } else {
+      await reset();
+    }
+  }
+
+  async function exportFirst() {
+    if (!db) return;
+    try {
+      const { file, count } = await downloadPending(db, user?.userName ?? '');
+      notify.success(say('offline.pending.export'), say('offline.pending.exported', { count, file }));
+    } catch (error) {
+      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), errorMessage(error));
+    }
+  }
+
+  const dialogs = (
+    <>
+      <ConfirmDialog
+        open={step === 'confirm'}
+        title={say('offline.reset')}
+        text={say('offline.resetConfirm')}
+        confirmLabel={say('offline.reset')}
+        onConfirm={() => void confirmed()}
+        onCancel={() => setStep('idle')}
+      />
+      <UnsentDialog
+        open={step === 'unsent'}
+        title={say('offline.resetPendingTitle')}
+        text={say('offline.resetPendingText', { count: unsent })}
+        onCancel={() => setStep('idle')}
+        actions={[
+          { label: say('offline.exportFirst'), onClick: () => void exportFirst(), tone: 'primary', autoFocus: true },
+          { label: say('offline.resetAnyway'), onClick: () => void reset(), tone: 'danger' },
+        ]}
+      />
+    </>
+  );
+
+  return { open: () => setStep('confirm'), busy, dialogs };
+}

@@ -1,0 +1,1 @@
+export { providerRoutes } from './routes';
