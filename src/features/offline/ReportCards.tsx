@@ -15,7 +15,7 @@ import {
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useIntl } from 'react-intl';
-import type { KindReport, UploadReport } from './engine';
+import { emptyKind, type KindReport, type UploadReport } from './engine';
 import { UPLOAD_KINDS, type PendingCounts } from './counts';
 
 type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';
@@ -24,18 +24,7 @@ const FIGURES: Figure[] = ['total', 'success', 'failed', 'skipped', 'images', 'i
 /** Before any upload the cards show what is waiting; afterwards the engine's figures. */
 export function kindsToShow(report: UploadReport | null, counts: PendingCounts | null): KindReport[] {
   if (report && report.kinds.length > 0) return report.kinds;
-  return UPLOAD_KINDS.map((entity) => ({
-    table: entity.table,
-    title: entity.label,
-    errorTitle: entity.upload?.errorTitle ?? entity.table,
-    total: counts?.[entity.table] ?? 0,
-    success: 0,
-    failed: 0,
-    skipped: 0,
-    images: 0,
-    imagesFailed: 0,
-    errors: [],
-  }));
+  return UPLOAD_KINDS.map((entity) => emptyKind(entity, counts?.[entity.table] ?? 0));
 }
 
 function figureColor(figure: Figure, value: number): string | undefined {

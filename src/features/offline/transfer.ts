@@ -1,6 +1,7 @@
 // Export and import of pending records (issue 4 §3): a file the user keeps, so a broken
 // device's work can be brought to another one and uploaded from there.
 import type { IcrsDatabase } from '../../lib/db/database';
+import { downloadText } from '../../lib/download';
 import { exportPending, importPending, type PendingExport } from './engine';
 
 /** Number of records in an export (the engine's `PendingExport`: records by table). */
@@ -24,19 +25,7 @@ export async function downloadPending(db: IcrsDatabase, userName: string): Promi
   const json = await exportPending(db);
   const safeUser = userName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'user';
   const file = `icrs-pending-${safeUser}-${stamp(new Date())}.json`;
-  const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = file;
-    link.rel = 'noopener';
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Let the browser start the download before the URL goes.
-    window.setTimeout(() => URL.revokeObjectURL(url), 30_000);
-  }
+  downloadText(json, file, 'application/json');
   return { file, count: countInExport(json) };
 }
 

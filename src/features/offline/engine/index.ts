@@ -11,7 +11,7 @@
 //   side in `syncError` (state 'conflict' on the pending screen) unless the server already holds
 //   every local value (this update's own answer was lost).
 // - A child waits while its parent is pending on this device ('parent not uploaded').
-export { uploadAll, NO_CONNECTION, DEFAULT_CONCURRENCY } from './upload';
+export { uploadAll, emptyKind, NO_CONNECTION, DEFAULT_CONCURRENCY } from './upload';
 export { PARENT_NOT_UPLOADED, DELETED_ON_SERVER } from './record';
 export { listPending, pending$, countPending, retry, resolveConflict, discardPending, resetDatabase } from './pending';
 export { exportPending, importPending, EXPORT_FORMAT, EXPORT_VERSION, type PendingExport } from './transfer';

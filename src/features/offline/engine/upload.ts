@@ -163,7 +163,8 @@ class Progress {
   }
 }
 
-function emptyKind(entity: EntityShape, total: number): KindReport {
+/** A kind's report before anything was sent: `total` waiting, nothing done. */
+export function emptyKind(entity: EntityShape, total: number): KindReport {
   return {
     table: entity.table,
     title: entity.label,
