@@ -6,3 +6,4 @@ export { FullPageSpinner } from './FullPageSpinner';
 export { LanguageSelect } from './LanguageSelect';
 export { useSessionUser } from './useSessionUser';
 export { DeleteDialog } from './DeleteDialog';
+export { AmberChip, NotUploadedChip } from './AmberChip';

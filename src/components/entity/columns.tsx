@@ -1,7 +1,8 @@
 // Data Grid columns derived from an entity's declaration: the header is the field's label, the
 // cell its display value (lookup and enum labels, short dates), and the first column carries
 // the "not uploaded" chip of rows saved on this device only (design.md §6).
-import { Box, Chip } from '@mui/material';
+import { Box } from '@mui/material';
+import { AmberChip } from '../AmberChip';
 import type { GridColDef, GridRenderCellParams, GridValidRowModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { displayValue, fieldLabel, isListable, isSortable, requireField, type DisplayContext } from './fields';
@@ -24,7 +25,9 @@ function FirstCell({ params, label }: { params: GridRenderCellParams<GridRow, st
   return (
     // The chip first: on a phone the name is cut short, never the mark.
     <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, height: '100%' }}>
-      <Chip size="small" color="warning" variant="outlined" label={label} data-testid="not-uploaded" sx={{ flexShrink: 0 }} />
+      <Box component="span" sx={{ flexShrink: 0 }}>
+        <AmberChip label={label} testId="not-uploaded" />
+      </Box>
       <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
         {params.value}
       </Box>

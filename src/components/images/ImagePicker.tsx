@@ -2,7 +2,8 @@
 // device to at most 1600 px before it is stored or sent; preview and remove"). Controlled: the
 // screen keeps the changes and hands them to the data layer on save.
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Box, Button, Chip, CircularProgress, IconButton, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, IconButton, Typography } from '@mui/material';
+import { AmberChip } from '../AmberChip';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
 import BrokenImageIcon from '@mui/icons-material/BrokenImage';
 import CloseIcon from '@mui/icons-material/Close';
@@ -135,7 +136,10 @@ export function ImagePicker({ slots, max = 3, existing = [], value, onChange, di
             {item.blob && <BlobImage blob={item.blob} alt={t('images.alt', { n: index + 1 })} />}
             {item.source && <ExistingThumb source={item.source} alt={t('images.alt', { n: index + 1 })} failedText={t('images.unavailable')} />}
             {(item.kind === 'new' || item.pending) && (
-              <Chip size="small" color="warning" label={t('images.notUploaded')} sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)' }} />
+              // On a paper background: readable over any photo, with the contrast the amber text needs.
+              <Box sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)', bgcolor: 'background.paper', borderRadius: 4 }}>
+                <AmberChip label={t('images.notUploaded')} />
+              </Box>
             )}
             {!disabled && (
               <IconButton

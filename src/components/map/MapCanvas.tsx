@@ -14,6 +14,9 @@ import { mapStyle } from './mapStyle';
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
 maplibregl.setWorkerUrl(workerUrl);
 
+/** The map's credit links are underlined: a link inside text must not rely on colour alone (WCAG 1.4.1). */
+const CREDITS_UNDERLINED = { '& .maplibregl-ctrl-attrib a': { textDecoration: 'underline' } } as const;
+
 export interface MapMarker extends LatLng {
   id: string;
   /** Marker colour (CSS); MapLibre's default blue when absent. */
@@ -94,7 +97,7 @@ export default function MapCanvas({ center, zoom, markers, focus, onMapClick, on
   };
 
   return (
-    <Box sx={{ position: 'relative', height, width: '100%', borderRadius: 1, overflow: 'hidden' }} role="region" aria-label={ariaLabel}>
+    <Box sx={{ position: 'relative', height, width: '100%', borderRadius: 1, overflow: 'hidden', ...CREDITS_UNDERLINED }} role="region" aria-label={ariaLabel}>
       <Map
         ref={mapRef}
         mapLib={maplibregl}

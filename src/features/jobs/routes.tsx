@@ -1,8 +1,13 @@
-import { ComingPage } from '../coming';
 import type { FeatureRoute } from '../../lib/featureRoutes';
+import { JobAddPage, JobEditPage } from './JobFormPage';
+import { JobListPage } from './JobListPage';
+import { JobPage } from './JobPage';
 
-/** Screens under /availablejobs: the job list, a job, add/edit. */
+/** Screens under /availablejobs (the area itself is guarded by route.availablejobs): the job
+ * list, a job, add and edit. Reading needs jobs.read, saving jobs.write, like the API. */
 export const jobRoutes: FeatureRoute[] = [
-  { element: <ComingPage titleId="screens.availableJobs" /> },
-  { path: 'add', element: <ComingPage titleId="screens.addAvailableJob" /> },
+  { permission: 'jobs.read', element: <JobListPage /> },
+  { path: 'add', permission: 'jobs.write', element: <JobAddPage /> },
+  { path: ':jbId', permission: 'jobs.read', element: <JobPage /> },
+  { path: ':jbId/edit', permission: 'jobs.write', element: <JobEditPage /> },
 ];

@@ -101,12 +101,29 @@ export async function removeLocalImages(db: IcrsDatabase, entity: EntityShape, k
   }
 }
 
-/** A multipart body: the record as the JSON field `data` (the server's contract) and the files. */
-export function recordForm(body: Readonly<Record<string, unknown>>, images: readonly ImageInput[]): FormData {
+/** A multipart body: the record as the JSON field `data` (the server's contract), the files,
+ * and the slots to empty as the comma-separated field `removeImages` (PUT only). */
+export function recordForm(body: Readonly<Record<string, unknown>>, images: readonly ImageInput[], removeImages: readonly string[] = []): FormData {
   const form = new FormData();
   form.append('data', JSON.stringify(body));
   for (const image of images) form.append(image.slot, image.blob, imageName(image));
+  if (removeImages.length) form.append('removeImages', removeImages.join(','));
   return form;
+}
+
+/** The image slots an update empties: an image field given as null in the values (the
+ * data layer's "null clears a field"), unless a new image for that slot comes along, which
+ * replaces it anyway. Profiles keep their images by kind and have no slots to empty. */
+export function removedSlots(entity: EntityShape, values: Readonly<Record<string, unknown>>, images: readonly ImageInput[]): string[] {
+  if (hasProfileImages(entity)) return [];
+  return entity.images.filter((slot) => slot in values && values[slot] === null && !images.some((image) => image.slot === slot));
+}
+
+/** Forgets the images of `slots` that wait on this device (the `files` documents of the record). */
+export async function removeLocalSlots(db: IcrsDatabase, entity: EntityShape, key: string, slots: readonly string[]): Promise<void> {
+  if (!slots.length || hasProfileImages(entity)) return;
+  const keys = slots.map((slot) => `${key}${COMPOSITE_SEPARATOR}${slotNumber(slot)}`);
+  await collectionOf(db, fileEntity).find({ selector: { [COMPOSITE_KEY]: { $in: keys } } }).remove();
 }
 
 /** The multipart body of PUT /profile/images/{id}. */

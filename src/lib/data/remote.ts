@@ -47,8 +47,14 @@ function listParams(query: ListQuery): Record<string, unknown> {
   return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
 }
 
+/** One page from the server: through the entity's POST search call when it has one (spec §7:
+ * /jobs/search/, /sproviers/srch, /spDetail/search/), else GET with the query string. */
 export async function getPage(http: HttpClient, entity: EntityShape, query: ListQuery): Promise<Page> {
-  const { data } = await http.get<Page>(restOf(entity), { params: listParams(query) });
+  const params = listParams(query);
+  const search = entity.routes.search;
+  const { data } = search
+    ? await http.post<Page>(`${restOf(entity)}${search}`, params)
+    : await http.get<Page>(restOf(entity), { params });
   return data;
 }
 
@@ -70,11 +76,20 @@ export async function postRecord(http: HttpClient, entity: EntityShape, body: Ro
   return data;
 }
 
-/** PUT with the `updatedAt` the edit is based on; 409 conflict → ConflictError. */
-export async function putRecord(http: HttpClient, entity: EntityShape, key: string, body: Row, images: readonly ImageInput[]): Promise<Row> {
+/** PUT with the `updatedAt` the edit is based on; 409 conflict → ConflictError. Multipart
+ * when images come or image slots are emptied (`removeImages`, jobs and services). */
+export async function putRecord(
+  http: HttpClient,
+  entity: EntityShape,
+  key: string,
+  body: Row,
+  images: readonly ImageInput[],
+  removeImages: readonly string[] = [],
+): Promise<Row> {
   const url = `${restOf(entity)}/${encodeURIComponent(key)}`;
+  const multipart = images.length > 0 || removeImages.length > 0;
   try {
-    const { data } = images.length ? await http.put<Row>(url, recordForm(body, images), MULTIPART) : await http.put<Row>(url, body);
+    const { data } = multipart ? await http.put<Row>(url, recordForm(body, images, removeImages), MULTIPART) : await http.put<Row>(url, body);
     return data;
   } catch (error) {
     if (isAnswer(error, 409, 'conflict') && isAxiosError<{ server?: Row }>(error) && error.response?.data?.server) {

@@ -9,7 +9,7 @@ import type { RxDocument } from 'rxdb';
 import { OFFLINE_ENTITIES } from '../db/database';
 import { hasRowApi, type Ctx } from './context';
 import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, type DocData } from './docs';
-import { checkImages, hasProfileImages, removeLocalImages, storeImagesOffline } from './images';
+import { checkImages, hasProfileImages, removedSlots, removeLocalImages, removeLocalSlots, storeImagesOffline } from './images';
 import { newRegistrationNumber, organisationAbbr, refreshLists } from './lists';
 import { ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from './remote';
 import type { ImageInput, RemoveInput, Values } from './types';
@@ -104,20 +104,44 @@ function withoutKeys(entity: EntityShape, body: Row): Row {
   return Object.fromEntries(Object.entries(body).filter(([name]) => !entity.keyFields.includes(name)));
 }
 
+/**
+ * An edit saved on this device. An emptied image slot loses the image waiting here for upload
+ * (all there is for a record never uploaded). LIMITATION: the upload engine does not send
+ * `removeImages` yet, so emptying offline a slot whose image is already on the server leaves
+ * that image there (the local copy keeps naming it); screens say so to the user.
+ */
 async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<unknown>, values: Values, images: readonly ImageInput[]): Promise<DocData> {
   const key = keyOf(entity, local.toJSON() as Values);
+  await removeLocalSlots(ctx.db, entity, key, removedSlots(entity, values, images));
   if (images.length) await storeImagesOffline(ctx.db, entity, key, images);
   await local.incrementalModify((current: unknown) => pendingUpdate(entity, current as DocData, values));
   return stored(ctx, entity, key);
+}
+
+/**
+ * PUT of fields, new images and emptied slots. Multipart cannot clear a field (the server reads
+ * an empty form value as "not given"), so when the body clears one and the images change too,
+ * the fields go first as JSON and the images onto the version that answers (as the upload
+ * engine does). Most edits take the one request.
+ */
+async function putFieldsAndImages(ctx: Ctx, entity: EntityShape, key: string, body: Row, images: readonly ImageInput[], removeImages: readonly string[]): Promise<Row> {
+  const multipart = images.length > 0 || removeImages.length > 0;
+  if (!multipart || !Object.values(body).some((v) => v === null)) return putRecord(ctx.http, entity, key, body, images, removeImages);
+  const fields = await putRecord(ctx.http, entity, key, body, []);
+  await writeSynced(ctx.db, entity, [fields], { replacePending: true });
+  return putRecord(ctx.http, entity, key, { updatedAt: fields.updatedAt }, images, removeImages);
 }
 
 async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: DocData | null, values: Values, images: readonly ImageInput[]): Promise<DocData> {
   const body: Row = withoutKeys(entity, bodyFromDoc(entity, values));
   // The copy the form was based on: the server refuses the edit if its row changed since.
   if (typeof local?.updatedAt === 'string') body.updatedAt = local.updatedAt;
+  const removeImages = removedSlots(entity, values, images);
   try {
-    const row = await putRecord(ctx.http, entity, key, body, recordImages(entity, images));
+    const row = await putFieldsAndImages(ctx, entity, key, body, recordImages(entity, images), removeImages);
     await writeSynced(ctx.db, entity, [row], { replacePending: true });
+    // A copy of an emptied slot still waiting here would otherwise show again and be re-sent.
+    await removeLocalSlots(ctx.db, entity, key, removeImages);
   } catch (error) {
     // Keep the server's newer copy locally; the screen decides with the user.
     if (error instanceof ConflictError) await writeSynced(ctx.db, entity, [error.server]);
@@ -127,6 +151,9 @@ async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: D
   return stored(ctx, entity, key);
 }
 
+/** An edit. `values` holds the fields to change (null clears one); an image slot given as null
+ * (`{sp_img2: null}`) is emptied (online: multipart `removeImages`), and `images` fill or
+ * replace slots. */
 export async function update(ctx: Ctx, entity: EntityShape, key: string, values: Values, images: readonly ImageInput[] = []): Promise<DocData> {
   if (!hasRowApi(entity)) throw new Error(`${entity.table} records are saved with their parent`);
   checkImages(entity, images);

@@ -1,0 +1,104 @@
+// `/serviceproviders/services/add[?sp_Id=]`: a new service of a provider. The provider comes
+// from the link (a provider's page) or is searched here first; the form then opens with the
+// provider's territory, and its draft is kept per provider.
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Box, Button, Card, CardContent, Link, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { service, serviceProvider } from '../../../schemas/index';
+import { FullPageSpinner, Page } from '../../components';
+import { NO_IMAGE_CHANGES, type ImageChanges } from '../../components/images';
+import { useDataLayer } from '../../lib/db/DbProvider';
+import { emitPendingStatsChanged } from '../../lib/events';
+import { notify } from '../../lib/notify';
+import { reportFailure, savesOnline } from './feedback';
+import { servicePaths, useLeave } from './paths';
+import { ProviderPicker, type Provider } from './ProviderPicker';
+import { ServiceForm } from './ServiceForm';
+import { useRecord } from './useRecord';
+
+function ChosenProvider({ provider, onChange }: { provider: Provider; onChange: () => void }) {
+  const intl = useIntl();
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', '&:last-child': { pb: 2 } }}>
+        <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+          <Typography variant="body2" color="text.secondary">
+            {intl.formatMessage({ id: 'field.service.sp_Id' })}
+          </Typography>
+          <Link component={RouterLink} to={servicePaths.provider(provider.sp_Id)} variant="subtitle1" data-testid="chosen-provider">
+            {provider.sp_Name}
+          </Link>
+        </Box>
+        <Button onClick={onChange}>{intl.formatMessage({ id: 'services.add.changeProvider' })}</Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function NewServiceForm({ provider, onChangeProvider }: { provider: Provider; onChangeProvider: () => void }) {
+  const intl = useIntl();
+  const data = useDataLayer();
+  const navigate = useNavigate();
+  const leave = useLeave(servicePaths.list);
+  const [images, setImages] = useState<ImageChanges>(NO_IMAGE_CHANGES);
+  const online = savesOnline();
+
+  const submit = async (values: Record<string, unknown>) => {
+    if (!data) return;
+    const doc = await data.create(service, { ...values, sp_Id: provider.sp_Id }, images.images);
+    const saved = doc.syncState === 'synced';
+    notify.success(
+      intl.formatMessage({ id: 'services.saved.createdTitle' }),
+      intl.formatMessage({ id: saved ? 'services.saved.created' : 'services.saved.createdOffline' }, { name: doc.name }),
+    );
+    if (saved) emitPendingStatsChanged();
+    setImages(NO_IMAGE_CHANGES);
+    void navigate(servicePaths.page(doc.sp_Detail_Id), { replace: true });
+  };
+
+  return (
+    <ServiceForm
+      header={<ChosenProvider provider={provider} onChange={onChangeProvider} />}
+      initialValues={{ sp_Id: provider.sp_Id, territory: provider.territory }}
+      images={images}
+      onImages={setImages}
+      offline={!online}
+      onSubmit={submit}
+      onCancel={leave}
+      onError={(error) => reportFailure(intl, 'services.saveFailed', error)}
+    />
+  );
+}
+
+export function ServiceAddPage() {
+  const intl = useIntl();
+  const [params, setParams] = useSearchParams();
+  const spId = params.get('sp_Id') ?? undefined;
+  const provider = useRecord(serviceProvider, spId);
+  const choose = (p: Provider | null) => setParams(p ? { sp_Id: p.sp_Id } : {}, { replace: true });
+  const title = intl.formatMessage({ id: 'services.add.title' });
+
+  if (spId && provider.status === 'loading') return <FullPageSpinner label={intl.formatMessage({ id: 'common.loading' })} />;
+  return (
+    <Page title={title}>
+      {provider.status === 'ready' ? (
+        // One form per provider: its draft is that provider's.
+        <NewServiceForm key={provider.doc.sp_Id} provider={provider.doc} onChangeProvider={() => choose(null)} />
+      ) : (
+        <Card variant="outlined">
+          <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+            {spId && provider.status === 'missing' && <Alert severity="warning">{intl.formatMessage({ id: 'services.add.providerMissing' })}</Alert>}
+            {provider.status === 'failed' && (
+              <Alert severity="error" action={<Button color="inherit" size="small" onClick={provider.retry}>{intl.formatMessage({ id: 'entityGrid.retry' })}</Button>}>
+                {intl.formatMessage({ id: 'services.add.providerFailed' })}
+              </Alert>
+            )}
+            <Typography>{intl.formatMessage({ id: 'services.add.chooseProvider' })}</Typography>
+            <ProviderPicker value={null} onChange={choose} autoFocus />
+          </CardContent>
+        </Card>
+      )}
+    </Page>
+  );
+}

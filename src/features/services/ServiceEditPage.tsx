@@ -1,0 +1,76 @@
+// `/serviceproviders/services/:id/edit`: the service's fields and images (keep, replace,
+// remove). Saving a rejected service sends it back for verification (the server does it,
+// docs/api.md); the message says so.
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useIntl } from 'react-intl';
+import { service } from '../../../schemas/index';
+import { Page } from '../../components';
+import { NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
+import type { Doc } from '../../lib/data/types';
+import { useDataLayer } from '../../lib/db/DbProvider';
+import { emitPendingStatsChanged } from '../../lib/events';
+import { notify } from '../../lib/notify';
+import { reportFailure, savesOnline } from './feedback';
+import { servicePaths, useLeave } from './paths';
+import { RecordGate } from './RecordGate';
+import { STATUS } from './StatusChip';
+import { ServiceForm, withRemovedImages } from './ServiceForm';
+import { useRecord } from './useRecord';
+
+type Service = Doc<typeof service>;
+
+function savedMessage(before: Service, after: Service): string {
+  const stored = after.syncState === 'synced';
+  if (before.status === STATUS.rejected) return stored ? 'services.saved.resubmitted' : 'services.saved.resubmittedOffline';
+  return stored ? 'services.saved.updated' : 'services.saved.updatedOffline';
+}
+
+function EditForm({ doc }: { doc: Service }) {
+  const intl = useIntl();
+  const data = useDataLayer();
+  const navigate = useNavigate();
+  const leave = useLeave(servicePaths.page(doc.sp_Detail_Id));
+  // The record as the form opened it: the live copy changes under it once saved.
+  const [opened] = useState(doc);
+  const existing = useRecordImages(service, doc);
+  const [images, setImages] = useState<ImageChanges>(NO_IMAGE_CHANGES);
+
+  const submit = async (values: Record<string, unknown>) => {
+    if (!data) return;
+    const after = await data.update(service, opened.sp_Detail_Id, withRemovedImages(values, images), images.images);
+    notify.success(intl.formatMessage({ id: 'services.saved.updatedTitle' }), intl.formatMessage({ id: savedMessage(opened, after) }, { name: after.name }));
+    if (after.syncState === 'synced' && opened.status === STATUS.rejected) emitPendingStatsChanged();
+    setImages(NO_IMAGE_CHANGES);
+    void navigate(servicePaths.page(opened.sp_Detail_Id), { replace: true });
+  };
+
+  return (
+    <ServiceForm
+      initialValues={opened}
+      recordKey={opened.sp_Detail_Id}
+      existingImages={existing}
+      images={images}
+      onImages={setImages}
+      offline={!savesOnline()}
+      onSubmit={submit}
+      onCancel={leave}
+      onError={(error) => reportFailure(intl, 'services.saveFailed', error)}
+    />
+  );
+}
+
+export function ServiceEditPage() {
+  const intl = useIntl();
+  const { id } = useParams();
+  const record = useRecord(service, id);
+  return (
+    <RecordGate record={record} notFoundId="services.page.notFound" backTo={servicePaths.list}>
+      {(doc) => (
+        <Page title={intl.formatMessage({ id: 'services.edit.title' }, { name: doc.name })}>
+          <EditForm doc={doc} />
+        </Page>
+      )}
+    </RecordGate>
+  );
+}

@@ -1,0 +1,220 @@
+// `/serviceproviders/services/:id`: a service with its provider, verification status (and the
+// verifier's comment when rejected), images, apprenticeships and vocational trainings; Edit and
+// Delete (reason and password, spec §5) for roles that may write.
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Alert, AlertTitle, Box, Button, Card, CardContent, Chip, Grid, Link, Typography } from '@mui/material';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/Edit';
+import { useIntl } from 'react-intl';
+import { service, serviceProvider } from '../../../schemas/index';
+import { ConfirmDialog, Page, useSessionUser } from '../../components';
+import { DeleteDialog } from '../../components/DeleteDialog';
+import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
+import { useRecordImages } from '../../components/images';
+import type { Doc } from '../../lib/data/types';
+import { useDataLayer } from '../../lib/db/DbProvider';
+import { emitPendingStatsChanged } from '../../lib/events';
+import { formatDate } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { can } from '../../lib/permissions';
+import { reportFailure, savesOnline } from './feedback';
+import { servicePaths } from './paths';
+import { RecordGate } from './RecordGate';
+import { ServiceImages } from './ServiceImages';
+import { STATUS, StatusChip, WARNING_OUTLINED_SX } from './StatusChip';
+import { TrainingSection } from './TrainingSection';
+import { useRecord } from './useRecord';
+
+type Service = Doc<typeof service>;
+
+function useDisplay(): DisplayContext {
+  const intl = useIntl();
+  const lists = useLookupLists();
+  return { lang: langOf(intl.locale), lists, t: (id, values) => intl.formatMessage({ id }, values) };
+}
+
+function Detail({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <Grid size={{ xs: 12, sm: wide ? 12 : 6 }}>
+      <Typography component="dt" variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+        {children || '—'}
+      </Typography>
+    </Grid>
+  );
+}
+
+function ProviderLink({ spId }: { spId: string }) {
+  const intl = useIntl();
+  const provider = useRecord(serviceProvider, spId);
+  if (provider.status === 'loading') return <>{intl.formatMessage({ id: 'common.loading' })}</>;
+  const name = provider.status === 'ready' ? provider.doc.sp_Name : intl.formatMessage({ id: 'services.page.providerUnknown' });
+  return (
+    <Link component={RouterLink} to={servicePaths.provider(spId)} data-testid="provider-link">
+      {name}
+    </Link>
+  );
+}
+
+function Details({ doc }: { doc: Service }) {
+  const ctx = useDisplay();
+  const label = (name: string) => fieldLabel(service, name, ctx.t);
+  const show = (name: string) => displayValue(service, name, (doc as Record<string, unknown>)[name], ctx);
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Grid container component="dl" spacing={2} sx={{ m: 0 }}>
+          <Detail label={label('sp_Id')}>
+            <ProviderLink spId={doc.sp_Id} />
+          </Detail>
+          <Detail label={label('territory')}>{show('territory')}</Detail>
+          <Detail label={label('category')}>{show('category')}</Detail>
+          <Detail label={label('serviceType')}>{show('serviceType')}</Detail>
+          <Detail label={label('description')} wide>{show('description')}</Detail>
+          <Detail label={label('eligibility')} wide>{show('eligibility')}</Detail>
+          <Detail label={label('cost')}>{show('cost')}</Detail>
+          <Detail label={label('hours')}>{show('hours')}</Detail>
+          <Detail label={label('createdAt')}>{formatDate(doc.createdAt, ctx.lang)}</Detail>
+          {doc.status !== STATUS.pending && doc.verifiedAt && <Detail label={label('verifiedAt')}>{formatDate(doc.verifiedAt, ctx.lang)}</Detail>}
+        </Grid>
+      </CardContent>
+    </Card>
+  );
+}
+
+function StatusLine({ doc, canWrite }: { doc: Service; canWrite: boolean }) {
+  const intl = useIntl();
+  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const localOnly = doc.syncState === 'pending';
+  return (
+    <>
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+        <StatusChip status={doc.status} />
+        {localOnly && <Chip color="warning" variant="outlined" label={say('entityGrid.notUploaded')} sx={WARNING_OUTLINED_SX} data-testid="not-uploaded" />}
+      </Box>
+      {doc.status === STATUS.rejected && (
+        <Alert severity="error" data-testid="rejected-comment">
+          <AlertTitle>{say('services.page.rejectedTitle')}</AlertTitle>
+          <Box component="span" sx={{ display: 'block', whiteSpace: 'pre-line' }}>
+            {doc.verifyComment ? say('services.page.rejectedComment', { comment: doc.verifyComment }) : say('services.page.rejectedNoComment')}
+          </Box>
+          {canWrite && (
+            <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+              {say('services.page.rejectedHint')}
+            </Box>
+          )}
+        </Alert>
+      )}
+      {localOnly && <Alert severity="info">{say(doc.syncOp === 'create' ? 'services.page.localCreate' : 'services.page.localUpdate')}</Alert>}
+    </>
+  );
+}
+
+/** Delete with reason and password; a service never uploaded is simply discarded (no server copy). */
+function useDeletion(doc: Service) {
+  const intl = useIntl();
+  const data = useDataLayer();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const neverUploaded = doc.syncState === 'pending' && doc.syncOp === 'create';
+  const say = (id: string) => intl.formatMessage({ id });
+  const done = (messageId: string) => {
+    notify.success(say('services.page.deletedTitle'), intl.formatMessage({ id: messageId }, { name: doc.name }));
+    void navigate(servicePaths.list, { replace: true });
+  };
+  const remove = async (reason: string, password: string) => {
+    if (!data) return;
+    // Only the server can delete a record it has: say it in the user's language before trying.
+    if (!savesOnline()) throw new Error(say('services.page.deleteNeedsOnline'));
+    await data.remove(service, doc.sp_Detail_Id, { reason, password });
+    emitPendingStatsChanged();
+    done('services.page.deleted');
+  };
+  const discard = async () => {
+    try {
+      await data?.remove(service, doc.sp_Detail_Id);
+      done('services.page.discarded');
+    } catch (error) {
+      reportFailure(intl, 'services.page.deleteFailed', error);
+    }
+  };
+  return { open, setOpen, neverUploaded, remove, discard };
+}
+
+function ServiceView({ doc }: { doc: Service }) {
+  const intl = useIntl();
+  const user = useSessionUser();
+  const canWrite = can(user?.role, 'serviceProviders.write');
+  const images = useRecordImages(service, doc);
+  const deletion = useDeletion(doc);
+  const online = savesOnline();
+  const say = (id: string) => intl.formatMessage({ id });
+  const localOnly = doc.syncState === 'pending' && doc.syncOp === 'create';
+
+  const actions = (
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+      <Button component={RouterLink} to={servicePaths.list} startIcon={<ArrowBackIcon />}>
+        {say('services.page.back')}
+      </Button>
+      {canWrite && (
+        <>
+          <Button component={RouterLink} to={servicePaths.edit(doc.sp_Detail_Id)} variant="contained" startIcon={<EditIcon />}>
+            {say('services.page.edit')}
+          </Button>
+          <Button color="error" variant="outlined" startIcon={<DeleteOutlineIcon />} onClick={() => deletion.setOpen(true)}>
+            {say(deletion.neverUploaded ? 'services.page.discard' : 'services.page.delete')}
+          </Button>
+        </>
+      )}
+    </Box>
+  );
+
+  return (
+    <Page title={doc.name} actions={actions}>
+      <StatusLine doc={doc} canWrite={canWrite} />
+      <Details doc={doc} />
+      <Card variant="outlined" component="section" aria-label={say('services.page.images')}>
+        <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+          <Typography variant="h6" component="h2">
+            {say('services.page.images')}
+          </Typography>
+          <ServiceImages images={images} />
+        </CardContent>
+      </Card>
+      <TrainingSection kind="appr" serviceId={doc.sp_Detail_Id} localOnly={localOnly} online={online} canWrite={canWrite} />
+      <TrainingSection kind="voc" serviceId={doc.sp_Detail_Id} localOnly={localOnly} online={online} canWrite={canWrite} />
+      {deletion.neverUploaded ? (
+        <ConfirmDialog
+          open={deletion.open}
+          title={say('services.page.discardTitle')}
+          text={say('services.page.discardText')}
+          confirmLabel={say('services.page.discard')}
+          onCancel={() => deletion.setOpen(false)}
+          onConfirm={() => void deletion.discard()}
+        />
+      ) : (
+        <DeleteDialog
+          open={deletion.open}
+          entityLabel={say('services.page.entityLower')}
+          name={doc.name}
+          onCancel={() => deletion.setOpen(false)}
+          onConfirm={deletion.remove}
+        />
+      )}
+    </Page>
+  );
+}
+
+export function ServicePage() {
+  const { id } = useParams();
+  const record = useRecord(service, id);
+  return (
+    <RecordGate record={record} notFoundId="services.page.notFound" backTo={servicePaths.list}>
+      {(doc) => <ServiceView doc={doc} />}
+    </RecordGate>
+  );
+}

@@ -1,0 +1,47 @@
+// One record for a page: read once through the data layer (online it refreshes the local copy
+// from the API; offline it is the local copy), then followed live in RxDB, so an edit, an
+// upload or a change pushed by the server shows without a reload.
+import { useEffect, useState } from 'react';
+import type { MangoQuery } from 'rxdb';
+import type { EntityShape } from '../../../schemas/define';
+import type { Doc } from '../../lib/data/types';
+import { useDataLayer, useLiveQuery } from '../../lib/db/DbProvider';
+
+export type RecordState<E extends EntityShape> =
+  | { status: 'loading' }
+  | { status: 'missing' }
+  | { status: 'failed'; error: unknown; retry: () => void }
+  | { status: 'ready'; doc: Doc<E> };
+
+interface Fetched {
+  key: string;
+  found: boolean;
+  error: unknown;
+}
+
+export function useRecord<E extends EntityShape>(entity: E, key: string | undefined): RecordState<E> {
+  const data = useDataLayer();
+  const [attempt, setAttempt] = useState(0);
+  const [fetched, setFetched] = useState<Fetched | null>(null);
+  const id = `${key ?? ''}|${attempt}`;
+  useEffect(() => {
+    if (!data || !key) return undefined;
+    let current = true;
+    data.get(entity, key).then(
+      (doc) => current && setFetched({ key: id, found: doc !== null, error: null }),
+      (error: unknown) => current && setFetched({ key: id, found: false, error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [data, entity, key, id]);
+  const keyField = entity.keyFields[0] as string;
+  // The selector names the key field at run time, which the typed query cannot express.
+  const live = useLiveQuery(entity, { selector: { [keyField]: key ?? '' } } as MangoQuery<Doc<E>>);
+  if (!key) return { status: 'missing' };
+  if (!fetched || fetched.key !== id || live.loading) return { status: 'loading' };
+  if (fetched.error !== null) return { status: 'failed', error: fetched.error, retry: () => setAttempt((n) => n + 1) };
+  const doc = live.docs[0];
+  // Found, then gone from the store: deleted here or by the server (pushed over the live stream).
+  return doc ? { status: 'ready', doc } : { status: 'missing' };
+}
