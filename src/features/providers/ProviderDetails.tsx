@@ -1,0 +1,93 @@
+// What a provider's page shows about it: its fields as labelled values and its position on a
+// map (or a plain note that none was recorded).
+import type { ReactNode } from 'react';
+import { Alert, Box, Card, CardContent, Link, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { serviceProvider } from '../../../schemas/index';
+import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
+import { MapView, isLatLng } from '../../components/map';
+import { formatDate } from '../../lib/format';
+import { useSay } from './i18n';
+import { MAP_LINKS } from './mapLinks';
+import type { ProviderDoc } from './useProvider';
+
+/** Marker colours of the dashboard map (spec §2): social blue, economic green, legal yellow,
+ * education red. */
+export const TYPE_COLORS: Record<number, string> = { 1: '#1565c0', 2: '#2e7d32', 3: '#f9a825', 4: '#c62828' };
+
+function useCtx(): DisplayContext {
+  const intl = useIntl();
+  const lists = useLookupLists();
+  return { lang: langOf(intl.locale), lists, t: (id, values) => intl.formatMessage({ id }, values) };
+}
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '11rem 1fr' }, gap: { xs: 0, sm: 2 }, py: 0.75 }}>
+      <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body1" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+export function ProviderFields({ doc }: { doc: ProviderDoc }) {
+  const ctx = useCtx();
+  const say = useSay();
+  const label = (name: string) => fieldLabel(serviceProvider, name, ctx.t);
+  const show = (name: string) => displayValue(serviceProvider, name, (doc as Record<string, unknown>)[name], ctx) || '—';
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="h6" component="h2" gutterBottom>
+          {say('providers.page.details')}
+        </Typography>
+        <Box component="dl" sx={{ m: 0 }} data-testid="provider-details">
+          <Item label={label('sp_type')}>{show('sp_type')}</Item>
+          <Item label={label('territory')}>{show('territory')}</Item>
+          <Item label={label('sp_Address')}>{show('sp_Address')}</Item>
+          <Item label={label('contact')}>{show('contact')}</Item>
+          <Item label={label('phone')}>{doc.phone ? <Link href={`tel:${doc.phone.replace(/\s+/g, '')}`}>{doc.phone}</Link> : '—'}</Item>
+          <Item label={label('email')}>{doc.email ? <Link href={`mailto:${doc.email}`}>{doc.email}</Link> : '—'}</Item>
+          <Item label={label('location')}>{show('location')}</Item>
+          <Item label={label('createdAt')}>{formatDate(doc.createdAt, ctx.lang) || '—'}</Item>
+          <Item label={label('updatedAt')}>{formatDate(doc.updatedAt, ctx.lang) || '—'}</Item>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function ProviderMap({ doc }: { doc: ProviderDoc }) {
+  const say = useSay();
+  const ctx = useCtx();
+  const position = { lat: doc.lat, lng: doc.lng };
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, ...MAP_LINKS }}>
+        <Typography variant="h6" component="h2">
+          {say('providers.page.location')}
+        </Typography>
+        {isLatLng(position) ? (
+          <>
+            <MapView
+              height={280}
+              ariaLabel={say('providers.page.mapOf', { name: doc.sp_Name })}
+              markers={[{ ...position, id: doc.sp_Id, title: doc.sp_Name, color: TYPE_COLORS[doc.sp_type], popup: doc.sp_Address ?? undefined }]}
+            />
+            <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="provider-coords">
+              {say('providers.page.coords', { lat: displayValue(serviceProvider, 'lat', position.lat, ctx), lng: displayValue(serviceProvider, 'lng', position.lng, ctx) })}
+            </Typography>
+          </>
+        ) : (
+          <Alert severity="info" data-testid="no-location">
+            {say('providers.page.noLocation')}
+          </Alert>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,46 @@
+// `/serviceproviders`: every service provider (design.md §5): server pages online, the device's
+// copy offline (records not uploaded yet marked so), search, type and territory filters, CSV
+// export of the filtered rows, and a row click to the provider's page.
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Button } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { serviceProvider } from '../../../schemas/index';
+import { Page, useSessionUser } from '../../components';
+import { EntityGrid } from '../../components/entity';
+import { can } from '../../lib/permissions';
+import { useSay } from './i18n';
+import { providerPath } from './paths';
+import { StoreGate } from './StoreGate';
+import type { ProviderDoc } from './useProvider';
+
+const COLUMNS = ['sp_Name', 'sp_type', 'territory', 'sp_Address', 'contact', 'phone', 'createdAt'];
+
+export function ProviderListPage() {
+  const say = useSay();
+  const user = useSessionUser();
+  const navigate = useNavigate();
+
+  const add = can(user?.role, 'menu.addServiceProvider') && (
+    <Button component={RouterLink} to="/serviceproviders/add" variant="contained" startIcon={<AddIcon />}>
+      {say('providers.list.add')}
+    </Button>
+  );
+
+  return (
+    <Page title={say('screens.serviceProviders')} actions={add}>
+      <StoreGate>
+        {(data) => (
+          <EntityGrid<ProviderDoc>
+            entity={serviceProvider}
+            load={(query) => data.list(serviceProvider, query)}
+            columns={COLUMNS}
+            compactColumns={['sp_Name', 'sp_type']}
+            filters={['sp_type', 'territory']}
+            onRowClick={(row) => void navigate(providerPath(row.sp_Id))}
+            ariaLabel={say('screens.serviceProviders')}
+          />
+        )}
+      </StoreGate>
+    </Page>
+  );
+}

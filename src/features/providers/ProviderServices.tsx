@@ -1,0 +1,53 @@
+// The services of one provider on its page, with their verification status, and a way to add
+// one for it (the services feature's form, given the provider).
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Box, Button, Card, CardContent, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { service } from '../../../schemas/index';
+import type { DataLayer } from '../../lib/data/types';
+import { useSay } from './i18n';
+import { addServicePath, servicePath } from './paths';
+import { ServiceGrid } from './ServiceGrid';
+import { StatusChip } from './StatusChip';
+
+const COLUMNS = ['name', 'status', 'category', 'serviceType', 'territory', 'createdAt'];
+const RENDER = { status: (row: Record<string, unknown>) => <StatusChip status={row.status} /> };
+
+interface Props {
+  data: DataLayer;
+  spId: string;
+  name: string;
+  canAdd: boolean;
+}
+
+export function ProviderServices({ data, spId, name, canAdd }: Props) {
+  const say = useSay();
+  const navigate = useNavigate();
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+            {say('providers.page.services')}
+          </Typography>
+          {canAdd && (
+            <Button component={RouterLink} to={addServicePath(spId)} variant="outlined" startIcon={<AddIcon />}>
+              {say('providers.page.addService')}
+            </Button>
+          )}
+        </Box>
+        <ServiceGrid
+          load={(query) => data.list(service, query)}
+          columns={COLUMNS}
+          compactColumns={['name', 'status']}
+          render={RENDER}
+          filters={['status', 'category', 'serviceType']}
+          fixedFilter={{ sp_Id: spId }}
+          onRowClick={(row) => void navigate(servicePath(String(row.sp_Detail_Id)))}
+          ariaLabel={say('providers.page.servicesOf', { name })}
+          emptyText={say('providers.page.noServices')}
+        />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,23 @@
+// Every provider screen reads through the data layer, which needs the device's store: a spinner
+// while it opens, a plain message if it cannot be opened, the screen once it is there.
+import type { ReactNode } from 'react';
+import { Alert, AlertTitle } from '@mui/material';
+import { FullPageSpinner } from '../../components';
+import type { DataLayer } from '../../lib/data/types';
+import { useDataLayer, useDbState } from '../../lib/db/DbProvider';
+import { useSay } from './i18n';
+
+export function StoreGate({ children }: { children: (data: DataLayer) => ReactNode }) {
+  const say = useSay();
+  const state = useDbState();
+  const data = useDataLayer();
+  if (state.status === 'error') {
+    return (
+      <Alert severity="error" data-testid="store-error">
+        <AlertTitle>{say('offline.store.failedTitle')}</AlertTitle>
+        {say('offline.store.failed', { message: state.error.message })}
+      </Alert>
+    );
+  }
+  return data ? children(data) : <FullPageSpinner label={say('common.loading')} />;
+}

@@ -1,0 +1,59 @@
+// The verification calls only the server can answer (docs/api.md "Services and their
+// verification"). They take the app's `api` (or a test client) and are silent: the screens show
+// their own translated message rather than the interceptor's generic toast.
+import type { RowOf } from '../../../schemas/derive/types';
+import type { service } from '../../../schemas/index';
+import type { HttpClient, ListQuery, ListResult } from '../../lib/data/types';
+
+export type ServiceRow = RowOf<typeof service>;
+
+/** `status` of a service: 0 pending, 1 verified, 2 rejected (schemas/entities/providers.ts). */
+export const SERVICE_STATUS = { pending: 0, verified: 1, rejected: 2 } as const;
+
+export type Decision = typeof SERVICE_STATUS.verified | typeof SERVICE_STATUS.rejected;
+
+export interface VerifyInput {
+  sp_Detail_Id: string;
+  status: Decision;
+  /** Required to reject (the server answers 400 without it). */
+  comment?: string;
+}
+
+export interface VerifyAnswer {
+  sp_Detail_Id: string;
+  status: Decision;
+  verifyComment: string | null;
+  verifiedBy: string;
+  verifiedAt: string;
+}
+
+/** List query → query string (filters are top-level parameters on the API). */
+function params(query: ListQuery): Record<string, unknown> {
+  const { filter, ...rest } = query;
+  return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+/** One page of the services waiting for verification (GET /spDetail/spending, list envelope). */
+export async function listPending(http: HttpClient, query: ListQuery): Promise<ListResult<ServiceRow>> {
+  const { data } = await http.get<ListResult<ServiceRow>>('/spDetail/spending', { params: params(query), silent: true });
+  return data;
+}
+
+/** POST /sverify/: 1 verifies, 2 rejects with a comment. */
+export async function verifyService(http: HttpClient, input: VerifyInput): Promise<VerifyAnswer> {
+  const body = { sp_Detail_Id: input.sp_Detail_Id, status: input.status, ...(input.comment?.trim() ? { comment: input.comment.trim() } : {}) };
+  const { data } = await http.post<VerifyAnswer>('/sverify/', body, { silent: true });
+  return data;
+}
+
+/** Names of the users the caller may list (GET /users/all: roles 1 and 7, design.md §4), to
+ * say who rejected a service; an empty map for other roles or on failure. */
+export async function userNames(http: HttpClient): Promise<ReadonlyMap<string, string>> {
+  try {
+    const { data } = await http.get<{ userId: string; userName: string; fullName?: string | null }[]>('/users/all', { silent: true });
+    return new Map(data.map((u) => [u.userId, u.fullName?.trim() || u.userName]));
+  } catch (error) {
+    console.warn('User names unavailable:', error);
+    return new Map();
+  }
+}
