@@ -121,10 +121,10 @@ function addImages(page: Page, files: { name: string; data: Buffer }[]) {
 }
 
 /** Waits until every image of the service page is drawn (fetched with the token, or local). */
-async function shownImages(page: Page): Promise<number> {
-  const thumbs = page.getByTestId('service-image');
-  await poll(() => page.locator('[data-testid="service-image"] img[src^="blob:"]').count()).toBe(await thumbs.count());
-  return thumbs.count();
+/** Waits until the page shows `expected` images, each loaded (images arrive after the record). */
+async function expectShownImages(page: Page, expected: number): Promise<void> {
+  await poll(() => page.getByTestId('service-image').count()).toBe(expected);
+  await poll(() => page.locator('[data-testid="service-image"] img[src^="blob:"]').count()).toBe(expected);
 }
 
 async function goOffline(page: Page): Promise<void> {
@@ -169,7 +169,7 @@ describe('services online', () => {
     await expect(page.getByTestId('status-chip').textContent()).resolves.toBe('Pending');
     await expect(page.getByTestId('provider-link').textContent()).resolves.toBe('Hope Clinic');
     await page.getByText('Maternal health').waitFor();
-    await expect(shownImages(page)).resolves.toBe(2);
+    await expectShownImages(page, 2);
 
     // On the server, with both images, byte for byte (small PNGs are kept as they are).
     const { status, body } = await serverService(id);
@@ -221,7 +221,7 @@ describe('services online', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Service updated').getByText('Literacy evenings was updated.').waitFor();
     await page.getByRole('heading', { name: 'Literacy evenings' }).waitFor();
-    await expect(shownImages(page)).resolves.toBe(1);
+    await expectShownImages(page, 1);
 
     const after = (await serverService(id)).body;
     expect(after.hours).toBe('Evenings');
@@ -390,7 +390,7 @@ describe('services offline', () => {
     const id = page.url().split('/').pop() as string;
     await page.getByTestId('not-uploaded').waitFor();
     await expect(page.getByTestId('status-chip').textContent()).resolves.toBe('Pending');
-    await expect(shownImages(page)).resolves.toBe(1);
+    await expectShownImages(page, 1);
     await page.getByTestId('service-image').getByText('not uploaded').waitFor();
 
     // An apprenticeship of the service, offline too.
@@ -421,7 +421,7 @@ describe('services offline', () => {
     // Online now: the page reads the server's copy, with its image.
     await page.goto(`/serviceproviders/services/${id}`);
     await page.getByRole('heading', { name: 'Water point repairs' }).waitFor();
-    await expect(shownImages(page)).resolves.toBe(1);
+    await expectShownImages(page, 1);
     await expect(page.getByTestId('not-uploaded').count()).resolves.toBe(0);
     await context.close();
   });
