@@ -4,7 +4,7 @@
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { file, service, serviceProvider } from '../../schemas/index';
-import { createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/data';
+import { createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';

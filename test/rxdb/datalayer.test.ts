@@ -8,7 +8,7 @@ import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
 import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
-import { ConflictError, createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/data';
+import { ConflictError, createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';

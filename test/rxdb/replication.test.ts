@@ -4,7 +4,7 @@ import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { profile, profileImage, service, serviceProvider } from '../../schemas/index';
-import { createDataLayer, type LookupLists } from '../../src/lib/data';
+import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';

@@ -8,7 +8,7 @@ import { DataGrid, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';
 import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../../schemas/define';
-import type { ListQuery, ListResult } from '../../lib/data/types';
+import type { ListQuery, ListResult } from '../../lib/datalayer/types';
 import { buildColumns, defaultColumns, rowIdOf, type GridRow } from './columns';
 import { downloadText } from '../../lib/download';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';

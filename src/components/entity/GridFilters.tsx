@@ -6,7 +6,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import SearchIcon from '@mui/icons-material/Search';
 import type { EntityShape } from '../../../schemas/define';
-import type { FilterValue } from '../../lib/data/types';
+import type { FilterValue } from '../../lib/datalayer/types';
 import { enumOptions, fieldLabel, fieldOf, type DisplayContext } from './fields';
 import { lookupOptions, type Option } from './lookups';
 import type { Filters } from './useGridQuery';

@@ -3,7 +3,7 @@
 // spreadsheet (CSV export).
 import type { EntityShape, Field } from '../../../schemas/define';
 import { enumLabel } from '../../../schemas/define';
-import type { LookupLists } from '../../lib/data/types';
+import type { LookupLists } from '../../lib/datalayer/types';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import type { Lang } from '../../lib/session';
 import { lookupLabel, type Option } from './lookups';

@@ -3,8 +3,8 @@
 // the same labels appear online and offline.
 import { useState } from 'react';
 import type { LookupItem } from '../../../schemas/entities/users';
-import { getCachedLists } from '../../lib/data/lists';
-import type { LookupLists } from '../../lib/data/types';
+import { getCachedLists } from '../../lib/datalayer/lists';
+import type { LookupLists } from '../../lib/datalayer/types';
 import type { Lang } from '../../lib/session';
 
 export interface Option<V> {

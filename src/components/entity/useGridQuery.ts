@@ -4,7 +4,7 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
-import type { FilterValue, ListQuery, ListResult } from '../../lib/data/types';
+import type { FilterValue, ListQuery, ListResult } from '../../lib/datalayer/types';
 
 /** The spec's page sizes (spec §9, docs/api.md) that the MIT Data Grid can show: it refuses
  * pages above 100 rows, so 200 is left out of the menu (the CSV export still uses it). */

@@ -9,7 +9,7 @@ import BrokenImageIcon from '@mui/icons-material/BrokenImage';
 import CloseIcon from '@mui/icons-material/Close';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import { useIntl } from 'react-intl';
-import type { ImageInput } from '../../lib/data/types';
+import type { ImageInput } from '../../lib/datalayer/types';
 import { ImageRejected, shrinkImage } from './shrink';
 import { useImageBlob, type ExistingImage, type ImageSource } from './sources';
 

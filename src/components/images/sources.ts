@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { EntityShape } from '../../../schemas/define';
 import { file as fileEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
-import { base64ToBlob } from '../../lib/data/images';
+import { base64ToBlob } from '../../lib/datalayer/images';
 import { useLiveQuery } from '../../lib/db/hooks';
 
 export type ImageSource =

@@ -4,7 +4,7 @@
 // screen explains better) gets its own toast, under a translated title.
 import { isAxiosError } from 'axios';
 import { messageOf } from '../../components/entity';
-import { ConflictError } from '../../lib/data';
+import { ConflictError } from '../../lib/datalayer';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { notifyIfQuota } from '../offline';

@@ -5,7 +5,7 @@
 import { job, otherJob } from '../../../schemas/index';
 import { messageOf } from '../../components/entity';
 import type { ImageChanges } from '../../components/images';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { t } from '../../lib/i18n';
 import { hasWork, rowValues, type OtherJobRow } from './otherJobRows';
 import { isLocalOnly, isNotUploaded, type JobDoc } from './useJobData';

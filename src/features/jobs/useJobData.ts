@@ -5,9 +5,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { job, otherJob } from '../../../schemas/index';
 import { api } from '../../lib/api';
-import { createDataLayer } from '../../lib/data/datalayer';
-import { getCachedLists } from '../../lib/data/lists';
-import type { DataLayer, Doc } from '../../lib/data/types';
+import { createDataLayer } from '../../lib/datalayer/datalayer';
+import { getCachedLists } from '../../lib/datalayer/lists';
+import type { DataLayer, Doc } from '../../lib/datalayer/types';
 import { useDb } from '../../lib/db/context';
 import { useDataLayer, useLiveQuery } from '../../lib/db/hooks';
 import { getUser } from '../../lib/session';

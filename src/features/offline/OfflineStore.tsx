@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { usePreferences } from '../../components';
 import { api } from '../../lib/api';
-import { refreshLists } from '../../lib/data';
+import { refreshLists } from '../../lib/datalayer';
 import { DbProvider, useDataLayer, useDb } from '../../lib/db/DbProvider';
 import { installDebugHandle } from './debugHandle';
 import { watchQuotaErrors } from './quota';

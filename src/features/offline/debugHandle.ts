@@ -7,7 +7,7 @@
 // and it is absent unless that key is set on the device.
 import { entityByName } from '../../../schemas/index';
 import type { IcrsDatabase } from '../../lib/db/database';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { countPending, exportPending, importPending, listPending } from './engine';
 import { startUpload } from './uploadRun';
 

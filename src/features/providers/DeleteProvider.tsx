@@ -9,7 +9,7 @@ import { useIntl } from 'react-intl';
 import { serviceProvider } from '../../../schemas/index';
 import { ConfirmDialog } from '../../components';
 import { DeleteDialog } from '../../components/DeleteDialog';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { notify } from '../../lib/notify';
 import { discardLocalTree } from './discard';
 import { useSay } from './i18n';

@@ -7,7 +7,7 @@ import { Box, Typography } from '@mui/material';
 import { serviceProvider } from '../../../schemas/index';
 import { EntityForm, messageOf, useLookupLists, type FormApi, type Problem } from '../../components/entity';
 import { LocationPicker, defaultCenter } from '../../components/map';
-import { ConflictError } from '../../lib/data';
+import { ConflictError } from '../../lib/datalayer';
 import { notify } from '../../lib/notify';
 import { useSay } from './i18n';
 import { MAP_LINKS } from './mapLinks';

@@ -7,7 +7,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { messageOf } from '../../components/entity';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { can } from '../../lib/permissions';
 import { DeleteProvider } from './DeleteProvider';
 import { useSay } from './i18n';

@@ -4,7 +4,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { service } from '../../../schemas/index';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { useSay } from './i18n';
 import { addServicePath, servicePath } from './paths';
 import { ServiceGrid } from './ServiceGrid';

@@ -12,7 +12,7 @@ import { langOf } from '../../components/entity';
 import type { GridRow } from '../../components/entity/columns';
 import { formatDateTime } from '../../lib/format';
 import { api } from '../../lib/api';
-import type { DataLayer, ListQuery } from '../../lib/data/types';
+import type { DataLayer, ListQuery } from '../../lib/datalayer/types';
 import { can } from '../../lib/permissions';
 import { useSay } from './i18n';
 import { serviceEditPath, servicePath } from './paths';

@@ -11,7 +11,7 @@ import { buildColumns, langOf, messageOf, useLookupLists, type DisplayContext } 
 import { rowIdOf, type GridRow } from '../../components/entity/columns';
 import { GridFilters, selectableFilters } from '../../components/entity/GridFilters';
 import { GRID_PAGE_SIZES, useGridQuery, usePage, type Filters } from '../../components/entity/useGridQuery';
-import type { ListQuery, ListResult } from '../../lib/data/types';
+import type { ListQuery, ListResult } from '../../lib/datalayer/types';
 
 /** A column the screen draws itself, placed by its name in `columns`. */
 export interface ExtraColumn {

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { Alert, AlertTitle } from '@mui/material';
 import { FullPageSpinner } from '../../components';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { useDataLayer, useDbState } from '../../lib/db/DbProvider';
 import { useSay } from './i18n';
 

@@ -9,7 +9,7 @@ import CancelIcon from '@mui/icons-material/CancelOutlined';
 import { Page } from '../../components';
 import type { GridRow } from '../../components/entity/columns';
 import { api } from '../../lib/api';
-import type { DataLayer, ListQuery } from '../../lib/data/types';
+import type { DataLayer, ListQuery } from '../../lib/datalayer/types';
 import { useSay } from './i18n';
 import { withProviderNames } from './providerNames';
 import { RejectDialog } from './RejectDialog';

@@ -3,7 +3,7 @@
 // upload or a change pushed by the server shows without a reload.
 import { useEffect, useState } from 'react';
 import { serviceProvider } from '../../../schemas/index';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer, useLiveQuery } from '../../lib/db/DbProvider';
 
 export type ProviderDoc = Doc<typeof serviceProvider>;

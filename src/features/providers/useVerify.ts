@@ -6,7 +6,7 @@ import { isAxiosError } from 'axios';
 import { service } from '../../../schemas/index';
 import { messageOf } from '../../components/entity';
 import { api } from '../../lib/api';
-import type { DataLayer } from '../../lib/data/types';
+import type { DataLayer } from '../../lib/datalayer/types';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { notify } from '../../lib/notify';
 import { useSay } from './i18n';

@@ -3,7 +3,7 @@
 // their own translated message rather than the interceptor's generic toast.
 import type { RowOf } from '../../../schemas/derive/types';
 import type { service } from '../../../schemas/index';
-import type { HttpClient, ListQuery, ListResult } from '../../lib/data/types';
+import type { HttpClient, ListQuery, ListResult } from '../../lib/datalayer/types';
 
 export type ServiceRow = RowOf<typeof service>;
 

@@ -5,7 +5,7 @@ import { Autocomplete, Box, CircularProgress, TextField, Typography } from '@mui
 import { useIntl } from 'react-intl';
 import { serviceProvider } from '../../../schemas/index';
 import { lookupLabel, langOf, useLookupLists } from '../../components/entity';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { savesOnline } from './feedback';
 

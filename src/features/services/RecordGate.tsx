@@ -7,7 +7,7 @@ import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../../schemas/define';
 import { FullPageSpinner } from '../../components';
 import { messageOf } from '../../components/entity';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import type { RecordState } from './useRecord';
 
 interface RecordGateProps<E extends EntityShape> {

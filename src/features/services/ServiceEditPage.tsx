@@ -7,7 +7,7 @@ import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
 import { Page } from '../../components';
 import { NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { notify } from '../../lib/notify';

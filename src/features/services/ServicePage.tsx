@@ -13,7 +13,7 @@ import { ConfirmDialog, Page, useSessionUser } from '../../components';
 import { DeleteDialog } from '../../components/DeleteDialog';
 import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
 import { useRecordImages } from '../../components/images';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { formatDate } from '../../lib/format';

@@ -6,7 +6,7 @@ import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
 import { Page } from '../../components';
 import { EntityForm } from '../../components/entity';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './feedback';

@@ -4,7 +4,7 @@
 // local store, a conflict, a file), so no failure is silent and none is told twice.
 import { isAxiosError } from 'axios';
 import type { IntlShape } from 'react-intl';
-import { ConflictError } from '../../lib/data';
+import { ConflictError } from '../../lib/datalayer';
 import { appIsOnline } from '../../lib/db/hooks';
 import { notify } from '../../lib/notify';
 import { notifyIfQuota } from '../offline';

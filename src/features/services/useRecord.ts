@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { MangoQuery } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
-import type { Doc } from '../../lib/data/types';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer, useLiveQuery } from '../../lib/db/DbProvider';
 
 export type RecordState<E extends EntityShape> =

@@ -6,9 +6,9 @@ import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import type { Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { api } from '../api';
-import { createDataLayer } from '../data/datalayer';
-import { getCachedLists } from '../data/lists';
-import type { DataLayer, Doc } from '../data/types';
+import { createDataLayer } from '../datalayer/datalayer';
+import { getCachedLists } from '../datalayer/lists';
+import type { DataLayer, Doc } from '../datalayer/types';
 import { getMode, getUser } from '../session';
 import { useDb } from './context';
 

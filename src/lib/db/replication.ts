@@ -6,8 +6,8 @@ import type { RxCollection } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { filter, map, merge, Observable, share } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { isPending, syncedDoc, type DocData } from '../data/docs';
-import type { HttpClient } from '../data/types';
+import { isPending, syncedDoc, type DocData } from '../datalayer/docs';
+import type { HttpClient } from '../datalayer/types';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './database';
 
 export interface Checkpoint {

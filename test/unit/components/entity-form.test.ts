@@ -6,7 +6,7 @@ import { AxiosError, AxiosHeaders } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serviceProvider } from '../../../schemas/index';
 import { EntityForm, type EntityFormProps, type FormApi } from '../../../src/components/entity';
-import { LISTS_KEY } from '../../../src/lib/data/lists';
+import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
 import { blur, click, helperOf, inputByLabel, render, typeInto, wait, type Lang, type Rendered } from './render';
 
 const LISTS = { territory: [{ id: 1, fr: 'Goma', en: 'Goma', active: true }, { id: 2, fr: 'Béni', en: 'Beni', active: true }] };

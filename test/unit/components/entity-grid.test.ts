@@ -5,8 +5,8 @@ import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { job, serviceProvider } from '../../../schemas/index';
 import { buildColumns, EntityGrid, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
-import { LISTS_KEY } from '../../../src/lib/data/lists';
-import type { ListQuery, ListResult } from '../../../src/lib/data/types';
+import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
+import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
 
 const LISTS = {
