@@ -3,7 +3,7 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RawIntlProvider, useIntl } from 'react-intl';
 import { SnackbarProvider } from 'notistack';
-import { PreferencesProvider } from '../components';
+import { PreferencesProvider, TOAST_COMPONENTS } from '../components';
 import { SignedInStore } from '../features/offline';
 import { ServiceWorkerGate } from '../features/pwa';
 import { TOAST_DURATION_MS } from '../lib/constants';
@@ -44,7 +44,12 @@ export function App({ intl }: { intl: AppIntl }) {
   return (
     <RawIntlProvider value={intl}>
       <PreferencesProvider>
-        <SnackbarProvider maxSnack={4} autoHideDuration={TOAST_DURATION_MS} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>
+        <SnackbarProvider
+          maxSnack={4}
+          autoHideDuration={TOAST_DURATION_MS}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          Components={TOAST_COMPONENTS}
+        >
           <LoginFlash />
           <Routes />
           <ServiceWorkerGate />

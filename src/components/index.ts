@@ -7,3 +7,5 @@ export { LanguageSelect } from './LanguageSelect';
 export { useSessionUser } from './useSessionUser';
 export { DeleteDialog } from './DeleteDialog';
 export { AmberChip, NotUploadedChip } from './AmberChip';
+export { VisuallyHidden } from './VisuallyHidden';
+export { TOAST_COMPONENTS } from './toastContent';

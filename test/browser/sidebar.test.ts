@@ -1,7 +1,8 @@
 // Sidebar menus per role (spec §6, via schemas/roles.ts) and the phone-width drawer (spec §2, §9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn } from '../helpers/browser';
+import { seriousViolations } from '../helpers/axe';
+import { launchBrowser, linkNames, newPage, signIn } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -53,11 +54,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Menu link names without the profile link and without badge counts such as " (3 pending)". */
+const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
+
+/** Menu link names (as announced) without the profile link and without badge counts such as
+ * " (3 pending)". */
 async function menuEntries(page: Page): Promise<string[]> {
-  const nav = page.getByRole('navigation', { name: 'Main menu' });
-  await nav.getByRole('link').first().waitFor({ state: 'attached' });
-  const names = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('aria-label') ?? ''));
+  await mainMenu(page).getByRole('link').first().waitFor({ state: 'attached' });
+  const names = await linkNames(mainMenu(page));
   return names.filter((name) => !name.startsWith('My profile')).map((name) => name.replace(/ \(.*\)$/, ''));
 }
 
@@ -107,6 +110,54 @@ describe('sidebar menus by role', () => {
       return text !== undefined && getComputedStyle(text).opacity === '1';
     });
     await context.close();
+  });
+});
+
+describe('sidebar accessibility', () => {
+  /** A pending service so that the Verify Services badge shows a count. */
+  async function seedPendingService(): Promise<void> {
+    const token = await server.login(server.admin.userName, server.admin.password);
+    const provider = await server.api('POST', '/sproviers/', { token, body: { sp_Name: 'Badge provider', sp_type: 1, territory: 1 } });
+    expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+    const body = { sp_Id: provider.body.sp_Id, name: 'Badge service', category: 1, serviceType: 1, territory: 1, description: 'Pending review' };
+    const created = await server.api('POST', '/spDetail/', { token, body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  }
+
+  it('names each link by its visible text (badge count in words), mini and expanded, in both languages and themes', async () => {
+    await seedPendingService();
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await signIn(page, server.admin.userName, server.admin.password);
+    const verify = mainMenu(page).getByRole('link', { name: /^Verify Services \(\d+ pending\)$/ });
+    await verify.waitFor(); // the badge counts arrive 500 ms after start
+    const names = await linkNames(mainMenu(page));
+    expect(names[0]).toBe('My profile: admin Administrator');
+    expect(names).toContain('Reports');
+    // No link carries an aria-label that could differ from what is shown.
+    await expect(mainMenu(page).locator('a[aria-label]').count()).resolves.toBe(0);
+    expect(await seriousViolations(page), 'mini sidebar').toEqual([]);
+
+    // The mini variant's tooltip describes the link; it does not rename it.
+    await verify.hover();
+    await expect(page.getByRole('tooltip').textContent()).resolves.toMatch(/^Verify Services \(\d+ pending\)$/);
+    await expect(linkNames(mainMenu(page))).resolves.toEqual(names);
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Close menu' }).waitFor();
+    await expect(linkNames(mainMenu(page))).resolves.toEqual(names);
+    expect(await seriousViolations(page), 'expanded sidebar').toEqual([]);
+
+    await context.close();
+
+    // French, dark theme.
+    const fr = await newPage(browser, { baseURL: server.url, lang: 'fr' });
+    await fr.context.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await signIn(fr.page, server.admin.userName, server.admin.password);
+    const menu = fr.page.getByRole('navigation', { name: 'Menu principal' });
+    await menu.getByRole('link', { name: /\(\d+ en attente\)$/ }).waitFor();
+    expect((await linkNames(menu))[0]).toBe('Mon profil : admin Administrateur');
+    expect(await seriousViolations(fr.page), 'mini sidebar (fr, dark)').toEqual([]);
+    await fr.context.close();
   });
 });
 

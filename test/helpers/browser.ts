@@ -1,6 +1,6 @@
 // Headless Chromium for the browser tests (playwright-core drives the system Chromium).
 // One browser per test file, a fresh context (empty storage) per test.
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -64,4 +64,12 @@ export async function signIn(page: Page, userName: string, password: string, pat
 /** Reads one localStorage key of the page's origin. */
 export function storageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => localStorage.getItem(k), key);
+}
+
+/** The accessible names of the links inside `container`, as the browser's accessibility tree
+ * computes them (what a screen reader announces), in document order. */
+export async function linkNames(container: Locator): Promise<string[]> {
+  const snapshot = await container.ariaSnapshot();
+  // YAML quotes a whole entry that holds a colon: - 'link "My profile: admin"'.
+  return [...snapshot.matchAll(/- '?link "((?:[^"\\]|\\.)*)"/g)].map((match) => JSON.parse(`"${match[1]}"`) as string);
 }

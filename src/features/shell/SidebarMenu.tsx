@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, type ReactElement } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useIntl } from 'react-intl';
 import {
@@ -12,6 +12,7 @@ import {
   Tooltip,
 } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import { VisuallyHidden } from '../../components';
 import type { SessionUser } from '../../lib/session';
 import type { MenuEntry, MenuGroup } from './menu';
 import type { PendingCounts } from './usePendingStats';
@@ -36,51 +37,86 @@ function badgeCount(entry: MenuEntry, props: SidebarMenuProps): number {
   return props.counts[entry.badge];
 }
 
-/** One link; when the mini variant hides labels, a tooltip names it (aria-label always does). */
+/** The mini variant hides labels: a tooltip shows the name. It only describes the link
+ * (`describeChild`), so the link's name still comes from its own text, as axe's
+ * label-content-name-mismatch rule (and speech input users) expect. */
+function MiniTooltip({ title, expanded, children }: { title: string; expanded: boolean; children: ReactElement }) {
+  if (expanded) return children;
+  return (
+    <Tooltip title={title} placement="right" describeChild>
+      {children}
+    </Tooltip>
+  );
+}
+
+/** One link. Its accessible name is its content: the label and, when a badge shows a count, the
+ * count in words ("Verify Services (3 pending)"); the badge's bare number is hidden from
+ * assistive technology. */
 function Entry({ entry, props }: { entry: MenuEntry; props: SidebarMenuProps }) {
   const intl = useIntl();
   const { pathname } = useLocation();
   const label = intl.formatMessage({ id: entry.labelId });
   const count = badgeCount(entry, props);
-  const name = count > 0 ? `${label} (${intl.formatMessage({ id: `menu.${entry.badge}Count` }, { count })})` : label;
+  const countText = count > 0 ? ` (${intl.formatMessage({ id: `menu.${entry.badge}Count` }, { count })})` : '';
   const Icon = entry.icon;
-  const button = (
-    <ListItemButton
-      component={RouterLink}
-      to={entry.to}
-      selected={isCurrent(pathname, entry.to)}
-      aria-label={name}
-      onClick={props.onNavigate}
-      sx={{ minHeight: 44, px: 2.5 }}
-    >
-      <ListItemIcon sx={{ minWidth: 0, mr: props.expanded ? 2 : 'auto', justifyContent: 'center' }}>
-        <Badge badgeContent={count} color={entry.badge === 'rejected' ? 'warning' : 'error'} max={999}>
-          <Icon />
-        </Badge>
-      </ListItemIcon>
-      <ListItemText primary={label} sx={{ opacity: props.expanded ? 1 : 0, my: 0 }} />
-    </ListItemButton>
+  return (
+    <MiniTooltip title={label + countText} expanded={props.expanded}>
+      <ListItemButton
+        component={RouterLink}
+        to={entry.to}
+        selected={isCurrent(pathname, entry.to)}
+        onClick={props.onNavigate}
+        sx={{ minHeight: 44, px: 2.5 }}
+      >
+        <ListItemIcon sx={{ minWidth: 0, mr: props.expanded ? 2 : 'auto', justifyContent: 'center' }}>
+          <Badge
+            badgeContent={count}
+            color={entry.badge === 'rejected' ? 'warning' : 'error'}
+            max={999}
+            slotProps={{ badge: { 'aria-hidden': true } }}
+          >
+            <Icon />
+          </Badge>
+        </ListItemIcon>
+        <ListItemText
+          primary={
+            <>
+              {label}
+              {countText && <VisuallyHidden>{countText}</VisuallyHidden>}
+            </>
+          }
+          sx={{ opacity: props.expanded ? 1 : 0, my: 0 }}
+        />
+      </ListItemButton>
+    </MiniTooltip>
   );
-  return props.expanded ? button : <Tooltip title={name} placement="right">{button}</Tooltip>;
 }
 
+/** The signed-in user's own page. On screen: name and role; to assistive technology:
+ * "My profile: name role". */
 function UserEntry({ user, props }: { user: SessionUser; props: SidebarMenuProps }) {
   const intl = useIntl();
   const to = `/users/edit/${encodeURIComponent(user.userId)}?profile=1`;
-  const name = intl.formatMessage({ id: 'shell.profileOf' }, { name: user.userName });
-  const button = (
-    <ListItemButton component={RouterLink} to={to} aria-label={name} onClick={props.onNavigate} sx={{ px: 2.5 }}>
-      <ListItemIcon sx={{ minWidth: 0, mr: props.expanded ? 2 : 'auto', justifyContent: 'center' }}>
-        <AccountCircleIcon />
-      </ListItemIcon>
-      <ListItemText
-        primary={user.userName}
-        secondary={intl.formatMessage({ id: `role.${user.role}` })}
-        sx={{ opacity: props.expanded ? 1 : 0, my: 0 }}
-      />
-    </ListItemButton>
+  const role = intl.formatMessage({ id: `role.${user.role}` });
+  return (
+    <MiniTooltip title={intl.formatMessage({ id: 'shell.profileOf' }, { name: user.userName })} expanded={props.expanded}>
+      <ListItemButton component={RouterLink} to={to} onClick={props.onNavigate} sx={{ px: 2.5 }}>
+        <ListItemIcon sx={{ minWidth: 0, mr: props.expanded ? 2 : 'auto', justifyContent: 'center' }}>
+          <AccountCircleIcon />
+        </ListItemIcon>
+        <ListItemText
+          primary={
+            <>
+              <VisuallyHidden>{intl.formatMessage({ id: 'shell.myProfile' })} </VisuallyHidden>
+              {user.userName}
+            </>
+          }
+          secondary={role}
+          sx={{ opacity: props.expanded ? 1 : 0, my: 0 }}
+        />
+      </ListItemButton>
+    </MiniTooltip>
   );
-  return props.expanded ? button : <Tooltip title={name} placement="right">{button}</Tooltip>;
 }
 
 /** Username, then the menus of spec §2 in their groups. */
@@ -93,7 +129,7 @@ export function SidebarMenu(props: SidebarMenuProps) {
         <Fragment key={group.id}>
           <Divider />
           {group.labelId && props.expanded && (
-            <ListSubheader sx={{ lineHeight: '32px', bgcolor: 'inherit' }}>{intl.formatMessage({ id: group.labelId })}</ListSubheader>
+            <ListSubheader component="div" sx={{ lineHeight: '32px', bgcolor: 'inherit' }}>{intl.formatMessage({ id: group.labelId })}</ListSubheader>
           )}
           {group.items.map((entry) => (
             <Entry key={entry.id} entry={entry} props={props} />
