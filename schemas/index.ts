@@ -12,6 +12,7 @@ import { list, user } from './entities/users.ts';
 export * from './define.ts';
 export { MAX_IMAGE_BYTES, IMAGE_TYPES, FILE_TYPES } from './entities/common.ts';
 export type { LookupItem } from './entities/users.ts';
+export { SERVICE_STATUS, type ServiceStatusValue } from './entities/providers.ts';
 export type { BspData } from './entities/profiles.ts';
 export type { Attachment } from './entities/referrals.ts';
 export type { RowOf, CreateBodyOf, UpdateBodyOf, DocOf, SyncFields, ValueOf } from './derive/types.ts';

@@ -4,6 +4,11 @@
 import { defineEntity, f, text } from '../define.ts';
 import { durationMonths, email, longText, name, owner, phone, places } from './common.ts';
 
+/** A service's verification status (spec §4): new services are pending; a verifier sets
+ * verified or rejected; an edited rejected service returns to pending. */
+export const SERVICE_STATUS = { pending: 0, verified: 1, rejected: 2 } as const;
+export type ServiceStatusValue = (typeof SERVICE_STATUS)[keyof typeof SERVICE_STATUS];
+
 const providerAccess = { read: 'serviceProviders.read', write: 'serviceProviders.write' } as const;
 
 export const serviceProvider = defineEntity({
@@ -65,7 +70,7 @@ export const service = defineEntity({
     cost: text(200),
     hours: text(200),
     /** Verification (issue 3): new services are pending; POST /sverify/ sets 1 or 2. */
-    status: f.enum({ required: true, readOnly: true, values: [0, 1, 2], names: ['pending', 'verified', 'rejected'], default: 0 }),
+    status: f.enum({ required: true, readOnly: true, values: Object.values(SERVICE_STATUS), names: Object.keys(SERVICE_STATUS), default: SERVICE_STATUS.pending }),
     verifyComment: text(1000, { readOnly: true }),
     verifiedBy: f.id({ readOnly: true }),
     verifiedAt: f.dateTime({ readOnly: true }),

@@ -9,3 +9,4 @@ export { DeleteDialog } from './DeleteDialog';
 export { AmberChip, NotUploadedChip } from './AmberChip';
 export { VisuallyHidden } from './VisuallyHidden';
 export { TOAST_COMPONENTS } from './toastContent';
+export { ServiceStatusChip, ServiceStatusFilter, WARNING_FILLED_SX, WARNING_OUTLINED_SX } from './ServiceStatus';

@@ -55,11 +55,18 @@ function applyAuthRules(status: number | undefined, message: string): void {
   if (status === 403) navigateTo('/forbidden');
 }
 
+/** The answer to an edit based on a stale copy (409 with the server's copy): the data layer turns
+ * it into a ConflictError and the screen explains it, so a raw "conflict" toast would only
+ * repeat it less clearly. */
+function isStaleUpdate(error: unknown): boolean {
+  return isAxiosError<{ server?: unknown }>(error) && error.response?.status === 409 && error.response.data?.server !== undefined;
+}
+
 function onError(error: unknown): Promise<never> {
   const message = errorMessage(error);
   const status = isAxiosError(error) ? error.response?.status : undefined;
   applyAuthRules(status, message);
-  const silent = isAxiosError(error) && error.config?.silent === true;
+  const silent = (isAxiosError(error) && error.config?.silent === true) || isStaleUpdate(error);
   if (silent) console.warn('API call failed:', message);
   else notify.error(t('errors.interceptorTitle'), message);
   return Promise.reject(error);

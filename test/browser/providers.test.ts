@@ -341,9 +341,12 @@ describe('adding and editing a provider', () => {
     expect((await server.api('PUT', `/sproviers/${spId}`, { token: adminToken, body: { sp_Name: 'Renamed Centre' } })).status).toBe(200);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('toast').filter({ hasText: 'Changed meanwhile' }).waitFor();
+    // The screen explains the conflict; the app's generic error toast stays out of it.
+    await expect(page.getByTestId('toast-text').filter({ hasText: /^conflict$/ }).count()).resolves.toBe(0);
     await page.getByText('The record has changed on the server since', { exact: false }).waitFor();
     await expect(page.getByRole('textbox', { name: 'Contact person' }).inputValue()).resolves.toBe('Mr Paluku');
     await expect(page.getByRole('textbox', { name: 'Name' }).inputValue()).resolves.toBe('Renamed Centre');
+    await settled(page); // the warning toast sits over the Save button at this size
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL((url) => url.pathname === `/serviceproviders/${spId}`);
     expect((await getProvider(spId)).body).toMatchObject({ contact: 'Mr Paluku', sp_Address: 'New address 5', sp_Name: 'Renamed Centre' });
@@ -425,8 +428,8 @@ describe('verification', () => {
 
     // The provider's page shows each service's status.
     await page.goto(`/serviceproviders/${spId}`);
-    await row(approveId).getByTestId('status-verified').waitFor();
-    await row(rejectId).getByTestId('status-rejected').waitFor();
+    await row(approveId).locator('[data-testid="status-chip"][data-status="verified"]').waitFor();
+    await row(rejectId).locator('[data-testid="status-chip"][data-status="rejected"]').waitFor();
     await expect(page.getByRole('link', { name: 'Add a service' }).getAttribute('href')).resolves.toBe(`/serviceproviders/services/add?sp_Id=${spId}`);
     await expectNoSeriousViolations(page, 'provider page');
 
@@ -459,9 +462,9 @@ describe('accessibility in the dark theme and in French', () => {
     await page.getByRole('heading', { name: 'Prestataires de services', level: 1 }).waitFor();
     await expectNoSeriousViolations(page, 'list (dark, fr)');
     await page.goto(`/serviceproviders/${spId}`);
-    await page.locator(`.MuiDataGrid-row[data-id="${pending}"]`).getByTestId('status-pending').waitFor();
-    await page.getByTestId('status-rejected').waitFor();
-    await page.getByTestId('status-verified').waitFor();
+    await page.locator(`.MuiDataGrid-row[data-id="${pending}"]`).locator('[data-testid="status-chip"][data-status="pending"]').waitFor();
+    await page.locator('[data-testid="status-chip"][data-status="rejected"]').waitFor();
+    await page.locator('[data-testid="status-chip"][data-status="verified"]').waitFor();
     await expectNoSeriousViolations(page, 'provider page (dark, fr)');
     await page.goto(`/serviceproviders/${spId}/edit`);
     await page.getByRole('heading', { name: 'Modifier Sombre Centre', level: 1 }).waitFor();

@@ -11,8 +11,20 @@ export interface AxeViolation {
   targets: string[];
 }
 
-/** The serious and critical violations axe finds on the page (WCAG 2.1 A/AA rules). */
+/** Waits for transitions to end (a dialog fading in is half transparent, and axe would measure
+ * its colours mid-way); endless animations such as spinners are not waited for. */
+async function settledAnimations(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5_000 },
+  );
+}
+
+/** The serious and critical violations axe finds on the page (WCAG 2.1 A/AA rules), once its
+ * transitions have ended. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await settledAnimations(page);
   await page.addScriptTag({ path: axePath });
   return page.evaluate(async () => {
     type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };

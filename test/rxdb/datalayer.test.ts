@@ -151,6 +151,40 @@ describe('update', () => {
     expect(await layer().get(serviceProvider, created.sp_Id)).toMatchObject({ sp_Name: 'Edited elsewhere', syncState: 'synced' });
   });
 
+  it('an edit based on a version older than the copy pulled meanwhile is refused, online and offline, and changes nothing', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    const openedOn = created.updatedAt as string;
+    // A colleague's change reaches this device (as replication would write it) while the form is open.
+    const other = await t.api('PUT', `/sproviers/${created.sp_Id}`, { token, body: { sp_Name: 'Edited elsewhere' } });
+    expect(other.status).toBe(200);
+    expect(await layer().get(serviceProvider, created.sp_Id)).toMatchObject({ sp_Name: 'Edited elsewhere', syncState: 'synced' });
+
+    for (const mode of ['online', 'offline'] as const) {
+      online = mode === 'online';
+      const refused = layer().update(serviceProvider, created.sp_Id, { sp_Name: `Mine ${mode}` }, [], { basedOn: openedOn });
+      await expect(refused, mode).rejects.toBeInstanceOf(ConflictError);
+      await expect(refused.catch((error: ConflictError) => error.server.sp_Name)).resolves.toBe('Edited elsewhere');
+      expect(await layer().get(serviceProvider, created.sp_Id), mode).toMatchObject({ sp_Name: 'Edited elsewhere', syncState: 'synced' });
+    }
+    online = true;
+    expect((await serverRow(`/sproviers/${created.sp_Id}`)).body.sp_Name).toBe('Edited elsewhere');
+
+    // Based on the current version, the edit goes through.
+    const current = await layer().get(serviceProvider, created.sp_Id);
+    const saved = await layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Mine' }, [], { basedOn: current?.updatedAt as string });
+    expect(saved).toMatchObject({ sp_Name: 'Mine', syncState: 'synced' });
+  });
+
+  it('online: an edit based on an older version than the server holds is refused by the server even when this device never saw the newer one', async () => {
+    const created = await layer().create(serviceProvider, values(serviceProvider));
+    const other = await t.api('PUT', `/sproviers/${created.sp_Id}`, { token, body: { sp_Name: 'Edited elsewhere' } });
+    expect(other.status).toBe(200);
+    // The device still holds `created` (nothing pulled): only the server can tell.
+    await collectionOf(db, serviceProvider).findOne(created.sp_Id).remove();
+    await expect(layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Mine' }, [], { basedOn: created.updatedAt as string })).rejects.toBeInstanceOf(ConflictError);
+    expect((await serverRow(`/sproviers/${created.sp_Id}`)).body.sp_Name).toBe('Edited elsewhere');
+  });
+
   it('offline: a record this device does not hold cannot be edited', async () => {
     online = false;
     await expect(layer().update(serviceProvider, '01900000-0000-7000-8000-000000000001', { sp_Name: 'x' })).rejects.toThrow(/not available offline/);

@@ -1,15 +1,13 @@
 // Service verification (issue 3): new services are pending (0); a verifier sets verified (1)
 // or rejected (2, with a required comment); an edited rejected service returns to pending.
 import type { FastifyInstance } from 'fastify';
-import { apprenticeship, service, serviceProvider, vocational } from '../../../schemas/index';
+import { apprenticeship, service, serviceProvider, SERVICE_STATUS, vocational } from '../../../schemas/index';
 import { listQuerySchema, pageSchema } from '../../../schemas/derive/json-schema';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { Conditions, getRowOr404, listRows, type ListQuery } from '../../lib/records';
 import type { EntityHooks } from './routes';
 import { softDelete } from './routes';
-
-export const SERVICE_STATUS = { pending: 0, verified: 1, rejected: 2 } as const;
 
 export const serviceHooks: EntityHooks = {
   beforeUpdate(values, current) {

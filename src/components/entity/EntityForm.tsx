@@ -3,16 +3,15 @@
 // field errors shown where they belong, and an unsaved draft that survives a reload.
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Box, Button, CircularProgress, Grid } from '@mui/material';
-import { useIntl } from 'react-intl';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { formatDateTime } from '../../lib/format';
 import type { Draft } from './drafts';
 import { draftKey } from './drafts';
 import { messageOf, serverFieldErrors, type FieldMessage } from './errors';
-import { fieldLabel, requireField, type DisplayContext, type Translate } from './fields';
+import { fieldLabel, requireField, type DisplayContext } from './fields';
 import { FieldInput, isWide } from './FieldInput';
 import { defaultFormFields, initialRaw, sameValues, withDraft } from './formState';
-import { langOf, useLookupLists } from './lookups';
+import { useDisplayContext } from './useDisplayContext';
 import { useDraft, useRestoredDraft } from './useDraft';
 import { validateValues, writableFieldMap, type Problem, type RawValues } from './validation';
 
@@ -50,15 +49,6 @@ export interface EntityFormProps {
   children?: ReactNode | ((form: FormApi) => ReactNode);
 }
 
-function useDisplayContext(): DisplayContext {
-  const intl = useIntl();
-  const lists = useLookupLists();
-  return useMemo(() => {
-    const t: Translate = (id, values) => intl.formatMessage({ id }, values);
-    return { lang: langOf(intl.locale), lists, t };
-  }, [intl, lists]);
-}
-
 /** Server messages: by field for the fields the form holds (shown, or set by its extra
  * content such as lat/lng), the rest for the summary only. */
 interface ServerMessages {
@@ -88,7 +78,7 @@ function useFormValues(entity: EntityShape, shown: readonly string[], initialVal
   const base = typeof initialValues.updatedAt === 'string' ? initialValues.updatedAt : undefined;
   const [baseline, setBaseline] = useState(() => initialRaw(entity, shown, initialValues));
   const restored = useRestoredDraft(key, keepDraft);
-  const [raw, setRaw] = useState<RawValues>(() => withDraft(baseline, restored?.values));
+  const [raw, setRaw] = useState<RawValues>(() => withDraft(entity, baseline, restored?.values));
   const draft = useDraft(key, keepDraft, raw, baseline, base);
   return { raw, setRaw, baseline, setBaseline, restored, draft, base };
 }

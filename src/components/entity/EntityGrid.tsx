@@ -3,19 +3,19 @@
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
 import { useMemo, useState } from 'react';
-import { Alert, Box, Button, useMediaQuery, useTheme } from '@mui/material';
-import { DataGrid, type GridColumnVisibilityModel } from '@mui/x-data-grid';
+import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
+import { DataGrid, GridOverlay, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';
 import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../../schemas/define';
 import type { ListQuery, ListResult } from '../../lib/datalayer/types';
-import { buildColumns, defaultColumns, rowIdOf, type GridRow } from './columns';
+import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
 import { downloadText } from '../../lib/download';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
 import { messageOf } from './errors';
-import { exportValue, fieldLabel, type DisplayContext, type Translate } from './fields';
+import { exportValue, fieldLabel, type DisplayContext } from './fields';
+import { useDisplayContext } from './useDisplayContext';
 import { GridFilters, selectableFilters } from './GridFilters';
-import { langOf, useLookupLists } from './lookups';
 import { GRID_PAGE_SIZES, usePage, useGridQuery, type Filters } from './useGridQuery';
 
 export interface EntityGridProps<R extends object> {
@@ -42,6 +42,12 @@ export interface EntityGridProps<R extends object> {
   refreshKey?: unknown;
   /** Accessible name of the grid; default the entity's translated name. */
   ariaLabel?: string;
+  /** Columns the screen draws itself, placed by their names in `columns`. */
+  customColumns?: ColumnOverrides['custom'];
+  /** Fields the screen draws itself (a status chip) instead of their label. */
+  renderCells?: ColumnOverrides['render'];
+  /** Shown instead of the grid's own "no rows" text. */
+  emptyText?: string;
 }
 
 interface Notice {
@@ -54,17 +60,24 @@ function today(): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-function useDisplayContext(): DisplayContext {
-  const intl = useIntl();
-  const lists = useLookupLists();
-  return useMemo(() => {
-    const t: Translate = (id, values) => intl.formatMessage({ id }, values);
-    return { lang: langOf(intl.locale), lists, t };
-  }, [intl, lists]);
+interface CsvColumn {
+  header: string;
+  cell: (row: GridRow) => string;
+}
+
+/** The exported columns: what the grid shows as text, without its buttons. */
+function csvColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext, custom: ColumnOverrides['custom']): CsvColumn[] {
+  return names
+    .filter((name) => !custom?.[name]?.actions)
+    .map((name) => {
+      const own = custom?.[name];
+      if (own) return { header: own.header, cell: (row: GridRow) => own.text?.(row) ?? '' };
+      return { header: fieldLabel(entity, name, ctx.t), cell: (row: GridRow) => exportValue(entity, name, row[name], ctx) };
+    });
 }
 
 /** The Export button's work: every filtered row, as the grid labels them, into a CSV file. */
-function useCsvExport(entity: EntityShape, names: readonly string[], ctx: DisplayContext, fetchAll: () => Promise<AllRows<object>>, baseName: string) {
+function useCsvExport(columns: readonly CsvColumn[], ctx: DisplayContext, fetchAll: () => Promise<AllRows<object>>, baseName: string) {
   const [exporting, setExporting] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const run = async () => {
@@ -72,8 +85,8 @@ function useCsvExport(entity: EntityShape, names: readonly string[], ctx: Displa
     setNotice(null);
     try {
       const all = await fetchAll();
-      const header = names.map((name) => fieldLabel(entity, name, ctx.t));
-      const cells = all.rows.map((row) => names.map((name) => exportValue(entity, name, (row as GridRow)[name], ctx)));
+      const header = columns.map((column) => column.header);
+      const cells = all.rows.map((row) => columns.map((column) => column.cell(row as GridRow)));
       downloadText(toCsv(header, cells, csvSeparator(ctx.lang)), `${fileSlug(baseName)}-${today()}.csv`);
       if (all.truncated) setNotice({ severity: 'warning', text: ctx.t('entityGrid.exportTruncated', { count: all.rows.length, total: all.total }) });
     } catch (error) {
@@ -98,8 +111,23 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
+/** The grid's own loading bar has no accessible name (axe: aria-progressbar-name). */
+function Loading() {
+  const intl = useIntl();
+  return (
+    <GridOverlay style={{ display: 'block' }}>
+      <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />
+    </GridOverlay>
+  );
+}
+
+/** A click or Enter on a button or link inside a row does its own thing, not the row's. */
+function insideControl(target: EventTarget): boolean {
+  return target instanceof Element && target.closest('button, a') !== null;
+}
+
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
-  const { entity, load, onRowClick, exportable = true, refreshKey } = props;
+  const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
   const ctx = useDisplayContext();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
@@ -108,12 +136,14 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const state = useGridQuery(entity, names, props);
   const page = usePage(load, state.query, refreshKey);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
-  const columns = useMemo(() => buildColumns(entity, names, ctx), [entity, names, ctx]);
+  const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
+  // Chips, wrapped text and buttons need rows as tall as their content.
+  const drawnCells = customColumns !== undefined || renderCells !== undefined;
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));
   const title = ctx.t(entity.label);
   const auto = visibility(names, props.compactColumns ?? names.slice(0, 2), narrow);
 
-  const csv = useCsvExport(entity, names, ctx, () => fetchAllRows(load, state.baseQuery), props.exportName ?? title);
+  const csv = useCsvExport(csvColumns(entity, names, ctx, customColumns), ctx, () => fetchAllRows(load, state.baseQuery), props.exportName ?? title);
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 }}>
@@ -160,10 +190,20 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
           columnVisibilityModel={{ ...auto, ...shown }}
           onColumnVisibilityModelChange={(model) => setShown(userChoices(names, auto, model))}
           density={narrow ? 'compact' : 'standard'}
-          localeText={ctx.lang === 'fr' ? frFR.components.MuiDataGrid.defaultProps.localeText : undefined}
-          onRowClick={onRowClick ? (params) => onRowClick(params.row as R) : undefined}
-          onCellKeyDown={onRowClick ? (params, event) => event.key === 'Enter' && onRowClick(params.row as R) : undefined}
-          sx={onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : undefined}
+          getRowHeight={drawnCells ? () => 'auto' : undefined}
+          slots={{ loadingOverlay: Loading }}
+          localeText={{
+            ...(ctx.lang === 'fr' ? frFR.components.MuiDataGrid.defaultProps.localeText : {}),
+            ...(props.emptyText ? { noRowsLabel: props.emptyText } : {}),
+          }}
+          onRowClick={onRowClick ? (params, event) => !insideControl(event.target) && onRowClick(params.row as R) : undefined}
+          onCellKeyDown={
+            onRowClick ? (params, event) => event.key === 'Enter' && !customColumns?.[params.field]?.actions && onRowClick(params.row as R) : undefined
+          }
+          sx={{
+            ...(drawnCells ? { '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 0.75 } } : {}),
+            ...(onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}),
+          }}
         />
       </Box>
     </Box>

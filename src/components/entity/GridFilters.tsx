@@ -137,6 +137,7 @@ export function GridFilters({ entity, ctx, search, onSearch, filterNames, filter
           startIcon={exporting ? <CircularProgress size={16} /> : <DownloadIcon />}
           disabled={exporting}
           onClick={onExport}
+          data-testid="grid-export"
         >
           {ctx.t(exporting ? 'entityGrid.exporting' : 'entityGrid.exportCsv')}
         </Button>

@@ -1,6 +1,7 @@
 // Data Grid columns derived from an entity's declaration: the header is the field's label, the
 // cell its display value (lookup and enum labels, short dates), and the first column carries
 // the "not uploaded" chip of rows saved on this device only (design.md §6).
+import type { ReactNode } from 'react';
 import { Box } from '@mui/material';
 import { AmberChip } from '../AmberChip';
 import type { GridColDef, GridRenderCellParams, GridValidRowModel } from '@mui/x-data-grid';
@@ -54,6 +55,54 @@ export function buildColumns(entity: EntityShape, names: readonly string[], ctx:
     };
     if (index === 0) column.renderCell = (params) => <FirstCell params={params} label={notUploaded} />;
     return column;
+  });
+}
+
+/** A column a screen draws itself (a provider's name, a comment, row actions), placed by its
+ * name among the entity's fields. */
+export interface CustomColumn {
+  header: string;
+  render: (row: GridRow) => ReactNode;
+  /** The cell as text, for the CSV export, copying and screen readers; default none. */
+  text?: (row: GridRow) => string;
+  width?: number;
+  /** Buttons: a click or Enter there is not the row's, and the CSV leaves the column out. */
+  actions?: boolean;
+}
+
+/** How a screen changes the derived columns: its own columns, and its own drawing of some of
+ * the entity's fields (a status as a chip). */
+export interface ColumnOverrides {
+  custom?: Readonly<Record<string, CustomColumn>>;
+  render?: Readonly<Record<string, (row: GridRow) => ReactNode>>;
+}
+
+function customColumn(name: string, custom: CustomColumn): GridColDef<GridRow> {
+  return {
+    field: name,
+    headerName: custom.header,
+    sortable: false,
+    flex: custom.actions ? 0 : 1,
+    minWidth: custom.width ?? 140,
+    width: custom.actions ? (custom.width ?? 140) : undefined,
+    valueGetter: (_value: never, row: GridRow) => custom.text?.(row) ?? '',
+    renderCell: (params: GridRenderCellParams<GridRow>) => custom.render(params.row),
+    ...(custom.actions ? { align: 'right' as const, headerAlign: 'right' as const, disableColumnMenu: true } : {}),
+  };
+}
+
+/** The grid's columns: derived from the entity (the first of its fields carries the "not
+ * uploaded" chip) with the screen's overrides. */
+export function gridColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext, overrides: ColumnOverrides = {}): GridColDef<GridRow>[] {
+  const { custom, render } = overrides;
+  const own = names.filter((name) => !custom?.[name]);
+  const derived = new Map(buildColumns(entity, own, ctx).map((column) => [column.field, column as GridColDef<GridRow>]));
+  return names.map((name) => {
+    const screenColumn = custom?.[name];
+    if (screenColumn) return customColumn(name, screenColumn);
+    const column = derived.get(name) as GridColDef<GridRow>;
+    const draw = render?.[name];
+    return draw ? { ...column, renderCell: (params: GridRenderCellParams<GridRow>) => draw(params.row) } : column;
   });
 }
 

@@ -40,11 +40,14 @@ export function initialRaw(entity: EntityShape, shown: readonly string[], initia
   return raw;
 }
 
-/** Draft values over the record's, limited to the fields the form holds. */
-export function withDraft(raw: RawValues, draft: RawValues | undefined): RawValues {
+/** Draft values over the record's: the fields the form holds, and the writable fields the
+ * form's extra content had set (a location picked on the map for a new record, which the
+ * record itself did not have). Anything else in a stored draft is ignored. */
+export function withDraft(entity: EntityShape, raw: RawValues, draft: RawValues | undefined): RawValues {
   if (!draft) return raw;
+  const writable = new Set(writableFields(entity).map(([name]) => name));
   const out = { ...raw };
-  for (const name of Object.keys(raw)) if (name in draft) out[name] = draft[name];
+  for (const name of Object.keys(draft)) if (name in raw || writable.has(name)) out[name] = draft[name];
   return out;
 }
 

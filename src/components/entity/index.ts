@@ -4,6 +4,7 @@ export { EntityForm, type EntityFormProps, type FormApi } from './EntityForm';
 export { buildColumns, defaultColumns, isPendingRow } from './columns';
 export { toCsv, csvCell, csvSeparator, fetchAllRows, BOM, EXPORT_ROW_CAP } from './csv';
 export { displayValue, exportValue, fieldLabel, type DisplayContext, type Translate } from './fields';
+export { useDisplayContext } from './useDisplayContext';
 export { lookupLabel, lookupOptions, itemLabel, langOf, useLookupLists, type Option } from './lookups';
 export { validateValues, checkField, type Problem } from './validation';
 export { draftKey, loadDraft, clearDraft } from './drafts';

@@ -1,21 +1,14 @@
 // Every field of a job with its label, as people read it (lookup labels, short dates in the
 // user's language, phone and email as links), in a description list that reflows on a phone.
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Box, Link, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../../schemas/define';
 import { job } from '../../../schemas/index';
-import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
+import { displayValue, fieldLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
 import { formatDate } from '../../lib/format';
 import type { JobDoc } from './useJobData';
 
 /** Labels and values in the user's language, as the grids show them. */
-export function useDisplayContext(): DisplayContext {
-  const intl = useIntl();
-  const lists = useLookupLists();
-  return useMemo(() => ({ lang: langOf(intl.locale), lists, t: (id, values) => intl.formatMessage({ id }, values) }), [intl, lists]);
-}
-
 /** MapLibre's credits are links inside a line of text: underlined, they stand out without
  * relying on colour (WCAG 1.4.1, axe link-in-text-block). */
 

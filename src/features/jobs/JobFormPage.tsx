@@ -65,6 +65,8 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
   // A new job whose rows failed after it was saved: further saves update it.
   const [savedNew, setSavedNew] = useState<JobDoc | null>(null);
   const current = record ?? savedNew;
+  // The version the edit is based on: the job as the form opened it, then as this form saved it.
+  const [basedOn, setBasedOn] = useState(record?.updatedAt);
   const [images, setImages] = useState<ImageChanges>(NO_IMAGE_CHANGES);
   const existingImages = useRecordImages(job, current);
   const [rowsTried, setRowsTried] = useState(false);
@@ -77,7 +79,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
       throw new RowsInvalid(invalid.length);
     }
     if (!data || !local) throw new Error(say('jobs.error.storeClosed'));
-    const input = { data, local, online: appIsOnline(), jbId: draft.jbId, current, values, images, rows: draft.rows };
+    const input = { data, local, online: appIsOnline(), jbId: draft.jbId, current, basedOn, values, images, rows: draft.rows };
     try {
       const result = await saveJob(input);
       draft.clear();
@@ -87,6 +89,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
       if (error instanceof OtherJobsNotSaved) {
         // The job is stored: keep what worked, so the next save sends only the rest.
         if (!record) setSavedNew(error.result.job);
+        setBasedOn(error.result.job.updatedAt);
         setImages(NO_IMAGE_CHANGES);
         draft.setRows(afterSave(draft.rows, error.result.rowsDone));
       }

@@ -11,12 +11,14 @@ import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
 import { useDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
+import { JobOpenChip } from './JobOpenChip';
 import type { JobDoc } from './useJobData';
 
 const COLUMNS = ['title', 'employer', 'sector', 'territory', 'positions', 'deadline', 'open'] as const;
 /** A phone shows what tells jobs apart and whether one is still worth applying to. */
 const PHONE_COLUMNS = ['title', 'deadline'] as const;
 const FILTERS = ['sector', 'territory', 'contract'] as const;
+const CELLS = { open: (row: Record<string, unknown>) => <JobOpenChip open={row.open === true} /> };
 
 type Status = 'all' | 'open' | 'closed';
 
@@ -79,6 +81,7 @@ export function JobListPage() {
           compactColumns={PHONE_COLUMNS}
           filters={FILTERS}
           fixedFilter={STATUS_FILTER[status]}
+          renderCells={CELLS}
           onRowClick={(row) => void navigate(`/availablejobs/${encodeURIComponent(row.jb_Id)}`)}
           exportName={title}
           ariaLabel={title}

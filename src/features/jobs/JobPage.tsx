@@ -2,7 +2,7 @@
 // other jobs; Edit and Close/Reopen for the roles that may write.
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, Chip, Grid, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Grid, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
 import LockIcon from '@mui/icons-material/Lock';
@@ -10,7 +10,7 @@ import LockOpenIcon from '@mui/icons-material/LockOpen';
 import { useIntl } from 'react-intl';
 import { job } from '../../../schemas/index';
 import { ConfirmDialog, FullPageSpinner, Page, useSessionUser } from '../../components';
-import { messageOf } from '../../components/entity';
+import { messageOf, useDisplayContext } from '../../components/entity';
 import { useRecordImages } from '../../components/images';
 import { MapView, isLatLng } from '../../components/map';
 import { useDataLayer } from '../../lib/db/hooks';
@@ -20,7 +20,8 @@ import { notify } from '../../lib/notify';
 import { can } from '../../lib/permissions';
 import { reportFailure } from './failure';
 import { AmberChip, NotUploadedChip } from '../../components/AmberChip';
-import { JobDetails, useDisplayContext } from './JobDetails';
+import { JobDetails } from './JobDetails';
+import { JobOpenChip } from './JobOpenChip';
 import { JobGallery } from './JobGallery';
 import { OtherJobsSection } from './OtherJobsSection';
 import { isPastDeadline } from './rules';
@@ -49,13 +50,7 @@ function StatusChips({ record }: { record: JobDoc }) {
   const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-      <Chip
-        size="small"
-        color={record.open ? 'success' : 'default'}
-        icon={record.open ? <LockOpenIcon /> : <LockIcon />}
-        label={say(record.open ? 'jobs.page.open' : 'jobs.page.closed')}
-        data-testid="job-status"
-      />
+      <JobOpenChip open={record.open} />
       {record.open && isPastDeadline(record.deadline) && (
         <AmberChip label={say('jobs.page.deadlinePassed', { date: formatDate(record.deadline, ctx.lang) })} />
       )}
@@ -75,7 +70,7 @@ function useOpenToggle(record: JobDoc | null) {
     if (!record || !data) return;
     setBusy(true);
     try {
-      await data.update(job, record.jb_Id, { open: !closing });
+      await data.update(job, record.jb_Id, { open: !closing }, [], { basedOn: record.updatedAt });
       notify.success(t(closing ? 'jobs.close.done' : 'jobs.reopen.done'));
     } catch (error) {
       reportFailure('jobs.error.statusTitle', error);

@@ -9,7 +9,7 @@ import { useIntl } from 'react-intl';
 import { otherJob } from '../../../schemas/index';
 import { fieldLabel } from '../../components/entity';
 import { FieldInput, isWide } from '../../components/entity/FieldInput';
-import { useDisplayContext } from './JobDetails';
+import { useDisplayContext } from '../../components/entity';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { isRemovable, newRow, rowProblems, ROW_FIELDS, type OtherJobRow } from './otherJobRows';
 

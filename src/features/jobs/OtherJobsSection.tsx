@@ -11,7 +11,8 @@ import { useDataLayer } from '../../lib/db/hooks';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
 import { NotUploadedChip } from '../../components/AmberChip';
-import { DetailList, useDisplayContext } from './JobDetails';
+import { useDisplayContext } from '../../components/entity';
+import { DetailList } from './JobDetails';
 import { isLocalOnly, isNotUploaded, useLocalDataLayer, type OtherJobDoc, type OtherJobsState } from './useJobData';
 
 interface DialogState {
@@ -38,7 +39,7 @@ function OtherJobDialog({ state, jbId, parentLocalOnly, onClose }: OtherJobDialo
 
   const submit = async (values: Record<string, unknown>) => {
     if (!data || !local) throw new Error(say('jobs.error.storeClosed'));
-    if (row) await data.update(otherJob, row.jb_oth_Id, values);
+    if (row) await data.update(otherJob, row.jb_oth_Id, values, [], { basedOn: row.updatedAt });
     else await (parentLocalOnly ? local : data).create(otherJob, { ...values, jb_Id: jbId });
     notify.success(say('jobs.other.saved'));
     onClose();

@@ -18,6 +18,8 @@ export interface SaveInput {
   jbId: string;
   /** The job as stored before this save; null for a new one. */
   current: JobDoc | null;
+  /** The version of the job the form was opened on (see DataLayer.update). */
+  basedOn?: string;
   values: Record<string, unknown>;
   images: ImageChanges;
   rows: readonly OtherJobRow[];
@@ -67,7 +69,7 @@ function withRemovals(input: SaveInput): Record<string, unknown> {
 
 async function saveRecord(input: SaveInput): Promise<JobDoc> {
   const images = input.images.images;
-  if (input.current) return input.data.update(job, input.jbId, withRemovals(input), images);
+  if (input.current) return input.data.update(job, input.jbId, withRemovals(input), images, { basedOn: input.basedOn });
   return input.data.create(job, { ...input.values, jb_Id: input.jbId }, images);
 }
 

@@ -2,9 +2,8 @@
 // map (or a plain note that none was recorded).
 import type { ReactNode } from 'react';
 import { Alert, Box, Card, CardContent, Link, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { serviceProvider } from '../../../schemas/index';
-import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
+import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import { MapView, isLatLng } from '../../components/map';
 import { formatDate } from '../../lib/format';
 import { useSay } from './i18n';
@@ -14,12 +13,6 @@ import type { ProviderDoc } from './useProvider';
 /** Marker colours of the dashboard map (spec §2): social blue, economic green, legal yellow,
  * education red. */
 export const TYPE_COLORS: Record<number, string> = { 1: '#1565c0', 2: '#2e7d32', 3: '#f9a825', 4: '#c62828' };
-
-function useCtx(): DisplayContext {
-  const intl = useIntl();
-  const lists = useLookupLists();
-  return { lang: langOf(intl.locale), lists, t: (id, values) => intl.formatMessage({ id }, values) };
-}
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -35,7 +28,7 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function ProviderFields({ doc }: { doc: ProviderDoc }) {
-  const ctx = useCtx();
+  const ctx = useDisplayContext();
   const say = useSay();
   const label = (name: string) => fieldLabel(serviceProvider, name, ctx.t);
   const show = (name: string) => displayValue(serviceProvider, name, (doc as Record<string, unknown>)[name], ctx) || '—';
@@ -63,7 +56,7 @@ export function ProviderFields({ doc }: { doc: ProviderDoc }) {
 
 export function ProviderMap({ doc }: { doc: ProviderDoc }) {
   const say = useSay();
-  const ctx = useCtx();
+  const ctx = useDisplayContext();
   const position = { lat: doc.lat, lng: doc.lng };
   return (
     <Card variant="outlined">

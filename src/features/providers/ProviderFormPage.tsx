@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { serviceProvider } from '../../../schemas/index';
 import { Page } from '../../components';
-import { ConflictError } from '../../lib/datalayer';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { notify } from '../../lib/notify';
 import { useSay, type Say } from './i18n';
@@ -70,9 +69,7 @@ function EditBody({ doc, data, refused, onConflict }: EditBodyProps) {
       initial={base}
       recordKey={spId}
       onSubmit={async (values) => {
-        const current = await data.get(serviceProvider, spId);
-        if (current && current.updatedAt !== base.updatedAt) throw new ConflictError(current);
-        saved(say, await data.update(serviceProvider, spId, values));
+        saved(say, await data.update(serviceProvider, spId, values, [], { basedOn: base.updatedAt }));
         void navigate(providerPath(spId));
       }}
       onCancel={() => void navigate(providerPath(spId))}

@@ -4,14 +4,14 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Box, Button, Card, CardContent, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { service } from '../../../schemas/index';
+import { ServiceStatusChip } from '../../components';
+import { EntityGrid } from '../../components/entity';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { useSay } from './i18n';
 import { addServicePath, servicePath } from './paths';
-import { ServiceGrid } from './ServiceGrid';
-import { StatusChip } from './StatusChip';
 
 const COLUMNS = ['name', 'status', 'category', 'serviceType', 'territory', 'createdAt'];
-const RENDER = { status: (row: Record<string, unknown>) => <StatusChip status={row.status} /> };
+const RENDER = { status: (row: Record<string, unknown>) => <ServiceStatusChip status={row.status} size="small" /> };
 
 interface Props {
   data: DataLayer;
@@ -36,11 +36,13 @@ export function ProviderServices({ data, spId, name, canAdd }: Props) {
             </Button>
           )}
         </Box>
-        <ServiceGrid
+        <EntityGrid
+          entity={service}
           load={(query) => data.list(service, query)}
           columns={COLUMNS}
           compactColumns={['name', 'status']}
-          render={RENDER}
+          renderCells={RENDER}
+          exportable={false}
           filters={['status', 'category', 'serviceType']}
           fixedFilter={{ sp_Id: spId }}
           onRowClick={(row) => void navigate(servicePath(String(row.sp_Detail_Id)))}

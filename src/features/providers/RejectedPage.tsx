@@ -6,10 +6,10 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Box, Button } from '@mui/material';
 import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
-import { service } from '../../../schemas/index';
+import { service, SERVICE_STATUS } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
-import { langOf } from '../../components/entity';
-import type { GridRow } from '../../components/entity/columns';
+import { EntityGrid, langOf } from '../../components/entity';
+import type { CustomColumn, GridRow } from '../../components/entity/columns';
 import { formatDateTime } from '../../lib/format';
 import { api } from '../../lib/api';
 import type { DataLayer, ListQuery } from '../../lib/datalayer/types';
@@ -17,10 +17,9 @@ import { can } from '../../lib/permissions';
 import { useSay } from './i18n';
 import { serviceEditPath, servicePath } from './paths';
 import { withProviderNames } from './providerNames';
-import { ServiceGrid, type ExtraColumn } from './ServiceGrid';
 import { StoreGate } from './StoreGate';
 import { useConnected } from './useConnected';
-import { SERVICE_STATUS, userNames } from './verifyApi';
+import { userNames } from './verifyApi';
 
 const COLUMNS = ['name', 'providerName', 'comment', 'rejectedBy', 'rejectedAt', 'edit'];
 const REJECTED = { status: SERVICE_STATUS.rejected };
@@ -61,7 +60,7 @@ function RejectedServices({ data }: { data: DataLayer }) {
   const verifier = (row: GridRow) => names.get(String(row.verifiedBy ?? '')) ?? '';
   const when = (row: GridRow) => formatDateTime(row.verifiedAt as string | undefined, lang);
 
-  const extra: Record<string, ExtraColumn> = {
+  const custom: Record<string, CustomColumn> = {
     providerName: { header: say('providers.verify.provider'), render: text('providerName'), text: text('providerName') },
     comment: { header: say('providers.rejected.comment'), width: 200, render: (row) => <Wrapped text={text('verifyComment')(row)} />, text: text('verifyComment') },
     rejectedBy: { header: say('providers.rejected.by'), render: verifier, text: verifier },
@@ -86,11 +85,13 @@ function RejectedServices({ data }: { data: DataLayer }) {
   };
 
   return (
-    <ServiceGrid
+    <EntityGrid
+      entity={service}
       load={load}
       columns={canEdit ? COLUMNS : COLUMNS.filter((c) => c !== 'edit')}
       compactColumns={['name', 'edit']}
-      extra={extra}
+      customColumns={custom}
+      exportName={say('screens.rejected')}
       filters={['category', 'serviceType', 'territory']}
       fixedFilter={REJECTED}
       onRowClick={(row) => void navigate(servicePath(String(row.sp_Detail_Id)))}

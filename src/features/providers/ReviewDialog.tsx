@@ -2,9 +2,8 @@
 // provider's name; approve, reject (with a comment) or open its own page.
 import { Link as RouterLink } from 'react-router';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
-import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
+import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import type { GridRow } from '../../components/entity/columns';
 import { useSay } from './i18n';
 import { servicePath } from './paths';
@@ -21,9 +20,7 @@ interface Props {
 
 export function ReviewDialog({ row, busy, onClose, onApprove, onReject }: Props) {
   const say = useSay();
-  const intl = useIntl();
-  const lists = useLookupLists();
-  const ctx: DisplayContext = { lang: langOf(intl.locale), lists, t: (id, values) => intl.formatMessage({ id }, values) };
+  const ctx = useDisplayContext();
   const value = (name: string) => (row ? displayValue(service, name, row[name], ctx) : '');
   return (
     <Dialog open={row !== null} onClose={onClose} aria-labelledby="review-title" fullWidth maxWidth="sm">

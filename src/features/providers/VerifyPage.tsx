@@ -6,15 +6,16 @@ import { useState } from 'react';
 import { Alert, AlertTitle, Box, IconButton, Tooltip } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import CancelIcon from '@mui/icons-material/CancelOutlined';
+import { service } from '../../../schemas/index';
 import { Page } from '../../components';
-import type { GridRow } from '../../components/entity/columns';
+import { EntityGrid } from '../../components/entity';
+import type { CustomColumn, GridRow } from '../../components/entity/columns';
 import { api } from '../../lib/api';
 import type { DataLayer, ListQuery } from '../../lib/datalayer/types';
 import { useSay } from './i18n';
 import { withProviderNames } from './providerNames';
 import { RejectDialog } from './RejectDialog';
 import { ReviewDialog } from './ReviewDialog';
-import { ServiceGrid, type ExtraColumn } from './ServiceGrid';
 import { StoreGate } from './StoreGate';
 import { useConnected } from './useConnected';
 import { useVerify, type Target } from './useVerify';
@@ -67,7 +68,7 @@ function PendingServices({ data }: { data: DataLayer }) {
     setRejecting(targetOf(row));
   };
 
-  const extra: Record<string, ExtraColumn> = {
+  const custom: Record<string, CustomColumn> = {
     providerName: { header: say('providers.verify.provider'), render: (row) => String(row.providerName ?? ''), text: (row) => String(row.providerName ?? '') },
     actions: {
       header: say('providers.verify.decision'),
@@ -79,11 +80,13 @@ function PendingServices({ data }: { data: DataLayer }) {
 
   return (
     <>
-      <ServiceGrid
+      <EntityGrid
+        entity={service}
         load={load}
         columns={COLUMNS}
         compactColumns={['name', 'actions']}
-        extra={extra}
+        customColumns={custom}
+        exportable={false}
         filters={['category', 'serviceType', 'territory']}
         onRowClick={setReview}
         refreshKey={version}

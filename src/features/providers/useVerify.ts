@@ -10,7 +10,8 @@ import type { DataLayer } from '../../lib/datalayer/types';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { notify } from '../../lib/notify';
 import { useSay } from './i18n';
-import { SERVICE_STATUS, verifyService, type Decision } from './verifyApi';
+import { SERVICE_STATUS } from '../../../schemas/index';
+import { verifyService, type Decision } from './verifyApi';
 
 export interface Target {
   id: string;

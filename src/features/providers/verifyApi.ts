@@ -2,13 +2,10 @@
 // verification"). They take the app's `api` (or a test client) and are silent: the screens show
 // their own translated message rather than the interceptor's generic toast.
 import type { RowOf } from '../../../schemas/derive/types';
-import type { service } from '../../../schemas/index';
+import { SERVICE_STATUS, type service } from '../../../schemas/index';
 import type { HttpClient, ListQuery, ListResult } from '../../lib/datalayer/types';
 
 export type ServiceRow = RowOf<typeof service>;
-
-/** `status` of a service: 0 pending, 1 verified, 2 rejected (schemas/entities/providers.ts). */
-export const SERVICE_STATUS = { pending: 0, verified: 1, rejected: 2 } as const;
 
 export type Decision = typeof SERVICE_STATUS.verified | typeof SERVICE_STATUS.rejected;
 

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useIntl } from 'react-intl';
-import { service } from '../../../schemas/index';
+import { service, SERVICE_STATUS } from '../../../schemas/index';
 import { Page } from '../../components';
 import { NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
 import type { Doc } from '../../lib/datalayer/types';
@@ -14,7 +14,6 @@ import { notify } from '../../lib/notify';
 import { reportFailure, savesOnline } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { RecordGate } from './RecordGate';
-import { STATUS } from './StatusChip';
 import { ServiceForm, withRemovedImages } from './ServiceForm';
 import { useRecord } from './useRecord';
 
@@ -22,7 +21,7 @@ type Service = Doc<typeof service>;
 
 function savedMessage(before: Service, after: Service): string {
   const stored = after.syncState === 'synced';
-  if (before.status === STATUS.rejected) return stored ? 'services.saved.resubmitted' : 'services.saved.resubmittedOffline';
+  if (before.status === SERVICE_STATUS.rejected) return stored ? 'services.saved.resubmitted' : 'services.saved.resubmittedOffline';
   return stored ? 'services.saved.updated' : 'services.saved.updatedOffline';
 }
 
@@ -38,9 +37,9 @@ function EditForm({ doc }: { doc: Service }) {
 
   const submit = async (values: Record<string, unknown>) => {
     if (!data) return;
-    const after = await data.update(service, opened.sp_Detail_Id, withRemovedImages(values, images), images.images);
+    const after = await data.update(service, opened.sp_Detail_Id, withRemovedImages(values, images), images.images, { basedOn: opened.updatedAt });
     notify.success(intl.formatMessage({ id: 'services.saved.updatedTitle' }), intl.formatMessage({ id: savedMessage(opened, after) }, { name: after.name }));
-    if (after.syncState === 'synced' && opened.status === STATUS.rejected) emitPendingStatsChanged();
+    if (after.syncState === 'synced' && opened.status === SERVICE_STATUS.rejected) emitPendingStatsChanged();
     setImages(NO_IMAGE_CHANGES);
     void navigate(servicePaths.page(opened.sp_Detail_Id), { replace: true });
   };

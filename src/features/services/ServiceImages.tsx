@@ -6,7 +6,7 @@ import BrokenImageIcon from '@mui/icons-material/BrokenImage';
 import { useIntl } from 'react-intl';
 import type { ExistingImage } from '../../components/images';
 import { useImageBlob } from '../../components/images/sources';
-import { WARNING_FILLED_SX } from './StatusChip';
+import { WARNING_FILLED_SX } from '../../components';
 
 function BlobImg({ blob, alt, fit }: { blob: Blob; alt: string; fit: 'cover' | 'contain' }) {
   const ref = useRef<HTMLImageElement>(null);

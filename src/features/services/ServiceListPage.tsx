@@ -6,25 +6,25 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useIntl } from 'react-intl';
-import { service } from '../../../schemas/index';
-import { FullPageSpinner, Page, useSessionUser } from '../../components';
+import { service, type ServiceStatusValue } from '../../../schemas/index';
+import { FullPageSpinner, Page, ServiceStatusChip, ServiceStatusFilter, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { can } from '../../lib/permissions';
 import { servicePaths } from './paths';
-import { StatusFilter, type StatusValue } from './StatusChip';
 
 const COLUMNS = ['name', 'category', 'serviceType', 'territory', 'status', 'createdAt'] as const;
 const COMPACT = ['name', 'status'] as const;
 // Status has its own chips above the grid; the selects cover the lookups.
 const FILTERS = ['category', 'serviceType', 'territory'] as const;
+const CELLS = { status: (row: Record<string, unknown>) => <ServiceStatusChip status={row.status} size="small" /> };
 
 export function ServiceListPage() {
   const intl = useIntl();
   const data = useDataLayer();
   const navigate = useNavigate();
   const user = useSessionUser();
-  const [status, setStatus] = useState<StatusValue | undefined>(undefined);
+  const [status, setStatus] = useState<ServiceStatusValue | undefined>(undefined);
   const title = intl.formatMessage({ id: 'screens.services' });
   const addButton = can(user?.role, 'serviceProviders.write') ? (
     <Button component={RouterLink} to={servicePaths.add()} variant="contained" startIcon={<AddIcon />}>
@@ -34,7 +34,7 @@ export function ServiceListPage() {
 
   return (
     <Page title={title} actions={addButton}>
-      <StatusFilter value={status} onChange={setStatus} />
+      <ServiceStatusFilter value={status} onChange={setStatus} />
       {data ? (
         <EntityGrid
           entity={service}
@@ -42,6 +42,7 @@ export function ServiceListPage() {
           columns={COLUMNS}
           compactColumns={COMPACT}
           filters={FILTERS}
+          renderCells={CELLS}
           fixedFilter={status === undefined ? undefined : { status }}
           onRowClick={(row) => void navigate(servicePaths.page(row.sp_Detail_Id))}
           ariaLabel={title}

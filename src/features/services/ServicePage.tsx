@@ -8,10 +8,10 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
-import { service, serviceProvider } from '../../../schemas/index';
-import { ConfirmDialog, Page, useSessionUser } from '../../components';
+import { service, SERVICE_STATUS, serviceProvider } from '../../../schemas/index';
+import { ConfirmDialog, Page, ServiceStatusChip, useSessionUser, WARNING_OUTLINED_SX } from '../../components';
 import { DeleteDialog } from '../../components/DeleteDialog';
-import { displayValue, fieldLabel, langOf, useLookupLists, type DisplayContext } from '../../components/entity';
+import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import { useRecordImages } from '../../components/images';
 import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
@@ -23,17 +23,10 @@ import { reportFailure, savesOnline } from './feedback';
 import { servicePaths } from './paths';
 import { RecordGate } from './RecordGate';
 import { ServiceImages } from './ServiceImages';
-import { STATUS, StatusChip, WARNING_OUTLINED_SX } from './StatusChip';
 import { TrainingSection } from './TrainingSection';
 import { useRecord } from './useRecord';
 
 type Service = Doc<typeof service>;
-
-function useDisplay(): DisplayContext {
-  const intl = useIntl();
-  const lists = useLookupLists();
-  return { lang: langOf(intl.locale), lists, t: (id, values) => intl.formatMessage({ id }, values) };
-}
 
 function Detail({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
@@ -61,7 +54,7 @@ function ProviderLink({ spId }: { spId: string }) {
 }
 
 function Details({ doc }: { doc: Service }) {
-  const ctx = useDisplay();
+  const ctx = useDisplayContext();
   const label = (name: string) => fieldLabel(service, name, ctx.t);
   const show = (name: string) => displayValue(service, name, (doc as Record<string, unknown>)[name], ctx);
   return (
@@ -79,7 +72,7 @@ function Details({ doc }: { doc: Service }) {
           <Detail label={label('cost')}>{show('cost')}</Detail>
           <Detail label={label('hours')}>{show('hours')}</Detail>
           <Detail label={label('createdAt')}>{formatDate(doc.createdAt, ctx.lang)}</Detail>
-          {doc.status !== STATUS.pending && doc.verifiedAt && <Detail label={label('verifiedAt')}>{formatDate(doc.verifiedAt, ctx.lang)}</Detail>}
+          {doc.status !== SERVICE_STATUS.pending && doc.verifiedAt && <Detail label={label('verifiedAt')}>{formatDate(doc.verifiedAt, ctx.lang)}</Detail>}
         </Grid>
       </CardContent>
     </Card>
@@ -93,10 +86,10 @@ function StatusLine({ doc, canWrite }: { doc: Service; canWrite: boolean }) {
   return (
     <>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-        <StatusChip status={doc.status} />
+        <ServiceStatusChip status={doc.status} />
         {localOnly && <Chip color="warning" variant="outlined" label={say('entityGrid.notUploaded')} sx={WARNING_OUTLINED_SX} data-testid="not-uploaded" />}
       </Box>
-      {doc.status === STATUS.rejected && (
+      {doc.status === SERVICE_STATUS.rejected && (
         <Alert severity="error" data-testid="rejected-comment">
           <AlertTitle>{say('services.page.rejectedTitle')}</AlertTitle>
           <Box component="span" sx={{ display: 'block', whiteSpace: 'pre-line' }}>

@@ -1,5 +1,6 @@
 // Add or edit an apprenticeship or a vocational training of a service:
 // `services/:id/appr/add`, `services/:id/appr/:key/edit` (and the same with `voc`).
+import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Link, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
@@ -33,11 +34,13 @@ function TrainingForm({ kind, parent, record }: FormProps) {
   const leave = useLeave(back);
   const entityName = intl.formatMessage({ id: settings.entity.label });
   const key = record ? String(record[settings.key]) : undefined;
+  // The version the edit is based on, as the form opened it (the live copy may move on).
+  const [basedOn] = useState(() => (typeof record?.updatedAt === 'string' ? record.updatedAt : undefined));
 
   const submit = async (values: Record<string, unknown>) => {
     if (!data) return;
     const saved = key
-      ? await data.update(settings.entity, key, values)
+      ? await data.update(settings.entity, key, values, [], { basedOn })
       : await data.create(settings.entity, { ...values, sp_d_Id: parent.sp_Detail_Id });
     const messageId = saved.syncState === 'synced' ? 'services.training.saved' : 'services.training.savedOffline';
     notify.success(intl.formatMessage({ id: 'services.training.savedTitle' }, { entity: entityName }), intl.formatMessage({ id: messageId }, { entity: entityName }));

@@ -30,8 +30,8 @@ export function createDataLayer(deps: DataLayerDeps): DataLayer {
     async create<E extends EntityShape>(entity: E, values: Record<string, unknown>, images = []) {
       return typed<Doc<E>>(await write.create(ctx, entity, values, images));
     },
-    async update<E extends EntityShape>(entity: E, key: string, values: Record<string, unknown>, images = []) {
-      return typed<Doc<E>>(await write.update(ctx, entity, key, values, images));
+    async update<E extends EntityShape>(entity: E, key: string, values: Record<string, unknown>, images = [], options = {}) {
+      return typed<Doc<E>>(await write.update(ctx, entity, key, values, images, options));
     },
     remove: (entity, key, input) => write.remove(ctx, entity, key, input),
     observe<E extends EntityShape>(entity: E, query: MangoQuery<Doc<E>> = {}) {

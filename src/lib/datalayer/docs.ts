@@ -58,11 +58,13 @@ export function patched(entity: EntityShape, current: DocData, values: Values): 
 }
 
 /** An offline edit of `current`: a pending create stays a create (the server has never seen
- * it); a synced copy becomes a pending update based on the server's updatedAt. */
-export function pendingUpdate(entity: EntityShape, current: DocData, values: Values): DocData {
+ * it); a synced copy becomes a pending update based on `basedOn` (the version the edit was
+ * made on), else on the copy's own updatedAt. */
+export function pendingUpdate(entity: EntityShape, current: DocData, values: Values, basedOn?: string): DocData {
   const next = patched(entity, current, values);
   if (current.syncState === 'pending') return next;
-  const base = typeof current.updatedAt === 'string' ? { syncBase: current.updatedAt } : {};
+  const version = basedOn ?? current.updatedAt;
+  const base = typeof version === 'string' ? { syncBase: version } : {};
   return { ...next, ...base, syncState: 'pending', syncOp: 'update', syncAttempts: 0 };
 }
 

@@ -76,12 +76,19 @@ export interface RemoveInput {
   password: string;
 }
 
+export interface UpdateOptions {
+  /** The `updatedAt` of the copy the edit was made on (the form's opening copy). A newer copy
+   * found here or on the server (a colleague's change, pulled meanwhile) refuses the edit with
+   * a ConflictError rather than overwrite it. Default: the copy stored here at save time. */
+  basedOn?: string;
+}
+
 export interface DataLayer {
   list<E extends EntityShape>(entity: E, query?: ListQuery): Promise<ListResult<Doc<E>>>;
   /** The record, or null when it exists neither on the server nor locally. */
   get<E extends EntityShape>(entity: E, key: string): Promise<Doc<E> | null>;
   create<E extends EntityShape>(entity: E, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;
-  update<E extends EntityShape>(entity: E, key: string, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;
+  update<E extends EntityShape>(entity: E, key: string, values: Values, images?: readonly ImageInput[], options?: UpdateOptions): Promise<Doc<E>>;
   remove(entity: EntityShape, key: string, input?: RemoveInput): Promise<void>;
   /** A live RxDB query: emits the current result, then again on every change. */
   observe<E extends EntityShape>(entity: E, query?: MangoQuery<Doc<E>>): Observable<Doc<E>[]>;

@@ -12,7 +12,7 @@ import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, 
 import { checkImages, hasProfileImages, removedSlots, removeLocalImages, removeLocalSlots, storeImagesOffline } from './images';
 import { newRegistrationNumber, organisationAbbr, refreshLists } from './lists';
 import { ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from './remote';
-import type { ImageInput, RemoveInput, Values } from './types';
+import type { ImageInput, RemoveInput, UpdateOptions, Values } from './types';
 
 async function stored(ctx: Ctx, entity: EntityShape, key: string): Promise<DocData> {
   const doc = await ctx.collection(entity).findOne(key).exec();
@@ -110,11 +110,11 @@ function withoutKeys(entity: EntityShape, body: Row): Row {
  * `removeImages` yet, so emptying offline a slot whose image is already on the server leaves
  * that image there (the local copy keeps naming it); screens say so to the user.
  */
-async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<unknown>, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<unknown>, values: Values, images: readonly ImageInput[], basedOn?: string): Promise<DocData> {
   const key = keyOf(entity, local.toJSON() as Values);
   await removeLocalSlots(ctx.db, entity, key, removedSlots(entity, values, images));
   if (images.length) await storeImagesOffline(ctx.db, entity, key, images);
-  await local.incrementalModify((current: unknown) => pendingUpdate(entity, current as DocData, values));
+  await local.incrementalModify((current: unknown) => pendingUpdate(entity, current as DocData, values, basedOn));
   return stored(ctx, entity, key);
 }
 
@@ -132,10 +132,11 @@ async function putFieldsAndImages(ctx: Ctx, entity: EntityShape, key: string, bo
   return putRecord(ctx.http, entity, key, { updatedAt: fields.updatedAt }, images, removeImages);
 }
 
-async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: DocData | null, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: DocData | null, values: Values, images: readonly ImageInput[], basedOn?: string): Promise<DocData> {
   const body: Row = withoutKeys(entity, bodyFromDoc(entity, values));
-  // The copy the form was based on: the server refuses the edit if its row changed since.
-  if (typeof local?.updatedAt === 'string') body.updatedAt = local.updatedAt;
+  // The copy the edit was based on: the server refuses the edit if its row changed since.
+  const base = basedOn ?? local?.updatedAt;
+  if (typeof base === 'string') body.updatedAt = base;
   const removeImages = removedSlots(entity, values, images);
   try {
     const row = await putFieldsAndImages(ctx, entity, key, body, recordImages(entity, images), removeImages);
@@ -151,23 +152,33 @@ async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: D
   return stored(ctx, entity, key);
 }
 
+/** A server copy stored here that is newer than the one the edit was made on: refused at once,
+ * online or offline, with that copy for the screen to show (as the server would answer). */
+function assertNotOvertaken(local: RxDocument<unknown> | null, basedOn: string | undefined): void {
+  if (basedOn === undefined || !local) return;
+  const copy = plain(local);
+  if (!isPending(copy) && typeof copy.updatedAt === 'string' && copy.updatedAt !== basedOn) throw new ConflictError(copy);
+}
+
 /** An edit. `values` holds the fields to change (null clears one); an image slot given as null
  * (`{sp_img2: null}`) is emptied (online: multipart `removeImages`), and `images` fill or
- * replace slots. */
-export async function update(ctx: Ctx, entity: EntityShape, key: string, values: Values, images: readonly ImageInput[] = []): Promise<DocData> {
+ * replace slots. `options.basedOn` names the version the edit was made on. */
+export async function update(ctx: Ctx, entity: EntityShape, key: string, values: Values, images: readonly ImageInput[] = [], options: UpdateOptions = {}): Promise<DocData> {
   if (!hasRowApi(entity)) throw new Error(`${entity.table} records are saved with their parent`);
   checkImages(entity, images);
+  const { basedOn } = options;
   const local = await ctx.collection(entity).findOne(key).exec();
+  assertNotOvertaken(local, basedOn);
   // A record not uploaded yet keeps collecting edits locally: the upload engine sends it whole.
   if (!ctx.isOnline() || isPending(local)) {
-    if (local) return updateOffline(ctx, entity, local, values, images);
+    if (local) return updateOffline(ctx, entity, local, values, images, basedOn);
     if (entity.routes.upsert) return createOffline(ctx, entity, { ...values, [entity.keyFields[0] as string]: key }, images);
     throw new Error(`${entity.table} ${key} is not available offline`);
   }
   try {
-    return await updateOnline(ctx, entity, key, local ? plain(local) : null, values, images);
+    return await updateOnline(ctx, entity, key, local ? plain(local) : null, values, images, basedOn);
   } catch (error) {
-    if (isNetworkError(error) && local) return updateOffline(ctx, entity, local, values, images);
+    if (isNetworkError(error) && local) return updateOffline(ctx, entity, local, values, images, basedOn);
     throw error;
   }
 }

@@ -215,6 +215,22 @@ describe('EntityForm drafts', () => {
     expect(localStorage.getItem(KEY)).toBeNull();
   });
 
+  it('keeps a location set by the form\'s extra content (a new record had none) across a reload', async () => {
+    const pick = (form: FormApi) =>
+      createElement('button', { type: 'button', 'data-testid': 'pick', onClick: () => { form.setValue('lat', '-1.6792'); form.setValue('lng', '29.2228'); } }, 'Pick');
+    const first = await open('en', { children: pick, initialValues: VALID });
+    await click(first.container.querySelector('[data-testid="pick"]') as HTMLElement);
+    await wait(400);
+    expect(JSON.parse(localStorage.getItem(KEY) ?? '{}').values).toMatchObject({ lat: '-1.6792', lng: '29.2228' });
+    await first.unmount();
+    view = null;
+
+    const onSubmit = vi.fn();
+    const second = await open('en', { children: pick, onSubmit, initialValues: VALID });
+    await submit(second.container);
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ lat: -1.6792, lng: 29.2228 }));
+  });
+
   it('keeps one draft per record', async () => {
     const key = '0190a0a0-0000-7000-8000-000000000002';
     const { container } = await open('en', { recordKey: key, initialValues: { sp_Id: key, ...VALID } });

@@ -9,6 +9,11 @@ import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
 import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
 
+const downloads = vi.hoisted(() => [] as { text: string; fileName: string }[]);
+vi.mock('../../../src/lib/download', () => ({
+  downloadText: (text: string, fileName: string) => downloads.push({ text, fileName }),
+}));
+
 const LISTS = {
   territory: [
     { id: 1, fr: 'Goma', en: 'Goma', active: true },
@@ -141,5 +146,57 @@ describe('EntityGrid', () => {
     await wait(10);
     expect(load).toHaveBeenCalledTimes(2);
     expect(container.textContent).not.toContain('could not be loaded');
+  });
+
+  describe('columns the screen draws', () => {
+    const custom = {
+      note: { header: 'Note', render: (row: Record<string, unknown>) => createElement('em', { 'data-testid': 'note' }, `note on ${String(row.sp_Name)}`), text: (row: Record<string, unknown>) => `note on ${String(row.sp_Name)}` },
+      act: { header: 'Act', actions: true, render: () => createElement('button', { type: 'button', 'data-testid': 'act' }, 'Do it') },
+    };
+    const cells = { sp_type: (row: Record<string, unknown>) => createElement('strong', { 'data-testid': 'type-chip' }, `type ${String(row.sp_type)}`) };
+
+    it('places custom columns by name and draws chosen fields with the screen\'s renderer', async () => {
+      const { container } = await open({ load: loader(), columns: ['sp_Name', 'note', 'sp_type', 'act'], customColumns: custom, renderCells: cells });
+      const headers = Array.from(container.querySelectorAll('[role="columnheader"]')).map((h) => h.textContent);
+      expect(headers).toEqual(['Name', 'Note', 'Type', 'Act']);
+      const first = container.querySelector('[role="row"][data-id]') as HTMLElement;
+      expect(first.querySelector('[data-testid="note"]')?.textContent).toBe('note on Centre Espoir');
+      expect(first.querySelector('[data-testid="type-chip"]')?.textContent).toBe('type 1');
+      // The first field still carries the "not uploaded" mark.
+      const rows = container.querySelectorAll('[role="row"][data-id]');
+      expect(rows[1]?.querySelector('[data-testid="not-uploaded"]')).not.toBeNull();
+    });
+
+    it('leaves a click on a button in a row to the button', async () => {
+      const onRowClick = vi.fn();
+      const { container } = await open({ load: loader(), columns: ['sp_Name', 'act'], customColumns: custom, onRowClick });
+      await click(container.querySelector('[data-testid="act"]') as HTMLElement);
+      expect(onRowClick).not.toHaveBeenCalled();
+      await click(container.querySelector('[role="row"][data-id] [role="gridcell"]') as HTMLElement);
+      expect(onRowClick).toHaveBeenCalledTimes(1);
+    });
+
+    it('exports custom columns as their text and leaves the buttons out', async () => {
+      downloads.length = 0;
+      const { container } = await open({ load: loader(), columns: ['sp_Name', 'note', 'act'], customColumns: custom, exportName: 'Notes' });
+      const exportButton = container.querySelector('[data-testid="grid-export"]') as HTMLElement;
+      await click(exportButton);
+      await wait(20);
+      expect(downloads).toHaveLength(1);
+      const lines = (downloads[0]?.text ?? '').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      expect(lines[0]).toBe('Name,Note');
+      expect(lines[1]).toBe('Centre Espoir,note on Centre Espoir');
+      expect(downloads[0]?.fileName).toMatch(/^notes-\d{4}-\d{2}-\d{2}\.csv$/);
+    });
+
+    it('says what the screen wants when there are no rows, and names its loading bar', async () => {
+      const never = vi.fn(() => new Promise<ListResult<Record<string, unknown>>>(() => undefined));
+      const loading = await open({ load: never });
+      expect(loading.container.querySelector('[role="progressbar"]')?.getAttribute('aria-label')).toBe('Loading…');
+      await loading.unmount();
+      view = null;
+      const { container } = await open({ load: loader([]), emptyText: 'Nothing to verify' });
+      expect(container.textContent).toContain('Nothing to verify');
+    });
   });
 });

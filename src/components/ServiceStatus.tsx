@@ -1,20 +1,19 @@
 // Verification status of a service (docs/api.md: 0 pending, 1 verified, 2 rejected) as a
-// coloured chip, and the chips that filter the list by it.
+// coloured chip, and the chips that filter a list by it. Shared by the services screens and the
+// providers' verification screens.
 import { Box, Chip, Typography } from '@mui/material';
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
-import { useId } from 'react';
+import { useId, type ReactElement } from 'react';
 import { useIntl } from 'react-intl';
+import { SERVICE_STATUS, type ServiceStatusValue } from '../../schemas/index';
 
-export const STATUS = { pending: 0, verified: 1, rejected: 2 } as const;
-export type StatusValue = (typeof STATUS)[keyof typeof STATUS];
-
-const LOOK = {
-  0: { name: 'pending', color: 'warning', icon: <HourglassEmptyIcon /> },
-  1: { name: 'verified', color: 'success', icon: <CheckCircleOutlineIcon /> },
-  2: { name: 'rejected', color: 'error', icon: <HighlightOffIcon /> },
-} as const;
+const LOOK: Record<ServiceStatusValue, { name: string; color: 'warning' | 'success' | 'error'; icon: ReactElement }> = {
+  [SERVICE_STATUS.pending]: { name: 'pending', color: 'warning', icon: <HourglassEmptyIcon /> },
+  [SERVICE_STATUS.verified]: { name: 'verified', color: 'success', icon: <CheckCircleOutlineIcon /> },
+  [SERVICE_STATUS.rejected]: { name: 'rejected', color: 'error', icon: <HighlightOffIcon /> },
+};
 
 /** MUI's warning orange under white text is below the WCAG AA contrast: the pending chip
  * takes the lighter orange with dark text instead, in both themes. */
@@ -23,14 +22,22 @@ export const WARNING_FILLED_SX = {
   '&.MuiChip-colorWarning .MuiChip-icon': { color: 'inherit' },
 } as const;
 
+/** The filled status chips: the warning rule above, and the dark theme's red (#f44336) is too
+ * light under white text, so rejected takes the darker red in both themes. */
+const STATUS_FILLED_SX = {
+  ...WARNING_FILLED_SX,
+  '&.MuiChip-colorError': { bgcolor: 'error.dark', color: '#fff' },
+  '&.MuiChip-colorError .MuiChip-icon': { color: 'inherit' },
+} as const;
+
 /** An outlined warning chip with readable text (the orange stays on the border). */
 export const WARNING_OUTLINED_SX = { color: 'text.primary', borderColor: 'warning.main' } as const;
 
 function lookOf(status: unknown) {
-  return LOOK[(status === 1 || status === 2 ? status : 0) as StatusValue];
+  return LOOK[status === SERVICE_STATUS.verified || status === SERVICE_STATUS.rejected ? status : SERVICE_STATUS.pending];
 }
 
-export function StatusChip({ status, size = 'medium' }: { status: unknown; size?: 'small' | 'medium' }) {
+export function ServiceStatusChip({ status, size = 'medium' }: { status: unknown; size?: 'small' | 'medium' }) {
   const intl = useIntl();
   const look = lookOf(status);
   return (
@@ -41,18 +48,18 @@ export function StatusChip({ status, size = 'medium' }: { status: unknown; size?
       label={intl.formatMessage({ id: `enum.service.status.${look.name}` })}
       data-testid="status-chip"
       data-status={look.name}
-      sx={WARNING_FILLED_SX}
+      sx={STATUS_FILLED_SX}
     />
   );
 }
 
 /** All / pending / verified / rejected: one pressed at a time (toggle buttons in chip form). */
-export function StatusFilter({ value, onChange }: { value: StatusValue | undefined; onChange: (value: StatusValue | undefined) => void }) {
+export function ServiceStatusFilter({ value, onChange }: { value: ServiceStatusValue | undefined; onChange: (value: ServiceStatusValue | undefined) => void }) {
   const intl = useIntl();
   const labelId = useId();
-  const options: { value: StatusValue | undefined; label: string }[] = [
+  const options: { value: ServiceStatusValue | undefined; label: string }[] = [
     { value: undefined, label: intl.formatMessage({ id: 'services.list.allStatuses' }) },
-    ...([0, 1, 2] as const).map((s) => ({ value: s, label: intl.formatMessage({ id: `enum.service.status.${LOOK[s].name}` }) })),
+    ...Object.values(SERVICE_STATUS).map((s) => ({ value: s, label: intl.formatMessage({ id: `enum.service.status.${LOOK[s].name}` }) })),
   ];
   return (
     <Box role="group" aria-labelledby={labelId} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
@@ -71,7 +78,7 @@ export function StatusFilter({ value, onChange }: { value: StatusValue | undefin
             variant={pressed ? 'filled' : 'outlined'}
             aria-pressed={pressed}
             onClick={() => onChange(option.value)}
-            sx={pressed ? WARNING_FILLED_SX : undefined}
+            sx={pressed ? STATUS_FILLED_SX : undefined}
             data-testid={`status-filter-${look?.name ?? 'all'}`}
           />
         );

@@ -1,0 +1,19 @@
+// Whether a job still takes applicants: a green "Open" or a grey "Closed" chip, on the job's
+// page and in the list.
+import { Chip } from '@mui/material';
+import LockIcon from '@mui/icons-material/Lock';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import { useIntl } from 'react-intl';
+
+export function JobOpenChip({ open }: { open: boolean }) {
+  const intl = useIntl();
+  return (
+    <Chip
+      size="small"
+      color={open ? 'success' : 'default'}
+      icon={open ? <LockOpenIcon /> : <LockIcon />}
+      label={intl.formatMessage({ id: open ? 'jobs.page.open' : 'jobs.page.closed' })}
+      data-testid="job-status"
+    />
+  );
+}
