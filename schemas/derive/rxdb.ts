@@ -26,7 +26,7 @@ export const COMPOSITE_SEPARATOR = '|';
 
 export const SYNC_STATES = ['synced', 'pending'] as const;
 export const SYNC_OPS = ['create', 'update'] as const;
-export const SYNC_FIELDS = ['syncState', 'syncOp', 'syncBase', 'syncAttempts', 'syncError', 'sortDesc'] as const;
+export const SYNC_FIELDS = ['syncState', 'syncOp', 'syncBase', 'syncAttempts', 'syncError', 'sortDesc', 'syncRemoveImages'] as const;
 
 /** Largest millisecond time `newestFirstKey` takes (year 2286), 13 digits. */
 const MAX_TIME = 9_999_999_999_999;
@@ -89,8 +89,17 @@ function withDefault(field: Field): JsonSchema {
   return 'default' in field && field.default !== undefined ? { ...schema, default: field.default } : schema;
 }
 
-function syncProperties(entity: EntityShape): Record<keyof SyncFields, JsonSchema> {
+/** Entities whose images sit in slots of the record (services, jobs): an offline edit may
+ * empty a slot whose image is on the server, and the upload must say so. */
+export function hasImageSlots(entity: EntityShape): boolean {
+  return entity.images.length > 0;
+}
+
+function syncProperties(entity: EntityShape): Partial<Record<keyof SyncFields, JsonSchema>> {
+  const removeImages: JsonSchema = { type: 'array', items: { type: 'string', enum: entity.images, maxLength: 20 }, maxItems: entity.images.length };
+  const slots = hasImageSlots(entity) ? { syncRemoveImages: removeImages } : {};
   return {
+    ...slots,
     syncState: { type: 'string', enum: SYNC_STATES, maxLength: 7 },
     syncOp: { type: 'string', enum: SYNC_OPS, maxLength: 6 },
     syncBase: { type: 'string', format: 'date-time', maxLength: 40 },

@@ -106,6 +106,8 @@ export interface SyncFields {
   syncError?: string;
   /** Ascending sort key that lists newest first (see rxdb.ts `newestFirstKey`). */
   sortDesc: string;
+  /** Image slots a pending update empties on the server (records with image slots only). */
+  syncRemoveImages?: string[];
 }
 
 /** Documents keep browser-only fields (image bytes) but never passwords or their hashes. */

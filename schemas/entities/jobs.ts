@@ -13,6 +13,8 @@ export const job = defineEntity({
   rest: '/jobs',
   routes: { search: '/search/' },
   offline: true,
+  // 1: pending updates carry the image slots they empty (syncRemoveImages); added as optional.
+  rxVersion: 1,
   upload: { order: 1, errorTitle: 'JAALL Error' },
   access: jobAccess,
   list: {

@@ -50,6 +50,8 @@ export const service = defineEntity({
   rest: '/spDetail',
   routes: { search: '/search/', byParent: '/getbySp' },
   offline: true,
+  // 1: pending updates carry the image slots they empty (syncRemoveImages); added as optional.
+  rxVersion: 1,
   upload: { order: 4, errorTitle: 'SPD Error' },
   access: providerAccess,
   softDelete: true,

@@ -426,8 +426,14 @@ describe('services offline', () => {
     await context.close();
   });
 
-  it('edits a server service offline (uploaded later), refuses a delete offline, and discards one never uploaded', async () => {
+  it('edits a server service offline, removing its image (uploaded later), refuses a delete offline, and discards one never uploaded', async () => {
     const id = await apiService('Night shelter');
+    // The service has a photo on the server, which the field worker finds wrong and removes offline.
+    const form = new FormData();
+    form.append('data', JSON.stringify({}));
+    form.append('sp_img1', new Blob([new Uint8Array(GREEN)], { type: 'image/png' }), 'wrong.png');
+    const withImage = await fetch(`${server.url}/api/spDetail/${id}`, { method: 'PUT', body: form, headers: { authorization: `Bearer ${fieldToken}` } });
+    expect(withImage.status).toBe(200);
     const { context, page } = await signedIn(field, { debug: true });
     await page.waitForFunction(() => Boolean(window.__icrs?.data));
     await poll(() => page.evaluate((key) => window.__icrs!.db.collections.tbl_sp_detail.findOne(key).exec().then(Boolean), id)).toBe(true);
@@ -436,12 +442,15 @@ describe('services offline', () => {
     await page.goto(`/serviceproviders/services/${id}/edit`);
     await page.getByRole('heading', { name: 'Edit Night shelter' }).waitFor();
     await page.getByLabel('Opening hours').fill('Every night 19-7');
+    await page.getByText('Photos of the service (1 of 3)').waitFor();
+    await page.getByRole('button', { name: 'Remove image 1' }).click();
+    await page.getByText('Photos of the service (0 of 3)').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Service updated').getByText('The changes to Night shelter were saved on this device. They will be sent with the next upload.').waitFor();
     await page.getByRole('heading', { name: 'Night shelter' }).waitFor();
     await page.getByTestId('not-uploaded').waitFor();
     await page.getByText('Every night 19-7').waitFor();
-    expect((await serverService(id)).body.hours).toBe('Mon-Fri 8-16');
+    expect((await serverService(id)).body).toMatchObject({ hours: 'Mon-Fri 8-16', sp_img1: expect.any(String) });
 
     // The server's copy can only be deleted online: said plainly, nothing deleted.
     await page.getByRole('button', { name: 'Delete' }).click();
@@ -470,6 +479,7 @@ describe('services offline', () => {
     await page.goto('/offlinehp');
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     await poll(async () => (await serverService(id)).body.hours).toBe('Every night 19-7');
+    expect((await serverService(id)).body.sp_img1).toBeNull();
     await context.close();
   });
 });

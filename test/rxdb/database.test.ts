@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { docFromRow } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
-import { offlineCollections, serviceProvider } from '../../schemas/index';
+import { job, offlineCollections, service, serviceProvider } from '../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { openTestDb } from '../helpers/rxdb';
 
@@ -32,5 +32,33 @@ describe('icrs_db', () => {
     expect(migrated).toHaveLength(25);
     expect(migrated.every((d) => d.sp_Name === String(d.sp_Name).toUpperCase())).toBe(true);
     expect(migrated.map((d) => d.sp_Id).sort()).toEqual(rows.map((r) => r.sp_Id).sort());
+  });
+
+  it('opens a store of the previous release (jobs and services at version 0) with every pending record intact', async () => {
+    const name = `icrs_release_${Date.now()}`;
+    // Version 0 of the jobs and services schemas: the same fields, no syncRemoveImages.
+    const previous = (e: EntityShape): EntityShape => (e === job || e === service ? { ...e, rxVersion: 0, images: [] } : e);
+    db = await openTestDb({ name, schemaOverride: previous });
+    type Doc = Record<string, unknown>;
+    const pending = (entity: EntityShape, body: Doc): Doc => ({
+      ...(docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Record<string, unknown>),
+      syncState: 'pending',
+      syncOp: 'update',
+      syncBase: new Date().toISOString(),
+    });
+    const jobs = Array.from({ length: 10 }, () => pending(job, sampleBody(job)));
+    const services = Array.from({ length: 10 }, () => pending(service, sampleBody(service)));
+    await collectionOf(db, job).bulkInsert(jobs as never[]);
+    await collectionOf(db, service).bulkInsert(services as never[]);
+    await db.close();
+
+    db = await openTestDb({ name });
+    const migratedJobs = await collectionOf(db, job).find().exec();
+    const migratedServices = await collectionOf(db, service).find().exec();
+    const byKey = (a: Doc, b: Doc) => String(a.jb_Id).localeCompare(String(b.jb_Id));
+    const stored = migratedJobs.map((d) => d.toJSON() as Doc).sort(byKey);
+    expect(stored).toEqual([...jobs].sort(byKey).map((d) => expect.objectContaining(d)));
+    expect(migratedServices.map((d) => d.sp_Detail_Id).sort()).toEqual(services.map((d) => String(d.sp_Detail_Id)).sort());
+    expect(migratedServices.every((d) => d.syncState === 'pending' && d.syncOp === 'update')).toBe(true);
   });
 });

@@ -133,12 +133,14 @@ describe('update: image slots offline', () => {
     expect(files[0]).toMatchObject({ imgNo: 1, name: 'second.png', data: pngBytes('second').toString('base64') });
   });
 
-  it('LIMITATION: emptying offline a slot already on the server is not sent (the engine has no removeImages yet)', async () => {
+  it('emptying offline a slot whose image is on the server lists it for the upload (test/rxdb/upload-image-removal.test.ts)', async () => {
     const created = await newService([{ slot: 'sp_img1', tag: 'server' }]);
     online = false;
     const updated = await layer().update(service, created.sp_Detail_Id, { name: 'Edited offline', sp_img1: null });
-    // The edit waits as a pending update; the server's image is still named locally and on the server.
-    expect(updated).toMatchObject({ name: 'Edited offline', syncState: 'pending', syncOp: 'update', sp_img1: created.sp_img1 });
+    // The edit waits as a pending update that names the slot to empty; the local copy no longer
+    // shows the server's image, which stays on the server until the upload.
+    expect(updated).toMatchObject({ name: 'Edited offline', syncState: 'pending', syncOp: 'update', syncRemoveImages: ['sp_img1'] });
+    expect(updated.sp_img1).toBeUndefined();
     expect((await serverService(created.sp_Detail_Id)).sp_img1).toBe(created.sp_img1);
   });
 });

@@ -553,11 +553,14 @@ describe('RxDB schemas', () => {
     const { RxDBDevModePlugin, disableWarnings } = await import('rxdb/plugins/dev-mode');
     const { getRxStorageMemory } = await import('rxdb/plugins/storage-memory');
     const { wrappedValidateAjvStorage } = await import('rxdb/plugins/validate-ajv');
+    const { RxDBMigrationSchemaPlugin } = await import('rxdb/plugins/migration-schema');
     disableWarnings();
     addRxPlugin(RxDBDevModePlugin);
+    addRxPlugin(RxDBMigrationSchemaPlugin);
     const db = await createRxDatabase({ name: 'schemastest', storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }) });
     try {
-      const specs = Object.fromEntries(offlineEntities.map((e) => [e.table, { schema: rxSchema(e) }]));
+      const { migrationStrategiesFor } = await import('../../src/lib/db/migrations');
+      const specs = Object.fromEntries(offlineEntities.map((e) => [e.table, { schema: rxSchema(e), migrationStrategies: migrationStrategiesFor(e) }]));
       await db.addCollections(specs);
       const refs: Record<string, string> = {};
       for (const e of offlineEntities) {

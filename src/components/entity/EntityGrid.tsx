@@ -4,7 +4,7 @@
 // offline; rows saved on this device only carry a "not uploaded" chip.
 import { useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
-import { DataGrid, GridOverlay, type GridColumnVisibilityModel } from '@mui/x-data-grid';
+import { DataGrid, type GridColumnVisibilityModel } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';
 import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../../schemas/define';
@@ -111,14 +111,11 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
-/** The grid's own loading bar has no accessible name (axe: aria-progressbar-name). */
-function Loading() {
+/** The grid's loading bar (over rows already shown; an empty grid shows skeleton rows) with
+ * an accessible name, which the grid's own lacks (axe: aria-progressbar-name). */
+function NamedLinearProgress() {
   const intl = useIntl();
-  return (
-    <GridOverlay style={{ display: 'block' }}>
-      <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />
-    </GridOverlay>
-  );
+  return <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />;
 }
 
 /** A click or Enter on a button or link inside a row does its own thing, not the row's. */
@@ -191,7 +188,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
           onColumnVisibilityModelChange={(model) => setShown(userChoices(names, auto, model))}
           density={narrow ? 'compact' : 'standard'}
           getRowHeight={drawnCells ? () => 'auto' : undefined}
-          slots={{ loadingOverlay: Loading }}
+          slots={{ baseLinearProgress: NamedLinearProgress }}
           localeText={{
             ...(ctx.lang === 'fr' ? frFR.components.MuiDataGrid.defaultProps.localeText : {}),
             ...(props.emptyText ? { noRowsLabel: props.emptyText } : {}),

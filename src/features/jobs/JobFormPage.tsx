@@ -11,7 +11,7 @@ import { FullPageSpinner, Page } from '../../components';
 import { EntityForm, messageOf, useLookupLists, type FormApi } from '../../components/entity';
 import { ImagePicker, NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
 import { LocationPicker, defaultCenter } from '../../components/map';
-import { appIsOnline, useDataLayer } from '../../lib/db/hooks';
+import { useDataLayer } from '../../lib/db/hooks';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
@@ -79,7 +79,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
       throw new RowsInvalid(invalid.length);
     }
     if (!data || !local) throw new Error(say('jobs.error.storeClosed'));
-    const input = { data, local, online: appIsOnline(), jbId: draft.jbId, current, basedOn, values, images, rows: draft.rows };
+    const input = { data, local, jbId: draft.jbId, current, basedOn, values, images, rows: draft.rows };
     try {
       const result = await saveJob(input);
       draft.clear();

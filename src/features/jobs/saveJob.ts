@@ -8,13 +8,12 @@ import type { ImageChanges } from '../../components/images';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { t } from '../../lib/i18n';
 import { hasWork, rowValues, type OtherJobRow } from './otherJobRows';
-import { isLocalOnly, isNotUploaded, type JobDoc } from './useJobData';
+import { isLocalOnly, type JobDoc } from './useJobData';
 
 export interface SaveInput {
   data: DataLayer;
   /** Saves on this device only (children of a job not uploaded yet). */
   local: DataLayer;
-  online: boolean;
   jbId: string;
   /** The job as stored before this save; null for a new one. */
   current: JobDoc | null;
@@ -45,24 +44,9 @@ export class OtherJobsNotSaved extends Error {
   }
 }
 
-/** Slots whose image is on the server: emptying one is a PUT with `removeImages` (docs/api.md),
- * which the data layer sends only online; offline it could only drop the local copy. */
-function serverRemovals(input: SaveInput): string[] {
-  return input.images.removeImages.filter((slot) => {
-    const name = input.current?.[slot as keyof JobDoc];
-    return typeof name === 'string' && name !== '';
-  });
-}
-
-/** Checked before anything is written, so a save that cannot do all it was asked changes
- * nothing, rather than keep on the server an image the user removed. */
-function assertRemovable(input: SaveInput): void {
-  if (!serverRemovals(input).length) return;
-  if (!input.online || isNotUploaded(input.current)) throw new Error(t('jobs.error.removeImageOffline'));
-}
-
 /** The job's values with each removed image slot as null (the data layer empties it: the
- * local copy waiting here, and online the server's through `removeImages`). */
+ * local copy waiting here, and the server's through `removeImages`, at once online or with
+ * the upload offline). */
 function withRemovals(input: SaveInput): Record<string, unknown> {
   return { ...input.values, ...Object.fromEntries(input.images.removeImages.map((slot) => [slot, null])) };
 }
@@ -92,7 +76,6 @@ async function saveRow(input: SaveInput, saved: JobDoc, row: OtherJobRow): Promi
 /** Saves the job, then every row that has work. Throws when the job fails (nothing of the
  * rows is tried) and OtherJobsNotSaved when only rows failed. */
 export async function saveJob(input: SaveInput): Promise<SaveResult> {
-  assertRemovable(input);
   const saved = await saveRecord(input);
   const result: SaveResult = { job: saved, rowsDone: new Map(), rowFailures: [] };
   for (const row of input.rows) {

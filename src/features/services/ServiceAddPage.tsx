@@ -11,7 +11,7 @@ import { NO_IMAGE_CHANGES, type ImageChanges } from '../../components/images';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { notify } from '../../lib/notify';
-import { reportFailure, savesOnline } from './feedback';
+import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { ProviderPicker, type Provider } from './ProviderPicker';
 import { ServiceForm } from './ServiceForm';
@@ -42,7 +42,6 @@ function NewServiceForm({ provider, onChangeProvider }: { provider: Provider; on
   const navigate = useNavigate();
   const leave = useLeave(servicePaths.list);
   const [images, setImages] = useState<ImageChanges>(NO_IMAGE_CHANGES);
-  const online = savesOnline();
 
   const submit = async (values: Record<string, unknown>) => {
     if (!data) return;
@@ -63,7 +62,6 @@ function NewServiceForm({ provider, onChangeProvider }: { provider: Provider; on
       initialValues={{ sp_Id: provider.sp_Id, territory: provider.territory }}
       images={images}
       onImages={setImages}
-      offline={!online}
       onSubmit={submit}
       onCancel={leave}
       onError={(error) => reportFailure(intl, 'services.saveFailed', error)}

@@ -11,7 +11,7 @@ import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { notify } from '../../lib/notify';
-import { reportFailure, savesOnline } from './feedback';
+import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { RecordGate } from './RecordGate';
 import { ServiceForm, withRemovedImages } from './ServiceForm';
@@ -51,7 +51,6 @@ function EditForm({ doc }: { doc: Service }) {
       existingImages={existing}
       images={images}
       onImages={setImages}
-      offline={!savesOnline()}
       onSubmit={submit}
       onCancel={leave}
       onError={(error) => reportFailure(intl, 'services.saveFailed', error)}

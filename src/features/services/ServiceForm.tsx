@@ -1,8 +1,8 @@
 // The add/edit form of a service: EntityForm for its fields (server-equal validation, a draft
 // kept across a reload), the category and the service types of that category, and up to three
 // images (camera or file, shrunk to 1600 px, previewed, removable).
-import { useId, useMemo, type ReactNode } from 'react';
-import { Alert, Box } from '@mui/material';
+import { useId, type ReactNode } from 'react';
+import { Box } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
 import { EntityForm, useLookupLists } from '../../components/entity';
@@ -15,8 +15,6 @@ export interface ServiceFormProps {
   existingImages?: readonly ExistingImage[];
   images: ImageChanges;
   onImages: (changes: ImageChanges) => void;
-  /** Offline: removing an image already on the server is not sent yet (data layer limitation). */
-  offline: boolean;
   onSubmit: (values: Record<string, unknown>) => Promise<void>;
   onCancel: () => void;
   onError: (error: unknown) => void;
@@ -29,11 +27,7 @@ export function ServiceForm(props: ServiceFormProps) {
   const intl = useIntl();
   const lists = useLookupLists();
   const idPrefix = useId();
-  const { existingImages = [], images, offline } = props;
-  const serverSlotsRemoved = useMemo(
-    () => images.removeImages.filter((slot) => existingImages.some((i) => i.slot === slot && i.source.kind === 'server')),
-    [images.removeImages, existingImages],
-  );
+  const { existingImages = [], images } = props;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -61,11 +55,6 @@ export function ServiceForm(props: ServiceFormProps) {
               disabled={form.saving}
               label={intl.formatMessage({ id: 'services.form.images' })}
             />
-            {offline && serverSlotsRemoved.length > 0 && (
-              <Alert severity="warning" data-testid="offline-removal-warning">
-                {intl.formatMessage({ id: 'services.form.offlineRemoval' })}
-              </Alert>
-            )}
           </>
         )}
       </EntityForm>

@@ -57,13 +57,39 @@ export function patched(entity: EntityShape, current: DocData, values: Values): 
   return next;
 }
 
+/** What an offline edit did beyond its values. */
+export interface OfflineEdit {
+  /** The version the edit was made on (see DataLayer.update). */
+  basedOn?: string;
+  /** Image slots the edit emptied. */
+  emptied?: readonly string[];
+  /** Image slots the edit filled with a new image (which replaces the server's anyway). */
+  filled?: readonly string[];
+}
+
+/** The slots the upload must empty on the server: those emptied before, and those emptied now
+ * whose image the server has (the copy names one), less the slots filled again. A record the
+ * server has never seen has nothing there to empty. */
+function serverRemovals(current: DocData, edit: OfflineEdit): string[] {
+  if (current.syncState === 'pending' && current.syncOp === 'create') return [];
+  const before = Array.isArray(current.syncRemoveImages) ? (current.syncRemoveImages as string[]) : [];
+  const now = (edit.emptied ?? []).filter((slot) => current[slot] !== undefined && current[slot] !== null);
+  return [...new Set([...before, ...now])].filter((slot) => !edit.filled?.includes(slot));
+}
+
 /** An offline edit of `current`: a pending create stays a create (the server has never seen
- * it); a synced copy becomes a pending update based on `basedOn` (the version the edit was
- * made on), else on the copy's own updatedAt. */
-export function pendingUpdate(entity: EntityShape, current: DocData, values: Values, basedOn?: string): DocData {
+ * it); a synced copy becomes a pending update based on `edit.basedOn` (the version the edit was
+ * made on), else on the copy's own updatedAt. Emptied slots the server holds are listed in
+ * `syncRemoveImages` for the upload. */
+export function pendingUpdate(entity: EntityShape, current: DocData, values: Values, edit: OfflineEdit = {}): DocData {
   const next = patched(entity, current, values);
+  // The local copy stops naming an emptied slot's server image (it is read-only to `patched`).
+  for (const slot of edit.emptied ?? []) delete next[slot];
+  const removals = serverRemovals(current, edit);
+  if (removals.length) next.syncRemoveImages = removals;
+  else delete next.syncRemoveImages;
   if (current.syncState === 'pending') return next;
-  const version = basedOn ?? current.updatedAt;
+  const version = edit.basedOn ?? current.updatedAt;
   const base = typeof version === 'string' ? { syncBase: version } : {};
   return { ...next, ...base, syncState: 'pending', syncOp: 'update', syncAttempts: 0 };
 }

@@ -106,15 +106,16 @@ function withoutKeys(entity: EntityShape, body: Row): Row {
 
 /**
  * An edit saved on this device. An emptied image slot loses the image waiting here for upload
- * (all there is for a record never uploaded). LIMITATION: the upload engine does not send
- * `removeImages` yet, so emptying offline a slot whose image is already on the server leaves
- * that image there (the local copy keeps naming it); screens say so to the user.
+ * (all there is for a record never uploaded); a slot whose image is on the server is listed in
+ * `syncRemoveImages`, and the upload engine sends it as `removeImages`.
  */
 async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<unknown>, values: Values, images: readonly ImageInput[], basedOn?: string): Promise<DocData> {
   const key = keyOf(entity, local.toJSON() as Values);
-  await removeLocalSlots(ctx.db, entity, key, removedSlots(entity, values, images));
+  const emptied = removedSlots(entity, values, images);
+  await removeLocalSlots(ctx.db, entity, key, emptied);
   if (images.length) await storeImagesOffline(ctx.db, entity, key, images);
-  await local.incrementalModify((current: unknown) => pendingUpdate(entity, current as DocData, values, basedOn));
+  const edit = { basedOn, emptied, filled: images.map((image) => image.slot) };
+  await local.incrementalModify((current: unknown) => pendingUpdate(entity, current as DocData, values, edit));
   return stored(ctx, entity, key);
 }
 

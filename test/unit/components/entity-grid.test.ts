@@ -190,13 +190,24 @@ describe('EntityGrid', () => {
     });
 
     it('says what the screen wants when there are no rows, and names its loading bar', async () => {
-      const never = vi.fn(() => new Promise<ListResult<Record<string, unknown>>>(() => undefined));
-      const loading = await open({ load: never });
-      expect(loading.container.querySelector('[role="progressbar"]')?.getAttribute('aria-label')).toBe('Loading…');
-      await loading.unmount();
+      const empty = await open({ load: loader([]), emptyText: 'Nothing to verify' });
+      expect(empty.container.textContent).toContain('Nothing to verify');
+      await empty.unmount();
       view = null;
-      const { container } = await open({ load: loader([]), emptyText: 'Nothing to verify' });
-      expect(container.textContent).toContain('Nothing to verify');
+
+      // A reload over rows already shown (after a save, say) shows the bar, named.
+      let answer = true;
+      const load = vi.fn(async (query: ListQuery) => {
+        if (answer) return { rows: ROWS, total: ROWS.length, page: query.page ?? 1, pageSize: query.pageSize ?? 10 };
+        return new Promise<ListResult<Record<string, unknown>>>(() => undefined);
+      });
+      const props = { entity: serviceProvider, columns: ['sp_Name'], load };
+      const shown = await open(props);
+      expect(shown.container.querySelectorAll('[role="row"][data-id]')).toHaveLength(2);
+      answer = false;
+      await shown.rerender(createElement(EntityGrid<Record<string, unknown>>, { ...props, refreshKey: 1 }));
+      await wait(10);
+      expect(shown.container.querySelector('[role="progressbar"]')?.getAttribute('aria-label')).toBe('Loading…');
     });
   });
 });

@@ -20,14 +20,16 @@ export function slotOf(entity: EntityShape, image: LocalDoc): string {
   return entity.images[Number(image.get('imgNo')) - 1] ?? `img${String(image.get('imgNo'))}`;
 }
 
-/** The record's fields in one JSON field `data`, its images as files (server/plugins/records/body.ts). */
-function recordForm(entity: EntityShape, body: Row, images: readonly LocalDoc[]): FormData {
+/** The record's fields in one JSON field `data`, its images as files and the slots to empty
+ * as `removeImages` (server/plugins/records/body.ts). */
+function recordForm(entity: EntityShape, body: Row, images: readonly LocalDoc[], removeImages: readonly string[] = []): FormData {
   const form = new FormData();
   form.append('data', JSON.stringify(body));
   for (const image of images) {
     const data = image.toJSON() as DocData;
     form.append(slotOf(entity, image), blobOf(String(data.data), String(data.type)), String(data.name));
   }
+  if (removeImages.length) form.append('removeImages', removeImages.join(','));
   return form;
 }
 
@@ -40,9 +42,16 @@ export async function postRecord(http: UploadHttp, entity: EntityShape, body: Ro
 }
 
 /** PUT {rest}/{key}; `body.updatedAt` makes the server refuse to overwrite a newer row (409 conflict). */
-export async function putRecord(http: UploadHttp, entity: EntityShape, key: string, body: Row, images: readonly LocalDoc[]): Promise<Row> {
-  const response = images.length
-    ? await http.put<Row>(path(entity, key), recordForm(entity, body, images), MULTIPART)
+export async function putRecord(
+  http: UploadHttp,
+  entity: EntityShape,
+  key: string,
+  body: Row,
+  images: readonly LocalDoc[],
+  removeImages: readonly string[] = [],
+): Promise<Row> {
+  const response = images.length || removeImages.length
+    ? await http.put<Row>(path(entity, key), recordForm(entity, body, images, removeImages), MULTIPART)
     : await http.put<Row>(path(entity, key), body, QUIET);
   return response.data;
 }

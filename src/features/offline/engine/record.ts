@@ -127,19 +127,27 @@ async function putOnto(
   }
 }
 
+/** Image slots an offline edit emptied while the server still had an image there. */
+function removalsOf(data: Readonly<DocData>): string[] {
+  return Array.isArray(data.syncRemoveImages) ? (data.syncRemoveImages as string[]) : [];
+}
+
 /**
- * PUT with the `updatedAt` the edit was based on. 'conflict' with a server copy that already
- * holds every local value means this very update went through before (its answer was lost).
+ * PUT with the `updatedAt` the edit was based on, the new images and the slots to empty.
+ * 'conflict' with a server copy that already holds every local value (and none of the removed
+ * images) means this very update went through before (its answer was lost).
  */
 async function sendUpdate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
   const key = serverKey(entity, data);
   const body = { ...updateBody(entity, data), ...(data.syncBase ? { updatedAt: data.syncBase } : {}) };
+  const removals = removalsOf(data);
   try {
-    return stored(await putFieldsAndImages(ctx.http, entity, key, body, images));
+    return stored(await putFieldsAndImages(ctx.http, entity, key, body, images, removals));
   } catch (error) {
     const server = conflictRow(failureOf(error));
     if (!server) throw error;
     const fields = changedFields(entity, data, server);
+    for (const slot of removals) if (server[slot] !== null && server[slot] !== undefined) fields[slot] = null;
     const newImages = await changedImages(ctx.http, entity, key, images, server);
     if (!Object.keys(fields).length && !newImages.length) return stored(server);
     return { kind: 'conflict', info: conflictInfo(entity, server, fields, newImages) };
@@ -157,15 +165,17 @@ class HalfSent extends Error {
 }
 
 /**
- * PUT of fields and images. Multipart cannot clear a field (the server reads an empty form value
- * as "not given"), so when the body clears one and images go too, the fields go first as JSON and
- * the images onto the version that answers. Most updates take the one request.
+ * PUT of fields, images and emptied slots. Multipart cannot clear a field (the server reads an
+ * empty form value as "not given"), so when the body clears one and images or removals go too,
+ * the fields go first as JSON and the images onto the version that answers. Most updates take
+ * the one request.
  */
-async function putFieldsAndImages(http: UploadHttp, entity: EntityShape, key: string, body: Row, images: readonly LocalDoc[]): Promise<Row> {
-  if (!images.length || !Object.values(body).some((v) => v === null)) return putRecord(http, entity, key, body, images);
+async function putFieldsAndImages(http: UploadHttp, entity: EntityShape, key: string, body: Row, images: readonly LocalDoc[], removeImages: readonly string[] = []): Promise<Row> {
+  const multipart = images.length > 0 || removeImages.length > 0;
+  if (!multipart || !Object.values(body).some((v) => v === null)) return putRecord(http, entity, key, body, images, removeImages);
   const fields = await putRecord(http, entity, key, body, []);
   try {
-    return await putRecord(http, entity, key, { updatedAt: fields.updatedAt }, images);
+    return await putRecord(http, entity, key, { updatedAt: fields.updatedAt }, images, removeImages);
   } catch (error) {
     throw new HalfSent(error, String(fields.updatedAt));
   }

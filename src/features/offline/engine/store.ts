@@ -133,6 +133,7 @@ async function rebase(doc: LocalDoc, serverUpdatedAt: string | undefined): Promi
     const next: DocData = { ...d, syncState: 'pending', syncOp: 'update', syncAttempts: 0 };
     if (serverUpdatedAt) next.syncBase = serverUpdatedAt;
     delete next.syncError;
+    delete next.syncRemoveImages; // the request that succeeded emptied them
     return next;
   });
 }
