@@ -67,7 +67,7 @@ describe('routes', () => {
     await page.waitForURL((url) => path(url.href) === `/users/edit/${user.userId}`);
     await page.getByRole('heading', { name: 'Edit user' }).waitFor();
 
-    await page.getByRole('link', { name: `My profile (${reporter.userName})` }).click();
+    await page.getByRole('link', { name: `My profile: ${reporter.userName} Reports` }).click();
     await page.waitForURL((url) => url.search === '?profile=1');
     await page.getByRole('heading', { name: 'My profile' }).waitFor();
 

@@ -73,3 +73,11 @@ export async function linkNames(container: Locator): Promise<string[]> {
   // YAML quotes a whole entry that holds a colon: - 'link "My profile: admin"'.
   return [...snapshot.matchAll(/- '?link "((?:[^"\\]|\\.)*)"/g)].map((match) => JSON.parse(`"${match[1]}"`) as string);
 }
+
+/** The screen has what it was loading (no skeleton, no loading bar) and no toast covers it: the
+ * pointer leaves the corner, since a toast under it stays. */
+export async function settle(page: Page, timeout = 15_000): Promise<void> {
+  const busy = '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root, [data-testid="toast"]';
+  await page.mouse.move(400, 30);
+  await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout, polling: 100 });
+}

@@ -1,17 +1,17 @@
 // Up to N images per record (issue 5: "take a photo on a phone or pick a file; shrunk on the
 // device to at most 1600 px before it is stored or sent; preview and remove"). Controlled: the
 // screen keeps the changes and hands them to the data layer on save.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, IconButton, Typography } from '@mui/material';
 import { AmberChip } from '../AmberChip';
+import { BlobImage, SourceImage } from './BlobImage';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
-import BrokenImageIcon from '@mui/icons-material/BrokenImage';
 import CloseIcon from '@mui/icons-material/Close';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import { useIntl } from 'react-intl';
 import type { ImageInput } from '../../lib/datalayer/types';
 import { ImageRejected, shrinkImage } from './shrink';
-import { useImageBlob, type ExistingImage, type ImageSource } from './sources';
+import type { ExistingImage, ImageSource } from './sources';
 
 /** What to save: new images by slot (`create/update(entity, key, values, images)`) and the
  * slots to empty (the multipart field `removeImages` of PUT). */
@@ -42,30 +42,6 @@ interface Shown {
   blob?: Blob;
   source?: ImageSource;
   pending?: boolean;
-}
-
-/** Sets an <img>'s source to an object URL of `blob` and revokes it when done. Done on the
- * element rather than through state so that StrictMode's double effects never show a revoked URL. */
-function BlobImage({ blob, alt }: { blob: Blob; alt: string }) {
-  const ref = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    const url = URL.createObjectURL(blob);
-    if (ref.current) ref.current.src = url;
-    return () => URL.revokeObjectURL(url);
-  }, [blob]);
-  return <Box component="img" ref={ref} alt={alt} sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }} />;
-}
-
-function ExistingThumb({ source, alt, failedText }: { source: ImageSource; alt: string; failedText: string }) {
-  const state = useImageBlob(source);
-  if (state.status === 'ready') return <BlobImage blob={state.blob} alt={alt} />;
-  if (state.status === 'loading') return <CircularProgress size={24} aria-label={alt} />;
-  return (
-    <Box sx={{ textAlign: 'center', p: 1, typography: 'caption', color: 'text.secondary' }}>
-      <BrokenImageIcon />
-      <div>{failedText}</div>
-    </Box>
-  );
 }
 
 /** Slots in use: new images, and existing ones not marked for removal. */
@@ -134,7 +110,7 @@ export function ImagePicker({ slots, max = 3, existing = [], value, onChange, di
         {shown.map((item, index) => (
           <Box key={item.slot} sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }}>
             {item.blob && <BlobImage blob={item.blob} alt={t('images.alt', { n: index + 1 })} />}
-            {item.source && <ExistingThumb source={item.source} alt={t('images.alt', { n: index + 1 })} failedText={t('images.unavailable')} />}
+            {item.source && <SourceImage source={item.source} alt={t('images.alt', { n: index + 1 })} />}
             {(item.kind === 'new' || item.pending) && (
               // On a paper background: readable over any photo, with the contrast the amber text needs.
               <Box sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)', bgcolor: 'background.paper', borderRadius: 4 }}>

@@ -2,3 +2,4 @@
 export { ImagePicker, NO_IMAGE_CHANGES, type ImageChanges, type ImagePickerProps } from './ImagePicker';
 export { useRecordImages, fetchServerImage, type ExistingImage, type ImageSource } from './sources';
 export { shrinkImage, targetSize, jpegName, ImageRejected, MAX_SIDE, JPEG_QUALITY, type ImageProblem } from './shrink';
+export { BlobImage, ImageUnavailable, SourceImage, type ImageFit } from './BlobImage';

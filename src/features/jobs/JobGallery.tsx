@@ -1,44 +1,11 @@
 // The images of a job (jb_img1..3): thumbnails from the server or, before upload, from this
 // device; a click opens a larger view with previous/next.
-import { useEffect, useRef, useState } from 'react';
-import { Box, ButtonBase, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Button, IconButton, Typography } from '@mui/material';
-import BrokenImageIcon from '@mui/icons-material/BrokenImage';
+import { useState } from 'react';
+import { Box, ButtonBase, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Button, IconButton, Typography } from '@mui/material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useIntl } from 'react-intl';
-import type { ExistingImage } from '../../components/images';
-import { useImageBlob } from '../../components/images/sources';
-
-/** An <img> of a blob; the object URL is set on the element and revoked when done. */
-function BlobImg({ source, alt, fit }: { source: ExistingImage['source']; alt: string; fit: 'cover' | 'contain' }) {
-  const intl = useIntl();
-  const state = useImageBlob(source);
-  const ref = useRef<HTMLImageElement>(null);
-  const blob = state.status === 'ready' ? state.blob : null;
-  useEffect(() => {
-    if (!blob) return undefined;
-    const url = URL.createObjectURL(blob);
-    if (ref.current) ref.current.src = url;
-    return () => URL.revokeObjectURL(url);
-  }, [blob]);
-  if (state.status === 'loading') return <CircularProgress size={24} aria-label={alt} />;
-  if (state.status === 'failed') {
-    return (
-      <Box sx={{ textAlign: 'center', p: 1, typography: 'caption', color: 'text.secondary' }}>
-        <BrokenImageIcon aria-hidden />
-        <div>{intl.formatMessage({ id: 'images.unavailable' })}</div>
-      </Box>
-    );
-  }
-  return (
-    <Box
-      component="img"
-      ref={ref}
-      alt={alt}
-      sx={fit === 'cover' ? { width: '100%', height: '100%', objectFit: 'cover', display: 'block' } : { maxWidth: '100%', maxHeight: '70vh', display: 'block', mx: 'auto' }}
-    />
-  );
-}
+import { SourceImage, type ExistingImage } from '../../components/images';
 
 function Viewer({ images, index, onIndex, onClose }: { images: readonly ExistingImage[]; index: number | null; onIndex: (i: number) => void; onClose: () => void }) {
   const intl = useIntl();
@@ -66,7 +33,7 @@ function Viewer({ images, index, onIndex, onClose }: { images: readonly Existing
           </IconButton>
         )}
         <Box sx={{ flexGrow: 1, minWidth: 0, display: 'grid', placeItems: 'center', minHeight: 200 }} data-testid="job-image-large">
-          {current && index !== null && <BlobImg key={current.slot} source={current.source} alt={say('images.alt', { n: index + 1 })} fit="contain" />}
+          {current && index !== null && <SourceImage key={current.slot} source={current.source} alt={say('images.alt', { n: index + 1 })} fit="contain" />}
         </Box>
         {count > 1 && (
           <IconButton onClick={() => step(1)} aria-label={say('jobs.images.next')}>
@@ -97,7 +64,7 @@ export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
             aria-label={say(image.pending ? 'jobs.images.openPending' : 'jobs.images.open', { n: index + 1 })}
             sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }}
           >
-            <BlobImg source={image.source} alt={say('images.alt', { n: index + 1 })} fit="cover" />
+            <SourceImage source={image.source} alt={say('images.alt', { n: index + 1 })} fit="cover" />
             {image.pending && (
               // Dark and opaque: readable over any photo (a warning orange is not, for small text).
               <Chip size="small" label={say('images.notUploaded')} sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)', bgcolor: 'rgba(0, 0, 0, 0.78)', color: '#fff' }} />

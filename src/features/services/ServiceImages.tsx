@@ -1,22 +1,11 @@
 // The images of a service on its page: thumbnails (server images fetched with the token, local
 // ones from the device) that open larger in a dialog.
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Box, ButtonBase, Chip, CircularProgress, Dialog, DialogActions, DialogContent, Button, Typography } from '@mui/material';
-import BrokenImageIcon from '@mui/icons-material/BrokenImage';
 import { useIntl } from 'react-intl';
-import type { ExistingImage } from '../../components/images';
+import { BlobImage, ImageUnavailable, type ExistingImage } from '../../components/images';
 import { useImageBlob } from '../../components/images/sources';
 import { WARNING_FILLED_SX } from '../../components';
-
-function BlobImg({ blob, alt, fit }: { blob: Blob; alt: string; fit: 'cover' | 'contain' }) {
-  const ref = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    const url = URL.createObjectURL(blob);
-    if (ref.current) ref.current.src = url;
-    return () => URL.revokeObjectURL(url);
-  }, [blob]);
-  return <Box component="img" ref={ref} alt={alt} sx={{ width: '100%', height: '100%', objectFit: fit, display: 'block' }} />;
-}
 
 function Thumb({ image, alt, onOpen }: { image: ExistingImage; alt: string; onOpen: (blob: Blob) => void }) {
   const intl = useIntl();
@@ -24,19 +13,14 @@ function Thumb({ image, alt, onOpen }: { image: ExistingImage; alt: string; onOp
   return (
     <Box sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }} data-testid="service-image" data-slot={image.slot}>
       {state.status === 'loading' && <CircularProgress size={24} aria-label={alt} />}
-      {state.status === 'failed' && (
-        <Box sx={{ textAlign: 'center', p: 1, typography: 'caption', color: 'text.secondary' }}>
-          <BrokenImageIcon />
-          <div>{intl.formatMessage({ id: 'images.unavailable' })}</div>
-        </Box>
-      )}
+      {state.status === 'failed' && <ImageUnavailable />}
       {state.status === 'ready' && (
         <ButtonBase
           onClick={() => onOpen(state.blob)}
           aria-label={intl.formatMessage({ id: 'services.page.openImage' }, { name: alt })}
           sx={{ width: '100%', height: '100%' }}
         >
-          <BlobImg blob={state.blob} alt={alt} fit="cover" />
+          <BlobImage blob={state.blob} alt={alt} />
         </ButtonBase>
       )}
       {image.pending && (
@@ -61,7 +45,7 @@ export function ServiceImages({ images }: { images: readonly ExistingImage[] }) 
         })}
       </Box>
       <Dialog open={open !== null} onClose={() => setOpen(null)} maxWidth="lg" aria-label={open?.alt}>
-        <DialogContent sx={{ p: 1 }}>{open && <BlobImg blob={open.blob} alt={open.alt} fit="contain" />}</DialogContent>
+        <DialogContent sx={{ p: 1 }}>{open && <BlobImage blob={open.blob} alt={open.alt} fit="contain" />}</DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(null)}>{intl.formatMessage({ id: 'common.close' })}</Button>
         </DialogActions>

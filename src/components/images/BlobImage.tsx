@@ -1,0 +1,46 @@
+// An image held as a Blob (picked on the device, stored offline, or fetched with the token), and
+// an image known by its source, with its loading and unavailable states.
+import { useEffect, useRef } from 'react';
+import { Box, CircularProgress } from '@mui/material';
+import BrokenImageIcon from '@mui/icons-material/BrokenImage';
+import { useIntl } from 'react-intl';
+import { useImageBlob, type ImageSource } from './sources';
+
+/** `cover` fills a thumbnail; `contain` shows the whole picture, at most 70 % of the screen high. */
+export type ImageFit = 'cover' | 'contain';
+
+const FIT_SX = {
+  cover: { width: '100%', height: '100%', objectFit: 'cover', display: 'block' },
+  contain: { maxWidth: '100%', maxHeight: '70vh', display: 'block', mx: 'auto' },
+} as const;
+
+/** Sets the <img>'s source to an object URL of `blob` and revokes it when done. Done on the
+ * element rather than through state so that StrictMode's double effects never show a revoked URL. */
+export function BlobImage({ blob, alt, fit = 'cover' }: { blob: Blob; alt: string; fit?: ImageFit }) {
+  const ref = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(blob);
+    if (ref.current) ref.current.src = url;
+    return () => URL.revokeObjectURL(url);
+  }, [blob]);
+  return <Box component="img" ref={ref} alt={alt} sx={FIT_SX[fit]} />;
+}
+
+/** Said in place of an image that could not be read (offline without a copy, deleted since). */
+export function ImageUnavailable() {
+  const intl = useIntl();
+  return (
+    <Box sx={{ textAlign: 'center', p: 1, typography: 'caption', color: 'text.secondary' }}>
+      <BrokenImageIcon aria-hidden />
+      <div>{intl.formatMessage({ id: 'images.unavailable' })}</div>
+    </Box>
+  );
+}
+
+/** An image from the server or this device: a spinner while it loads, a note if it cannot be. */
+export function SourceImage({ source, alt, fit = 'cover' }: { source: ImageSource; alt: string; fit?: ImageFit }) {
+  const state = useImageBlob(source);
+  if (state.status === 'ready') return <BlobImage blob={state.blob} alt={alt} fit={fit} />;
+  if (state.status === 'loading') return <CircularProgress size={24} aria-label={alt} />;
+  return <ImageUnavailable />;
+}
