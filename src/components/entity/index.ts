@@ -1,7 +1,7 @@
 // Schema-driven parts of the list and form screens (issue 5).
 export { EntityGrid, type EntityGridProps } from './EntityGrid';
 export { EntityForm, type EntityFormProps, type FormApi } from './EntityForm';
-export { buildColumns, defaultColumns, isPendingRow } from './columns';
+export { buildColumns, defaultColumns, isPendingRow, type CustomColumn, type GridRow } from './columns';
 export { toCsv, csvCell, csvSeparator, fetchAllRows, BOM, EXPORT_ROW_CAP } from './csv';
 export { displayValue, exportValue, fieldLabel, type DisplayContext, type Translate } from './fields';
 export { useDisplayContext } from './useDisplayContext';

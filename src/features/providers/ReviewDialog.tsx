@@ -3,8 +3,7 @@
 import { Link as RouterLink } from 'react-router';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { service } from '../../../schemas/index';
-import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
-import type { GridRow } from '../../components/entity/columns';
+import { displayValue, fieldLabel, useDisplayContext, type GridRow } from '../../components/entity';
 import { useSay } from './i18n';
 import { servicePath } from './paths';
 
