@@ -156,10 +156,10 @@ describe('available jobs', () => {
   it('creates a job online with an image and other jobs, lists, filters, exports, shows and edits it', async () => {
     const { context, page } = await signedIn();
     await page.goto('/availablejobs');
-    await page.getByRole('heading', { name: 'Available Jobs' }).waitFor();
+    await page.getByRole('heading', { name: 'Available Jobs', level: 1 }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Add available job', exact: true }).click();
-    await page.getByRole('heading', { name: 'Add Available Job' }).waitFor();
+    await page.getByRole('heading', { name: 'Add Available Job', level: 1 }).waitFor();
 
     await fillJob(page, { title: 'Mason online' });
     await page.getByTestId('image-file').setInputFiles({ name: 'site.png', mimeType: 'image/png', buffer: SITE_PNG });
@@ -178,7 +178,7 @@ describe('available jobs', () => {
     const jbId = await save(page);
 
     // The job page: its fields, the image, both other jobs.
-    await page.getByRole('heading', { name: 'Mason online' }).waitFor();
+    await page.getByRole('heading', { name: 'Mason online', level: 1 }).waitFor();
     const details = page.getByTestId('job-details');
     await details.getByText('Kivu Builders').waitFor();
     await details.getByText('Construction').waitFor();
@@ -191,7 +191,7 @@ describe('available jobs', () => {
     await poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
     // Checked once the save's toast is gone (a reload), like a user arriving on the page.
     await page.reload();
-    await page.getByRole('heading', { name: 'Mason online' }).waitFor();
+    await page.getByRole('heading', { name: 'Mason online', level: 1 }).waitFor();
     await poll(() => page.getByTestId('other-job-row').count()).toBe(2);
     await mapSettled(page);
     expect(await seriousViolations(page)).toEqual([]);
@@ -226,9 +226,9 @@ describe('available jobs', () => {
     await gridRow(page, 'Mason online').getByText('Mason online').click();
     await page.waitForURL(`**/availablejobs/${jbId}`);
     await page.getByRole('link', { name: 'Edit' }).click();
-    await page.getByRole('heading', { name: 'Edit: Mason online' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit: Mason online', level: 1 }).waitFor();
     await page.reload();
-    await page.getByRole('heading', { name: 'Edit: Mason online' }).waitFor();
+    await page.getByRole('heading', { name: 'Edit: Mason online', level: 1 }).waitFor();
     await mapSettled(page);
     expect(await seriousViolations(page)).toEqual([]);
     await page.locator('form').getByRole('textbox', { name: /^Employer/ }).fill('Lake Kivu Builders');
@@ -275,7 +275,7 @@ describe('available jobs', () => {
     const jbId = created.body.jb_Id as string;
     const { context, page } = await signedIn();
     await page.goto(`/availablejobs/${jbId}`);
-    await page.getByRole('heading', { name: 'Driver to close' }).waitFor();
+    await page.getByRole('heading', { name: 'Driver to close', level: 1 }).waitFor();
 
     // Cancelled: nothing changes.
     const closeDialog = page.getByRole('dialog', { name: 'Close this job?' });
@@ -326,7 +326,7 @@ describe('available jobs', () => {
     const jbId = await save(page);
 
     // Saved on the device: shown at once, marked as not uploaded.
-    await page.getByRole('heading', { name: 'Cook offline' }).waitFor();
+    await page.getByRole('heading', { name: 'Cook offline', level: 1 }).waitFor();
     await page.getByTestId('job-status').waitFor();
     await expect(page.locator('main').getByTestId('not-uploaded').first().isVisible()).resolves.toBe(true);
     await poll(() => page.getByTestId('other-job-row').count()).toBe(1);
@@ -432,12 +432,12 @@ describe('available jobs', () => {
     await signIn(opened.page, writer.userName, writer.password);
     const { page } = opened;
     await page.goto('/availablejobs');
-    await page.getByRole('heading', { name: 'Emplois disponibles' }).waitFor();
+    await page.getByRole('heading', { name: 'Emplois disponibles', level: 1 }).waitFor();
     await gridRow(page, 'Électricien').waitFor();
     await noToasts(page); // the sign-in toast is the shell's
     expect(await seriousViolations(page)).toEqual([]);
     await page.goto(`/availablejobs/${jbId}`);
-    await page.getByRole('heading', { name: 'Électricien' }).waitFor();
+    await page.getByRole('heading', { name: 'Électricien', level: 1 }).waitFor();
     await page.getByTestId('job-status').getByText('Ouverte').waitFor();
     await page.getByTestId('other-job-row').getByText('2 postes').waitFor();
     await mapSettled(page);
