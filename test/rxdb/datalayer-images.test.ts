@@ -1,17 +1,16 @@
 // Emptying and replacing image slots through the data layer's `update` (issue 5): an image
 // field given as null empties its slot (online: multipart `removeImages`; offline: the image
 // waiting in `files` goes), new images replace theirs. Real server, icrs_db over fake-indexeddb.
-import axios, { type AxiosInstance } from 'axios';
+import type { AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { file, service, serviceProvider } from '../../schemas/index';
 import { createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
+import { startFieldSetup } from '../helpers/field';
+import { PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
-import { startTestServer, type TestServer } from '../helpers/server';
-
-const PASSWORD = 'field-password-1';
+import type { TestServer } from '../helpers/server';
 
 let t: TestServer;
 let token: string;
@@ -53,16 +52,7 @@ const localFiles = async (srcId: string) =>
   (await collectionOf(db, file).find({ selector: { srcId } }).exec()).map((d) => d.toJSON()).sort((a, b) => a.imgNo - b.imgNo);
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await ensureOrganisations(t.server.db);
-  const { userId } = await t.createUser({ userName: 'field', password: PASSWORD, role: 3, location: 1 });
-  token = await t.login('field', PASSWORD);
-  http = axios.create({
-    baseURL: `${t.url}/api`,
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Accept-Language': 'en' },
-  });
-  lists = (await http.get<LookupLists>('/lists/profilelist')).data;
-  fieldUser = { userId, userName: 'field', role: 3, location: 1, fullName: 'Test field' };
+  ({ t, token, http, lists, user: fieldUser } = await startFieldSetup());
 });
 afterAll(async () => { await t?.close(); });
 

@@ -11,12 +11,12 @@ import { file, job, profile, profileImage, service, serviceProvider, skills } fr
 import { ConflictError, createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
+import { FIELD_PASSWORD as PASSWORD, startFieldSetup } from '../helpers/field';
+import { PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const PASSWORD = 'field-password-1';
 
 let t: TestServer;
 let token: string;
@@ -44,17 +44,7 @@ async function serverRow(path: string) {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await ensureOrganisations(t.server.db);
-  const { userId } = await t.createUser({ userName: 'field', password: PASSWORD, role: 3, location: 1 });
-  token = await t.login('field', PASSWORD);
-  http = axios.create({
-    baseURL: `${t.url}/api`,
-    // As the app's own instance: JSON by default, so multipart calls must say otherwise.
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Accept-Language': 'en' },
-  });
-  lists = (await http.get<LookupLists>('/lists/profilelist')).data;
-  fieldUser = { userId, userName: 'field', role: 3, location: 1, fullName: 'Test field' };
+  ({ t, token, http, lists, user: fieldUser } = await startFieldSetup());
 });
 afterAll(async () => { await t?.close(); });
 

@@ -11,9 +11,10 @@ import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { uploadAll, type UploadDeps } from '../../src/features/offline/engine';
 import { CONFLICT } from '../../src/features/offline/engine/sync-error';
 import type { SessionUser } from '../../src/lib/session';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
+import { startFieldSetup } from '../helpers/field';
+import { PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
 
 let t: TestServer;
 let token: string;
@@ -24,13 +25,7 @@ let db: IcrsDatabase;
 let online = true;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await ensureOrganisations(t.server.db);
-  const { userId } = await t.createUser({ userName: 'field', password: 'field-password-1', role: 3, location: 1 });
-  token = await t.login('field', 'field-password-1');
-  http = axios.create({ baseURL: `${t.url}/api`, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
-  lists = (await http.get<LookupLists>('/lists/profilelist')).data;
-  user = { userId, userName: 'field', role: 3, location: 1, fullName: 'Test field' };
+  ({ t, token, http, lists, user } = await startFieldSetup());
 });
 afterAll(() => t?.close());
 beforeEach(async () => {
