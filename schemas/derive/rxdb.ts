@@ -89,15 +89,16 @@ function withDefault(field: Field): JsonSchema {
   return 'default' in field && field.default !== undefined ? { ...schema, default: field.default } : schema;
 }
 
-/** Entities whose images sit in slots of the record (services, jobs): an offline edit may
- * empty a slot whose image is on the server, and the upload must say so. */
-export function hasImageSlots(entity: EntityShape): boolean {
-  return entity.images.length > 0;
+/** The image slots a pending update empties on the server (`syncRemoveImages`). */
+export function pendingRemovals(doc: Readonly<Record<string, unknown>>): string[] {
+  return Array.isArray(doc.syncRemoveImages) ? (doc.syncRemoveImages as string[]) : [];
 }
 
 function syncProperties(entity: EntityShape): Partial<Record<keyof SyncFields, JsonSchema>> {
   const removeImages: JsonSchema = { type: 'array', items: { type: 'string', enum: entity.images, maxLength: 20 }, maxItems: entity.images.length };
-  const slots = hasImageSlots(entity) ? { syncRemoveImages: removeImages } : {};
+  // Only records with image slots (services, jobs): an offline edit may empty one whose image is
+  // on the server, and the upload must say so.
+  const slots = entity.images.length > 0 ? { syncRemoveImages: removeImages } : {};
   return {
     ...slots,
     syncState: { type: 'string', enum: SYNC_STATES, maxLength: 7 },

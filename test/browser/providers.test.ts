@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, linkNames, newPage, signIn, type PageOptions, type TestPage } from '../helpers/browser';
+import { launchBrowser, linkNames, newPage, settle, signIn, type PageOptions, type TestPage } from '../helpers/browser';
 import { seriousViolations } from '../helpers/axe';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -81,15 +81,8 @@ async function pick(page: Page, combobox: string, option: string): Promise<void>
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** The grid has its page (no loading bar) and no toast covers the screen. */
-async function settled(page: Page): Promise<void> {
-  await poll(() => page.locator('.MuiDataGrid-root .MuiLinearProgress-root, .MuiDataGrid-root .MuiSkeleton-root, .MuiSkeleton-root').count()).toBe(0);
-  await page.mouse.move(400, 30); // a toast under the pointer stays until it leaves
-  await poll(async () => (await page.getByTestId('toast').allTextContents()).join(' | ')).toBe('');
-}
-
 async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
-  await settled(page);
+  await settle(page);
   expect(await seriousViolations(page), screen).toEqual([]);
 }
 
@@ -346,7 +339,7 @@ describe('adding and editing a provider', () => {
     await page.getByText('The record has changed on the server since', { exact: false }).waitFor();
     await expect(page.getByRole('textbox', { name: 'Contact person' }).inputValue()).resolves.toBe('Mr Paluku');
     await expect(page.getByRole('textbox', { name: 'Name' }).inputValue()).resolves.toBe('Renamed Centre');
-    await settled(page); // the warning toast sits over the Save button at this size
+    await settle(page); // the warning toast sits over the Save button at this size
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL((url) => url.pathname === `/serviceproviders/${spId}`);
     expect((await getProvider(spId)).body).toMatchObject({ contact: 'Mr Paluku', sp_Address: 'New address 5', sp_Name: 'Renamed Centre' });

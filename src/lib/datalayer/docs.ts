@@ -3,7 +3,7 @@
 // document is never overwritten, because it holds work not yet on the server.
 import type { RxDocument } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
-import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, docFromRow, newestFirstKey } from '../../../schemas/derive/rxdb';
+import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, docFromRow, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
 import { collectionOf, type IcrsCollection, type IcrsDatabase } from '../db/database';
 import type { Values } from './types';
 
@@ -72,7 +72,7 @@ export interface OfflineEdit {
  * server has never seen has nothing there to empty. */
 function serverRemovals(current: DocData, edit: OfflineEdit): string[] {
   if (current.syncState === 'pending' && current.syncOp === 'create') return [];
-  const before = Array.isArray(current.syncRemoveImages) ? (current.syncRemoveImages as string[]) : [];
+  const before = pendingRemovals(current);
   const now = (edit.emptied ?? []).filter((slot) => current[slot] !== undefined && current[slot] !== null);
   return [...new Set([...before, ...now])].filter((slot) => !edit.filled?.includes(slot));
 }

@@ -3,6 +3,7 @@
 // 'conflict' with the server's copy; both are compared with the local copy before anything is
 // dropped, so a lost answer, a crash or a second tab never loses or doubles a record.
 import type { EntityShape } from '../../../../schemas/define';
+import { pendingRemovals } from '../../../../schemas/derive/rxdb';
 import { profile, profileImage } from '../../../../schemas/index';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
@@ -127,11 +128,6 @@ async function putOnto(
   }
 }
 
-/** Image slots an offline edit emptied while the server still had an image there. */
-function removalsOf(data: Readonly<DocData>): string[] {
-  return Array.isArray(data.syncRemoveImages) ? (data.syncRemoveImages as string[]) : [];
-}
-
 /**
  * PUT with the `updatedAt` the edit was based on, the new images and the slots to empty.
  * 'conflict' with a server copy that already holds every local value (and none of the removed
@@ -140,7 +136,7 @@ function removalsOf(data: Readonly<DocData>): string[] {
 async function sendUpdate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
   const key = serverKey(entity, data);
   const body = { ...updateBody(entity, data), ...(data.syncBase ? { updatedAt: data.syncBase } : {}) };
-  const removals = removalsOf(data);
+  const removals = pendingRemovals(data);
   try {
     return stored(await putFieldsAndImages(ctx.http, entity, key, body, images, removals));
   } catch (error) {
