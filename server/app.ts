@@ -39,6 +39,7 @@ export async function buildApp(config: Config): Promise<Server> {
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   app.addHook('onClose', () => db.close());
+  db.onFault((error, what) => app.log.warn({ err: error }, what));
 
   const serveApp = hasBuiltApp(config.staticDir);
   installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);

@@ -1,7 +1,8 @@
 // Configuration from the environment (README "Configuration"). One place reads process.env.
 import path from 'node:path';
+import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
 
-export interface Config {
+export interface Config extends DbTimeouts {
   port: number;
   host: string;
   /** Folder of the embedded database (PGlite); `memory://` keeps it in memory (tests). */
@@ -31,5 +32,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    statementTimeoutMs: Number(env.DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.statementTimeoutMs),
+    connectTimeoutMs: Number(env.DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
+    idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
   };
 }

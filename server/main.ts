@@ -22,5 +22,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
-app.log.info(`ICRS is ready on http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);
+// Last line of defence: a promise nobody awaited that failed (a fault the code did not expect)
+// is logged, and the server goes on serving the others; the database layer recovers by itself.
+process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
+
+const address = await app.listen({ port: config.port, host: config.host });
+const port = new URL(address).port;
+app.log.info({ port: Number(port) }, `ICRS is ready on http://localhost:${port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);

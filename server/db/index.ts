@@ -1,5 +1,9 @@
 // The one query layer: the same SQL runs on PGlite (embedded default) and on a PostgreSQL
 // server (DATABASE_URL). Everything above this file sees only `Db` and `Queryable`.
+//
+// A PostgreSQL server can restart, be stopped or freeze under the process: every connection
+// fault here is survived (logged through `onFault`, never an unhandled 'error'), a query fails
+// within the timeouts instead of hanging, and the LISTEN connection comes back by itself.
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -10,22 +14,82 @@ export interface Queryable {
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** Called with a connection fault the layer survived, for the log. */
+export type FaultListener = (error: unknown, what: string) => void;
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Calls `onMessage` with the payload of every NOTIFY on `channel` (committed writes only). */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel` (committed writes only).
+   * When the listening connection is lost it is made again, with backoff, for ever; each time
+   * it is back `onResumed` is called: notifications sent meanwhile were missed.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>>;
   /** Runs `work` in one transaction: all of it is stored, or none of it. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Whether the database answers within `timeoutMs`; never throws, never waits longer. */
+  ping(timeoutMs: number): Promise<boolean>;
+  /** Listens to the faults the layer survived (lost connections, a failed LISTEN). */
+  onFault(listener: FaultListener): void;
   close(): Promise<void>;
 }
 
-export interface DbOptions {
+/** Time limits of the PostgreSQL connections (README "Configuration"). */
+export interface DbTimeouts {
+  /** The server cancels a statement running longer (statement_timeout). */
+  statementTimeoutMs: number;
+  /** Making a connection, or waiting for a free one in the pool, fails after this. */
+  connectTimeoutMs: number;
+  /** The server ends a session left idle inside a transaction (idle_in_transaction_session_timeout). */
+  idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
+  statementTimeoutMs: 15_000,
+  connectTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 30_000,
+};
+
+/**
+ * The client gives up waiting for an answer this long after the server should have cancelled
+ * the statement itself: it only fires when the server or the network is frozen.
+ */
+const QUERY_READ_MARGIN_MS = 2_000;
+/** TCP keepalive probes start after this much silence (a vanished server is noticed). */
+const KEEPALIVE_DELAY_MS = 10_000;
+/** LISTEN reconnects after 0.5 s, then 1, 2, 4, 8 and every 10 s until it is back. */
+const LISTEN_RETRY_FIRST_MS = 500;
+const LISTEN_RETRY_MAX_MS = 10_000;
+/** The LISTEN connection is asked `SELECT 1` this often: a silent, half-open one is replaced. */
+const LISTEN_PING_MS = 15_000;
+
+export interface DbOptions extends Partial<DbTimeouts> {
   databaseUrl?: string;
   dataDir: string;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  const timeouts: DbTimeouts = {
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_DB_TIMEOUTS.statementTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs,
+    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs,
+  };
+  return options.databaseUrl ? openPostgres(options.databaseUrl, timeouts) : openPglite(options.dataDir);
+}
+
+/** Settles with `work`, or with `fallback` after `ms`, whichever comes first. */
+function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+function faultReporter() {
+  const listeners = new Set<FaultListener>();
+  return {
+    onFault: (listener: FaultListener) => void listeners.add(listener),
+    report: (error: unknown, what: string) => listeners.forEach((listener) => listener(error, what)),
+  };
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
@@ -33,11 +97,15 @@ async function openPglite(dataDir: string): Promise<Db> {
   const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
   const run = async <T extends Row>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
     (await q.query<T>(sql, params ? [...params] : undefined)).rows;
+  // In-process: no connection to lose, so no fault to report and no LISTEN to resume.
+  const faults = faultReporter();
   return {
     kind: 'pglite',
     query: (sql, params) => run(lite, sql, params),
     transaction: (work) => lite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) })),
     listen: (channel, onMessage) => lite.listen(channel, onMessage),
+    ping: (timeoutMs) => within(run(lite, 'SELECT 1').then(() => true, () => false), timeoutMs, false),
+    onFault: faults.onFault,
     close: () => lite.close(),
   };
 }
@@ -48,8 +116,27 @@ pg.types.setTypeParser(20, (value) => Number(value));
 const DATE_OID = 1082;
 pg.types.setTypeParser(DATE_OID, (value) => value);
 
-async function openPostgres(connectionString: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+function clientConfig(connectionString: string, timeouts: DbTimeouts): pg.ClientConfig {
+  return {
+    connectionString,
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    query_timeout: timeouts.statementTimeoutMs + QUERY_READ_MARGIN_MS,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  };
+}
+
+async function openPostgres(connectionString: string, timeouts: DbTimeouts): Promise<Db> {
+  const settings = clientConfig(connectionString, timeouts);
+  const faults = faultReporter();
+  const pool = new pg.Pool({ ...settings, max: 10 });
+  // An idle client whose connection dies makes the pool emit 'error' (it already dropped the
+  // client); a client that is checked out emits it itself. Unheard, either ends the process.
+  pool.on('error', (error) => faults.report(error, 'an idle database connection was lost'));
+  // A client in use also fails its running or next query, which is where that fault is reported.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const run = async <T extends Row>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await q.query<T>(sql, params ? [...params] : undefined)).rows;
   await run(pool, 'SELECT 1'); // fail at start, not at the first request
@@ -58,41 +145,120 @@ async function openPostgres(connectionString: string): Promise<Db> {
     query: (sql, params) => run(pool, sql, params),
     async transaction(work) {
       const client = await pool.connect();
+      let destroy = false;
       try {
         await client.query('BEGIN');
         const result = await work({ query: (sql, params) => run(client, sql, params) });
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A lost or frozen connection cannot roll back (the server does it when the session
+        // ends) and must not go back to the pool.
+        destroy = isDatabaseUnavailable(error) || !(await client.query('ROLLBACK').then(() => true, () => false));
         throw error;
       } finally {
-        client.release();
+        client.release(destroy);
       }
     },
-    listen: (channel, onMessage) => listenPostgres(connectionString, channel, onMessage),
+    listen: (channel, onMessage, onResumed) => listenPostgres(settings, faults.report, channel, onMessage, onResumed),
+    ping(timeoutMs) {
+      // node-postgres reads a per-query `query_timeout` (its types omit it): the connection of a
+      // ping that got no answer is dropped at once rather than held until the general limit.
+      const probe: pg.QueryConfig & { query_timeout: number } = { text: 'SELECT 1', query_timeout: timeoutMs };
+      return within(pool.query(probe).then(() => true, () => false), timeoutMs, false);
+    },
+    onFault: faults.onFault,
     close: () => pool.end(),
   };
 }
 
-/** A dedicated connection for LISTEN (a pooled one would lose it), reconnecting after a failure. */
-async function listenPostgres(connectionString: string, channel: string, onMessage: (payload: string) => void) {
-  let client: pg.Client | undefined;
+/**
+ * A dedicated connection for LISTEN (a pooled one would lose it). Whenever it fails it is made
+ * again after a growing pause, for as long as the server runs; `onResumed` tells the caller that
+ * notifications may have been missed meanwhile.
+ */
+async function listenPostgres(
+  settings: pg.ClientConfig,
+  report: FaultListener,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onResumed: () => void = () => undefined,
+): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined;
   let stopped = false;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString });
-    next.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''));
-    next.on('error', () => {
-      next.end().catch(() => undefined);
-      if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000);
-    });
-    await next.connect();
-    await next.query(`LISTEN "${channel.replace(/"/g, '')}"`);
-    client = next;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let delay = LISTEN_RETRY_FIRST_MS;
+  let attempts = 0;
+
+  const retryLater = () => {
+    if (stopped || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void connect();
+    }, delay);
+    delay = Math.min(delay * 2, LISTEN_RETRY_MAX_MS);
   };
-  await connect();
+
+  const connect = async (): Promise<void> => {
+    attempts += 1;
+    const client = new pg.Client(settings);
+    let lost = false;
+    const health: { ping?: NodeJS.Timeout } = {};
+    const drop = (error: unknown) => {
+      if (lost) return;
+      lost = true;
+      clearInterval(health.ping);
+      if (current === client) current = undefined;
+      client.end().catch(() => undefined);
+      if (stopped) return;
+      report(error, 'the change listener lost its database connection; reconnecting');
+      retryLater();
+    };
+    client.on('error', drop);
+    client.on('end', () => drop(new Error('Connection terminated')));
+    client.on('notification', (message) => message.channel === channel && onMessage(message.payload ?? ''));
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    } catch (error) {
+      drop(error);
+      return;
+    }
+    if (lost) return;
+    if (stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    current = client;
+    delay = LISTEN_RETRY_FIRST_MS;
+    health.ping = setInterval(() => client.query('SELECT 1').catch(drop), LISTEN_PING_MS);
+    if (attempts > 1) onResumed();
+  };
+
+  await connect(); // a first failure does not stop the server: the retries go on in the background
   return async () => {
     stopped = true;
-    await client?.end().catch(() => undefined);
+    clearTimeout(retryTimer);
+    await current?.end().catch(() => undefined);
   };
+}
+
+const UNAVAILABLE_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * SQLSTATEs meaning "the database cannot serve you now": admin_shutdown, crash_shutdown,
+ * cannot_connect_now, query_canceled (statement_timeout), too_many_connections; class 08 is
+ * connection_exception.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300']);
+/** What node-postgres says when a connection dies or a time limit passes (no code of its own). */
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|timeout expired|Query read timeout|not queryable|Cannot use a pool after calling end/i;
+
+/** Whether `error` says the database is unreachable, gone or too slow (a 503, not a bug). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  // Node reports a refused connection to every address of a host name as an AggregateError.
+  return Array.isArray(errors) && errors.some(isDatabaseUnavailable);
 }

@@ -3,7 +3,11 @@
 // show their details.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/index';
 import { requestLang, translate, type Lang, type MessageKey } from './messages';
+
+/** How long a client should wait before trying again while the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 5;
 
 export class HttpError extends Error {
   constructor(
@@ -92,6 +96,12 @@ export function installErrorHandler(app: FastifyInstance, fallback?: (request: F
     if (known) return send(reply, known[0], translate(lang, known[1]));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return send(reply, error.statusCode, translate(lang, 'http.badRequest'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug: the database is down, restarting or frozen. The request may be repeated.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return send(reply, 503, translate(lang, 'http.databaseUnavailable'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, translate(lang, 'http.internal'));

@@ -6,6 +6,12 @@ import { ident } from '../../../schemas/derive/sql';
 import type { Db } from '../../db/index';
 
 export const CHANGE_CHANNEL = 'icrs_changes';
+/**
+ * The change event naming every table: sent to the open streams when the LISTEN connection
+ * comes back after a fault, because the notifications of that time were lost. The app answers
+ * it as after a reconnect of its own stream: it pulls every table.
+ */
+export const ALL_TABLES = '*';
 
 export const changeFunctionSql = `
 CREATE OR REPLACE FUNCTION icrs_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -32,7 +38,8 @@ export class ChangeHub {
   private unlisten?: () => Promise<void>;
 
   async start(db: Db): Promise<void> {
-    this.unlisten = await db.listen(CHANGE_CHANNEL, (table) => this.listeners.forEach((listener) => listener(table)));
+    const publish = (table: string) => this.listeners.forEach((listener) => listener(table));
+    this.unlisten = await db.listen(CHANGE_CHANNEL, publish, () => publish(ALL_TABLES));
   }
 
   subscribe(listener: Listener): () => void {

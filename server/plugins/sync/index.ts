@@ -6,7 +6,7 @@ import type { Db } from '../../db/index';
 import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
 import { findUserById, publicUser, type PublicUser } from '../users/store';
-import { ChangeHub } from './changes';
+import { ALL_TABLES, ChangeHub } from './changes';
 import { pullChanges } from './feed';
 
 const HEARTBEAT_MS = 25_000;
@@ -78,7 +78,7 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens }: {
       waiting.clear();
     };
     const unsubscribe = hub.subscribe((table) => {
-      if (!readable.has(table)) return;
+      if (table !== ALL_TABLES && !readable.has(table)) return;
       waiting.add(table);
       flushTimer ??= setTimeout(flush, COALESCE_MS);
     });
