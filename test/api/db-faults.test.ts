@@ -3,122 +3,26 @@
 // shows as the child exiting instead of killing the test worker. It reaches PostgreSQL through a
 // TCP proxy that can refuse or freeze; its connections are also killed with pg_terminate_backend
 // (only those of its own scratch database: other tests share this PostgreSQL).
-import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { serviceProvider } from '../../schemas/index';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
+import { ADMIN } from '../helpers/server';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { StreamReader } from '../helpers/sse';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
-const ADMIN = { userName: 'admin', password: 'admin-password-1' };
 const PROVIDERS = serviceProvider.table;
 
 interface Answer { status: number; retryAfter: string | null; body: { message?: string; database?: string } }
-
-/** The server under test, as its own process. */
-interface Child {
-  url: string;
-  process: ChildProcess;
-  alive(): boolean;
-  log(): string;
-}
-
-async function startServerProcess(databaseUrl: string): Promise<Child> {
-  const lines: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_USERNAME: ADMIN.userName,
-      ADMIN_PASSWORD: ADMIN.password,
-      JWT_SECRET: 'db-faults-test-secret',
-      STATIC_DIR: '/nonexistent', // API only
-      LOG_LEVEL: 'info', // the line that says it is ready, with its port
-      // Short limits so that a frozen database is found out quickly.
-      DB_STATEMENT_TIMEOUT_MS: '2000',
-      DB_CONNECT_TIMEOUT_MS: '1000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    lines.splice(0, Math.max(0, lines.length - 200));
-  };
-  child.stderr?.on('data', keep);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      keep(chunk);
-      const ready = /"port":(\d+)[^\n]*ICRS is ready/.exec(chunk.toString());
-      if (ready) resolve(Number(ready[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready:\n${lines.join('\n')}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    process: child,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    log: () => lines.join('\n'),
-  };
-}
-
-/** The change events of one open stream, read as the app's EventSource gets them. */
-class StreamReader {
-  readonly tables: string[] = [];
-  private readonly controller = new AbortController();
-  private wake = () => undefined as void;
-
-  async open(url: string) {
-    const response = await fetch(url, { signal: this.controller.signal });
-    expect(response.status).toBe(200);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    void (async () => {
-      let buffer = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const event = /^event: change\ndata: (.+)$/m.exec(buffer.slice(0, end + 1).replace(/^retry:.*\n|^:.*\n/gm, ''));
-            if (event) this.tables.push((JSON.parse(event[1]) as { table: string }).table);
-            buffer = buffer.slice(end + 2);
-            this.wake();
-          }
-        }
-      } catch { /* closed by the test */ }
-    })();
-  }
-
-  /** Waits for a change event naming `table` at index `from` or later; returns its index. */
-  async next(table: string, from: number, timeoutMs = 20_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.tables.indexOf(table, from);
-      if (index >= 0) return index;
-      if (Date.now() > deadline) throw new Error(`no '${table}' event after #${from}; got ${JSON.stringify(this.tables.slice(from))}`);
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, 200);
-      });
-    }
-  }
-
-  close() {
-    this.controller.abort();
-  }
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its database (PostgreSQL)', () => {
   let scratch: ScratchDatabase;
   let proxy: TcpProxy;
-  let server: Child;
+  let server: ServerProcess;
   let admin: pg.Client; // on the maintenance database, never on the server's own
   let token: string;
   let stream: StreamReader;
@@ -172,7 +76,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
     scratch = await createScratchDatabase();
     const target = new URL(scratch.url);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    server = await startServerProcess(proxy.via(scratch.url));
+    server = await startServerProcess(proxy.via(scratch.url), { DB_STATEMENT_TIMEOUT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '1000' });
     admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     const login = await call('POST', '/login', { body: ADMIN });
@@ -183,11 +87,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
 
   afterAll(async () => {
     stream?.close();
-    if (server?.alive()) {
-      const exited = new Promise((resolve) => server.process.once('exit', resolve));
-      server.process.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await admin?.end();
     await proxy?.close();
     await scratch?.drop();
