@@ -143,6 +143,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
   }, 60_000);
 
   it('answers health within 2 s, and a request with 503 instead of hanging, while the database is frozen', async () => {
+    const before = stream.tables.length;
     proxy.freeze();
     try {
       const health = await call('GET', '/health', { signal: AbortSignal.timeout(2000) });
@@ -155,5 +156,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
     }
     await recovered();
     expect(server.alive(), server.log()).toBe(true);
+    // The frozen LISTEN connection was replaced too.
+    const resumed = await stream.next('*', before);
+    expect((await newProvider()).status).toBe(201);
+    await stream.next(PROVIDERS, resumed + 1);
   }, 60_000);
 });
