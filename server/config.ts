@@ -17,6 +17,15 @@ export interface Config {
   /** Folder of the built front end; null serves the API only. */
   staticDir: string | null;
   logLevel: string;
+  /** Fastify's trustProxy: behind a reverse proxy, `true` or the proxies' addresses
+   * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
+   * X-Forwarded-For, not the proxy's (docs/security.md). */
+  trustProxy: boolean | string;
+}
+
+function trustProxyFrom(value: string | undefined): boolean | string {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -31,5 +40,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
   };
 }
