@@ -1,3 +1,4 @@
+import { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { saveSession, toSessionUser, type SessionUser } from '../../lib/session';
 
@@ -17,4 +18,12 @@ export async function signIn(userName: string, password: string): Promise<Sessio
   if (!user || typeof token !== 'string' || !token) throw new Error('Unexpected login answer');
   saveSession(user, token);
   return user;
+}
+
+/** After too many failed sign-ins the server answers 429 with Retry-After (docs/security.md):
+ * the minutes to wait, or undefined for any other failure. */
+export function signInPausedMinutes(error: unknown): number | undefined {
+  if (!isAxiosError(error) || error.response?.status !== 429) return undefined;
+  const seconds = Number(error.response.headers['retry-after']);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 1;
 }
