@@ -81,6 +81,9 @@ export interface FieldFlags {
   /** Lives in the browser only (image bytes awaiting upload): no column, not in the API. */
   readonly clientOnly?: boolean;
   readonly unique?: boolean;
+  /** Cannot change once set (prof_Reg_No): an update may repeat the stored value, a different
+   * one is refused (400); the form shows it read-only when editing. */
+  readonly immutable?: boolean;
   /** Translation key of the label; `defineEntity` fills `field.<entity>.<field>` when absent. */
   readonly label?: string;
 }
@@ -287,7 +290,9 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
   readonly offline?: boolean;
   /** False for `files`: no table, no API. */
   readonly server?: boolean;
-  readonly access: { readonly read: Permission; readonly write: Permission };
+  /** Role-matrix permissions: `create` (new records) defaults to `write` (edits). The API's
+   * create routes, the add screens and menus, and the data layer all read `createPermission`. */
+  readonly access: { readonly read: Permission; readonly write: Permission; readonly create?: Permission };
   readonly softDelete?: boolean;
   readonly list?: ListConfig<keyof F & string>;
   /** RxDB schema version; bump with a migration strategy when the offline shape changes. */
@@ -308,7 +313,9 @@ export interface EntityShape {
   readonly upload?: { readonly order: number; readonly errorTitle: string };
   readonly offline: boolean;
   readonly server: boolean;
-  readonly access: { readonly read: Permission; readonly write: Permission };
+  /** Role-matrix permissions: `create` (new records) defaults to `write` (edits). The API's
+   * create routes, the add screens and menus, and the data layer all read `createPermission`. */
+  readonly access: { readonly read: Permission; readonly write: Permission; readonly create?: Permission };
   readonly softDelete: boolean;
   readonly list?: ListConfig;
   readonly rxVersion: number;
@@ -444,6 +451,16 @@ export function serverFields(e: EntityShape): [string, Field][] {
 }
 
 /** Fields of the rows the API answers with: columns the server does not keep to itself. */
+/** The permission to create a record of `e` (issue 10 §7: one rule for API, screens and offline forms). */
+export function createPermission(e: Pick<EntityShape, 'access'>): Permission {
+  return e.access.create ?? e.access.write;
+}
+
+/** The fields that keep their first value (FieldFlags.immutable). */
+export function immutableFields(e: EntityShape): [string, Field][] {
+  return Object.entries(e.fields).filter(([, field]) => field.immutable === true);
+}
+
 export function rowFields(e: EntityShape): [string, Field][] {
   return serverFields(e).filter(([, field]) => !field.hidden);
 }

@@ -8,6 +8,11 @@ export type Role = (typeof ROLES)[number];
 const ALL: readonly Role[] = ROLES;
 const except = (...excluded: Role[]): readonly Role[] => ROLES.filter((r) => !excluded.includes(r));
 
+/** Who records service providers: the roles that edit them, field workers included, because
+ * providers are found in the field, offline (issue 10 §7, docs/decisions.md). The add menu, the
+ * add screen, the data layer and POST /sproviers/ all follow this one list. */
+const PROVIDER_EDITORS: readonly Role[] = [1, 3, 4, 5, 6, 7];
+
 /** Who may do what. A key missing here is denied to everyone ("unknown keys are hidden"). */
 export const PERMISSIONS = {
   // Routes (spec §2 route table).
@@ -32,7 +37,7 @@ export const PERMISSIONS = {
   'menu.verify': except(2, 6),
   'menu.pendingBadge': [1, 7],
   'menu.rejected': [1, 6, 7],
-  'menu.addServiceProvider': [1, 6, 7],
+  'menu.addServiceProvider': PROVIDER_EDITORS,
   'menu.employers': except(2),
   'menu.clients': except(2, 6, 7),
   'menu.referrals': except(2, 6, 7),
@@ -54,7 +59,8 @@ export const PERMISSIONS = {
   'lists.write': [1],
   'stats.read': ALL,
   'serviceProviders.read': [1, 3, 4, 5, 6, 7],
-  'serviceProviders.write': [1, 3, 4, 5, 6, 7],
+  'serviceProviders.write': PROVIDER_EDITORS,
+  'serviceProviders.create': PROVIDER_EDITORS,
   'services.verify': except(2, 6),
   'jobs.read': [1, 3, 4, 5, 6, 7],
   'jobs.write': [1, 3, 4, 5, 6, 7],

@@ -1,5 +1,5 @@
 // Assembles the server: database, migrations, one plugin per area, the built app.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrations';
@@ -23,7 +23,19 @@ export interface Server {
   firstAdmin?: FirstAdmin;
 }
 
-export async function buildApp(config: Config): Promise<Server> {
+/** A logged URL without its query string: the change stream's URL carries a session token, and
+ * list searches carry names (docs/security.md "Logs"). */
+export function loggedUrl(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : `${url.slice(0, query)}?[hidden]`;
+}
+
+export interface BuildOptions {
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(config: Config, { logStream }: BuildOptions = {}): Promise<Server> {
   const db = await openDb(config);
   await migrate(db);
   const tokens = new TokenService(await tokenSecret(db, config), config.tokenTtlSeconds);
@@ -33,7 +45,12 @@ export async function buildApp(config: Config): Promise<Server> {
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[hidden]' },
+      serializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip }),
+      },
+      ...(logStream ? { stream: logStream } : {}),
     },
+    trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true }, // spec §7 writes POST /jobs/ and GET /jobs alike
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
@@ -46,7 +63,7 @@ export async function buildApp(config: Config): Promise<Server> {
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });
-  await app.register(usersPlugin, { db });
+  await app.register(usersPlugin, { db, tokens });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db });
   await app.register(recordsPlugin, { db });

@@ -18,6 +18,15 @@ export interface Config extends DbTimeouts {
   /** Folder of the built front end; null serves the API only. */
   staticDir: string | null;
   logLevel: string;
+  /** Fastify's trustProxy: behind a reverse proxy, `true` or the proxies' addresses
+   * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
+   * X-Forwarded-For, not the proxy's (docs/security.md). */
+  trustProxy: boolean | string;
+}
+
+function trustProxyFrom(value: string | undefined): boolean | string {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,5 +44,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: Number(env.DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.statementTimeoutMs),
     connectTimeoutMs: Number(env.DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
     idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
   };
 }

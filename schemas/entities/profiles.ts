@@ -61,7 +61,7 @@ export const profile = defineEntity({
   fields: {
     prof_Id: f.id({ required: true }),
     /** Organisation abbreviation + 8 of A-Z0-9 (spec §5), made on the device (ids.ts). */
-    prof_Reg_No: f.string({ required: true, unique: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
+    prof_Reg_No: f.string({ required: true, unique: true, immutable: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
     firstName: f.string({ required: true, minLength: 1, maxLength: 100 }),
     middleName: text(100),
     lastName: f.string({ required: true, minLength: 1, maxLength: 100 }),

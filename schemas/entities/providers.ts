@@ -19,7 +19,7 @@ export const serviceProvider = defineEntity({
   routes: { search: '/srch' },
   offline: true,
   upload: { order: 3, errorTitle: 'SaveSP Error' },
-  access: providerAccess,
+  access: { ...providerAccess, create: 'serviceProviders.create' },
   softDelete: true,
   list: {
     filters: ['sp_type', 'territory', 'location'],

@@ -31,6 +31,9 @@ export const user = defineEntity({
     email: email(),
     phone: phone(),
     active: f.boolean({ required: true, default: true }),
+    /** Raised by a password change or reset and by a deactivation: every session token carries
+     * the version it was signed with, and an older one is refused (server/lib/tokens.ts). */
+    tokenVersion: f.integer({ required: true, hidden: true, minimum: 0, maximum: MAX_INT, default: 0 }),
   },
 });
 

@@ -61,6 +61,13 @@ export const coreMigrations: Migration[] = [
       for (const entity of serverEntities) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
     },
   },
+  {
+    // Issue 10 §6: a token version per user, so that a password change, a reset or a
+    // deactivation ends the older sessions (schemas/entities/users.ts tokenVersion).
+    id: '0011-auth-token-version',
+    up: sql(`ALTER TABLE "users" ADD COLUMN IF NOT EXISTS "tokenVersion" integer NOT NULL DEFAULT 0
+      CHECK ("tokenVersion" BETWEEN 0 AND 2147483647)`),
+  },
 ];
 
 const MIGRATION_LOCK = 4242_0001;

@@ -36,6 +36,17 @@ export async function putImage(
   return name;
 }
 
+/** Deletes the stored bytes of emptied slots: an image removed from a record is gone, not
+ * merely unnamed (docs/security.md "Removed images"). */
+export async function deleteImages(db: Queryable, owner: { table: string; id: string }, slots: readonly string[]): Promise<void> {
+  if (!slots.length) return;
+  await db.query('DELETE FROM "images" WHERE "ownerTable" = $1 AND "ownerId" = $2 AND "slot" = ANY($3::text[])', [
+    owner.table,
+    owner.id,
+    [...slots],
+  ]);
+}
+
 export async function findImage(db: Queryable, ownerTables: readonly string[], ownerId: string, name: string): Promise<StoredImage | undefined> {
   const rows = await db.query<StoredImage & Record<string, unknown>>(
     `SELECT * FROM "images" WHERE "ownerId" = $1 AND "name" = $2 AND "ownerTable" = ANY($3::text[]) LIMIT 1`,

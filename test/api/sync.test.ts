@@ -136,7 +136,7 @@ describe.each(backends)('sync on %s', (backend) => {
 
   it('refuses a stream without a valid token', async () => {
     expect((await fetch(`${t.url}/api/sync/stream`)).status).toBe(401);
-    const expired = await t.server.tokens.sign({ sub: 'x', role: 1 }, -10);
+    const expired = await t.server.tokens.sign({ sub: 'x', role: 1, ver: 0 }, -10);
     const response = await fetch(`${t.url}/api/sync/stream?token=${expired}`, { headers: { 'accept-language': 'en' } });
     expect(response.status).toBe(401);
     expect((await response.json()).message).toBe('jwt expired');

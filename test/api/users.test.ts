@@ -464,7 +464,9 @@ describe.each(backends)('users API on %s', (backend) => {
       const token = await t.login(u.userName, PASSWORD);
       const { status, body } = await t.api('POST', '/users/changepass', { token, body: { oldPassword: PASSWORD, newPassword: 'brand-new-pass' } });
       expect(status).toBe(200);
-      expect(body).toEqual({ message: 'Password changed' });
+      expect(body).toEqual({ message: 'Password changed', token: expect.any(String) });
+      expect((await t.api('GET', `/users/${u.userId}`, { token: body.token })).status).toBe(200);
+      expect((await t.api('GET', `/users/${u.userId}`, { token })).status).toBe(401);
       expect(await t.login(u.userName, 'brand-new-pass')).toBeTruthy();
       expect((await t.api('POST', '/login', { body: { userName: u.userName, password: PASSWORD } })).status).toBe(401);
     });
@@ -497,7 +499,7 @@ describe.each(backends)('users API on %s', (backend) => {
   });
 
   describe('deactivation', () => {
-    it('stops sign-in and existing tokens at once, and reactivation restores them', async () => {
+    it('stops sign-in and existing tokens at once; reactivation restores sign-in, not the old sessions', async () => {
       const u = await newUser(4);
       const token = await t.login(u.userName, PASSWORD);
       const off = await t.api('PUT', `/users/staff/${u.userId}`, { token: tokens[7], body: { active: false } });
@@ -511,7 +513,11 @@ describe.each(backends)('users API on %s', (backend) => {
       expect(old.body.message).toBe('This account is disabled. Ask an administrator.');
 
       expect((await t.api('PUT', `/users/${u.userId}`, { token: tokens[1], body: { active: true } })).status).toBe(200);
-      expect((await t.api('GET', `/users/${u.userId}`, { token })).status).toBe(200);
+      const ended = await t.api('GET', `/users/${u.userId}`, { token });
+      expect(ended.status).toBe(401);
+      expect(ended.body.message).toBe('This session has ended (password changed or account deactivated). Please sign in again.');
+      const fresh = await t.login(u.userName, PASSWORD);
+      expect((await t.api('GET', `/users/${u.userId}`, { token: fresh })).status).toBe(200);
     });
   });
 });

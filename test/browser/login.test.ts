@@ -108,6 +108,23 @@ describe('login screen', () => {
     await context.close();
   });
 
+  it('says in the user\'s language how long sign-in is paused after too many failures (429)', async () => {
+    for (let i = 0; i < 5; i++) await server.api('POST', '/login', { body: { userName: 'paused-user', password: 'wrong-password' } });
+    const cases = [
+      ['en', 'Login', 'try again in 15 minutes'],
+      ['fr', 'Se connecter', 'réessayez dans 15 minutes'],
+    ] as const;
+    for (const [lang, button, wait] of cases) {
+      const { context, page } = await newPage(browser, { baseURL: server.url, lang });
+      await page.goto('/login');
+      await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill('paused-user');
+      await page.getByLabel(/^(Password|Mot de passe)/).first().fill('wrong-password');
+      await page.getByRole('button', { name: button }).click();
+      await page.getByTestId('login-error').getByText(wait, { exact: false }).waitFor();
+      await context.close();
+    }
+  });
+
   it('explains how to get a password reset', async () => {
     const { context, page } = await open();
     await page.getByRole('button', { name: 'I forgot my password' }).click();

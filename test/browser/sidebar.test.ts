@@ -17,15 +17,15 @@ const EXPECTED_MENU: Record<number, string[]> = {
   ],
   2: ['Change Password', 'Reports', 'Help'],
   3: [
-    'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Change Password', 'Service Provider List', 'Services', 'Verify Services', 'Add Service Provider',
     'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
   ],
   4: [
-    'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Change Password', 'Service Provider List', 'Services', 'Verify Services', 'Add Service Provider',
     'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
   ],
   5: [
-    'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'Change Password', 'Service Provider List', 'Services', 'Verify Services', 'Add Service Provider',
     'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
   ],
   6: [

@@ -29,7 +29,9 @@ export interface TestServer {
 
 export const ADMIN = { userName: 'admin', password: 'admin-password-1' };
 
-export async function startTestServer(options: { backend?: Backend; config?: Partial<Config> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { backend?: Backend; config?: Partial<Config>; logStream?: { write(line: string): void } } = {},
+): Promise<TestServer> {
   const backend = options.backend ?? 'pglite';
   const scratch = backend === 'postgres' ? await createScratchDatabase() : undefined;
   const config: Config = {
@@ -45,7 +47,7 @@ export async function startTestServer(options: { backend?: Backend; config?: Par
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.config,
   };
-  const server = await buildApp(config);
+  const server = await buildApp(config, { logStream: options.logStream });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
 

@@ -19,9 +19,12 @@ async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, table
   const owner = image && getEntityByTable(image.ownerTable);
   if (!image || !owner) throw new HttpError(404, 'http.recordNotFound');
   if (!can(request.user.role, owner.access.read)) throw new HttpError(403, 'auth.forbidden');
-  // A soft-deleted record's images go with it.
+  // A soft-deleted record's images go with it, and an image slot serves only the file its record
+  // names now (a removed or replaced image is not served even if its bytes were left behind).
   const ownerKey = owner === profileImage ? [id, image.slot] : id;
-  if (!(await getRow(db, owner, ownerKey))) throw new HttpError(404, 'http.recordNotFound');
+  const record = await getRow(db, owner, ownerKey);
+  if (!record) throw new HttpError(404, 'http.recordNotFound');
+  if (owner.fields[image.slot]?.kind === 'image' && record[image.slot] !== image.name) throw new HttpError(404, 'http.recordNotFound');
   return reply
     .header('Content-Type', image.mime)
     .header('Cache-Control', 'private, max-age=86400')

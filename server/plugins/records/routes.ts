@@ -1,12 +1,12 @@
 // The routes of one entity, derived from its declaration in schemas/: list, search, children
 // of a parent, get, create (JSON or multipart with images), update, upsert and soft delete.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { generatedKey, type EntityShape, type JsonSchema } from '../../../schemas/define';
+import { createPermission, generatedKey, immutableFields, type EntityShape, type JsonSchema } from '../../../schemas/define';
 import { createBodySchema, listQuerySchema, pageSchema, rowSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
 import { uuidv7 } from '../../../schemas/ids';
 import type { Db, Queryable, Row } from '../../db/index';
-import { HttpError } from '../../lib/errors';
-import { putImage, storedName } from '../../lib/images';
+import { fieldError, HttpError } from '../../lib/errors';
+import { deleteImages, putImage, storedName } from '../../lib/images';
 import { checkPassword } from '../../lib/passwords';
 import {
   Conditions,
@@ -59,10 +59,20 @@ function imageColumns(input: RecordInput, values: Values): { slot: string; name:
   });
 }
 
+/** Refuses (400) an update that changes a field declared immutable once it holds a value. */
+function assertImmutableKept(request: FastifyRequest, entity: EntityShape, values: Values, current: Row) {
+  for (const [name] of immutableFields(entity)) {
+    const stored = current[name];
+    if (stored === null || stored === undefined || !(name in values) || values[name] === stored) continue;
+    throw fieldError(request, name, 'record.immutable', { field: name, value: String(stored) });
+  }
+}
+
 export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: EntityShape, hooks: EntityHooks = {}) {
   const base = `/api${entity.rest}`;
   const read = { permission: entity.access.read };
   const write = { permission: entity.access.write };
+  const createNew = { permission: createPermission(entity) };
   const row = rowSchema(entity);
   const createSchema = createBodySchema(entity);
   const updateSchema = updateBodySchema(entity);
@@ -93,9 +103,12 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     const images = imageColumns(input, values);
     return db.transaction(async (tx) => {
       const current = await getRowOr404(tx, entity, id);
+      assertImmutableKept(request, entity, values, current);
       await hooks.beforeUpdate?.(values, current, request, tx);
       const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined);
-      for (const image of images) await putImage(tx, { table: entity.table, id }, image.slot, image.file, request.user.userId, image.name);
+      const owner = { table: entity.table, id };
+      await deleteImages(tx, owner, input.removeImages.filter((slot) => !images.some((image) => image.slot === slot)));
+      for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
       return updated;
     });
   }
@@ -124,13 +137,13 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
 
   if (entity.routes.upsert) {
     // One record per parent (profile sub-records): POST creates it or replaces what it says.
-    app.post(`${base}/`, { schema: { body: createSchema, response: { 200: row, 201: row } }, config: write }, async (request, reply) => {
+    app.post(`${base}/`, { schema: { body: createSchema, response: { 200: row, 201: row } }, config: createNew }, async (request, reply) => {
       const values = writableValues(entity, request.body as Record<string, unknown>);
       const { row: stored, inserted } = await upsertRow(db, entity, values, request.user.userId);
       return reply.status(inserted ? 201 : 200).send(stored);
     });
   } else {
-    app.post(`${base}/`, { schema: { body: jsonBody(createSchema), response: { 201: row } }, config: write }, create);
+    app.post(`${base}/`, { schema: { body: jsonBody(createSchema), response: { 201: row } }, config: createNew }, create);
   }
   app.put(`${base}/:id`, { schema: { params: idParams, body: jsonBody(updateSchema), response: { 200: row } }, config: write }, update);
 

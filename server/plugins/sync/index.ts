@@ -5,6 +5,8 @@ import { getEntityByTable, serverEntities } from '../../../schemas/index';
 import type { Db } from '../../db/index';
 import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
+import { authenticate, sessionEnd } from '../auth';
+import type { TokenClaims } from '../../lib/tokens';
 import { findUserById, publicUser, type PublicUser } from '../users/store';
 import { ALL_TABLES, ChangeHub } from './changes';
 import { pullChanges } from './feed';
@@ -29,15 +31,21 @@ function syncedEntity(table: string) {
   return entity;
 }
 
-/** EventSource cannot send headers, so the stream takes the token in its query string. */
-async function streamUser(db: Db, tokens: TokenService, request: FastifyRequest): Promise<PublicUser> {
-  const token = (request.query as { token?: string }).token;
-  if (!token) throw new HttpError(401, 'auth.noToken');
-  const verdict = await tokens.verify(token);
-  if ('failure' in verdict) throw new HttpError(401, verdict.failure);
-  const user = await findUserById(db, verdict.claims.sub);
-  if (!user || !user.active) throw new HttpError(401, user ? 'auth.inactive' : 'auth.unknownUser');
-  return publicUser(user);
+/** EventSource cannot send headers, so the stream takes the token in its query string (the
+ * server's log never shows query strings: server/app.ts). */
+async function streamUser(db: Db, tokens: TokenService, request: FastifyRequest): Promise<{ user: PublicUser; claims: TokenClaims }> {
+  const session = await authenticate(db, tokens, (request.query as { token?: string }).token);
+  if ('refusal' in session) throw session.refusal;
+  return { user: publicUser(session.user), claims: session.claims };
+}
+
+/** True while the stream's session lasts: its user is active and its token version current. */
+async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
+  try {
+    return !sessionEnd(await findUserById(db, claims.sub), claims);
+  } catch {
+    return true; // database unreachable: keep the stream; the next check decides
+  }
 }
 
 export default async function syncPlugin(app: FastifyInstance, { db, tokens }: { db: Db; tokens: TokenService }) {
@@ -59,8 +67,9 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens }: {
 
   app.get('/api/sync/stream', { config: { public: true } }, async (request, reply) => {
     let user: PublicUser;
+    let claims: TokenClaims;
     try {
-      user = await streamUser(db, tokens, request);
+      ({ user, claims } = await streamUser(db, tokens, request));
     } catch (error) {
       if (error instanceof HttpError) return sendError(reply, request, error);
       throw error;
@@ -82,13 +91,42 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens }: {
       waiting.add(table);
       flushTimer ??= setTimeout(flush, COALESCE_MS);
     });
-    const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    openStreams.add(reply);
-    request.raw.on('close', () => {
+    // The stream ends with its session (password change or reset, deactivation): checked on
+    // every change of the users table, which every server process hears, and on each heartbeat.
+    // A change heard during a check asks for one more, so the last change is always read.
+    let checking: Promise<void> | undefined;
+    let checkAgain = false;
+    const endIfSessionOver = () => {
+      if (checking) {
+        checkAgain = true;
+        return;
+      }
+      checking = (async () => {
+        do {
+          checkAgain = false;
+          if (!(await sessionLasts(db, claims))) return endStream();
+        } while (checkAgain);
+      })().finally(() => (checking = undefined));
+    };
+    const unwatchUsers = hub.subscribe((table) => {
+      if (table === 'users') endIfSessionOver();
+    });
+    const heartbeat = setInterval(() => {
+      out.write(': keep-alive\n\n');
+      endIfSessionOver();
+    }, HEARTBEAT_MS);
+    const stop = () => {
       clearInterval(heartbeat);
       clearTimeout(flushTimer);
       unsubscribe();
+      unwatchUsers();
       openStreams.delete(reply);
-    });
+    };
+    const endStream = () => {
+      stop();
+      out.end();
+    };
+    openStreams.add(reply);
+    request.raw.on('close', stop);
   });
 }

@@ -3,14 +3,15 @@
 // changes their own password. The rules live in scope.ts, the schemas in schemas.ts.
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index';
+import type { TokenService } from '../../lib/tokens';
 import { registerCreateRoutes } from './create';
 import { registerPasswordRoute } from './password';
 import { registerReadRoutes } from './read';
 import { registerUpdateRoutes } from './update';
 
-export default async function usersPlugin(app: FastifyInstance, { db }: { db: Db }) {
+export default async function usersPlugin(app: FastifyInstance, { db, tokens }: { db: Db; tokens: TokenService }) {
   registerReadRoutes(app, db);
   registerCreateRoutes(app, db);
   registerUpdateRoutes(app, db);
-  registerPasswordRoute(app, db);
+  registerPasswordRoute(app, db, tokens);
 }

@@ -1,20 +1,24 @@
 // POST /users/changepass: the signed-in user changes their own password, proving the old one.
+// Every other session of the user ends (token version, lib/tokens.ts); this one goes on with
+// the fresh token of the answer.
 import type { FastifyInstance } from 'fastify';
 import { user as userEntity } from '../../../schemas/index';
 import type { Db } from '../../db/index';
+import type { TokenService } from '../../lib/tokens';
+import { sessionToken } from '../auth';
 import { requestLang, translate } from '../../lib/messages';
 import { checkPassword, hashPassword } from '../../lib/passwords';
 import { updateRow } from '../../lib/records';
 import { fieldError } from '../../lib/errors';
 import { schemas } from './schemas';
-import { findUserById } from './store';
+import { endSessions, findUserById } from './store';
 
 interface ChangePasswordBody {
   oldPassword: string;
   newPassword: string;
 }
 
-export function registerPasswordRoute(app: FastifyInstance, db: Db) {
+export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: TokenService) {
   app.post<{ Body: ChangePasswordBody }>('/api/users/changepass', { schema: schemas.changePassword }, async (request) => {
     const { oldPassword, newPassword } = request.body;
     const me = await findUserById(db, request.user.userId);
@@ -22,7 +26,12 @@ export function registerPasswordRoute(app: FastifyInstance, db: Db) {
       throw fieldError(request, 'oldPassword', 'users.wrongPassword');
     }
     if (newPassword === oldPassword) throw fieldError(request, 'newPassword', 'users.samePassword');
-    await updateRow(db, userEntity, me.userId, { passwordHash: await hashPassword(newPassword) }, me.userId);
-    return { message: translate(requestLang(request), 'users.passwordChanged') };
+    const passwordHash = await hashPassword(newPassword);
+    const tokenVersion = await db.transaction(async (tx) => {
+      await updateRow(tx, userEntity, me.userId, { passwordHash }, me.userId);
+      return endSessions(tx, me.userId);
+    });
+    const token = await sessionToken(tokens, { ...me, tokenVersion });
+    return { message: translate(requestLang(request), 'users.passwordChanged'), token };
   });
 }

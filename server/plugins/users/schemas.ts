@@ -65,6 +65,14 @@ export const schemas = {
         newPassword: fieldSchema(user.fields.password),
       },
     },
-    response: { 200: { type: 'object', additionalProperties: false, required: ['message'], properties: { message: { type: 'string' } } } },
+    // `token`: the caller's new session token; every older one, this session's included, is over.
+    response: {
+      200: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['message', 'token'],
+        properties: { message: { type: 'string' }, token: { type: 'string' } },
+      },
+    },
   },
 } as const;

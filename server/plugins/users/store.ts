@@ -13,14 +13,27 @@ export interface UserRecord {
   email: string | null;
   phone: string | null;
   active: boolean;
+  /** Sessions signed with an older version are over (server/lib/tokens.ts). */
+  tokenVersion: number;
   createdAt: string;
   updatedAt: string;
 }
 
-export type PublicUser = Omit<UserRecord, 'passwordHash'>;
+export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion'>;
 
-export function publicUser({ passwordHash: _hidden, ...rest }: UserRecord): PublicUser {
+export function publicUser({ passwordHash: _hidden, tokenVersion: _server, ...rest }: UserRecord): PublicUser {
   return rest;
+}
+
+/** Ends every session of a user (password change or reset, deactivation): raises its token
+ * version, so every token signed before is refused, and answers the new version. Run it in the
+ * transaction of the change itself, so the two happen together or not at all. */
+export async function endSessions(db: Queryable, userId: string): Promise<number> {
+  const rows = await db.query<{ tokenVersion: number }>(
+    'UPDATE "users" SET "tokenVersion" = "tokenVersion" + 1 WHERE "userId" = $1 RETURNING "tokenVersion"',
+    [userId],
+  );
+  return rows[0].tokenVersion;
 }
 
 export async function findUserByName(db: Queryable, userName: string): Promise<UserRecord | undefined> {

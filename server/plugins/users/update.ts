@@ -2,6 +2,8 @@
 // /users/self/{id} (own contact details). `active: false` deactivates: sign-in and every
 // existing token are refused from then on (auth.ts reads the user on each request).
 // `password` on the first two is the administrator's reset ("I forgot my password").
+// A reset or a deactivation ends every session of the user (token version, lib/tokens.ts), and
+// with them its open change streams (sync plugin).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UpdateBodyOf } from '../../../schemas/index';
 import { user as userEntity } from '../../../schemas/index';
@@ -11,7 +13,7 @@ import { hashPassword } from '../../lib/passwords';
 import { updateRow, writableValues, type Values } from '../../lib/records';
 import { schemas } from './schemas';
 import { assertManages, assertMayGive, assertNotSelfLockout, type Person } from './scope';
-import { findUserById } from './store';
+import { endSessions, findUserById } from './store';
 
 type UpdateUserBody = UpdateBodyOf<typeof userEntity>;
 type UpdateRequest = FastifyRequest<{ Params: { id: string }; Body: UpdateUserBody }>;
@@ -25,7 +27,12 @@ async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Perso
   const { password, updatedAt, ...fields } = request.body;
   const values: Values = writableValues(userEntity, fields);
   if (password) values.passwordHash = await hashPassword(password);
-  return updateRow(db, userEntity, id, values, request.user.userId, updatedAt);
+  const endsSessions = password !== undefined || (fields.active === false && target.active);
+  return db.transaction(async (tx) => {
+    const row = await updateRow(tx, userEntity, id, values, request.user.userId, updatedAt);
+    if (endsSessions) await endSessions(tx, id);
+    return row;
+  });
 }
 
 export function registerUpdateRoutes(app: FastifyInstance, db: Db) {

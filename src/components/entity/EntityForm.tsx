@@ -196,7 +196,7 @@ export function EntityForm(props: EntityFormProps) {
                 label={label(name)}
                 value={raw[name]}
                 error={errors[name]}
-                disabled={busy || field.readOnly === true}
+                disabled={busy || field.readOnly === true || (field.immutable === true && recordKey !== undefined && initialValues[name] != null)}
                 ctx={ctx}
                 onChange={(value) => setValue(name, value)}
                 onBlur={() => setTouched((t) => (t[name] ? t : { ...t, [name]: true }))}

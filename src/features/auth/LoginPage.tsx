@@ -20,7 +20,7 @@ import { errorMessage } from '../../lib/api';
 import { setFlash } from '../../lib/flash';
 import { notify } from '../../lib/notify';
 import { isSignedIn } from '../../lib/session';
-import { signIn } from './authApi';
+import { signIn, signInPausedMinutes } from './authApi';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { safeReturnUrl } from './returnUrl';
 
@@ -61,7 +61,8 @@ export function LoginPage() {
       setFlash('loggedIn'); // toast after the full load below (spec §4: the page reloads)
       window.location.assign(returnUrl);
     } catch (error) {
-      const message = errorMessage(error);
+      const minutes = signInPausedMinutes(error);
+      const message = minutes === undefined ? errorMessage(error) : intl.formatMessage({ id: 'auth.tooManyAttempts' }, { minutes });
       setPageError(message);
       notify.error(say('auth.loginErrorTitle'), message);
       setLoading(false);

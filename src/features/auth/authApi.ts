@@ -1,5 +1,6 @@
+import { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
-import { saveSession, toSessionUser, type SessionUser } from '../../lib/session';
+import { getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
 
 interface LoginAnswer {
   result?: { user?: Record<string, unknown> };
@@ -17,4 +18,29 @@ export async function signIn(userName: string, password: string): Promise<Sessio
   if (!user || typeof token !== 'string' || !token) throw new Error('Unexpected login answer');
   saveSession(user, token);
   return user;
+}
+
+/** After too many failed sign-ins the server answers 429 with Retry-After (docs/security.md):
+ * the minutes to wait, or undefined for any other failure. */
+export function signInPausedMinutes(error: unknown): number | undefined {
+  if (!isAxiosError(error) || error.response?.status !== 429) return undefined;
+  const seconds = Number(error.response.headers['retry-after']);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 1;
+}
+
+interface PasswordChangeAnswer {
+  message: string;
+  token?: string;
+}
+
+/**
+ * POST /api/users/changepass. A password change ends every session of the user but this one,
+ * which goes on with the token of the answer: it replaces the stored one (docs/security.md).
+ * Answers the server's confirmation, in the user's language.
+ */
+export async function changePassword(oldPassword: string, newPassword: string): Promise<string> {
+  const { data } = await api.post<PasswordChangeAnswer>('/users/changepass', { oldPassword, newPassword });
+  const user = getUser();
+  if (user && typeof data.token === 'string' && data.token) saveSession(user, data.token);
+  return data.message;
 }

@@ -1,4 +1,5 @@
 // Public surface of the auth feature: the login screen and the route guards.
 export { LoginPage } from './LoginPage';
+export { changePassword } from './authApi';
 export { RequireAuth, RequirePermission, RequireSelfOrPermission } from './guards';
 export { loginPathFor, safeReturnUrl } from './returnUrl';

@@ -10,7 +10,7 @@ import { VerifyPage } from './VerifyPage';
  * what the sidebar hides cannot be opened by its address either. */
 export const providerRoutes: FeatureRoute[] = [
   { permission: 'menu.serviceProviders', element: <ProviderListPage /> },
-  { path: 'add', permission: 'menu.addServiceProvider', element: <AddProviderPage /> },
+  { path: 'add', permission: 'serviceProviders.create', element: <AddProviderPage /> },
   { path: 'verify', permission: 'menu.verify', element: <VerifyPage /> },
   { path: 'rejected', permission: 'menu.rejected', element: <RejectedPage /> },
   { path: ':spId', permission: 'serviceProviders.read', element: <ProviderPage /> },
