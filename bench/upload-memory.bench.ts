@@ -1,15 +1,18 @@
 // Server memory under concurrent uploads at the size limit (issue 10 §5):
-// `npx tsx bench/upload-memory.bench.ts`. Starts the server as a child process (embedded
-// PGlite in memory), then sends BENCH_UPLOADS (default 20) multipart PUTs at once, each with
+// `npx tsx bench/upload-memory.bench.ts`. Starts the server as a child process (on a scratch
+// PostgreSQL database when BENCH_DATABASE_URL is set, else on embedded PGlite in a temporary
+// folder: in-memory PGlite would count the stored images as server memory), then sends BENCH_UPLOADS (default 20) multipart PUTs at once, each with
 // three images of exactly MAX_IMAGE_BYTES (a job's three slots, every file at the limit), and
 // BENCH_UPLOADS oversize ones (a 50 MB file) that must be refused while they stream.
 // Prints the server's resident memory (VmRSS, and the peak VmHWM) before and after.
 // BENCH_SERVER_DIR runs the server of another checkout (to measure before a change).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sampleBody } from '../schemas/derive/sample';
 import { job, MAX_IMAGE_BYTES } from '../schemas/index';
+import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/db';
 import { PNG_1PX } from '../test/helpers/records';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
@@ -65,10 +68,16 @@ async function upload(token: string, id: string, files: Record<string, Blob>): P
 }
 
 async function main() {
+  let scratch: ScratchDatabase | undefined;
+  if (process.env.BENCH_DATABASE_URL) {
+    process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+    scratch = await createScratchDatabase();
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'icrs-upload-bench-'));
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: SERVER_DIR,
     env: {
-      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'error',
+      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', LOG_LEVEL: 'error',
       ADMIN_USERNAME: ADMIN.userName, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'bench-secret', STATIC_DIR: '/nonexistent',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -101,6 +110,7 @@ async function main() {
 
     const ok = statuses.filter((s) => s === 200).length;
     const refusedOk = refused.filter((s) => s === 413 || s === 0).length;
+    console.log(`database: ${scratch ? 'PostgreSQL' : 'PGlite (files)'}`);
     console.log(`concurrent uploads: ${UPLOADS} count`);
     console.log(`upload size at the limit: ${((3 * MAX_IMAGE_BYTES) / 1024 / 1024).toFixed(0)} MB`);
     console.log(`uploads at the limit accepted: ${ok} count`);
@@ -113,6 +123,9 @@ async function main() {
     console.log(`server peak RSS after oversize uploads: ${after.peak.toFixed(0)} MB`);
   } finally {
     server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+    await scratch?.drop();
   }
 }
 
