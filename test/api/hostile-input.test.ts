@@ -19,7 +19,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 
 const GENERIC = serverEntities.filter((e) => !['user', 'list', 'profileImage'].includes(e.name));
 /** Runs per property: enough to meet every field kind, bounded so the file stays < 90 s per backend. */
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 12);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 8);
 
 interface Outcome {
   request: string;
