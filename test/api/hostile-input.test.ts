@@ -214,6 +214,24 @@ describe.each(backends)('hostile input on %s', (backend) => {
     expect(failures).toEqual([]);
   });
 
+  it('answers the cases measured in the issue with a message in the user\'s language', async () => {
+    const e = GENERIC.find((x) => x.name === 'job') as EntityShape;
+    const text = writableFields(e).find(([, f]) => f.kind === 'string' && !f.pattern && !f.format)?.[0] as string;
+    const fr = { authorization: `Bearer ${writer}`, 'accept-language': 'fr' };
+    const nul = await t.api('POST', `${e.rest}/`, { token: writer, body: { ...bodyFor(e), [text]: 'a\u0000b' }, headers: { 'accept-language': 'fr' } });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors).toContainEqual({ field: text, message: `${text} contient des caractères de contrôle, qui ne sont pas acceptés` });
+    const year0 = await t.api('GET', `${e.rest}?dateFrom=0000-01-01`, { token: writer });
+    expect(year0.status).toBe(400);
+    expect(year0.body.errors).toContainEqual({ field: 'dateFrom', message: 'dateFrom must be a date between 1900 and 2100' });
+    expect((await t.api('GET', `${e.rest}?q=%00`, { token: writer })).status).toBe(400);
+    const before = (await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body;
+    const plain = await fetch(`${t.url}/api${e.rest}/${existing.job}`, { method: 'PUT', headers: { ...fr, 'content-type': 'text/plain' }, body: JSON.stringify({ [text]: 'changed' }) });
+    expect(plain.status).toBe(415);
+    expect((await plain.json()).message).toBe("Ce type de contenu n'est pas accepté");
+    expect((await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body).toEqual(before);
+  });
+
   it('users, lists, login and stats refuse hostile values', async () => {
     const failures: Outcome[] = [];
     const userFields = writableFields(user);
