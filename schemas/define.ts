@@ -48,6 +48,7 @@ export interface JsonSchema {
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly required?: readonly string[];
   readonly additionalProperties?: boolean;
+  readonly propertyNames?: JsonSchema;
   readonly items?: JsonSchema;
   readonly maxItems?: number;
   readonly minLength?: number;

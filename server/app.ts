@@ -5,6 +5,7 @@ import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrations';
 import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
 import { installErrorHandler } from './lib/errors';
+import { installInputRules } from './lib/input';
 import { TokenService } from './lib/tokens';
 import authPlugin from './plugins/auth';
 import healthPlugin from './plugins/health';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
 
   const serveApp = hasBuiltApp(config.staticDir);
   installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);
+  installInputRules(app);
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/index';
+import { DATE_YEAR_PATTERN, MAX_YEAR, MIN_YEAR, TEXT_PATTERN } from '../../schemas/derive/json-schema';
 import { requestLang, translate, type Lang, type MessageKey } from './messages';
 
 /** How long a client should wait before trying again while the database is unreachable. */
@@ -52,8 +53,12 @@ function describe(lang: Lang, error: AjvError): FieldError {
     case 'maximum': return say('validation.maximum', { limit: Number(p.limit) });
     case 'type': return say('validation.type', { type: String(p.type) });
     case 'enum': return say('validation.enum', { values: ((p.allowedValues as unknown[]) ?? []).join(', ') });
-    case 'format':
-    case 'pattern': return say('validation.format');
+    case 'format': return say('validation.format');
+    case 'pattern':
+      if (p.pattern === TEXT_PATTERN) return say('validation.controlChars');
+      if (p.pattern === DATE_YEAR_PATTERN) return say('validation.dateRange', { min: MIN_YEAR, max: MAX_YEAR });
+      return say('validation.format');
+    case 'propertyNames': return say('validation.controlChars');
     case 'additionalProperties': return say('validation.unknown');
     default: return say('validation.other');
   }

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, type Permission } from '../../schemas/roles';
+import { textSchema } from '../../schemas/derive/json-schema';
 import type { Db } from '../db/index';
 import { HttpError, sendError } from '../lib/errors';
 import { burnPasswordCheck, checkPassword } from '../lib/passwords';
@@ -35,8 +36,8 @@ const loginSchema = {
     required: ['userName', 'password'],
     additionalProperties: false,
     properties: {
-      userName: { type: 'string', minLength: 1, maxLength: 100 },
-      password: { type: 'string', minLength: 1, maxLength: 200 },
+      userName: textSchema(100, 1),
+      password: textSchema(200, 1),
     },
   },
 } as const;

@@ -1,9 +1,9 @@
 // Schemas of the lookup-list routes, from the `list` entity (schemas/entities/users.ts).
 import type { JsonSchema } from '../../../schemas/define';
-import { fieldSchema, rowSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { fieldSchema, rowSchema, updateBodySchema, withInputRules } from '../../../schemas/derive/json-schema';
 import { list } from '../../../schemas/index';
 
-const declaredItems = list.fields.items.schema;
+const declaredItems = withInputRules(list.fields.items.schema);
 const declaredItem = declaredItems.items as JsonSchema;
 
 /** One item: {id, fr, en, active, abbr?, parent?, lat?, lng?}. */

@@ -36,7 +36,9 @@ function fromFormValue(field: Field | undefined, raw: string): unknown {
 
 function formToBody(entity: EntityShape, fields: Record<string, string>): Record<string, unknown> {
   // The whole record may also come as one JSON field `data` (how FormData clients often send it).
-  const base = fields.data ? (JSON.parse(fields.data) as Record<string, unknown>) : {};
+  const parsed: unknown = fields.data ? JSON.parse(fields.data) : {};
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('data is not an object');
+  const base = parsed as Record<string, unknown>;
   for (const [name, raw] of Object.entries(fields)) {
     if (name === 'data' || name === 'removeImages') continue;
     const value = fromFormValue(entity.fields[name], raw);

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { profile, profileImage } from '../../../schemas/index';
 import { isRegistrationNumber } from '../../../schemas/ids';
+import { textSchema } from '../../../schemas/derive/json-schema';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
@@ -34,7 +35,7 @@ const basicSpBody = {
   type: 'object',
   required: ['prof_Id', 'BspData'],
   additionalProperties: false,
-  properties: { prof_Id: { type: 'string', minLength: 1, maxLength: 64 }, BspData: profile.fields.BspData.schema },
+  properties: { prof_Id: textSchema(64, 1), BspData: profile.fields.BspData.schema },
 } as const;
 
 const IMAGE_KINDS = profileImage.fields.img_for.values as readonly string[];

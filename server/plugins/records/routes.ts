@@ -2,7 +2,7 @@
 // of a parent, get, create (JSON or multipart with images), update, upsert and soft delete.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createPermission, generatedKey, immutableFields, type EntityShape, type JsonSchema } from '../../../schemas/define';
-import { createBodySchema, listQuerySchema, pageSchema, rowSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { createBodySchema, listQuerySchema, pageSchema, rowSchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
 import { uuidv7 } from '../../../schemas/ids';
 import type { Db, Queryable, Row } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
@@ -33,12 +33,12 @@ export interface EntityHooks {
   afterDelete?(key: string, request: FastifyRequest, tx: Queryable, reason: string): Promise<void>;
 }
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: textSchema(100, 1) } } as const;
 const deleteBody = {
   type: 'object',
   required: ['reason', 'password'],
   additionalProperties: false,
-  properties: { reason: { type: 'string', minLength: 3, maxLength: 500 }, password: { type: 'string', minLength: 1, maxLength: 200 } },
+  properties: { reason: textSchema(500, 3), password: textSchema(200, 1) },
 } as const;
 
 /** A JSON body schema that leaves multipart requests to the handler (which validates them itself). */

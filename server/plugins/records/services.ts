@@ -2,7 +2,7 @@
 // or rejected (2, with a required comment); an edited rejected service returns to pending.
 import type { FastifyInstance } from 'fastify';
 import { apprenticeship, service, serviceProvider, SERVICE_STATUS, vocational } from '../../../schemas/index';
-import { listQuerySchema, pageSchema } from '../../../schemas/derive/json-schema';
+import { listQuerySchema, pageSchema, textSchema } from '../../../schemas/derive/json-schema';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { Conditions, getRowOr404, listRows, type ListQuery } from '../../lib/records';
@@ -31,9 +31,9 @@ const verifyBody = {
   required: ['sp_Detail_Id', 'status'],
   additionalProperties: false,
   properties: {
-    sp_Detail_Id: { type: 'string', minLength: 1, maxLength: 64 },
+    sp_Detail_Id: textSchema(64, 1),
     status: { type: 'integer', enum: [SERVICE_STATUS.verified, SERVICE_STATUS.rejected] },
-    comment: { type: 'string', maxLength: 1000 },
+    comment: textSchema(1000),
   },
 } as const;
 

@@ -2,6 +2,7 @@
 // a message per field), and answer shapes that make serialization fast and appear in /api/docs.
 import { MAX_INT, type JsonSchema } from '../../../schemas/define';
 import { serviceProvider } from '../../../schemas/index';
+import { dateSchema, nullable } from '../../../schemas/derive/json-schema';
 
 /** Entities `/stats/byter/{x}` counts by territory. */
 export const BYTER_ENTITIES = ['services', 'providers', 'jobs', 'profiles', 'referrals'] as const;
@@ -10,7 +11,7 @@ export type ByterEntity = (typeof BYTER_ENTITIES)[number];
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const itemId: JsonSchema = { type: 'integer', minimum: 0, maximum: MAX_INT };
 const nullableItemId: JsonSchema = { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT };
-const nullableDate: JsonSchema = { type: ['string', 'null'], format: 'date' };
+const nullableDate: JsonSchema = nullable(dateSchema());
 
 function object(properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema {
   return { type: 'object', additionalProperties: false, properties, required };

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../../../schemas/roles';
 import { getEntityByTable, serverEntities } from '../../../schemas/index';
+import { textSchema, withInputRules } from '../../../schemas/derive/json-schema';
 import type { Db } from '../../db/index';
 import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
@@ -19,8 +20,8 @@ const pullQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    updatedAt: { type: 'string', format: 'date-time' },
-    id: { type: 'string', maxLength: 200 },
+    updatedAt: withInputRules({ type: 'string', format: 'date-time' }),
+    id: textSchema(200),
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 },
   },
 } as const;

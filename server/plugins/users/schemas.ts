@@ -1,7 +1,7 @@
 // Request and answer schemas of the user routes, derived from the `user` entity (schemas/),
 // so a limit changed there is enforced here and shown in /api/docs at once.
 import type { JsonSchema } from '../../../schemas/define';
-import { createBodySchema, fieldSchema, rowSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { createBodySchema, fieldSchema, inputSchema, rowSchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
 import { user } from '../../../schemas/index';
 
 /** The named properties of an object schema, nothing else accepted. */
@@ -61,8 +61,8 @@ export const schemas = {
       additionalProperties: false,
       required: ['oldPassword', 'newPassword'],
       properties: {
-        oldPassword: { type: 'string', minLength: 1, maxLength: OLD_PASSWORD_MAX },
-        newPassword: fieldSchema(user.fields.password),
+        oldPassword: textSchema(OLD_PASSWORD_MAX, 1),
+        newPassword: inputSchema(user.fields.password),
       },
     },
     // `token`: the caller's new session token; every older one, this session's included, is over.

@@ -4,6 +4,7 @@
 // Raw form state (text of inputs) is turned into API values here as well.
 import type { EntityShape, Field } from '../../../schemas/define';
 import { MAX_INT, UUID_PATTERN, writableFields } from '../../../schemas/define';
+import { DATE_YEAR_PATTERN, MAX_YEAR, MIN_YEAR, TEXT_PATTERN } from '../../../schemas/derive/json-schema';
 
 /** A message id and its values; the field's label is added as `field` when shown. */
 export interface Problem {
@@ -21,6 +22,10 @@ export interface Checked {
 // ajv-formats "full" mode, the one Fastify loads.
 const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+// The server's input rules (json-schema.ts withInputRules): no control characters, years 1900-2100.
+const TEXT = new RegExp(TEXT_PATTERN, 'u');
+const DATE_YEARS = new RegExp(DATE_YEAR_PATTERN);
+const yearProblem = () => problem('dateRange', { min: MIN_YEAR, max: MAX_YEAR });
 
 function isValidDate(text: string): boolean {
   const m = DATE.exec(text);
@@ -45,9 +50,13 @@ function checkString(field: Extract<Field, { kind: 'string' }>, raw: unknown): C
   const text = String(raw).trim();
   if (field.format === 'date-time') {
     const date = new Date(text);
-    return Number.isNaN(date.getTime()) ? { value: text, problem: problem('dateTime') } : { value: date.toISOString() };
+    if (Number.isNaN(date.getTime())) return { value: text, problem: problem('dateTime') };
+    const iso = date.toISOString();
+    return DATE_YEARS.test(iso) ? { value: iso } : { value: iso, problem: yearProblem() };
   }
   if (field.format === 'date' && !isValidDate(text)) return { value: text, problem: problem('date') };
+  if (field.format === 'date' && !DATE_YEARS.test(text)) return { value: text, problem: yearProblem() };
+  if (!field.pattern && !TEXT.test(text)) return { value: text, problem: problem('controlChars') };
   if (field.minLength && length(text) < field.minLength) return { value: text, problem: problem('minLength', { limit: field.minLength }) };
   if (length(text) > field.maxLength) return { value: text, problem: problem('maxLength', { limit: field.maxLength, count: length(text) }) };
   if (field.format === 'email' && !EMAIL.test(text)) return { value: text, problem: problem('email') };

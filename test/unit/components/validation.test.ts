@@ -18,10 +18,10 @@ function candidates(field: Field): unknown[] {
   switch (field.kind) {
     case 'string': {
       const max = field.maxLength;
-      const common = ['', '   ', 'x', 'xx', ' trimmed ', 'x'.repeat(max), 'x'.repeat(max + 1), 'é'.repeat(max)];
+      const common = ['', '   ', 'x', 'xx', ' trimmed ', 'x'.repeat(max), 'x'.repeat(max + 1), 'é'.repeat(max), 'a\u0000b', 'a\u001bb', 'a\u0085b', 'a\ud800b', 'two\nlines', 'tab\tx', 'emoji 😀'];
       if (field.format === 'email') return [...common, 'name@example.org', 'a@b', 'x@@y', 'first.last@sub.example.cd'];
       if (field.format === 'phone') return [...common, '+243 81 234 5678', '(081) 234-5678', '12', 'call me'];
-      if (field.format === 'date') return ['', '2024-02-29', '2026-02-29', '2026-13-01', '21/11/2026', '2026-11-21'];
+      if (field.format === 'date') return ['', '2024-02-29', '2026-02-29', '2026-13-01', '21/11/2026', '2026-11-21', '0000-01-01', '1899-12-31', '1900-01-01', '2100-12-31', '2101-01-01'];
       return common;
     }
     case 'integer':
