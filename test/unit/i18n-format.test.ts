@@ -130,6 +130,10 @@ describe('every client message, formatted with sample values', () => {
     expect(different).toEqual([]);
   });
 
+  it('says "another", not "an other"', () => {
+    expect(Object.entries(catalogs.en).filter(([, text]) => /\ban other\b/i.test(text))).toEqual([]);
+  });
+
   it('finds the mistake it is meant to find', () => {
     expect(problemsOf('fr', 'sample', "Demandez à l'{roles} de votre organisation")).not.toEqual([]);
     expect(problemsOf('fr', 'sample', 'Demandez à l’{roles} de votre organisation')).toEqual([]);
