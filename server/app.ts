@@ -8,6 +8,7 @@ import { installErrorHandler } from './lib/errors';
 import { TokenService } from './lib/tokens';
 import authPlugin from './plugins/auth';
 import healthPlugin from './plugins/health';
+import publicConfigPlugin from './plugins/publicConfig';
 import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
@@ -45,6 +46,7 @@ export async function buildApp(config: Config): Promise<Server> {
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });
+  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl });
   await app.register(usersPlugin, { db });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db });

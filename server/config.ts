@@ -17,6 +17,21 @@ export interface Config {
   /** Folder of the built front end; null serves the API only. */
   staticDir: string | null;
   logLevel: string;
+  /** The programme's site, linked from the app's footer (GET /api/config); none: no link. */
+  programmeUrl?: string;
+}
+
+/** An http(s) address, else a clear refusal at start: a typo must not become a broken link. */
+function webAddress(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http or https address, got "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an http or https address, got "${value}"`);
+  return url.href;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -31,5 +46,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    programmeUrl: webAddress('PROGRAMME_URL', env.PROGRAMME_URL?.trim()),
   };
 }
