@@ -82,7 +82,7 @@ describe('links by role', () => {
       }
       expect(refused).toEqual([]);
       await context.close();
-    });
+    }, 120_000);
   }
 });
 

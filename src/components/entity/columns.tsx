@@ -53,8 +53,9 @@ export function buildColumns(entity: EntityShape, names: readonly string[], ctx:
     const column: GridColDef<GridRow, string> = {
       field: name,
       headerName: fieldLabel(entity, name, ctx.t),
-      flex: 1,
-      minWidth: numeric ? 90 : 140,
+      // The first column names the row: it gets the room, so names wrap on fewer lines.
+      flex: index === 0 ? 2 : 1,
+      minWidth: index === 0 ? 180 : numeric ? 90 : 140,
       sortable: isSortable(field),
       // Labels, not raw ids, so what the grid shows (and copies) is what people read.
       valueGetter: (_value: never, row: GridRow) => cellValue(entity, name, row[name], ctx),
