@@ -2,11 +2,12 @@
 // @formatjs/intl) with a sample value for each argument, reads as finished text: no brace left
 // (an apostrophe before '{' quotes it in ICU: "l'{roles}" shows literally), no missing value,
 // and fr and en ask for the same arguments. Server messages: same checks for their {name} form.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createIntl, createIntlCache } from '@formatjs/intl';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { flatten, type Catalog, type Messages } from '../../src/lib/i18n';
+import { validationErrors } from '../../server/lib/errors';
 import { translate, type Lang, type MessageKey } from '../../server/lib/messages';
 
 const LANGS = ['fr', 'en'] as const;
@@ -160,5 +161,54 @@ describe('every server message', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('are given every placeholder where the server names them', () => {
+    const english = (key: MessageKey) => translate('en', key, {});
+    const withPlaceholders = keys.filter((key) => placeholders(english(key)).length > 0);
+    const files = readdirSync('server', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('messages.ts'))
+      .map((file) => readFileSync(`server/${file}`, 'utf8'));
+    const problems: string[] = [];
+    let uses = 0;
+    for (const key of withPlaceholders) {
+      // A call that names the key (HttpError, fieldError, translate) with its values object on
+      // the same line: { a, b: x } names a and b; a variable or a spread is not readable here and
+      // is skipped. (Validation messages get their field in errors.ts: the next test.)
+      const pattern = new RegExp(`(?:HttpError|fieldError|translate)\\([^\\n]*?'${key.replace(/\./g, '\\.')}'\\s*(?:,\\s*(?:\\{([^}]*)\\}|(\\w+)))?`, 'g');
+      for (const source of files) {
+        for (const match of source.matchAll(pattern)) {
+          if (match[2] || match[1]?.includes('...')) continue;
+          uses += 1;
+          const given = (match[1] ?? '').split(',').map((part) => part.split(':')[0]?.trim()).filter(Boolean);
+          const missing = placeholders(english(key)).filter((name) => !given.includes(name));
+          if (missing.length) problems.push(`${key}: called without {${missing.join(', ')}}`);
+        }
+      }
+    }
+    expect(uses).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('name the field and the limit of every validation failure', () => {
+    const keywords: [string, Record<string, unknown>][] = [
+      ['required', { missingProperty: 'name' }],
+      ['minLength', { limit: 3 }],
+      ['maxLength', { limit: 30 }],
+      ['minimum', { limit: 1 }],
+      ['maximum', { limit: 9 }],
+      ['type', { type: 'string' }],
+      ['enum', { allowedValues: ['a', 'b'] }],
+      ['format', { format: 'email' }],
+      ['additionalProperties', { additionalProperty: 'extra' }],
+      ['const', {}],
+    ];
+    for (const lang of LANGS) {
+      for (const [keyword, params] of keywords) {
+        const [error] = validationErrors(lang, [{ keyword, instancePath: '/body/name', params }]);
+        expect(error?.message, `${lang} ${keyword}`).not.toMatch(/[{}]/);
+        expect(error?.message, `${lang} ${keyword}`).toContain('name');
+      }
+    }
   });
 });
