@@ -3,7 +3,7 @@
 // stops at 100 rows (the MIT Data Grid caps its `pageSize`). Spec §9's lists offer 200, so the
 // list keeps the page and its size and this pager shows them, with the grid's own pagination
 // control (basePagination) and labels, in the user's language.
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { useGridRootProps, type GridPaginationModel } from '@mui/x-data-grid';
 
 export interface Paging {
@@ -21,10 +21,17 @@ export const WHOLE_PAGE: GridPaginationModel = { page: 0, pageSize: 100 };
 export function ListPagination() {
   const paging = useContext(PagingContext);
   const rootProps = useGridRootProps();
+  const total = paging?.total ?? 0;
+  const { page, pageSize } = paging?.model ?? { page: 0, pageSize: 1 };
+  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+  const onChange = paging?.onChange;
+  // Fewer rows than before (a record deleted, uploaded, filtered away elsewhere): back to the
+  // last page that has rows rather than an empty one.
+  useEffect(() => {
+    if (total > 0 && page > lastPage) onChange?.({ page: lastPage, pageSize });
+  }, [total, page, lastPage, pageSize, onChange]);
   if (!paging) return null;
   const Base = rootProps.slots.basePagination;
-  const { page, pageSize } = paging.model;
-  const lastPage = Math.max(0, Math.ceil(paging.total / pageSize) - 1);
   return (
     <Base
       count={paging.total}

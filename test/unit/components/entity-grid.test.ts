@@ -187,6 +187,23 @@ describe('EntityGrid', () => {
       for (const sizes of Object.values(PAGE_SIZE_MENUS)) for (const size of sizes) expect(PAGE_SIZES).toContain(size);
     });
 
+    it('go back to the last page with rows when the list shrinks', async () => {
+      let total = 60;
+      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows: ROWS, total, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+      const props = { entity: serviceProvider, columns: ['sp_Name'], load };
+      const shown = await open(props);
+      const next = () => shown.container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement;
+      await click(next());
+      await wait(10);
+      await click(next());
+      await wait(10);
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 3 }));
+      total = 30;
+      await shown.rerender(createElement(EntityGrid<Record<string, unknown>>, { ...props, refreshKey: 1 }));
+      await wait(20);
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 2, pageSize: 25 }));
+    });
+
     it('page on: the next page asks for rows 26 to 50', async () => {
       const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows: ROWS, total: 60, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
       const { container } = await open({ load });
