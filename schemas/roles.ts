@@ -44,13 +44,11 @@ export const PERMISSIONS = {
   'menu.reports': [1, 2],
   'menu.help': ALL,
 
-  // Dashboard tiles (spec §6).
-  'tile.servicesLink': except(2),
-  'tile.jobsLink': except(2),
+  // Dashboard tiles (spec §6). Their 'More info' links follow the route of their target
+  // (canOpen below): spec §6 also lists the Clients and Referrals links for role 7, whose
+  // routes it refuses, and a link must never lead to the 403 page.
   'tile.clients': except(6),
   'tile.referrals': except(6),
-  'tile.clientsLink': except(2, 6),
-  'tile.referralsLink': except(2, 6),
 
   // Server actions (design.md §4): what a screen hides, the API refuses.
   'users.manage': [1, 7],
@@ -93,4 +91,14 @@ export function can(role: number | null | undefined, permission: string): boolea
 export function routePermission(segment: string): Permission | undefined {
   const key = `route.${segment || 'home'}`;
   return key in PERMISSIONS ? (key as Permission) : undefined;
+}
+
+/** True when `role` may open the client path `path` ('/profiles/add?x=1'): the route permission
+ * of its first segment, when it has one. Links (dashboard tiles, menus) are shown only then, so
+ * none leads to the 403 page. Screens under a route add their own key (menu.verify…), which the
+ * menu entry leading there names too. */
+export function canOpen(role: number | null | undefined, path: string): boolean {
+  const segment = path.split(/[?#]/)[0]?.split('/').find(Boolean) ?? '';
+  const permission = routePermission(segment);
+  return permission ? can(role, permission) : isRole(role);
 }

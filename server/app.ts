@@ -9,6 +9,7 @@ import { installInputRules } from './lib/input';
 import { TokenService } from './lib/tokens';
 import authPlugin from './plugins/auth';
 import healthPlugin from './plugins/health';
+import publicConfigPlugin from './plugins/publicConfig';
 import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });
+  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl });
   await app.register(usersPlugin, { db, tokens });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db });

@@ -18,6 +18,8 @@ export interface Config extends DbTimeouts {
   /** Folder of the built front end; null serves the API only. */
   staticDir: string | null;
   logLevel: string;
+  /** The programme's site, linked from the app's footer (GET /api/config); none: no link. */
+  programmeUrl?: string;
   /** Fastify's trustProxy: behind a reverse proxy, `true` or the proxies' addresses
    * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
    * X-Forwarded-For, not the proxy's (docs/security.md). */
@@ -27,6 +29,19 @@ export interface Config extends DbTimeouts {
 function trustProxyFrom(value: string | undefined): boolean | string {
   if (!value || value === 'false') return false;
   return value === 'true' ? true : value;
+}
+
+/** An http(s) address, else a clear refusal at start: a typo must not become a broken link. */
+function webAddress(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http or https address, got "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an http or https address, got "${value}"`);
+  return url.href;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,5 +60,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     connectTimeoutMs: Number(env.DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
     idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    programmeUrl: webAddress('PROGRAMME_URL', env.PROGRAMME_URL?.trim()),
   };
 }

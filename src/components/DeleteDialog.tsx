@@ -1,6 +1,8 @@
-import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Alert, AlertTitle, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
+import { isAxiosError } from 'axios';
+import { errorMessage } from '../lib/api';
 
 interface DeleteDialogProps {
   open: boolean;
@@ -15,11 +17,11 @@ interface DeleteDialogProps {
 
 const MIN_REASON = 3;
 
-function messageOf(error: unknown): string {
-  const data = (error as { response?: { data?: { result?: unknown; message?: unknown } } }).response?.data;
-  if (typeof data?.result === 'string') return data.result;
-  if (typeof data?.message === 'string') return data.message;
-  return error instanceof Error ? error.message : String(error);
+/** The failure in words: the server's message (a wrong password), or, when no answer came,
+ * that nothing was deleted, in the user's language. */
+function messageOf(error: unknown, intl: IntlShape): string {
+  if (isAxiosError(error) && !error.response) return intl.formatMessage({ id: 'deleteDialog.noAnswer' });
+  return errorMessage(error);
 }
 
 /** Deleting a provider or a service needs a reason and the user's password (spec §5). */
@@ -48,7 +50,7 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: D
       setReason('');
       setPassword('');
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(messageOf(failure, intl));
     } finally {
       setBusy(false);
     }
@@ -83,7 +85,8 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: D
         />
         {error && (
           <Alert severity="error" role="alert">
-            {intl.formatMessage({ id: 'deleteDialog.failed' })}: {error}
+            <AlertTitle>{intl.formatMessage({ id: 'deleteDialog.failed' })}</AlertTitle>
+            {error}
           </Alert>
         )}
       </DialogContent>

@@ -8,7 +8,8 @@ import { clearIdentity, getLang, getToken, isSignedIn } from './session';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
-    /** Do not toast a failure (dashboard calls are only logged, spec §2). Auth rules still apply. */
+    /** Do not toast a failure: the caller shows it itself (the delete dialog, the upload
+     * report) or it is only logged (dashboard calls, spec §2). Auth rules still apply. */
     silent?: boolean;
   }
 }

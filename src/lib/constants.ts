@@ -1,9 +1,6 @@
 // Business constants of spec §9 and the few fixed addresses of the product, in one place so that
 // a change (programme site, support mailbox, delays) never hunts through components.
 
-/** The programme's external site, linked from the footer (spec §1). */
-export const PROGRAMME_URL = 'https://www.example.org/icrs';
-
 /** Where staff write for help; shown by the Contact us dialog. */
 export const CONTACT_EMAIL = 'icrs-support@example.org';
 

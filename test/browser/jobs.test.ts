@@ -113,7 +113,7 @@ async function fillJob(page: Page, job: JobInput): Promise<void> {
 
 /** Adds an other-job row with a title and a number of positions. */
 async function addRow(page: Page, title: string, positions: string): Promise<void> {
-  await page.getByRole('button', { name: 'Add an other job' }).click();
+  await page.getByRole('button', { name: 'Add another job' }).click();
   const row = page.getByTestId('other-job-editor').last();
   await row.getByRole('textbox', { name: /^Title/ }).fill(title);
   await row.getByRole('spinbutton', { name: /^Positions/ }).fill(positions);
@@ -250,8 +250,8 @@ describe('available jobs', () => {
 
     // Other jobs are added and edited on the job page too, in a dialog.
     await noToasts(page); // the toasts are the app's, checked elsewhere
-    await page.getByRole('button', { name: 'Add other job' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add an other job' });
+    await page.getByRole('button', { name: 'Add another job' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add another job' });
     await dialog.getByRole('textbox', { name: /^Title/ }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('textbox', { name: /^Title/ }).fill('Painter');
@@ -335,8 +335,8 @@ describe('available jobs', () => {
     expect((await t.api('GET', `/jobs/${jbId}`, { token })).status).toBe(404);
 
     // An other job added from the page of a job not uploaded yet waits with it.
-    await page.getByRole('button', { name: 'Add other job' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add an other job' });
+    await page.getByRole('button', { name: 'Add another job' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add another job' });
     await dialog.getByRole('textbox', { name: /^Title/ }).fill('Dishwasher');
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -412,7 +412,7 @@ describe('available jobs', () => {
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await poll(() => summary.getByText(c.past).count()).toBe(0);
       await page.getByTestId('other-job-editor').count().then((n) => expect(n).toBe(0));
-      await page.locator('form').getByRole('button', { name: c.lang === 'en' ? 'Add an other job' : 'Ajouter un autre poste' }).click();
+      await page.locator('form').getByRole('button', { name: c.lang === 'en' ? 'Add another job' : 'Ajouter un autre poste' }).click();
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await page.getByTestId('other-job-editor').getByText(c.rowRequired).waitFor();
       expect(new URL(page.url()).pathname).toBe('/availablejobs/add');

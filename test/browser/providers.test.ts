@@ -257,7 +257,7 @@ describe('adding and editing a provider', () => {
     // Listed at once from the device, marked as not uploaded; verification needs the server.
     await page.goto('/serviceproviders');
     await search(page, 'Offline Field');
-    await poll(() => gridColumn(page)).toEqual(['not uploadedOffline Field Centre']);
+    await poll(() => gridColumn(page)).toEqual(['Offline Field Centrenot uploaded']);
     await expectNoSeriousViolations(page, 'provider list, offline');
     await page.goto('/serviceproviders/verify');
     await page.getByTestId('verify-offline').getByText('Connection needed').waitFor();

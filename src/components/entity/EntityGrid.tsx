@@ -16,7 +16,8 @@ import { messageOf } from './errors';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
 import { GridFilters, selectableFilters } from './GridFilters';
-import { GRID_PAGE_SIZES, usePage, useGridQuery, type Filters } from './useGridQuery';
+import { ListPagination, PagingContext, WHOLE_PAGE, type Paging } from './ListPagination';
+import { usePage, useGridQuery, type Filters, type PageSizeMenu } from './useGridQuery';
 
 export interface EntityGridProps<R extends object> {
   entity: EntityShape;
@@ -32,6 +33,9 @@ export interface EntityGridProps<R extends object> {
   initialFilter?: Filters;
   /** Filters applied and not shown (a provider's services: `{ sp_Id }`). */
   fixedFilter?: Filters;
+  /** Page-size menu of spec §9: 'list' (25, 50, 100, 200; default), 'short' (5, 10, 15, 20),
+   * 'medium' (10, 15, 20, 50). */
+  pageSizes?: PageSizeMenu;
   initialPageSize?: number;
   onRowClick?: (row: R) => void;
   /** Show the CSV export button (default true). */
@@ -134,11 +138,11 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const page = usePage(load, state.query, refreshKey);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
-  // Chips, wrapped text and buttons need rows as tall as their content.
-  const drawnCells = customColumns !== undefined || renderCells !== undefined;
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));
   const title = ctx.t(entity.label);
   const auto = visibility(names, props.compactColumns ?? names.slice(0, 2), narrow);
+
+  const paging: Paging = { total: page.total, model: state.paginationModel, sizes: state.pageSizeOptions, onChange: state.setPaginationModel };
 
   const csv = useCsvExport(csvColumns(entity, names, ctx, customColumns), ctx, () => fetchAllRows(load, state.baseQuery), props.exportName ?? title);
 
@@ -166,42 +170,44 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
         </Alert>
       )}
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 220, width: '100%' }}>
-        <DataGrid
-          aria-label={props.ariaLabel ?? title}
-          rows={page.rows as GridRow[]}
-          columns={columns}
-          getRowId={(row) => rowIdOf(entity, row)}
-          rowCount={page.total}
-          loading={page.loading}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          pageSizeOptions={[...GRID_PAGE_SIZES]}
-          paginationModel={state.paginationModel}
-          onPaginationModelChange={state.setPaginationModel}
-          sortModel={state.sortModel}
-          onSortModelChange={state.setSortModel}
-          sortingOrder={['asc', 'desc']}
-          disableColumnFilter
-          disableRowSelectionOnClick
-          columnVisibilityModel={{ ...auto, ...shown }}
-          onColumnVisibilityModelChange={(model) => setShown(userChoices(names, auto, model))}
-          density={narrow ? 'compact' : 'standard'}
-          getRowHeight={drawnCells ? () => 'auto' : undefined}
-          slots={{ baseLinearProgress: NamedLinearProgress }}
-          localeText={{
-            ...(ctx.lang === 'fr' ? frFR.components.MuiDataGrid.defaultProps.localeText : {}),
-            ...(props.emptyText ? { noRowsLabel: props.emptyText } : {}),
-          }}
-          onRowClick={onRowClick ? (params, event) => !insideControl(event.target) && onRowClick(params.row as R) : undefined}
-          onCellKeyDown={
-            onRowClick ? (params, event) => event.key === 'Enter' && !customColumns?.[params.field]?.actions && onRowClick(params.row as R) : undefined
-          }
-          sx={{
-            ...(drawnCells ? { '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 0.75 } } : {}),
-            ...(onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}),
-          }}
-        />
+        <PagingContext value={paging}>
+          <DataGrid
+            aria-label={props.ariaLabel ?? title}
+            rows={page.rows as GridRow[]}
+            columns={columns}
+            getRowId={(row) => rowIdOf(entity, row)}
+            rowCount={page.total}
+            loading={page.loading}
+            paginationMode="server"
+            sortingMode="server"
+            filterMode="server"
+            pageSizeOptions={[WHOLE_PAGE.pageSize]}
+            paginationModel={WHOLE_PAGE}
+            sortModel={state.sortModel}
+            onSortModelChange={state.setSortModel}
+            sortingOrder={['asc', 'desc']}
+            disableColumnFilter
+            disableRowSelectionOnClick
+            columnVisibilityModel={{ ...auto, ...shown }}
+            onColumnVisibilityModelChange={(model) => setShown(userChoices(names, auto, model))}
+            density={narrow ? 'compact' : 'standard'}
+            // Names are read whole (spec §9 lists, phones included): cells wrap, rows grow.
+            getRowHeight={() => 'auto'}
+            slots={{ baseLinearProgress: NamedLinearProgress, pagination: ListPagination }}
+            localeText={{
+              ...(ctx.lang === 'fr' ? frFR.components.MuiDataGrid.defaultProps.localeText : {}),
+              ...(props.emptyText ? { noRowsLabel: props.emptyText } : {}),
+            }}
+            onRowClick={onRowClick ? (params, event) => !insideControl(event.target) && onRowClick(params.row as R) : undefined}
+            onCellKeyDown={
+              onRowClick ? (params, event) => event.key === 'Enter' && !customColumns?.[params.field]?.actions && onRowClick(params.row as R) : undefined
+            }
+            sx={{
+              '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 0.75, whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.43 },
+              ...(onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}),
+            }}
+          />
+        </PagingContext>
       </Box>
     </Box>
   );

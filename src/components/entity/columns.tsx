@@ -6,6 +6,7 @@ import { Box } from '@mui/material';
 import { AmberChip } from '../AmberChip';
 import type { GridColDef, GridRenderCellParams, GridValidRowModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
+import { formatDate } from '../../lib/format';
 import { displayValue, fieldLabel, isListable, isSortable, requireField, type DisplayContext } from './fields';
 
 export type GridRow = GridValidRowModel;
@@ -24,16 +25,22 @@ export function isPendingRow(row: GridRow): boolean {
 function FirstCell({ params, label }: { params: GridRenderCellParams<GridRow, string>; label: string }) {
   if (!isPendingRow(params.row)) return params.value ?? '';
   return (
-    // The chip first: on a phone the name is cut short, never the mark.
-    <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, height: '100%' }}>
-      <Box component="span" sx={{ flexShrink: 0 }}>
-        <AmberChip label={label} testId="not-uploaded" />
-      </Box>
-      <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+    // The name first and whole, the mark on its own line below: it never covers the name.
+    <Box component="span" sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5, minWidth: 0 }}>
+      <Box component="span" data-testid="row-title">
         {params.value}
       </Box>
+      <AmberChip label={label} testId="not-uploaded" />
     </Box>
   );
+}
+
+/** What a cell shows: the display value, with date-times as their day (spec §9: date columns
+ * show short month, day and year; the time stays in the record's page and the CSV). */
+export function cellValue(entity: EntityShape, name: string, value: unknown, ctx: DisplayContext): string {
+  const field = requireField(entity, name, 'EntityGrid');
+  if (field.kind === 'string' && field.format === 'date-time') return formatDate(value as string | null | undefined, ctx.lang);
+  return displayValue(entity, name, value, ctx);
 }
 
 /** One column per name, in that order. Throws on a name the entity lacks: a typo in a screen
@@ -46,11 +53,12 @@ export function buildColumns(entity: EntityShape, names: readonly string[], ctx:
     const column: GridColDef<GridRow, string> = {
       field: name,
       headerName: fieldLabel(entity, name, ctx.t),
-      flex: 1,
-      minWidth: numeric ? 90 : 140,
+      // The first column names the row: it gets the room, so names wrap on fewer lines.
+      flex: index === 0 ? 2 : 1,
+      minWidth: index === 0 ? 180 : numeric ? 90 : 140,
       sortable: isSortable(field),
       // Labels, not raw ids, so what the grid shows (and copies) is what people read.
-      valueGetter: (_value: never, row: GridRow) => displayValue(entity, name, row[name], ctx),
+      valueGetter: (_value: never, row: GridRow) => cellValue(entity, name, row[name], ctx),
       ...(numeric ? { align: 'right' as const, headerAlign: 'right' as const } : {}),
     };
     if (index === 0) column.renderCell = (params) => <FirstCell params={params} label={notUploaded} />;

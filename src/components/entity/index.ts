@@ -8,6 +8,6 @@ export { useDisplayContext } from './useDisplayContext';
 export { lookupLabel, lookupOptions, itemLabel, langOf, useLookupLists, type Option } from './lookups';
 export { validateValues, checkField, type Problem } from './validation';
 export { draftKey, loadDraft, clearDraft } from './drafts';
-export { GRID_PAGE_SIZES, type Filters } from './useGridQuery';
+export { PAGE_SIZE_MENUS, type Filters, type PageSizeMenu } from './useGridQuery';
 export { defaultFormFields } from './formState';
 export { messageOf, serverFieldErrors } from './errors';

@@ -6,10 +6,17 @@ import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import type { FilterValue, ListQuery, ListResult } from '../../lib/datalayer/types';
 
-/** The spec's page sizes (spec §9, docs/api.md) that the MIT Data Grid can show: it refuses
- * pages above 100 rows, so 200 is left out of the menu (the CSV export still uses it). */
-export const GRID_PAGE_SIZES = [5, 10, 15, 20, 25, 50, 100] as const;
-export const DEFAULT_GRID_PAGE_SIZE = 10;
+/** The page-size menus of spec §9 ("5, 10, 15, 20; 25, 50, 100, 200; 10, 15, 20, 50"): the
+ * main lists offer 25 to 200 rows, a short table inside a page 5 to 20, a page's longer table
+ * 10 to 50. Each size is one the list API accepts (PAGE_SIZES of schemas/derive). A menu's
+ * first size is its default. */
+export const PAGE_SIZE_MENUS = {
+  list: [25, 50, 100, 200],
+  short: [5, 10, 15, 20],
+  medium: [10, 15, 20, 50],
+} as const satisfies Record<string, readonly number[]>;
+
+export type PageSizeMenu = keyof typeof PAGE_SIZE_MENUS;
 
 /** Typing pause before the search goes out: one request per word, not per key. */
 export const SEARCH_DEBOUNCE_MS = 400;
@@ -26,6 +33,8 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
 }
 
 export interface GridQueryOptions {
+  /** Which page-size menu of spec §9 (default: the main lists' 25, 50, 100, 200). */
+  pageSizes?: PageSizeMenu;
   initialPageSize?: number;
   initialFilter?: Filters;
   /** Filters the user cannot change (a provider's services: `{sp_Id}`). */
@@ -52,7 +61,8 @@ export function queryOf(sortModel: GridSortModel, q: string, filters: Filters, f
 }
 
 export function useGridQuery(entity: EntityShape, columns: readonly string[], options: GridQueryOptions) {
-  const pageSize = GRID_PAGE_SIZES.find((size) => size === options.initialPageSize) ?? DEFAULT_GRID_PAGE_SIZE;
+  const sizes: readonly number[] = PAGE_SIZE_MENUS[options.pageSizes ?? 'list'];
+  const pageSize = sizes.find((size) => size === options.initialPageSize) ?? (sizes[0] as number);
   const [paginationModel, setPaginationModel] = useState<GridPaginationModel>({ page: 0, pageSize });
   const [sortModel, setSortModel] = useState<GridSortModel>(() => initialSort(entity, columns));
   const [search, setSearchText] = useState('');
@@ -67,6 +77,7 @@ export function useGridQuery(entity: EntityShape, columns: readonly string[], op
   // A new search, filter or sort starts again at the first page.
   const firstPage = () => setPaginationModel((model) => (model.page === 0 ? model : { ...model, page: 0 }));
   return {
+    pageSizeOptions: sizes,
     paginationModel,
     setPaginationModel,
     sortModel,

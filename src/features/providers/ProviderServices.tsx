@@ -45,6 +45,7 @@ export function ProviderServices({ data, spId, name, canAdd }: Props) {
           exportable={false}
           filters={['status', 'category', 'serviceType']}
           fixedFilter={{ sp_Id: spId }}
+          pageSizes="medium"
           onRowClick={(row) => void navigate(servicePath(String(row.sp_Detail_Id)))}
           ariaLabel={say('providers.page.servicesOf', { name })}
           emptyText={say('providers.page.noServices')}

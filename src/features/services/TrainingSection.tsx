@@ -72,7 +72,7 @@ export function TrainingSection({ kind, serviceId, localOnly, online, canWrite }
           columns={settings.columns}
           compactColumns={settings.compact}
           fixedFilter={{ sp_d_Id: serviceId }}
-          initialPageSize={5}
+          pageSizes="short"
           onRowClick={canWrite ? (row) => void navigate(servicePaths.editTraining(serviceId, kind, String(row[settings.key as keyof Row]))) : undefined}
           exportName={say(settings.ids.title)}
           ariaLabel={say(settings.ids.title)}

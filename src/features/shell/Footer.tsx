@@ -1,19 +1,24 @@
 import { Box, Link, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { APP_VERSION, PROGRAMME_URL } from '../../lib/constants';
+import { APP_VERSION } from '../../lib/constants';
+import { usePublicConfig } from './usePublicConfig';
 
-/** Spec §1: link to the programme's site and the version. */
+/** Spec §1: the version, and a link to the programme's site when the installation names one
+ * (PROGRAMME_URL on the server; no placeholder when it does not). */
 export function Footer() {
   const intl = useIntl();
+  const { programmeUrl } = usePublicConfig();
   return (
     <Box
       component="footer"
       sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', display: 'flex', gap: 2, flexWrap: 'wrap', justifyContent: 'space-between' }}
     >
-      <Link href={PROGRAMME_URL} target="_blank" rel="noopener noreferrer" variant="body2">
-        {intl.formatMessage({ id: 'app.programmeLink' })}
-      </Link>
-      <Typography variant="body2" color="text.secondary" data-testid="app-version">
+      {programmeUrl && (
+        <Link href={programmeUrl} target="_blank" rel="noopener noreferrer" variant="body2" data-testid="programme-link">
+          {intl.formatMessage({ id: 'app.programmeLink' })}
+        </Link>
+      )}
+      <Typography variant="body2" color="text.secondary" data-testid="app-version" sx={{ ml: 'auto' }}>
         {intl.formatMessage({ id: 'app.version' }, { version: APP_VERSION })}
       </Typography>
     </Box>

@@ -15,7 +15,7 @@ import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import ShareIcon from '@mui/icons-material/Share';
 import VerifiedIcon from '@mui/icons-material/Verified';
 import WorkIcon from '@mui/icons-material/Work';
-import { can, type Permission } from '../../lib/permissions';
+import { can, canOpen, type Permission } from '../../lib/permissions';
 import type { Lang, SessionUser } from '../../lib/session';
 
 export type BadgeKind = 'pending' | 'rejected';
@@ -115,7 +115,8 @@ function rules(lang: Lang): GroupRule[] {
 
 function visibleEntries(items: EntryRule[], user: SessionUser): MenuEntry[] {
   return items
-    .filter((item) => can(user.role, item.permission) && (item.when?.(user) ?? true))
+    // The entry's own key, and the route of its target: no menu leads to the 403 page.
+    .filter((item) => can(user.role, item.permission) && canOpen(user.role, item.to) && (item.when?.(user) ?? true))
     .map(({ id, labelId, to, icon, badge }) => ({ id, labelId, to, icon, badge }));
 }
 

@@ -105,6 +105,8 @@ export async function putProfileImage(http: HttpClient, key: string, image: Imag
   return data;
 }
 
+/** `silent`: a delete always comes from the delete dialog (reason and password), which shows
+ * its failure in place (a wrong password); the interceptor's toast would tell it twice. */
 export async function postDelete(http: HttpClient, entity: EntityShape, key: string, input: RemoveInput): Promise<void> {
-  await http.post(`${restOf(entity)}/delete/${encodeURIComponent(key)}`, input);
+  await http.post(`${restOf(entity)}/delete/${encodeURIComponent(key)}`, input, { silent: true });
 }

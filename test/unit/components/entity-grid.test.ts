@@ -4,7 +4,9 @@
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { job, serviceProvider } from '../../../schemas/index';
-import { buildColumns, EntityGrid, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
+import { act } from 'react';
+import { PAGE_SIZES } from '../../../schemas/derive/json-schema';
+import { buildColumns, EntityGrid, PAGE_SIZE_MENUS, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
 import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
 import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
@@ -48,6 +50,12 @@ describe('grid columns from the entity', () => {
     expect(show('fr', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual(['CDD', 'Agriculture', 'Béni', '21 nov. 2026', 'Oui', '1\u202f200']);
   });
 
+  it('show a date-time as its day, short month and year, in the user language (spec §9)', () => {
+    const created = (lang: Lang) => (buildColumns(serviceProvider, ['createdAt'], ctx(lang))[0]?.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, { createdAt: '2026-11-24T10:30:00.000Z' });
+    expect(created('en')).toBe('Nov 24, 2026');
+    expect(created('fr')).toBe('24 nov. 2026');
+  });
+
   it('show the id of a lookup item the device does not know rather than nothing', () => {
     const [territory] = buildColumns(serviceProvider, ['territory'], ctx('en'));
     expect((territory?.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, { territory: 99 })).toBe('#99');
@@ -89,7 +97,7 @@ describe('EntityGrid', () => {
   it('asks for the first page, sorted as the entity declares', async () => {
     const load = loader();
     await open({ load });
-    expect(load).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 10 });
+    expect(load).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 });
   });
 
   it('shows the rows with their labels and marks the ones not uploaded', async () => {
@@ -135,6 +143,76 @@ describe('EntityGrid', () => {
     expect(load).toHaveBeenCalledWith(expect.objectContaining({ filter: { territory: 2 } }));
     const filters = Array.from(container.querySelectorAll('[data-testid^="filter-"]')).map((el) => el.getAttribute('data-testid'));
     expect(filters).toEqual(['filter-sector', 'filter-contract', 'filter-open', 'filter-location']);
+  });
+
+  describe('page sizes (spec §9)', () => {
+    /** The sizes the pager's menu offers, read from its open list. */
+    async function menuSizes(container: HTMLElement): Promise<string[]> {
+      const select = container.querySelector('.MuiTablePagination-root [role="combobox"]') as HTMLElement;
+      expect(select, 'the pager has a page-size menu').not.toBeNull();
+      await mouseDown(select);
+      return Array.from(document.querySelectorAll('[role="listbox"] [role="option"]')).map((option) => option.textContent ?? '');
+    }
+
+    async function mouseDown(element: Element): Promise<void> {
+      await act(async () => {
+        element.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0 }));
+      });
+    }
+
+    it('offer 25, 50, 100 and 200 rows on a main list, 25 first, and ask the server for 200', async () => {
+      const load = loader();
+      const { container } = await open({ load });
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 1, pageSize: 25 }));
+      expect(await menuSizes(container)).toEqual(['25', '50', '100', '200']);
+      await click(Array.from(document.querySelectorAll('[role="option"]')).find((option) => option.textContent === '200') as HTMLElement);
+      await wait(10);
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 1, pageSize: 200 }));
+      expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain('1–2 of 2');
+    });
+
+    it('offer 5 to 20 on a short table and 10 to 50 on a medium one', async () => {
+      const short = await open({ load: loader(), pageSizes: 'short' });
+      expect(await menuSizes(short.container)).toEqual(['5', '10', '15', '20']);
+      await short.unmount();
+      view = null;
+      document.body.innerHTML = '';
+      const load = loader();
+      const medium = await open({ load, pageSizes: 'medium' });
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ pageSize: 10 }));
+      expect(await menuSizes(medium.container)).toEqual(['10', '15', '20', '50']);
+    });
+
+    it('are all sizes the list API accepts', () => {
+      for (const sizes of Object.values(PAGE_SIZE_MENUS)) for (const size of sizes) expect(PAGE_SIZES).toContain(size);
+    });
+
+    it('go back to the last page with rows when the list shrinks', async () => {
+      let total = 60;
+      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows: ROWS, total, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+      const props = { entity: serviceProvider, columns: ['sp_Name'], load };
+      const shown = await open(props);
+      const next = () => shown.container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement;
+      await click(next());
+      await wait(10);
+      await click(next());
+      await wait(10);
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 3 }));
+      total = 30;
+      await shown.rerender(createElement(EntityGrid<Record<string, unknown>>, { ...props, refreshKey: 1 }));
+      await wait(20);
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 2, pageSize: 25 }));
+    });
+
+    it('page on: the next page asks for rows 26 to 50', async () => {
+      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows: ROWS, total: 60, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+      const { container } = await open({ load });
+      expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain('1–25 of 60');
+      await click(container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement);
+      await wait(10);
+      expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 2, pageSize: 25 }));
+      expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain('26–50 of 60');
+    });
   });
 
   it('shows why a page could not be loaded, and tries again', async () => {

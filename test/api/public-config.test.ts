@@ -1,0 +1,43 @@
+// The programme's site is a setting of the installation (PROGRAMME_URL), given to the app by the
+// public GET /api/config; with no setting there is no link, never a placeholder.
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../../server/config';
+import publicConfigPlugin from '../../server/plugins/publicConfig';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+describe('PROGRAMME_URL', () => {
+  it('is read from the environment, and is nothing when unset or empty', () => {
+    expect(configFromEnv({ PROGRAMME_URL: 'https://programme.example.net/icrs' }).programmeUrl).toBe('https://programme.example.net/icrs');
+    expect(configFromEnv({}).programmeUrl).toBeUndefined();
+    expect(configFromEnv({ PROGRAMME_URL: '  ' }).programmeUrl).toBeUndefined();
+  });
+
+  it('refuses at start what is not a web address', () => {
+    expect(() => configFromEnv({ PROGRAMME_URL: 'programme.example.net' })).toThrow(/PROGRAMME_URL must be an http or https address/);
+    expect(() => configFromEnv({ PROGRAMME_URL: 'javascript:alert(1)' })).toThrow(/PROGRAMME_URL must be an http or https address/);
+  });
+});
+
+describe('GET /api/config', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ config: { programmeUrl: 'https://programme.example.net/icrs' } });
+  });
+  afterAll(() => t?.close());
+
+  it('gives the programme site to anyone, signed in or not, and is read afresh', async () => {
+    const response = await fetch(`${t.url}/api/config`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.json()).toEqual({ programmeUrl: 'https://programme.example.net/icrs' });
+  });
+
+  it('answers null when the installation names no site', async () => {
+    const app = Fastify();
+    await app.register(publicConfigPlugin, { programmeUrl: configFromEnv({}).programmeUrl });
+    const response = await app.inject({ method: 'GET', url: '/api/config' });
+    expect(response.json()).toEqual({ programmeUrl: null });
+    await app.close();
+  });
+});
