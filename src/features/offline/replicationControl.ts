@@ -34,23 +34,6 @@ export function stopReplication(): Promise<void> {
   return running ? stop(running) : Promise.resolve();
 }
 
-/**
- * Waits (at most `timeoutMs`) for pulls in flight to be written. A pull decides to keep a
- * pending document from the copy it read, then writes that copy: an upload that marked the
- * document in between (a conflict, say) would lose its mark. Uploads start after this.
- */
-export async function replicationSettled(timeoutMs = 5_000): Promise<void> {
-  const running = current;
-  if (!running) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  try {
-    await Promise.race([running.awaitInSync().catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Keeps replication running exactly while `mode` is online (for the signed-in store's life). */
 export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
   useEffect(() => {

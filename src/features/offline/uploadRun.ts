@@ -9,7 +9,6 @@ import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { uploadAll, type RecordRef, type UploadReport } from './engine';
 import { notifyIfQuota } from './quota';
-import { replicationSettled } from './replicationControl';
 
 export interface UploadRunState {
   running: boolean;
@@ -83,7 +82,6 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
   const signal = controller.signal;
   setState({ running: true, error: null, busyElsewhere: false });
   try {
-    await replicationSettled();
     const report = await underLock(() =>
       uploadAll(
         {
