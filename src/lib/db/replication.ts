@@ -200,16 +200,13 @@ function checkpointId(table: string, identity: string): string {
 
 function sleep(ms: number, wake: Observable<unknown>): Promise<void> {
   return new Promise((resolve) => {
-    let sub: Subscription | undefined;
-    const timer = setTimeout(() => {
-      sub?.unsubscribe();
-      resolve();
-    }, ms);
-    sub = wake.subscribe(() => {
+    const done = () => {
       clearTimeout(timer);
-      sub?.unsubscribe();
+      sub.unsubscribe();
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    const sub = wake.subscribe(done);
   });
 }
 
@@ -270,9 +267,20 @@ class TablePull {
     await this.running;
   }
 
+  /** Writes rows; those meeting a pending document wait in `held`. A document settled between
+   * the decision and the registration would tell nobody, so the held keys are read once more
+   * after registering, and those no longer pending are applied again. */
   private async apply(rows: readonly PulledDoc[]): Promise<void> {
     const primary = this.collection.schema.primaryPath as string;
-    for (const row of await applyRows(this.collection, rows)) this.held.set(String(row[primary]), row);
+    let todo = rows;
+    while (todo.length) {
+      const held = await applyRows(this.collection, todo);
+      for (const row of held) this.held.set(String(row[primary]), row);
+      const keys = held.map((row) => String(row[primary]));
+      const stored = keys.length ? await this.collection.storageInstance.findDocumentsById(keys, true) : [];
+      const settled = new Set(stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof Stored])));
+      todo = held.filter((row) => settled.has(String(row[primary])) && this.held.delete(String(row[primary])));
+    }
   }
 
   private async loop(): Promise<void> {
