@@ -193,7 +193,7 @@ describe('upload engine and pull replication together', () => {
       for (let g = 0; g < GRAPHS_PER_RUN; g += 1) await seedGraph(run * GRAPHS_PER_RUN + g);
       seeding = false;
       const faulty = run % 3 === 0;
-      const restart = run % 5 === 2;
+      const restart = run % 10 === 2;
       uploadProxy.setFaults(faulty ? { failRate: 0.05, failAfterRate: 0.05, dropRate: 0.1 } : { failRate: 0, failAfterRate: 0, dropRate: 0 });
 
       let restarting: Promise<void> | undefined;

@@ -130,6 +130,11 @@ export function OfflineHomePage() {
             )}
           </Stack>
           <UploadProgress report={run.report} running={run.running} />
+          {!run.running && run.summary && (
+            <Alert severity={run.summary.severity} sx={{ mt: 1.5 }} data-testid="upload-summary">
+              {run.summary.text}
+            </Alert>
+          )}
           {run.error && (
             <Alert severity="error" sx={{ mt: 1.5 }}>
               {run.error}
