@@ -7,6 +7,7 @@ import type { IcrsDatabase } from '../../lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
 import type { Mode } from '../../lib/session';
+import { noteSuccess } from './syncTimes';
 import { getToken, getUser } from '../../lib/session';
 
 /**
@@ -50,12 +51,14 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     current = replication;
     // Pull failures are retried by RxDB; log them for support, never toast them.
     const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
+    const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
     // Back on the network: pull at once rather than at the next retry.
     const onOnline = () => replication.reSync();
     window.addEventListener('online', onOnline);
     return () => {
       window.removeEventListener('online', onOnline);
       errors.unsubscribe();
+      pulled.unsubscribe();
       if (current === replication) current = null;
       void stop(replication);
     };

@@ -9,6 +9,7 @@ import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { countPending, uploadAll, type RecordRef, type UploadReport } from './engine';
 import { notifyIfQuota } from './quota';
+import { noteSuccess } from './syncTimes';
 
 export interface UploadRunState {
   running: boolean;
@@ -141,6 +142,7 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
       notify.info(t('offline.uploadFailedTitle'), t('offline.busyElsewhere'));
       return null;
     }
+    if (report.uploaded > 0) noteSuccess('upload');
     const summary = summaryOf(report, await countPending(db));
     setState({ running: false, report, summary });
     announce(summary);

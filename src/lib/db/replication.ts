@@ -58,6 +58,8 @@ export interface Replication {
   reSync(): void;
   /** Pull failures (offline, 5xx); they are retried, so this is for logging. */
   error$: Observable<unknown>;
+  /** A table (its spec name) pulled everything the server had: the "last update" of the screens. */
+  pulled$: Observable<string>;
   stop(): Promise<void>;
 }
 
@@ -232,6 +234,7 @@ class TablePull {
     private readonly collection: RxCollection<DocData>,
     private readonly identity: string,
     private readonly errors$: Subject<unknown>,
+    private readonly pulled$: Subject<string>,
     private readonly leadership: Promise<unknown>,
   ) {
     // The engine settles a record by removing it (or a user discards it): a held row then
@@ -291,6 +294,7 @@ class TablePull {
         await this.pullAll();
         this.finished = round;
         this.settleWaiters();
+        this.pulled$.next(this.entity.table);
       } catch (error) {
         if (this.stopped) break;
         this.errors$.next(error);
@@ -341,10 +345,11 @@ export function startReplication(options: ReplicationOptions): Replication {
   const changes$ = open ? changeStream(`${base}/sync/stream?token=${encodeURIComponent(options.token)}`, open) : null;
   const identity = `${base}|${tokenSubject(options.token)}`;
   const errors$ = new Subject<unknown>();
+  const pulled$ = new Subject<string>();
   // Several tabs share one store: only the leader pulls (the others see its writes).
   const leadership = (options.waitForLeadership ?? true) && options.db.multiInstance ? options.db.waitForLeadership() : Promise.resolve(true);
   const pulls = selectedEntities(options.tables).map(
-    (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, leadership),
+    (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
   );
   const streamSub = changes$?.subscribe((table) => {
     for (const [i, entity] of selectedEntities(options.tables).entries()) {
@@ -359,6 +364,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     },
     reSync: () => pulls.forEach((p) => void p.request()),
     error$: errors$.asObservable(),
+    pulled$: pulled$.asObservable(),
     async stop() {
       streamSub?.unsubscribe(); // the EventSource closes with its last subscriber
       await Promise.all(pulls.map((p) => p.stop()));
