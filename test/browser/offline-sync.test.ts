@@ -161,7 +161,7 @@ describe('offline home, network and uploads', () => {
     await expect(page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow')).resolves.toBe('50');
     // The per-record toast keeps the spec §8 title of its kind, with a sentence instead of 'Network Error'.
     const toast = page.getByTestId('toast').filter({ hasText: 'JAALL Error' }).first();
-    await toast.getByText(/The server could not be reached/).waitFor();
+    await toast.getByText(/The server could not be reached/).waitFor({ state: 'attached' });
     expect(await page.getByTestId('toast').filter({ hasText: 'Network Error' }).count()).toBe(0);
     expect(await pendingOf(page)).toBe(2);
     await context.close();
@@ -199,9 +199,10 @@ describe('offline home, network and uploads', () => {
 
     await context.setOffline(false);
     await indicator.waitFor({ state: 'detached' });
-    const offer = page.getByTestId('toast').filter({ hasText: 'The network is back.' });
-    await offer.getByText(/3 records wait on this device/).waitFor();
+    const offer = page.getByTestId('upload-offer');
+    await offer.getByText(/^The network is back\. 3 records wait on this device: upload now\?$/).waitFor();
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await offer.waitFor({ state: 'detached' });
     await page.waitForURL((url) => url.pathname === '/offlinehp');
     await page.getByTestId('upload-summary').getByText(/Every record is on the server\./).waitFor({ timeout: 30_000 });
     expect(await pendingOf(page)).toBe(0);

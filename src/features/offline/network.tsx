@@ -59,7 +59,9 @@ export function UploadOnReconnect() {
     const offer = async () => {
       const waiting = await countPending(db);
       if (waiting === 0) return;
-      enqueueSnackbar(intl.formatMessage({ id: 'offline.network.back' }, { count: waiting }), {
+      // Not a `toast` (those close by themselves): it stays until answered or the network drops.
+      const message = <span data-testid="upload-offer">{intl.formatMessage({ id: 'offline.network.back' }, { count: waiting })}</span>;
+      enqueueSnackbar(message, {
         key: OFFER_KEY,
         preventDuplicate: true,
         variant: 'info',
