@@ -101,7 +101,7 @@ beforeAll(async () => {
     retryTime: 200,
   });
   await replication.awaitInSync();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await replication?.stop();
