@@ -3,7 +3,7 @@
 //   ICRS_SCREENSHOTS=/tmp/icrs-shots npx vitest run --config vitest.browser.config.ts test/browser/offline-screens
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -66,7 +66,7 @@ describe.skipIf(!dir)('offline screens (screenshots)', () => {
       await page.goto('/offlinehp');
       await page.getByTestId('offline-count-jobs-value').waitFor();
       await page.getByRole('button', { name: /^(Upload Data online|Envoyer les données en ligne)$/ }).click();
-      await expect.poll(() => page.getByTestId('upload-percent').textContent(), { timeout: 15_000 }).toMatch(/100/);
+      await page.getByTestId('upload-summary').waitFor({ timeout: 15_000 }); // the run ended (partly failed: the bar stays below 100%)
       await page.waitForTimeout(600);
       await shot(page, `offlinehp-after-${tag}`);
 

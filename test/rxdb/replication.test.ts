@@ -2,11 +2,13 @@
 // the SSE change stream, soft deletions, and local pending documents left alone.
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { docFromRow } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { profile, profileImage, service, serviceProvider } from '../../schemas/index';
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
+import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -20,37 +22,8 @@ let db: IcrsDatabase;
 let replication: Replication | undefined;
 const openedStreams: string[] = [];
 
-/** A minimal EventSource over fetch (Node 20 has none): `event:`/`data:` blocks, open and error. */
-function fetchEventSource(url: string): EventSourceLike {
-  openedStreams.push(url);
-  const listeners = new Map<string, ((event: { data?: unknown }) => void)[]>();
-  const emit = (type: string, data?: string) => listeners.get(type)?.forEach((listener) => listener({ data }));
-  const controller = new AbortController();
-  void (async () => {
-    try {
-      const response = await fetch(url, { signal: controller.signal });
-      if (!response.ok || !response.body) return emit('error');
-      emit('open');
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        buffer += chunk.value;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (data !== undefined) emit(/^event: (.*)$/m.exec(block)?.[1] ?? 'message', data);
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-  })();
-  return {
-    addEventListener: (type, listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
-    close: () => controller.abort(),
-  };
-}
+/** The app's EventSource, over fetch (Node 20 has none); it counts the streams it opens. */
+const fetchEventSource = (url: string): EventSourceLike => controlledEventSource({ onOpen: (u) => openedStreams.push(u) }).open(url);
 
 /** Waits until `check` holds (the stream and the pull are asynchronous). */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
@@ -133,6 +106,65 @@ describe('pull replication', () => {
     const marker2 = await newProvider();
     await until(async () => (await local(marker2)) !== null, 'the pull after the deletion');
     expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited offline', syncState: 'pending' });
+  });
+
+  it('when the change stream comes back after a cut, what changed meanwhile is pulled', async () => {
+    const stream = controlledEventSource({ reconnectMs: 50 });
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: stream.open });
+    await replication.awaitInSync();
+    const before = await newProvider({ sp_Name: 'Told by the stream' });
+    await until(async () => (await local(before)) !== null, 'a row told by the open stream');
+
+    stream.hold();
+    stream.drop(); // the stream is down: the change below is never told
+    const missed = await newProvider({ sp_Name: 'Made while the stream was down' });
+    stream.release();
+    await until(async () => (await local(missed)) !== null, 'the row made while the stream was down');
+    expect(stream.opened).toHaveLength(1); // one EventSource, which reconnected by itself
+  });
+
+  /** Runs `between` right after the pull reads the stored state of `key`, before it writes. */
+  function betweenReadAndWrite(key: string, between: () => Promise<unknown>): { happened: () => boolean } {
+    const storage = collectionOf(db, serviceProvider).storageInstance;
+    const read = storage.findDocumentsById.bind(storage);
+    let happened = false;
+    storage.findDocumentsById = async (ids, deleted) => {
+      const found = await read(ids, deleted);
+      if (!happened && ids.includes(key)) {
+        happened = true;
+        await between();
+      }
+      return found;
+    };
+    return { happened: () => happened };
+  }
+
+  it('a record the upload engine settles while a pull is deciding on it comes back as the server copy, not pending', async () => {
+    const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Uploaded' };
+    expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+    const key = body.sp_Id as string;
+    const collection = collectionOf(db, serviceProvider);
+    await collection.insert({ ...docFromRow(serviceProvider, { ...body, createdAt: new Date().toISOString() }), syncState: 'pending', syncOp: 'create' });
+    const race = betweenReadAndWrite(key, () => collection.bulkRemove([key])); // the engine's settle
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
+    await replication.awaitInSync();
+    expect(race.happened()).toBe(true);
+    await until(async () => (await local(key)) !== null, 'the server copy');
+    expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Uploaded', syncState: 'synced' });
+  });
+
+  it('an edit made while a pull is deciding on the record stays pending (the pull write is refused)', async () => {
+    const key = await newProvider({ sp_Name: 'Server v1' });
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
+    await replication.awaitInSync();
+    await replication.stop();
+    expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'Server v2' } })).status).toBe(200);
+    const edit = () => collectionOf(db, serviceProvider).findOne(key).exec().then((d) => d?.incrementalPatch({ sp_Name: 'Edited offline', syncState: 'pending', syncOp: 'update' }));
+    const race = betweenReadAndWrite(key, edit);
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
+    await replication.awaitInSync();
+    expect(race.happened()).toBe(true);
+    expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited offline', syncState: 'pending', syncOp: 'update' });
   });
 
   it('pages through more rows than one pull takes, from checkpoint to checkpoint', async () => {

@@ -17,6 +17,7 @@ import { ReportCards, UploadProgress } from './ReportCards';
 import { StorageCard } from './StorageCard';
 import { StoreProblem } from './StoreProblem';
 import { useStorageInfo } from './storage';
+import { useSyncTimes } from './syncTimes';
 import { startUpload, stopUpload, useUploadRun } from './uploadRun';
 import { useResetFlow } from './useReset';
 
@@ -29,10 +30,11 @@ interface CountRule {
 }
 
 // Spec §2 Offline home: local counts of Services, Available Jobs and Clients.
+// White text on these reaches 7:1 or more (WCAG AAA), small captions included, in both themes.
 const COUNTS: CountRule[] = [
-  { id: 'services', table: 'tbl_sp_detail', labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#00838f' },
-  { id: 'jobs', table: 'available-jobs', labelId: 'offline.count.jobs', icon: WorkIcon, color: '#2e7d32' },
-  { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#9a5b00' },
+  { id: 'services', table: 'tbl_sp_detail', labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#006064' },
+  { id: 'jobs', table: 'available-jobs', labelId: 'offline.count.jobs', icon: WorkIcon, color: '#1b5e20' },
+  { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00' },
 ];
 
 function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
@@ -40,7 +42,7 @@ function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
   const label = intl.formatMessage({ id: rule.labelId });
   const Icon = rule.icon;
   return (
-    <Card sx={{ bgcolor: rule.color, color: '#fff', height: '100%' }} data-testid={`offline-count-${rule.id}`}>
+    <Card sx={{ bgcolor: rule.color, backgroundImage: 'none', color: '#fff', height: '100%' }} data-testid={`offline-count-${rule.id}`}>
       <Box sx={{ p: { xs: 1.25, sm: 2 }, display: 'flex', alignItems: 'center' }}>
         <Box sx={{ flexGrow: 1, minWidth: 0 }}>
           <Typography
@@ -53,13 +55,31 @@ function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
           <Typography component="h3" sx={{ fontSize: { xs: '0.875rem', sm: '1rem' }, lineHeight: 1.3 }}>
             {label}
           </Typography>
-          <Typography variant="caption" sx={{ opacity: 0.9 }}>
+          <Typography variant="caption">
             {intl.formatMessage({ id: 'offline.notUploaded' })}
           </Typography>
         </Box>
         <Icon aria-hidden sx={{ fontSize: 56, opacity: 0.35, display: { xs: 'none', md: 'block' } }} />
       </Box>
     </Card>
+  );
+}
+
+/** When this device last uploaded and last pulled (issue 10 §8). */
+function SyncTimesLine() {
+  const intl = useIntl();
+  const times = useSyncTimes();
+  const when = (iso: string | null) =>
+    iso ? intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : intl.formatMessage({ id: 'offline.times.never' });
+  return (
+    <Stack sx={{ mt: 1.5 }} spacing={0.25}>
+      <Typography variant="body2" data-testid="last-upload">
+        {intl.formatMessage({ id: 'offline.times.lastUpload' }, { when: when(times.upload) })}
+      </Typography>
+      <Typography variant="body2" data-testid="last-pull">
+        {intl.formatMessage({ id: 'offline.times.lastPull' }, { when: when(times.pull) })}
+      </Typography>
+    </Stack>
   );
 }
 
@@ -107,7 +127,7 @@ export function OfflineHomePage() {
         <CardContent>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }} useFlexGap>
             {!run.running && (
-              <Button variant="contained" size="large" startIcon={<CloudUploadIcon />} onClick={() => db && void startUpload(db)} disabled={!db}>
+              <Button variant="contained" size="large" startIcon={<CloudUploadIcon />} onClick={() => db && void startUpload(db)} disabled={!db || total === 0}>
                 {say('offline.upload')}
               </Button>
             )}
@@ -130,11 +150,17 @@ export function OfflineHomePage() {
             )}
           </Stack>
           <UploadProgress report={run.report} running={run.running} />
+          {!run.running && run.summary && (
+            <Alert severity={run.summary.severity} sx={{ mt: 1.5 }} data-testid="upload-summary">
+              {run.summary.text}
+            </Alert>
+          )}
           {run.error && (
             <Alert severity="error" sx={{ mt: 1.5 }}>
               {run.error}
             </Alert>
           )}
+          <SyncTimesLine />
         </CardContent>
       </Card>
 

@@ -112,7 +112,7 @@ export function UploadProgress({ report, running }: { report: UploadReport | nul
           {report
             ? intl.formatMessage(
                 { id: 'offline.progressText' },
-                { done: intl.formatNumber(report.done), total: intl.formatNumber(report.total), percent },
+                { uploaded: intl.formatNumber(report.uploaded), total: intl.formatNumber(report.total), percent },
               )
             : intl.formatNumber(0, { style: 'percent' })}
         </Typography>

@@ -5,3 +5,4 @@ export { SignedInStore } from './OfflineStore';
 export { LoginUnsentNotice, UnsentBanner, useGuardedLogout, logoutNow } from './unsentGuards';
 export { usePendingTotal } from './counts';
 export { notifyIfQuota, isQuotaError } from './quota';
+export { NetworkIndicator, UploadOnReconnect } from './network';

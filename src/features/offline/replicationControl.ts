@@ -7,6 +7,7 @@ import type { IcrsDatabase } from '../../lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
 import type { Mode } from '../../lib/session';
+import { noteSuccess } from './syncTimes';
 import { getToken, getUser } from '../../lib/session';
 
 /**
@@ -34,23 +35,6 @@ export function stopReplication(): Promise<void> {
   return running ? stop(running) : Promise.resolve();
 }
 
-/**
- * Waits (at most `timeoutMs`) for pulls in flight to be written. A pull decides to keep a
- * pending document from the copy it read, then writes that copy: an upload that marked the
- * document in between (a conflict, say) would lose its mark. Uploads start after this.
- */
-export async function replicationSettled(timeoutMs = 5_000): Promise<void> {
-  const running = current;
-  if (!running) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  try {
-    await Promise.race([running.awaitInSync().catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Keeps replication running exactly while `mode` is online (for the signed-in store's life). */
 export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
   useEffect(() => {
@@ -67,12 +51,14 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     current = replication;
     // Pull failures are retried by RxDB; log them for support, never toast them.
     const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
+    const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
     // Back on the network: pull at once rather than at the next retry.
     const onOnline = () => replication.reSync();
     window.addEventListener('online', onOnline);
     return () => {
       window.removeEventListener('online', onOnline);
       errors.unsubscribe();
+      pulled.unsubscribe();
       if (current === replication) current = null;
       void stop(replication);
     };

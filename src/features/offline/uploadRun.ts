@@ -7,9 +7,9 @@ import { api, errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { uploadAll, type RecordRef, type UploadReport } from './engine';
+import { countPending, uploadAll, type RecordRef, type UploadReport } from './engine';
 import { notifyIfQuota } from './quota';
-import { replicationSettled } from './replicationControl';
+import { noteSuccess } from './syncTimes';
 
 export interface UploadRunState {
   running: boolean;
@@ -19,9 +19,18 @@ export interface UploadRunState {
   error: string | null;
   /** Another tab was uploading when asked. */
   busyElsewhere: boolean;
+  /** What the last run left, read from the store after it (not from its report). */
+  summary: UploadSummary | null;
 }
 
-const IDLE: UploadRunState = { running: false, report: null, error: null, busyElsewhere: false };
+export interface UploadSummary {
+  /** Records still pending on this device once the run ended. */
+  left: number;
+  severity: 'success' | 'info' | 'warning' | 'error';
+  text: string;
+}
+
+const IDLE: UploadRunState = { running: false, report: null, error: null, busyElsewhere: false, summary: null };
 const LOCK_NAME = 'icrs-upload';
 
 let state: UploadRunState = IDLE;
@@ -53,24 +62,58 @@ async function underLock<T>(work: () => Promise<T>): Promise<T | null> {
   return locks.request(LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? work() : null));
 }
 
-function summarise(report: UploadReport): void {
-  if (report.stopped === 'noConnection') return; // the engine said so ('connetivity Error')
-  if (report.stopped === 'aborted') {
-    notify.info(t('offline.uploadFailedTitle'), t('offline.stopped'));
-    return;
-  }
-  if (report.stopped === 'connectionLost') {
-    notify.warning(t('offline.uploadFailedTitle'), t('offline.connectionLost'));
-    return;
-  }
+const SERVER_TROUBLE = /^(Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)$/i;
+const NO_ANSWER = /^(Network Error|timeout of \d+ms exceeded|Request aborted|socket hang up)$/i;
+
+/** A failure in the user's language: the network's and the server's own errors (axios and
+ * HTTP status texts, in English) become a sentence; the API's messages are already translated. */
+export function failureText(message: string): string {
+  if (NO_ANSWER.test(message)) return t('offline.failure.network');
+  if (SERVER_TROUBLE.test(message) || /^Request failed with status code 5\d\d$/.test(message)) return t('offline.failure.server');
+  return message;
+}
+
+/** Which kinds failed, and how many of each ("Jobs: 3, Profile: 1"). */
+function failedKinds(report: UploadReport): string {
+  return report.kinds
+    .filter((k) => k.failed > 0)
+    .map((k) => t('offline.summary.kindCount', { kind: t(`offline.kind.${k.table}`), count: k.failed }))
+    .join(', ');
+}
+
+function firstError(report: UploadReport): string | undefined {
+  return report.kinds.flatMap((k) => k.errors).find((e) => e.message)?.message;
+}
+
+/**
+ * The run's outcome for the offline home and a toast. "Every record is on the server" is said
+ * only when the store holds no pending record after the run: the report says what was tried,
+ * the store what is left.
+ */
+export function summaryOf(report: UploadReport, left: number): UploadSummary | null {
+  const kept = t('offline.summary.kept', { count: left });
+  if (report.stopped === 'noConnection') return left ? { left, severity: 'error', text: `${t('offline.failure.network')} ${kept}` } : null;
+  if (report.stopped === 'aborted') return { left, severity: 'info', text: `${t('offline.stopped')} ${kept}` };
+  if (left === 0) return report.total === 0 ? null : { left, severity: 'success', text: `${uploadFigures(report)} ${t('offline.uploadAllDone')}` };
+  const parts = [uploadFigures(report)];
+  const failed = failedKinds(report);
+  if (failed) parts.push(t('offline.summary.failed', { kinds: failed }));
+  const reason = report.stopped === 'connectionLost' ? t('offline.failure.network') : firstError(report);
+  if (reason) parts.push(failureText(reason));
+  parts.push(kept);
+  const severity = report.kinds.some((k) => k.failed > 0) || report.stopped ? 'error' : 'warning';
+  return { left, severity, text: parts.join(' ') };
+}
+
+function uploadFigures(report: UploadReport): string {
   const sum = (pick: (k: UploadReport['kinds'][number]) => number) => report.kinds.reduce((n, k) => n + pick(k), 0);
-  const failed = sum((k) => k.failed);
-  const skipped = sum((k) => k.skipped);
-  const success = sum((k) => k.success);
-  if (report.total === 0) return; // nothing was waiting
-  const text = t('offline.uploadDone', { success, failed, skipped });
-  if (failed > 0 || skipped > 0) notify.warning(t('offline.uploadDoneTitle'), text);
-  else notify.success(t('offline.uploadDoneTitle'), `${text} ${t('offline.uploadAllDone')}`);
+  return t('offline.uploadDone', { success: sum((k) => k.success), failed: sum((k) => k.failed), skipped: sum((k) => k.skipped) });
+}
+
+function announce(summary: UploadSummary | null): void {
+  if (!summary) return;
+  const title = summary.severity === 'success' ? t('offline.uploadDoneTitle') : t('offline.uploadFailedTitle');
+  notify[summary.severity](title, summary.text);
 }
 
 /**
@@ -81,15 +124,14 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
   if (state.running) return state.report;
   controller = new AbortController();
   const signal = controller.signal;
-  setState({ running: true, error: null, busyElsewhere: false });
+  setState({ running: true, error: null, busyElsewhere: false, summary: null });
   try {
-    await replicationSettled();
     const report = await underLock(() =>
       uploadAll(
         {
           db,
           http: api,
-          notify: (title: string, text: string) => notify.error(title, text),
+          notify: (title: string, text: string) => notify.error(title, failureText(text)),
           isConnected: () => navigator.onLine,
         },
         { signal, only, onProgress: (live: UploadReport) => setState({ report: live }) },
@@ -100,8 +142,10 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
       notify.info(t('offline.uploadFailedTitle'), t('offline.busyElsewhere'));
       return null;
     }
-    setState({ running: false, report });
-    summarise(report);
+    if (report.uploaded > 0) noteSuccess('upload');
+    const summary = summaryOf(report, await countPending(db));
+    setState({ running: false, report, summary });
+    announce(summary);
     return report;
   } catch (error) {
     const message = errorMessage(error);

@@ -10,7 +10,7 @@ import MailIcon from '@mui/icons-material/Mail';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
 import { LanguageSelect } from '../../components';
-import { useGuardedLogout } from '../offline';
+import { NetworkIndicator, UploadOnReconnect, useGuardedLogout } from '../offline';
 import { SIDEBAR_ID } from './Sidebar';
 import { TopBarMenu } from './TopBarMenu';
 import { useShellActions, type ShellActions } from './useShellActions';
@@ -76,6 +76,7 @@ export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps)
           {say('app.shortName')}
         </Button>
         <Box sx={{ flexGrow: 1 }} />
+        <NetworkIndicator />
         {roomy ? <InlineActions actions={actions} onContact={onContact} /> : <TopBarMenu actions={actions} onContact={onContact} />}
         {!actions.offline && (
           <Tooltip title={say('shell.logout')}>
@@ -86,6 +87,7 @@ export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps)
         )}
       </Toolbar>
       {guardedLogout.dialog}
+      <UploadOnReconnect />
     </AppBar>
   );
 }

@@ -1,6 +1,8 @@
 // The browser store `icrs_db` (spec §3): RxDB on Dexie (IndexedDB) with exactly the 13
 // collections of the spec, each schema derived from its declaration in schemas/.
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
+import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { EntityShape } from '../../../schemas/define';
@@ -33,6 +35,8 @@ export interface IcrsDbOptions {
 }
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
+addRxPlugin(RxDBLeaderElectionPlugin); // one tab pulls for all (replication.ts)
+addRxPlugin(RxDBLocalDocumentsPlugin); // the pull checkpoints (replication.ts)
 
 /**
  * Opens (or creates) the store. In development the storage is wrapped with the schema validator
@@ -47,6 +51,7 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
     multiInstance: true, // several tabs share one store and see each other's writes
     eventReduce: true,
     closeDuplicates: true,
+    localDocuments: true,
   })) as IcrsDatabase;
   const specs = Object.fromEntries(
     OFFLINE_ENTITIES.map((declared) => {

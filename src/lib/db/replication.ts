@@ -1,10 +1,14 @@
-// Live pull replication (design.md §6, issue 4 §4): each server-backed offline collection
-// mirrors GET /api/sync/{table} from a checkpoint (updatedAt, key), and one server-sent event
-// stream (GET /api/sync/stream) tells every collection when its table changed. Pull only:
-// local changes go up through the upload engine, never through RxDB replication.
-import type { RxCollection } from 'rxdb';
-import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { filter, map, merge, Observable, share } from 'rxjs';
+// Live pull replication (design.md §6, issue 4 §4, issue 10 §2): each server-backed offline
+// collection mirrors GET /api/sync/{table} from a checkpoint (updatedAt, key), and one
+// server-sent event stream (GET /api/sync/stream) tells every collection when its table
+// changed. Pull only: local changes go up through the upload engine.
+//
+// Every pulled row is written by a compare-and-set on the stored document (docs/offline-contract.md
+// "Pull replication"): the row is decided on the state read just before, and the write names that
+// state as its `previous`, so RxDB refuses it if anything (the upload engine, an edit) wrote in
+// between; the row is then decided again on the new state. A pending document is never written.
+import type { RxCollection, RxDocumentData, RxStorageBulkWriteResponse } from 'rxdb';
+import { filter, Observable, share, Subject, type Subscription } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { isPending, syncedDoc, type DocData } from '../datalayer/docs';
 import type { HttpClient } from '../datalayer/types';
@@ -54,6 +58,8 @@ export interface Replication {
   reSync(): void;
   /** Pull failures (offline, 5xx); they are retried, so this is for logging. */
   error$: Observable<unknown>;
+  /** A table (its spec name) pulled everything the server had: the "last update" of the screens. */
+  pulled$: Observable<string>;
   stop(): Promise<void>;
 }
 
@@ -118,43 +124,211 @@ function pulledDoc(entity: EntityShape, row: PullAnswer['documents'][number]): P
   return { ...syncedDoc(entity, row), _deleted: row._deleted === true };
 }
 
-function pullHandler(http: ReplicationOptions['http'], entity: EntityShape) {
-  return async (checkpoint: Checkpoint | undefined, batchSize: number) => {
-    const params = { limit: batchSize, ...(checkpoint ? { updatedAt: checkpoint.updatedAt, id: checkpoint.id } : {}) };
-    // Silent: a background pull failing (no network) is retried, not toasted every 5 s.
-    const { data } = await http.get<PullAnswer>(`/sync/${encodeURIComponent(entity.table)}`, { params, silent: true });
-    return { documents: data.documents.map((row) => pulledDoc(entity, row)), checkpoint: data.checkpoint ?? checkpoint };
-  };
+async function fetchBatch(http: ReplicationOptions['http'], entity: EntityShape, checkpoint: Checkpoint | undefined, batchSize: number) {
+  const params = { limit: batchSize, ...(checkpoint ? { updatedAt: checkpoint.updatedAt, id: checkpoint.id } : {}) };
+  // Silent: a background pull failing (no network) is retried, not toasted every 5 s.
+  const { data } = await http.get<PullAnswer>(`/sync/${encodeURIComponent(entity.table)}`, { params, silent: true });
+  return { documents: data.documents.map((row) => pulledDoc(entity, row)), checkpoint: data.checkpoint ?? checkpoint };
+}
+
+type Stored = RxDocumentData<DocData>;
+/** What a pulled row does to the stored document it meets. */
+type Decision = { kind: 'keep' } | { kind: 'hold' } | { kind: 'write'; document: Stored };
+
+function timeOf(value: unknown): number | undefined {
+  const time = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/** The stored copy is a newer version of the row than the pulled one (a pull that overtook it). */
+function olderThan(row: PulledDoc, stored: Stored): boolean {
+  const pulled = timeOf(row.updatedAt);
+  const held = timeOf(stored.updatedAt);
+  return pulled !== undefined && held !== undefined && pulled <= held;
 }
 
 /**
- * A pulled row never replaces (nor deletes) a local `pending` document: that is work not
- * uploaded yet. Answering the local state makes RxDB see "no change" and write nothing.
+ * The one rule of a pull, applied to the state the write will be checked against:
+ * - a pending document is work not uploaded yet: never written (the row is held, see below);
+ * - absent or removed (the engine settled it): the server's copy, as `synced`;
+ * - a synced copy: replaced by a newer server copy, removed when the server deleted the row.
  */
-function keepPending(collection: RxCollection<unknown>) {
-  const primary = collection.schema.primaryPath as string;
-  return async (incoming: PulledDoc): Promise<PulledDoc> => {
-    const local = await collection.findOne(String(incoming[primary])).exec();
-    return local && isPending(local as unknown as DocData) ? { ...(local.toMutableJSON() as DocData), _deleted: false } : incoming;
-  };
+export function decide(stored: Stored | undefined, row: PulledDoc): Decision {
+  const live = stored && !stored._deleted ? stored : undefined;
+  if (live && isPending(live as DocData)) return { kind: 'hold' };
+  if (row._deleted) return live ? { kind: 'write', document: { ...live, _deleted: true } } : { kind: 'keep' };
+  if (live && olderThan(row, live)) return { kind: 'keep' };
+  const document = { ...row, _deleted: false, _attachments: {}, _meta: { lwt: Date.now() }, _rev: stored?._rev ?? '' } as Stored;
+  return { kind: 'write', document };
 }
 
-function replicate(options: ReplicationOptions, entity: EntityShape, changes$: Observable<string> | null, identity: string) {
-  const collection = collectionOf(options.db, entity);
-  const table = entity.table;
-  const stream$ = changes$?.pipe(
-    filter((t) => t === table || t === ALL_TABLES),
-    map(() => 'RESYNC' as const),
-  );
-  return replicateRxCollection<DocData, Checkpoint>({
-    collection,
-    replicationIdentifier: `icrs-pull|${table}|${identity}`,
-    deletedField: '_deleted',
-    live: true,
-    retryTime: options.retryTime ?? 5000,
-    waitForLeadership: options.waitForLeadership ?? true,
-    pull: { handler: pullHandler(options.http, entity), batchSize: options.batchSize ?? DEFAULT_BATCH, modifier: keepPending(collection), stream$ },
+/** A bulk write's conflicts (another writer came first) and its other errors. */
+function conflictsOf(result: RxStorageBulkWriteResponse<DocData>): string[] {
+  const other = result.error.find((e) => e.status !== 409);
+  if (other) throw new Error(`pull write of ${other.documentId} failed: ${other.status}`);
+  return result.error.map((e) => e.documentId);
+}
+
+/**
+ * Writes pulled rows by compare-and-set: read the stored states, decide each row on its state,
+ * write with that state as `previous`. A document changed in between makes RxDB answer 409 for
+ * it, and that row is decided again on the new state. Rows meeting a pending document are
+ * answered (held) to be applied once that document is settled.
+ */
+async function applyRows(collection: RxCollection<DocData>, rows: readonly PulledDoc[]): Promise<PulledDoc[]> {
+  const primary = collection.schema.primaryPath as string;
+  const byKey = new Map(rows.map((row) => [String(row[primary]), row])); // the last row of a key wins
+  const held: PulledDoc[] = [];
+  let keys = [...byKey.keys()];
+  while (keys.length) {
+    const stored = new Map((await collection.storageInstance.findDocumentsById(keys, true)).map((d) => [String(d[primary as keyof Stored]), d]));
+    const writes: { previous?: Stored; document: Stored }[] = [];
+    for (const key of keys) {
+      const row = byKey.get(key) as PulledDoc;
+      const previous = stored.get(key);
+      const decision = decide(previous, row);
+      if (decision.kind === 'hold') held.push(row);
+      if (decision.kind === 'write') writes.push(previous ? { previous, document: decision.document } : { document: decision.document });
+    }
+    keys = writes.length ? conflictsOf(await collection.storageInstance.bulkWrite(writes, 'icrs-pull')) : [];
+  }
+  return held;
+}
+
+/** Local documents of the database: one per table and user, holding the checkpoint. */
+function checkpointId(table: string, identity: string): string {
+  return `pull-checkpoint|${table}|${identity}`;
+}
+
+function sleep(ms: number, wake: Observable<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const sub = wake.subscribe(done);
   });
+}
+
+/**
+ * One table's pull: requests are numbered; a pull round takes every row after the checkpoint,
+ * then the rounds asked for meanwhile run once more. Failures are retried after `retryTime`
+ * (sooner when asked again), forever, until stopped.
+ */
+class TablePull {
+  private asked = 0;
+  private finished = 0;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private readonly waiters: { round: number; resolve: () => void }[] = [];
+  private readonly wake$ = new Subject<void>();
+  /** Rows that met a pending document, by key: applied when that document stops being pending. */
+  private readonly held = new Map<string, PulledDoc>();
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly options: ReplicationOptions,
+    private readonly entity: EntityShape,
+    private readonly collection: RxCollection<DocData>,
+    private readonly identity: string,
+    private readonly errors$: Subject<unknown>,
+    private readonly pulled$: Subject<string>,
+    private readonly leadership: Promise<unknown>,
+  ) {
+    // The engine settles a record by removing it (or a user discards it): a held row then
+    // brings the server's copy, decided again at its own write like any pulled row.
+    this.subscriptions.push(
+      collection.$.pipe(filter((event) => this.held.has(event.documentId) && (event.operation === 'DELETE' || !isPending(event.documentData as DocData)))).subscribe((event) => {
+        const row = this.held.get(event.documentId);
+        this.held.delete(event.documentId);
+        if (row) void this.apply([row]).catch((error: unknown) => this.errors$.next(error));
+      }),
+    );
+  }
+
+  /** Asks for a pull round; answers when one that started after this call has finished. */
+  request(): Promise<void> {
+    this.asked += 1;
+    const round = this.asked;
+    const done = new Promise<void>((resolve) => {
+      if (this.stopped) resolve();
+      else this.waiters.push({ round, resolve });
+    });
+    this.wake$.next();
+    this.running ??= this.loop().finally(() => (this.running = null));
+    return done;
+  }
+
+  /** Stops pulling; answers once the round in flight has ended (its writes done or refused). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.subscriptions.forEach((s) => s.unsubscribe());
+    this.wake$.next();
+    this.waiters.splice(0).forEach((w) => w.resolve());
+    await this.running;
+  }
+
+  /** Writes rows; those meeting a pending document wait in `held`. A document settled between
+   * the decision and the registration would tell nobody, so the held keys are read once more
+   * after registering, and those no longer pending are applied again. */
+  private async apply(rows: readonly PulledDoc[]): Promise<void> {
+    const primary = this.collection.schema.primaryPath as string;
+    let todo = rows;
+    while (todo.length) {
+      const held = await applyRows(this.collection, todo);
+      for (const row of held) this.held.set(String(row[primary]), row);
+      const keys = held.map((row) => String(row[primary]));
+      const stored = keys.length ? await this.collection.storageInstance.findDocumentsById(keys, true) : [];
+      const settled = new Set(stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof Stored])));
+      todo = held.filter((row) => settled.has(String(row[primary])) && this.held.delete(String(row[primary])));
+    }
+  }
+
+  private async loop(): Promise<void> {
+    await Promise.race([this.leadership, new Promise((resolve) => this.wake$.pipe(filter(() => this.stopped)).subscribe(resolve))]);
+    while (!this.stopped && this.finished < this.asked) {
+      const round = this.asked;
+      try {
+        await this.pullAll();
+        this.finished = round;
+        this.settleWaiters();
+        this.pulled$.next(this.entity.table);
+      } catch (error) {
+        if (this.stopped) break;
+        this.errors$.next(error);
+        await sleep(this.options.retryTime ?? 5000, this.wake$);
+      }
+    }
+  }
+
+  private settleWaiters(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i -= 1) {
+      const waiter = this.waiters[i] as (typeof this.waiters)[number];
+      if (waiter.round <= this.finished) {
+        this.waiters.splice(i, 1);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private async pullAll(): Promise<void> {
+    const id = checkpointId(this.entity.table, this.identity);
+    const saved = await this.options.db.getLocal<{ checkpoint: Checkpoint }>(id);
+    let checkpoint = saved?.get('checkpoint') as Checkpoint | undefined;
+    const batchSize = this.options.batchSize ?? DEFAULT_BATCH;
+    for (;;) {
+      const answer = await fetchBatch(this.options.http, this.entity, checkpoint, batchSize);
+      if (this.stopped) return;
+      await this.apply(answer.documents);
+      if (answer.checkpoint && answer.checkpoint !== checkpoint) {
+        checkpoint = answer.checkpoint;
+        await this.options.db.upsertLocal(id, { checkpoint });
+      }
+      if (answer.documents.length < batchSize) return;
+    }
+  }
 }
 
 function selectedEntities(tables?: readonly string[]): readonly EntityShape[] {
@@ -170,15 +344,30 @@ export function startReplication(options: ReplicationOptions): Replication {
   const open = options.eventSource === undefined ? defaultEventSource() : options.eventSource;
   const changes$ = open ? changeStream(`${base}/sync/stream?token=${encodeURIComponent(options.token)}`, open) : null;
   const identity = `${base}|${tokenSubject(options.token)}`;
-  const states: RxReplicationState<DocData, Checkpoint>[] = selectedEntities(options.tables).map((e) => replicate(options, e, changes$, identity));
+  const errors$ = new Subject<unknown>();
+  const pulled$ = new Subject<string>();
+  // Several tabs share one store: only the leader pulls (the others see its writes).
+  const leadership = (options.waitForLeadership ?? true) && options.db.multiInstance ? options.db.waitForLeadership() : Promise.resolve(true);
+  const pulls = selectedEntities(options.tables).map(
+    (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
+  );
+  const streamSub = changes$?.subscribe((table) => {
+    for (const [i, entity] of selectedEntities(options.tables).entries()) {
+      if (table === ALL_TABLES || table === entity.table) void pulls[i]?.request();
+    }
+  });
+  const started = pulls.map((p) => p.request());
+  void Promise.all(started);
   return {
     async awaitInSync() {
-      await Promise.all(states.map((s) => s.awaitInSync()));
+      await Promise.all(pulls.map((p) => p.request()));
     },
-    reSync: () => states.forEach((s) => s.reSync()),
-    error$: merge(...states.map((s) => s.error$)),
+    reSync: () => pulls.forEach((p) => void p.request()),
+    error$: errors$.asObservable(),
+    pulled$: pulled$.asObservable(),
     async stop() {
-      await Promise.all(states.map((s) => s.cancel())); // unsubscribes every stream$: the EventSource closes
+      streamSub?.unsubscribe(); // the EventSource closes with its last subscriber
+      await Promise.all(pulls.map((p) => p.stop()));
     },
   };
 }

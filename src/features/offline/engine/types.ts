@@ -63,8 +63,10 @@ export interface UploadReport {
   kinds: KindReport[];
   /** Records dealt with (success, failed or skipped). */
   done: number;
+  /** Records now on the server (success). */
+  uploaded: number;
   total: number;
-  /** 0-100, whole numbers. */
+  /** Share of the records now on the server, 0-100, whole numbers: a failure does not fill it. */
   percent: number;
   running: boolean;
   stopped?: StopReason;

@@ -125,7 +125,7 @@ class Progress {
   ) {
     const kinds = plan.map(({ entity, keys }) => emptyKind(entity, keys.length));
     const total = kinds.reduce((n, k) => n + k.total, 0);
-    this.report = { kinds, done: 0, total, percent: total ? 0 : 100, running: true };
+    this.report = { kinds, done: 0, uploaded: 0, total, percent: total ? 0 : 100, running: true };
     this.emit();
   }
 
@@ -134,6 +134,7 @@ class Progress {
     if (outcome.status === 'success') {
       kind.success += 1;
       kind.images += outcome.images;
+      this.report.uploaded += 1;
     } else if (outcome.status === 'failed') {
       kind.failed += 1;
       kind.imagesFailed += outcome.images;
@@ -143,7 +144,7 @@ class Progress {
       if (outcome.message) kind.errors.push({ key, message: outcome.message });
     }
     this.report.done += 1;
-    this.report.percent = Math.floor((this.report.done * 100) / (this.report.total || 1));
+    this.report.percent = Math.floor((this.report.uploaded * 100) / (this.report.total || 1));
     this.emit();
   }
 

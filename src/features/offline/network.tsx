@@ -1,0 +1,100 @@
+// The network as a field worker needs to see it (issue 10 §8): whether the device is offline,
+// shown at all times in the top bar, and an offer to upload when the network comes back while
+// records wait on the device.
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button, Chip } from '@mui/material';
+import CloudOffIcon from '@mui/icons-material/CloudOff';
+import { closeSnackbar, enqueueSnackbar } from 'notistack';
+import { useIntl } from 'react-intl';
+import { useDb } from '../../lib/db/DbProvider';
+import { countPending } from './engine';
+import { startUpload } from './uploadRun';
+
+function browserOnline(): boolean {
+  return typeof navigator === 'undefined' || navigator.onLine !== false;
+}
+
+/** The browser's network state, live. */
+export function useNetworkOnline(): boolean {
+  const [online, setOnline] = useState(browserOnline);
+  useEffect(() => {
+    const update = () => setOnline(browserOnline());
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
+/** A small "No network" chip for the top bar, visible on phones too; nothing while online. */
+export function NetworkIndicator() {
+  const intl = useIntl();
+  const online = useNetworkOnline();
+  if (online) return null;
+  return (
+    <Chip
+      role="status"
+      icon={<CloudOffIcon />}
+      label={intl.formatMessage({ id: 'offline.network.offline' })}
+      size="small"
+      data-testid="network-offline"
+      sx={{ bgcolor: '#fff', color: '#b71c1c', fontWeight: 700, '& .MuiChip-icon': { color: '#b71c1c' }, flexShrink: 0 }}
+    />
+  );
+}
+
+const OFFER_KEY = 'icrs-upload-offer';
+
+/** When the network returns and records wait on this device, a toast offers to upload them. */
+export function UploadOnReconnect() {
+  const intl = useIntl();
+  const db = useDb();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!db) return;
+    const offer = async () => {
+      const waiting = await countPending(db);
+      if (waiting === 0) return;
+      // Not a `toast` (those close by themselves): it stays until answered or the network drops.
+      const message = <span data-testid="upload-offer">{intl.formatMessage({ id: 'offline.network.back' }, { count: waiting })}</span>;
+      enqueueSnackbar(message, {
+        key: OFFER_KEY,
+        preventDuplicate: true,
+        variant: 'info',
+        persist: true,
+        action: (key) => (
+          <>
+            <Button
+              color="inherit"
+              size="small"
+              sx={{ fontWeight: 700 }}
+              onClick={() => {
+                closeSnackbar(key);
+                void navigate('/offlinehp');
+                void startUpload(db);
+              }}
+            >
+              {intl.formatMessage({ id: 'offline.network.uploadNow' })}
+            </Button>
+            <Button color="inherit" size="small" onClick={() => closeSnackbar(key)}>
+              {intl.formatMessage({ id: 'offline.network.later' })}
+            </Button>
+          </>
+        ),
+      });
+    };
+    const onOnline = () => void offer().catch((error: unknown) => console.warn('Pending records not counted:', error));
+    const onOffline = () => closeSnackbar(OFFER_KEY);
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+    return () => {
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+    };
+  }, [db, intl, navigate]);
+  return null;
+}
