@@ -1,7 +1,7 @@
 // RxDB documents of the data layer: server rows as `synced` copies, local saves as `pending`
 // ones (design.md §6), and the one rule every write of a server copy obeys: a local `pending`
 // document is never overwritten, because it holds work not yet on the server.
-import type { RxDocument } from 'rxdb';
+import type { RxCollection, RxDocument, RxDocumentData, RxStorageBulkWriteResponse } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, docFromRow, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
 import { collectionOf, type IcrsCollection, type IcrsDatabase } from '../db/database';
@@ -107,10 +107,56 @@ function unchanged(current: DocData, next: DocData): boolean {
   return current.syncState === 'synced' && current.updatedAt !== undefined && current.updatedAt === next.updatedAt;
 }
 
-async function modifyUnlessPending(doc: RxDocument<unknown>, next: DocData, replacePending: boolean): Promise<void> {
-  // incrementalModify runs on the newest stored state, so an offline edit that lands between
-  // our read and this write is seen here and kept.
-  await doc.incrementalModify((current: unknown) => (!replacePending && isPending(current as DocData) ? current : next));
+/** A stored document: its data with RxDB's metadata. */
+export type StoredDoc = RxDocumentData<DocData>;
+
+/** What a write of a server copy does to the stored document it meets. */
+export type WriteDecision = { kind: 'keep' } | { kind: 'hold' } | { kind: 'write'; document: StoredDoc };
+
+/** `doc` as the stored document that replaces `stored` (none: a new document). */
+export function storedDoc(doc: DocData, stored: StoredDoc | undefined): StoredDoc {
+  return { ...doc, _deleted: doc._deleted === true, _attachments: {}, _meta: { lwt: Date.now() }, _rev: stored?._rev ?? '' } as StoredDoc;
+}
+
+/** A bulk write's conflicts (another writer came first); any other error is thrown. */
+function conflictsOf(result: RxStorageBulkWriteResponse<DocData>): string[] {
+  const other = result.error.find((e) => e.status !== 409);
+  if (other) throw new Error(`write of ${other.documentId} failed: ${other.status}`);
+  return result.error.map((e) => e.documentId);
+}
+
+/**
+ * Writes server copies by compare-and-set (docs/offline-contract.md "Pull replication"): read
+ * the stored states, `decide` each copy on its state, and write with that state as `previous`.
+ * A document changed in between (the upload engine, an edit) makes RxDB refuse that write, and
+ * the copy is decided again on the new state, so no decision ever rests on a stale read. A
+ * write that changes nothing is never made either: it would give a pending document a new
+ * revision, and the engine settles a record only at the revision it uploaded. Answers the
+ * copies `decide` held.
+ */
+export async function compareAndSet(
+  collection: RxCollection<DocData>,
+  docs: readonly DocData[],
+  decide: (stored: StoredDoc | undefined, doc: DocData) => WriteDecision,
+): Promise<DocData[]> {
+  const primary = collection.schema.primaryPath as string;
+  const byKey = new Map(docs.map((doc) => [String(doc[primary]), doc])); // the last copy of a key wins
+  const held: DocData[] = [];
+  let keys = [...byKey.keys()];
+  while (keys.length) {
+    const found = await collection.storageInstance.findDocumentsById(keys, true);
+    const stored = new Map(found.map((d) => [String(d[primary as keyof StoredDoc]), d]));
+    const writes: { previous?: StoredDoc; document: StoredDoc }[] = [];
+    for (const key of keys) {
+      const doc = byKey.get(key) as DocData;
+      const previous = stored.get(key);
+      const decision = decide(previous, doc);
+      if (decision.kind === 'hold') held.push(doc);
+      if (decision.kind === 'write') writes.push(previous ? { previous, document: decision.document } : { document: decision.document });
+    }
+    keys = writes.length ? conflictsOf(await collection.storageInstance.bulkWrite(writes, 'icrs-server-copy')) : [];
+  }
+  return held;
 }
 
 export interface WriteSyncedOptions {
@@ -124,23 +170,14 @@ export interface WriteSyncedOptions {
  * order of `rows`.
  */
 export async function writeSynced(db: IcrsDatabase, entity: EntityShape, rows: readonly Values[], options: WriteSyncedOptions = {}): Promise<string[]> {
-  const collection = collectionOf(db, entity);
   const replace = options.replacePending === true;
   const docs = rows.map((row) => syncedDoc(entity, row));
-  const keys = docs.map((doc) => keyOf(entity, doc));
-  const existing = await collection.findByIds(keys).exec();
-  const fresh = docs.filter((_, i) => !existing.has(keys[i] as string));
-  const inserted = fresh.length ? await collection.bulkInsert(fresh) : { error: [] };
-  const retry = new Set(inserted.error.map((e) => e.documentId)); // inserted meanwhile by another writer
-  await Promise.all(
-    docs.map(async (doc, i) => {
-      const key = keys[i] as string;
-      const current = existing.get(key) ?? (retry.has(key) ? await collection.findOne(key).exec() : null);
-      if (!current || (!replace && isPending(current)) || unchanged(plain(current), doc)) return;
-      await modifyUnlessPending(current, doc, replace);
-    }),
-  );
-  return keys;
+  await compareAndSet(collectionOf(db, entity), docs, (stored, doc) => {
+    const live = stored && !stored._deleted ? (stored as DocData) : undefined;
+    if (live && ((!replace && isPending(live)) || unchanged(live, doc))) return { kind: 'keep' };
+    return { kind: 'write', document: storedDoc(doc, stored) };
+  });
+  return docs.map((doc) => keyOf(entity, doc));
 }
 
 /** Documents of `keys` in that order (missing ones left out). */

@@ -7,10 +7,10 @@
 // "Pull replication"): the row is decided on the state read just before, and the write names that
 // state as its `previous`, so RxDB refuses it if anything (the upload engine, an edit) wrote in
 // between; the row is then decided again on the new state. A pending document is never written.
-import type { RxCollection, RxDocumentData, RxStorageBulkWriteResponse } from 'rxdb';
+import type { RxCollection } from 'rxdb';
 import { filter, Observable, share, Subject, type Subscription } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { isPending, syncedDoc, type DocData } from '../datalayer/docs';
+import { compareAndSet, isPending, storedDoc, syncedDoc, type DocData, type StoredDoc, type WriteDecision } from '../datalayer/docs';
 import type { HttpClient } from '../datalayer/types';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './database';
 
@@ -28,6 +28,8 @@ type PulledDoc = DocData & { _deleted: boolean };
 
 /** The part of EventSource the stream uses, so that tests (Node has none) can pass their own. */
 export interface EventSourceLike {
+  /** 0 connecting, 1 open, 2 closed (the browser will not reconnect). */
+  readonly readyState?: number;
   addEventListener(type: 'change' | 'open' | 'error', listener: (event: { data?: unknown }) => void): void;
   close(): void;
 }
@@ -96,23 +98,50 @@ function tableOf(data: unknown): string | undefined {
   }
 }
 
-/** One EventSource for every collection: opened with the first subscriber, closed with the last. */
+/** EventSource.CLOSED: the browser gave up on the stream and will not reconnect by itself. */
+const CLOSED = 2;
+const REOPEN_FIRST_MS = 1_000;
+const REOPEN_MAX_MS = 30_000;
+
+/**
+ * One EventSource for every collection: opened with the first subscriber, closed with the last.
+ * A reconnect, by the browser or by us, is answered with every table ('*'): what changed
+ * meanwhile is unknown. The browser reconnects by itself after a dropped connection, but gives
+ * up for good after an answer that is not 200 (a 503 while the server's database is away, a
+ * restart behind a proxy): then a new EventSource is opened, after a pause that doubles up to
+ * 30 s, so live lists never stop for good.
+ */
 export function changeStream(url: string, open: EventSourceFactory): Observable<string> {
   return new Observable<string>((subscriber) => {
-    const source = open(url);
+    let source: EventSourceLike | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let pause = REOPEN_FIRST_MS;
     let broken = false;
-    source.addEventListener('change', (event) => {
-      const table = tableOf(event.data);
-      if (table) subscriber.next(table);
-    });
-    source.addEventListener('error', () => {
-      broken = true; // EventSource reconnects by itself; what happened meanwhile is unknown
-    });
-    source.addEventListener('open', () => {
-      if (broken) subscriber.next(ALL_TABLES);
-      broken = false;
-    });
-    return () => source.close();
+    const connect = () => {
+      const current = open(url);
+      source = current;
+      current.addEventListener('change', (event) => {
+        const table = tableOf(event.data);
+        if (table) subscriber.next(table);
+      });
+      current.addEventListener('error', () => {
+        broken = true;
+        if (current.readyState !== CLOSED || source !== current) return;
+        current.close();
+        timer = setTimeout(connect, pause);
+        pause = Math.min(pause * 2, REOPEN_MAX_MS);
+      });
+      current.addEventListener('open', () => {
+        pause = REOPEN_FIRST_MS;
+        if (broken) subscriber.next(ALL_TABLES);
+        broken = false;
+      });
+    };
+    connect();
+    return () => {
+      clearTimeout(timer);
+      source?.close();
+    };
   }).pipe(share());
 }
 
@@ -131,9 +160,6 @@ async function fetchBatch(http: ReplicationOptions['http'], entity: EntityShape,
   return { documents: data.documents.map((row) => pulledDoc(entity, row)), checkpoint: data.checkpoint ?? checkpoint };
 }
 
-type Stored = RxDocumentData<DocData>;
-/** What a pulled row does to the stored document it meets. */
-type Decision = { kind: 'keep' } | { kind: 'hold' } | { kind: 'write'; document: Stored };
 
 function timeOf(value: unknown): number | undefined {
   const time = typeof value === 'string' ? Date.parse(value) : NaN;
@@ -141,7 +167,7 @@ function timeOf(value: unknown): number | undefined {
 }
 
 /** The stored copy is a newer version of the row than the pulled one (a pull that overtook it). */
-function olderThan(row: PulledDoc, stored: Stored): boolean {
+function olderThan(row: PulledDoc, stored: StoredDoc): boolean {
   const pulled = timeOf(row.updatedAt);
   const held = timeOf(stored.updatedAt);
   return pulled !== undefined && held !== undefined && pulled <= held;
@@ -153,46 +179,12 @@ function olderThan(row: PulledDoc, stored: Stored): boolean {
  * - absent or removed (the engine settled it): the server's copy, as `synced`;
  * - a synced copy: replaced by a newer server copy, removed when the server deleted the row.
  */
-export function decide(stored: Stored | undefined, row: PulledDoc): Decision {
+export function decide(stored: StoredDoc | undefined, row: PulledDoc): WriteDecision {
   const live = stored && !stored._deleted ? stored : undefined;
   if (live && isPending(live as DocData)) return { kind: 'hold' };
   if (row._deleted) return live ? { kind: 'write', document: { ...live, _deleted: true } } : { kind: 'keep' };
   if (live && olderThan(row, live)) return { kind: 'keep' };
-  const document = { ...row, _deleted: false, _attachments: {}, _meta: { lwt: Date.now() }, _rev: stored?._rev ?? '' } as Stored;
-  return { kind: 'write', document };
-}
-
-/** A bulk write's conflicts (another writer came first) and its other errors. */
-function conflictsOf(result: RxStorageBulkWriteResponse<DocData>): string[] {
-  const other = result.error.find((e) => e.status !== 409);
-  if (other) throw new Error(`pull write of ${other.documentId} failed: ${other.status}`);
-  return result.error.map((e) => e.documentId);
-}
-
-/**
- * Writes pulled rows by compare-and-set: read the stored states, decide each row on its state,
- * write with that state as `previous`. A document changed in between makes RxDB answer 409 for
- * it, and that row is decided again on the new state. Rows meeting a pending document are
- * answered (held) to be applied once that document is settled.
- */
-async function applyRows(collection: RxCollection<DocData>, rows: readonly PulledDoc[]): Promise<PulledDoc[]> {
-  const primary = collection.schema.primaryPath as string;
-  const byKey = new Map(rows.map((row) => [String(row[primary]), row])); // the last row of a key wins
-  const held: PulledDoc[] = [];
-  let keys = [...byKey.keys()];
-  while (keys.length) {
-    const stored = new Map((await collection.storageInstance.findDocumentsById(keys, true)).map((d) => [String(d[primary as keyof Stored]), d]));
-    const writes: { previous?: Stored; document: Stored }[] = [];
-    for (const key of keys) {
-      const row = byKey.get(key) as PulledDoc;
-      const previous = stored.get(key);
-      const decision = decide(previous, row);
-      if (decision.kind === 'hold') held.push(row);
-      if (decision.kind === 'write') writes.push(previous ? { previous, document: decision.document } : { document: decision.document });
-    }
-    keys = writes.length ? conflictsOf(await collection.storageInstance.bulkWrite(writes, 'icrs-pull')) : [];
-  }
-  return held;
+  return { kind: 'write', document: storedDoc({ ...row, _deleted: false }, stored) };
 }
 
 /** Local documents of the database: one per table and user, holding the checkpoint. */
@@ -277,11 +269,11 @@ class TablePull {
     const primary = this.collection.schema.primaryPath as string;
     let todo = rows;
     while (todo.length) {
-      const held = await applyRows(this.collection, todo);
+      const held = (await compareAndSet(this.collection, todo, (stored, row) => decide(stored, row as PulledDoc))) as PulledDoc[];
       for (const row of held) this.held.set(String(row[primary]), row);
       const keys = held.map((row) => String(row[primary]));
       const stored = keys.length ? await this.collection.storageInstance.findDocumentsById(keys, true) : [];
-      const settled = new Set(stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof Stored])));
+      const settled = new Set(stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof StoredDoc])));
       todo = held.filter((row) => settled.has(String(row[primary])) && this.held.delete(String(row[primary])));
     }
   }
