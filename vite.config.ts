@@ -12,7 +12,7 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'assets/i18n/*.json'],
+      includeManifestIcons: false, // favicon.svg, the one icon, is in the glob patterns below
       manifest: {
         name: 'ICRS',
         short_name: 'ICRS',
@@ -23,8 +23,16 @@ export default defineConfig({
         start_url: '/',
         icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
       },
+      // The precache list comes from the glob patterns alone: the favicon and the translations
+      // (public/) are in them already, and naming a file twice (e.g. in `includeAssets` too)
+      // gives workbox two revisions of one URL, so it refuses the whole list and nothing works
+      // offline (issue 10 §1; test/browser/offline-start.test.ts).
       workbox: {
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2,json}'],
+        // Only the files Vite names by their content (`index-DkNuu_Fp.js`) may skip the revision;
+        // the plugin's default skips all of assets/, which would keep a changed translation file
+        // (public/assets/i18n, not hashed) stale in the precache forever.
+        dontCacheBustURLsMatching: /-[\w-]{8}\.\w+$/,
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
