@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import pkg from './package.json' with { type: 'json' };
+import { HASHED_ASSET } from './server/lib/hashedAsset';
 
 const apiTarget = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -29,10 +30,10 @@ export default defineConfig({
       // offline (issue 10 §1; test/browser/offline-start.test.ts).
       workbox: {
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2,json}'],
-        // Only the files Vite names by their content (`index-DkNuu_Fp.js`) may skip the revision;
-        // the plugin's default skips all of assets/, which would keep a changed translation file
-        // (public/assets/i18n, not hashed) stale in the precache forever.
-        dontCacheBustURLsMatching: /-[\w-]{8}\.\w+$/,
+        // Only the files Vite names by their content may skip the revision; the plugin's default
+        // skips all of assets/, which would keep a changed translation file (public/assets/i18n,
+        // not hashed) stale in the precache forever.
+        dontCacheBustURLsMatching: HASHED_ASSET,
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,

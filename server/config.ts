@@ -17,6 +17,9 @@ export interface Config {
   /** Folder of the built front end; null serves the API only. */
   staticDir: string | null;
   logLevel: string;
+  /** MapLibre style the built app uses instead of OpenStreetMap's tiles; its origin is allowed by
+   * the Content-Security-Policy. The build reads the same address as VITE_MAP_STYLE_URL. */
+  mapStyleUrl?: string;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -31,5 +34,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
   };
 }
