@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import pkg from './package.json' with { type: 'json' };
+import { HASHED_ASSET } from './server/lib/hashedAsset';
 
 const apiTarget = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -12,7 +13,7 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'assets/i18n/*.json'],
+      includeManifestIcons: false, // favicon.svg, the one icon, is in the glob patterns below
       manifest: {
         name: 'ICRS',
         short_name: 'ICRS',
@@ -23,8 +24,16 @@ export default defineConfig({
         start_url: '/',
         icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
       },
+      // The precache list comes from the glob patterns alone: the favicon and the translations
+      // (public/) are in them already, and naming a file twice (e.g. in `includeAssets` too)
+      // gives workbox two revisions of one URL, so it refuses the whole list and nothing works
+      // offline (issue 10 §1; test/browser/offline-start.test.ts).
       workbox: {
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2,json}'],
+        // Only the files Vite names by their content may skip the revision; the plugin's default
+        // skips all of assets/, which would keep a changed translation file (public/assets/i18n,
+        // not hashed) stale in the precache forever.
+        dontCacheBustURLsMatching: HASHED_ASSET,
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,

@@ -17,6 +17,7 @@ import statsPlugin from './plugins/stats/index';
 import recordsPlugin from './plugins/records/index';
 import docsPlugin from './plugins/docs';
 import syncPlugin from './plugins/sync/index';
+import securityHeadersPlugin from './plugins/securityHeaders';
 
 export interface Server {
   app: FastifyInstance;
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   const serveApp = hasBuiltApp(config.staticDir);
   installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);
   installInputRules(app);
+  await app.register(securityHeadersPlugin, { mapStyleUrl: config.mapStyleUrl });
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });

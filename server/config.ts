@@ -24,6 +24,9 @@ export interface Config extends DbTimeouts {
    * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
    * X-Forwarded-For, not the proxy's (docs/security.md). */
   trustProxy: boolean | string;
+  /** MapLibre style the built app uses instead of OpenStreetMap's tiles; its origin is allowed by
+   * the Content-Security-Policy. The build reads the same address as VITE_MAP_STYLE_URL. */
+  mapStyleUrl?: string;
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {
@@ -61,5 +64,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     programmeUrl: webAddress('PROGRAMME_URL', env.PROGRAMME_URL?.trim()),
+    mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
   };
 }

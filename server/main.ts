@@ -1,8 +1,18 @@
 // `npm start` ends here: one process serving the app and the API.
 import { buildApp } from './app';
 import { configFromEnv } from './config';
+import { DataDirBusyError, holdDataDir } from './lib/dataDirLock';
 
 const config = configFromEnv();
+if (!config.databaseUrl) {
+  try {
+    holdDataDir(config.dataDir, 'the ICRS server');
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
 const { app, firstAdmin } = await buildApp(config);
 
 if (firstAdmin?.generatedPassword) {
@@ -15,9 +25,12 @@ if (firstAdmin?.generatedPassword) {
   app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');
 }
 
+const SHUTDOWN_LIMIT_MS = 10_000;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     app.log.info({ signal }, 'shutting down');
+    // A connection that does not end must not keep the process (and the data folder) alive.
+    setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
     app.close().then(() => process.exit(0), () => process.exit(1));
   });
 }

@@ -5,8 +5,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-
-const HASHED_ASSET = /-[A-Za-z0-9_-]{8,}\.(js|mjs|css|woff2?)$/;
+import { HASHED_ASSET } from '../lib/hashedAsset';
 
 export function hasBuiltApp(root: string | null): root is string {
   return root !== null && existsSync(path.join(root, 'index.html'));

@@ -1,0 +1,70 @@
+// Security headers on every answer, the app's pages and assets as well as the API (issue 10
+// §7, docs/security.md "Response headers"): what the browser may load and run, no framing,
+// no type sniffing, no referrer leaving the site.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+
+/** Origin of the map's default tiles (src/components/map/mapStyle.ts OSM_TILES, used when no
+ * map style URL is set). test/api/security-headers.test.ts checks the two agree. */
+export const DEFAULT_MAP_ORIGIN = 'https://tile.openstreetmap.org';
+
+export interface SecurityHeadersOptions {
+  /** MAP_STYLE_URL: a MapLibre style the built app loads instead of the default tiles. */
+  mapStyleUrl?: string;
+}
+
+/** Where the map fetches from: the style's origin when one is set, else the default tiles'. */
+export function mapOrigins(mapStyleUrl: string | undefined): string[] {
+  if (!mapStyleUrl) return [DEFAULT_MAP_ORIGIN];
+  if (!URL.canParse(mapStyleUrl) || !/^https?:$/.test(new URL(mapStyleUrl).protocol)) {
+    throw new Error(`MAP_STYLE_URL must be an http(s) address, not "${mapStyleUrl}"`);
+  }
+  return [new URL(mapStyleUrl).origin];
+}
+
+export function contentSecurityPolicy(options: SecurityHeadersOptions = {}): string {
+  const map = mapOrigins(options.mapStyleUrl).join(' ');
+  const directives: Record<string, string> = {
+    'default-src': "'self'",
+    'script-src': "'self'",
+    // MUI styles through emotion, which writes <style> elements at run time without a nonce
+    // (a static page served by the service worker offline cannot carry a fresh nonce either).
+    'style-src': "'self' 'unsafe-inline'",
+    // data: MapLibre's control icons (its CSS); blob: photos picked or kept on the device, and
+    // the images MapLibre decodes; the map's raster tiles.
+    'img-src': `'self' data: blob: ${map}`,
+    'font-src': "'self' data:",
+    // The API, the change stream (same origin), and the map's style, tiles and glyphs.
+    'connect-src': `'self' ${map}`,
+    // The service worker and MapLibre's worker are files of the build (same origin).
+    'worker-src': "'self'",
+    'manifest-src': "'self'",
+    'object-src': "'none'",
+    'base-uri': "'self'",
+    'form-action': "'self'",
+    'frame-ancestors': "'none'",
+  };
+  return Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
+}
+
+export function securityHeaders(options: SecurityHeadersOptions = {}): Record<string, string> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(options),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY', // browsers without frame-ancestors
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+async function securityHeadersPlugin(app: FastifyInstance, options: SecurityHeadersOptions) {
+  const headers = Object.entries(securityHeaders(options));
+  // Set on the raw response at the start of every request, so they reach every answer: the
+  // routes, the static files, errors and 404s, and the change stream, which writes its own head.
+  app.addHook('onRequest', async (_request, reply) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  });
+}
+
+export default fp(securityHeadersPlugin, { name: 'security-headers' });
