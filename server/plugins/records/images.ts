@@ -5,7 +5,7 @@ import { getEntityByTable, job, profileImage, referral, service, serviceProvider
 import type { Db } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { findImage } from '../../lib/images';
-import { getRow } from '../../lib/records';
+import { getRow, reading } from '../../lib/records';
 
 const query = (nameParam: string) => ({
   type: 'object',
@@ -15,13 +15,14 @@ const query = (nameParam: string) => ({
 
 async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, tables: readonly string[], name: string) {
   const { id } = request.query as { id: string };
-  const image = await findImage(db, tables, id, name);
+  const readable = tables.filter((table) => can(request.user.role, getEntityByTable(table)?.access.read ?? ''));
+  if (!readable.length) throw new HttpError(403, 'auth.forbidden');
+  const image = await findImage(db, readable, id, name);
   const owner = image && getEntityByTable(image.ownerTable);
   if (!image || !owner) throw new HttpError(404, 'http.recordNotFound');
-  if (!can(request.user.role, owner.access.read)) throw new HttpError(403, 'auth.forbidden');
-  // A soft-deleted record's images go with it.
+  // A soft-deleted record's images go with it; another organisation's client files do not exist.
   const ownerKey = owner === profileImage ? [id, image.slot] : id;
-  if (!(await getRow(db, owner, ownerKey))) throw new HttpError(404, 'http.recordNotFound');
+  if (!(await getRow(db, owner, ownerKey, reading(request.user)))) throw new HttpError(404, 'http.recordNotFound');
   return reply
     .header('Content-Type', image.mime)
     .header('Cache-Control', 'private, max-age=86400')
