@@ -330,6 +330,19 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     expect(failures).toEqual([]);
   }, 240_000);
 
+  it("refuses to move an own record under another organisation's parent, and changes nothing", async () => {
+    const moves: [EntityShape, string][] = GENERIC.filter((e) => e.parent && !e.keyFields.includes(e.parent.field))
+      .map((e) => [e, (e.parent as { field: string }).field]);
+    expect(moves.length).toBeGreaterThan(5);
+    for (const [e, field] of moves) {
+      const before = await databaseHash();
+      const parent = fx[B][(e.parent as { entity: string }).entity];
+      const response = await t.api('PUT', `${e.rest}/${fx[A][e.name]}`, { token: writer(A).token, body: { [field]: parent } });
+      expect([response.status, response.body.message], `${e.name}.${field}`).toEqual([400, 'The record this one belongs to does not exist']);
+      expect(await databaseHash(), e.name).toBe(before);
+    }
+  });
+
   it('counts in the dashboard and reports only the clients and referrals of the user\'s organisation, none for role 6', async () => {
     const routes = (await routeTable()).filter(([, p]) => p.startsWith('/api/stats/'));
     expect(routes.length).toBeGreaterThan(10);
