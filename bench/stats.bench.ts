@@ -15,13 +15,20 @@ await migrate(db);
 for (const statement of statsIndexes) await db.query(statement); // until migrations.ts has them
 await seedDemo(db, { scale });
 
+// Role 1 without an organisation counts everything; an organisation's user, its own clients.
+const admin = { role: 1, location: 0 };
+const member = { role: 3, location: 2 };
+
 describe(`stats on ${db.kind}, demo scale ${scale}`, () => {
-  bench('gen', () => q.general(db).then(() => undefined));
+  bench('gen', () => q.general(db, admin).then(() => undefined));
   bench('geo', () => q.geo(db).then(() => undefined));
-  bench('pendings', () => q.pendings(db).then(() => undefined));
+  bench('pendings', () => q.pendings(db, admin).then(() => undefined));
   bench('byspdtype', () => q.servicesByCategory(db).then(() => undefined));
   bench('byoffrall', () => q.providersByType(db).then(() => undefined));
-  bench('byter/referrals', () => q.countByTerritory(db, 'referrals').then(() => undefined));
+  bench('byter/referrals', () => q.countByTerritory(db, 'referrals', admin).then(() => undefined));
   bench('byterCateMain', () => q.servicesByTerritoryCategory(db, { territory: 1 }, true).then(() => undefined));
-  bench('getKPIs', () => q.kpis(db, {}).then(() => undefined));
+  bench('gen, one organisation', () => q.general(db, member).then(() => undefined));
+  bench('pendings, one organisation', () => q.pendings(db, member).then(() => undefined));
+  bench('getKPIs, one organisation', () => q.kpis(db, {}, member).then(() => undefined));
+  bench('getKPIs', () => q.kpis(db, {}, admin).then(() => undefined));
 });

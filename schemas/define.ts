@@ -271,6 +271,17 @@ export interface RestRoutes {
   readonly upsert?: boolean;
 }
 
+/** Whose record it is (organisation scope, schemas/scope.ts). A root entity names the field
+ * holding the owning organisation (a read-only `location`, filled from the creating user)
+ * and who reads it: `own` (client data: the owner only) or `all` (providers, jobs: every role
+ * the matrix allows; changes stay with the owner). A child is owned as its parent is
+ * (`via: 'parent'`, through the parent key). `null`: not organisation data (lookup lists), or
+ * scoped by a module of its own (users: server/plugins/users/scope.ts). */
+export type OwnerInput<K extends string = string> =
+  | { readonly field: K; readonly reads: 'own' | 'all' }
+  | { readonly via: 'parent' }
+  | null;
+
 /** What an entity declaration says. `F` is its field map. */
 export interface EntityInput<F extends FieldMap = FieldMap> {
   /** camelCase name used in code and translation keys (`entity.<name>`). */
@@ -298,6 +309,8 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
   readonly list?: ListConfig<keyof F & string>;
   /** RxDB schema version; bump with a migration strategy when the offline shape changes. */
   readonly rxVersion?: number;
+  /** Organisation scope; required for server entities (checked at load time). */
+  readonly owner?: OwnerInput<keyof F & string>;
   readonly fields: F;
 }
 
@@ -320,6 +333,7 @@ export interface EntityShape {
   readonly softDelete: boolean;
   readonly list?: ListConfig;
   readonly rxVersion: number;
+  readonly owner?: OwnerInput;
   readonly fields: FieldMap;
   readonly systemFields: FieldMap;
   readonly images: readonly string[];
@@ -363,6 +377,7 @@ export function defineEntity<const D extends EntityInput>(def: D & EntityInput<D
     softDelete: def.softDelete === true,
     list: def.list,
     rxVersion: def.rxVersion ?? 0,
+    owner: def.owner,
     fields: labelled(def.name, def.fields),
     systemFields: systemFieldsFor(server, def.softDelete === true),
     images: Object.keys(def.fields).filter((k) => def.fields[k]?.kind === 'image'),
@@ -409,6 +424,19 @@ function checkEntity(e: EntityShape): void {
   if (e.server && (!e.rest || !e.rest.startsWith('/'))) fail('server entities need a rest path starting with /');
   if (e.upload && !e.offline) fail('only offline entities upload');
   if (e.list) checkList(e.list, all, fail);
+  checkOwner(e, fail);
+}
+
+/** Every server entity says whose it is, so a new one cannot be left outside the scope. */
+function checkOwner(e: EntityShape, fail: (why: string) => never): void {
+  if (!e.server) return;
+  if (e.owner === undefined) fail('declare its owner (schemas/scope.ts): { field, reads }, { via: "parent" } or null');
+  if (!e.owner) return;
+  if ('via' in e.owner && !e.parent) fail('owner via parent needs a parent');
+  if ('field' in e.owner) {
+    const field = e.fields[e.owner.field];
+    if (field?.kind !== 'lookup' || !field.readOnly) fail(`owner ${e.owner.field} must be a read-only lookup field (the server fills it)`);
+  }
 }
 
 function checkField(name: string, field: Field, fail: (why: string) => never): void {

@@ -17,6 +17,7 @@ export const job = defineEntity({
   rxVersion: 1,
   upload: { order: 1, errorTitle: 'JAALL Error' },
   access: jobAccess,
+  owner: { field: 'location', reads: 'all' },
   list: {
     filters: ['sector', 'territory', 'contract', 'open', 'location'],
     search: ['title', 'employer', 'description', 'address'],
@@ -59,6 +60,7 @@ export const otherJob = defineEntity({
   offline: true,
   upload: { order: 2, errorTitle: 'OtJob Error' },
   access: jobAccess,
+  owner: { via: 'parent' },
   list: { filters: ['jb_Id'], search: ['title', 'description'], defaultSort: { field: 'createdAt', dir: 'asc' } },
   fields: {
     jb_oth_Id: f.id({ required: true }),

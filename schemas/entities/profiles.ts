@@ -53,6 +53,7 @@ export const profile = defineEntity({
   offline: true,
   upload: { order: 7, errorTitle: 'Save Prof basic Error' },
   access: profileAccess,
+  owner: { field: 'location', reads: 'own' },
   list: {
     filters: ['territory', 'sex', 'populationGroup', 'educationLevel', 'location'],
     search: ['prof_Reg_No', 'firstName', 'lastName', 'phone'],
@@ -92,6 +93,7 @@ export const skills = defineEntity({
   offline: true,
   upload: { order: 8, errorTitle: 'Save Prof skill Error' },
   access: profileAccess,
+  owner: { via: 'parent' },
   fields: {
     prof_Id: profileKey(),
     educationLevel: f.lookup({ list: 'educationLevel' }),
@@ -117,6 +119,7 @@ export const social = defineEntity({
   offline: true,
   upload: { order: 9, errorTitle: 'Save Prof Social Error' },
   access: profileAccess,
+  owner: { via: 'parent' },
   fields: {
     prof_Id: profileKey(),
     maritalStatus: f.enum({ values: ['single', 'married', 'divorced', 'widowed', 'separated'] }),
@@ -140,6 +143,7 @@ export const security = defineEntity({
   offline: true,
   upload: { order: 10, errorTitle: 'Save Prof Security Error' },
   access: profileAccess,
+  owner: { via: 'parent' },
   fields: {
     prof_Id: profileKey(),
     feelsSafe: f.boolean(),
@@ -162,6 +166,7 @@ export const business = defineEntity({
   offline: true,
   upload: { order: 11, errorTitle: 'Save Prof Business Error' },
   access: profileAccess,
+  owner: { via: 'parent' },
   fields: {
     prof_Id: profileKey(),
     hasBusiness: f.boolean(),
@@ -184,6 +189,7 @@ export const profileImage = defineEntity({
   // The spec names no title for profile images; its catalogue's profile sync title fits.
   upload: { order: 12, errorTitle: 'Profile Sync Error' },
   access: profileAccess,
+  owner: { via: 'parent' },
   fields: {
     prof_Id: profileKey(),
     img_for: f.enum({ required: true, values: ['photo', 'idDocument', 'consentForm'] }),

@@ -20,6 +20,7 @@ export const serviceProvider = defineEntity({
   offline: true,
   upload: { order: 3, errorTitle: 'SaveSP Error' },
   access: { ...providerAccess, create: 'serviceProviders.create' },
+  owner: { field: 'location', reads: 'all' },
   softDelete: true,
   list: {
     filters: ['sp_type', 'territory', 'location'],
@@ -54,6 +55,7 @@ export const service = defineEntity({
   rxVersion: 1,
   upload: { order: 4, errorTitle: 'SPD Error' },
   access: providerAccess,
+  owner: { via: 'parent' },
   softDelete: true,
   list: {
     filters: ['sp_Id', 'category', 'serviceType', 'territory', 'status'],
@@ -92,6 +94,7 @@ export const apprenticeship = defineEntity({
   offline: true,
   upload: { order: 5, errorTitle: 'SP_App Error' },
   access: providerAccess,
+  owner: { via: 'parent' },
   list: { filters: ['sp_d_Id', 'trade'], search: ['conditions'], defaultSort: { field: 'createdAt', dir: 'desc' } },
   fields: {
     appr_Id: f.id({ required: true }),
@@ -114,6 +117,7 @@ export const vocational = defineEntity({
   offline: true,
   upload: { order: 6, errorTitle: 'SpVOC Error' },
   access: providerAccess,
+  owner: { via: 'parent' },
   list: { filters: ['sp_d_Id', 'vocField'], search: ['certificate'], defaultSort: { field: 'createdAt', dir: 'desc' } },
   fields: {
     voc_Id: f.id({ required: true }),

@@ -37,6 +37,7 @@ export const referral = defineEntity({
   parent: 'prof_Id',
   rest: '/referral',
   access: referralAccess,
+  owner: { via: 'parent' },
   list: {
     filters: ['prof_Id', 'sp_Detail_Id', 'status'],
     search: ['reason', 'feedback'],
@@ -63,6 +64,7 @@ export const jobReferral = defineEntity({
   parent: 'prof_Id',
   rest: '/jobreferral',
   access: referralAccess,
+  owner: { via: 'parent' },
   list: {
     filters: ['prof_Id', 'jb_Id', 'status'],
     search: ['feedback'],

@@ -12,6 +12,7 @@ export const user = defineEntity({
   key: 'userId',
   rest: '/users',
   access: { read: 'users.manage', write: 'users.manage' },
+  owner: null, // users: scoped by server/plugins/users/scope.ts (role 7 manages its organisation's staff)
   list: {
     filters: ['role', 'location', 'active'],
     search: ['userName', 'fullName', 'email'],
@@ -78,6 +79,7 @@ export const list = defineEntity({
   key: 'id',
   rest: '/lists',
   access: { read: 'lists.read', write: 'lists.write' },
+  owner: null, // lookup lists are shared by every organisation
   list: { filters: [], search: ['key'], defaultSort: { field: 'key', dir: 'asc' } },
   fields: {
     id: f.id({ required: true }),

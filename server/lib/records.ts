@@ -2,6 +2,8 @@
 // get, insert and update for every table, so routes are derived, not written per entity.
 import { rowFields, writableFields, type EntityShape } from '../../schemas/define';
 import { ident } from '../../schemas/derive/sql';
+import { getEntity } from '../../schemas/index';
+import { ownerPath, recordScope, type Actor, type RecordScope, type ScopeMode } from '../../schemas/scope';
 import type { Queryable, Row } from '../db/index';
 import { HttpError, isUniqueViolation } from './errors';
 
@@ -45,6 +47,71 @@ export class Conditions {
 }
 
 const table = (e: EntityShape) => ident(e.table);
+
+/**
+ * Who reads or writes a record: the signed-in user and what they do, or `'system'` for the
+ * server's own bookkeeping. Every read and write of an entity with an owner (schemas/scope.ts)
+ * says which: forgetting it throws, so no route can skip the organisation scope.
+ */
+export type Access = { readonly actor: Actor; readonly mode: ScopeMode } | 'system';
+
+export const reading = (actor: Actor): Access => ({ actor, mode: 'read' });
+export const writing = (actor: Actor): Access => ({ actor, mode: 'write' });
+
+/**
+ * The SQL condition keeping the rows of `e` (as `alias`, the table's own name by default) to
+ * `scope`: a root compares its owner column, a child asks that its parent (through every
+ * step up to the root) is in scope. Undefined when nothing is excluded.
+ */
+export function scopeSql(e: EntityShape, scope: RecordScope, where: Conditions, alias = `${table(e)}.`): string | undefined {
+  const path = ownerPath(e);
+  if (scope === 'all' || !path) return undefined;
+  const depth = path.steps.length;
+  const rootAlias = depth ? `s${depth}.` : alias;
+  const owner = `${rootAlias}${ident(path.root.field)}`;
+  // Records of no organisation: 0, or NULL for rows older than the rule.
+  let condition = scope.organisation === 0 ? `COALESCE(${owner}, 0) = 0` : `${owner} = ${where.param(scope.organisation)}`;
+  for (let i = depth - 1; i >= 0; i--) {
+    const step = path.steps[i];
+    const outer = i === 0 ? alias : `s${i}.`;
+    const inner = `s${i + 1}`;
+    const join = `${inner}.${ident(step.parent.keyFields[0])} = ${outer}${ident(step.parentField)}`;
+    condition = `EXISTS (SELECT 1 FROM ${table(step.parent)} ${inner} WHERE ${join} AND ${condition})`;
+  }
+  return condition;
+}
+
+/** The scope condition of `access` for `e`, added to `where`. */
+export function addScope(e: EntityShape, access: Access | undefined, where: Conditions, alias?: string): Conditions {
+  if (!ownerPath(e)) return where;
+  if (!access) throw new Error(`${e.name}: read or write without an organisation scope`);
+  if (access === 'system') return where;
+  const condition = scopeSql(e, recordScope(access.actor, e, access.mode), where, alias);
+  return condition ? where.add(condition) : where;
+}
+
+/**
+ * A record may only point at parents it may write (a referral at its own organisation's
+ * client, a service at its own provider) and at other records it may read. One outside the
+ * scope is answered like a missing one: 400 'parent missing', nothing stored.
+ */
+export async function assertRefsInScope(db: Queryable, e: EntityShape, values: Values, access: Access | undefined): Promise<void> {
+  if (!access || access === 'system') {
+    if (ownerPath(e) && !access) throw new Error(`${e.name}: write without an organisation scope`);
+    return;
+  }
+  for (const [name, field] of Object.entries(e.fields)) {
+    const value = values[name];
+    const target = field.kind === 'id' && field.ref ? getEntity(field.ref) : undefined;
+    if (!target || value === undefined || value === null) continue;
+    const mode: ScopeMode = name === e.parent?.field ? 'write' : 'read';
+    const where = new Conditions();
+    const condition = scopeSql(target, recordScope(access.actor, target, mode), where);
+    if (!condition) continue;
+    const found = await db.query(`SELECT 1 FROM ${table(target)} WHERE ${ident(target.keyFields[0])} = ${where.param(value)} AND ${condition}`, where.params);
+    if (!found.length) throw new HttpError(400, 'http.parentMissing');
+  }
+}
 const keyField = (e: EntityShape) => e.keyFields[0];
 
 /** The columns an answer may carry: never hidden ones (password hashes). */
@@ -52,8 +119,9 @@ export function selectList(e: EntityShape): string {
   return rowFields(e).map(([name]) => ident(name)).join(', ');
 }
 
-/** The list filters of `query` for `e`, plus the soft-delete rule. */
-export function listConditions(e: EntityShape, query: Partial<ListQuery>, where = new Conditions()): Conditions {
+/** The list filters of `query` for `e`, plus the soft-delete rule and the organisation scope. */
+export function listConditions(e: EntityShape, query: Partial<ListQuery>, where = new Conditions(), access?: Access): Conditions {
+  addScope(e, access, where);
   if (e.softDelete) where.add('NOT "deleted"');
   for (const name of e.list?.filters ?? []) {
     const value = query[name];
@@ -70,8 +138,8 @@ export function listConditions(e: EntityShape, query: Partial<ListQuery>, where 
   return where;
 }
 
-export async function listRows(db: Queryable, e: EntityShape, query: ListQuery, where?: Conditions): Promise<Page> {
-  const conditions = listConditions(e, query, where);
+export async function listRows(db: Queryable, e: EntityShape, query: ListQuery, where?: Conditions, access?: Access): Promise<Page> {
+  const conditions = listConditions(e, query, where, access);
   const sort = query.sort ?? e.list?.defaultSort.field ?? keyField(e);
   const dir = (query.dir ?? e.list?.defaultSort.dir ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
   const limit = conditions.param(query.pageSize);
@@ -95,15 +163,17 @@ function keyConditions(e: EntityShape, key: string | readonly string[], where = 
   return where;
 }
 
-export async function getRow(db: Queryable, e: EntityShape, key: string | readonly string[], includeDeleted = false): Promise<Row | undefined> {
+export async function getRow(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access, includeDeleted = false): Promise<Row | undefined> {
   const where = keyConditions(e, key);
+  addScope(e, access, where);
   if (e.softDelete && !includeDeleted) where.add('NOT "deleted"');
   const rows = await db.query(`SELECT ${selectList(e)} FROM ${table(e)} ${where.sql}`, where.params);
   return rows[0];
 }
 
-export async function getRowOr404(db: Queryable, e: EntityShape, key: string | readonly string[]): Promise<Row> {
-  const row = await getRow(db, e, key);
+/** The record, or 404 when it does not exist, is soft-deleted or is outside the user's scope. */
+export async function getRowOr404(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access): Promise<Row> {
+  const row = await getRow(db, e, key, access);
   if (!row) throw new HttpError(404, 'http.recordNotFound');
   return row;
 }
@@ -124,7 +194,8 @@ function jsonReady(value: unknown): unknown {
 }
 
 /** Inserts a record. A key that exists already answers 409 'duplicate entry' (design.md §2). */
-export async function insertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null): Promise<Row> {
+export async function insertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null, access?: Access): Promise<Row> {
+  await assertRefsInScope(db, e, values, access);
   const columns = Object.keys(values);
   const params = columns.map((name) => jsonReady(values[name]));
   const placeholders = columns.map((_, i) => `$${i + 1}`);
@@ -155,11 +226,14 @@ export async function updateRow(
   values: Values,
   userId: string | null,
   baseUpdatedAt?: string,
+  access?: Access,
 ): Promise<Row> {
+  await assertRefsInScope(db, e, values, access);
   const where = new Conditions();
   const sets = Object.keys(values).map((name) => `${ident(name)} = ${where.param(jsonReady(values[name]))}`);
   sets.push(`"updatedAt" = ${NOW}`, `"updatedBy" = ${where.param(userId)}`);
   keyConditions(e, key, where);
+  addScope(e, access, where);
   if (e.softDelete) where.add('NOT "deleted"');
   if (baseUpdatedAt) where.add(`"updatedAt" = ${where.param(baseUpdatedAt)}::timestamptz`);
   let rows: Row[];
@@ -171,7 +245,7 @@ export async function updateRow(
     throw error;
   }
   if (rows[0]) return rows[0];
-  const current = await getRow(db, e, key);
+  const current = await getRow(db, e, key, access);
   if (!current) throw new HttpError(404, 'http.recordNotFound');
   throw new HttpError(409, 'http.conflict', {}, { result: 'conflict', server: current });
 }
@@ -181,7 +255,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /** Creates the record of `values` or, when its key exists, replaces the columns it names. */
-export async function upsertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null): Promise<{ row: Row; inserted: boolean }> {
+export async function upsertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null, access?: Access): Promise<{ row: Row; inserted: boolean }> {
+  // The key holds the parent (profile sub-records and images): a parent in scope is a record in scope.
+  await assertRefsInScope(db, e, values, access);
   const columns = Object.keys(values);
   const params = columns.map((name) => jsonReady(values[name]));
   params.push(userId);

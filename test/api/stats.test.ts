@@ -14,11 +14,12 @@ const id = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')
 const at = (day: string) => `${day}T12:00:00.000Z`;
 
 // Providers: P1 social (Goma), P2 legal (Nyiragongo, no address), P3 education (no
-// coordinates), P4 economic but soft-deleted.
+// coordinates), P4 economic but soft-deleted. P1 belongs to organisation 1, P2 to 2, the
+// others to none (rows older than the organisation scope).
 const P1 = id(1), P2 = id(2), P3 = id(3), P4 = id(4);
 const providers: Row[] = [
-  { sp_Id: P1, sp_Name: 'Centre de santé Himbi', sp_type: 1, sp_Address: 'Avenue du Lac 12', territory: 1, lat: -1.68, lng: 29.22, createdAt: at('2024-01-05') },
-  { sp_Id: P2, sp_Name: 'Clinique juridique', sp_type: 3, sp_Address: null, territory: 2, lat: -1.5, lng: 29.25, createdAt: at('2024-01-06') },
+  { sp_Id: P1, sp_Name: 'Centre de santé Himbi', sp_type: 1, sp_Address: 'Avenue du Lac 12', territory: 1, lat: -1.68, lng: 29.22, location: 1, createdAt: at('2024-01-05') },
+  { sp_Id: P2, sp_Name: 'Clinique juridique', sp_type: 3, sp_Address: null, territory: 2, lat: -1.5, lng: 29.25, location: 2, createdAt: at('2024-01-06') },
   { sp_Id: P3, sp_Name: 'Institut technique', sp_type: 4, sp_Address: 'Route de Sake', territory: 1, createdAt: at('2024-01-07') },
   { sp_Id: P4, sp_Name: 'Coopérative fermée', sp_type: 2, territory: 3, lat: -1.2, lng: 29.4, deleted: true, createdAt: at('2024-01-08') },
 ];
@@ -46,9 +47,10 @@ const jobs: Row[] = [job(J1, 1, 1, true, 3, true, '2024-04-10'), job(J2, 1, 2, f
 const otherJobs: Row[] = [{ jb_oth_Id: id(301), jb_Id: J1, title: 'Aide-cuisinier', positions: 2 }, { jb_oth_Id: id(302), jb_Id: J2, title: 'Gardien', positions: 4 }];
 
 const C1 = id(401), C2 = id(402), C3 = id(403), C4 = id(404);
-const profile = (prof_Id: string, territory: number): Row =>
-  ({ prof_Id, prof_Reg_No: `ADC${prof_Id.slice(-8).replace(/0/g, 'A')}`, firstName: 'Furaha', lastName: 'Kahindo', sex: 'F', territory, consent: true, createdAt: at('2024-04-20') });
-const profiles: Row[] = [profile(C1, 1), profile(C2, 1), profile(C3, 2), profile(C4, 3)];
+const profile = (prof_Id: string, territory: number, location: number | null): Row =>
+  ({ prof_Id, prof_Reg_No: `ADC${prof_Id.slice(-8).replace(/0/g, 'A')}`, firstName: 'Furaha', lastName: 'Kahindo', sex: 'F', territory, consent: true, location, createdAt: at('2024-04-20') });
+// Clients of organisation 1 (C1, C2), of organisation 2 (C3), and of none (C4).
+const profiles: Row[] = [profile(C1, 1, 1), profile(C2, 1, 1), profile(C3, 2, 2), profile(C4, 3, null)];
 
 const referrals: Row[] = [
   { ref_Id: id(501), prof_Id: C1, sp_Detail_Id: id(101), date: '2024-05-01', reason: 'Soins', status: 'completed' },
@@ -204,15 +206,51 @@ describe.each(backends)('stats on %s', (backend) => {
     expect((await t.api('POST', '/stats/byterCate/', { body: {} })).status).toBe(401);
   });
 
-  it('lets every role 1-7 read the stats', async () => {
+  it('lets every role 1-7 read the stats: client figures of its own organisation, none for role 6', async () => {
+    // Organisation 2 has client C3, with one referral ('sent') and one job referral ('interviewed').
+    const ownClients = { profiles: 1, referrals: 1, referralsCompleted: 0, jobReferrals: 1, hired: 0 };
+    const { profiles: _p, referrals: _r, referralsCompleted: _c, jobReferrals: _j, hired: _h, ...noClients } = ALL_KPIS;
     for (const role of [1, 2, 3, 4, 5, 6, 7]) {
       const user = { userName: `stats${role}`, password: `stats-pass-${role}`, role, location: 2 };
       await t.createUser(user);
       const as = await t.login(user.userName, user.password);
-      expect((await get('/gen', as)).status, `role ${role}`).toBe(200);
-      expect((await get('/getKPIs/', as)).body, `role ${role}`).toEqual(ALL_KPIS);
+      const gen = await get('/gen', as);
+      expect(gen.status, `role ${role}`).toBe(200);
+      const kpis = (await get('/getKPIs/', as)).body;
+      if (role === 1) {
+        expect(kpis).toEqual(ALL_KPIS);
+        expect(gen.body).toEqual({ profiles: 4, referrals: 3, sProviders: 3, services: 6, jobs: 3 });
+      } else if (role === 6) {
+        expect(kpis).toEqual(noClients);
+        expect(gen.body).toEqual({ sProviders: 3, services: 6, jobs: 3 });
+        expect((await get('/byter/profiles', as)).status).toBe(403);
+        expect((await get('/byter/referrals', as)).status).toBe(403);
+      } else {
+        expect(kpis, `role ${role}`).toEqual({ ...noClients, ...ownClients });
+        expect(gen.body, `role ${role}`).toEqual({ profiles: 1, referrals: 1, sProviders: 3, services: 6, jobs: 3 });
+        expect((await get('/byter/profiles', as)).body, `role ${role}`).toEqual([{ id: 2, count: 1 }]);
+        expect((await get('/byter/referrals', as)).body, `role ${role}`).toEqual([{ id: 2, count: 1 }]);
+      }
       expect((await post('/byterCateMain/', {}, as)).status, `role ${role}`).toBe(200);
     }
+  });
+
+  it("counts in the badges the services the user may verify: its organisation's (role 1 and no organisation: see docs)", async () => {
+    const badge = async (userName: string, role: number, location: number) => {
+      await t.createUser({ userName, password: `password-${userName}`, role, location });
+      return (await get('/pendings', await t.login(userName, `password-${userName}`))).body;
+    };
+    // P1 (organisation 1) has service 2 pending; P2 (organisation 2) has service 3 rejected.
+    expect(await badge('verifier1', 7, 1)).toEqual([{ Pending: 1, Rejected: 0 }]);
+    expect(await badge('verifier2', 7, 2)).toEqual([{ Pending: 0, Rejected: 1 }]);
+    // Without an organisation: the services of providers of no organisation (P3: service 4 pending).
+    expect(await badge('verifier0', 7, 0)).toEqual([{ Pending: 1, Rejected: 0 }]);
+  });
+
+  it('gives a user without an organisation every client figure (a programme-wide report user)', async () => {
+    await t.createUser({ userName: 'reports0', password: 'password-reports0', role: 2, location: 0 });
+    const as = await t.login('reports0', 'password-reports0');
+    expect((await get('/getKPIs/', as)).body).toEqual(ALL_KPIS);
   });
 
   it('can add its own indexes on this database, and answers the same with them', async () => {

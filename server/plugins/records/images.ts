@@ -5,7 +5,7 @@ import { getEntityByTable, job, profileImage, referral, service, serviceProvider
 import type { Db } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { findImage } from '../../lib/images';
-import { getRow } from '../../lib/records';
+import { getRow, reading } from '../../lib/records';
 
 const query = (nameParam: string) => ({
   type: 'object',
@@ -15,14 +15,16 @@ const query = (nameParam: string) => ({
 
 async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, tables: readonly string[], name: string) {
   const { id } = request.query as { id: string };
-  const image = await findImage(db, tables, id, name);
+  const readable = tables.filter((table) => can(request.user.role, getEntityByTable(table)?.access.read ?? ''));
+  if (!readable.length) throw new HttpError(403, 'auth.forbidden');
+  const image = await findImage(db, readable, id, name);
   const owner = image && getEntityByTable(image.ownerTable);
   if (!image || !owner) throw new HttpError(404, 'http.recordNotFound');
-  if (!can(request.user.role, owner.access.read)) throw new HttpError(403, 'auth.forbidden');
-  // A soft-deleted record's images go with it, and an image slot serves only the file its record
-  // names now (a removed or replaced image is not served even if its bytes were left behind).
+  // A soft-deleted record's images go with it, another organisation's client files do not
+  // exist, and an image slot serves only the file its record names now (a removed or replaced
+  // image is not served even if its bytes were left behind).
   const ownerKey = owner === profileImage ? [id, image.slot] : id;
-  const record = await getRow(db, owner, ownerKey);
+  const record = await getRow(db, owner, ownerKey, reading(request.user));
   if (!record) throw new HttpError(404, 'http.recordNotFound');
   if (owner.fields[image.slot]?.kind === 'image' && record[image.slot] !== image.name) throw new HttpError(404, 'http.recordNotFound');
   return reply

@@ -6,7 +6,7 @@ import { textSchema } from '../../../schemas/derive/json-schema';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
-import { getRowOr404, updateRow, upsertRow } from '../../lib/records';
+import { getRowOr404, reading, updateRow, upsertRow, writing } from '../../lib/records';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
 import type { EntityHooks } from './routes';
 
@@ -46,7 +46,7 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
 
   app.post('/api/profile/basicSp', { schema: { body: basicSpBody }, config: write }, async (request) => {
     const { prof_Id, BspData } = request.body as { prof_Id: string; BspData: unknown };
-    return updateRow(db, profile, prof_Id, { BspData }, request.user.userId);
+    return updateRow(db, profile, prof_Id, { BspData }, request.user.userId, undefined, writing(request.user));
   });
 
   // One image per kind (photo, idDocument, consentForm); multipart field `file` and `img_for`.
@@ -59,9 +59,9 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
     const kind = fields.img_for;
     if (!IMAGE_KINDS.includes(kind)) throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
     return db.transaction(async (tx) => {
-      await getRowOr404(tx, profile, id);
+      await getRowOr404(tx, profile, id, writing(request.user));
       const values = { prof_Id: id, img_for: kind, name: file.fileName.slice(0, 255), type: file.mime, size: file.data.length };
-      const { row } = await upsertRow(tx, profileImage, values, request.user.userId);
+      const { row } = await upsertRow(tx, profileImage, values, request.user.userId, writing(request.user));
       // Stored under its kind: GET /imgs/getfile?id={prof_Id}&filename={img_for} serves it.
       await putImage(tx, { table: profileImage.table, id }, kind, file, request.user.userId, kind);
       return row;
@@ -70,7 +70,7 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
 
   app.get('/api/profile/images/:id', { config: read }, async (request) => {
     const { id } = request.params as { id: string };
-    await getRowOr404(db, profile, id);
+    await getRowOr404(db, profile, id, reading(request.user));
     return db.query(
       `SELECT "prof_Id", "img_for", "name", "type", "size", "updatedAt" FROM "tbl_profiles_images" WHERE "prof_Id" = $1 ORDER BY "img_for"`,
       [id],

@@ -4,7 +4,7 @@ import { referral } from '../../../schemas/index';
 import type { Db } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
-import { getRowOr404, updateRow } from '../../lib/records';
+import { getRowOr404, updateRow, writing } from '../../lib/records';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
 
 const MAX_ATTACHMENTS = 10;
@@ -24,7 +24,7 @@ export default async function referralsPlugin(app: FastifyInstance, { db }: { db
     const { files } = await readMultipart(request, DOCUMENT_TYPES);
     if (!files.length) throw new HttpError(400, 'validation.required', { field: 'file' });
     return db.transaction(async (tx) => {
-      const current = await getRowOr404(tx, referral, id);
+      const current = await getRowOr404(tx, referral, id, writing(request.user));
       const attachments = [...((current.attachments as { name: string }[] | null) ?? [])];
       if (attachments.length + files.length > MAX_ATTACHMENTS) throw new HttpError(400, 'validation.maximum', { field: 'attachments', limit: MAX_ATTACHMENTS });
       const taken = new Set(attachments.map((a) => a.name));
@@ -35,7 +35,7 @@ export default async function referralsPlugin(app: FastifyInstance, { db }: { db
         attachments.push({ name, type: file.mime, size: file.data.length, uploadedAt: new Date().toISOString() } as { name: string });
       }
       // `attachments` is server-owned (read-only in bodies), so it is written here, not through PUT /referral/{id}.
-      return updateRow(tx, referral, id, { attachments }, request.user.userId);
+      return updateRow(tx, referral, id, { attachments }, request.user.userId, undefined, writing(request.user));
     });
   });
 }

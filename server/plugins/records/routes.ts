@@ -14,9 +14,11 @@ import {
   getRowOr404,
   insertRow,
   listRows,
+  reading,
   updateRow,
   upsertRow,
   writableValues,
+  writing,
   type ListQuery,
   type Values,
 } from '../../lib/records';
@@ -88,7 +90,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     const images = imageColumns(input, values);
     const created = await db.transaction(async (tx) => {
       await hooks.beforeCreate?.(values, request, tx);
-      const stored = await insertRow(tx, entity, values, request.user.userId);
+      const stored = await insertRow(tx, entity, values, request.user.userId, writing(request.user));
       const owner = { table: entity.table, id: String(values[entity.keyFields[0]]) };
       for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
       return stored;
@@ -102,10 +104,10 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     const values = writableValues(entity, input.body);
     const images = imageColumns(input, values);
     return db.transaction(async (tx) => {
-      const current = await getRowOr404(tx, entity, id);
+      const current = await getRowOr404(tx, entity, id, writing(request.user));
       assertImmutableKept(request, entity, values, current);
       await hooks.beforeUpdate?.(values, current, request, tx);
-      const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined);
+      const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined, writing(request.user));
       const owner = { table: entity.table, id };
       await deleteImages(tx, owner, input.removeImages.filter((slot) => !images.some((image) => image.slot === slot)));
       for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
@@ -115,12 +117,12 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
 
   if (entity.list) {
     app.get(base, { schema: { querystring: query, response: { 200: page } }, config: read }, (request) =>
-      listRows(db, entity, request.query as ListQuery),
+      listRows(db, entity, request.query as ListQuery, undefined, reading(request.user)),
     );
   }
   if (entity.list && entity.routes.search) {
     app.post(`${base}${entity.routes.search}`, { schema: { body: query, response: { 200: page } }, config: read }, (request) =>
-      listRows(db, entity, request.body as ListQuery),
+      listRows(db, entity, request.body as ListQuery, undefined, reading(request.user)),
     );
   }
   if (entity.list && entity.routes.byParent && entity.parent) {
@@ -128,18 +130,19 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     app.get(
       `${base}${entity.routes.byParent}/:id`,
       { schema: { params: idParams, querystring: query, response: { 200: page } }, config: read },
-      (request) => listRows(db, entity, { ...(request.query as ListQuery), [parentField]: (request.params as { id: string }).id }),
+      (request) =>
+        listRows(db, entity, { ...(request.query as ListQuery), [parentField]: (request.params as { id: string }).id }, undefined, reading(request.user)),
     );
   }
   app.get(`${base}/:id`, { schema: { params: idParams, response: { 200: row } }, config: read }, (request) =>
-    getRowOr404(db, entity, (request.params as { id: string }).id),
+    getRowOr404(db, entity, (request.params as { id: string }).id, reading(request.user)),
   );
 
   if (entity.routes.upsert) {
     // One record per parent (profile sub-records): POST creates it or replaces what it says.
     app.post(`${base}/`, { schema: { body: createSchema, response: { 200: row, 201: row } }, config: createNew }, async (request, reply) => {
       const values = writableValues(entity, request.body as Record<string, unknown>);
-      const { row: stored, inserted } = await upsertRow(db, entity, values, request.user.userId);
+      const { row: stored, inserted } = await upsertRow(db, entity, values, request.user.userId, writing(request.user));
       return reply.status(inserted ? 201 : 200).send(stored);
     });
   } else {
@@ -155,7 +158,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
       const me = await findUserById(db, request.user.userId);
       if (!me || !(await checkPassword(me.passwordHash, password))) throw new HttpError(400, 'delete.badPassword');
       return db.transaction(async (tx) => {
-        await getRowOr404(tx, entity, id);
+        await getRowOr404(tx, entity, id, writing(request.user));
         await softDelete(tx, entity, id, request.user.userId, reason);
         await hooks.afterDelete?.(id, request, tx, reason);
         return { result: 'deleted', id };

@@ -1,11 +1,11 @@
 // Service verification (issue 3): new services are pending (0); a verifier sets verified (1)
 // or rejected (2, with a required comment); an edited rejected service returns to pending.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apprenticeship, service, serviceProvider, SERVICE_STATUS, vocational } from '../../../schemas/index';
 import { listQuerySchema, pageSchema, textSchema } from '../../../schemas/derive/json-schema';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
-import { Conditions, getRowOr404, listRows, type ListQuery } from '../../lib/records';
+import { addScope, Conditions, getRowOr404, listRows, reading, writing, type ListQuery } from '../../lib/records';
 import type { EntityHooks } from './routes';
 import { softDelete } from './routes';
 
@@ -40,10 +40,12 @@ const verifyBody = {
 export default async function servicesPlugin(app: FastifyInstance, { db }: { db: Db }) {
   const query = listQuerySchema(service);
   const page = pageSchema(service);
-  const byStatus = (status: number) => (request: { query: unknown }) => {
+  // The verification lists hold what the user may verify or fix: its organisation's services
+  // (role 1: all), the same scope as a change.
+  const byStatus = (status: number) => (request: FastifyRequest) => {
     const where = new Conditions();
     where.add(`"status" = ${where.param(status)}`);
-    return listRows(db, service, request.query as ListQuery, where);
+    return listRows(db, service, request.query as ListQuery, where, writing(request.user));
   };
   app.get('/api/spDetail/spending', { schema: { querystring: query, response: { 200: page } }, config: { permission: 'services.verify' } },
     byStatus(SERVICE_STATUS.pending));
@@ -52,12 +54,13 @@ export default async function servicesPlugin(app: FastifyInstance, { db }: { db:
 
   app.get('/api/spDetail/view/:id', { config: { permission: 'serviceProviders.read' } }, async (request) => {
     const { id } = request.params as { id: string };
-    const detail = await getRowOr404(db, service, id);
-    const provider = await getRowOr404(db, serviceProvider, String(detail.sp_Id)).catch(() => null);
+    const access = reading(request.user);
+    const detail = await getRowOr404(db, service, id, access);
+    const provider = await getRowOr404(db, serviceProvider, String(detail.sp_Id), access).catch(() => null);
     const children = { page: 1, pageSize: 200 } as ListQuery;
     const [apprenticeships, trainings] = await Promise.all([
-      listRows(db, apprenticeship, { ...children, sp_d_Id: id }),
-      listRows(db, vocational, { ...children, sp_d_Id: id }),
+      listRows(db, apprenticeship, { ...children, sp_d_Id: id }, undefined, access),
+      listRows(db, vocational, { ...children, sp_d_Id: id }, undefined, access),
     ]);
     return { ...detail, provider, apprenticeships: apprenticeships.rows, vocational: trainings.rows };
   });
@@ -65,11 +68,16 @@ export default async function servicesPlugin(app: FastifyInstance, { db }: { db:
   app.post('/api/sverify/', { schema: { body: verifyBody }, config: { permission: 'services.verify' } }, async (request) => {
     const { sp_Detail_Id, status, comment } = request.body as { sp_Detail_Id: string; status: number; comment?: string };
     if (status === SERVICE_STATUS.rejected && !comment?.trim()) throw new HttpError(400, 'verify.commentRequired');
+    // Verifiers verify their own organisation's services (role 1: all): verifying is a change.
+    const where = new Conditions();
+    const set = [where.param(status), where.param(comment?.trim() || null), where.param(request.user.userId)];
+    where.add(`"sp_Detail_Id" = ${where.param(sp_Detail_Id)}`).add('NOT "deleted"');
+    addScope(service, writing(request.user), where);
     const rows = await db.query(
-      `UPDATE "tbl_sp_detail" SET "status" = $1, "verifyComment" = $2, "verifiedBy" = $3, "verifiedAt" = now(),
-         "updatedAt" = date_trunc('milliseconds', now()), "updatedBy" = $3
-       WHERE "sp_Detail_Id" = $4 AND NOT "deleted" RETURNING "sp_Detail_Id", "status", "verifyComment", "verifiedBy", "verifiedAt"`,
-      [status, comment?.trim() || null, request.user.userId, sp_Detail_Id],
+      `UPDATE "tbl_sp_detail" SET "status" = ${set[0]}, "verifyComment" = ${set[1]}, "verifiedBy" = ${set[2]}, "verifiedAt" = now(),
+         "updatedAt" = date_trunc('milliseconds', now()), "updatedBy" = ${set[2]}
+       ${where.sql} RETURNING "sp_Detail_Id", "status", "verifyComment", "verifiedBy", "verifiedAt"`,
+      where.params,
     );
     if (!rows[0]) throw new HttpError(404, 'http.recordNotFound');
     return rows[0];

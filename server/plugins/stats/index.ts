@@ -3,12 +3,14 @@
 // (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
 // and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { can } from '../../../schemas/roles';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
 import * as q from './queries';
 import {
   byterParamsSchema,
+  CLIENT_FIGURES,
   crossCountsSchema,
   crossFilterSchema,
   generalSchema,
@@ -48,15 +50,20 @@ function filterOf(request: FastifyRequest, filter: StatsFilter): StatsFilter {
   return filter;
 }
 
+/** The figures of `row` the user may see: client figures only with their tile's permission. */
+function visibleFigures<T extends Record<string, unknown>>(request: FastifyRequest, row: T): Partial<T> {
+  return Object.fromEntries(Object.entries(row).filter(([name]) => !CLIENT_FIGURES[name] || can(request.user.role, CLIENT_FIGURES[name]))) as Partial<T>;
+}
+
 /** The POST filters are all optional, so a call without a body means "no filter". */
 async function emptyBodyIsNoFilter(request: FastifyRequest) {
   request.body ??= {};
 }
 
 function registerOverview(app: FastifyInstance, db: Db) {
-  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, () => q.general(db));
+  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
   app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, () => q.geo(db));
-  app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, () => q.pendings(db));
+  app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
   for (const [path, summary, query] of ID_COUNTS) {
     app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary)) }, () => query(db));
   }
@@ -66,7 +73,11 @@ function registerReports(app: FastifyInstance, db: Db) {
   app.get(
     '/api/stats/byter/:x',
     { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema }) },
-    (request) => q.countByTerritory(db, (request.params as { x: ByterEntity }).x),
+    (request) => {
+      const { x } = request.params as { x: ByterEntity };
+      if (CLIENT_FIGURES[x] && !can(request.user.role, CLIENT_FIGURES[x])) throw new HttpError(403, 'auth.forbidden');
+      return q.countByTerritory(db, x, request.user);
+    },
   );
   const cross = (summary: string) => ({
     config,
@@ -80,7 +91,7 @@ function registerReports(app: FastifyInstance, db: Db) {
     q.servicesByTerritoryCategory(db, filterOf(request, request.body as StatsFilter), true),
   );
   app.get('/api/stats/getKPIs/', { config, schema: schema('Key figures of the reports', kpisSchema, { querystring: kpiQuerySchema }) }, (request) =>
-    q.kpis(db, filterOf(request, request.query as StatsFilter)),
+    q.kpis(db, filterOf(request, request.query as StatsFilter), request.user).then((row) => visibleFigures(request, row)),
   );
 }
 

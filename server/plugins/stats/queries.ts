@@ -5,8 +5,15 @@
 // - jobs are every posting, open or closed (the map shows open ones only);
 // - "referrals" are referrals to services (table `referral`); job referrals are counted apart.
 //   A referral's territory is its client's.
-import { serviceProvider } from '../../../schemas/index';
+// Organisation scope (schemas/scope.ts): client figures (profiles, referrals, job referrals)
+// count only the records the user may read, i.e. its own organisation's unless role 1 or no
+// organisation; provider, service and job figures count every live record, as every role
+// reads them; the badges count the services the user may verify.
+import type { EntityShape } from '../../../schemas/define';
+import { jobReferral, profile, referral, service as serviceEntity, serviceProvider } from '../../../schemas/index';
+import { recordScope, type Actor, type ScopeMode } from '../../../schemas/scope';
 import type { Queryable } from '../../db/index';
+import { Conditions, scopeSql } from '../../lib/records';
 import type { ByterEntity, Kpis, StatsFilter } from './schemas';
 
 export interface IdCount {
@@ -33,21 +40,31 @@ const SERVICE_TYPE_PARENTS = `SELECT DISTINCT ON (id) id, parent FROM (
   SELECT (e->>'id')::int AS id, (e->>'parent')::int AS parent
   FROM "lists" l CROSS JOIN LATERAL jsonb_array_elements(l."items") e WHERE l."key" = 'serviceType') t ORDER BY id`;
 
-const count = (from: string) => `(SELECT count(*)::int FROM ${from} x)`;
+const count = (from: string, where = '') => `(SELECT count(*)::int FROM ${from} x ${where})`;
+
+/** `AND <the actor's scope>` for rows of `e` known as `alias`, or nothing when all are in scope. */
+function andScope(e: EntityShape, actor: Actor, where: Conditions, alias: string, mode: ScopeMode = 'read'): string {
+  const condition = scopeSql(e, recordScope(actor, e, mode), where, alias);
+  return condition ? `AND ${condition}` : '';
+}
 
 /** Records of `from` per value of `column` (NULLs left out), most frequent first. */
-async function countBy(db: Queryable, from: string, column: string): Promise<IdCount[]> {
+async function countBy(db: Queryable, from: string, column: string, where = new Conditions(), scope = ''): Promise<IdCount[]> {
   return db.query<IdCount & Record<string, unknown>>(
     `SELECT x."${column}" AS id, count(*)::int AS count FROM ${from} x
-     WHERE x."${column}" IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1`,
+     WHERE x."${column}" IS NOT NULL ${scope} GROUP BY 1 ORDER BY 2 DESC, 1`,
+    where.params,
   );
 }
 
-/** spec §3 "general": the dashboard tiles. */
-export async function general(db: Queryable) {
+/** spec §3 "general": the dashboard tiles, client figures within the actor's scope. */
+export async function general(db: Queryable, actor: Actor) {
+  const where = new Conditions();
   const [row] = await db.query(
-    `SELECT ${count('"tbl_profiles"')} AS profiles, ${count('"referral"')} AS referrals,
+    `SELECT ${count('"tbl_profiles"', `WHERE true ${andScope(profile, actor, where, 'x.')}`)} AS profiles,
+            ${count('"referral"', `WHERE true ${andScope(referral, actor, where, 'x.')}`)} AS referrals,
             ${count(LIVE_PROVIDERS)} AS "sProviders", ${count(LIVE_SERVICES)} AS services, ${count('"available-jobs"')} AS jobs`,
+    where.params,
   );
   return row;
 }
@@ -65,11 +82,14 @@ export async function geo(db: Queryable) {
   return { latlangs, jbLatlangs };
 }
 
-/** `[{Pending, Rejected}]`: the sidebar badges (services with status 0 and 2). */
-export async function pendings(db: Queryable) {
+/** `[{Pending, Rejected}]`: the sidebar badges (services with status 0 and 2) the actor may
+ * verify or fix: its organisation's (role 1: all), like GET /spDetail/spending and /srejected. */
+export async function pendings(db: Queryable, actor: Actor) {
+  const where = new Conditions();
   return db.query(
     `SELECT count(*) FILTER (WHERE s."status" = 0)::int AS "Pending", count(*) FILTER (WHERE s."status" = 2)::int AS "Rejected"
-     FROM ${LIVE_SERVICES} s WHERE s."status" IN (0, 2)`,
+     FROM ${LIVE_SERVICES} s WHERE s."status" IN (0, 2) ${andScope(serviceEntity, actor, where, 's.', 'write')}`,
+    where.params,
   );
 }
 
@@ -87,15 +107,19 @@ export async function providersByType(db: Queryable): Promise<IdCount[]> {
   );
 }
 
-const BY_TERRITORY: Record<ByterEntity, string> = {
-  services: LIVE_SERVICES,
-  providers: LIVE_PROVIDERS,
-  jobs: '"available-jobs"',
-  profiles: '"tbl_profiles"',
-  referrals: REFERRALS_WITH_TERRITORY,
+const BY_TERRITORY: Record<ByterEntity, [from: string, entity?: EntityShape]> = {
+  services: [LIVE_SERVICES],
+  providers: [LIVE_PROVIDERS],
+  jobs: ['"available-jobs"'],
+  profiles: ['"tbl_profiles"', profile],
+  referrals: [REFERRALS_WITH_TERRITORY, referral],
 };
 
-export const countByTerritory = (db: Queryable, x: ByterEntity) => countBy(db, BY_TERRITORY[x], 'territory');
+export function countByTerritory(db: Queryable, x: ByterEntity, actor: Actor) {
+  const [from, entity] = BY_TERRITORY[x];
+  const where = new Conditions();
+  return countBy(db, from, 'territory', where, entity ? andScope(entity, actor, where, 'x.') : '');
+}
 
 /** `($n IS NULL OR …)` conditions on numbered parameters $1 territory, $2 dateFrom, $3 dateTo:
  * the SQL stays one fixed text whatever filters are given. Dates are whole days, inclusive. */
@@ -132,7 +156,9 @@ export async function servicesByTerritoryCategory(db: Queryable, filter: StatsFi
  * - referrals: referrals to services; referralsCompleted: those with status 'completed';
  * - jobReferrals: referrals to jobs; hired: those with status 'hired'.
  */
-export async function kpis(db: Queryable, filter: StatsFilter): Promise<Kpis> {
+export async function kpis(db: Queryable, filter: StatsFilter, actor: Actor): Promise<Kpis> {
+  const where = new Conditions();
+  filterParams(filter).forEach((value) => where.param(value)); // $1-$3 of filterSql
   const [row] = await db.query<Kpis & Record<string, unknown>>(
     `WITH pv AS (SELECT count(*)::int AS providers FROM "tbl_serviceprovider" p
         WHERE NOT p."deleted" AND ${filterSql('p."territory"', 'p."createdAt"')}),
@@ -144,14 +170,15 @@ export async function kpis(db: Queryable, filter: StatsFilter): Promise<Kpis> {
         FROM "available-jobs" j LEFT JOIN (SELECT "jb_Id", sum("positions") AS more FROM "tbl_jobs_other" GROUP BY 1) o
           ON o."jb_Id" = j."jb_Id"
         WHERE ${filterSql('j."territory"', 'j."createdAt"')}),
-      pf AS (SELECT count(*)::int AS profiles FROM "tbl_profiles" pr WHERE ${filterSql('pr."territory"', 'pr."createdAt"')}),
+      pf AS (SELECT count(*)::int AS profiles FROM "tbl_profiles" pr WHERE ${filterSql('pr."territory"', 'pr."createdAt"')}
+        ${andScope(profile, actor, where, 'pr.')}),
       rf AS (SELECT count(*)::int AS referrals, count(*) FILTER (WHERE r."status" = 'completed')::int AS "referralsCompleted"
-        FROM ${REFERRALS_WITH_TERRITORY} r WHERE ${filterSql('r."territory"', 'r."date"')}),
+        FROM ${REFERRALS_WITH_TERRITORY} r WHERE ${filterSql('r."territory"', 'r."date"')} ${andScope(referral, actor, where, 'r.')}),
       jr AS (SELECT count(*)::int AS "jobReferrals", count(*) FILTER (WHERE r."status" = 'hired')::int AS hired
         FROM "jobreferral" r JOIN "tbl_profiles" pr ON pr."prof_Id" = r."prof_Id"
-        WHERE ${filterSql('pr."territory"', 'r."date"')})
+        WHERE ${filterSql('pr."territory"', 'r."date"')} ${andScope(jobReferral, actor, where, 'r.')})
     SELECT * FROM pv, sv, jb, pf, rf, jr`,
-    filterParams(filter),
+    where.params,
   );
   return row;
 }

@@ -3,6 +3,20 @@
 import { MAX_INT, type JsonSchema } from '../../../schemas/define';
 import { serviceProvider } from '../../../schemas/index';
 import { dateSchema, nullable } from '../../../schemas/derive/json-schema';
+import type { Permission } from '../../../schemas/roles';
+
+/** Client figures and the permission that shows them: the dashboard tile's (spec §6: not
+ * role 6). Other roles get the answer without them; /stats/byter/{x} answers 403. */
+export const CLIENT_FIGURES: Readonly<Record<string, Permission>> = {
+  profiles: 'tile.clients',
+  referrals: 'tile.referrals',
+  referralsCompleted: 'tile.referrals',
+  jobReferrals: 'tile.referrals',
+  hired: 'tile.referrals',
+};
+
+/** The names of `properties` every caller gets: all but the client figures. */
+const alwaysThere = (properties: Record<string, unknown>) => Object.keys(properties).filter((name) => !(name in CLIENT_FIGURES));
 
 /** Entities `/stats/byter/{x}` counts by territory. */
 export const BYTER_ENTITIES = ['services', 'providers', 'jobs', 'profiles', 'referrals'] as const;
@@ -27,9 +41,8 @@ export const idCountsSchema = (description: string): JsonSchema => countsOf({ id
 export const crossCountsSchema = (description: string): JsonSchema =>
   countsOf({ territory: itemId, category: itemId }, description);
 
-export const generalSchema = object(
-  { profiles: count, referrals: count, sProviders: count, services: count, jobs: count },
-);
+const generalFigures = { profiles: count, referrals: count, sProviders: count, services: count, jobs: count };
+export const generalSchema = object(generalFigures, alwaysThere(generalFigures));
 
 const place = { lat: { type: 'number', minimum: -90, maximum: 90 }, lng: { type: 'number', minimum: -180, maximum: 180 } } as const;
 const text: JsonSchema = { type: 'string' };
@@ -59,9 +72,10 @@ export const KPI_NAMES = [
   'providers', 'services', 'verifiedServices', 'pendingServices', 'rejectedServices', 'jobs', 'openJobs',
   'positions', 'profiles', 'referrals', 'referralsCompleted', 'jobReferrals', 'hired',
 ] as const;
-export type Kpis = Record<(typeof KPI_NAMES)[number], number>;
+export type Kpis = Partial<Record<(typeof KPI_NAMES)[number], number>>;
 
-export const kpisSchema = object(Object.fromEntries(KPI_NAMES.map((name) => [name, count])));
+const kpiFigures: Record<string, JsonSchema> = Object.fromEntries(KPI_NAMES.map((name) => [name, count]));
+export const kpisSchema = object(kpiFigures, alwaysThere(kpiFigures));
 
 /** Filters of the reports calls; null or absent means "all". Dates are inclusive days. */
 export interface StatsFilter {

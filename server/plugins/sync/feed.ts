@@ -3,9 +3,9 @@
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
 import { ident } from '../../../schemas/derive/sql';
-import { getEntity } from '../../../schemas/index';
+import { mirrorScope } from '../../../schemas/scope';
 import type { Queryable, Row } from '../../db/index';
-import { Conditions, selectList } from '../../lib/records';
+import { Conditions, scopeSql, selectList } from '../../lib/records';
 import type { PublicUser } from '../users/store';
 
 /** The most rows of one table a device mirrors on its first pull (design.md §6: bounded). */
@@ -22,22 +22,10 @@ function keyExpression(e: EntityShape, alias = ''): string {
   return e.keyFields.length === 1 ? `${column(e.keyFields[0])}::text` : e.keyFields.map(column).join(` || '${COMPOSITE_SEPARATOR}' || `);
 }
 
-/**
- * The organisation scope of a device's mirror: records owned by the user's organisation (or
- * made by the user), children through their parent. Administrators without an organisation
- * (role 1, location 0) mirror everything.
- */
-function scopeCondition(e: EntityShape, user: PublicUser, where: Conditions, alias: string, depth = 0): string | undefined {
-  if (user.role === 1 && user.location === 0) return undefined;
-  if (e.fields.location?.readOnly) {
-    return `(${alias}"location" = ${where.param(user.location)} OR ${alias}"createdBy" = ${where.param(user.userId)})`;
-  }
-  const parent = e.parent && getEntity(e.parent.entity);
-  if (!e.parent || !parent || depth > 3) return `${alias}"createdBy" = ${where.param(user.userId)}`;
-  const inner = `p${depth}.`;
-  const parentScope = scopeCondition(parent, user, where, inner, depth + 1);
-  const join = `${inner}${ident(parent.keyFields[0])} = ${alias}${ident(e.parent.field)}`;
-  return `EXISTS (SELECT 1 FROM ${ident(parent.table)} p${depth} WHERE ${join}${parentScope ? ` AND ${parentScope}` : ''})`;
+/** The organisation scope of a device's mirror (schemas/scope.ts mirrorScope): its own
+ * organisation's records, children through their parent; role 1 without one: everything. */
+function scopeCondition(e: EntityShape, user: PublicUser, where: Conditions, alias: string): string | undefined {
+  return scopeSql(e, mirrorScope(user, e), where, alias);
 }
 
 /**

@@ -1,8 +1,9 @@
 // Live sync (issue 4 §4): the pull feed per offline table and the server-sent change stream.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../../../schemas/roles';
-import { getEntityByTable, serverEntities } from '../../../schemas/index';
+import { getEntityByTable } from '../../../schemas/index';
 import { textSchema, withInputRules } from '../../../schemas/derive/json-schema';
+import { readableTables } from '../../../schemas/scope';
 import type { Db } from '../../db/index';
 import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
@@ -75,7 +76,9 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens }: {
       if (error instanceof HttpError) return sendError(reply, request, error);
       throw error;
     }
-    const readable = new Set(serverEntities.filter((e) => can(user.role, e.access.read)).map((e) => e.table));
+    // Events name only a table, never a record, and only tables the user may read; what
+    // changed comes through the scoped pull feed (schemas/scope.ts readableTables).
+    const readable = readableTables(user);
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });

@@ -17,7 +17,7 @@ import { useDataLayer } from '../../lib/db/hooks';
 import { formatDate } from '../../lib/format';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { can } from '../../lib/permissions';
+import { mayChange } from '../../lib/permissions';
 import { reportFailure } from './failure';
 import { AmberChip, NotUploadedChip } from '../../components/AmberChip';
 import { JobDetails } from './JobDetails';
@@ -107,7 +107,8 @@ function JobView({ record }: { record: JobDoc }) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
   const user = useSessionUser();
-  const canWrite = can(user?.role, 'jobs.write');
+  // Another organisation's job is read-only here, as in the API.
+  const canWrite = mayChange(user, job, record);
   const images = useRecordImages(job, record);
   const others = useOtherJobs(record.jb_Id);
   const toggle = useOpenToggle(record);

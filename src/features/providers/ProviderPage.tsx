@@ -8,7 +8,8 @@ import EditIcon from '@mui/icons-material/Edit';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { messageOf } from '../../components/entity';
 import type { DataLayer } from '../../lib/datalayer/types';
-import { can } from '../../lib/permissions';
+import { serviceProvider } from '../../../schemas/index';
+import { mayChange } from '../../lib/permissions';
 import { DeleteProvider } from './DeleteProvider';
 import { useSay } from './i18n';
 import { PROVIDERS_PATH, providerEditPath, providerPath } from './paths';
@@ -68,7 +69,8 @@ function Actions({ doc, data }: { doc: ProviderDoc; data: DataLayer }) {
 function Provider({ doc, data }: { doc: ProviderDoc; data: DataLayer }) {
   const say = useSay();
   const user = useSessionUser();
-  const canWrite = can(user?.role, 'serviceProviders.write');
+  // Another organisation's provider is read-only here, as in the API.
+  const canWrite = mayChange(user, serviceProvider, doc);
   const title = (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
       {doc.sp_Name}

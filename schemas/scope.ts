@@ -1,0 +1,115 @@
+// The organisation scope (issue 10 §3), the one rule beside the role matrix (./roles.ts): the
+// matrix says which roles may read or write an entity; the scope says which of its records.
+// Pure data and functions, used by the server (every route, list, count, statistic, image
+// and the sync feed) and by the client.
+//
+// - Client data (profiles, their sub-records and images, referrals, job referrals) belongs to
+//   the organisation of the user who created it: a user with an organisation reads and
+//   writes only its own.
+// - Providers, services, jobs and their children are read by every role the matrix allows,
+//   and changed, deleted or verified only by their own organisation.
+// - Role 1 reads and writes everything. A user without an organisation (location 0) reads
+//   everything its role allows, and writes only records that have no organisation either.
+// A record outside the scope does not exist for the user: 404, as if it were not there.
+//
+// Whose a record is comes from its entity's `owner` declaration (schemas/define.ts), never
+// from a list of routes: a root names its owner field, a child is owned through its parent.
+import type { EntityShape } from './define.ts';
+import { getEntity, serverEntities } from './index.ts';
+import { can } from './roles.ts';
+
+/** The user a rule is about: the signed-in user of a request, or a session on the device. */
+export interface Actor {
+  role: number;
+  /** Organisation (lookup item id of the `organisation` list); 0 = none. */
+  location: number;
+}
+
+export const NO_ORGANISATION = 0;
+
+export type ScopeMode = 'read' | 'write';
+
+/** The owner of a root entity: its owner field and who reads it. */
+export interface OwnerRoot {
+  readonly entity: EntityShape;
+  readonly field: string;
+  readonly reads: 'own' | 'all';
+}
+
+/** One step from a child to its parent: the child's field holding the parent's key. */
+export interface OwnerStep {
+  readonly entity: EntityShape;
+  readonly parentField: string;
+  readonly parent: EntityShape;
+}
+
+/** How a record of `entity` finds its owner: the steps up to the root, and the root. Undefined
+ * for entities that are not organisation data (owner: null). */
+export interface OwnerPath {
+  readonly steps: readonly OwnerStep[];
+  readonly root: OwnerRoot;
+}
+
+const MAX_DEPTH = 5;
+
+export function ownerPath(entity: EntityShape): OwnerPath | undefined {
+  const steps: OwnerStep[] = [];
+  let current = entity;
+  for (let depth = 0; depth <= MAX_DEPTH; depth++) {
+    const owner = current.owner;
+    if (!owner) return undefined;
+    if ('field' in owner) return { steps, root: { entity: current, field: owner.field, reads: owner.reads } };
+    const parent = current.parent && getEntity(current.parent.entity);
+    if (!current.parent || !parent) throw new Error(`${current.name}: owner via a parent it does not have`);
+    steps.push({ entity: current, parentField: current.parent.field, parent });
+    current = parent;
+  }
+  throw new Error(`${entity.name}: owner path deeper than ${MAX_DEPTH}`);
+}
+
+/** True when the entity's records belong to an organisation. */
+export const isOwned = (entity: EntityShape): boolean => ownerPath(entity) !== undefined;
+
+/** True when the entity is client data: only its organisation reads it. */
+export const isPrivate = (entity: EntityShape): boolean => ownerPath(entity)?.root.reads === 'own';
+
+/**
+ * Which records of `entity` the actor may read or write, beyond what the role matrix allows:
+ * `'all'`, or `{ organisation }`: only those whose owner is that organisation (0 = records
+ * of no organisation).
+ */
+export type RecordScope = 'all' | { readonly organisation: number };
+
+export function recordScope(actor: Actor, entity: EntityShape, mode: ScopeMode): RecordScope {
+  const path = ownerPath(entity);
+  if (!path || actor.role === 1) return 'all';
+  if (mode === 'read' && (path.root.reads === 'all' || actor.location === NO_ORGANISATION)) return 'all';
+  return { organisation: actor.location };
+}
+
+/**
+ * What a device mirrors through the sync feed: its own organisation's records (a user without
+ * one: the records of no organisation), everything for role 1 without an organisation. Always
+ * within `recordScope(actor, entity, 'read')`, and a device holds only what it may change.
+ */
+export function mirrorScope(actor: Actor, entity: EntityShape): RecordScope {
+  if (!ownerPath(entity) || (actor.role === 1 && actor.location === NO_ORGANISATION)) return 'all';
+  return { organisation: actor.location };
+}
+
+/** The owner of a record as stored: null/absent means no organisation. */
+export const ownerOf = (location: number | null | undefined): number => location ?? NO_ORGANISATION;
+
+/** True when the actor may read (or write) a record of `entity` owned by `owner`, the role
+ * matrix included: what a screen shows, the API allows. */
+export function mayAccess(actor: Actor, entity: EntityShape, mode: ScopeMode, owner: number | null | undefined): boolean {
+  if (!can(actor.role, mode === 'read' ? entity.access.read : entity.access.write)) return false;
+  const scope = recordScope(actor, entity, mode);
+  return scope === 'all' || scope.organisation === ownerOf(owner);
+}
+
+/** The tables whose change events a user may hear of: those it may read at all. The events
+ * name only the table; the records come through the scoped pull feed. */
+export function readableTables(actor: Actor): Set<string> {
+  return new Set(serverEntities.filter((e) => can(actor.role, e.access.read)).map((e) => e.table));
+}
