@@ -33,6 +33,7 @@ function inScope(actor: Actor, entity: EntityShape, owner: number, mode: 'read' 
 const NOT_ORGANISATION_DATA: Record<string, string> = {
   'POST /api/login': 'sign-in',
   'GET /api/health': 'health',
+  'GET /api/config': 'public installation settings (programme site): test/api/public-config.test.ts',
   'GET /api/sync/stream': 'events name only a table the role may read: test/api/sync.test.ts',
 };
 const NOT_ORGANISATION_PREFIXES = ['/api/users', '/api/lists', '/api/health'];
