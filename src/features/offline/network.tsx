@@ -1,34 +1,16 @@
 // The network as a field worker needs to see it (issue 10 §8): whether the device is offline,
 // shown at all times in the top bar, and an offer to upload when the network comes back while
 // records wait on the device.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Chip } from '@mui/material';
 import CloudOffIcon from '@mui/icons-material/CloudOff';
 import { closeSnackbar, enqueueSnackbar } from 'notistack';
 import { useIntl } from 'react-intl';
 import { useDb } from '../../lib/db/DbProvider';
+import { useNetworkOnline } from '../../lib/network';
 import { countPending } from './engine';
 import { startUpload } from './uploadRun';
-
-function browserOnline(): boolean {
-  return typeof navigator === 'undefined' || navigator.onLine !== false;
-}
-
-/** The browser's network state, live. */
-export function useNetworkOnline(): boolean {
-  const [online, setOnline] = useState(browserOnline);
-  useEffect(() => {
-    const update = () => setOnline(browserOnline());
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
-}
 
 /** A small "No network" chip for the top bar, visible on phones too; nothing while online. */
 export function NetworkIndicator() {

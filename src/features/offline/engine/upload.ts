@@ -7,6 +7,7 @@ import type { IcrsDatabase } from '../../../lib/db/database';
 import { uploadRecord, type Outcome, type RecordContext } from './record';
 import { pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
+import { browserOnline } from '../../../lib/network';
 
 /** Spec §5 and §8, spelling kept. */
 export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Connectioon is not available' } as const;
@@ -29,10 +30,6 @@ export async function uploadAll(deps: UploadDeps, options: UploadOptions = {}): 
     return progress.finish('noConnection');
   }
   return exclusive(deps.db, () => run({ db: deps.db, http: deps.http, notify }, options));
-}
-
-function browserOnline(): boolean {
-  return typeof navigator === 'undefined' || navigator.onLine !== false;
 }
 
 interface RunState {
