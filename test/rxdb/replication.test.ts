@@ -8,6 +8,7 @@ import { profile, profileImage, service, serviceProvider } from '../../schemas/i
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
+import { resetDatabase } from '../../src/features/offline/engine';
 import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
@@ -183,6 +184,18 @@ describe('pull replication', () => {
     expect(requests.length).toBeGreaterThanOrEqual(3);
     expect(requests[0]).toEqual({ limit: 10 });
     expect(requests[1]).toMatchObject({ limit: 10, updatedAt: expect.any(String), id: expect.any(String) });
+  });
+
+  it("after 'Reset Database' the next pull brings back every server record, not only changed ones", async () => {
+    const keys = [await newProvider({ sp_Name: 'Kept on the server 1' }), await newProvider({ sp_Name: 'Kept on the server 2' })];
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
+    await replication.awaitInSync();
+    expect((await collectionOf(db, serviceProvider).findByIds(keys).exec()).size).toBe(2);
+
+    await resetDatabase(db);
+    expect(await collectionOf(db, serviceProvider).count().exec()).toBe(0);
+    await replication.awaitInSync(); // no server change in between: only a forgotten checkpoint brings them back
+    expect((await collectionOf(db, serviceProvider).findByIds(keys).exec()).size).toBe(2);
   });
 
   it('profile images arrive without their bytes (those stay on the server)', async () => {

@@ -35,6 +35,11 @@ export function stopReplication(): Promise<void> {
   return running ? stop(running) : Promise.resolve();
 }
 
+/** Pulls every table again now (after 'Reset Database' forgot the checkpoints). */
+export function resyncReplication(): void {
+  current?.reSync();
+}
+
 /** Keeps replication running exactly while `mode` is online (for the signed-in store's life). */
 export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
   useEffect(() => {

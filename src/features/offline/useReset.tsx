@@ -6,6 +6,7 @@ import type { IcrsDatabase } from '../../lib/db/database';
 import { notify } from '../../lib/notify';
 import { countPending, resetDatabase } from './engine';
 import { notifyIfQuota } from './quota';
+import { resyncReplication } from './replicationControl';
 import { downloadPending } from './transfer';
 import { UnsentDialog } from './UnsentDialog';
 import { clearUploadReport } from './uploadRun';
@@ -31,6 +32,7 @@ export function useResetFlow(db: IcrsDatabase | null) {
     setBusy(true);
     try {
       await resetDatabase(db);
+      resyncReplication();
       clearUploadReport();
       notify.success(say('offline.reset'), say('offline.resetDone'));
     } catch (error) {

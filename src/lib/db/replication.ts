@@ -187,9 +187,27 @@ export function decide(stored: StoredDoc | undefined, row: PulledDoc): WriteDeci
   return { kind: 'write', document: storedDoc({ ...row, _deleted: false }, stored) };
 }
 
-/** Local documents of the database: one per table and user, holding the checkpoint. */
-function checkpointId(table: string, identity: string): string {
-  return `pull-checkpoint|${table}|${identity}`;
+/** Local documents of the database: one per table, user and store epoch, holding the checkpoint. */
+function checkpointId(table: string, identity: string, epoch: number): string {
+  return `pull-checkpoint|${epoch}|${table}|${identity}`;
+}
+
+/** The store's epoch names the checkpoints in use: a new epoch starts every pull from the
+ * beginning. Kept in a local document so that every tab and every later start sees it. */
+const EPOCH_ID = 'pull-epoch';
+
+async function storeEpoch(db: IcrsDatabase): Promise<number> {
+  const saved = await db.getLocal<{ epoch: number }>(EPOCH_ID);
+  return (saved?.get('epoch') as number | undefined) ?? 0;
+}
+
+/**
+ * Forgets every pull checkpoint (after 'Reset Database' emptied the store): the next pull of
+ * each table takes every row the server has again. A round in flight may still save its
+ * checkpoint, but under the old epoch, which nothing reads any more.
+ */
+export async function forgetPullCheckpoints(db: IcrsDatabase): Promise<void> {
+  await db.upsertLocal(EPOCH_ID, { epoch: (await storeEpoch(db)) + 1 });
 }
 
 function sleep(ms: number, wake: Observable<unknown>): Promise<void> {
@@ -306,7 +324,7 @@ class TablePull {
   }
 
   private async pullAll(): Promise<void> {
-    const id = checkpointId(this.entity.table, this.identity);
+    const id = checkpointId(this.entity.table, this.identity, await storeEpoch(this.options.db));
     const saved = await this.options.db.getLocal<{ checkpoint: Checkpoint }>(id);
     let checkpoint = saved?.get('checkpoint') as Checkpoint | undefined;
     const batchSize = this.options.batchSize ?? DEFAULT_BATCH;

@@ -3,6 +3,7 @@
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { EntityShape } from '../../../../schemas/define';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../../lib/db/database';
+import { forgetPullCheckpoints } from '../../../lib/db/replication';
 import { collection, labelOf, pendingDocs, readDoc, removeWithImages, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
 import { conflictOf, shownError } from './sync-error';
 import type { PendingRecord } from './types';
@@ -95,7 +96,9 @@ export async function discardPending(db: IcrsDatabase, table: string, key: strin
 }
 
 /** Empties every collection of icrs_db (spec §2 'Reset Database'; the screen confirms first,
- * and warns when records are still pending). */
+ * and warns when records are still pending). The pull checkpoints go too, so the server's
+ * records come back at the next pull instead of only when each of them changes. */
 export async function resetDatabase(db: IcrsDatabase): Promise<void> {
   await Promise.all(OFFLINE_ENTITIES.map((e) => collectionOf(db, e).find().remove()));
+  await forgetPullCheckpoints(db);
 }
