@@ -17,6 +17,7 @@ let adminToken: string;
 
 const field = { userName: 'svcfield', password: 'field-password-4', role: 4, location: 1 };
 const reports = { userName: 'svcreports', password: 'reports-password-2', role: 2, location: 1 };
+const otherOrg = { userName: 'svcother', password: 'other-password-3', role: 4, location: 2 };
 
 /** A real PNG of w×h pixels of one colour (decodable by the browser, distinct bytes per colour). */
 function makePng(width: number, height: number, rgb: [number, number, number]): Buffer {
@@ -47,6 +48,7 @@ beforeAll(async () => {
   await ensureOrganisations(server.server.db);
   await server.createUser(field);
   await server.createUser(reports);
+  await server.createUser(otherOrg);
   fieldToken = await server.login(field.userName, field.password);
   adminToken = await server.login(server.admin.userName, server.admin.password);
 });
@@ -497,6 +499,23 @@ describe('roles and accessibility', () => {
       await page.getByText('403', { exact: true }).waitFor();
     }
     await context.close();
+  });
+
+  it("another organisation's service is shown without Edit, Delete or Add buttons; its own organisation gets them", async () => {
+    const id = await apiService('Service of organisation 1');
+    const other = await signedIn(otherOrg);
+    await other.page.goto(`/serviceproviders/services/${id}`);
+    await other.page.getByRole('heading', { level: 1, name: /Service of organisation 1/ }).waitFor();
+    await other.page.getByTestId('provider-link').filter({ hasNotText: 'Loading' }).waitFor();
+    const content = other.page.getByRole('main');
+    await expect(content.getByRole('button', { name: /^(Edit|Delete|Add)/ }).count()).resolves.toBe(0);
+    await expect(content.getByRole('link', { name: /^(Edit|Add)/ }).count()).resolves.toBe(0);
+    await other.context.close();
+
+    const owner = await signedIn(field);
+    await owner.page.goto(`/serviceproviders/services/${id}`);
+    await owner.page.getByRole('main').getByRole('link', { name: /^Edit/ }).first().waitFor();
+    await owner.context.close();
   });
 
   it('list, service page and form have no serious accessibility violation (light and dark)', async () => {

@@ -18,7 +18,7 @@ import { useDataLayer } from '../../lib/db/DbProvider';
 import { emitPendingStatsChanged } from '../../lib/events';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/notify';
-import { can } from '../../lib/permissions';
+import { mayChange } from '../../lib/permissions';
 import { reportFailure, savesOnline } from './feedback';
 import { servicePaths } from './paths';
 import { RecordGate } from './RecordGate';
@@ -141,7 +141,10 @@ function useDeletion(doc: Service) {
 function ServiceView({ doc }: { doc: Service }) {
   const intl = useIntl();
   const user = useSessionUser();
-  const canWrite = can(user?.role, 'serviceProviders.write');
+  // A service belongs to its provider's organisation: edits are offered only where the server
+  // would take them (the provider's owner, or role 1), never on another organisation's service.
+  const provider = useRecord(serviceProvider, doc.sp_Id);
+  const canWrite = provider.status === 'ready' && mayChange(user, service, provider.doc);
   const images = useRecordImages(service, doc);
   const deletion = useDeletion(doc);
   const online = savesOnline();
