@@ -311,6 +311,9 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
   readonly rxVersion?: number;
   /** Organisation scope; required for server entities (checked at load time). */
   readonly owner?: OwnerInput<keyof F & string>;
+  /** The fields that name a record for people (joined with spaces): page titles, pickers,
+   * messages, the pending screen. Absent: the record's key names it. */
+  readonly title?: readonly (keyof F & string)[];
   readonly fields: F;
 }
 
@@ -334,6 +337,7 @@ export interface EntityShape {
   readonly list?: ListConfig;
   readonly rxVersion: number;
   readonly owner?: OwnerInput;
+  readonly title: readonly string[];
   readonly fields: FieldMap;
   readonly systemFields: FieldMap;
   readonly images: readonly string[];
@@ -378,6 +382,7 @@ export function defineEntity<const D extends EntityInput>(def: D & EntityInput<D
     list: def.list,
     rxVersion: def.rxVersion ?? 0,
     owner: def.owner,
+    title: def.title ?? [],
     fields: labelled(def.name, def.fields),
     systemFields: systemFieldsFor(server, def.softDelete === true),
     images: Object.keys(def.fields).filter((k) => def.fields[k]?.kind === 'image'),
@@ -424,7 +429,17 @@ function checkEntity(e: EntityShape): void {
   if (e.server && (!e.rest || !e.rest.startsWith('/'))) fail('server entities need a rest path starting with /');
   if (e.upload && !e.offline) fail('only offline entities upload');
   if (e.list) checkList(e.list, all, fail);
+  for (const name of e.title) if (!e.fields[name]) fail(`title field ${name} is not a field`);
   checkOwner(e, fail);
+}
+
+/** The name of a record for people: its title fields joined with spaces, or '' when they are
+ * all empty (the caller then says "unnamed" or shows the key, as it sees fit). */
+export function recordTitle(entity: EntityShape, data: Readonly<Record<string, unknown>>): string {
+  return entity.title
+    .map((name) => data[name])
+    .filter((value) => value !== undefined && value !== null && value !== '')
+    .join(' ');
 }
 
 /** Every server entity says whose it is, so a new one cannot be left outside the scope. */

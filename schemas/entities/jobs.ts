@@ -8,6 +8,7 @@ const positions = () => f.integer({ required: true, minimum: 1, maximum: 10_000,
 
 export const job = defineEntity({
   name: 'job',
+  title: ['title'],
   table: 'available-jobs',
   key: 'jb_Id',
   rest: '/jobs',
@@ -52,6 +53,7 @@ export const job = defineEntity({
 
 export const otherJob = defineEntity({
   name: 'otherJob',
+  title: ['title'],
   table: 'tbl_jobs_other',
   key: 'jb_oth_Id',
   parent: 'jb_Id',

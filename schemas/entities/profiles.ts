@@ -47,6 +47,7 @@ const profileKey = () => f.id({ required: true, ref: 'profile' });
 
 export const profile = defineEntity({
   name: 'profile',
+  title: ['prof_Reg_No', 'firstName', 'lastName'],
   table: 'tbl_profiles',
   key: 'prof_Id',
   rest: '/profile',
@@ -181,6 +182,7 @@ export const business = defineEntity({
 
 export const profileImage = defineEntity({
   name: 'profileImage',
+  title: ['img_for', 'name'],
   table: 'tbl_profiles_images',
   key: ['prof_Id', 'img_for'],
   parent: 'prof_Id',

@@ -13,6 +13,7 @@ const providerAccess = { read: 'serviceProviders.read', write: 'serviceProviders
 
 export const serviceProvider = defineEntity({
   name: 'serviceProvider',
+  title: ['sp_Name'],
   table: 'tbl_serviceprovider',
   key: 'sp_Id',
   rest: '/sproviers',
@@ -45,6 +46,7 @@ export const serviceProvider = defineEntity({
 
 export const service = defineEntity({
   name: 'service',
+  title: ['name'],
   table: 'tbl_sp_detail',
   key: 'sp_Detail_Id',
   parent: 'sp_Id',

@@ -17,6 +17,9 @@ import {
   entityByName,
   getEntity,
   getEntityByTable,
+  defineEntity,
+  f,
+  recordTitle,
   offlineCollections,
   serverEntities,
   serverFields,
@@ -178,6 +181,17 @@ describe('entity declarations', () => {
 
   it.each(Object.entries(KEYS))('%s has key %j', (table, key) => {
     expect(byTable(table).key).toEqual(key);
+  });
+
+  it('name records by their title fields, and refuse a title that is not a field', () => {
+    expect(recordTitle(serviceProvider, { sp_Name: 'Centre Amani' })).toBe('Centre Amani');
+    expect(recordTitle(entityByName.profile, { prof_Reg_No: 'ICRSAB12CD34', firstName: 'Aline', lastName: '' })).toBe('ICRSAB12CD34 Aline');
+    expect(recordTitle(user, { userName: 'x' })).toBe(''); // no title: callers show the key
+    expect(() => defineEntity({
+      name: 'thing', table: 'things', key: 'id', rest: '/things', access: { read: 'jobs.read', write: 'jobs.write' }, owner: null,
+      // @ts-expect-error the declaration's type refuses it too
+      title: ['label'], fields: { id: f.id({ required: true }) },
+    })).toThrow(/title field label is not a field/);
   });
 
   it('children name their parents', () => {

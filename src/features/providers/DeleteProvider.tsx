@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useIntl } from 'react-intl';
-import { serviceProvider } from '../../../schemas/index';
+import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { ConfirmDialog } from '../../components';
 import { DeleteDialog } from '../../components/DeleteDialog';
 import type { DataLayer } from '../../lib/datalayer/types';
@@ -26,7 +26,7 @@ export function DeleteProvider({ doc, data }: { doc: ProviderDoc; data: DataLaye
   const localOnly = doc.syncState === 'pending' && doc.syncOp === 'create';
 
   const done = (textId: string) => {
-    notify.success(say('providers.delete.doneTitle'), say(textId, { name: doc.sp_Name }));
+    notify.success(say('providers.delete.doneTitle'), say(textId, { name: recordTitle(serviceProvider, doc) }));
     void navigate(PROVIDERS_PATH, { replace: true });
   };
 
@@ -55,7 +55,7 @@ export function DeleteProvider({ doc, data }: { doc: ProviderDoc; data: DataLaye
         <ConfirmDialog
           open={open}
           title={say('providers.delete.discardTitle')}
-          text={say('providers.delete.discardText', { name: doc.sp_Name })}
+          text={say('providers.delete.discardText', { name: recordTitle(serviceProvider, doc) })}
           confirmLabel={say('providers.delete.discardConfirm')}
           onCancel={() => setOpen(false)}
           onConfirm={() => void discard()}
@@ -64,7 +64,7 @@ export function DeleteProvider({ doc, data }: { doc: ProviderDoc; data: DataLaye
         <DeleteDialog
           open={open}
           entityLabel={say('entity.serviceProvider').toLocaleLowerCase(intl.locale)}
-          name={doc.sp_Name}
+          name={recordTitle(serviceProvider, doc)}
           onCancel={() => setOpen(false)}
           onConfirm={async (reason, password) => {
             // A wrong password rejects: the dialog shows the server's message and stays open.

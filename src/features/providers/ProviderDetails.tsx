@@ -2,7 +2,7 @@
 // map (or a plain note that none was recorded).
 import type { ReactNode } from 'react';
 import { Alert, Box, Card, CardContent, Link, Typography } from '@mui/material';
-import { serviceProvider } from '../../../schemas/index';
+import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import { MapView, isLatLng } from '../../components/map';
 import { formatDate } from '../../lib/format';
@@ -68,8 +68,8 @@ export function ProviderMap({ doc }: { doc: ProviderDoc }) {
           <>
             <MapView
               height={280}
-              ariaLabel={say('providers.page.mapOf', { name: doc.sp_Name })}
-              markers={[{ ...position, id: doc.sp_Id, title: doc.sp_Name, color: TYPE_COLORS[doc.sp_type], popup: doc.sp_Address ?? undefined }]}
+              ariaLabel={say('providers.page.mapOf', { name: recordTitle(serviceProvider, doc) })}
+              markers={[{ ...position, id: doc.sp_Id, title: recordTitle(serviceProvider, doc), color: TYPE_COLORS[doc.sp_type], popup: doc.sp_Address ?? undefined }]}
             />
             <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="provider-coords">
               {say('providers.page.coords', { lat: displayValue(serviceProvider, 'lat', position.lat, ctx), lng: displayValue(serviceProvider, 'lng', position.lng, ctx) })}

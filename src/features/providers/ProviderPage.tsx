@@ -8,7 +8,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { messageOf } from '../../components/entity';
 import type { DataLayer } from '../../lib/datalayer/types';
-import { serviceProvider } from '../../../schemas/index';
+import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { mayChange } from '../../lib/permissions';
 import { DeleteProvider } from './DeleteProvider';
 import { useSay } from './i18n';
@@ -73,7 +73,7 @@ function Provider({ doc, data }: { doc: ProviderDoc; data: DataLayer }) {
   const canWrite = mayChange(user, serviceProvider, doc);
   const title = (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-      {doc.sp_Name}
+      {recordTitle(serviceProvider, doc)}
       {doc.syncState === 'pending' && (
         <Chip
           size="small"
@@ -100,7 +100,7 @@ function Provider({ doc, data }: { doc: ProviderDoc; data: DataLayer }) {
           <ProviderMap doc={doc} />
         </Grid>
       </Grid>
-      <ProviderServices data={data} spId={doc.sp_Id} name={doc.sp_Name} canAdd={canWrite} />
+      <ProviderServices data={data} spId={doc.sp_Id} name={recordTitle(serviceProvider, doc)} canAdd={canWrite} />
     </Page>
   );
 }

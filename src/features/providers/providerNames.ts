@@ -1,6 +1,6 @@
 // Provider names for rows that only carry `sp_Id` (services to verify, rejected services):
 // read through the data layer, so the device's copy answers offline and the server online.
-import { serviceProvider } from '../../../schemas/index';
+import { recordTitle, serviceProvider } from '../../../schemas/index';
 import type { DataLayer } from '../../lib/datalayer/types';
 
 // Names hardly change while a list is open; one lookup per provider per page load is enough.
@@ -11,7 +11,7 @@ export async function providerNames(data: DataLayer, ids: readonly string[]): Pr
   await Promise.all(
     wanted.map(async (id) => {
       const doc = await data.get(serviceProvider, id).catch(() => null);
-      if (doc) known.set(id, doc.sp_Name);
+      if (doc) known.set(id, recordTitle(serviceProvider, doc));
     }),
   );
   return new Map(ids.filter((id) => known.has(id)).map((id) => [id, known.get(id) as string]));

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Autocomplete, Box, CircularProgress, TextField, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { serviceProvider } from '../../../schemas/index';
+import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { lookupLabel, langOf, useLookupLists } from '../../components/entity';
 import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer } from '../../lib/db/DbProvider';
@@ -28,7 +28,7 @@ function useProviderSearch(text: string, open: boolean): { rows: Provider[]; loa
     if (!data || !open) return undefined;
     let current = true;
     const timer = setTimeout(() => {
-      data.list(serviceProvider, { q: text.trim() || undefined, pageSize: PAGE, sort: 'sp_Name', dir: 'asc' }).then(
+      data.list(serviceProvider, { q: text.trim() || undefined, pageSize: PAGE, sort: serviceProvider.title[0], dir: 'asc' }).then(
         (page) => current && setFound({ text, rows: page.rows }),
         () => current && setFailed(text),
       );
@@ -71,7 +71,7 @@ export function ProviderPicker({ value, onChange, error, autoFocus }: ProviderPi
       options={search.rows}
       // The server searched already: show what it answered.
       filterOptions={(options) => options}
-      getOptionLabel={(p) => p.sp_Name}
+      getOptionLabel={(p) => recordTitle(serviceProvider, p)}
       isOptionEqualToValue={(a, b) => a.sp_Id === b.sp_Id}
       loading={search.loading}
       loadingText={say('common.loading')}
@@ -80,7 +80,7 @@ export function ProviderPicker({ value, onChange, error, autoFocus }: ProviderPi
         const { key, ...rest } = props as typeof props & { key: string };
         return (
           <Box component="li" key={key} {...rest} sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start !important' }}>
-            <span>{p.sp_Name}</span>
+            <span>{recordTitle(serviceProvider, p)}</span>
             <Typography variant="caption" color="text.secondary">
               {[territory(p), p.sp_Address].filter(Boolean).join(' · ')}
             </Typography>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Link, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { service, serviceProvider } from '../../../schemas/index';
+import { recordTitle, service, serviceProvider } from '../../../schemas/index';
 import { FullPageSpinner, Page } from '../../components';
 import { NO_IMAGE_CHANGES, type ImageChanges } from '../../components/images';
 import { useDataLayer } from '../../lib/db/DbProvider';
@@ -27,7 +27,7 @@ function ChosenProvider({ provider, onChange }: { provider: Provider; onChange: 
             {intl.formatMessage({ id: 'field.service.sp_Id' })}
           </Typography>
           <Link component={RouterLink} to={servicePaths.provider(provider.sp_Id)} variant="subtitle1" data-testid="chosen-provider">
-            {provider.sp_Name}
+            {recordTitle(serviceProvider, provider)}
           </Link>
         </Box>
         <Button onClick={onChange}>{intl.formatMessage({ id: 'services.add.changeProvider' })}</Button>

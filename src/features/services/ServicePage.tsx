@@ -8,7 +8,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
-import { service, SERVICE_STATUS, serviceProvider } from '../../../schemas/index';
+import { recordTitle, service, SERVICE_STATUS, serviceProvider } from '../../../schemas/index';
 import { ConfirmDialog, Page, ServiceStatusChip, useSessionUser, WARNING_OUTLINED_SX } from '../../components';
 import { DeleteDialog } from '../../components/DeleteDialog';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
@@ -45,7 +45,7 @@ function ProviderLink({ spId }: { spId: string }) {
   const intl = useIntl();
   const provider = useRecord(serviceProvider, spId);
   if (provider.status === 'loading') return <>{intl.formatMessage({ id: 'common.loading' })}</>;
-  const name = provider.status === 'ready' ? provider.doc.sp_Name : intl.formatMessage({ id: 'services.page.providerUnknown' });
+  const name = provider.status === 'ready' ? recordTitle(serviceProvider, provider.doc) : intl.formatMessage({ id: 'services.page.providerUnknown' });
   return (
     <Link component={RouterLink} to={servicePaths.provider(spId)} data-testid="provider-link">
       {name}

@@ -1,7 +1,7 @@
 // The engine's reads and writes of icrs_db. Everything the engine knows about what is left to do
 // is read from here at the moment it is needed: a crash loses nothing the store does not hold.
 import type { RxCollection, RxDocument } from 'rxdb';
-import type { EntityShape } from '../../../../schemas/define';
+import { recordTitle, type EntityShape } from '../../../../schemas/define';
 import { COMPOSITE_SEPARATOR } from '../../../../schemas/derive/rxdb';
 import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../../lib/db/database';
@@ -145,14 +145,7 @@ export async function removeWithImages(db: IcrsDatabase, entity: EntityShape, do
   await doc.collection.bulkRemove([doc.primary]);
 }
 
-const LABEL_FIELDS = ['title', 'sp_Name', 'name'] as const;
-
-/** A name for the pending screen. */
+/** A name for the pending screen: the entity's title fields, else the record's key. */
 export function labelOf(entity: EntityShape, data: Readonly<DocData>): string {
-  const text = (names: readonly string[]) =>
-    names.map((n) => data[n]).filter((v) => v !== undefined && v !== null && v !== '').join(' ');
-  if (entity.table === 'tbl_profiles') return text(['prof_Reg_No', 'firstName', 'lastName']);
-  if (entity.table === 'tbl_profiles_images') return text(['img_for', 'name']);
-  for (const field of LABEL_FIELDS) if (typeof data[field] === 'string' && data[field]) return String(data[field]);
-  return localKey(entity, data);
+  return recordTitle(entity, data) || localKey(entity, data);
 }
