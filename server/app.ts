@@ -4,7 +4,7 @@ import type { Config } from './config';
 import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrations';
 import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
-import { installErrorHandler } from './lib/errors';
+import { installErrorHandler, loggedError } from './lib/errors';
 import { installInputRules } from './lib/input';
 import { TokenService } from './lib/tokens';
 import authPlugin from './plugins/auth';
@@ -50,6 +50,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[hidden]' },
       serializers: {
         req: (request: FastifyRequest) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip }),
+        err: loggedError,
       },
       ...(logStream ? { stream: logStream } : {}),
     },

@@ -85,6 +85,41 @@ const FRAMEWORK_ERRORS: Record<string, [number, MessageKey]> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'http.mediaType'],
 };
 
+/** PostgreSQL error classes whose text quotes the values of a row: data exceptions (22) and
+ * integrity violations (23), e.g. `Key (prof_Reg_No)=(…) already exists`. */
+const VALUE_QUOTING_SQLSTATE = /^2[23]/;
+
+interface DatabaseErrorFields {
+  code?: unknown;
+  constraint?: unknown;
+  table?: unknown;
+  column?: unknown;
+  routine?: unknown;
+}
+
+/**
+ * The log's view of an error. Clients' names, phones and birth dates must never reach the
+ * server's logs (issue 11), and a database error can quote them in its message and detail:
+ * for those only where it happened is kept (SQLSTATE, constraint, table, column).
+ */
+export function loggedError(error: Error): LoggedError {
+  const fields = error as Error & DatabaseErrorFields;
+  const stack = error.stack ?? '';
+  if (typeof fields.code === 'string' && VALUE_QUOTING_SQLSTATE.test(fields.code)) {
+    const where = { code: fields.code, constraint: fields.constraint, table: fields.table, column: fields.column, routine: fields.routine };
+    // The stack's first line repeats the message.
+    return { type: error.name, message: '[database error: values hidden]', ...where, stack: stack.split('\n').slice(1).join('\n') };
+  }
+  return { type: error.name, message: error.message, ...(typeof fields.code === 'string' ? { code: fields.code } : {}), stack };
+}
+
+interface LoggedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+}
+
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: HttpError) {
   return send(reply, error.statusCode, translate(requestLang(request), error.messageKey, error.values), error.extra);
 }
