@@ -94,11 +94,21 @@ export function pendingRemovals(doc: Readonly<Record<string, unknown>>): string[
   return Array.isArray(doc.syncRemoveImages) ? (doc.syncRemoveImages as string[]) : [];
 }
 
+/** What a pending document may empty on the server: a record's image slots (services, jobs),
+ * or, for a profile image, its own kind (photo, idDocument, consentForm: a removal made
+ * offline of an image the server holds waits on that image's document). */
+export function removableSlots(entity: EntityShape): readonly string[] {
+  if (entity.images.length) return entity.images;
+  const kind = entity.fields.img_for;
+  return kind?.kind === 'enum' && entity.keyFields.includes('img_for') ? kind.values.map(String) : [];
+}
+
 function syncProperties(entity: EntityShape): Partial<Record<keyof SyncFields, JsonSchema>> {
-  const removeImages: JsonSchema = { type: 'array', items: { type: 'string', enum: entity.images, maxLength: 20 }, maxItems: entity.images.length };
-  // Only records with image slots (services, jobs): an offline edit may empty one whose image is
-  // on the server, and the upload must say so.
-  const slots = entity.images.length > 0 ? { syncRemoveImages: removeImages } : {};
+  const removable = removableSlots(entity);
+  const removeImages: JsonSchema = { type: 'array', items: { type: 'string', enum: removable, maxLength: 20 }, maxItems: removable.length };
+  // Only records with image slots (services, jobs) and profile images: an offline edit may empty
+  // one whose image is on the server, and the upload must say so.
+  const slots = removable.length > 0 ? { syncRemoveImages: removeImages } : {};
   return {
     ...slots,
     syncState: { type: 'string', enum: SYNC_STATES, maxLength: 7 },

@@ -85,7 +85,7 @@ function defaultClause(field: Field): string {
   return '';
 }
 
-function columnSql(name: string, field: Field): string {
+export function columnSql(name: string, field: Field): string {
   const conditions = checks(name, field);
   const check = conditions.length ? ` CHECK (${conditions.join(' AND ')})` : '';
   const notNull = field.required ? ' NOT NULL' : '';

@@ -188,6 +188,11 @@ export const profileImage = defineEntity({
   parent: 'prof_Id',
   rest: '/profile/images',
   offline: true,
+  // A removed photo or document is gone from the server (its bytes deleted) and the row is
+  // marked deleted, so that the pull tells every device to forget it (issue 11).
+  softDelete: true,
+  // 1: a removal made offline waits on the image's document (syncRemoveImages); added as optional.
+  rxVersion: 1,
   // The spec names no title for profile images; its catalogue's profile sync title fits.
   upload: { order: 12, errorTitle: 'Profile Sync Error' },
   access: profileAccess,

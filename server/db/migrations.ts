@@ -1,7 +1,9 @@
 // One ordered list of migrations for both databases, applied at start inside one
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
-import { schemaSql } from '../../schemas/derive/sql';
+import { columnSql, ident, schemaSql } from '../../schemas/derive/sql';
+import { profileImage } from '../../schemas/index';
+import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
 import { changeFunctionSql, changeTriggerSql } from '../plugins/sync/changes';
 import type { Db, Queryable } from './index';
@@ -67,6 +69,17 @@ export const coreMigrations: Migration[] = [
     id: '0011-auth-token-version',
     up: sql(`ALTER TABLE "users" ADD COLUMN IF NOT EXISTS "tokenVersion" integer NOT NULL DEFAULT 0
       CHECK ("tokenVersion" BETWEEN 0 AND 2147483647)`),
+  },
+  {
+    // Issue 11: a removed profile photo or document is marked deleted (its bytes are deleted),
+    // so that the pull feed tells every device to forget it. New databases have the columns
+    // from 0001; older ones get them here.
+    id: '0012-profile-images-soft-delete',
+    up: async (tx) => {
+      for (const [name, field] of Object.entries(softDeleteFields)) {
+        await tx.query(`ALTER TABLE ${ident(profileImage.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, field)}`);
+      }
+    },
   },
 ];
 

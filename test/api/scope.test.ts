@@ -219,6 +219,26 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         return [{ kind: 'read-one', entity: profileImage, permission: readOf(profileImage), key: (org) => fx[org].profile, request: (org) => ({ method, url: `/profile/images/${fx[org].profile}` }) }];
       case 'PUT /api/profile/images/{id}':
         return [{ kind: 'write', entity: profileImage, permission: writeOf(profileImage), request: (org) => ({ method, url: `/profile/images/${fx[org].profile}`, fields: { img_for: 'idDocument' }, files: { file: PNG_1PX } }) }];
+      case 'POST /api/profile/images/delete/{id}':
+        // A consent form put back each time, so that every allowed removal has one to remove.
+        return [{
+          kind: 'write', entity: profileImage, permission: writeOf(profileImage),
+          request: async (org) => {
+            const put = await multipartRequest(t, 'PUT', `/profile/images/${fx[org].profile}`, writer(org).token, { img_for: 'consentForm' }, { file: PNG_1PX });
+            expect(put.status).toBe(200);
+            return { method, url: `/profile/images/delete/${fx[org].profile}`, body: { img_for: 'consentForm' } };
+          },
+        }];
+      case 'POST /api/profile/duplicates':
+        // The fixture client's own phone number: found by its organisation (and role 1) only.
+        return [{
+          kind: 'read-list', entity: profile, permission: readOf(profile), key: (org) => fx[org].profile,
+          request: async (org) => {
+            const phone = `+243 99 000 00${org}`;
+            await t.server.db.query('UPDATE "tbl_profiles" SET "phone" = $1 WHERE "prof_Id" = $2', [phone, fx[org].profile]);
+            return { method, url: '/profile/duplicates', body: { phone } };
+          },
+        }];
       case 'PUT /api/referral/images/{id}':
         return [{ kind: 'write', entity: referral, permission: writeOf(referral), request: (org) => ({ method, url: `/referral/images/${fx[org].referral}`, files: { file: PNG_1PX } }) }];
       case 'GET /api/imgs/getById':

@@ -2,11 +2,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { profile, profileImage } from '../../../schemas/index';
 import { isRegistrationNumber } from '../../../schemas/ids';
-import { textSchema } from '../../../schemas/derive/json-schema';
+import { inputSchema, nullable, textSchema } from '../../../schemas/derive/json-schema';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
-import { putImage } from '../../lib/images';
+import { deleteImages, putImage } from '../../lib/images';
 import { getRowOr404, reading, updateRow, upsertRow, writing } from '../../lib/records';
+import { findDuplicates, type DuplicateQuery } from './duplicates';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
 import type { EntityHooks } from './routes';
 
@@ -40,6 +41,39 @@ const basicSpBody = {
 
 const IMAGE_KINDS = profileImage.fields.img_for.values as readonly string[];
 
+const removeImageBody = {
+  type: 'object',
+  required: ['img_for'],
+  additionalProperties: false,
+  properties: { img_for: { type: 'string', enum: IMAGE_KINDS } },
+} as const;
+
+/** The fields of a new client the duplicate search compares (all optional: it answers what it can). */
+const duplicatesBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    firstName: nullable(inputSchema(profile.fields.firstName)),
+    lastName: nullable(inputSchema(profile.fields.lastName)),
+    birthDate: nullable(inputSchema(profile.fields.birthDate)),
+    phone: nullable(textSchema(24)),
+    /** The client being edited, left out of its own duplicates. */
+    exclude: nullable(inputSchema(profile.fields.prof_Id)),
+  },
+} as const;
+
+/** Marks the image of `kind` deleted and deletes its bytes; false when there was none. */
+async function removeProfileImage(tx: Queryable, id: string, kind: string, userId: string): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE "tbl_profiles_images" SET "deleted" = true, "deletedBy" = $3, "deletedAt" = now(),
+       "updatedAt" = date_trunc('milliseconds', now()), "updatedBy" = $3
+     WHERE "prof_Id" = $1 AND "img_for" = $2 AND NOT "deleted" RETURNING "img_for"`,
+    [id, kind, userId],
+  );
+  await deleteImages(tx, { table: profileImage.table, id }, [kind]);
+  return rows.length > 0;
+}
+
 export default async function profilesPlugin(app: FastifyInstance, { db }: { db: Db }) {
   const write = { permission: profile.access.write };
   const read = { permission: profile.access.read };
@@ -60,7 +94,11 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
     if (!IMAGE_KINDS.includes(kind)) throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
     return db.transaction(async (tx) => {
       await getRowOr404(tx, profile, id, writing(request.user));
-      const values = { prof_Id: id, img_for: kind, name: file.fileName.slice(0, 255), type: file.mime, size: file.data.length };
+      // A kind removed before and given again comes back (deleted columns reset).
+      const values = {
+        prof_Id: id, img_for: kind, name: file.fileName.slice(0, 255), type: file.mime, size: file.data.length,
+        deleted: false, deleteReason: null, deletedBy: null, deletedAt: null,
+      };
       const { row } = await upsertRow(tx, profileImage, values, request.user.userId, writing(request.user));
       // Stored under its kind: GET /imgs/getfile?id={prof_Id}&filename={img_for} serves it.
       await putImage(tx, { table: profileImage.table, id }, kind, file, request.user.userId, kind);
@@ -72,9 +110,25 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
     const { id } = request.params as { id: string };
     await getRowOr404(db, profile, id, reading(request.user));
     return db.query(
-      `SELECT "prof_Id", "img_for", "name", "type", "size", "updatedAt" FROM "tbl_profiles_images" WHERE "prof_Id" = $1 ORDER BY "img_for"`,
+      `SELECT "prof_Id", "img_for", "name", "type", "size", "updatedAt" FROM "tbl_profiles_images" WHERE "prof_Id" = $1 AND NOT "deleted" ORDER BY "img_for"`,
       [id],
     );
   });
 
+  // Removes a photo or document (issue 11): the row is marked deleted (so devices forget it at
+  // their next pull) and the bytes are deleted. Repeating it is harmless (a lost answer).
+  app.post('/api/profile/images/delete/:id', { schema: { body: removeImageBody }, config: write }, async (request) => {
+    const { id } = request.params as { id: string };
+    const kind = (request.body as { img_for: string }).img_for;
+    const removed = await db.transaction(async (tx) => {
+      await getRowOr404(tx, profile, id, writing(request.user));
+      return removeProfileImage(tx, id, kind, request.user.userId);
+    });
+    return { result: removed ? 'removed' : 'absent', prof_Id: id, img_for: kind };
+  });
+
+  // Possible duplicates of a client being registered (issue 11), among the clients the user may read.
+  app.post('/api/profile/duplicates', { schema: { body: duplicatesBody }, config: read }, (request) =>
+    findDuplicates(db, request.body as DuplicateQuery, reading(request.user)),
+  );
 }

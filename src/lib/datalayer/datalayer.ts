@@ -3,6 +3,7 @@
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import type { Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
+import { findDuplicates, saveProfileImages } from './clients';
 import { makeContext } from './context';
 import type { DocData } from './docs';
 import * as read from './read';
@@ -40,5 +41,7 @@ export function createDataLayer(deps: DataLayerDeps): DataLayer {
     count$<E extends EntityShape>(entity: E, selector: MangoQuerySelector<Doc<E>> = {}) {
       return read.count$(ctx, entity, selector as unknown as NonNullable<Untyped['selector']>);
     },
+    saveProfileImages: (key, images, remove = []) => saveProfileImages(ctx, key, images, remove),
+    findDuplicates: (query) => findDuplicates(ctx, query),
   };
 }

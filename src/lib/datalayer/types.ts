@@ -8,6 +8,7 @@ import type { DocOf } from '../../../schemas/derive/types';
 import type { LookupItem } from '../../../schemas/entities/users';
 import type { IcrsDatabase } from '../db/database';
 import type { SessionUser } from '../session';
+import type { DuplicateClient, DuplicateQuery } from './clients';
 
 /** The HTTP calls the data layer makes: the app's axios instance (`api`) or a test one. */
 export type HttpClient = Pick<AxiosInstance, 'get' | 'post' | 'put' | 'defaults'>;
@@ -93,4 +94,11 @@ export interface DataLayer {
   /** A live RxDB query: emits the current result, then again on every change. */
   observe<E extends EntityShape>(entity: E, query?: MangoQuery<Doc<E>>): Observable<Doc<E>[]>;
   count$<E extends EntityShape>(entity: E, selector?: MangoQuerySelector<Doc<E>>): Observable<number>;
+  /** A client's photo, identity document and consent form (issue 11): `images` fill or replace
+   * their kind (`slot` photo / idDocument / consentForm), `remove` deletes kinds, on the server
+   * too (at once online, with the upload offline). */
+  saveProfileImages(key: string, images: readonly ImageInput[], remove?: readonly string[]): Promise<void>;
+  /** Clients that may be the one being registered: same names and birth date (case and accents
+   * ignored) or same phone; the server's (organisation scope) online, and this device's. */
+  findDuplicates(query: DuplicateQuery): Promise<DuplicateClient[]>;
 }

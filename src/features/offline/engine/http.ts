@@ -65,6 +65,13 @@ export async function putProfileImage(http: UploadHttp, entity: EntityShape, dat
   return response.data;
 }
 
+/** POST /profile/images/delete/{prof_Id} {img_for}: the kind is removed on the server (bytes
+ * deleted); answers `{result: 'removed' | 'absent'}`, so a repeat after a lost answer succeeds. */
+export async function removeProfileImage(http: UploadHttp, data: Readonly<DocData>): Promise<Row> {
+  const response = await http.post<Row>(`/profile/images/delete/${encodeURIComponent(String(data.prof_Id))}`, { img_for: data.img_for }, QUIET);
+  return response.data;
+}
+
 /** GET {rest}/{key}; undefined when the server has no (undeleted) such record. */
 export async function getRecord(http: UploadHttp, entity: EntityShape, key: string): Promise<Row | undefined> {
   try {

@@ -7,7 +7,7 @@ import { pendingRemovals } from '../../../../schemas/derive/rxdb';
 import { profile, profileImage } from '../../../../schemas/index';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
-import { conflictRow, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, type Failure, type Row } from './http';
+import { conflictRow, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type Row } from './http';
 import { finishUploaded, imagesOf, markConflict, markFailed, parentPending, readDoc, serverKey, type DocData, type LocalDoc } from './store';
 import { CONFLICT, conflictOf } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
@@ -75,7 +75,9 @@ async function fail(ctx: RecordContext, entity: EntityShape, doc: LocalDoc, imag
 const updatedAtOf = (row: Row): string | undefined => (typeof row.updatedAt === 'string' ? row.updatedAt : undefined);
 
 function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
-  // Profile images are replaced by kind on every PUT: create and update are the same call.
+  // Profile images are replaced by kind on every PUT: create and update are the same call. A
+  // removal made offline (issue 11) deletes the kind on the server; repeating it is harmless.
+  if (isProfileImage(entity) && pendingRemovals(data).length) return removeProfileImage(ctx.http, data).then(stored);
   if (isProfileImage(entity)) return putProfileImage(ctx.http, entity, data).then(stored);
   return data.syncOp === 'update' ? sendUpdate(ctx, entity, data, images) : sendCreate(ctx, entity, data, images);
 }

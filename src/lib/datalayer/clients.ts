@@ -1,0 +1,174 @@
+// What the client registration form needs beyond create/update (issue 11): a client's photo,
+// identity document and consent form saved and removed (a removed one is deleted on the server
+// too, at once online, at the upload offline), and the search for possible duplicates (the
+// server's, within the user's organisation, and this device's store).
+import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
+import { profile, profileImage } from '../../../schemas/index';
+import type { Ctx } from './context';
+import { isPending, plain, writeSynced, type DocData } from './docs';
+import { checkImages, storeImagesOffline } from './images';
+import { isNetworkError, putProfileImage } from './remote';
+import type { ImageInput } from './types';
+
+export const PROFILE_FILE_KINDS = profileImage.fields.img_for.values as readonly string[];
+
+/** A profile image document that stands for a removal waiting for the upload (not an image). */
+export function isRemovalPending(doc: Readonly<Record<string, unknown>>): boolean {
+  return pendingRemovals(doc).length > 0;
+}
+
+const pkOf = (key: string, kind: string) => `${key}${COMPOSITE_SEPARATOR}${kind}`;
+
+/** POST /profile/images/delete/{id}: harmless when the server has none (a repeat). */
+export async function postProfileImageRemoval(ctx: Pick<Ctx, 'http'>, key: string, kind: string): Promise<void> {
+  await ctx.http.post(`/profile/images/delete/${encodeURIComponent(key)}`, { img_for: kind });
+}
+
+/**
+ * A removal kept on this device: an image never uploaded is simply forgotten; one the server
+ * holds (a synced copy, or a replacement of one) becomes a pending removal the upload engine
+ * sends. `serverMayHave`: the client is on the server, so its server image may not be mirrored here.
+ */
+async function removeOffline(ctx: Ctx, key: string, kind: string, serverMayHave: boolean): Promise<void> {
+  const collection = ctx.collection(profileImage);
+  const doc = await collection.findOne(pkOf(key, kind)).exec();
+  const data = doc ? plain(doc) : null;
+  const onServer = data ? data.syncState === 'synced' || data.syncOp === 'update' : serverMayHave;
+  if (!onServer) {
+    await doc?.remove();
+    return;
+  }
+  const now = Date.now();
+  const base: DocData = data ?? { [COMPOSITE_KEY]: pkOf(key, kind), prof_Id: key, img_for: kind, name: kind, type: 'image/jpeg', size: 1 };
+  const removal: DocData = { ...base, data: '', syncState: 'pending', syncOp: 'update', syncAttempts: 0, syncRemoveImages: [kind], sortDesc: newestFirstKey(now, pkOf(key, kind)) };
+  delete removal.syncError;
+  await collection.upsert(removal);
+}
+
+/** Is the client on the server (so that its images go there at once when online)? */
+async function profileOnServer(ctx: Ctx, key: string): Promise<boolean> {
+  const local = await ctx.collection(profile).findOne(key).exec();
+  return !(isPending(local) && local?.syncOp === 'create');
+}
+
+/**
+ * Saves a client's photos and documents: `images` fill or replace their kind (photo,
+ * idDocument, consentForm), `remove` names kinds to delete. Online (and the client on the
+ * server) they go at once, removals first; what the network drops waits here for the upload.
+ */
+export async function saveProfileImages(ctx: Ctx, key: string, images: readonly ImageInput[], remove: readonly string[] = []): Promise<void> {
+  checkImages(profile, images);
+  const removals = remove.filter((kind) => PROFILE_FILE_KINDS.includes(kind) && !images.some((image) => image.slot === kind));
+  const onServer = await profileOnServer(ctx, key);
+  let online = ctx.isOnline() && onServer;
+  for (const kind of removals) {
+    if (online) {
+      try {
+        await postProfileImageRemoval(ctx, key, kind);
+        await (await ctx.collection(profileImage).findOne(pkOf(key, kind)).exec())?.remove();
+        continue;
+      } catch (error) {
+        if (!isNetworkError(error)) throw error;
+        online = false;
+      }
+    }
+    await removeOffline(ctx, key, kind, onServer);
+  }
+  for (const [i, image] of images.entries()) {
+    if (online) {
+      try {
+        const row = await putProfileImage(ctx.http, key, image);
+        await writeSynced(ctx.db, profileImage, [row], { replacePending: true });
+        continue;
+      } catch (error) {
+        if (!isNetworkError(error)) throw error;
+        online = false;
+      }
+    }
+    await storeImagesOffline(ctx.db, profile, key, images.slice(i, i + 1));
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Possible duplicates
+// ------------------------------------------------------------------------------------------
+
+export interface DuplicateQuery {
+  firstName?: string | null;
+  lastName?: string | null;
+  birthDate?: string | null;
+  phone?: string | null;
+  /** The client being edited: not its own duplicate. */
+  exclude?: string | null;
+}
+
+export interface DuplicateClient {
+  prof_Id: string;
+  prof_Reg_No: string;
+  firstName: string;
+  lastName: string;
+  birthDate?: string | null;
+  phone?: string | null;
+  match: ('name' | 'phone')[];
+  /** Found in this device's store only (not uploaded, or the search could not reach the server). */
+  local?: boolean;
+}
+
+/** A phone is compared when it has this many digits (the server's rule too). */
+export const MIN_PHONE_DIGITS = 6;
+
+/** Lower case without accents, spaces trimmed and collapsed (the server folds the same way). */
+export function foldName(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/\s+/g, ' ');
+}
+
+export function phoneDigits(text: string): string {
+  return text.replace(/[^0-9]/g, '');
+}
+
+/** What makes `doc` a possible duplicate of the client described by `query`. */
+export function duplicateMatch(query: DuplicateQuery, doc: Readonly<Record<string, unknown>>): ('name' | 'phone')[] {
+  const match: ('name' | 'phone')[] = [];
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const first = foldName(text(query.firstName));
+  const last = foldName(text(query.lastName));
+  if (first && last && query.birthDate && foldName(text(doc.firstName)) === first && foldName(text(doc.lastName)) === last && doc.birthDate === query.birthDate) {
+    match.push('name');
+  }
+  const digits = phoneDigits(text(query.phone));
+  if (digits.length >= MIN_PHONE_DIGITS && phoneDigits(text(doc.phone)) === digits) match.push('phone');
+  return match;
+}
+
+/** The store's clients matching `query` (offline, and the ones not uploaded yet when online). */
+async function localDuplicates(ctx: Ctx, query: DuplicateQuery): Promise<DuplicateClient[]> {
+  const docs = await ctx.collection(profile).find().exec();
+  return docs.flatMap((doc) => {
+    const data = plain(doc);
+    const match = duplicateMatch(query, data);
+    if (!match.length || data.prof_Id === query.exclude) return [];
+    const { prof_Id, prof_Reg_No, firstName, lastName, birthDate, phone } = data as Record<string, string>;
+    return [{ prof_Id, prof_Reg_No, firstName, lastName, birthDate, phone, match, local: isPending(data) }];
+  });
+}
+
+/** The query as the API takes it: empty values left out. */
+function requestBody(query: DuplicateQuery): DuplicateQuery {
+  const entries = Object.entries(query).filter(([, v]) => typeof v === 'string' && v.trim() !== '');
+  return Object.fromEntries(entries.map(([k, v]) => [k, String(v).trim()]));
+}
+
+/** Possible duplicates: the server's (scoped to the user's organisation) when online, and the
+ * store's (every client this device holds, uploaded or not); one entry per client. */
+export async function findDuplicates(ctx: Ctx, query: DuplicateQuery): Promise<DuplicateClient[]> {
+  const local = await localDuplicates(ctx, query);
+  if (!ctx.isOnline()) return local;
+  let remote: DuplicateClient[] = [];
+  try {
+    remote = (await ctx.http.post<DuplicateClient[]>('/profile/duplicates', requestBody(query), { silent: true })).data;
+  } catch (error) {
+    if (!isNetworkError(error)) throw error;
+  }
+  const seen = new Set(remote.map((r) => r.prof_Id));
+  return [...remote, ...local.filter((l) => !seen.has(l.prof_Id))];
+}
