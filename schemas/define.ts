@@ -155,6 +155,9 @@ export interface LatLngField extends FieldFlags {
 export interface JsonField<T = unknown> extends FieldFlags {
   readonly kind: 'json';
   readonly schema: JsonSchema;
+  /** The value is a list of item ids of this lookup list (a client's skills): forms offer a
+   * choice of several items, pages show their labels. */
+  readonly itemsOf?: LookupKey;
   readonly _type?: () => T;
 }
 

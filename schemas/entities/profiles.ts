@@ -100,7 +100,7 @@ export const skills = defineEntity({
     educationLevel: f.lookup({ list: 'educationLevel' }),
     diploma: text(200),
     /** Items of the `skill` lookup list (the old tbl_prof_skills). */
-    skills: f.json<number[]>()({ schema: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: MAX_INT } } }),
+    skills: f.json<number[]>()({ itemsOf: 'skill', schema: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: MAX_INT } } }),
     otherSkills: text(1000),
     languages: text(200),
     experienceYears: f.integer({ minimum: 0, maximum: 80 }),

@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useParams, type RouteObject } from 'react-router';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
+import { clientRoutes } from '../features/clients';
 import { ComingPage } from '../features/coming';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
 import { HelpIndex, HelpPage } from '../features/help';
@@ -84,10 +85,7 @@ const signedInRoutes: RouteObject[] = [
   {
     path: 'profiles',
     element: <RequirePermission permission="route.profiles" />,
-    children: [
-      { index: true, element: <ComingPage titleId="screens.profiles" /> },
-      { path: 'add', element: <ComingPage titleId="screens.addProfile" /> },
-    ],
+    children: featureRoutes(clientRoutes),
   },
   { path: 'referral', element: coming('route.referral', 'screens.referral') },
   { path: 'reports', element: coming('route.reports', 'screens.reports') },

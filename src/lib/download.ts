@@ -2,14 +2,32 @@
 
 /** Saves text as a file through a temporary link (no server round trip, works offline). */
 export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(new Blob([text], { type }), fileName);
+}
+
+function clickLink(blob: Blob, setUp: (link: HTMLAnchorElement) => void): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = fileName;
   link.rel = 'noopener';
+  setUp(link);
   document.body.appendChild(link);
   link.click();
   link.remove();
-  // Some browsers start the download after the click handler returns: revoke a little later.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  // Some browsers start the download (or the tab) after the click handler returns: revoke later.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Saves a blob (a client's document) as a file. */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  clickLink(blob, (link) => {
+    link.download = fileName;
+  });
+}
+
+/** Opens a blob (a PDF, a photo) in a new tab, where the browser shows it. */
+export function openBlob(blob: Blob): void {
+  clickLink(blob, (link) => {
+    link.target = '_blank';
+  });
 }

@@ -2,14 +2,14 @@
 // the server's validation rules checked as the user types and on submit, the server's own
 // field errors shown where they belong, and an unsaved draft that survives a reload.
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Box, Button, CircularProgress, Grid } from '@mui/material';
+import { Alert, Box, Button, CircularProgress } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { formatDateTime } from '../../lib/format';
 import type { Draft } from './drafts';
 import { draftKey } from './drafts';
 import { messageOf, serverFieldErrors, type FieldMessage } from './errors';
 import { fieldLabel, requireField, type DisplayContext } from './fields';
-import { FieldInput, isWide } from './FieldInput';
+import { FieldGrid } from './FieldGrid';
 import { defaultFormFields, initialRaw, sameValues, withDraft } from './formState';
 import { useDisplayContext } from './useDisplayContext';
 import { useDraft, useRestoredDraft } from './useDraft';
@@ -183,28 +183,19 @@ export function EntityForm(props: EntityFormProps) {
     <Box component="form" noValidate onSubmit={(event: FormEvent) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} aria-busy={saving}>
       {showDraftNotice && form.restored && <DraftNotice restored={form.restored} base={form.base} ctx={ctx} onDiscard={discardDraft} />}
       <ErrorSummary lines={summary} ctx={ctx} />
-      <Grid container spacing={2}>
-        {shown.map((name) => {
-          const field = fieldsByName[name] ?? requireField(entity, name, 'EntityForm');
-          return (
-            <Grid key={name} size={{ xs: 12, sm: isWide(field) ? 12 : 6 }}>
-              <FieldInput
-                entity={entity}
-                name={name}
-                field={field}
-                id={`${formId}-${name}`}
-                label={label(name)}
-                value={raw[name]}
-                error={errors[name]}
-                disabled={busy || field.readOnly === true || (field.immutable === true && recordKey !== undefined && initialValues[name] != null)}
-                ctx={ctx}
-                onChange={(value) => setValue(name, value)}
-                onBlur={() => setTouched((t) => (t[name] ? t : { ...t, [name]: true }))}
-              />
-            </Grid>
-          );
-        })}
-      </Grid>
+      <FieldGrid
+        entity={entity}
+        fields={shown}
+        values={raw}
+        errors={errors}
+        idPrefix={formId}
+        ctx={ctx}
+        disabled={busy}
+        editing={recordKey !== undefined}
+        stored={initialValues}
+        onChange={setValue}
+        onBlur={(name) => setTouched((t) => (t[name] ? t : { ...t, [name]: true }))}
+      />
       {typeof props.children === 'function' ? props.children(api) : props.children}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
         {props.onCancel && (

@@ -52,6 +52,8 @@ export interface EntityGridProps<R extends object> {
   renderCells?: ColumnOverrides['render'];
   /** Shown instead of the grid's own "no rows" text. */
   emptyText?: string;
+  /** Offer a date range (from, to) on the entity's date field. */
+  dateRange?: boolean;
 }
 
 interface Notice {
@@ -158,6 +160,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
         onFilters={state.setFilters}
         exporting={csv.exporting}
         onExport={exportable ? () => void csv.run() : undefined}
+        dateRange={props.dateRange}
       />
       {csv.notice && (
         <Alert severity={csv.notice.severity} onClose={csv.dismiss}>

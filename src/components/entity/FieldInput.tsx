@@ -1,16 +1,17 @@
 // One input per field kind: text (multiline for long texts), number, date, switch, lookup
 // autocomplete (active items in the user's language), enum select. The form owns the value
 // and the message; this only draws them.
-import { Autocomplete, FormControl, FormControlLabel, FormHelperText, MenuItem, Switch, TextField } from '@mui/material';
+import { Autocomplete, FormControl, FormControlLabel, FormHelperText, FormLabel, MenuItem, Radio, RadioGroup, Switch, TextField } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { enumOptions, type DisplayContext } from './fields';
-import { lookupOptions, type Option } from './lookups';
+import { mustAnswer } from './formState';
+import { lookupLabel, lookupOptions, type Option } from './lookups';
 
 /** Texts longer than this get a multi-line box. */
 export const MULTILINE_FROM = 300;
 
 export function isWide(field: Field): boolean {
-  return field.kind === 'string' && field.maxLength > MULTILINE_FROM;
+  return (field.kind === 'string' && field.maxLength > MULTILINE_FROM) || field.kind === 'json';
 }
 
 export interface FieldInputProps {
@@ -99,6 +100,21 @@ function SwitchInput({ field, id, label, value, error, disabled, onChange, onBlu
   );
 }
 
+/** Yes or no, neither chosen at first: a question the user must answer (consent). */
+function YesNoInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
+  const shown = value === true ? 'yes' : value === false ? 'no' : '';
+  return (
+    <FormControl error={Boolean(error)} disabled={disabled} required={field.required}>
+      <FormLabel id={`${id}-label`}>{label}</FormLabel>
+      <RadioGroup row aria-labelledby={`${id}-label`} name={id} value={shown} onChange={(event) => onChange(event.target.value === 'yes')} onBlur={onBlur}>
+        <FormControlLabel value="yes" control={<Radio id={id} />} label={ctx.t('entityGrid.yes')} />
+        <FormControlLabel value="no" control={<Radio />} label={ctx.t('entityGrid.no')} />
+      </RadioGroup>
+      {error && <FormHelperText>{error}</FormHelperText>}
+    </FormControl>
+  );
+}
+
 function LookupInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
   if (field.kind !== 'lookup') return null;
   const current = value === null || value === undefined || value === '' ? null : Number(value);
@@ -114,6 +130,34 @@ function LookupInput({ field, id, label, value, error, disabled, ctx, onChange, 
       getOptionLabel={(option) => option.label}
       isOptionEqualToValue={(a, b) => a.value === b.value}
       onChange={(_event, option) => onChange(option ? option.value : null)}
+      onBlur={onBlur}
+      noOptionsText={ctx.t('entityForm.noOptions')}
+      renderInput={(params) => <TextField {...params} label={label} required={field.required} error={Boolean(error)} helperText={error} />}
+    />
+  );
+}
+
+/** Several items of a lookup list (a client's skills): stored as their ids. */
+function LookupListInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
+  if (field.kind !== 'json' || !field.itemsOf) return null;
+  const ids = Array.isArray(value) ? value.map(Number) : [];
+  const list = field.itemsOf;
+  // Active items, and the record's own even when deactivated since (as for one lookup).
+  const options = lookupOptions(ctx.lists, list, ctx.lang, { activeOnly: true });
+  for (const kept of ids) if (!options.some((o) => o.value === kept)) options.push({ value: kept, label: lookupLabel(ctx.lists, list, kept, ctx.lang) });
+  const selected = options.filter((o) => ids.includes(o.value));
+  return (
+    <Autocomplete<Option<number>, true>
+      id={id}
+      multiple
+      options={options}
+      value={selected}
+      disabled={disabled}
+      autoHighlight
+      disableCloseOnSelect
+      getOptionLabel={(option) => option.label}
+      isOptionEqualToValue={(a, b) => a.value === b.value}
+      onChange={(_event, chosen) => onChange(chosen.map((option) => option.value))}
       onBlur={onBlur}
       noOptionsText={ctx.t('entityForm.noOptions')}
       renderInput={(params) => <TextField {...params} label={label} required={field.required} error={Boolean(error)} helperText={error} />}
@@ -156,13 +200,14 @@ function EnumInput({ entity, name, field, id, label, value, error, disabled, ctx
 export function FieldInput(props: FieldInputProps) {
   switch (props.field.kind) {
     case 'boolean':
-      return <SwitchInput {...props} />;
+      return mustAnswer(props.field) ? <YesNoInput {...props} /> : <SwitchInput {...props} />;
     case 'lookup':
       return <LookupInput {...props} />;
     case 'enum':
       return <EnumInput {...props} />;
-    case 'id':
     case 'json':
+      return <LookupListInput {...props} />;
+    case 'id':
     case 'image':
       return null; // keys and parents ride along hidden; images and structured data have their own parts
     default:

@@ -9,7 +9,7 @@ import type { EntityShape } from '../../../schemas/define';
 import type { FilterValue } from '../../lib/datalayer/types';
 import { enumOptions, fieldLabel, fieldOf, type DisplayContext } from './fields';
 import { lookupOptions, type Option } from './lookups';
-import type { Filters } from './useGridQuery';
+import { DATE_FROM, DATE_TO, type Filters } from './useGridQuery';
 
 /** Filters a select can offer: lookups, enums and yes/no. Ids (a parent) and integers are
  * fixed by the screen (`fixedFilter`), never picked from a list. */
@@ -81,6 +81,22 @@ export interface GridFiltersProps {
   onFilters: (filters: Filters) => void;
   exporting: boolean;
   onExport?: () => void;
+  /** Offer a date range on the entity's date field (createdAt unless it names another). */
+  dateRange?: boolean;
+}
+
+function DateBound({ label, value, onChange, testId }: { label: string; value: FilterValue | undefined; onChange: (value: string) => void; testId: string }) {
+  return (
+    <TextField
+      type="date"
+      size="small"
+      label={label}
+      value={typeof value === 'string' ? value : ''}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ flex: { xs: '1 1 40%', sm: '0 1 170px' } }}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId, min: '1900-01-01', max: '2100-12-31' } }}
+    />
+  );
 }
 
 function searchPlaceholder(entity: EntityShape, ctx: DisplayContext): string {
@@ -88,12 +104,13 @@ function searchPlaceholder(entity: EntityShape, ctx: DisplayContext): string {
   return fields.length ? ctx.t('entityGrid.searchIn', { fields: fields.join(', ') }) : '';
 }
 
-export function GridFilters({ entity, ctx, search, onSearch, filterNames, filters, onFilters, exporting, onExport }: GridFiltersProps) {
+export function GridFilters({ entity, ctx, search, onSearch, filterNames, filters, onFilters, exporting, onExport, dateRange }: GridFiltersProps) {
+  const dateLabel = fieldLabel(entity, entity.list?.dateField ?? 'createdAt', ctx.t);
   const canSearch = (entity.list?.search.length ?? 0) > 0;
   const active = Object.keys(filters).length > 0 || search !== '';
   const setFilter = (name: string, value: FilterValue | undefined) => {
     const next: Record<string, FilterValue> = { ...filters };
-    if (value === undefined) delete next[name];
+    if (value === undefined || value === '') delete next[name];
     else next[name] = value;
     onFilters(next);
   };
@@ -117,6 +134,12 @@ export function GridFilters({ entity, ctx, search, onSearch, filterNames, filter
       {filterNames.map((name) => (
         <FilterSelect key={name} entity={entity} name={name} value={filters[name]} ctx={ctx} onChange={(value) => setFilter(name, value)} />
       ))}
+      {dateRange && (
+        <>
+          <DateBound label={ctx.t('entityGrid.dateFrom', { field: dateLabel })} value={filters[DATE_FROM]} onChange={(v) => setFilter(DATE_FROM, v)} testId="filter-dateFrom" />
+          <DateBound label={ctx.t('entityGrid.dateTo', { field: dateLabel })} value={filters[DATE_TO]} onChange={(v) => setFilter(DATE_TO, v)} testId="filter-dateTo" />
+        </>
+      )}
       {active && (
         <Button
           size="small"

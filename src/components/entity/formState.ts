@@ -13,8 +13,14 @@ export function defaultFormFields(entity: EntityShape): string[] {
     .map(([name]) => name);
 }
 
+/** A required yes/no question without a default (a client's consent) must be answered: it
+ * starts unanswered, not as a silent "no". */
+export function mustAnswer(field: Field): boolean {
+  return field.kind === 'boolean' && field.required === true && field.default === undefined;
+}
+
 function emptyValue(field: Field): unknown {
-  if (field.kind === 'boolean') return field.default ?? false;
+  if (field.kind === 'boolean') return mustAnswer(field) ? null : (field.default ?? false);
   if ('default' in field && field.default !== undefined) return field.default;
   return field.kind === 'lookup' ? null : '';
 }

@@ -7,7 +7,7 @@ export { displayValue, exportValue, fieldLabel, type DisplayContext, type Transl
 export { useDisplayContext } from './useDisplayContext';
 export { lookupLabel, lookupOptions, itemLabel, langOf, useLookupLists, type Option } from './lookups';
 export { validateValues, checkField, type Problem } from './validation';
-export { draftKey, loadDraft, clearDraft } from './drafts';
+export { draftKey, loadDraft, saveDraft, clearDraft } from './drafts';
 export { PAGE_SIZE_MENUS, type Filters, type PageSizeMenu } from './useGridQuery';
 export { defaultFormFields } from './formState';
 export { messageOf, serverFieldErrors } from './errors';

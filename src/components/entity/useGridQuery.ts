@@ -23,6 +23,11 @@ export const SEARCH_DEBOUNCE_MS = 400;
 
 export type Filters = Readonly<Record<string, FilterValue>>;
 
+/** The date range of a list (`dateFrom`/`dateTo` of the list API, on the entity's date field)
+ * travels with the filters under these names: no entity has a field of that name. */
+export const DATE_FROM = 'dateFrom';
+export const DATE_TO = 'dateTo';
+
 export function useDebouncedValue<T>(value: T, delay: number): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
@@ -52,11 +57,14 @@ function initialSort(entity: EntityShape, columns: readonly string[]): GridSortM
 /** The ListQuery of the grid's state, without paging (what the CSV export fetches whole). */
 export function queryOf(sortModel: GridSortModel, q: string, filters: Filters, fixed: Filters): ListQuery {
   const sort = sortModel[0];
-  const filter = Object.fromEntries(Object.entries({ ...filters, ...fixed }).filter(([, v]) => v !== undefined && v !== ''));
+  const { [DATE_FROM]: from, [DATE_TO]: to, ...rest } = { ...filters, ...fixed };
+  const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== ''));
   return {
     ...(sort?.sort ? { sort: sort.field, dir: sort.sort } : {}),
     ...(q.trim() ? { q: q.trim() } : {}),
     ...(Object.keys(filter).length ? { filter } : {}),
+    ...(typeof from === 'string' && from ? { dateFrom: from } : {}),
+    ...(typeof to === 'string' && to ? { dateTo: to } : {}),
   };
 }
 

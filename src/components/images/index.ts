@@ -1,5 +1,6 @@
 // Record images (issue 5): pick or take up to 3, shrunk on the device, previewed and removable.
 export { ImagePicker, NO_IMAGE_CHANGES, type ImageChanges, type ImagePickerProps } from './ImagePicker';
-export { useRecordImages, fetchServerImage, type ExistingImage, type ImageSource } from './sources';
-export { shrinkImage, targetSize, jpegName, ImageRejected, MAX_SIDE, JPEG_QUALITY, type ImageProblem } from './shrink';
+export { useRecordImages, fetchServerImage, sourceBlob, type ExistingImage, type ImageSource } from './sources';
+export { FileSlots, type FileSlot, type FileSlotsProps } from './FileSlots';
+export { shrinkImage, prepareDocument, targetSize, jpegName, ImageRejected, MAX_SIDE, JPEG_QUALITY, PDF_TYPE, type ImageProblem } from './shrink';
 export { BlobImage, ImageUnavailable, SourceImage, type ImageFit } from './BlobImage';

@@ -125,3 +125,15 @@ export async function shrinkImage(file: Blob, fileName = (file as Partial<File>)
     image.close();
   }
 }
+
+/** A scanned document kept as it is (no re-encoding: the server reads its first bytes). */
+export const PDF_TYPE = 'application/pdf';
+
+/** A file for a slot that takes documents too: a PDF as it is (within 5 MB), an image shrunk
+ * like any photo. */
+export async function prepareDocument(file: Blob, fileName = (file as Partial<File>).name ?? 'document'): Promise<{ blob: Blob; name: string }> {
+  const isPdf = file.type === PDF_TYPE || (!file.type && /\.pdf$/i.test(fileName));
+  if (!isPdf) return shrinkImage(file, fileName);
+  if (file.size > MAX_IMAGE_BYTES) throw new ImageRejected('tooLarge');
+  return { blob: file.type ? file : new Blob([file], { type: PDF_TYPE }), name: fileName };
+}

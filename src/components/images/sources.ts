@@ -9,7 +9,8 @@ import { base64ToBlob } from '../../lib/datalayer/images';
 import { useLiveQuery } from '../../lib/db/hooks';
 
 export type ImageSource =
-  | { kind: 'server'; id: string; name: string }
+  /** `file`: a client's photo or document (GET /imgs/getfile, by kind); else a record image. */
+  | { kind: 'server'; id: string; name: string; file?: boolean }
   | { kind: 'local'; data: string; type: string };
 
 /** An image a record has now, in one of its slots (sp_img1, jb_img2, …). */
@@ -18,12 +19,22 @@ export interface ExistingImage {
   source: ImageSource;
   /** Saved on this device, not uploaded yet. */
   pending?: boolean;
+  /** Its type and file name, where known (a client's documents may be PDFs). */
+  type?: string;
+  name?: string;
 }
 
-/** GET /api/imgs/getById as a blob. */
-export async function fetchServerImage(id: string, name: string): Promise<Blob> {
-  const { data } = await api.get<Blob>('/imgs/getById', { params: { id, imagename: name }, responseType: 'blob', silent: true });
+/** GET /api/imgs/getById (a record image) or /api/imgs/getfile (a client's file) as a blob. */
+export async function fetchServerImage(id: string, name: string, file = false): Promise<Blob> {
+  const { data } = file
+    ? await api.get<Blob>('/imgs/getfile', { params: { id, filename: name }, responseType: 'blob', silent: true })
+    : await api.get<Blob>('/imgs/getById', { params: { id, imagename: name }, responseType: 'blob', silent: true });
   return data;
+}
+
+/** The bytes of an existing image or file, wherever they are. */
+export async function sourceBlob(source: ImageSource): Promise<Blob> {
+  return source.kind === 'local' ? base64ToBlob(source.data, source.type) : fetchServerImage(source.id, source.name, source.file);
 }
 
 export type BlobState = { status: 'loading' } | { status: 'ready'; blob: Blob } | { status: 'failed' };
@@ -32,13 +43,13 @@ export type BlobState = { status: 'loading' } | { status: 'ready'; blob: Blob } 
 export function useImageBlob(source: ImageSource): BlobState {
   const local = source.kind === 'local' ? source : null;
   const localBlob = useMemo(() => (local ? base64ToBlob(local.data, local.type) : null), [local?.data, local?.type]); // eslint-disable-line react-hooks/exhaustive-deps -- the bytes, not the object
-  const serverKey = source.kind === 'server' ? `${source.id}|${source.name}` : '';
+  const serverKey = source.kind === 'server' ? `${source.id}|${source.name}|${source.file ? 'file' : ''}` : '';
   const [fetched, setFetched] = useState<{ key: string; state: BlobState } | null>(null);
   useEffect(() => {
     if (!serverKey) return undefined;
     let current = true;
-    const [id = '', name = ''] = serverKey.split('|');
-    fetchServerImage(id, name).then(
+    const [id = '', name = '', file = ''] = serverKey.split('|');
+    fetchServerImage(id, name, file === 'file').then(
       (blob) => current && setFetched({ key: serverKey, state: { status: 'ready', blob } }),
       () => current && setFetched({ key: serverKey, state: { status: 'failed' } }),
     );

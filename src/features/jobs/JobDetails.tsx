@@ -1,16 +1,14 @@
 // Every field of a job with its label, as people read it (lookup labels, short dates in the
 // user's language, phone and email as links), in a description list that reflows on a phone.
 import type { ReactNode } from 'react';
-import { Box, Link, Typography } from '@mui/material';
+import { Box, Link } from '@mui/material';
+import { DetailList, type DetailItem as Item } from '../../components/DetailList';
 import type { EntityShape } from '../../../schemas/define';
 import { job } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
 import { formatDate } from '../../lib/format';
 import type { JobDoc } from './useJobData';
 
-/** Labels and values in the user's language, as the grids show them. */
-/** MapLibre's credits are links inside a line of text: underlined, they stand out without
- * relying on colour (WCAG 1.4.1, axe link-in-text-block). */
 
 const SHORT_FIELDS = ['employer', 'sector', 'territory', 'contract', 'positions', 'deadline', 'address', 'contact', 'phone', 'email', 'location'] as const;
 const LONG_FIELDS = ['description', 'requirements'] as const;
@@ -21,34 +19,6 @@ function valueOf(entity: EntityShape, name: string, value: unknown, ctx: Display
   if (name === 'phone') return <Link href={`tel:${text.replace(/\s+/g, '')}`}>{text}</Link>;
   if (name === 'email') return <Link href={`mailto:${text}`}>{text}</Link>;
   return text;
-}
-
-interface Item {
-  name: string;
-  label: string;
-  value: ReactNode;
-  wide?: boolean;
-}
-
-export function DetailList({ items, testId }: { items: readonly Item[]; testId?: string }) {
-  return (
-    <Box
-      component="dl"
-      data-testid={testId}
-      sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' }, columnGap: 3, rowGap: 1.5 }}
-    >
-      {items.map((item) => (
-        <Box key={item.name} sx={{ gridColumn: item.wide ? '1 / -1' : undefined, minWidth: 0 }} data-field={item.name}>
-          <Typography component="dt" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {item.label}
-          </Typography>
-          <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere', whiteSpace: item.wide ? 'pre-wrap' : undefined }}>
-            {item.value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
 }
 
 export function JobDetails({ record }: { record: JobDoc }) {

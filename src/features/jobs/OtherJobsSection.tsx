@@ -12,7 +12,7 @@ import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { useDisplayContext } from '../../components/entity';
-import { DetailList } from './JobDetails';
+import { DetailList } from '../../components/DetailList';
 import { isLocalOnly, isNotUploaded, useLocalDataLayer, type OtherJobDoc, type OtherJobsState } from './useJobData';
 
 interface DialogState {

@@ -3,14 +3,10 @@
 // live RxDB query, so a close/reopen, an edit in a dialog or a pull from another device shows
 // at once without a reload.
 import { useEffect, useMemo, useState } from 'react';
+export { useLocalDataLayer } from '../../lib/db/useLocalDataLayer';
 import { job, otherJob } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import { createDataLayer } from '../../lib/datalayer/datalayer';
-import { getCachedLists } from '../../lib/datalayer/lists';
-import type { DataLayer, Doc } from '../../lib/datalayer/types';
-import { useDb } from '../../lib/db/context';
+import type { Doc } from '../../lib/datalayer/types';
 import { useDataLayer, useLiveQuery } from '../../lib/db/hooks';
-import { getUser } from '../../lib/session';
 
 export type JobDoc = Doc<typeof job>;
 export type OtherJobDoc = Doc<typeof otherJob>;
@@ -105,13 +101,6 @@ export function useOtherJobs(jbId: string, refreshKey: unknown = 0): OtherJobsSt
   return { status: fetched.status === 'missing' ? 'ready' : fetched.status, rows, error: fetched.error, retry: fetched.retry };
 }
 
-/** A data layer that saves on this device only. The other jobs of a job that is itself still
- * waiting on this device must wait with it: sent now, the server would refuse them (no parent),
- * and the upload engine sends them right after their job (parent before child). */
-export function useLocalDataLayer(): DataLayer | null {
-  const db = useDb();
-  return useMemo(() => (db ? createDataLayer({ db, http: api, isOnline: () => false, user: getUser, lists: getCachedLists }) : null), [db]);
-}
 
 /** True while a job exists only on this device (created offline, not uploaded yet). */
 export function isLocalOnly(doc: { syncState?: unknown; syncOp?: unknown } | null | undefined): boolean {

@@ -5,4 +5,5 @@ export { SignedInStore } from './OfflineStore';
 export { LoginUnsentNotice, UnsentBanner, useGuardedLogout, logoutNow } from './unsentGuards';
 export { usePendingTotal } from './counts';
 export { notifyIfQuota, isQuotaError } from './quota';
+export { reportSaveFailure } from './failure';
 export { NetworkIndicator, UploadOnReconnect } from './network';

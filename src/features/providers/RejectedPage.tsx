@@ -18,7 +18,7 @@ import { serviceEditPath, servicePath } from './paths';
 import { withProviderNames } from './providerNames';
 import { StoreGate } from './StoreGate';
 import { useConnected } from './useConnected';
-import { userNames } from './verifyApi';
+import { userNames } from '../../lib/userNames';
 
 const COLUMNS = ['name', 'providerName', 'comment', 'rejectedBy', 'rejectedAt', 'edit'];
 const REJECTED = { status: SERVICE_STATUS.rejected };

@@ -15,7 +15,7 @@ import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { ProviderPicker, type Provider } from './ProviderPicker';
 import { ServiceForm } from './ServiceForm';
-import { useRecord } from './useRecord';
+import { useRecord } from '../../lib/db/useRecord';
 
 function ChosenProvider({ provider, onChange }: { provider: Provider; onChange: () => void }) {
   const intl = useIntl();

@@ -13,9 +13,9 @@ import { emitPendingStatsChanged } from '../../lib/events';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
-import { RecordGate } from './RecordGate';
+import { RecordGate } from '../../components/RecordGate';
 import { ServiceForm, withRemovedImages } from './ServiceForm';
-import { useRecord } from './useRecord';
+import { useRecord } from '../../lib/db/useRecord';
 
 type Service = Doc<typeof service>;
 
@@ -63,7 +63,7 @@ export function ServiceEditPage() {
   const { id } = useParams();
   const record = useRecord(service, id);
   return (
-    <RecordGate record={record} notFoundId="services.page.notFound" backTo={servicePaths.list}>
+    <RecordGate record={record} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId="services.page.notFound" backTo={servicePaths.list}>
       {(doc) => (
         <Page title={intl.formatMessage({ id: 'services.edit.title' }, { name: doc.name })}>
           <EditForm doc={doc} />

@@ -21,10 +21,10 @@ import { notify } from '../../lib/notify';
 import { mayChange } from '../../lib/permissions';
 import { reportFailure, savesOnline } from './feedback';
 import { servicePaths } from './paths';
-import { RecordGate } from './RecordGate';
+import { RecordGate } from '../../components/RecordGate';
 import { ServiceImages } from './ServiceImages';
 import { TrainingSection } from './TrainingSection';
-import { useRecord } from './useRecord';
+import { useRecord } from '../../lib/db/useRecord';
 
 type Service = Doc<typeof service>;
 
@@ -209,7 +209,7 @@ export function ServicePage() {
   const { id } = useParams();
   const record = useRecord(service, id);
   return (
-    <RecordGate record={record} notFoundId="services.page.notFound" backTo={servicePaths.list}>
+    <RecordGate record={record} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId="services.page.notFound" backTo={servicePaths.list}>
       {(doc) => <ServiceView doc={doc} />}
     </RecordGate>
   );

@@ -12,9 +12,9 @@ import { useDataLayer } from '../../lib/db/DbProvider';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './feedback';
 import { servicePaths, useLeave, type TrainingKind } from './paths';
-import { RecordGate } from './RecordGate';
+import { RecordGate } from '../../components/RecordGate';
 import { TRAININGS } from './trainings';
-import { useRecord } from './useRecord';
+import { useRecord } from '../../lib/db/useRecord';
 
 type Service = Doc<typeof service>;
 
@@ -77,7 +77,7 @@ function EditTraining({ kind, parent, recordKey }: { kind: TrainingKind; parent:
   const settings = TRAININGS[kind];
   const record = useRecord(settings.entity, recordKey);
   return (
-    <RecordGate record={record} notFoundId={settings.ids.notFound} backTo={servicePaths.page(parent.sp_Detail_Id)}>
+    <RecordGate record={record} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId={settings.ids.notFound} backTo={servicePaths.page(parent.sp_Detail_Id)}>
       {(doc) =>
         // A record of another service under this one's address is not this service's to edit.
         doc.sp_d_Id !== parent.sp_Detail_Id ? (
@@ -96,7 +96,7 @@ export function TrainingFormPage({ kind, mode }: { kind: TrainingKind; mode: 'ad
   const parent = useRecord(service, id);
   const settings = TRAININGS[kind];
   return (
-    <RecordGate record={parent} notFoundId="services.page.notFound" backTo={servicePaths.list}>
+    <RecordGate record={parent} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId="services.page.notFound" backTo={servicePaths.list}>
       {(doc) => (
         <Page title={intl.formatMessage({ id: mode === 'add' ? settings.ids.addTitle : settings.ids.editTitle })}>
           <ParentLine parent={doc} />

@@ -89,6 +89,25 @@ export async function saveProfileImages(ctx: Ctx, key: string, images: readonly 
   }
 }
 
+/** A client's photo and documents: online the server's list (GET /profile/images/{id}) is
+ * written here as synced copies, and copies of files the server no longer has are forgotten;
+ * answered from the store, where files waiting for the upload (and removals) are too. */
+export async function listProfileFiles(ctx: Ctx, key: string): Promise<DocData[]> {
+  const collection = ctx.collection(profileImage);
+  if (ctx.isOnline() && (await profileOnServer(ctx, key))) {
+    try {
+      const rows = (await ctx.http.get<Record<string, unknown>[]>(`/profile/images/${encodeURIComponent(key)}`, { silent: true })).data;
+      await writeSynced(ctx.db, profileImage, rows);
+      const kinds = new Set(rows.map((row) => String(row.img_for)));
+      const gone = (await collection.find({ selector: { prof_Id: key } }).exec()).filter((doc) => !isPending(plain(doc)) && !kinds.has(String(plain(doc).img_for)));
+      await Promise.all(gone.map((doc) => doc.remove()));
+    } catch (error) {
+      if (!isNetworkError(error)) throw error;
+    }
+  }
+  return (await collection.find({ selector: { prof_Id: key } }).exec()).map(plain);
+}
+
 // ------------------------------------------------------------------------------------------
 // Possible duplicates
 // ------------------------------------------------------------------------------------------

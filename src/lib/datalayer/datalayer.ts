@@ -3,7 +3,8 @@
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import type { Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { findDuplicates, saveProfileImages } from './clients';
+import { findDuplicates, listProfileFiles, saveProfileImages } from './clients';
+import type { profileImage } from '../../../schemas/index';
 import { makeContext } from './context';
 import type { DocData } from './docs';
 import * as read from './read';
@@ -43,5 +44,8 @@ export function createDataLayer(deps: DataLayerDeps): DataLayer {
     },
     saveProfileImages: (key, images, remove = []) => saveProfileImages(ctx, key, images, remove),
     findDuplicates: (query) => findDuplicates(ctx, query),
+    async listProfileFiles(key: string) {
+      return typed<Doc<typeof profileImage>[]>(await listProfileFiles(ctx, key));
+    },
   };
 }

@@ -5,8 +5,8 @@ import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { hasRowApi, type Ctx } from './context';
-import { docsInOrder, isPending, plain, writeSynced, type DocData } from './docs';
-import { count$Of, countOf, mangoOf, pageOf } from './query';
+import { docsInOrder, isPending, keyOf, plain, writeSynced, type DocData } from './docs';
+import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
 import { getPage, getRow, isNetworkError } from './remote';
 import type { ListQuery, ListResult } from './types';
 
@@ -20,11 +20,23 @@ async function listLocal(ctx: Ctx, entity: EntityShape, query: ListQuery): Promi
   return { rows: docs.map(plain), total, ...pageOf(query) };
 }
 
+/** Records created on this device and not uploaded yet that match the query: the server does
+ * not know them, but the worker who saved them must see them in the list (issue 11). */
+async function localOnly(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<DocData[]> {
+  const selector = { ...selectorOf(entity, query), syncState: 'pending', syncOp: 'create' };
+  const docs = await ctx.collection(entity).find({ selector, sort: sortOf(entity, query) }).exec();
+  return docs.map(plain);
+}
+
+/** The server's page, with this device's records not uploaded yet on top of the first page
+ * (and in the total), marked by their pending state. */
 async function listRemote(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<ListResult<DocData>> {
   const page = await getPage(ctx.http, entity, query);
   const keys = await writeSynced(ctx.db, entity, page.rows);
   const rows = await docsInOrder(ctx.collection(entity), keys);
-  return { rows, total: page.total, page: page.page, pageSize: page.pageSize };
+  const waiting = (await localOnly(ctx, entity, query)).filter((doc) => !keys.includes(keyOf(entity, doc)));
+  const shown = page.page === 1 ? [...waiting, ...rows] : rows;
+  return { rows: shown, total: page.total + waiting.length, page: page.page, pageSize: page.pageSize };
 }
 
 /** Entities without a list endpoint (profile sub-records, images) list what the device holds. */

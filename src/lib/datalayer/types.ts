@@ -9,6 +9,7 @@ import type { LookupItem } from '../../../schemas/entities/users';
 import type { IcrsDatabase } from '../db/database';
 import type { SessionUser } from '../session';
 import type { DuplicateClient, DuplicateQuery } from './clients';
+import type { profileImage } from '../../../schemas/index';
 
 /** The HTTP calls the data layer makes: the app's axios instance (`api`) or a test one. */
 export type HttpClient = Pick<AxiosInstance, 'get' | 'post' | 'put' | 'defaults'>;
@@ -98,6 +99,9 @@ export interface DataLayer {
    * their kind (`slot` photo / idDocument / consentForm), `remove` deletes kinds, on the server
    * too (at once online, with the upload offline). */
   saveProfileImages(key: string, images: readonly ImageInput[], remove?: readonly string[]): Promise<void>;
+  /** A client's photo and documents (tbl_profiles_images documents, removals waiting for the
+   * upload included): the server's list online, written into the store; the store's offline. */
+  listProfileFiles(key: string): Promise<Doc<typeof profileImage>[]>;
   /** Clients that may be the one being registered: same names and birth date (case and accents
    * ignored) or same phone; the server's (organisation scope) online, and this device's. */
   findDuplicates(query: DuplicateQuery): Promise<DuplicateClient[]>;

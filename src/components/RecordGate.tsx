@@ -4,27 +4,30 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Box, Button } from '@mui/material';
 import { useIntl } from 'react-intl';
-import type { EntityShape } from '../../../schemas/define';
-import { FullPageSpinner } from '../../components';
-import { messageOf } from '../../components/entity';
-import type { Doc } from '../../lib/datalayer/types';
-import type { RecordState } from './useRecord';
+import type { EntityShape } from '../../schemas/define';
+import { FullPageSpinner } from './FullPageSpinner';
+import { messageOf } from './entity/errors';
+import type { Doc } from '../lib/datalayer/types';
+import type { RecordState } from '../lib/db/useRecord';
 
 interface RecordGateProps<E extends EntityShape> {
   record: RecordState<E>;
   notFoundId: string;
   backTo: string;
+  /** Label of the way back, and the failure text (with {message}). */
+  backLabelId: string;
+  failedId: string;
   children: (doc: Doc<E>) => ReactNode;
 }
 
-export function RecordGate<E extends EntityShape>({ record, notFoundId, backTo, children }: RecordGateProps<E>) {
+export function RecordGate<E extends EntityShape>({ record, notFoundId, backTo, backLabelId, failedId, children }: RecordGateProps<E>) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   if (record.status === 'ready') return children(record.doc);
   if (record.status === 'loading') return <FullPageSpinner label={say('common.loading')} />;
   const back = (
     <Button component={RouterLink} to={backTo} color="inherit" size="small">
-      {say('services.page.back')}
+      {say(backLabelId)}
     </Button>
   );
   return (
@@ -42,7 +45,7 @@ export function RecordGate<E extends EntityShape>({ record, notFoundId, backTo, 
             </Button>
           }
         >
-          {say('services.page.loadFailed', { message: messageOf(record.error) })}
+          {say(failedId, { message: messageOf(record.error) })}
         </Alert>
       )}
     </Box>

@@ -4,8 +4,8 @@
 import { useEffect, useState } from 'react';
 import type { MangoQuery } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer, useLiveQuery } from '../../lib/db/DbProvider';
+import type { Doc } from '../datalayer/types';
+import { useDataLayer, useLiveQuery } from './DbProvider';
 
 export type RecordState<E extends EntityShape> =
   | { status: 'loading' }

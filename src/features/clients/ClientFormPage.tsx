@@ -1,0 +1,352 @@
+// /profiles/add and /profiles/edit/:profId: the client step form (issue 11). One step per part
+// of a client (identity, basic services, skills, social, security, business start, photo and
+// documents) and a review; vertical on a phone. Each step checks its fields with the server's
+// rules before the next; the optional records can be skipped; the whole registration is kept as
+// a draft until it is saved, online to the API in the spec's order, offline in the store.
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, Step, StepButton, StepContent, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import { SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
+import { FullPageSpinner, Page, useSessionUser } from '../../components';
+import { RecordGate } from '../../components/RecordGate';
+import { fieldLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
+import { FieldGrid } from '../../components/entity/FieldGrid';
+import { validateValues, type RawValues } from '../../components/entity/validation';
+import { FileSlots, type ExistingImage } from '../../components/images';
+import { organisationAbbr } from '../../lib/datalayer/lists';
+import { useDataLayer } from '../../lib/db/hooks';
+import { useLocalDataLayer } from '../../lib/db/useLocalDataLayer';
+import { formatDateTime } from '../../lib/format';
+import { notify } from '../../lib/notify';
+import { reportSaveFailure } from '../offline';
+import { BasicServicesStep } from './BasicServicesStep';
+import { ClientSections, fileSlots } from './ClientSections';
+import { clientPath, CLIENTS_PATH } from './paths';
+import { PossibleDuplicates, useDuplicates } from './PossibleDuplicates';
+import { firstInvalidStep, stepProblems, useRegistration, type Registration, type StoredClient } from './registration';
+import { ProfileNotSaved, saveClient, type PartFailure } from './saveClient';
+import { IDENTITY_FIELDS, isSubPart, profile, recordFields, STEPS, SUB_PARTS, SUB_RECORDS, type StepId, type SubPart } from './steps';
+import { recordsSettled, storedRecord, useClient, useClientFiles } from './useClient';
+
+type Touched = Record<string, boolean>;
+
+/** Messages of a step's fields: shown once a field was left, or the step was tried. */
+function stepErrors(reg: Registration, step: StepId, touched: Touched, tried: boolean, ctx: DisplayContext): Record<string, string> {
+  const entity = step === 'identity' ? profile : isSubPart(step) ? SUB_RECORDS[step] : null;
+  if (!entity) return {};
+  const out: Record<string, string> = {};
+  for (const [name, problem] of Object.entries(stepProblems(reg, step))) {
+    if (!tried && !touched[`${step}.${name}`]) continue;
+    const label = fieldLabel(entity, name, ctx.t);
+    out[name] = ctx.t(problem.id, { field: label, ...problem.values });
+  }
+  return out;
+}
+
+/** The API values of the profile (its identity and BspData) and of each included record. */
+function valuesOf(reg: Registration) {
+  const profileValues = { ...validateValues(profile, reg.identity).values, BspData: reg.bsp };
+  const records: Partial<Record<SubPart, Record<string, unknown>>> = {};
+  for (const part of reg.included) records[part] = validateValues(SUB_RECORDS[part], reg.parts[part]).values;
+  return { profileValues, records };
+}
+
+interface FormProps {
+  /** The client edited, or null for a new one. */
+  stored: StoredClient | null;
+  storedFiles: readonly ExistingImage[];
+  editedId: string | null;
+  initialStep?: StepId;
+}
+
+function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
+  const ctx = useDisplayContext();
+  const theme = useTheme();
+  const vertical = useMediaQuery(theme.breakpoints.down('md'));
+  const navigate = useNavigate();
+  const data = useDataLayer();
+  const local = useLocalDataLayer();
+  const user = useSessionUser();
+  const { reg, setReg, files, setFiles, restored, close, discard } = useRegistration(stored, editedId, initialStep);
+  const [touched, setTouched] = useState<Touched>({});
+  const [tried, setTried] = useState<Set<StepId>>(new Set());
+  const [saving, setSaving] = useState(false);
+  const [failures, setFailures] = useState<PartFailure[]>([]);
+  const [profileError, setProfileError] = useState<string | null>(null);
+  const [showRestored, setShowRestored] = useState(restored !== null);
+  const editing = editedId !== null;
+  const step = STEPS[reg.step] ?? 'identity';
+  const noOrganisation = !editing && !organisationAbbr(user, ctx.lists);
+  const identity = validateValues(profile, reg.identity).values;
+  const duplicateQuery = !editing && reg.reached > 0 ? { firstName: identity.firstName as string, lastName: identity.lastName as string, birthDate: identity.birthDate as string, phone: identity.phone as string } : null;
+  const duplicates = useDuplicates(duplicateQuery);
+
+  const goTo = (index: number) => setReg((r) => ({ ...r, step: index, reached: Math.max(r.reached, index) }));
+  const tryStep = (s: StepId) => setTried((t) => new Set(t).add(s));
+  const focusFirstError = (s: StepId) => {
+    const first = Object.keys(stepProblems(reg, s))[0];
+    if (first) setTimeout(() => document.getElementById(`client-${s}-${first}`)?.focus(), 0);
+  };
+
+  const next = (include?: boolean) => {
+    if (isSubPart(step) && include !== undefined) {
+      const part = step;
+      setReg((r) => ({ ...r, included: include ? [...new Set([...r.included, part])] : r.included.filter((p) => p !== part) }));
+      if (!include) return goTo(reg.step + 1);
+    }
+    const withPart = isSubPart(step) && include ? { ...reg, included: [...new Set([...reg.included, step])] } : reg;
+    if (Object.keys(stepProblems(withPart, step)).length) {
+      tryStep(step);
+      return focusFirstError(step);
+    }
+    goTo(reg.step + 1);
+  };
+
+  const save = async () => {
+    const invalid = firstInvalidStep(reg);
+    if (invalid) {
+      tryStep(invalid);
+      goTo(STEPS.indexOf(invalid));
+      return focusFirstError(invalid);
+    }
+    if (!data || !local) return;
+    setSaving(true);
+    setFailures([]);
+    setProfileError(null);
+    const { profileValues, records } = valuesOf(reg);
+    const recordInput = Object.fromEntries(
+      Object.entries(records).map(([part, values]) => {
+        const was = stored?.records[part as SubPart];
+        const done = reg.done.includes(part as SubPart);
+        return [part, { values, exists: Boolean(was) || done, basedOn: typeof was?.updatedAt === 'string' ? was.updatedAt : undefined }];
+      }),
+    );
+    try {
+      const result = await saveClient({
+        data, local, profId: reg.profId, exists: reg.exists, basedOn: typeof stored?.profile.updatedAt === 'string' ? stored.profile.updatedAt : undefined,
+        profileValues, records: recordInput, files, done: new Set(reg.done),
+      });
+      if (result.failures.length) {
+        setReg((r) => ({ ...r, exists: true, done: [...result.done] }));
+        setFailures(result.failures);
+        if (result.failures.some((f) => f.part === 'files')) setFiles({ images: files.images, removeImages: files.removeImages });
+        return;
+      }
+      close();
+      const waiting = result.profile.syncState === 'pending';
+      notify.success(ctx.t('clients.saved', { regNo: result.profile.prof_Reg_No }), waiting ? ctx.t('clients.savedOffline') : '');
+      void navigate(clientPath(reg.profId), { replace: true, state: { savedRegNo: result.profile.prof_Reg_No } });
+    } catch (error) {
+      const cause = error instanceof ProfileNotSaved ? error.cause : error;
+      setProfileError(error instanceof Error ? error.message : String(error));
+      reportSaveFailure('clients.error.saveTitle', cause, 'clients.error.conflict');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const cancel = () => {
+    close();
+    void navigate(editing ? clientPath(reg.profId) : CLIENTS_PATH);
+  };
+
+  const fieldsOf = (s: 'identity' | SubPart) => (s === 'identity' ? (editing ? ['prof_Reg_No', ...IDENTITY_FIELDS] : [...IDENTITY_FIELDS]) : recordFields(SUB_RECORDS[s]));
+
+  const fieldStep = (s: 'identity' | SubPart) => {
+    const entity = s === 'identity' ? profile : SUB_RECORDS[s];
+    const values = s === 'identity' ? reg.identity : reg.parts[s];
+    const setValue = (name: string, value: unknown) =>
+      setReg((r) => (s === 'identity' ? { ...r, identity: { ...r.identity, [name]: value } } : { ...r, parts: { ...r.parts, [s]: { ...r.parts[s], [name]: value } }, included: [...new Set([...r.included, s])] }));
+    return (
+      <FieldGrid
+        entity={entity}
+        fields={fieldsOf(s)}
+        values={values as RawValues}
+        errors={stepErrors(reg, s, touched, tried.has(s), ctx)}
+        idPrefix={`client-${s}`}
+        ctx={ctx}
+        disabled={saving}
+        editing={editing}
+        stored={stored?.profile}
+        onChange={setValue}
+        onBlur={(name) => setTouched((t) => ({ ...t, [`${s}.${name}`]: true }))}
+      />
+    );
+  };
+
+  const review = () => {
+    const { profileValues, records } = valuesOf(reg);
+    const shownRecords = Object.fromEntries(SUB_PARTS.map((p) => [p, records[p] ?? null]));
+    return (
+      <ClientSections
+        profileValues={profileValues}
+        bsp={reg.bsp}
+        records={shownRecords}
+        existingFiles={storedFiles}
+        fileChanges={files}
+        ctx={ctx}
+        action={{ go: (s) => goTo(STEPS.indexOf(s)) }}
+        identityFields={fieldsOf('identity')}
+      />
+    );
+  };
+
+  const body = (s: StepId): ReactNode => {
+    if (s === 'identity' || isSubPart(s)) return fieldStep(s);
+    if (s === 'services') return <BasicServicesStep value={reg.bsp} onChange={(bsp) => setReg((r) => ({ ...r, bsp }))} ctx={ctx} disabled={saving} />;
+    if (s === 'files') return <FileSlots slots={fileSlots(ctx)} existing={storedFiles} value={files} onChange={setFiles} disabled={saving} />;
+    return review();
+  };
+
+  const isLast = reg.step === STEPS.length - 1;
+  const saveButton = (
+    <Button variant="contained" onClick={() => void save()} disabled={saving} startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}>
+      {saving ? ctx.t('entityForm.saving') : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
+    </Button>
+  );
+  const buttons = (
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end', mt: 2 }}>
+      <Button onClick={cancel} disabled={saving} sx={{ mr: 'auto' }}>
+        {ctx.t('entityForm.cancel')}
+      </Button>
+      {reg.step > 0 && (
+        <Button onClick={() => goTo(reg.step - 1)} disabled={saving}>
+          {ctx.t('clients.form.back')}
+        </Button>
+      )}
+      {isSubPart(step) && !isLast && (
+        <Button onClick={() => next(false)} disabled={saving}>
+          {ctx.t('clients.form.skip')}
+        </Button>
+      )}
+      {!isLast && (
+        <Button variant={editing ? 'outlined' : 'contained'} onClick={() => next(isSubPart(step) ? true : undefined)} disabled={saving}>
+          {ctx.t('clients.form.next')}
+        </Button>
+      )}
+      {(isLast || editing) && saveButton}
+    </Box>
+  );
+
+  const current = (
+    <Box component="section" aria-labelledby="client-step-title">
+      <Typography id="client-step-title" component="h2" variant="h6" sx={{ mb: 2 }}>
+        {ctx.t(`clients.steps.${step}`)}
+        {isSubPart(step) && (
+          <Typography component="span" variant="body2" color="text.secondary">
+            {` — ${ctx.t(reg.included.includes(step) ? 'clients.form.included' : 'clients.form.optional')}`}
+          </Typography>
+        )}
+      </Typography>
+      {body(step)}
+      {buttons}
+    </Box>
+  );
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      {noOrganisation && (
+        <Alert severity="error" data-testid="no-organisation">
+          {SUPER_ADMIN_CANNOT_CREATE}
+        </Alert>
+      )}
+      {showRestored && restored && (
+        <Alert
+          severity="info"
+          data-testid="draft-restored"
+          action={
+            <Button color="inherit" size="small" onClick={() => { discard(); setShowRestored(false); }}>
+              {ctx.t('entityForm.discardDraft')}
+            </Button>
+          }
+        >
+          {ctx.t('clients.form.restored', { time: formatDateTime(restored.savedAt, ctx.lang) })}
+        </Alert>
+      )}
+      {profileError && (
+        <Alert severity="error" role="alert" data-testid="client-save-error">
+          <AlertTitle>{ctx.t('clients.error.profile')}</AlertTitle>
+          {profileError}
+        </Alert>
+      )}
+      {failures.length > 0 && (
+        <Alert severity="error" role="alert" data-testid="client-part-errors">
+          <AlertTitle>{ctx.t('clients.error.parts')}</AlertTitle>
+          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+            {failures.map((f) => (
+              <li key={f.part}>{`${ctx.t(`clients.steps.${f.part === 'profile' ? 'identity' : f.part}`)}: ${f.message}`}</li>
+            ))}
+          </Box>
+          <Button component={RouterLink} to={clientPath(reg.profId)} size="small" color="inherit">
+            {ctx.t('clients.form.openClient')}
+          </Button>
+        </Alert>
+      )}
+      <PossibleDuplicates rows={duplicates} ctx={ctx} />
+      <Card variant="outlined">
+        <CardContent sx={{ p: { xs: 1.5, sm: 2 } }}>
+          <Stepper activeStep={reg.step} orientation={vertical ? 'vertical' : 'horizontal'} nonLinear alternativeLabel={!vertical} sx={{ mb: vertical ? 0 : 3 }}>
+            {STEPS.map((s, index) => (
+              <Step key={s} completed={index < reg.reached && index !== reg.step && Object.keys(stepProblems(reg, s)).length === 0}>
+                <StepButton
+                  onClick={() => goTo(index)}
+                  disabled={saving || index > reg.reached}
+                  optional={isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined}
+                >
+                  {ctx.t(`clients.steps.${s}`)}
+                </StepButton>
+                {vertical && <StepContent>{index === reg.step && current}</StepContent>}
+              </Step>
+            ))}
+          </Stepper>
+          {!vertical && current}
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}
+
+export function ClientAddPage() {
+  const ctx = useDisplayContext();
+  return (
+    <Page title={ctx.t('screens.addProfile')}>
+      <ClientForm stored={null} storedFiles={[]} editedId={null} />
+    </Page>
+  );
+}
+
+export function ClientEditPage() {
+  const ctx = useDisplayContext();
+  const { profId = '' } = useParams();
+  const [params] = useSearchParams();
+  const asked = params.get('step') as StepId | null;
+  const initialStep = asked && STEPS.includes(asked) ? asked : undefined;
+  const { client, records } = useClient(profId);
+  const { files, loading } = useClientFiles(profId);
+  const back = (
+    <Button component={RouterLink} to={clientPath(profId)} startIcon={<ArrowBackIcon />}>
+      {ctx.t('clients.page.backToClient')}
+    </Button>
+  );
+  const name = client.status === 'ready' ? `${client.doc.firstName} ${client.doc.lastName}` : '';
+  return (
+    <Page title={name ? ctx.t('clients.form.editTitle', { name }) : ctx.t('clients.form.editTitleShort')} actions={back}>
+      <RecordGate record={client} notFoundId="clients.page.notFound" backTo={CLIENTS_PATH} backLabelId="clients.page.back" failedId="clients.page.loadFailed">
+        {(doc) =>
+          !recordsSettled(records) || loading ? (
+            <FullPageSpinner label={ctx.t('common.loading')} />
+          ) : (
+            <ClientForm
+              key={profId}
+              stored={{ profile: doc, records: Object.fromEntries(SUB_PARTS.map((p) => [p, storedRecord(records[p])])) }}
+              storedFiles={files}
+              editedId={profId}
+              initialStep={initialStep}
+            />
+          )
+        }
+      </RecordGate>
+    </Page>
+  );
+}

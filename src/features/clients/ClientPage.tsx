@@ -1,0 +1,121 @@
+// /profiles/:profId: one client, every section read-only with its Edit button, the photo and
+// documents (open, download), who registered the client and when, whether the record still
+// waits on this device, and the client's referrals.
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/material';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import EditIcon from '@mui/icons-material/Edit';
+import type { BspData } from '../../../schemas/entities/profiles';
+import { Page, useSessionUser } from '../../components';
+import { NotUploadedChip } from '../../components/AmberChip';
+import { RecordGate } from '../../components/RecordGate';
+import { lookupLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
+import { api } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { can, mayChange } from '../../lib/permissions';
+import type { SessionUser } from '../../lib/session';
+import { userNames } from '../../lib/userNames';
+import { ClientSections } from './ClientSections';
+import { clientPath, CLIENTS_PATH, editClientPath } from './paths';
+import type { ClientDoc } from './saveClient';
+import { profile, SUB_PARTS } from './steps';
+import { storedRecord, useClient, useClientFiles, type SubRecordStates } from './useClient';
+
+/** Who registered the client: this user, a name the user may read (roles 1 and 7), or a
+ * colleague of the organisation (the record is the organisation's). */
+function useRegisteredBy(doc: ClientDoc, user: SessionUser | null, ctx: DisplayContext): string {
+  const createdBy = typeof doc.createdBy === 'string' ? doc.createdBy : '';
+  const self = user && (!createdBy || createdBy === user.userId);
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  useEffect(() => {
+    if (self || !can(user?.role, 'users.manage')) return undefined;
+    let current = true;
+    void userNames(api).then((map) => current && setNames(map));
+    return () => {
+      current = false;
+    };
+  }, [self, user?.role]);
+  if (self) return user.fullName?.trim() || user.userName;
+  return names.get(createdBy) ?? ctx.t('clients.page.colleague');
+}
+
+function Summary({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
+  const user = useSessionUser();
+  const by = useRegisteredBy(doc, user, ctx);
+  const waiting = doc.syncState === 'pending';
+  const when = typeof doc.createdAt === 'string' ? formatDate(doc.createdAt, ctx.lang) : null;
+  const organisation = doc.location ? lookupLabel(ctx.lists, 'organisation', doc.location, ctx.lang) : '';
+  return (
+    <Card variant="outlined" data-testid="client-summary">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+          <Typography variant="body2" color="text.secondary">
+            {ctx.t('field.profile.prof_Reg_No')}
+          </Typography>
+          <Chip label={doc.prof_Reg_No} color="primary" data-testid="client-reg-no" sx={{ fontFamily: 'monospace', fontSize: '1rem', fontWeight: 600 }} />
+          {waiting && <NotUploadedChip />}
+        </Box>
+        <Typography variant="body2" data-testid="client-registered">
+          {when ? ctx.t('clients.page.registered', { date: when, name: by }) : ctx.t('clients.page.registeredHere', { name: by })}
+          {organisation ? ` — ${organisation}` : ''}
+        </Typography>
+        {waiting && (
+          <Alert severity="info" data-testid="client-waiting">
+            {ctx.t(doc.syncError ? 'clients.page.uploadFailed' : 'clients.page.waiting', { message: String(doc.syncError ?? '') })}
+          </Alert>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ClientView({ doc, records, referrals }: { doc: ClientDoc; records: SubRecordStates; referrals?: ReactNode }) {
+  const ctx = useDisplayContext();
+  const user = useSessionUser();
+  const location = useLocation();
+  const { files } = useClientFiles(doc.prof_Id);
+  const canWrite = can(user?.role, 'profiles.write') && mayChange(user, profile, doc);
+  const justSaved = (location.state as { savedRegNo?: string } | null)?.savedRegNo;
+  const actions = (
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+      <Button component={RouterLink} to={CLIENTS_PATH} startIcon={<ArrowBackIcon />}>
+        {ctx.t('clients.page.back')}
+      </Button>
+      {canWrite && (
+        <Button component={RouterLink} to={editClientPath(doc.prof_Id)} variant="contained" startIcon={<EditIcon />}>
+          {ctx.t('clients.page.edit')}
+        </Button>
+      )}
+    </Box>
+  );
+  return (
+    <Page title={`${doc.firstName} ${doc.middleName ? `${doc.middleName} ` : ''}${doc.lastName}`} actions={actions}>
+      {justSaved && (
+        <Alert severity="success" data-testid="client-saved">
+          {ctx.t('clients.saved', { regNo: justSaved })}
+        </Alert>
+      )}
+      <Summary doc={doc} ctx={ctx} />
+      <ClientSections
+        profileValues={doc}
+        bsp={(doc.BspData as BspData | undefined) ?? { appr: [], orgHelp: [] }}
+        records={Object.fromEntries(SUB_PARTS.map((p) => [p, storedRecord(records[p])]))}
+        existingFiles={files}
+        ctx={ctx}
+        action={canWrite ? { href: (step) => editClientPath(doc.prof_Id, step) } : undefined}
+      />
+      {referrals}
+    </Page>
+  );
+}
+
+export function ClientPage() {
+  const { profId = '' } = useParams();
+  const { client, records } = useClient(profId);
+  return (
+    <RecordGate record={client} notFoundId="clients.page.notFound" backTo={CLIENTS_PATH} backLabelId="clients.page.back" failedId="clients.page.loadFailed">
+      {(doc) => <ClientView key={clientPath(doc.prof_Id)} doc={doc} records={records} />}
+    </RecordGate>
+  );
+}

@@ -1,0 +1,15 @@
+// Where the client screens live (spec §2: profiles, profiles/add; issue 11: the client's page
+// and its edit form).
+import type { StepId } from './steps';
+
+export const CLIENTS_PATH = '/profiles';
+export const ADD_CLIENT_PATH = '/profiles/add';
+
+export function clientPath(profId: string): string {
+  return `${CLIENTS_PATH}/${encodeURIComponent(profId)}`;
+}
+
+/** The edit form, opened at a section's step. */
+export function editClientPath(profId: string, step?: StepId): string {
+  return `${CLIENTS_PATH}/edit/${encodeURIComponent(profId)}${step ? `?step=${step}` : ''}`;
+}

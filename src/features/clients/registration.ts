@@ -1,0 +1,182 @@
+// The state of the client form across its steps, kept as a draft while the worker fills it in:
+// the typed values in localStorage (draft:client:new, or draft:client:<prof_Id> for an edit),
+// the picked files in the drafts' own IndexedDB, so that an unfinished registration survives a
+// reload, a switch of mode or a closed tab, and is offered again on the way back.
+import { useEffect, useRef, useState } from 'react';
+import type { BspData } from '../../../schemas/entities/profiles';
+import { uuidv7 } from '../../../schemas/ids';
+import { clearDraft, draftKey, loadDraft, saveDraft } from '../../components/entity';
+import { initialRaw } from '../../components/entity/formState';
+import { validateValues, type Problem, type RawValues } from '../../components/entity/validation';
+import type { ImageChanges } from '../../components/images';
+import type { ImageInput } from '../../lib/datalayer/types';
+import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/draftFiles';
+import type { SavePart } from './saveClient';
+import { IDENTITY_FIELDS, profile, recordFields, STEPS, SUB_PARTS, SUB_RECORDS, type StepId, type SubPart } from './steps';
+
+export interface Registration {
+  profId: string;
+  /** Index in STEPS of the step shown, and of the furthest one reached. */
+  step: number;
+  reached: number;
+  identity: RawValues;
+  parts: Record<SubPart, RawValues>;
+  /** The optional records the worker filled in (a skipped one is not saved). */
+  included: SubPart[];
+  bsp: BspData;
+  /** Kinds of file to delete (the picked files are kept apart, as blobs). */
+  removeFiles: string[];
+  /** Parts a save stored already (when another part failed): not sent again. */
+  done: SavePart[];
+  /** The client is stored (an edit, or a first save that stored the profile). */
+  exists: boolean;
+}
+
+export interface StoredClient {
+  profile: Readonly<Record<string, unknown>>;
+  records: Partial<Record<SubPart, Readonly<Record<string, unknown>> | null>>;
+}
+
+
+function only(raw: RawValues, names: readonly string[]): RawValues {
+  return Object.fromEntries(Object.entries(raw).filter(([name]) => names.includes(name)));
+}
+
+function identityRaw(stored: Readonly<Record<string, unknown>> | null): RawValues {
+  const names = stored ? [...IDENTITY_FIELDS, 'prof_Reg_No'] : IDENTITY_FIELDS;
+  return only(initialRaw(profile, names, stored ?? {}), names);
+}
+
+function partRaw(part: SubPart, stored: Readonly<Record<string, unknown>> | null | undefined): RawValues {
+  const entity = SUB_RECORDS[part];
+  const names = recordFields(entity);
+  return only(initialRaw(entity, names, stored ?? {}), names);
+}
+
+function bspOf(value: unknown): BspData {
+  const v = value as Partial<BspData> | null | undefined;
+  return { appr: Array.isArray(v?.appr) ? v.appr : [], orgHelp: Array.isArray(v?.orgHelp) ? v.orgHelp : [] };
+}
+
+/** A new registration, or an edit of `stored` opened at `step`. */
+export function freshRegistration(stored: StoredClient | null, profId = uuidv7(), step: StepId = 'identity'): Registration {
+  const at = Math.max(0, STEPS.indexOf(step));
+  return {
+    profId,
+    step: at,
+    reached: stored ? STEPS.length - 1 : at,
+    identity: identityRaw(stored?.profile ?? null),
+    parts: Object.fromEntries(SUB_PARTS.map((part) => [part, partRaw(part, stored?.records[part])])) as Record<SubPart, RawValues>,
+    included: SUB_PARTS.filter((part) => stored?.records[part]),
+    bsp: bspOf(stored?.profile.BspData),
+    removeFiles: [],
+    done: [],
+    exists: stored !== null,
+  };
+}
+
+function isRegistration(value: unknown): value is Registration {
+  const v = value as Partial<Registration> | null;
+  return typeof v === 'object' && v !== null && typeof v.profId === 'string' && typeof v.identity === 'object' && typeof v.parts === 'object' && Array.isArray(v.included);
+}
+
+export function registrationKey(profId: string | null): string {
+  return draftKey('client', profId);
+}
+
+/** Problems of one step, by field name (the server's rules, as EntityForm checks them). */
+export function stepProblems(reg: Registration, step: StepId): Record<string, Problem> {
+  if (step === 'identity') return validateValues(profile, reg.identity).problems;
+  if ((SUB_PARTS as readonly string[]).includes(step)) {
+    const part = step as SubPart;
+    return reg.included.includes(part) ? validateValues(SUB_RECORDS[part], reg.parts[part]).problems : {};
+  }
+  return {};
+}
+
+/** The first step with a problem, if any. */
+export function firstInvalidStep(reg: Registration): StepId | null {
+  return STEPS.find((step) => Object.keys(stepProblems(reg, step)).length > 0) ?? null;
+}
+
+interface Restored {
+  savedAt: number;
+}
+
+/**
+ * The registration and its files, restored from the draft when there is one (for an edit, only
+ * a draft of the same client), written back while it changes. `stored` is the client being
+ * edited (null for a new one); `initialStep` where an edit opens.
+ */
+export function useRegistration(stored: StoredClient | null, editedId: string | null, initialStep?: StepId) {
+  const key = registrationKey(editedId);
+  const [restored] = useState<Restored | null>(() => {
+    const draft = loadDraft(key);
+    return draft && isRegistration(draft.values) ? { savedAt: draft.savedAt } : null;
+  });
+  const [reg, setReg] = useState<Registration>(() => {
+    const draft = loadDraft(key);
+    if (draft && isRegistration(draft.values)) {
+      const values = draft.values;
+      return initialStep ? { ...values, step: STEPS.indexOf(initialStep) } : values;
+    }
+    return freshRegistration(stored, editedId ?? undefined, initialStep);
+  });
+  const [picked, setPicked] = useState<ImageInput[]>([]);
+  const [filesLoaded, setFilesLoaded] = useState(false);
+  const closed = useRef(false);
+  const baseline = useRef(JSON.stringify(freshRegistration(stored, reg.profId, STEPS[reg.step])));
+
+  // Files picked before a reload come back from the drafts' database.
+  useEffect(() => {
+    let current = true;
+    void loadDraftFiles(key).then((images) => {
+      if (!current) return;
+      if (images.length) setPicked(images);
+      setFilesLoaded(true);
+    });
+    return () => {
+      current = false;
+    };
+  }, [key]);
+
+  // The typed values: written a moment after the last change, at once when the page goes.
+  useEffect(() => {
+    const write = () => {
+      if (closed.current) return;
+      const untouched = JSON.stringify(reg) === baseline.current && picked.length === 0;
+      if (untouched) clearDraft(key);
+      else saveDraft(key, { values: reg as unknown as RawValues, savedAt: Date.now() });
+    };
+    const timer = setTimeout(write, 300);
+    window.addEventListener('pagehide', write);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('pagehide', write);
+    };
+  }, [reg, picked.length, key]);
+
+  const files: ImageChanges = { images: picked, removeImages: reg.removeFiles };
+  const setFiles = (next: ImageChanges) => {
+    setPicked(next.images);
+    setReg((current) => ({ ...current, removeFiles: next.removeImages }));
+    if (!closed.current) void keepDraftFiles(key, next.images);
+  };
+
+  /** Saved or abandoned: the draft and its files are forgotten. */
+  const close = () => {
+    closed.current = true;
+    clearDraft(key);
+    void clearDraftFiles(key);
+  };
+
+  /** Start again from the stored client (or an empty form). */
+  const discard = () => {
+    clearDraft(key);
+    void clearDraftFiles(key);
+    setPicked([]);
+    setReg(freshRegistration(stored, editedId ?? undefined, initialStep));
+  };
+
+  return { reg, setReg, files, setFiles, filesLoaded, restored, close, discard };
+}
