@@ -5,7 +5,7 @@
 // a draft until it is saved, online to the API in the spec's order, offline in the store.
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, Step, StepButton, StepContent, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, Step, StepButton, StepContent, StepLabel, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
@@ -287,18 +287,24 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       <Card variant="outlined">
         <CardContent sx={{ p: { xs: 1.5, sm: 2 } }}>
           <Stepper activeStep={reg.step} orientation={vertical ? 'vertical' : 'horizontal'} nonLinear alternativeLabel={!vertical} sx={{ mb: vertical ? 0 : 3 }}>
-            {STEPS.map((s, index) => (
-              <Step key={s} completed={index < reg.reached && index !== reg.step && Object.keys(stepProblems(reg, s)).length === 0}>
-                <StepButton
-                  onClick={() => goTo(index)}
-                  disabled={saving || index > reg.reached}
-                  optional={isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined}
-                >
-                  {ctx.t(`clients.steps.${s}`)}
-                </StepButton>
-                {vertical && <StepContent>{index === reg.step && current}</StepContent>}
-              </Step>
-            ))}
+            {STEPS.map((s, index) => {
+              const optional = isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined;
+              const done = index < reg.reached && index !== reg.step && Object.keys(stepProblems(reg, s)).length === 0;
+              // On a phone the steps are a plain list with the current one open (Back and Next
+              // move, the review's Edit buttons jump); on a wide screen each step is a tab.
+              return (
+                <Step key={s} completed={done}>
+                  {vertical ? (
+                    <StepLabel optional={optional}>{ctx.t(`clients.steps.${s}`)}</StepLabel>
+                  ) : (
+                    <StepButton onClick={() => goTo(index)} disabled={saving || index > reg.reached} optional={optional}>
+                      {ctx.t(`clients.steps.${s}`)}
+                    </StepButton>
+                  )}
+                  {vertical && <StepContent>{index === reg.step && current}</StepContent>}
+                </Step>
+              );
+            })}
           </Stepper>
           {!vertical && current}
         </CardContent>
