@@ -202,6 +202,23 @@ describe('list', () => {
     expect(page.rows.filter((r) => r.syncState === 'synced')).toHaveLength(3);
   });
 
+  it('online: records saved on this device and not uploaded yet are on top of the first page, counted, and matched by the query', async () => {
+    const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Uploaded here', territory: 9 };
+    expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+    online = false;
+    const waiting = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Waiting here', territory: 9 });
+    await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Elsewhere', territory: 8 });
+    online = true;
+    const first = await layer().list(serviceProvider, { filter: { territory: 9 }, pageSize: 10 });
+    expect(first.total).toBe(2);
+    expect(first.rows.map((r) => r.sp_Name)).toEqual(['Waiting here', 'Uploaded here']);
+    expect(first.rows[0]).toMatchObject({ sp_Id: waiting.sp_Id, syncState: 'pending' });
+    const searched = await layer().list(serviceProvider, { q: 'Waiting', pageSize: 10 });
+    expect(searched.rows.map((r) => r.sp_Id)).toContain(waiting.sp_Id);
+    const second = await layer().list(serviceProvider, { filter: { territory: 9 }, page: 2, pageSize: 10 });
+    expect(second.rows).toEqual([]);
+  });
+
   it('online: a row whose local copy was deleted (as after an upload) comes back as synced', async () => {
     const created = await layer().create(serviceProvider, values(serviceProvider));
     await (await collectionOf(db, serviceProvider).findOne(created.sp_Id).exec())?.remove();
