@@ -3,12 +3,11 @@
 // offline (saved on the device, uploaded from /offlinehp, job before other job), validation
 // in both languages, the 403 of a role that may not see jobs, and axe on every screen.
 import { readFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe';
 import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
-import { ensureOrganisations } from '../helpers/records';
+import { ensureOrganisations, png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let t: TestServer;
@@ -31,35 +30,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** A real, decodable PNG of `size`×`size` px in one colour: the image picker decodes what it
- * is given (to shrink it), so the bytes must be a valid image. */
-function png(size: number, rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of bytes) c = (crcTable[(c ^ b) & 0xff] as number) ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  const line = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => line)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const SITE_PNG = png(8, [200, 120, 40]);
 const KITCHEN_PNG = png(6, [40, 120, 200]);

@@ -5,7 +5,8 @@ import { Autocomplete, FormControl, FormControlLabel, FormHelperText, FormLabel,
 import type { EntityShape, Field } from '../../../schemas/define';
 import { enumOptions, type DisplayContext } from './fields';
 import { mustAnswer } from './formState';
-import { lookupLabel, lookupOptions, type Option } from './lookups';
+import { lookupOptions, type Option } from './lookups';
+import { LookupMultiSelect } from './LookupMultiSelect';
 
 /** Texts longer than this get a multi-line box. */
 export const MULTILINE_FROM = 300;
@@ -141,28 +142,7 @@ function LookupInput({ field, id, label, value, error, disabled, ctx, onChange, 
 function LookupListInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
   if (field.kind !== 'json' || !field.itemsOf) return null;
   const ids = Array.isArray(value) ? value.map(Number) : [];
-  const list = field.itemsOf;
-  // Active items, and the record's own even when deactivated since (as for one lookup).
-  const options = lookupOptions(ctx.lists, list, ctx.lang, { activeOnly: true });
-  for (const kept of ids) if (!options.some((o) => o.value === kept)) options.push({ value: kept, label: lookupLabel(ctx.lists, list, kept, ctx.lang) });
-  const selected = options.filter((o) => ids.includes(o.value));
-  return (
-    <Autocomplete<Option<number>, true>
-      id={id}
-      multiple
-      options={options}
-      value={selected}
-      disabled={disabled}
-      autoHighlight
-      disableCloseOnSelect
-      getOptionLabel={(option) => option.label}
-      isOptionEqualToValue={(a, b) => a.value === b.value}
-      onChange={(_event, chosen) => onChange(chosen.map((option) => option.value))}
-      onBlur={onBlur}
-      noOptionsText={ctx.t('entityForm.noOptions')}
-      renderInput={(params) => <TextField {...params} label={label} required={field.required} error={Boolean(error)} helperText={error} />}
-    />
-  );
+  return <LookupMultiSelect id={id} list={field.itemsOf} value={ids} onChange={onChange} label={label} ctx={ctx} disabled={disabled} required={field.required} error={error} onBlur={onBlur} />;
 }
 
 // Select values are strings; JSON keeps the enum's numbers numbers.

@@ -11,3 +11,5 @@ export { draftKey, loadDraft, saveDraft, clearDraft } from './drafts';
 export { PAGE_SIZE_MENUS, type Filters, type PageSizeMenu } from './useGridQuery';
 export { defaultFormFields } from './formState';
 export { messageOf, serverFieldErrors } from './errors';
+export { LookupMultiSelect, type LookupMultiSelectProps } from './LookupMultiSelect';
+export { FieldGrid, type FieldGridProps } from './FieldGrid';

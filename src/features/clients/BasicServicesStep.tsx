@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Autocomplete, Box, TextField } from '@mui/material';
 import { apprenticeship, service, SERVICE_STATUS } from '../../../schemas/index';
 import type { BspData } from '../../../schemas/entities/profiles';
-import { lookupLabel, lookupOptions, type DisplayContext, type Option } from '../../components/entity';
+import { lookupLabel, LookupMultiSelect, type DisplayContext, type Option } from '../../components/entity';
 import { useDataLayer } from '../../lib/db/hooks';
 
 /** Largest page of the list API: enough offers for one programme's area. */
@@ -59,9 +59,6 @@ interface Props {
 export function BasicServicesStep({ value, onChange, ctx, disabled }: Props) {
   const { offers, loading, failed } = useApprenticeshipOffers(ctx);
   const chosenOffers = value.appr.map((a) => offers.find((o) => o.value === a.tbl_Id) ?? { value: a.tbl_Id, service: '', label: offerLabel(offers, a.tbl_Id, ctx) });
-  const helpOptions = lookupOptions(ctx.lists, 'orgHelp', ctx.lang, { activeOnly: true });
-  for (const h of value.orgHelp) if (!helpOptions.some((o) => o.value === h.tbl_Id)) helpOptions.push({ value: h.tbl_Id, label: lookupLabel(ctx.lists, 'orgHelp', h.tbl_Id, ctx.lang) });
-  const chosenHelp = helpOptions.filter((o) => value.orgHelp.some((h) => h.tbl_Id === o.value));
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       {failed && <Alert severity="warning">{ctx.t('clients.services.offersUnavailable')}</Alert>}
@@ -79,18 +76,14 @@ export function BasicServicesStep({ value, onChange, ctx, disabled }: Props) {
         noOptionsText={ctx.t(loading ? 'common.loading' : 'clients.services.noOffers')}
         renderInput={(params) => <TextField {...params} label={ctx.t('clients.services.appr')} helperText={ctx.t('clients.services.apprHelp')} />}
       />
-      <Autocomplete<Option<number>, true>
+      <LookupMultiSelect
         id="client-orghelp"
-        multiple
-        options={helpOptions}
-        value={chosenHelp}
+        list="orgHelp"
+        value={value.orgHelp.map((h) => h.tbl_Id)}
+        onChange={(ids) => onChange({ ...value, orgHelp: ids.map((tbl_Id) => ({ tbl_Id })) })}
+        label={ctx.t('clients.services.orgHelp')}
+        ctx={ctx}
         disabled={disabled}
-        disableCloseOnSelect
-        getOptionLabel={(o) => o.label}
-        isOptionEqualToValue={(a, b) => a.value === b.value}
-        onChange={(_e, chosen) => onChange({ ...value, orgHelp: chosen.map((o) => ({ tbl_Id: o.value })) })}
-        noOptionsText={ctx.t('entityForm.noOptions')}
-        renderInput={(params) => <TextField {...params} label={ctx.t('clients.services.orgHelp')} />}
       />
     </Box>
   );
