@@ -13,16 +13,26 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeManifestIcons: false, // favicon.svg, the one icon, is in the glob patterns below
+      includeManifestIcons: false, // the icons are in the glob patterns below
       manifest: {
-        name: 'ICRS',
+        id: '/',
+        name: 'ICRS – services, jobs and clients',
         short_name: 'ICRS',
-        description: 'ICRS staff app',
+        description: 'ICRS staff app: service providers, jobs, clients and referrals, online and offline',
+        lang: 'fr',
+        // The top bar's colour; the dark theme's is set by the page (meta theme-color).
         theme_color: '#1e3a5f',
         background_color: '#ffffff',
         display: 'standalone',
         start_url: '/',
-        icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+        scope: '/',
+        // Made from public/favicon.svg by scripts/make-icons.ts.
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: 'icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+        ],
       },
       // The precache list comes from the glob patterns alone: the favicon and the translations
       // (public/) are in them already, and naming a file twice (e.g. in `includeAssets` too)

@@ -1,8 +1,8 @@
 // Device preferences (spec §3 keys theme, mode, lang): stored, restored at start, and shared by
 // the shell and the screens. Theme and mode change in place; a language change reloads (spec §4).
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CssBaseline, ThemeProvider } from '@mui/material';
-import { createAppTheme } from '../lib/theme';
+import { barColour, createAppTheme } from '../lib/theme';
 import {
   getLang,
   getMode,
@@ -45,6 +45,9 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const theme = useMemo(() => createAppTheme(themeName), [themeName]);
+  useEffect(() => {
+    document.querySelector('meta[name="theme-color"]')?.setAttribute('content', barColour(themeName));
+  }, [themeName]);
   const value = useMemo(
     () => ({ lang, mode, themeName, setLang, setMode, setThemeName: setTheme }),
     [lang, mode, themeName, setLang, setMode, setTheme],

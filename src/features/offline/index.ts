@@ -7,3 +7,4 @@ export { usePendingTotal } from './counts';
 export { notifyIfQuota, isQuotaError } from './quota';
 export { reportSaveFailure } from './failure';
 export { NetworkIndicator, UploadOnReconnect } from './network';
+export { afterUploads, useUploadRun } from './uploadRun';

@@ -55,6 +55,14 @@ export function isUploading(): boolean {
   return state.running;
 }
 
+/** Runs `work` once no upload runs in any tab of this app, holding the upload lock meanwhile,
+ * so that none starts either: an app update waits for the upload rather than cut it. */
+export async function afterUploads<T>(work: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return work();
+  return locks.request(LOCK_NAME, () => work());
+}
+
 /** Runs `work` under the cross-tab upload lock; null when another tab holds it. */
 async function underLock<T>(work: () => Promise<T>): Promise<T | null> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;

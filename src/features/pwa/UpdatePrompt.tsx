@@ -4,6 +4,7 @@ import { Alert, Button, Snackbar } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { ConfirmDialog } from '../../components';
 import { UPDATE_CHECK_DELAY_MS } from '../../lib/constants';
+import { afterUploads, useUploadRun } from '../offline';
 
 const HOURLY_MS = 60 * 60 * 1000;
 
@@ -17,7 +18,9 @@ function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefine
 
 /**
  * Registers the service worker (mounted by the gate once the app is stable) and, when a new
- * version waits, shows the notice and the confirm dialog of spec §1.
+ * version waits, shows the notice and the confirm dialog of spec §1. An update never cuts an
+ * upload: the notice waits while this tab uploads, and the confirmation takes effect once no
+ * tab uploads (it holds the upload lock while the new version takes over).
  */
 export function UpdatePrompt() {
   const intl = useIntl();
@@ -29,10 +32,14 @@ export function UpdatePrompt() {
     onRegisteredSW: (_url, registration) => scheduleUpdateChecks(registration),
     onRegisterError: (error: unknown) => console.warn('Service worker registration failed:', error),
   });
-  if (!needRefresh) return null;
+  const upload = useUploadRun();
+  if (!needRefresh || upload.running) return null;
   const say = (id: string) => intl.formatMessage({ id });
   // On confirm the waiting worker takes over and the plugin reloads the page.
-  const confirm = () => void updateServiceWorker(true);
+  const confirm = () => {
+    setDialogOpen(false);
+    void afterUploads(() => updateServiceWorker(true));
+  };
   return (
     <>
       <Snackbar open anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
