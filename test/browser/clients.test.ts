@@ -269,6 +269,20 @@ describe('clients', () => {
     await context.close();
   });
 
+  it("keeps a colleague's change made while the form was open: the save is a conflict", async () => {
+    const list = await t.api('GET', `/profile?q=${encodeURIComponent(online.last)}`, { token });
+    const profId = list.body.rows[0].prof_Id as string;
+    const { context, page } = await signedIn();
+    await page.goto(`/profiles/edit/${profId}?step=identity`);
+    await page.getByRole('textbox', { name: /^Address/ }).fill('Typed in the form');
+    const colleague = await t.api('PUT', `/profile/${profId}`, { token, body: { address: 'Changed by a colleague' } });
+    expect(colleague.status).toBe(200);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('client-save-error').getByText(/Someone changed this client since you opened it/).waitFor();
+    expect((await t.api('GET', `/profile/${profId}`, { token })).body.address).toBe('Changed by a colleague');
+    await context.close();
+  });
+
   it('refuses a user without organisation with the spec error, storing nothing', async () => {
     const before = (await t.api('GET', '/profile', { token: await t.login(t.admin.userName, t.admin.password) })).body.total;
     const { context, page } = await signedIn(noOrganisation);

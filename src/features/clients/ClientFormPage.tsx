@@ -10,7 +10,8 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { RecordGate } from '../../components/RecordGate';
-import { fieldLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
+import { fieldLabel, messageOf, useDisplayContext, type DisplayContext } from '../../components/entity';
+import { ConflictError } from '../../lib/datalayer';
 import { FieldGrid } from '../../components/entity/FieldGrid';
 import { validateValues, type RawValues } from '../../components/entity/validation';
 import { FileSlots, type ExistingImage } from '../../components/images';
@@ -119,12 +120,12 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       Object.entries(records).map(([part, values]) => {
         const was = stored?.records[part as SubPart];
         const done = reg.done.includes(part as SubPart);
-        return [part, { values, exists: Boolean(was) || done, basedOn: typeof was?.updatedAt === 'string' ? was.updatedAt : undefined }];
+        return [part, { values, exists: Boolean(was) || done, basedOn: reg.basedOn[part as SubPart] }];
       }),
     );
     try {
       const result = await saveClient({
-        data, local, profId: reg.profId, exists: reg.exists, basedOn: typeof stored?.profile.updatedAt === 'string' ? stored.profile.updatedAt : undefined,
+        data, local, profId: reg.profId, exists: reg.exists, basedOn: reg.basedOn.profile,
         profileValues, records: recordInput, files, done: new Set(reg.done),
       });
       if (result.failures.length) {
@@ -139,7 +140,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       void navigate(clientPath(reg.profId), { replace: true, state: { savedRegNo: result.profile.prof_Reg_No } });
     } catch (error) {
       const cause = error instanceof ProfileNotSaved ? error.cause : error;
-      setProfileError(error instanceof Error ? error.message : String(error));
+      setProfileError(cause instanceof ConflictError ? ctx.t('clients.error.conflict') : messageOf(cause));
       reportSaveFailure('clients.error.saveTitle', cause, 'clients.error.conflict');
     } finally {
       setSaving(false);

@@ -30,6 +30,10 @@ export interface Registration {
   done: SavePart[];
   /** The client is stored (an edit, or a first save that stored the profile). */
   exists: boolean;
+  /** The versions the edit started from (`updatedAt` of the profile and of each stored
+   * record): a draft restored later still saves against them, so a colleague's change made
+   * meanwhile is a conflict, never silently overwritten. */
+  basedOn: Partial<Record<'profile' | SubPart, string>>;
 }
 
 export interface StoredClient {
@@ -72,12 +76,26 @@ export function freshRegistration(stored: StoredClient | null, profId = uuidv7()
     removeFiles: [],
     done: [],
     exists: stored !== null,
+    basedOn: versionsOf(stored),
   };
+}
+
+function versionsOf(stored: StoredClient | null): Registration['basedOn'] {
+  if (!stored) return {};
+  const out: Registration['basedOn'] = {};
+  const version = (row: Readonly<Record<string, unknown>> | null | undefined) => (typeof row?.updatedAt === 'string' ? row.updatedAt : undefined);
+  const own = version(stored.profile);
+  if (own) out.profile = own;
+  for (const part of SUB_PARTS) {
+    const v = version(stored.records[part]);
+    if (v) out[part] = v;
+  }
+  return out;
 }
 
 function isRegistration(value: unknown): value is Registration {
   const v = value as Partial<Registration> | null;
-  return typeof v === 'object' && v !== null && typeof v.profId === 'string' && typeof v.identity === 'object' && typeof v.parts === 'object' && Array.isArray(v.included);
+  return typeof v === 'object' && v !== null && typeof v.profId === 'string' && typeof v.identity === 'object' && typeof v.parts === 'object' && Array.isArray(v.included) && typeof v.basedOn === 'object';
 }
 
 export function registrationKey(profId: string | null): string {
