@@ -18,5 +18,22 @@ export function installInputRules(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     if (CONTROL_IN_URL.test(request.url)) throw new HttpError(400, 'http.badUrl');
   });
+  // Validation coerces '1e999' in a query (or 1e999 in JSON) to Infinity, and ajv lets the
+  // coerced value through every numeric keyword; no route can use a number that is not finite.
+  app.addHook('preHandler', async (request) => {
+    const field = nonFinite(request.params) ?? nonFinite(request.query) ?? nonFinite(request.body);
+    if (field !== undefined) throw new HttpError(400, 'validation.type', { field, type: 'number' });
+  });
   limitConcurrentUploads(app);
+}
+
+/** The path of the first number in `value` that is not finite (Infinity, NaN), if any. */
+export function nonFinite(value: unknown, path = '', depth = 0): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path || 'value';
+  if (depth > 8 || value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const found = nonFinite(item, path ? `${path}.${key}` : key, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

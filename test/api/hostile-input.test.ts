@@ -232,6 +232,17 @@ describe.each(backends)('hostile input on %s', (backend) => {
     expect((await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body).toEqual(before);
   });
 
+  it('refuses a number too large to be finite (1e999), in a query and in a JSON body, changing nothing', async () => {
+    const e = GENERIC.find((x) => x.name === 'job') as EntityShape;
+    expect((await t.api('GET', '/stats/getKPIs/?territory=1e999', { token: writer })).status).toBe(400);
+    expect((await t.api('POST', '/stats/byterCate/', { token: writer, body: { territory: '1e999' } })).status).toBe(400);
+    expect((await t.api('GET', `${e.rest}?page=1e999`, { token: writer })).status).toBe(400);
+    const before = (await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body;
+    const raw = await fetch(`${t.url}/api${e.rest}/${existing.job}`, { method: 'PUT', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: '{"positions": 1e999}' });
+    expect(raw.status).toBe(400);
+    expect((await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body).toEqual(before);
+  });
+
   it('users, lists, login and stats refuse hostile values', async () => {
     const failures: Outcome[] = [];
     const userFields = writableFields(user);
