@@ -10,20 +10,25 @@ export function PasswordRules({ password, userName, id }: { password: string; us
   const intl = useIntl();
   const problems = passwordProblems(password, userName);
   return (
-    <Box id={id} component="ul" aria-label={intl.formatMessage({ id: 'users.password.rulesTitle' })} sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="password-rules">
-      {PASSWORD_RULES.map((rule) => {
-        const met = password !== '' && !problems.includes(rule);
-        const Icon = met ? CheckCircleIcon : RadioButtonUncheckedIcon;
-        return (
-          <Box component="li" key={rule} sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-met={met}>
-            <Icon fontSize="small" color={met ? 'success' : 'disabled'} aria-hidden />
-            <Typography variant="body2" color={met ? 'text.primary' : 'text.secondary'}>
-              {intl.formatMessage({ id: `users.password.rule.${rule}` }, { min: PASSWORD_MIN_LENGTH })}
-              <VisuallyHidden> {intl.formatMessage({ id: met ? 'users.password.met' : 'users.password.notMet' })}</VisuallyHidden>
-            </Typography>
-          </Box>
-        );
-      })}
+    <Box id={id}>
+      <Typography variant="body2" color="text.secondary">
+        {intl.formatMessage({ id: 'users.password.rulesTitle' })}
+      </Typography>
+      <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="password-rules">
+        {PASSWORD_RULES.map((rule) => {
+          const met = password !== '' && !problems.includes(rule);
+          const Icon = met ? CheckCircleIcon : RadioButtonUncheckedIcon;
+          return (
+            <Box component="li" key={rule} sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-rule={rule} data-met={met}>
+              <Icon fontSize="small" color={met ? 'success' : 'disabled'} aria-hidden />
+              <Typography variant="body2" color={met ? 'text.primary' : 'text.secondary'}>
+                {intl.formatMessage({ id: `users.password.rule.${rule}` }, { min: PASSWORD_MIN_LENGTH })}
+                <VisuallyHidden> {intl.formatMessage({ id: met ? 'users.password.met' : 'users.password.notMet' })}</VisuallyHidden>
+              </Typography>
+            </Box>
+          );
+        })}
+      </Box>
     </Box>
   );
 }
