@@ -1,22 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
 
-/** The programme's contact details of the top bar's "Contact us" (README "Configuration");
- * each null when not set. */
-export interface ContactDetails {
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  hours: string | null;
-}
+export type { ContactDetails, PublicConfig };
 
-export interface PublicConfig {
-  /** The programme's site, linked from the app's footer; null: no link (README "Configuration"). */
-  programmeUrl: string | null;
-  contact: ContactDetails;
-}
-
-export const NO_CONTACT: ContactDetails = { name: null, email: null, phone: null, address: null, hours: null };
+export { NO_CONTACT };
 
 const CONTACT_MAX = 300;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -4,23 +4,11 @@
 // nothing stored, offline, the footer shows the version only (an external site could not open
 // anyway).
 import { useEffect, useState } from 'react';
+import { NO_CONTACT, type ContactDetails, type PublicConfig } from '../../../schemas/publicConfig';
 import { api } from '../../lib/api';
 
-export interface ContactDetails {
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  hours: string | null;
-}
+export type { ContactDetails, PublicConfig };
 
-export interface PublicConfig {
-  /** The programme's site; null: the footer has no link. */
-  programmeUrl: string | null;
-  contact: ContactDetails;
-}
-
-const NO_CONTACT: ContactDetails = { name: null, email: null, phone: null, address: null, hours: null };
 const NONE: PublicConfig = { programmeUrl: null, contact: NO_CONTACT };
 /** Not one of the session keys of spec §3: a device setting, kept across sign-outs. */
 const STORAGE_KEY = 'publicConfig';
