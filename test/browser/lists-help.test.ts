@@ -124,7 +124,8 @@ describe('lookup lists', () => {
 describe('help and contact', () => {
   it('opens the help in both languages signed out, with every screenshot, on a phone, light and dark', async () => {
     const { context, page } = await newPage(browser, { baseURL: t.url, lang: 'en', viewport: PHONE });
-    await page.goto('/help');
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Help' }).click(); // reachable before signing in
     await page.waitForURL((url) => url.pathname === '/help/en');
     await page.getByRole('heading', { name: 'Help', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Working offline, step by step' }).waitFor();

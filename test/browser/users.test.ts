@@ -181,6 +181,12 @@ describe('user management', () => {
     expect(await page.getByRole('combobox', { name: /^Organisation/ }).count()).toBe(0);
     await page.getByLabel(/^Téléphone/).fill('+243 970 123 456');
     await page.getByLabel(/^Nom/).fill('Kito Mwamba');
+    // Saved elsewhere meanwhile: the form says so, keeps what was typed, and a second save wins.
+    const { userId } = await userNamed('kito.field');
+    expect((await t.api('PUT', `/users/${userId}`, { token: adminToken, body: { email: 'kito@example.org' } })).status).toBe(200);
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await page.getByText("Quelqu'un d'autre a enregistré ce compte entre-temps.", { exact: false }).waitFor();
+    expect(await page.getByLabel(/^Nom/).inputValue()).toBe('Kito Mwamba');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await page.getByText('Profil enregistré').waitFor();
     expect(await userNamed('kito.field')).toMatchObject({ fullName: 'Kito Mwamba', phone: '+243 970 123 456', role: 5 });

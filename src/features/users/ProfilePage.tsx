@@ -9,7 +9,7 @@ import { EntityForm, lookupLabel, useLookupLists } from '../../components/entity
 import { LANGS, isLang } from '../../lib/session';
 import { notify } from '../../lib/notify';
 import { PROFILE_FIELDS, profileEntity } from './userForms';
-import { useUserRecord } from './useUserRecord';
+import { saveOverConflict, useUserRecord } from './useUserRecord';
 import { updateOwnProfile } from './usersApi';
 
 function Detail({ label, value }: { label: string; value: string }) {
@@ -74,9 +74,8 @@ export function ProfilePage({ userId }: { userId: string }) {
         recordKey={row.userId}
         initialValues={row}
         keepDraft={false}
-        onError={() => record.reload()}
         onSubmit={async (values) => {
-          const saved = await updateOwnProfile(row.userId, { ...values, updatedAt: row.updatedAt });
+          const saved = await saveOverConflict(() => updateOwnProfile(row.userId, { ...values, updatedAt: row.updatedAt }), record.set, say('users.conflict'));
           record.set(saved);
           notify.success(say('users.profile.saved'));
         }}

@@ -14,7 +14,7 @@ import { PasswordRules } from './PasswordRules';
 import { ProfilePage } from './ProfilePage';
 import { adminEntity, adminFields } from './userForms';
 import { createUser, temporaryPassword, updateUser } from './usersApi';
-import { useUserRecord } from './useUserRecord';
+import { saveOverConflict, useUserRecord } from './useUserRecord';
 
 /** The strength rule of a password someone else will use, as the form's cross-field rule. */
 function strengthRule(values: Record<string, unknown>): Record<string, Problem> {
@@ -121,9 +121,8 @@ function AdminEdit({ userId }: { userId: string }) {
         initialValues={row}
         keepDraft={false}
         onCancel={() => void navigate('/users')}
-        onError={() => record.reload()}
         onSubmit={async (values) => {
-          const saved = await updateUser(actor, row.userId, { ...values, updatedAt: row.updatedAt });
+          const saved = await saveOverConflict(() => updateUser(actor, row.userId, { ...values, updatedAt: row.updatedAt }), record.set, say('users.conflict'));
           record.set(saved);
           setVersion((n) => n + 1);
           notify.success(say('users.saved'), saved.userName);

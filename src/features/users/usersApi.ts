@@ -1,5 +1,6 @@
 // The user routes of the API (spec §7 "Auth and users"). Users are no RxDB collection (design.md
 // §6: the open-core limit), so these screens are online ones and call the API directly.
+import { isAxiosError } from 'axios';
 import { user as userEntity, type RowOf } from '../../../schemas/index';
 import { can } from '../../lib/permissions';
 import { api } from '../../lib/api';
@@ -60,6 +61,12 @@ export async function changePassword(oldPassword: string, newPassword: string): 
   const current = getUser();
   if (current) saveSession({ ...current, mustChangePassword: false }, data.token);
   return data.message;
+}
+
+/** The server copy of a 409 `conflict` answer (someone saved the user since it was read). */
+export function conflictCopy(error: unknown): UserRow | null {
+  if (!isAxiosError<{ server?: UserRow }>(error) || error.response?.status !== 409) return null;
+  return error.response.data?.server ?? null;
 }
 
 const TEMPORARY_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
