@@ -156,10 +156,30 @@ describe('help and contact', () => {
     await context.close();
   });
 
-  it('puts every help screenshot in the precache, so the help works offline', () => {
+  it('puts every help screenshot in the precache, and the help opens signed out with no network', async () => {
     const worker = readFileSync('dist/sw.js', 'utf8');
     for (const lang of ['fr', 'en']) for (const shot of HELP_SCREENSHOTS) expect(worker).toContain(`help/${lang}/${shot.name}.webp`);
-  });
+
+    const { context, page } = await newPage(browser, { baseURL: t.url, lang: 'fr', serviceWorkers: 'allow' });
+    await page.goto('/help/fr');
+    await page.getByRole('heading', { name: 'Aide', level: 1 }).waitFor();
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload(); // now controlled by the worker
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 }).toBe('activated');
+    await context.setOffline(true);
+    await page.goto('/help/en');
+    await page.getByRole('heading', { name: 'Working offline, step by step' }).waitFor();
+    const shown = await page.evaluate(async () => {
+      const images = [...document.querySelectorAll('article img')] as HTMLImageElement[];
+      for (const img of images) img.loading = 'eager';
+      await Promise.all(images.map((img) => img.decode().then(() => true, () => false)));
+      return images.map((img) => img.naturalWidth > 0);
+    });
+    expect(shown).toEqual(HELP_SCREENSHOTS.map(() => true));
+    await context.close();
+  }, 90_000);
 
   it('shows the programme contact details of the configuration under Contact us', async () => {
     const { page } = admin;
