@@ -8,6 +8,7 @@ import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityForm, type FormApi, type Problem } from '../../components/entity';
 import { passwordProblems } from '../../../schemas/passwords';
 import { notify } from '../../lib/notify';
+import { can } from '../../lib/permissions';
 import { AdminActions } from './AdminActions';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
@@ -67,7 +68,7 @@ export function UserAddPage() {
   const actor = useSessionUser();
   const navigate = useNavigate();
   const [entity] = useState(() => adminEntity(actor, true));
-  const staff = actor?.role !== 1;
+  const staff = !can(actor?.role, 'users.createAny'); // role 7: its own organisation's staff
   if (!actor) return null;
   return (
     <Page title={say(staff ? 'users.addStaff' : 'users.add')}>

@@ -7,6 +7,7 @@ import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { useIntl } from 'react-intl';
 import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
+import { can } from '../../lib/permissions';
 import { listUsers, userEntity, type UserRow } from './usersApi';
 
 const COLUMNS = ['fullName', 'userName', 'role', 'location', 'active', 'lastSignInAt'] as const;
@@ -32,7 +33,7 @@ export function UserListPage() {
   const user = useSessionUser();
   const navigate = useNavigate();
   const title = say('screens.users');
-  const organisationAdmin = user?.role !== 1;
+  const organisationAdmin = !can(user?.role, 'users.createAny'); // role 7: its own staff only
 
   return (
     <Page
