@@ -39,7 +39,7 @@ export default defineConfig({
       // gives workbox two revisions of one URL, so it refuses the whole list and nothing works
       // offline (issue 10 §1; test/browser/offline-start.test.ts).
       workbox: {
-        globPatterns: ['**/*.{js,mjs,css,html,svg,png,woff2,json}'],
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,webp,woff2,json}'],
         // Only the files Vite names by their content may skip the revision; the plugin's default
         // skips all of assets/, which would keep a changed translation file (public/assets/i18n,
         // not hashed) stale in the precache forever.

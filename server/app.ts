@@ -69,7 +69,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens });
   await app.register(healthPlugin, { db });
-  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl });
+  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact });
   await app.register(usersPlugin, { db, tokens });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db });

@@ -1,6 +1,7 @@
 // Configuration from the environment (README "Configuration"). One place reads process.env.
 import path from 'node:path';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
+import { contactFromEnv, type ContactDetails } from './plugins/publicConfig';
 
 export interface Config extends DbTimeouts {
   port: number;
@@ -20,6 +21,8 @@ export interface Config extends DbTimeouts {
   logLevel: string;
   /** The programme's site, linked from the app's footer (GET /api/config); none: no link. */
   programmeUrl?: string;
+  /** The programme's contact details of "Contact us" (GET /api/config). */
+  contact: ContactDetails;
   /** Fastify's trustProxy: behind a reverse proxy, `true` or the proxies' addresses
    * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
    * X-Forwarded-For, not the proxy's (docs/security.md). */
@@ -64,6 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     programmeUrl: webAddress('PROGRAMME_URL', env.PROGRAMME_URL?.trim()),
+    contact: contactFromEnv(env),
     mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
   };
 }

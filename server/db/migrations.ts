@@ -2,7 +2,7 @@
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
 import { columnSql, ident, schemaSql } from '../../schemas/derive/sql';
-import { profileImage } from '../../schemas/index';
+import { profileImage, user } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
 import { changeFunctionSql, changeTriggerSql } from '../plugins/sync/changes';
@@ -78,6 +78,16 @@ export const coreMigrations: Migration[] = [
     up: async (tx) => {
       for (const [name, field] of Object.entries(softDeleteFields)) {
         await tx.query(`ALTER TABLE ${ident(profileImage.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, field)}`);
+      }
+    },
+  },
+  {
+    // Issue 14: the user list shows the last sign-in, and a temporary password set by an
+    // administrator must be changed at the next sign-in. New databases have the columns from 0001.
+    id: '0014-users-sign-in-and-temporary-password',
+    up: async (tx) => {
+      for (const name of ['mustChangePassword', 'lastSignInAt'] as const) {
+        await tx.query(`ALTER TABLE ${ident(user.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, user.fields[name])}`);
       }
     },
   },

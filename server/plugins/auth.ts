@@ -10,7 +10,7 @@ import { burnPasswordCheck, checkPassword } from '../lib/passwords';
 import { LoginThrottle } from '../lib/throttle';
 import type { TokenClaims, TokenService } from '../lib/tokens';
 import type { Queryable } from '../db/index';
-import { findUserById, findUserByName, publicUser, type PublicUser, type UserRecord } from './users/store';
+import { findUserById, findUserByName, noteSignIn, publicUser, type PublicUser, type UserRecord } from './users/store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -115,8 +115,9 @@ async function authPlugin(app: FastifyInstance, { db, tokens }: AuthOptions) {
     throttle.succeeded(userName);
     if (!user.active) throw new HttpError(401, 'auth.inactive');
     const token = await sessionToken(tokens, user);
+    const lastSignInAt = await noteSignIn(db, user.userId);
     request.log.info({ userId: user.userId }, 'signed in');
-    return { result: { user: { ...publicUser(user), token } } };
+    return { result: { user: { ...publicUser({ ...user, lastSignInAt }), token } } };
   });
 }
 

@@ -14,7 +14,8 @@ import { providerRoutes } from '../features/providers';
 import { serviceRoutes } from '../features/services';
 import { Shell } from '../features/shell';
 import { TestingPage } from '../features/testing';
-import { ChangePasswordPage, UserEditPage, UserListPage } from '../features/users';
+import { ListsPage } from '../features/lists';
+import { ChangePasswordPage, PasswordChangeGate, UserAddPage, UserEditPage, UserListPage } from '../features/users';
 import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
 
@@ -37,6 +38,7 @@ const usersRoutes: RouteObject = {
   element: <RequirePermission permission="route.users" />,
   children: [
     { index: true, element: guard('menu.userManagement', <UserListPage />) },
+    { path: 'add', element: guard('users.manage', <UserAddPage />) },
     { path: 'chngpas', element: <ChangePasswordPage /> },
     {
       path: 'edit/:userId',
@@ -75,7 +77,7 @@ const signedInRoutes: RouteObject[] = [
   },
   { path: 'testing', element: guard('route.testing', <TestingPage />) },
   usersRoutes,
-  { path: 'lists', element: coming('route.lists', 'screens.lists') },
+  { path: 'lists', element: guard('route.lists', <ListsPage />) },
   serviceProviderRoutes,
   {
     path: 'availablejobs',
@@ -109,7 +111,8 @@ export const routes: RouteObject[] = [
       { path: 'forbidden', element: <ForbiddenPage /> },
       { path: 'not-found', element: <NotFoundPage /> },
       { path: 'profile/:id', element: <ProfileRedirect /> },
-      { element: <RequireAuth />, children: signedInRoutes },
+      // A temporary password set by an administrator is changed before anything else.
+      { element: <RequireAuth />, children: [{ element: <PasswordChangeGate />, children: signedInRoutes }] },
       { path: '*', element: <Navigate to="/not-found" replace /> },
     ],
   },

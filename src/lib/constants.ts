@@ -1,9 +1,6 @@
 // Business constants of spec §9 and the few fixed addresses of the product, in one place so that
 // a change (programme site, support mailbox, delays) never hunts through components.
 
-/** Where staff write for help; shown by the Contact us dialog. */
-export const CONTACT_EMAIL = 'icrs-support@example.org';
-
 /** Version shown in the footer, taken from package.json at build time. */
 export const APP_VERSION: string = __APP_VERSION__;
 

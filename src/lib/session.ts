@@ -14,6 +14,8 @@ export interface SessionUser {
   role: number;
   location: number;
   fullName: string | null;
+  /** A temporary password given by an administrator: the app asks for a new one first. */
+  mustChangePassword?: boolean;
 }
 
 const KEY = {
@@ -94,6 +96,7 @@ export function toSessionUser(value: unknown): SessionUser | null {
     role: v.role,
     location: typeof v.location === 'number' ? v.location : 0,
     fullName: typeof v.fullName === 'string' ? v.fullName : null,
+    ...(v.mustChangePassword === true ? { mustChangePassword: true } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../server/config';
-import publicConfigPlugin from '../../server/plugins/publicConfig';
+import publicConfigPlugin, { NO_CONTACT } from '../../server/plugins/publicConfig';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 describe('PROGRAMME_URL', () => {
@@ -19,6 +19,19 @@ describe('PROGRAMME_URL', () => {
   });
 });
 
+describe('CONTACT_* settings', () => {
+  it('are read from the environment, each null when unset', () => {
+    expect(configFromEnv({}).contact).toEqual(NO_CONTACT);
+    const contact = configFromEnv({ CONTACT_NAME: ' ICRS support ', CONTACT_EMAIL: 'help@example.net', CONTACT_PHONE: '+243 81 000 0000' }).contact;
+    expect(contact).toEqual({ name: 'ICRS support', email: 'help@example.net', phone: '+243 81 000 0000', address: null, hours: null });
+  });
+
+  it('refuse at start an e-mail address or phone number that is not one', () => {
+    expect(() => configFromEnv({ CONTACT_EMAIL: 'support' })).toThrow(/CONTACT_EMAIL must be an e-mail address/);
+    expect(() => configFromEnv({ CONTACT_PHONE: 'call us' })).toThrow(/CONTACT_PHONE must be a phone number/);
+  });
+});
+
 describe('GET /api/config', () => {
   let t: TestServer;
   beforeAll(async () => {
@@ -30,14 +43,14 @@ describe('GET /api/config', () => {
     const response = await fetch(`${t.url}/api/config`);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-cache');
-    expect(await response.json()).toEqual({ programmeUrl: 'https://programme.example.net/icrs' });
+    expect(await response.json()).toEqual({ programmeUrl: 'https://programme.example.net/icrs', contact: NO_CONTACT });
   });
 
   it('answers null when the installation names no site', async () => {
     const app = Fastify();
     await app.register(publicConfigPlugin, { programmeUrl: configFromEnv({}).programmeUrl });
     const response = await app.inject({ method: 'GET', url: '/api/config' });
-    expect(response.json()).toEqual({ programmeUrl: null });
+    expect(response.json()).toEqual({ programmeUrl: null, contact: NO_CONTACT });
     await app.close();
   });
 });

@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { list as listEntity } from '../../../schemas/index';
 import type { Db } from '../../db/index';
 import { updateRow } from '../../lib/records';
+import { HttpError } from '../../lib/errors';
 import { schemas } from './schemas';
+import { itemUsage, usageIsKnown } from './usage';
 import { seedLookupLists } from './seed';
 import { allLists, checkNewItem, checkReplacement, lockList, withNewItem, type Item, type NewItem } from './store';
 
@@ -22,6 +24,15 @@ export default async function listsPlugin(app: FastifyInstance, { db }: { db: Db
   app.get('/api/lists/profilelist', { schema: schemas.profileList, config: { permission: 'lists.read' } }, async () => {
     const lists = await allLists(db);
     return Object.fromEntries(lists.map((row) => [row.key, row.items.filter((item) => item.active)]));
+  });
+
+  // How many records on the server use each item, shown on the list screen beside the
+  // Deactivate button. Items are never removed, used or not: a device may hold records not
+  // uploaded yet that use any item it was ever offered, so the server cannot prove one unused.
+  app.get<{ Params: IdParams }>('/api/lists/:id/usage', { schema: schemas.usage, config: { permission: 'lists.write' } }, async (request) => {
+    const [row] = (await allLists(db)).filter((list) => list.id === request.params.id);
+    if (!row) throw new HttpError(404, 'http.recordNotFound');
+    return { known: usageIsKnown(row.key), items: Object.fromEntries(await itemUsage(db, row.key)) };
   });
 
   app.put<{ Params: IdParams; Body: { items: Item[]; updatedAt?: string } }>(

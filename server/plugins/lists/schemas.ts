@@ -44,4 +44,17 @@ export const schemas = {
     response: { 200: listRow },
   },
   addItem: { params: idParams, body: newItemSchema, response: { 201: listRow } },
+  /** {known, items: {itemId: number of server records using it}}; `known` false: no declared
+   * field refers to this list, so the server has nothing to count. */
+  usage: {
+    params: idParams,
+    response: {
+      200: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['known', 'items'],
+        properties: { known: { type: 'boolean' }, items: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } } },
+      },
+    },
+  },
 } as const;

@@ -13,6 +13,8 @@ import { insertUser, publicUser, type PublicUser } from './store';
 
 type CreateUserBody = CreateBodyOf<typeof userEntity>;
 
+/** `mustChangePassword: true` (what the user screens send) makes the first password a
+ * temporary one: the user chooses their own, under the strength rule, at the first sign-in. */
 async function createUser(db: Db, actor: Person, body: CreateUserBody): Promise<PublicUser> {
   const { password, ...fields } = body;
   try {

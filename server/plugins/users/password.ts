@@ -1,7 +1,8 @@
 // POST /users/changepass: the signed-in user changes their own password, proving the old one.
 // Every other session of the user ends (token version, lib/tokens.ts); this one goes on with
 // the fresh token of the answer.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { passwordProblems, type PasswordRule } from '../../../schemas/passwords';
 import { user as userEntity } from '../../../schemas/index';
 import type { Db } from '../../db/index';
 import type { TokenService } from '../../lib/tokens';
@@ -10,8 +11,22 @@ import { requestLang, translate } from '../../lib/messages';
 import { checkPassword, hashPassword } from '../../lib/passwords';
 import { updateRow } from '../../lib/records';
 import { fieldError } from '../../lib/errors';
+import type { MessageKey } from '../../lib/messages';
 import { schemas } from './schemas';
 import { endSessions, findUserById } from './store';
+
+const RULE_MESSAGES: Record<PasswordRule, MessageKey> = {
+  length: 'users.passwordTooShort',
+  userName: 'users.passwordHasUserName',
+  common: 'users.passwordCommon',
+};
+
+/** 400 on `field` when `password` breaks the strength rule (schemas/passwords.ts), the same
+ * rule the screens show as the user types: a client that skips it is refused here. */
+export function assertStrongPassword(request: FastifyRequest, field: string, password: string, userName: string): void {
+  const [first] = passwordProblems(password, userName);
+  if (first) throw fieldError(request, field, RULE_MESSAGES[first]);
+}
 
 interface ChangePasswordBody {
   oldPassword: string;
@@ -26,9 +41,11 @@ export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: Toke
       throw fieldError(request, 'oldPassword', 'users.wrongPassword');
     }
     if (newPassword === oldPassword) throw fieldError(request, 'newPassword', 'users.samePassword');
+    assertStrongPassword(request, 'newPassword', newPassword, me.userName);
     const passwordHash = await hashPassword(newPassword);
     const tokenVersion = await db.transaction(async (tx) => {
-      await updateRow(tx, userEntity, me.userId, { passwordHash }, me.userId);
+      // The user's own choice replaces a temporary password.
+      await updateRow(tx, userEntity, me.userId, { passwordHash, mustChangePassword: false }, me.userId);
       return endSessions(tx, me.userId);
     });
     const token = await sessionToken(tokens, { ...me, tokenVersion });

@@ -13,11 +13,18 @@ export interface UserRecord {
   email: string | null;
   phone: string | null;
   active: boolean;
+  /** A temporary password set by an administrator, to change at the next sign-in. */
+  mustChangePassword: boolean;
+  lastSignInAt: string | null;
   /** Sessions signed with an older version are over (server/lib/tokens.ts). */
   tokenVersion: number;
   createdAt: string;
   updatedAt: string;
 }
+
+// Milliseconds, as JSON carries them: an edit sends back the `updatedAt` it read, and the
+// conflict check compares it for equality (records.ts updateRow).
+const NOW = "date_trunc('milliseconds', now())";
 
 export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion'>;
 
@@ -34,6 +41,15 @@ export async function endSessions(db: Queryable, userId: string): Promise<number
     [userId],
   );
   return rows[0].tokenVersion;
+}
+
+/** Notes a successful sign-in (the user list's "last sign-in"). */
+export async function noteSignIn(db: Queryable, userId: string): Promise<string> {
+  const rows = await db.query<{ lastSignInAt: string }>(
+    `UPDATE "users" SET "lastSignInAt" = ${NOW} WHERE "userId" = $1 RETURNING "lastSignInAt"`,
+    [userId],
+  );
+  return rows[0].lastSignInAt;
 }
 
 export async function findUserByName(db: Queryable, userName: string): Promise<UserRecord | undefined> {
@@ -60,20 +76,18 @@ export interface NewUser {
   phone?: string | null;
   /** False creates the account disabled (it cannot sign in until reactivated). */
   active?: boolean;
+  /** True for a password someone else chose (a new account): changed at the first sign-in. */
+  mustChangePassword?: boolean;
   createdBy?: string | null;
 }
-
-// Milliseconds, as JSON carries them: an edit sends back the `updatedAt` it read, and the
-// conflict check compares it for equality (records.ts updateRow).
-const NOW = "date_trunc('milliseconds', now())";
 
 export async function insertUser(db: Queryable, user: NewUser): Promise<UserRecord> {
   const rows = await db.query<UserRecord & Record<string, unknown>>(
     `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "active",
-       "createdBy", "updatedBy", "createdAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, ${NOW}, ${NOW}) RETURNING *`,
+       "mustChangePassword", "createdBy", "updatedBy", "createdAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, ${NOW}, ${NOW}) RETURNING *`,
     [user.userId, user.userName, user.passwordHash, user.role, user.location ?? 0, user.fullName, user.email ?? null,
-      user.phone ?? null, user.active ?? true, user.createdBy ?? null],
+      user.phone ?? null, user.active ?? true, user.mustChangePassword ?? false, user.createdBy ?? null],
   );
   return rows[0];
 }

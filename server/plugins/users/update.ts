@@ -26,7 +26,12 @@ async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Perso
   guard(target);
   const { password, updatedAt, ...fields } = request.body;
   const values: Values = writableValues(userEntity, fields);
-  if (password) values.passwordHash = await hashPassword(password);
+  if (password) {
+    values.passwordHash = await hashPassword(password);
+    // A password set by someone else is temporary unless said otherwise: its owner chooses
+    // their own at the next sign-in.
+    values.mustChangePassword = fields.mustChangePassword ?? id !== request.user.userId;
+  }
   const endsSessions = password !== undefined || (fields.active === false && target.active);
   return db.transaction(async (tx) => {
     const row = await updateRow(tx, userEntity, id, values, request.user.userId, updatedAt);

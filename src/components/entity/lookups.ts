@@ -1,9 +1,9 @@
 // Lookup lists (territory, category, sector, …) as the forms and lists show them: item labels in
 // the user's language, read from the copy cached under the `lists` key at sign-in (spec §3), so
 // the same labels appear online and offline.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { LookupItem } from '../../../schemas/entities/users';
-import { getCachedLists } from '../../lib/datalayer/lists';
+import { getCachedLists, LISTS_CHANGED_EVENT, LISTS_KEY } from '../../lib/datalayer/lists';
 import type { LookupLists } from '../../lib/datalayer/types';
 import type { Lang } from '../../lib/session';
 
@@ -47,9 +47,22 @@ export function lookupOptions(
   return result.sort((a, b) => a.label.localeCompare(b.label, lang));
 }
 
-/** The cached lists, read once per mount: they are refreshed at sign-in and when the app comes
- * online, and the next screen opened reads the new copy. */
+/** The cached lists. They are refreshed at sign-in, when the app comes online and when the
+ * change stream says an administrator edited one; an open form follows the new copy (an item
+ * deactivated meanwhile leaves its choices, the record's current value stays: lookupOptions). */
 export function useLookupLists(): LookupLists | null {
-  const [lists] = useState(getCachedLists);
+  const [lists, setLists] = useState(getCachedLists);
+  useEffect(() => {
+    const reread = (event: Event) => {
+      if (event instanceof StorageEvent && event.key !== LISTS_KEY) return;
+      setLists(getCachedLists());
+    };
+    window.addEventListener(LISTS_CHANGED_EVENT, reread);
+    window.addEventListener('storage', reread);
+    return () => {
+      window.removeEventListener(LISTS_CHANGED_EVENT, reread);
+      window.removeEventListener('storage', reread);
+    };
+  }, []);
   return lists;
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { useIntl } from 'react-intl';
 import {
   Box,
@@ -143,9 +143,13 @@ export function LoginPage() {
         >
           {say('auth.login')}
         </Button>
-        <Box sx={{ mt: 2, textAlign: 'center' }}>
+        <Box sx={{ mt: 2, display: 'flex', justifyContent: 'center', gap: 3, flexWrap: 'wrap' }}>
           <Link component="button" type="button" variant="body2" onClick={() => setForgotOpen(true)}>
             {say('auth.forgot')}
+          </Link>
+          {/* The help is public (spec §2): reachable before signing in. */}
+          <Link component={RouterLink} to={`/help/${intl.locale.startsWith('en') ? 'en' : 'fr'}`} variant="body2">
+            {say('menu.help')}
           </Link>
         </Box>
         <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />

@@ -2,7 +2,9 @@
 // when the signed-in store opens in online mode or the mode switch turns online, stopped when
 // it turns offline, and stopped before a logout clears the token it uses.
 import { useEffect } from 'react';
+import { list as listEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
+import { refreshLists } from '../../lib/datalayer';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
@@ -17,6 +19,8 @@ import { getToken, getUser } from '../../lib/session';
 export function readableTables(role: number | null | undefined): string[] {
   return REPLICATED_ENTITIES.filter((entity) => can(role, entity.access.read)).map((entity) => entity.table);
 }
+
+const LISTS_TABLE = listEntity.table;
 
 let current: Replication | null = null;
 
@@ -57,6 +61,10 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     // Pull failures are retried by RxDB; log them for support, never toast them.
     const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
     const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
+    // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
+    const lists = replication.changed$.subscribe((table) => {
+      if (table === LISTS_TABLE || table === '*') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
+    });
     // Back on the network: pull at once rather than at the next retry.
     const onOnline = () => replication.reSync();
     window.addEventListener('online', onOnline);
@@ -64,6 +72,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
       window.removeEventListener('online', onOnline);
       errors.unsubscribe();
       pulled.unsubscribe();
+      lists.unsubscribe();
       if (current === replication) current = null;
       void stop(replication);
     };

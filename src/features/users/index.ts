@@ -1,2 +1,4 @@
-// Public surface of the users area (stubs until the user management issue).
-export { ChangePasswordPage, UserEditPage, UserListPage } from './UserPages';
+// Public surface of the users area: user management, own profile, change password.
+export { UserListPage } from './UserListPage';
+export { UserAddPage, UserEditPage } from './UserFormPages';
+export { ChangePasswordPage, PasswordChangeGate, CHANGE_PASSWORD_PATH } from './ChangePasswordPage';

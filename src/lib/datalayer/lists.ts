@@ -29,12 +29,19 @@ export function getCachedLists(): LookupLists | null {
   }
 }
 
+/** Window event telling open forms that the cached lists changed (issue 14). Other tabs hear
+ * the `storage` event of the same key. */
+export const LISTS_CHANGED_EVENT = 'icrs:lists-changed';
+
 export function saveLists(lists: LookupLists): void {
+  const text = JSON.stringify(lists);
   try {
-    localStorage.setItem(LISTS_KEY, JSON.stringify(lists));
+    if (localStorage.getItem(LISTS_KEY) === text) return; // nothing new: open forms keep their state
+    localStorage.setItem(LISTS_KEY, text);
   } catch {
     // Quota or disabled storage: forms still get the lists online for this page.
   }
+  if (typeof window !== 'undefined') window.dispatchEvent(new Event(LISTS_CHANGED_EVENT));
 }
 
 /** Fetches the form lists (GET /api/lists/profilelist) and caches them; the cached copy

@@ -62,6 +62,9 @@ export interface Replication {
   error$: Observable<unknown>;
   /** A table (its spec name) pulled everything the server had: the "last update" of the screens. */
   pulled$: Observable<string>;
+  /** Every table the change stream names ('*': any may have changed), replicated or not: the
+   * lookup lists, which are no collection, are refreshed from it (issue 14). */
+  changed$: Observable<string>;
   stop(): Promise<void>;
 }
 
@@ -361,7 +364,9 @@ export function startReplication(options: ReplicationOptions): Replication {
   const pulls = selectedEntities(options.tables).map(
     (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
   );
+  const changed$ = new Subject<string>();
   const streamSub = changes$?.subscribe((table) => {
+    changed$.next(table);
     for (const [i, entity] of selectedEntities(options.tables).entries()) {
       if (table === ALL_TABLES || table === entity.table) void pulls[i]?.request();
     }
@@ -375,6 +380,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     reSync: () => pulls.forEach((p) => void p.request()),
     error$: errors$.asObservable(),
     pulled$: pulled$.asObservable(),
+    changed$: changed$.asObservable(),
     async stop() {
       streamSub?.unsubscribe(); // the EventSource closes with its last subscriber
       await Promise.all(pulls.map((p) => p.stop()));

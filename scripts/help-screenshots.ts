@@ -1,0 +1,114 @@
+// `npm run help:screenshots`: the screenshots of the help pages (help/en, help/fr), made from the
+// built app in headless Chromium and stored as WebP in public/help/{lang}/. The images are
+// committed, so the help is complete without running this; run it again after a screen changes
+// (`npm run build` first: it serves dist/).
+//
+// It starts the server on an in-memory database with the demo data (fixed seed, so the pictures
+// only change when the screens do), signs in as the first administrator, and photographs each
+// screen in French and in English. Chromium encodes the WebP itself (canvas.toDataURL), so no
+// image library is needed.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Page } from 'playwright-core';
+import { buildApp } from '../server/app';
+import { configFromEnv } from '../server/config';
+import { seedDemo } from '../server/seed/demo';
+import { hashPassword, randomPassword } from '../server/lib/passwords';
+import { insertUser } from '../server/plugins/users/store';
+import { uuidv7 } from '../schemas/ids';
+import { HELP_SCREENSHOTS, HELP_IMAGE_WIDTH, type HelpScreenshot } from '../src/features/help/screenshots';
+
+const ADMIN = { userName: 'admin', password: 'help-screens-2026' };
+/** A few accounts, so the user list looks like an organisation's. */
+const DEMO_STAFF = [
+  { userName: 'amani.k', fullName: 'Amani Kahindo', role: 4, location: 1, email: 'amani.k@example.org' },
+  { userName: 'neema.b', fullName: 'Neema Bahati', role: 3, location: 1 },
+  { userName: 'jp.mukendi', fullName: 'Jean-Pierre Mukendi', role: 7, location: 2, phone: '+243 970 000 111' },
+  { userName: 'reports', fullName: 'Furaha Reports', role: 2, location: 0 },
+  { userName: 'old.account', fullName: 'Former Colleague', role: 5, location: 2, active: false },
+];
+const VIEWPORT = { width: 1100, height: 680 };
+const QUALITY = 0.6;
+const OUT = path.resolve('public/help');
+
+/** The PNG of the page, re-encoded by Chromium as a WebP `HELP_IMAGE_WIDTH` wide. */
+async function webp(page: Page, png: Buffer): Promise<Buffer> {
+  const dataUrl = await page.evaluate(
+    async ({ base64, width, quality }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${base64}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = Math.round((image.height * width) / image.width);
+      const context = canvas.getContext('2d');
+      if (!context) throw new Error('no 2d canvas');
+      context.imageSmoothingQuality = 'high';
+      context.drawImage(image, 0, 0, canvas.width, canvas.height);
+      return canvas.toDataURL('image/webp', quality);
+    },
+    { base64: png.toString('base64'), width: HELP_IMAGE_WIDTH, quality: QUALITY },
+  );
+  return Buffer.from(dataUrl.split(',')[1] ?? '', 'base64');
+}
+
+/** Waits until nothing on the screen is still loading. */
+async function settle(page: Page, offline: boolean): Promise<void> {
+  // The offline home's progress bar is part of the screen, not a load.
+  const busy = offline ? '.MuiSkeleton-root, .MuiCircularProgress-root' : '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root';
+  await page.locator('h1').first().waitFor();
+  await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height - 5);
+  await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout: 20_000, polling: 200 });
+  await page.waitForTimeout(300); // transitions (drawer, dialogs) end
+}
+
+async function shoot(page: Page, shot: HelpScreenshot, lang: string): Promise<number> {
+  await page.goto(shot.path);
+  if (shot.prepare === 'openSidebar') await page.getByRole('button', { name: /^(Open menu|Ouvrir le menu)$/ }).click();
+  if (shot.prepare === 'offline') await page.evaluate(() => localStorage.setItem('mode', 'offline'));
+  if (shot.prepare === 'offline') await page.reload();
+  await settle(page, shot.prepare === 'offline');
+  const png = await page.screenshot({ type: 'png' });
+  if (shot.prepare === 'offline') await page.evaluate(() => localStorage.setItem('mode', 'online'));
+  const image = await webp(page, png);
+  mkdirSync(path.join(OUT, lang), { recursive: true });
+  writeFileSync(path.join(OUT, lang, `${shot.name}.webp`), image);
+  return image.length;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync('dist/index.html')) throw new Error('Build the app first: npm run build');
+  const config = { ...configFromEnv({}), dataDir: 'memory://', host: '127.0.0.1', adminUserName: ADMIN.userName, adminPassword: ADMIN.password, logLevel: 'silent' };
+  const server = await buildApp(config);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  const [admin] = await server.db.query<{ userId: string }>('SELECT "userId" FROM "users" WHERE "userName" = $1', [ADMIN.userName]);
+  await seedDemo(server.db, { scale: 0.3, seed: 14, createdBy: admin?.userId ?? null });
+  for (const person of DEMO_STAFF) {
+    await insertUser(server.db, { ...person, userId: uuidv7(), passwordHash: await hashPassword(randomPassword()), createdBy: admin?.userId ?? null });
+  }
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  try {
+    for (const lang of ['fr', 'en'] as const) {
+      const context = await browser.newContext({ baseURL: url, viewport: VIEWPORT, serviceWorkers: 'block' });
+      await context.addInitScript((l) => localStorage.getItem('lang') || localStorage.setItem('lang', l), lang);
+      const page = await context.newPage();
+      for (const shot of HELP_SCREENSHOTS.filter((s) => !s.signedIn)) console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
+      await page.goto('/login');
+      await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill(ADMIN.userName);
+      await page.getByLabel(/^(Password|Mot de passe)/).first().fill(ADMIN.password);
+      await Promise.all([page.waitForURL((u) => u.pathname !== '/login'), page.getByRole('button', { name: /^(Login|Se connecter)$/ }).click()]);
+      for (const shot of HELP_SCREENSHOTS.filter((s) => s.signedIn)) console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.app.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,143 @@
+// users/add and users/edit/{id} for administrators (roles 1 and 7), and the own profile that
+// users/edit/{own id} opens (the sidebar's user name, spec §2 profile flag).
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Alert, Box, Button, Checkbox, FormControlLabel, Paper, Stack, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { FullPageSpinner, Page, useSessionUser } from '../../components';
+import { EntityForm, type FormApi, type Problem } from '../../components/entity';
+import { passwordProblems } from '../../../schemas/passwords';
+import { notify } from '../../lib/notify';
+import { can } from '../../lib/permissions';
+import { AdminActions } from './AdminActions';
+import { PasswordField } from './PasswordField';
+import { PasswordRules } from './PasswordRules';
+import { ProfilePage } from './ProfilePage';
+import { adminEntity, adminFields } from './userForms';
+import { createUser, temporaryPassword, updateUser } from './usersApi';
+import { saveOverConflict, useUserRecord } from './useUserRecord';
+
+/** The strength rule of a password someone else will use, as the form's cross-field rule. */
+function strengthRule(values: Record<string, unknown>): Record<string, Problem> {
+  const password = typeof values.password === 'string' ? values.password : '';
+  if (!password) return {};
+  const userName = typeof values.userName === 'string' ? values.userName : '';
+  return passwordProblems(password, userName).length ? { password: { id: 'users.password.weakFor' } } : {};
+}
+
+/** The first password of a new account, with a suggestion and the "change at first sign-in" box. */
+function FirstPassword({ form }: { form: FormApi }) {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const password = String(form.values.password ?? '');
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Stack spacing={1.5}>
+        <Typography component="h2" variant="subtitle1">
+          {say('users.firstPassword')}
+        </Typography>
+        <PasswordField
+          id="user-password"
+          label={say('field.user.password')}
+          value={password}
+          onChange={(value) => form.setValue('password', value)}
+          error={form.errors.password}
+          autoComplete="new-password"
+          disabled={form.saving}
+          describedBy="user-password-rules"
+        />
+        <Box>
+          <Button size="small" onClick={() => form.setValue('password', temporaryPassword())} disabled={form.saving}>
+            {say('users.suggestPassword')}
+          </Button>
+        </Box>
+        <PasswordRules id="user-password-rules" password={password} userName={String(form.values.userName ?? '')} />
+        <FormControlLabel
+          control={<Checkbox checked={form.values.mustChangePassword === true} onChange={(e) => form.setValue('mustChangePassword', e.target.checked)} />}
+          label={say('field.user.mustChangePassword')}
+          disabled={form.saving}
+        />
+      </Stack>
+    </Paper>
+  );
+}
+
+export function UserAddPage() {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const actor = useSessionUser();
+  const navigate = useNavigate();
+  const [entity] = useState(() => adminEntity(actor, true));
+  const staff = !can(actor?.role, 'users.createAny'); // role 7: its own organisation's staff
+  if (!actor) return null;
+  return (
+    <Page title={say(staff ? 'users.addStaff' : 'users.add')}>
+      {staff && <Alert severity="info">{say('users.staffOnly')}</Alert>}
+      <EntityForm
+        entity={entity}
+        fields={adminFields(actor)}
+        initialValues={{ mustChangePassword: true, ...(staff ? { role: 4, location: actor.location } : {}) }}
+        validate={strengthRule}
+        keepDraft={false}
+        submitLabel={say('users.create')}
+        onCancel={() => void navigate('/users')}
+        onSubmit={async (values) => {
+          const row = await createUser(actor, values);
+          notify.success(say('users.created'), row.userName);
+          void navigate(`/users/edit/${encodeURIComponent(row.userId)}`, { replace: true });
+        }}
+      >
+        {(form) => <FirstPassword form={form} />}
+      </EntityForm>
+    </Page>
+  );
+}
+
+function AdminEdit({ userId }: { userId: string }) {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const actor = useSessionUser();
+  const navigate = useNavigate();
+  const record = useUserRecord(userId);
+  const [entity] = useState(() => adminEntity(actor, false));
+  const [version, setVersion] = useState(0);
+  if (!actor) return null;
+  if (record.loading) return <FullPageSpinner label={say('common.loading')} />;
+  if (!record.row) return <Alert severity="error">{record.error}</Alert>;
+  const row = record.row;
+  return (
+    <Page title={`${say('screens.userEdit')}: ${row.fullName}`}>
+      <AdminActions
+        row={row}
+        actor={actor}
+        onChange={(next) => {
+          record.set(next);
+          setVersion((n) => n + 1);
+        }}
+      />
+      <EntityForm
+        key={`${row.userId}-${version}`}
+        entity={entity}
+        recordKey={row.userId}
+        initialValues={row}
+        keepDraft={false}
+        onCancel={() => void navigate('/users')}
+        onSubmit={async (values) => {
+          const saved = await saveOverConflict(() => updateUser(actor, row.userId, { ...values, updatedAt: row.updatedAt }), record.set, say('users.conflict'));
+          record.set(saved);
+          setVersion((n) => n + 1);
+          notify.success(say('users.saved'), saved.userName);
+        }}
+      />
+    </Page>
+  );
+}
+
+/** users/edit/{id}: one's own record always opens as the profile (never one's own role or
+ * organisation); another user's as the administrator's form. */
+export function UserEditPage() {
+  const { userId = '' } = useParams();
+  const actor = useSessionUser();
+  if (actor?.userId === userId) return <ProfilePage userId={userId} />;
+  return <AdminEdit userId={userId} />;
+}

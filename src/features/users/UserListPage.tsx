@@ -1,0 +1,60 @@
+// users (roles 1 and 7): who may sign in. Role 1 sees everyone, role 7 the staff of its own
+// organisation (the server's scope). Name, user name, role, organisation, active flag and last
+// sign-in; search, filters and CSV export from the shared grid.
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Button } from '@mui/material';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import { useIntl } from 'react-intl';
+import { AmberChip, Page, useSessionUser } from '../../components';
+import { EntityGrid } from '../../components/entity';
+import { can } from '../../lib/permissions';
+import { listUsers, userEntity, type UserRow } from './usersApi';
+
+const COLUMNS = ['fullName', 'userName', 'role', 'location', 'active', 'lastSignInAt'] as const;
+const PHONE_COLUMNS = ['fullName', 'active'] as const;
+const FILTERS = ['role', 'location', 'active'] as const;
+/** Role 7 sees its own organisation only: no organisation filter. */
+const STAFF_FILTERS = ['role', 'active'] as const;
+
+function ActiveCell({ row }: { row: Record<string, unknown> }) {
+  const intl = useIntl();
+  return row.active === true ? (
+    intl.formatMessage({ id: 'users.active' })
+  ) : (
+    <AmberChip label={intl.formatMessage({ id: 'users.inactive' })} testId="user-inactive" />
+  );
+}
+
+const CELLS = { active: (row: Record<string, unknown>) => <ActiveCell row={row} /> };
+
+export function UserListPage() {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const user = useSessionUser();
+  const navigate = useNavigate();
+  const title = say('screens.users');
+  const organisationAdmin = !can(user?.role, 'users.createAny'); // role 7: its own staff only
+
+  return (
+    <Page
+      title={title}
+      actions={
+        <Button component={RouterLink} to="/users/add" variant="contained" startIcon={<PersonAddIcon />}>
+          {say(organisationAdmin ? 'users.addStaff' : 'users.add')}
+        </Button>
+      }
+    >
+      <EntityGrid<UserRow>
+        entity={userEntity}
+        load={listUsers}
+        columns={COLUMNS}
+        compactColumns={PHONE_COLUMNS}
+        filters={organisationAdmin ? STAFF_FILTERS : FILTERS}
+        renderCells={CELLS}
+        onRowClick={(row) => void navigate(`/users/edit/${encodeURIComponent(row.userId)}`)}
+        exportName={title}
+        ariaLabel={title}
+      />
+    </Page>
+  );
+}
