@@ -2,7 +2,7 @@
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
 import { columnSql, ident, schemaSql } from '../../schemas/derive/sql';
-import { profileImage } from '../../schemas/index';
+import { jobReferral, profileImage, referral } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
 import { changeFunctionSql, changeTriggerSql } from '../plugins/sync/changes';
@@ -78,6 +78,24 @@ export const coreMigrations: Migration[] = [
     up: async (tx) => {
       for (const [name, field] of Object.entries(softDeleteFields)) {
         await tx.query(`ALTER TABLE ${ident(profileImage.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, field)}`);
+      }
+    },
+  },
+  {
+    // Issue 12: following a referral (the day of the last status change and the history of
+    // who changed it when), and a job referral's note and follow-up date. New databases have
+    // the columns from 0001; older ones get them here.
+    id: '0013-referral-follow-up',
+    up: async (tx) => {
+      const added: [typeof referral | typeof jobReferral, string[]][] = [
+        [referral, ['statusDate', 'history']],
+        [jobReferral, ['note', 'followUpDate', 'statusDate', 'history']],
+      ];
+      for (const [entity, names] of added) {
+        for (const name of names) {
+          const field = (entity.fields as Record<string, Parameters<typeof columnSql>[1]>)[name];
+          await tx.query(`ALTER TABLE ${ident(entity.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, field)}`);
+        }
       }
     },
   },
