@@ -176,7 +176,7 @@ const followColumns = {
 } as const;
 
 export const referralView = defineEntity({
-  name: 'referralView',
+  name: 'referral',
   table: 'referral_view',
   key: 'ref_Id',
   server: false,
@@ -203,7 +203,7 @@ export const referralView = defineEntity({
 });
 
 export const jobReferralView = defineEntity({
-  name: 'jobReferralView',
+  name: 'jobReferral',
   table: 'jobreferral_view',
   key: 'jref_Id',
   server: false,

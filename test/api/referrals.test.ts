@@ -50,15 +50,15 @@ describe.each(backends)('referrals on %s', (backend) => {
     }
     const provider = sampleBody(entityByName.serviceProvider, {});
     expect((await as('a3', 'POST', '/sproviers/', provider)).status).toBe(201);
-    const svc = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), category: 3, serviceType: 1 };
+    const svc: Record<string, unknown> = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), category: 3, serviceType: 1 };
     expect((await as('a3', 'POST', '/spDetail/', svc)).status).toBe(201);
     service = String(svc.sp_Detail_Id);
     expect((await as('admin', 'POST', '/sverify/', { sp_Detail_Id: service, status: 1 })).status).toBe(200);
-    const jb = { ...sampleBody(entityByName.job, {}), sector: 4 };
+    const jb: Record<string, unknown> = { ...sampleBody(entityByName.job, {}), sector: 4 };
     expect((await as('a3', 'POST', '/jobs/', jb)).status).toBe(201);
     job = String(jb.jb_Id);
     for (const [who, org, abbr] of [['a3', A, 'ADC'], ['b3', B, 'CAJ']] as const) {
-      const client = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber(abbr), firstName: `Amani${org}`, lastName: 'Kahindo', territory: org };
+      const client: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber(abbr), firstName: `Amani${org}`, lastName: 'Kahindo', territory: org };
       const r = await as(who, 'POST', '/profile/', client);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       clients[org] = String(client.prof_Id);
