@@ -13,7 +13,9 @@ export function ClientPicker({ value, onChange }: { value: Row | null; onChange:
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
   const [input, setInput] = useState('');
-  const q = useDebouncedValue(input.trim(), 300);
+  // The chosen client's own label in the box is not a search.
+  const typed = value && input === clientLabel(value) ? '' : input.trim();
+  const q = useDebouncedValue(typed, 300);
   const [found, setFound] = useState<{ q: string; rows: Row[] } | null>(null);
   useEffect(() => {
     if (q.length < 2) return;
@@ -51,7 +53,7 @@ export function ClientPicker({ value, onChange }: { value: Row | null; onChange:
           label={say('referrals.new.client')}
           slotProps={{
             ...params.slotProps,
-            input: { ...params.slotProps.input, endAdornment: <>{loading ? <CircularProgress size={18} /> : null}{params.slotProps.input.endAdornment}</> },
+            input: { ...params.slotProps.input, endAdornment: <>{loading ? <CircularProgress size={18} aria-label={say('common.loading')} /> : null}{params.slotProps.input.endAdornment}</> },
           }}
         />
       )}

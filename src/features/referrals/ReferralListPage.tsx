@@ -4,11 +4,11 @@
 // The list reloads by itself when a colleague changes a referral (the change stream).
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { Box, Button, Chip, Tab, Tabs, TextField } from '@mui/material';
+import { Box, Button, Tab, Tabs, TextField } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
-import { Page, useSessionUser } from '../../components';
+import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
 import { can } from '../../lib/permissions';
 import { KIND_INFO, REFERRAL_KINDS, referralPaths, type ReferralKind } from './kinds';
@@ -29,7 +29,7 @@ const FILTERS: Record<ReferralKind, readonly string[]> = {
 
 function OverdueChip({ overdue }: { overdue: boolean }) {
   const intl = useIntl();
-  return overdue ? <Chip size="small" color="warning" label={intl.formatMessage({ id: 'referrals.overdue' })} data-testid="overdue" /> : null;
+  return overdue ? <AmberChip label={intl.formatMessage({ id: 'referrals.overdue' })} testId="overdue" /> : null;
 }
 
 function cellsOf(kind: ReferralKind) {

@@ -2,7 +2,7 @@
 // and territory, in a list or on the map (the services' providers as markers), or an open job
 // by sector and territory.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Button, LinearProgress, List, ListItemButton, ListItemText, MenuItem, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Box, Button, LinearProgress, List, ListItem, ListItemButton, ListItemText, MenuItem, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
 import MapIcon from '@mui/icons-material/Map';
 import { useIntl } from 'react-intl';
@@ -112,9 +112,11 @@ function TargetList({ kind, rows, onChoose }: { kind: ReferralKind; rows: readon
   return (
     <List dense sx={{ maxHeight: 360, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }} data-testid="target-list">
       {rows.map((row) => (
-        <ListItemButton key={String(row[kind === 'service' ? 'sp_Detail_Id' : 'jb_Id'])} onClick={() => onChoose(row)}>
-          <ListItemText primary={String(kind === 'service' ? row.name : row.title)} secondary={secondary(row)} />
-        </ListItemButton>
+        <ListItem key={String(row[kind === 'service' ? 'sp_Detail_Id' : 'jb_Id'])} disablePadding>
+          <ListItemButton onClick={() => onChoose(row)}>
+            <ListItemText primary={String(kind === 'service' ? row.name : row.title)} secondary={secondary(row)} />
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );
