@@ -5,7 +5,7 @@ import { columnSql, ident, schemaSql } from '../../schemas/derive/sql';
 import { jobReferral, profileImage, referral } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
-import { changeFunctionSql, changeTriggerSql } from '../plugins/sync/changes';
+import { changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -97,6 +97,14 @@ export const coreMigrations: Migration[] = [
           await tx.query(`ALTER TABLE ${ident(entity.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, field)}`);
         }
       }
+    },
+  },
+  {
+    // Issue 12: referral events name their organisation (row triggers), so the change stream
+    // passes them only to users who may read it. New databases got these triggers from 0004.
+    id: '0014-referral-change-events',
+    up: async (tx) => {
+      for (const entity of serverEntities.filter(hasOwnedEvents)) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
     },
   },
 ];

@@ -9,6 +9,7 @@ import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
+import { StreamReader } from '../helpers/sse';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const A = 2; // organisation 'ADC'
@@ -206,5 +207,32 @@ describe.each(backends)('referrals on %s', (backend) => {
     const got = await fetch(`${t.url}/api/imgs/getrefimg?id=${ref.ref_Id}&imagename=${encodeURIComponent(pdfName)}`, { headers: { authorization: `Bearer ${token.a4}` } });
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer())).toEqual(pdf);
+  });
+
+  it("tells the change stream of a referral change only to users who may read that organisation's referrals", async () => {
+    const streams: Record<string, StreamReader> = {};
+    for (const who of ['a4', 'b3', 'admin']) {
+      streams[who] = new StreamReader();
+      await streams[who].open(`${t.url}/api/sync/stream?token=${token[who]}`);
+    }
+    try {
+      const ref = await newReferral('a3');
+      const seen = await streams.a4.next('referral', 0);
+      await streams.admin.next('referral', 0);
+      // Organisation B's own change reaches B; A's change before it never did.
+      await newReferral('b3');
+      const own = await streams.b3.next('referral', 0);
+      expect(streams.b3.tables.slice(0, own + 1).filter((table) => table === 'referral')).toHaveLength(1);
+      await as('a3', 'PUT', `/referral/${ref.ref_Id}`, { status: 'accepted' });
+      await streams.a4.next('referral', seen + 1);
+      await newJobReferral('a3');
+      await streams.a4.next('jobreferral', 0);
+      // Another change of B, so that B's stream has had time to receive A's changes if it were told.
+      await newJobReferral('b3');
+      await streams.b3.next('jobreferral', 0);
+      expect(streams.b3.tables.filter((table) => table === 'referral' || table === 'jobreferral')).toEqual(['referral', 'jobreferral']);
+    } finally {
+      Object.values(streams).forEach((s) => s.close());
+    }
   });
 });
