@@ -193,6 +193,22 @@ describe('referrals', () => {
     await axeClean(page);
   });
 
+  it("meets a colleague's change made meanwhile as a conflict: nothing overwritten, their version shown", async () => {
+    const { page } = session;
+    const ref = await post('/referral/', { ref_Id: uuidv7(), prof_Id: ids.client, sp_Detail_Id: ids.service, date: day(-5), reason: 'School fees' });
+    await page.goto(`/referral/${String(ref.ref_Id)}`);
+    await page.getByTestId('status-form').waitFor();
+    const put = await t.api('PUT', `/referral/${String(ref.ref_Id)}`, { token: colleagueToken, body: { status: 'accepted', feedback: 'Accepted by phone' } });
+    expect(put.status).toBe(200);
+    await page.getByRole('combobox', { name: /^New status/ }).click();
+    await page.getByRole('option', { name: 'Completed', exact: true }).click();
+    await page.getByRole('button', { name: 'Save the follow-up' }).click();
+    await page.getByTestId('referral-conflict').waitFor();
+    await poll(() => statusOf(page)).toBe('accepted');
+    await page.getByTestId('referral-history').getByText('Accepted by phone').waitFor();
+    expect((await t.api('GET', `/referral/${String(ref.ref_Id)}`, { token })).body.status).toBe('accepted');
+  });
+
   it('says offline that referrals need a connection', async () => {
     const { page } = session;
     await page.evaluate(() => localStorage.setItem('mode', 'offline'));
