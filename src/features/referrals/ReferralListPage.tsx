@@ -4,13 +4,14 @@
 // The list reloads by itself when a colleague changes a referral (the change stream).
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { Box, Button, Tab, Tabs, TextField } from '@mui/material';
+import { Box, Button, Tab, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
 import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
 import { can } from '../../lib/permissions';
+import { DateField } from './DateField';
 import { KIND_INFO, REFERRAL_KINDS, referralPaths, type ReferralKind } from './kinds';
 import { useConnected, useTableChanges } from './live';
 import { NeedsConnection } from './OnlineOnly';
@@ -49,13 +50,12 @@ interface DateRange {
 function DateRangeFilter({ range, onChange }: { range: DateRange; onChange: (range: DateRange) => void }) {
   const intl = useIntl();
   const field = (name: keyof DateRange) => (
-    <TextField
-      type="date"
+    <DateField
       size="small"
       label={intl.formatMessage({ id: `referrals.list.${name}` })}
       value={range[name]}
-      onChange={(event) => onChange({ ...range, [name]: event.target.value })}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `referral-${name}` } }}
+      onChange={(value) => onChange({ ...range, [name]: value })}
+      testId={`referral-${name}`}
       sx={{ flex: { xs: '1 1 140px', sm: '0 0 180px' } }}
     />
   );

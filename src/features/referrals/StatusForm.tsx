@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify';
 import { KIND_INFO, today, type ReferralKind } from './kinds';
 import { updateReferral, type Row } from './referralApi';
 import { useStatusLabel } from './ReferralStatusChip';
+import { DateField } from './DateField';
 
 interface StatusFormProps {
   kind: ReferralKind;
@@ -92,25 +93,19 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          type="date"
+        <DateField
           required
           label={say('referrals.follow.statusDate')}
           value={date}
-          onChange={(event) => setDate(event.target.value)}
-          error={Boolean(errors.statusDate)}
-          helperText={errors.statusDate}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={setDate}
+          error={errors.statusDate}
           sx={{ flex: '1 1 160px' }}
         />
-        <TextField
-          type="date"
+        <DateField
           label={say('referrals.follow.nextFollowUp')}
           value={followUpDate}
-          onChange={(event) => setFollowUpDate(event.target.value)}
-          error={Boolean(errors.followUpDate)}
-          helperText={errors.followUpDate}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={setFollowUpDate}
+          error={errors.followUpDate}
           sx={{ flex: '1 1 160px' }}
         />
       </Box>

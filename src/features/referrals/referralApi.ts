@@ -7,21 +7,7 @@ import { KIND_INFO, type ReferralKind } from './kinds';
 
 export type Row = Record<string, unknown>;
 
-export interface Attachment {
-  name: string;
-  type: string;
-  size: number;
-  uploadedAt: string;
-}
-
-export interface StatusChange {
-  status: string;
-  date: string | null;
-  feedback: string | null;
-  by: string;
-  byName: string;
-  at: string;
-}
+export type { Attachment, StatusChange } from '../../../schemas/index';
 
 const rest = (kind: ReferralKind) => KIND_INFO[kind].entity.rest as string;
 
