@@ -187,6 +187,19 @@ describe('referrals', () => {
     expect(put.status).toBe(200);
     await poll(() => page.getByRole('grid').locator('[data-status]').first().getAttribute('data-status')).toBe('accepted');
 
+    // CSV export of the filtered rows; a date range after today leaves none.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync((await download.path()) as string, 'utf8');
+    expect(csv).toContain('Amani Kahindo');
+    expect(csv).toContain('Land rights advice');
+    expect(csv.trim().split('\n')).toHaveLength(2); // the header and the one overdue referral
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await poll(() => page.getByRole('grid').locator('[data-status]').count()).toBeGreaterThan(2);
+    await page.getByTestId('referral-dateFrom').fill(day(1));
+    await page.getByText('No referral matches').waitFor();
+    await page.getByTestId('referral-dateFrom').fill(day(-30));
+    await poll(() => page.getByRole('grid').locator('[data-status]').count()).toBeGreaterThan(2);
+
     // The job tab lists the job referrals.
     await page.getByRole('tab', { name: 'Job referrals' }).click();
     await page.getByRole('grid').getByText('Mason at the school site').first().waitFor();

@@ -28,8 +28,10 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
   const choices = nextStatuses(info.flow, String(referral.status));
   const [status, setStatus] = useState('');
   const [date, setDate] = useState(today());
-  const [feedback, setFeedback] = useState(typeof referral.feedback === 'string' ? referral.feedback : '');
-  const [followUpDate, setFollowUpDate] = useState(typeof referral.followUpDate === 'string' ? referral.followUpDate : '');
+  const initialFeedback = typeof referral.feedback === 'string' ? referral.feedback : '';
+  const initialFollowUp = typeof referral.followUpDate === 'string' ? referral.followUpDate : '';
+  const [feedback, setFeedback] = useState(initialFeedback);
+  const [followUpDate, setFollowUpDate] = useState(initialFollowUp);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -37,9 +39,10 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
 
   const check = (): Record<string, string> => {
     const found: Record<string, string> = {};
-    if (!status) found.status = say('referrals.follow.statusRequired');
-    if (!date) found.statusDate = say('referrals.follow.dateRequired');
-    else if (date < referred) found.statusDate = say('referrals.follow.beforeReferral');
+    const unchanged = !status && feedback.trim() === initialFeedback && followUpDate === initialFollowUp;
+    if (unchanged) found.status = say('referrals.follow.nothingChanged');
+    if (status && !date) found.statusDate = say('referrals.follow.dateRequired');
+    else if (status && date < referred) found.statusDate = say('referrals.follow.beforeReferral');
     if (followUpDate && followUpDate < referred) found.followUpDate = say('referrals.follow.beforeReferral');
     return found;
   };
@@ -52,13 +55,15 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
-      const body = { status, statusDate: date, feedback: feedback.trim() || null, followUpDate: followUpDate || null, updatedAt: referral.updatedAt };
+      // Without a new status, only the feedback and the follow-up date change (no history entry).
+      const move = status ? { status, statusDate: date } : {};
+      const body = { ...move, feedback: feedback.trim() || null, followUpDate: followUpDate || null, updatedAt: referral.updatedAt };
       const outcome = await updateReferral(kind, String(referral[info.key]), body);
       if ('conflict' in outcome) {
         onConflict(outcome.conflict);
         return;
       }
-      notify.success(say('referrals.follow.saved', { status: statusLabel(status) }));
+      notify.success(status ? say('referrals.follow.saved', { status: statusLabel(status) }) : say('referrals.follow.updated'));
       setStatus('');
       onSaved(outcome.saved);
     } catch (error) {
@@ -79,7 +84,6 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         <TextField
           select
-          required
           label={say('referrals.follow.newStatus')}
           value={status}
           onChange={(event) => setStatus(event.target.value)}
@@ -87,6 +91,9 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
           helperText={errors.status}
           sx={{ flex: '1 1 200px' }}
         >
+          <MenuItem value="">
+            <em>{say('referrals.follow.keepStatus', { status: statusLabel(String(referral.status)) })}</em>
+          </MenuItem>
           {choices.map((choice) => (
             <MenuItem key={choice} value={choice}>
               {statusLabel(choice)}
@@ -94,7 +101,7 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
           ))}
         </TextField>
         <DateField
-          required
+          required={Boolean(status)}
           label={say('referrals.follow.statusDate')}
           value={date}
           onChange={setDate}
