@@ -126,6 +126,27 @@ describe('referrals', () => {
     const stored = await t.api('GET', `/referral/${refId}`, { token });
     expect(stored.body).toMatchObject({ prof_Id: ids.client, sp_Detail_Id: ids.service, reason: 'Needs advice on a land dispute', followUpDate: day(7), status: 'sent' });
 
+    // More documents from the referral's page: a photo goes up, a text file is refused.
+    // A real, decodable photo (drawn by the browser): photos are shrunk on the device first.
+    const photo = Buffer.from(
+      (await page.evaluate(() => {
+        const canvas = Object.assign(document.createElement('canvas'), { width: 12, height: 8 });
+        const context = canvas.getContext('2d') as CanvasRenderingContext2D;
+        context.fillStyle = '#c84';
+        context.fillRect(0, 0, 12, 8);
+        return canvas.toDataURL('image/png');
+      })).split(',')[1] as string,
+      'base64',
+    );
+    await page.getByTestId('attachment-input').setInputFiles([
+      { name: 'id card.png', mimeType: 'image/png', buffer: photo },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a document') },
+    ]);
+    await page.getByTestId('attachment-list').getByText('id card.png').waitFor();
+    await page.getByText(/^Not added .*notes\.txt/).waitFor();
+    const attachments = (await t.api('GET', `/referral/${refId}`, { token })).body.attachments as { name: string; type: string }[];
+    expect(attachments.map((a) => [a.name, a.type])).toEqual([['consent letter.pdf', 'application/pdf'], ['id card.png', 'image/png']]);
+
     await axeClean(page);
     await moveTo(page, 'Accepted', 'Appointment on Monday');
     await moveTo(page, 'Completed', 'Land title registered');

@@ -7,6 +7,8 @@ import DownloadIcon from '@mui/icons-material/Download';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { useIntl } from 'react-intl';
 import { messageOf } from '../../components/entity';
+import { shrinkImage } from '../../components/images';
+import { MAX_IMAGE_BYTES } from '../../../schemas/index';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { attachFiles, fetchAttachment, type Attachment, type Row } from './referralApi';
@@ -31,9 +33,39 @@ async function openBlob(key: string, file: Attachment, download: boolean): Promi
 
 const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
-/** A hidden file input behind a button: the files chosen, then cleared for the next choice. */
+/** The files as they will be sent: photos shrunk on the device like every other image (a phone
+ * photo fits the 5 MB limit and a slow connection), PDFs as they are; the names of those that
+ * cannot be sent (not an image or a PDF, unreadable, over 5 MB). */
+export async function prepareFiles(files: readonly File[]): Promise<{ ready: File[]; refused: string[] }> {
+  const ready: File[] = [];
+  const refused: string[] = [];
+  for (const file of files) {
+    try {
+      if (file.type === 'application/pdf') {
+        if (file.size > MAX_IMAGE_BYTES) throw new Error('tooLarge');
+        ready.push(file);
+      } else {
+        const shrunk = await shrinkImage(file);
+        ready.push(new File([shrunk.blob], shrunk.name, { type: shrunk.blob.type }));
+      }
+    } catch {
+      refused.push(file.name);
+    }
+  }
+  return { ready, refused };
+}
+
+/** A hidden file input behind a button: the files chosen (prepared for sending), then cleared
+ * for the next choice; files that cannot be sent are named through `onRefused`. */
 export function FilePickButton({ label, disabled, onFiles }: { label: string; disabled?: boolean; onFiles: (files: File[]) => void }) {
+  const intl = useIntl();
   const input = useRef<HTMLInputElement>(null);
+  const [refused, setRefused] = useState<string[]>([]);
+  const pick = async (files: File[]) => {
+    const prepared = await prepareFiles(files);
+    setRefused(prepared.refused);
+    if (prepared.ready.length) onFiles(prepared.ready);
+  };
   return (
     <>
       <Button variant="outlined" startIcon={<AttachFileIcon />} disabled={disabled} onClick={() => input.current?.click()}>
@@ -50,9 +82,14 @@ export function FilePickButton({ label, disabled, onFiles }: { label: string; di
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];
           event.target.value = '';
-          if (files.length) onFiles(files);
+          if (files.length) void pick(files);
         }}
       />
+      {refused.length > 0 && (
+        <Alert severity="error" onClose={() => setRefused([])} sx={{ mt: 1 }}>
+          {intl.formatMessage({ id: 'referrals.attachments.refused' }, { names: refused.join(', ') })}
+        </Alert>
+      )}
     </>
   );
 }
