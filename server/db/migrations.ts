@@ -102,7 +102,7 @@ export const coreMigrations: Migration[] = [
   {
     // Issue 12: referral events name their organisation (row triggers), so the change stream
     // passes them only to users who may read it. New databases got these triggers from 0004.
-    id: '0014-referral-change-events',
+    id: '0015-referral-change-events',
     up: async (tx) => {
       for (const entity of serverEntities.filter(hasOwnedEvents)) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
     },
