@@ -14,7 +14,19 @@ export { MAX_IMAGE_BYTES, IMAGE_TYPES, FILE_TYPES } from './entities/common.ts';
 export type { LookupItem } from './entities/users.ts';
 export { SERVICE_STATUS, type ServiceStatusValue } from './entities/providers.ts';
 export type { BspData } from './entities/profiles.ts';
-export type { Attachment } from './entities/referrals.ts';
+export type { Attachment, StatusChange, StatusFlow, ReferralStatus, JobReferralStatus } from './entities/referrals.ts';
+// Referral statuses and the list views (not tables, so not in `entities`).
+export {
+  REFERRAL_STATUSES,
+  JOB_REFERRAL_STATUSES,
+  REFERRAL_FLOW,
+  JOB_REFERRAL_FLOW,
+  nextStatuses,
+  isFinalStatus,
+  isOpenStatus,
+  referralView,
+  jobReferralView,
+} from './entities/referrals.ts';
 export type { RowOf, CreateBodyOf, UpdateBodyOf, DocOf, SyncFields, ValueOf } from './derive/types.ts';
 export {
   user,

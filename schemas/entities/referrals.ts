@@ -30,6 +30,70 @@ const attachmentsSchema = {
   },
 } as const;
 
+// ---------------------------------------------------------------------------------------------
+// Statuses (issue 12): a referral only moves forward; a decline or "not selected" is final.
+// ---------------------------------------------------------------------------------------------
+
+export const REFERRAL_STATUSES = ['sent', 'accepted', 'completed', 'declined'] as const;
+export const JOB_REFERRAL_STATUSES = ['sent', 'interviewed', 'hired', 'not_selected'] as const;
+export type ReferralStatus = (typeof REFERRAL_STATUSES)[number];
+export type JobReferralStatus = (typeof JOB_REFERRAL_STATUSES)[number];
+
+/** The statuses of one kind of referral: the forward path, and the one refusal. */
+export interface StatusFlow {
+  readonly path: readonly string[];
+  readonly refusal: string;
+}
+
+export const REFERRAL_FLOW: StatusFlow = { path: ['sent', 'accepted', 'completed'], refusal: 'declined' };
+export const JOB_REFERRAL_FLOW: StatusFlow = { path: ['sent', 'interviewed', 'hired'], refusal: 'not_selected' };
+
+/** True when nothing may follow `status` (the end of the path, or the refusal). */
+export function isFinalStatus(flow: StatusFlow, status: string): boolean {
+  return status === flow.refusal || status === flow.path.at(-1);
+}
+
+/** The statuses a referral at `current` may move to: any later step of the path (a follow-up
+ * may learn of the outcome at once), or the refusal while not final. Never back. */
+export function nextStatuses(flow: StatusFlow, current: string): string[] {
+  if (isFinalStatus(flow, current)) return [];
+  const at = flow.path.indexOf(current);
+  return [...flow.path.slice(at + 1), flow.refusal];
+}
+
+/** Still waiting for an outcome: a follow-up date passed on such a referral is overdue. */
+export const isOpenStatus = (flow: StatusFlow, status: string): boolean => !isFinalStatus(flow, status);
+
+/** One status change as the server records it: what, the date given, who and when. */
+export interface StatusChange {
+  status: string;
+  /** The day the change happened, as the user gave it. */
+  date: string | null;
+  feedback: string | null;
+  by: string;
+  byName: string;
+  /** When the server recorded it. */
+  at: string;
+}
+
+const historySchema = {
+  type: 'array',
+  maxItems: 50,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['status', 'by', 'byName', 'at'],
+    properties: {
+      status: { type: 'string', maxLength: 20 },
+      date: { type: ['string', 'null'], format: 'date', maxLength: 10 },
+      feedback: { type: ['string', 'null'], maxLength: 2000 },
+      by: { type: 'string', maxLength: 64 },
+      byName: { type: 'string', maxLength: 200 },
+      at: { type: 'string', format: 'date-time', maxLength: 40 },
+    },
+  },
+} as const;
+
 export const referral = defineEntity({
   name: 'referral',
   table: 'referral',
@@ -50,10 +114,13 @@ export const referral = defineEntity({
     sp_Detail_Id: f.id({ required: true, ref: 'service' }),
     date: f.date({ required: true }),
     reason: f.string({ required: true, minLength: 2, maxLength: 1000 }),
-    status: f.enum({ required: true, values: ['sent', 'accepted', 'completed', 'declined'], default: 'sent' }),
+    status: f.enum({ required: true, values: REFERRAL_STATUSES, default: 'sent' }),
     feedback: text(2000),
     followUpDate: f.date(),
+    /** The day of the last status change (the history keeps every one). */
+    statusDate: f.date(),
     attachments: f.json<Attachment[]>()({ readOnly: true, schema: attachmentsSchema }),
+    history: f.json<StatusChange[]>()({ readOnly: true, schema: historySchema }),
   },
 });
 
@@ -67,7 +134,7 @@ export const jobReferral = defineEntity({
   owner: { via: 'parent' },
   list: {
     filters: ['prof_Id', 'jb_Id', 'status'],
-    search: ['feedback'],
+    search: ['feedback', 'note'],
     defaultSort: { field: 'date', dir: 'desc' },
     dateField: 'date',
   },
@@ -76,7 +143,86 @@ export const jobReferral = defineEntity({
     prof_Id: f.id({ required: true, ref: 'profile' }),
     jb_Id: f.id({ required: true, ref: 'job' }),
     date: f.date({ required: true }),
-    status: f.enum({ required: true, values: ['sent', 'interviewed', 'hired', 'not_selected'], default: 'sent' }),
+    status: f.enum({ required: true, values: JOB_REFERRAL_STATUSES, default: 'sent' }),
+    /** Why this client for this job (issue 12 "record the date and a note"). */
+    note: text(1000),
     feedback: text(2000),
+    followUpDate: f.date(),
+    statusDate: f.date(),
+    history: f.json<StatusChange[]>()({ readOnly: true, schema: historySchema }),
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// List views (issue 12 referral list): a referral with its client, service or job, as the
+// search calls answer them (POST /referral/search, /jobreferral/search). Not tables: they
+// declare the columns, filters and sorts the list offers, for the server's query schema and
+// the grid alike.
+// ---------------------------------------------------------------------------------------------
+
+const clientColumns = {
+  clientName: text(201),
+  prof_Reg_No: text(20),
+  territory: f.lookup({ list: 'territory' }),
+  location: f.lookup({ list: 'organisation', allowNone: true }),
+} as const;
+
+const followColumns = {
+  date: f.date({ required: true }),
+  followUpDate: f.date(),
+  statusDate: f.date(),
+  overdue: f.boolean(),
+  updatedAt: f.dateTime(),
+} as const;
+
+export const referralView = defineEntity({
+  name: 'referral',
+  table: 'referral_view',
+  key: 'ref_Id',
+  server: false,
+  access: referralAccess,
+  list: {
+    filters: ['status', 'territory', 'category', 'serviceType', 'location', 'overdue', 'prof_Id'],
+    search: ['clientName', 'prof_Reg_No', 'serviceName', 'reason'],
+    defaultSort: { field: 'date', dir: 'desc' },
+    dateField: 'date',
+  },
+  fields: {
+    ref_Id: f.id({ required: true }),
+    prof_Id: f.id({ required: true }),
+    sp_Detail_Id: f.id({ required: true }),
+    ...clientColumns,
+    serviceName: text(200),
+    providerName: text(200),
+    category: f.lookup({ list: 'category' }),
+    serviceType: f.lookup({ list: 'serviceType' }),
+    reason: text(1000),
+    status: f.enum({ required: true, values: REFERRAL_STATUSES }),
+    ...followColumns,
+  },
+});
+
+export const jobReferralView = defineEntity({
+  name: 'jobReferral',
+  table: 'jobreferral_view',
+  key: 'jref_Id',
+  server: false,
+  access: referralAccess,
+  list: {
+    filters: ['status', 'territory', 'sector', 'location', 'overdue', 'prof_Id'],
+    search: ['clientName', 'prof_Reg_No', 'jobTitle', 'employer'],
+    defaultSort: { field: 'date', dir: 'desc' },
+    dateField: 'date',
+  },
+  fields: {
+    jref_Id: f.id({ required: true }),
+    prof_Id: f.id({ required: true }),
+    jb_Id: f.id({ required: true }),
+    ...clientColumns,
+    jobTitle: text(200),
+    employer: text(200),
+    sector: f.lookup({ list: 'sector' }),
+    status: f.enum({ required: true, values: JOB_REFERRAL_STATUSES }),
+    ...followColumns,
   },
 });

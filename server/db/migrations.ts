@@ -2,10 +2,10 @@
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
 import { columnSql, ident, schemaSql } from '../../schemas/derive/sql';
-import { profileImage, user } from '../../schemas/index';
+import { jobReferral, profileImage, referral, user } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
-import { changeFunctionSql, changeTriggerSql } from '../plugins/sync/changes';
+import { changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -82,6 +82,24 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
+    // Issue 12: following a referral (the day of the last status change and the history of
+    // who changed it when), and a job referral's note and follow-up date. New databases have
+    // the columns from 0001; older ones get them here.
+    id: '0013-referral-follow-up',
+    up: async (tx) => {
+      const added: [typeof referral | typeof jobReferral, string[]][] = [
+        [referral, ['statusDate', 'history']],
+        [jobReferral, ['note', 'followUpDate', 'statusDate', 'history']],
+      ];
+      for (const [entity, names] of added) {
+        for (const name of names) {
+          const field = (entity.fields as Record<string, Parameters<typeof columnSql>[1]>)[name];
+          await tx.query(`ALTER TABLE ${ident(entity.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, field)}`);
+        }
+      }
+    },
+  },
+  {
     // Issue 14: the user list shows the last sign-in, and a temporary password set by an
     // administrator must be changed at the next sign-in. New databases have the columns from 0001.
     id: '0014-users-sign-in-and-temporary-password',
@@ -89,6 +107,14 @@ export const coreMigrations: Migration[] = [
       for (const name of ['mustChangePassword', 'lastSignInAt'] as const) {
         await tx.query(`ALTER TABLE ${ident(user.table)} ADD COLUMN IF NOT EXISTS ${columnSql(name, user.fields[name])}`);
       }
+    },
+  },
+  {
+    // Issue 12: referral events name their organisation (row triggers), so the change stream
+    // passes them only to users who may read it. New databases got these triggers from 0004.
+    id: '0015-referral-change-events',
+    up: async (tx) => {
+      for (const entity of serverEntities.filter(hasOwnedEvents)) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
     },
   },
 ];

@@ -9,6 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { ident } from '../../schemas/derive/sql';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
+import { JOB_REFERRAL_FLOW, REFERRAL_FLOW, type StatusFlow } from '../../schemas/index';
 import { configFromEnv } from '../config';
 import { openDb, type Db, type Queryable } from '../db/index';
 import { migrate } from '../db/migrations';
@@ -473,13 +474,25 @@ function businessRow(ctx: Ctx, p: Profile): Row {
 // Referrals
 // ---------------------------------------------------------------------------------------------
 
+/** The status history a referral at `status` went through (issue 12), a week per step, with
+ * the last status's date and feedback. No random draw: the rest of the data stays the same. */
+function followUp(ctx: Ctx, flow: StatusFlow, status: string, date: number, feedback: string | null): Row {
+  const steps = status === flow.refusal ? [flow.path[0] as string, status] : flow.path.slice(0, flow.path.indexOf(status) + 1);
+  const history = steps.map((step, i) => {
+    const at = Math.min(date + i * 7 * DAY, ctx.now);
+    return { status: step, date: dateOf(at), feedback: i === steps.length - 1 ? feedback : null, by: ctx.by ?? '', byName: 'ICRS demo', at: iso(Math.round(at)) };
+  });
+  return { statusDate: history.at(-1)?.date ?? null, history: ctx.by ? history : null };
+}
+
 function referralRow(ctx: Ctx, p: Profile, s: Service): Row {
   const date = after(ctx, Math.max(p.created, s.created));
   const status = ctx.rnd.weighted([['sent', 30], ['accepted', 25], ['completed', 35], ['declined', 10]] as const);
   const feedback = status === 'completed' ? 'Service reçu, cliente satisfaite' : status === 'declined' ? 'Ne remplit pas les critères' : null;
   return {
     ref_Id: uuidv7(), prof_Id: p.id, sp_Detail_Id: s.id, date: dateOf(date), reason: ctx.rnd.pick(REASONS_BY_CATEGORY[s.category] ?? ['Orientation']),
-    status, feedback, followUpDate: status === 'sent' || status === 'accepted' ? dateOf(date + 14 * DAY) : null, attachments: null, ...audit(ctx, date),
+    status, feedback, followUpDate: status === 'sent' || status === 'accepted' ? dateOf(date + 14 * DAY) : null, attachments: null,
+    ...followUp(ctx, REFERRAL_FLOW, status, date, feedback), ...audit(ctx, date),
   };
 }
 
@@ -487,7 +500,7 @@ function jobReferralRow(ctx: Ctx, p: Profile, job: Job): Row {
   const date = after(ctx, Math.max(p.created, job.created));
   const status = ctx.rnd.weighted([['sent', 35], ['interviewed', 25], ['hired', 20], ['not_selected', 20]] as const);
   const feedback = status === 'hired' ? 'Embauché(e) après entretien' : status === 'not_selected' ? 'Profil non retenu' : null;
-  return { jref_Id: uuidv7(), prof_Id: p.id, jb_Id: job.id, date: dateOf(date), status, feedback, ...audit(ctx, date) };
+  return { jref_Id: uuidv7(), prof_Id: p.id, jb_Id: job.id, date: dateOf(date), status, feedback, ...followUp(ctx, JOB_REFERRAL_FLOW, status, date, feedback), ...audit(ctx, date) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { HomePage } from '../features/home';
 import { jobRoutes } from '../features/jobs';
 import { LoginUnsentNotice, OfflineHomePage, PendingRecordsPage } from '../features/offline';
 import { providerRoutes } from '../features/providers';
+import { referralRoutes } from '../features/referrals';
 import { serviceRoutes } from '../features/services';
 import { Shell } from '../features/shell';
 import { TestingPage } from '../features/testing';
@@ -89,7 +90,11 @@ const signedInRoutes: RouteObject[] = [
     element: <RequirePermission permission="route.profiles" />,
     children: featureRoutes(clientRoutes),
   },
-  { path: 'referral', element: coming('route.referral', 'screens.referral') },
+  {
+    path: 'referral',
+    element: <RequirePermission permission="route.referral" />,
+    children: featureRoutes(referralRoutes),
+  },
   { path: 'reports', element: coming('route.reports', 'screens.reports') },
 ];
 

@@ -239,6 +239,12 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             return { method, url: '/profile/duplicates', body: { phone } };
           },
         }];
+      case 'POST /api/referral/search':
+      case 'POST /api/jobreferral/search': {
+        // The referral lists with their client (issue 12): the organisation's referrals only.
+        const e = url.includes('jobreferral') ? entityByName.jobReferral : referral;
+        return [{ kind: 'read-list', entity: e, permission: readOf(e), key: (org) => fx[org][e.name], request: () => ({ method, url: `${url.slice(4)}`, body: { pageSize: 200 } }) }];
+      }
       case 'PUT /api/referral/images/{id}':
         return [{ kind: 'write', entity: referral, permission: writeOf(referral), request: (org) => ({ method, url: `/referral/images/${fx[org].referral}`, files: { file: PNG_1PX } }) }];
       case 'GET /api/imgs/getById':

@@ -7,7 +7,7 @@ import type { Db } from '../../db/index';
 import { MAX_FILE_BYTES } from '../../lib/uploads';
 import imagesPlugin from './images';
 import profilesPlugin, { profileHooks } from './profiles';
-import referralsPlugin from './referrals';
+import referralsPlugin, { jobReferralHooks, referralHooks } from './referrals';
 import { registerEntityRoutes, type EntityHooks } from './routes';
 import servicesPlugin, { providerHooks, serviceHooks } from './services';
 
@@ -18,6 +18,8 @@ const HOOKS: Record<string, EntityHooks> = {
   serviceProvider: providerHooks,
   service: serviceHooks,
   profile: profileHooks,
+  referral: referralHooks,
+  jobReferral: jobReferralHooks,
 };
 
 export default async function recordsPlugin(app: FastifyInstance, { db }: { db: Db }) {

@@ -1,11 +1,29 @@
-// Referral attachments (PUT /referral/images/{id}): files appended to the referral's list.
-import type { FastifyInstance } from 'fastify';
-import { referral } from '../../../schemas/index';
-import type { Db } from '../../db/index';
-import { HttpError } from '../../lib/errors';
+// Referrals (issue 12): statuses that only move forward with the history of who changed them
+// when, the list views with the client and the service or job (POST /referral/search,
+// /jobreferral/search), and attachments (PUT /referral/images/{id}).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntityShape } from '../../../schemas/define';
+import { ident } from '../../../schemas/derive/sql';
+import { listQuerySchema, pageSchema } from '../../../schemas/derive/json-schema';
+import {
+  JOB_REFERRAL_FLOW,
+  REFERRAL_FLOW,
+  isOpenStatus,
+  jobReferral,
+  jobReferralView,
+  nextStatuses,
+  referral,
+  referralView,
+  type StatusChange,
+  type StatusFlow,
+} from '../../../schemas/index';
+import { recordScope } from '../../../schemas/scope';
+import type { Db, Queryable } from '../../db/index';
+import { fieldError, HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
-import { getRowOr404, updateRow, writing } from '../../lib/records';
+import { Conditions, getRowOr404, scopeSql, updateRow, writing, type ListQuery, type Values } from '../../lib/records';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
+import type { EntityHooks } from './routes';
 
 const MAX_ATTACHMENTS = 10;
 
@@ -17,7 +35,155 @@ function attachmentName(original: string, taken: ReadonlySet<string>): string {
   return name;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Statuses and history
+// ---------------------------------------------------------------------------------------------
+
+function statusChange(request: FastifyRequest, status: string, date: unknown, feedback: unknown): StatusChange {
+  const user = request.user;
+  return {
+    status,
+    date: typeof date === 'string' ? date : null,
+    feedback: typeof feedback === 'string' && feedback ? feedback : null,
+    by: user.userId,
+    byName: user.fullName || user.userName,
+    at: new Date().toISOString(),
+  };
+}
+
+/** A date of the referral's follow-up (a status change, the follow-up) cannot come before the
+ * day the client was referred. */
+function assertNotBefore(request: FastifyRequest, values: Values, referred: unknown) {
+  if (typeof referred !== 'string') return;
+  for (const field of ['statusDate', 'followUpDate']) {
+    const value = values[field];
+    if (typeof value === 'string' && value < referred) throw fieldError(request, field, 'referral.beforeReferral', { field });
+  }
+}
+
+/**
+ * The rules of one kind of referral: a new one starts `sent` (its first history entry); an
+ * update may move the status forward only (nextStatuses), each move appended to the history
+ * with who and when. The row is locked while the history is read, so two colleagues' changes
+ * are both kept (or the second is refused as a stale edit by its `updatedAt`).
+ */
+function followUpHooks(entity: EntityShape, flow: StatusFlow): EntityHooks {
+  const key = ident(entity.keyFields[0] as string);
+  return {
+    beforeCreate(values, request) {
+      const first = flow.path[0] as string;
+      if (values.status !== undefined && values.status !== first) throw fieldError(request, 'status', 'referral.startsSent', { status: first });
+      assertNotBefore(request, values, values.date);
+      values.status = first;
+      values.statusDate = values.date;
+      values.history = [statusChange(request, first, values.date, null)];
+    },
+    async beforeUpdate(values, current, request, tx) {
+      const [locked] = await tx.query<{ status: string; history: StatusChange[] | null }>(
+        `SELECT "status", "history" FROM ${ident(entity.table)} WHERE ${key} = $1 FOR UPDATE`,
+        [current[entity.keyFields[0] as string]],
+      );
+      const status = locked?.status ?? String(current.status);
+      assertNotBefore(request, values, values.date ?? current.date);
+      if (values.status === undefined || values.status === status) return;
+      const to = String(values.status);
+      if (!nextStatuses(flow, status).includes(to)) throw fieldError(request, 'status', 'referral.statusBack', { from: status, to });
+      values.statusDate ??= new Date().toISOString().slice(0, 10);
+      values.history = [...(locked?.history ?? []), statusChange(request, to, values.statusDate, values.feedback ?? current.feedback)];
+    },
+  };
+}
+
+export const referralHooks = followUpHooks(referral, REFERRAL_FLOW);
+export const jobReferralHooks = followUpHooks(jobReferral, JOB_REFERRAL_FLOW);
+
+// ---------------------------------------------------------------------------------------------
+// List views: the referral with its client and its service or job
+// ---------------------------------------------------------------------------------------------
+
+interface ViewSql {
+  view: EntityShape;
+  base: EntityShape;
+  flow: StatusFlow;
+  /** SELECT list beyond the client's columns and the follow-up columns. */
+  select: string;
+  /** The joins after `FROM <base> r JOIN tbl_profiles p`. */
+  joins: string;
+  /** Filter name → SQL expression. */
+  filters: Readonly<Record<string, string>>;
+  /** Expressions the text search looks in. */
+  search: readonly string[];
+}
+
+const CLIENT_NAME = `trim(coalesce(p."firstName", '') || ' ' || coalesce(p."lastName", ''))`;
+
+function overdueSql(flow: StatusFlow): string {
+  const open = [...flow.path, flow.refusal].filter((s) => isOpenStatus(flow, s)).map((s) => `'${s}'`);
+  return `(r."followUpDate" IS NOT NULL AND r."followUpDate" < current_date AND r."status" IN (${open.join(', ')}))`;
+}
+
+const CLIENT_FILTERS = { status: 'r."status"', territory: 'p."territory"', location: 'coalesce(p."location", 0)', prof_Id: 'r."prof_Id"' };
+
+const SERVICE_VIEW: ViewSql = {
+  view: referralView,
+  base: referral,
+  flow: REFERRAL_FLOW,
+  select: `r."ref_Id", r."sp_Detail_Id", s."name" AS "serviceName", sp."sp_Name" AS "providerName", s."category", s."serviceType", r."reason"`,
+  joins: `LEFT JOIN "tbl_sp_detail" s ON s."sp_Detail_Id" = r."sp_Detail_Id" LEFT JOIN "tbl_serviceprovider" sp ON sp."sp_Id" = s."sp_Id"`,
+  filters: { ...CLIENT_FILTERS, category: 's."category"', serviceType: 's."serviceType"', overdue: overdueSql(REFERRAL_FLOW) },
+  search: [CLIENT_NAME, 'p."prof_Reg_No"', 's."name"', 'sp."sp_Name"', 'r."reason"', 'r."feedback"'],
+};
+
+const JOB_VIEW: ViewSql = {
+  view: jobReferralView,
+  base: jobReferral,
+  flow: JOB_REFERRAL_FLOW,
+  select: `r."jref_Id", r."jb_Id", j."title" AS "jobTitle", j."employer", j."sector"`,
+  joins: `LEFT JOIN "available-jobs" j ON j."jb_Id" = r."jb_Id"`,
+  filters: { ...CLIENT_FILTERS, sector: 'j."sector"', overdue: overdueSql(JOB_REFERRAL_FLOW) },
+  search: [CLIENT_NAME, 'p."prof_Reg_No"', 'j."title"', 'j."employer"', 'r."note"', 'r."feedback"'],
+};
+
+async function searchView(db: Queryable, spec: ViewSql, query: ListQuery, request: FastifyRequest) {
+  const where = new Conditions();
+  const scope = scopeSql(spec.base, recordScope(request.user, spec.base, 'read'), where, 'r.');
+  if (scope) where.add(scope);
+  for (const [name, expression] of Object.entries(spec.filters)) {
+    const value = query[name];
+    if (value !== undefined) where.add(`${expression} = ${where.param(value)}`);
+  }
+  const q = query.q?.trim();
+  if (q) {
+    const pattern = where.param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.add(`(${spec.search.map((column) => `${column} ILIKE ${pattern}`).join(' OR ')})`);
+  }
+  if (query.dateFrom) where.add(`r."date" >= ${where.param(query.dateFrom)}::date`);
+  if (query.dateTo) where.add(`r."date" <= ${where.param(query.dateTo)}::date`);
+  const from = `FROM ${ident(spec.base.table)} r JOIN "tbl_profiles" p ON p."prof_Id" = r."prof_Id" ${spec.joins} ${where.sql}`;
+  const key = ident(spec.base.keyFields[0] as string);
+  const sort = ident(query.sort ?? spec.view.list?.defaultSort.field ?? 'date');
+  const dir = (query.dir ?? 'desc') === 'desc' ? 'DESC' : 'ASC';
+  const total = (await db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, where.params))[0]?.total ?? 0;
+  const limit = where.param(query.pageSize);
+  const offset = where.param((Math.max(query.page, 1) - 1) * query.pageSize);
+  const rows = await db.query(
+    `SELECT r."prof_Id", ${CLIENT_NAME} AS "clientName", p."prof_Reg_No", p."territory", p."location", ${spec.select},
+       r."status", r."date", r."followUpDate", r."statusDate", ${spec.filters.overdue} AS "overdue", r."updatedAt"
+     ${from} ORDER BY ${sort} ${dir} NULLS LAST, ${key} ${dir} LIMIT ${limit} OFFSET ${offset}`,
+    where.params,
+  );
+  return { rows, total, page: query.page, pageSize: query.pageSize };
+}
+
 export default async function referralsPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  for (const spec of [SERVICE_VIEW, JOB_VIEW]) {
+    app.post(
+      `/api${spec.base.rest as string}/search`,
+      { schema: { body: listQuerySchema(spec.view), response: { 200: pageSchema(spec.view) } }, config: { permission: spec.base.access.read } },
+      (request) => searchView(db, spec, request.body as ListQuery, request),
+    );
+  }
+
   app.put('/api/referral/images/:id', { config: { permission: referral.access.write } }, async (request) => {
     const { id } = request.params as { id: string };
     if (!request.isMultipart()) throw new HttpError(415, 'http.mediaType');
@@ -39,3 +205,4 @@ export default async function referralsPlugin(app: FastifyInstance, { db }: { db
     });
   });
 }
+

@@ -3,6 +3,7 @@
 // load balancer), PGlite in-process; an aborted transaction notifies nobody.
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
+import { isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
 import type { Db } from '../../db/index';
 
 export const CHANGE_CHANNEL = 'icrs_changes';
@@ -21,13 +22,80 @@ BEGIN
 END
 $$`;
 
-/** One notification per statement (not per row): a bulk insert is one event. */
+/**
+ * Client data with no device collection (referrals, job referrals): its change event is the
+ * only thing a screen learns (there is no scoped pull feed behind it), so the event names the
+ * owning organisation and the stream passes it only to users who may read that organisation's
+ * records, as reads are scoped (schemas/scope.ts). Offline tables keep one event per statement:
+ * what changed comes through their scoped pull feed.
+ */
+export const hasOwnedEvents = (entity: EntityShape): boolean => !entity.offline && isPrivate(entity);
+
+/** The owner of the row `NEW` (or `OLD` on a delete), through the entity's parents. */
+function ownerExpression(entity: EntityShape, row: 'NEW' | 'OLD'): string {
+  const path = ownerPath(entity);
+  if (!path) throw new Error(`${entity.name}: no owner`);
+  if (!path.steps.length) return `${row}.${ident(path.root.field)}`;
+  // Innermost first: the root's owner column, found by the chain of parent keys from the row.
+  let key = `${row}.${ident(path.steps[0]?.parentField as string)}`;
+  let sql = '';
+  path.steps.forEach((step, i) => {
+    const alias = `o${i}`;
+    const next = path.steps[i + 1];
+    const column = next ? ident(next.parentField) : ident(path.root.field);
+    sql = `(SELECT ${alias}.${column} FROM ${ident(step.parent.table)} ${alias} WHERE ${alias}.${ident(step.parent.keyFields[0] as string)} = ${key})`;
+    key = sql;
+  });
+  return sql;
+}
+
+const ownedFunction = (entity: EntityShape) => ident(`icrs_notify_${entity.table}`);
+
+/** The change trigger of one table: per statement, or per row with the owner (hasOwnedEvents). */
 export function changeTriggerSql(entity: EntityShape): string[] {
   const trigger = ident(`${entity.table}_changed`);
+  const drop = `DROP TRIGGER IF EXISTS ${trigger} ON ${ident(entity.table)}`;
+  if (!hasOwnedEvents(entity)) {
+    // One notification per statement (not per row): a bulk insert is one event.
+    return [drop, `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_change()`];
+  }
+  // Identical payloads of one transaction are delivered once, so a bulk change of one
+  // organisation's rows is still one event.
+  const fn = ownedFunction(entity);
   return [
-    `DROP TRIGGER IF EXISTS ${trigger} ON ${ident(entity.table)}`,
-    `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_change()`,
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME || ':' || coalesce(${ownerExpression(entity, 'OLD')}, 0)::text);
+  ELSE
+    PERFORM pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME || ':' || coalesce(${ownerExpression(entity, 'NEW')}, 0)::text);
+  END IF;
+  RETURN NULL;
+END
+$$`,
+    drop,
+    `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
   ];
+}
+
+/** A change notification: the table, and for owned events the owning organisation. */
+export interface Change {
+  table: string;
+  owner?: number;
+}
+
+export function parseChange(payload: string): Change {
+  const at = payload.lastIndexOf(':');
+  const owner = at > 0 ? Number(payload.slice(at + 1)) : NaN;
+  return Number.isInteger(owner) ? { table: payload.slice(0, at), owner } : { table: payload };
+}
+
+/** True when `actor` may hear of `change`: owned events only reach those who may read that
+ * organisation's records (the read scope); other events name a table the stream checked. */
+export function mayHear(actor: Actor, entity: EntityShape | undefined, change: Change): boolean {
+  if (change.owner === undefined || !entity) return true;
+  const scope = recordScope(actor, entity, 'read');
+  return scope === 'all' || scope.organisation === change.owner;
 }
 
 type Listener = (table: string) => void;

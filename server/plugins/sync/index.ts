@@ -10,7 +10,7 @@ import type { TokenService } from '../../lib/tokens';
 import { authenticate, sessionEnd } from '../auth';
 import type { TokenClaims } from '../../lib/tokens';
 import { findUserById, publicUser, type PublicUser } from '../users/store';
-import { ALL_TABLES, ChangeHub } from './changes';
+import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
 import { pullChanges } from './feed';
 
 const HEARTBEAT_MS = 25_000;
@@ -90,8 +90,12 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens }: {
       for (const table of waiting) out.write(`event: change\ndata: ${JSON.stringify({ table })}\n\n`);
       waiting.clear();
     };
-    const unsubscribe = hub.subscribe((table) => {
+    const unsubscribe = hub.subscribe((payload) => {
+      const change = parseChange(payload);
+      const { table } = change;
       if (table !== ALL_TABLES && !readable.has(table)) return;
+      // Referral events name their organisation: only those who may read its records hear them.
+      if (!mayHear(user, getEntityByTable(table), change)) return;
       waiting.add(table);
       flushTimer ??= setTimeout(flush, COALESCE_MS);
     });

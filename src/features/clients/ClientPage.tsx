@@ -1,7 +1,7 @@
 // /profiles/:profId: one client, every section read-only with its Edit button, the photo and
 // documents (open, download), who registered the client and when, whether the record still
-// waits on this device, and the client's referrals.
-import { useEffect, useState, type ReactNode } from 'react';
+// waits on this device, and the client's referrals (issue 12's ClientReferrals).
+import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
@@ -16,6 +16,7 @@ import { formatDate } from '../../lib/format';
 import { can, mayChange } from '../../lib/permissions';
 import type { SessionUser } from '../../lib/session';
 import { userNames } from '../../lib/userNames';
+import { ClientReferrals } from '../referrals';
 import { ClientSections } from './ClientSections';
 import { clientPath, CLIENTS_PATH, editClientPath } from './paths';
 import type { ClientDoc } from './saveClient';
@@ -70,7 +71,7 @@ function Summary({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
   );
 }
 
-function ClientView({ doc, records, referrals }: { doc: ClientDoc; records: SubRecordStates; referrals?: ReactNode }) {
+function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates }) {
   const ctx = useDisplayContext();
   const user = useSessionUser();
   const location = useLocation();
@@ -105,7 +106,14 @@ function ClientView({ doc, records, referrals }: { doc: ClientDoc; records: SubR
         ctx={ctx}
         action={canWrite ? { href: (step) => editClientPath(doc.prof_Id, step) } : undefined}
       />
-      {referrals}
+      {/* The client's referrals (issue 12): made online only; the card says so offline. */}
+      {doc.syncState === 'pending' && doc.syncOp === 'create' ? (
+        <Alert severity="info" data-testid="client-referrals-later">
+          {ctx.t('clients.page.referralsAfterUpload')}
+        </Alert>
+      ) : (
+        <ClientReferrals profId={doc.prof_Id} />
+      )}
     </Page>
   );
 }
