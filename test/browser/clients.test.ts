@@ -168,6 +168,8 @@ describe('clients', () => {
     await page.getByTestId('client-social').getByText('Married').waitFor();
     await page.getByTestId('client-section-security').getByText('Not filled in.').waitFor();
     await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
+    // Its referrals, and the way to make one (issue 12).
+    await page.getByTestId('client-referrals').getByRole('link', { name: 'Refer to a service' }).waitFor();
 
     // The same person again: the warning names the first one, with a link; saving stays possible.
     await page.goto('/profiles/add');
@@ -220,6 +222,7 @@ describe('clients', () => {
     const { profId, regNo } = await saveFromReview(page);
     expect(regNo).toMatch(/^ADC[A-Z0-9]{8}$/);
     await page.getByTestId('client-summary').getByTestId('not-uploaded').waitFor();
+    await page.getByTestId('client-referrals-later').waitFor(); // referred once uploaded
     expect((await t.api('GET', `/profile/${profId}`, { token })).status).toBe(404);
 
     // Offline, the duplicate warning searches the device's store.
