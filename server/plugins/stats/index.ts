@@ -11,6 +11,9 @@ import * as q from './queries';
 import {
   byterParamsSchema,
   CLIENT_FIGURES,
+  COUNTED_FIELDS,
+  countedParamsSchema,
+  keyCountsSchema,
   crossCountsSchema,
   crossFilterSchema,
   generalSchema,
@@ -20,6 +23,7 @@ import {
   kpisSchema,
   pendingsSchema,
   type ByterEntity,
+  type CountedEntity,
   type StatsFilter,
 } from './schemas';
 
@@ -32,7 +36,7 @@ function schema(summary: string, response: unknown, extra: FastifySchema = {}): 
 }
 
 /** `[{id, count}]` calls: lookup item id (or provider type) and count, most frequent first. */
-const ID_COUNTS: [path: string, summary: string, query: (db: Queryable) => Promise<q.IdCount[]>][] = [
+const ID_COUNTS: [path: string, summary: string, query: (db: Queryable, filter: StatsFilter) => Promise<q.IdCount[]>][] = [
   ['/byspdtype', 'Services per category', q.servicesByCategory],
   ['/bySpdTerr', 'Services per territory', q.servicesByTerritory],
   ['/byServiceType', 'Services per service type', q.servicesByServiceType],
@@ -55,6 +59,11 @@ function visibleFigures<T extends Record<string, unknown>>(request: FastifyReque
   return Object.fromEntries(Object.entries(row).filter(([name]) => !CLIENT_FIGURES[name] || can(request.user.role, CLIENT_FIGURES[name]))) as Partial<T>;
 }
 
+/** Client figures need their tile's permission (not role 6): 403 otherwise. */
+function mayCount(request: FastifyRequest, x: string): void {
+  if (CLIENT_FIGURES[x] && !can(request.user.role, CLIENT_FIGURES[x])) throw new HttpError(403, 'auth.forbidden');
+}
+
 /** The POST filters are all optional, so a call without a body means "no filter". */
 async function emptyBodyIsNoFilter(request: FastifyRequest) {
   request.body ??= {};
@@ -64,19 +73,41 @@ function registerOverview(app: FastifyInstance, db: Db) {
   app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
   app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, () => q.geo(db));
   app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
+  // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
-    app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary)) }, () => query(db));
+    app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary), { querystring: kpiQuerySchema }) }, (request) =>
+      query(db, filterOf(request, request.query as StatsFilter)),
+    );
   }
 }
 
 function registerReports(app: FastifyInstance, db: Db) {
   app.get(
     '/api/stats/byter/:x',
-    { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema }) },
+    { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema, querystring: kpiQuerySchema }) },
     (request) => {
       const { x } = request.params as { x: ByterEntity };
-      if (CLIENT_FIGURES[x] && !can(request.user.role, CLIENT_FIGURES[x])) throw new HttpError(403, 'auth.forbidden');
-      return q.countByTerritory(db, x, request.user);
+      mayCount(request, x);
+      return q.countByTerritory(db, x, request.user, filterOf(request, request.query as StatsFilter));
+    },
+  );
+  app.get(
+    '/api/stats/by/:x/:field',
+    {
+      config,
+      schema: schema('Records of x per value of field (reports)', keyCountsSchema('Value (lookup id, type or code) and count'), {
+        params: countedParamsSchema,
+        querystring: kpiQuerySchema,
+      }),
+    },
+    (request) => {
+      const { x, field } = request.params as { x: CountedEntity; field: string };
+      mayCount(request, x);
+      if (!(COUNTED_FIELDS[x] as readonly string[]).includes(field)) {
+        const values = { field: 'field' };
+        throw new HttpError(400, 'validation.other', values, { errors: [{ field: 'field', message: translate(requestLang(request), 'validation.other', values) }] });
+      }
+      return q.countBy(db, x, field, filterOf(request, request.query as StatsFilter), request.user);
     },
   );
   const cross = (summary: string) => ({
