@@ -10,6 +10,7 @@ import { HomePage } from '../features/home';
 import { jobRoutes } from '../features/jobs';
 import { LoginUnsentNotice, OfflineHomePage, PendingRecordsPage } from '../features/offline';
 import { providerRoutes } from '../features/providers';
+import { ReportsPage } from '../features/reports';
 import { serviceRoutes } from '../features/services';
 import { Shell } from '../features/shell';
 import { TestingPage } from '../features/testing';
@@ -90,7 +91,7 @@ const signedInRoutes: RouteObject[] = [
     ],
   },
   { path: 'referral', element: coming('route.referral', 'screens.referral') },
-  { path: 'reports', element: coming('route.reports', 'screens.reports') },
+  { path: 'reports', element: guard('route.reports', <ReportsPage />) },
 ];
 
 export const routes: RouteObject[] = [

@@ -77,3 +77,48 @@ export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId }: C
     </Box>
   );
 }
+
+export interface StackedBarChartProps {
+  /** One bar per category ('Goma', 'Beni'…). */
+  categories: readonly string[];
+  /** One stacked part per series ('Health', 'Education'…), values in the order of `categories`. */
+  series: readonly { label: string; data: readonly number[] }[];
+  ariaLabel: string;
+  testId?: string;
+}
+
+/** Counts per category split by a second key, as stacked horizontal bars 20 px thick. */
+export function StackedBarChart({ categories, series, ariaLabel, testId }: StackedBarChartProps) {
+  const intl = useIntl();
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  if (categories.length === 0) {
+    return (
+      <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid={testId}>
+        {intl.formatMessage({ id: 'charts.noData' })}
+      </Typography>
+    );
+  }
+  const maxLabel = narrow ? 16 : 28;
+  return (
+    <Box role="img" aria-label={ariaLabel} data-testid={testId}>
+      <BarChart
+        layout="horizontal"
+        height={categories.length * BAND + AXIS_AND_MARGINS + 60}
+        margin={{ top: 4, right: 16, bottom: 4, left: 4 }}
+        slotProps={{ legend: { position: { vertical: 'bottom', horizontal: 'center' } } }}
+        yAxis={[
+          {
+            scaleType: 'band',
+            data: [...categories],
+            categoryGapRatio: 1 - BAR_THICKNESS / BAND,
+            width: narrow ? 110 : 180,
+            valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
+          },
+        ]}
+        xAxis={[{ tickMinStep: 1, valueFormatter: (value: number) => intl.formatNumber(value) }]}
+        series={series.map((s) => ({ label: s.label, data: [...s.data], stack: 'total', valueFormatter: (v: number | null) => (v === null ? '' : intl.formatNumber(v)) }))}
+      />
+    </Box>
+  );
+}
