@@ -9,7 +9,15 @@ import { useIntl } from 'react-intl';
 export const BAR_THICKNESS = 20;
 /** Room per category: the bar and the gap around it. */
 const BAND = 30;
-const AXIS_AND_MARGINS = 44;
+const GAP_RATIO = 1 - BAR_THICKNESS / BAND;
+const X_AXIS_HEIGHT = 28;
+const MARGIN = { top: 4, bottom: 4 };
+
+/** The chart height whose band scale gives each category exactly BAND px: x-charts pads half a
+ * gap before the first band and after the last, so the bands share the plot height evenly. */
+function chartHeight(categories: number): number {
+  return categories * BAND + X_AXIS_HEIGHT + MARGIN.top + MARGIN.bottom;
+}
 
 export interface CountRow {
   /** Category key (lookup id or code), for tests and links. */
@@ -49,20 +57,20 @@ export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId }: C
     <Box role="img" aria-label={ariaLabel} data-testid={testId} data-values={JSON.stringify(rows.map((r) => [r.key, r.count]))}>
       <BarChart
         layout="horizontal"
-        height={rows.length * BAND + AXIS_AND_MARGINS}
+        height={chartHeight(rows.length)}
         hideLegend
-        margin={{ top: 4, right: 40, bottom: 4, left: 4 }}
+        margin={{ ...MARGIN, right: 40, left: 4 }}
         yAxis={[
           {
             scaleType: 'band',
             data: labels,
-            categoryGapRatio: 1 - BAR_THICKNESS / BAND,
+            categoryGapRatio: GAP_RATIO,
             width: narrow ? 110 : 180,
             valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
           },
         ]}
         // Room beyond the longest bar for its value (labels outside the plot area are clipped).
-        xAxis={[{ tickMinStep: 1, max: Math.max(1, ...rows.map((r) => r.count)) * 1.15, valueFormatter: (value: number) => intl.formatNumber(value) }]}
+        xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, max: Math.max(1, ...rows.map((r) => r.count)) * 1.15, valueFormatter: (value: number) => intl.formatNumber(value) }]}
         series={[
           {
             data: rows.map((row) => row.count),
@@ -104,19 +112,19 @@ export function StackedBarChart({ categories, series, ariaLabel, testId }: Stack
     <Box role="img" aria-label={ariaLabel} data-testid={testId}>
       <BarChart
         layout="horizontal"
-        height={categories.length * BAND + AXIS_AND_MARGINS + 60}
-        margin={{ top: 4, right: 16, bottom: 4, left: 4 }}
+        height={chartHeight(categories.length)}
+        margin={{ ...MARGIN, right: 16, left: 4 }}
         slotProps={{ legend: { position: { vertical: 'bottom', horizontal: 'center' } } }}
         yAxis={[
           {
             scaleType: 'band',
             data: [...categories],
-            categoryGapRatio: 1 - BAR_THICKNESS / BAND,
+            categoryGapRatio: GAP_RATIO,
             width: narrow ? 110 : 180,
             valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
           },
         ]}
-        xAxis={[{ tickMinStep: 1, valueFormatter: (value: number) => intl.formatNumber(value) }]}
+        xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, valueFormatter: (value: number) => intl.formatNumber(value) }]}
         series={series.map((s) => ({ label: s.label, data: [...s.data], stack: 'total', valueFormatter: (v: number | null) => (v === null ? '' : intl.formatNumber(v)) }))}
       />
     </Box>

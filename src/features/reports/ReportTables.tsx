@@ -79,7 +79,8 @@ function DataTable({ table, label, testId }: { table: TableData; label: string; 
   const show = (value: string | number) => (typeof value === 'number' ? intl.formatNumber(value) : value);
   const numeric = (i: number) => i > 0;
   return (
-    <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
+    // Focusable and named: a wide table scrolls sideways, and keyboard users must reach it too.
+    <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
       <Table size="small" aria-label={label} data-testid={testId}>
         <TableHead>
           <TableRow>
