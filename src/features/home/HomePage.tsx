@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { Box, Card, CardContent, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useIntl } from 'react-intl';
 import { Page, usePreferences, useSessionUser } from '../../components';
 import { CountBarChart } from '../../components/charts';
+import { preloadMap } from '../../components/map';
 import { langOf, lookupLabel, useLookupLists } from '../../components/entity';
 import { CHARTS, type Dashboard } from './dashboardData';
 import { DashboardMap } from './DashboardMap';
@@ -56,6 +58,10 @@ export function HomePage() {
   const { mode } = usePreferences();
   const user = useSessionUser();
   const { data, refreshing, refresh } = useDashboard(mode === 'online');
+  // The map's code loads while the figures are asked, not after they arrive.
+  useEffect(() => {
+    if (mode === 'online') preloadMap();
+  }, [mode]);
   if (mode === 'offline') return <Navigate to="/offlinehp" replace />;
   const tiles = tilesFor(user?.role);
   const stats = data?.general ?? null;
