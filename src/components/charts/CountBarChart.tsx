@@ -2,7 +2,7 @@
 // thick (spec §9) whatever the number of categories, long labels shortened on the axis and
 // whole in the tooltip, the value written beside each bar, readable in both themes.
 import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
-import { BarChart } from '@mui/x-charts/BarChart';
+import { BarChart, type BarChartProps } from '@mui/x-charts/BarChart';
 import { useIntl } from 'react-intl';
 
 /** Spec §9: chart bar thickness 20. */
@@ -40,63 +40,22 @@ function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId }: CountBarChartProps) {
-  const intl = useIntl();
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
-  if (rows.length === 0) {
-    return (
-      <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid={testId}>
-        {intl.formatMessage({ id: 'charts.noData' })}
-      </Typography>
-    );
-  }
-  const labels = rows.map((row) => row.label);
-  const maxLabel = narrow ? 16 : 28;
-  return (
-    <Box role="img" aria-label={ariaLabel} data-testid={testId} data-values={JSON.stringify(rows.map((r) => [r.key, r.count]))}>
-      <BarChart
-        layout="horizontal"
-        height={chartHeight(rows.length)}
-        hideLegend
-        margin={{ ...MARGIN, right: 40, left: 4 }}
-        yAxis={[
-          {
-            scaleType: 'band',
-            data: labels,
-            categoryGapRatio: GAP_RATIO,
-            width: narrow ? 110 : 180,
-            valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
-          },
-        ]}
-        // Room beyond the longest bar for its value (labels outside the plot area are clipped).
-        xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, max: Math.max(1, ...rows.map((r) => r.count)) * 1.15, valueFormatter: (value: number) => intl.formatNumber(value) }]}
-        series={[
-          {
-            data: rows.map((row) => row.count),
-            label: seriesLabel,
-            color: color ?? theme.palette.primary.main,
-            barLabel: 'value',
-            barLabelPlacement: 'outside',
-            valueFormatter: (value) => (value === null ? '' : intl.formatNumber(value)),
-          },
-        ]}
-      />
-    </Box>
-  );
-}
-
-export interface StackedBarChartProps {
-  /** One bar per category ('Goma', 'Beni'…). */
+interface HorizontalBarsProps {
+  /** One bar per category, top to bottom. */
   categories: readonly string[];
-  /** One stacked part per series ('Health', 'Education'…), values in the order of `categories`. */
-  series: readonly { label: string; data: readonly number[] }[];
+  series: readonly BarSeries[];
   ariaLabel: string;
   testId?: string;
+  /** Largest value of the value axis (room for labels written beyond the bars). */
+  max?: number;
+  legend: boolean;
 }
 
-/** Counts per category split by a second key, as stacked horizontal bars 20 px thick. */
-export function StackedBarChart({ categories, series, ariaLabel, testId }: StackedBarChartProps) {
+type BarSeries = NonNullable<BarChartProps['series']>[number];
+
+/** Horizontal bars 20 px thick whatever their number, long category names shortened on the
+ * axis and whole in the tooltip; a note instead of an empty chart. */
+function HorizontalBars({ categories, series, ariaLabel, testId, max, legend }: HorizontalBarsProps) {
   const intl = useIntl();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
@@ -113,8 +72,9 @@ export function StackedBarChart({ categories, series, ariaLabel, testId }: Stack
       <BarChart
         layout="horizontal"
         height={chartHeight(categories.length)}
-        margin={{ ...MARGIN, right: 16, left: 4 }}
-        slotProps={{ legend: { position: { vertical: 'bottom', horizontal: 'center' } } }}
+        hideLegend={!legend}
+        slotProps={legend ? { legend: { position: { vertical: 'bottom', horizontal: 'center' } } } : undefined}
+        margin={{ ...MARGIN, right: legend ? 16 : 40, left: 4 }}
         yAxis={[
           {
             scaleType: 'band',
@@ -124,9 +84,57 @@ export function StackedBarChart({ categories, series, ariaLabel, testId }: Stack
             valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
           },
         ]}
-        xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, valueFormatter: (value: number) => intl.formatNumber(value) }]}
-        series={series.map((s) => ({ label: s.label, data: [...s.data], stack: 'total', valueFormatter: (v: number | null) => (v === null ? '' : intl.formatNumber(v)) }))}
+        xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, max, valueFormatter: (value: number) => intl.formatNumber(value) }]}
+        series={[...series]}
       />
     </Box>
+  );
+}
+
+export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId }: CountBarChartProps) {
+  const intl = useIntl();
+  const theme = useTheme();
+  return (
+    <HorizontalBars
+      categories={rows.map((row) => row.label)}
+      ariaLabel={ariaLabel}
+      testId={testId}
+      legend={false}
+      // Room beyond the longest bar for its value (labels outside the plot area are clipped).
+      max={Math.max(1, ...rows.map((r) => r.count)) * 1.15}
+      series={[
+        {
+          data: rows.map((row) => row.count),
+          label: seriesLabel,
+          color: color ?? theme.palette.primary.main,
+          barLabel: 'value',
+          barLabelPlacement: 'outside',
+          valueFormatter: (value) => (value === null ? '' : intl.formatNumber(value)),
+        },
+      ]}
+    />
+  );
+}
+
+export interface StackedBarChartProps {
+  /** One bar per category ('Goma', 'Beni'…). */
+  categories: readonly string[];
+  /** One stacked part per series ('Health', 'Education'…), values in the order of `categories`. */
+  series: readonly { label: string; data: readonly number[] }[];
+  ariaLabel: string;
+  testId?: string;
+}
+
+/** Counts per category split by a second key, as stacked horizontal bars 20 px thick. */
+export function StackedBarChart({ categories, series, ariaLabel, testId }: StackedBarChartProps) {
+  const intl = useIntl();
+  return (
+    <HorizontalBars
+      categories={categories}
+      ariaLabel={ariaLabel}
+      testId={testId}
+      legend
+      series={series.map((s) => ({ label: s.label, data: [...s.data], stack: 'total', valueFormatter: (v: number | null) => (v === null ? '' : intl.formatNumber(v)) }))}
+    />
   );
 }
