@@ -159,12 +159,14 @@ describe('reports', () => {
     const count = await sections.count();
     expect(count).toBeGreaterThanOrEqual(13);
     const breaks = await sections.evaluateAll((all) => all.map((s) => getComputedStyle(s).breakBefore));
-    expect(new Set(breaks)).toEqual(new Set(['page']));
+    // The key figures share the first page with the title; every other section starts a page.
+    expect(breaks[0]).not.toBe('page');
+    expect(new Set(breaks.slice(1))).toEqual(new Set(['page']));
     expect(await page.getByTestId('chart-servicesByCategory').locator('svg').first().isVisible()).toBe(true);
     expect(await page.locator('[data-testid^="csv-"]').first().isVisible()).toBe(false);
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
     const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
-    expect(pages).toBeGreaterThanOrEqual(count);
+    expect(pages).toBeGreaterThanOrEqual(count - 1);
     await context.close();
   });
 

@@ -24,7 +24,9 @@ const PRINT_STYLES = {
     'main#main ~ *, #main + footer': { display: 'none !important' },
     '.MuiToolbar-root:empty': { display: 'none !important' },
     body: { background: '#fff' },
-    '.report-section': { breakBefore: 'page', breakInside: 'avoid', border: 'none !important' },
+    '.report-section': { breakInside: 'avoid', border: 'none !important' },
+    // The key figures stay under the title; every other section starts a page.
+    '.report-section ~ .report-section': { breakBefore: 'page' },
   },
 } as const;
 
