@@ -319,4 +319,17 @@ describe.each(backends)('stats on %s', (backend) => {
       expect(documented?.responses?.['200'], `${method} ${path}`).toBeDefined();
     }
   });
+
+  it('answers the map from its cache until a provider or a job changes', async () => {
+    const before = (await get('/geo')).body;
+    expect((await get('/geo')).body).toEqual(before);
+    const added = id(9);
+    await insert(t.server.db, 'tbl_serviceprovider', [
+      { sp_Id: added, sp_Name: 'AAA Nouveau centre', sp_type: 2, sp_Address: 'Rue 1', territory: 1, lat: -1.6, lng: 29.1, createdAt: at('2024-07-01') },
+    ]);
+    // The change notification reaches the server soon after the commit.
+    await expect.poll(async () => (await get('/geo')).body.latlangs[0]?.id, { timeout: 5_000, interval: 50 }).toBe(added);
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "deleted" = true WHERE "sp_Id" = $1`, [added]);
+    await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);
+  });
 });

@@ -3,7 +3,9 @@
 // (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
 // and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { job, serviceProvider } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
+import { ALL_TABLES, type ChangeHub } from '../sync/changes';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
@@ -69,9 +71,52 @@ async function emptyBodyIsNoFilter(request: FastifyRequest) {
   request.body ??= {};
 }
 
-function registerOverview(app: FastifyInstance, db: Db) {
+/** Tables whose changes change the map's answer ('*': notifications were lost meanwhile). */
+const GEO_TABLES = new Set([serviceProvider.table, job.table, ALL_TABLES]);
+
+/** /stats/geo's answer, made once per change of providers or jobs. A change heard while the
+ * answer is being made discards it (the generation moved on), so no stale answer is kept. */
+class GeoCache {
+  private body: Promise<string> | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    changes: ChangeHub,
+  ) {
+    changes.subscribe((table) => {
+      if (!GEO_TABLES.has(table)) return;
+      this.generation += 1;
+      this.body = null;
+    });
+  }
+
+  json(): Promise<string> {
+    if (this.body) return this.body;
+    const generation = this.generation;
+    const made = q.geo(this.db).then((answer) => JSON.stringify(answer));
+    this.body = made;
+    // A failure or a change while it was made: the next call asks again.
+    made.then(
+      () => {
+        if (this.generation !== generation && this.body === made) this.body = null;
+      },
+      () => {
+        if (this.body === made) this.body = null;
+      },
+    );
+    return made;
+  }
+}
+
+function registerOverview(app: FastifyInstance, db: Db, changes: ChangeHub) {
   app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
-  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, () => q.geo(db));
+  // The same answer for every user until a provider or a job changes: kept as JSON text, so
+  // a dashboard opened again sends it without querying and serializing every marker again.
+  const geo = new GeoCache(db, changes);
+  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await geo.json()),
+  );
   app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
   // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
@@ -126,7 +171,7 @@ function registerReports(app: FastifyInstance, db: Db) {
   );
 }
 
-export default async function statsPlugin(app: FastifyInstance, { db }: { db: Db }) {
-  registerOverview(app, db);
+export default async function statsPlugin(app: FastifyInstance, { db, changes }: { db: Db; changes: ChangeHub }) {
+  registerOverview(app, db, changes);
   registerReports(app, db);
 }
