@@ -87,7 +87,7 @@ try {
   const shown = geo.body.latlangs.length + geo.body.jbLatlangs.length;
   console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads:`);
   console.log(`  dashboard opened → figures shown     ${median(figuresAt).toFixed(0)} ms`);
-  console.log(`  dashboard opened → map created       ${median(canvasAt).toFixed(0)} ms`);
+  console.log(`  dashboard opened → map loaded        ${median(canvasAt).toFixed(0)} ms`);
   console.log(`  dashboard opened → map interactive   ${median(loads).toFixed(0)} ms (aim ≤ 1500 ms)`);
   console.log(`  frames while panning and zooming     ${median(frames).toFixed(0)} per second`);
   await context.close();
