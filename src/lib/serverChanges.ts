@@ -1,17 +1,16 @@
 // Screens that show server figures (the dashboard) refresh when the change stream says a table
-// changed. The stream names tables only, and only those the user's role may read; its own
-// EventSource lives as long as the screen, apart from the pull replication's.
+// changed. They listen to the stream the pull replication keeps open (one per tab: a second
+// long-lived connection per tab would eat into the browser's six per server). The stream names
+// only the tables the user's role may read; a role that reads none (reports, role 2) hears
+// nothing and refreshes on demand.
 import { useEffect, useRef } from 'react';
-import { api } from './api';
-import { changeStream } from './db/replication';
-import { getToken } from './session';
+import { onServerChange } from './events';
 
 /** The stream's "every table" event (after a reconnect: what changed meanwhile is unknown). */
 const ALL_TABLES = '*';
 
 /** Calls `onChange` once per burst of changes to any of `tables` (waits `delayMs` for the burst
- * to end: an upload of 50 records is one refresh, not 50). Nothing happens without EventSource
- * or a session. */
+ * to end: an upload of 50 records is one refresh, not 50). */
 export function useServerChanges(tables: readonly string[], onChange: () => void, enabled = true, delayMs = 1_000): void {
   const latest = useRef(onChange);
   useEffect(() => {
@@ -19,19 +18,17 @@ export function useServerChanges(tables: readonly string[], onChange: () => void
   });
   const key = tables.join(',');
   useEffect(() => {
-    const token = getToken();
-    if (!enabled || !token || typeof EventSource === 'undefined') return;
+    if (!enabled) return;
     const watched = new Set(key.split(','));
-    const base = (api.defaults.baseURL ?? '/api').replace(/\/+$/, '');
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const subscription = changeStream(`${base}/sync/stream?token=${encodeURIComponent(token)}`, (url) => new EventSource(url)).subscribe((table) => {
+    const stop = onServerChange((table) => {
       if (table !== ALL_TABLES && !watched.has(table)) return;
       clearTimeout(timer);
       timer = setTimeout(() => latest.current(), delayMs);
     });
     return () => {
       clearTimeout(timer);
-      subscription.unsubscribe();
+      stop();
     };
   }, [key, enabled, delayMs]);
 }

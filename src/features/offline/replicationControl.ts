@@ -3,6 +3,7 @@
 // it turns offline, and stopped before a logout clears the token it uses.
 import { useEffect } from 'react';
 import { api } from '../../lib/api';
+import { emitServerChange } from '../../lib/events';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
@@ -48,7 +49,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
     let replication: Replication;
     try {
-      replication = startReplication({ db, http: api, token, tables });
+      replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange });
     } catch (error) {
       console.warn('Replication could not start:', error);
       return;

@@ -51,6 +51,9 @@ export interface ReplicationOptions {
   retryTime?: number;
   /** Several tabs share one store: only the leader tab pulls (default true). */
   waitForLeadership?: boolean;
+  /** Hears every table the change stream names ('*' after a reconnect), for screens that show
+   * server figures (the dashboard), so they need no stream of their own. */
+  onServerChange?: (table: string) => void;
 }
 
 export interface Replication {
@@ -362,6 +365,7 @@ export function startReplication(options: ReplicationOptions): Replication {
     (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
   );
   const streamSub = changes$?.subscribe((table) => {
+    options.onServerChange?.(table);
     for (const [i, entity] of selectedEntities(options.tables).entries()) {
       if (table === ALL_TABLES || table === entity.table) void pulls[i]?.request();
     }
