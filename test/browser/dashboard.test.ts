@@ -101,6 +101,7 @@ async function clickPlace(page: Page, place: Place): Promise<void> {
     return c.maplibreMap.loaded() && !c.maplibreMap.isMoving();
   });
   const canvas = page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas');
+  await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   if (!box) throw new Error('no map canvas');
   // Pins stand on their point: click a little above it.
@@ -156,6 +157,24 @@ describe('dashboard', () => {
     expect(drawn.towns).toBeGreaterThan(0);
     expect(drawn.markers).toBeGreaterThan(0);
     expect(drawn.zoom).toBe(7.5);
+    // Centred on the markers' average position (spec §2).
+    const all = [...geo.latlangs, ...geo.jbLatlangs];
+    const centre = await onMap(page, (map) => map.getCenter().toArray() as [number, number], null);
+    expect(centre[0]).toBeCloseTo(all.reduce((sum, p) => sum + p.lng, 0) / all.length, 4);
+    expect(centre[1]).toBeCloseTo(all.reduce((sum, p) => sum + p.lat, 0) / all.length, 4);
+
+    // A cluster opens on click: the map zooms in on it.
+    await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').scrollIntoViewIfNeeded();
+    const cluster = await onMap(page, (map) => {
+      const feature = map.queryRenderedFeatures({ layers: ['icrs-point-clusters'] })[0];
+      if (!feature) return null;
+      const point = map.project(feature.geometry.coordinates);
+      const rect = map.getCanvas().getBoundingClientRect();
+      return { x: rect.left + point.x, y: rect.top + point.y };
+    }, null);
+    expect(cluster, 'a cluster on the first view').not.toBeNull();
+    await page.mouse.click((cluster as { x: number }).x, (cluster as { y: number }).y);
+    await poll(() => onMap(page, (map) => map.getZoom() as number, null)).toBeGreaterThan(7.5);
 
     // Legend toggles take a group off the map and put it back.
     const jobs = page.getByTestId('legend-jobs');
@@ -213,6 +232,16 @@ describe('dashboard', () => {
     expect((await chartShown(page, 'byTerritory')).values).toEqual(counts.map((c) => c.count));
     for (const chart of ['byCategory', 'byServiceType', 'jobsBySector']) await page.getByTestId(`chart-${chart}`).waitFor();
     await page.getByTestId('dashboard-map').waitFor();
+    if (role === 7) {
+      // A failing dashboard call is only logged (spec §2): no message, the rest is drawn.
+      await page.route('**/api/stats/byServiceType', (route) => route.fulfill({ status: 500, json: { statusCode: 500, error: 'Internal Server Error', message: 'boom' } }));
+      await page.reload();
+      await page.getByTestId('fetched-at').filter({ hasText: /\d/ }).waitFor();
+      await chartShown(page, 'byCategory');
+      expect(await page.getByTestId('chart-byServiceType').textContent()).toBe('No data for this chart yet.');
+      expect(await page.getByText('boom').count()).toBe(0);
+      expect(await page.locator('[data-testid="toast"], .notistack-MuiContent').count()).toBe(0);
+    }
     await context.close();
   });
 
