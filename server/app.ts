@@ -14,6 +14,7 @@ import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
 import statsPlugin from './plugins/stats/index';
+import { ChangeHub } from './plugins/sync/changes';
 import recordsPlugin from './plugins/records/index';
 import docsPlugin from './plugins/docs';
 import syncPlugin from './plugins/sync/index';
@@ -72,9 +73,13 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact });
   await app.register(usersPlugin, { db, tokens });
   await app.register(listsPlugin, { db });
-  await app.register(statsPlugin, { db });
+  // Change notifications (LISTEN), shared: the change stream fans them out to the apps, the
+  // stats drop their cached map answer when providers or jobs change.
+  const changes = new ChangeHub();
+  await changes.start(db);
+  await app.register(statsPlugin, { db, changes });
   await app.register(recordsPlugin, { db });
-  await app.register(syncPlugin, { db, tokens });
+  await app.register(syncPlugin, { db, tokens, hub: changes });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 

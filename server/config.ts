@@ -27,7 +27,7 @@ export interface Config extends DbTimeouts {
    * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
    * X-Forwarded-For, not the proxy's (docs/security.md). */
   trustProxy: boolean | string;
-  /** MapLibre style the built app uses instead of OpenStreetMap's tiles; its origin is allowed by
+  /** MapLibre style the built app uses instead of its bundled base map; its origin is allowed by
    * the Content-Security-Policy. The build reads the same address as VITE_MAP_STYLE_URL. */
   mapStyleUrl?: string;
 }

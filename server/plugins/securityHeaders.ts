@@ -4,18 +4,15 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 
-/** Origin of the map's default tiles (src/components/map/mapStyle.ts OSM_TILES, used when no
- * map style URL is set). test/api/security-headers.test.ts checks the two agree. */
-export const DEFAULT_MAP_ORIGIN = 'https://tile.openstreetmap.org';
-
 export interface SecurityHeadersOptions {
   /** MAP_STYLE_URL: a MapLibre style the built app loads instead of the default tiles. */
   mapStyleUrl?: string;
 }
 
-/** Where the map fetches from: the style's origin when one is set, else the default tiles'. */
+/** Where the map fetches from besides the app: the style's origin when one is set; nowhere
+ * else by default (the base layer ships with the app, src/components/map/mapStyle.ts). */
 export function mapOrigins(mapStyleUrl: string | undefined): string[] {
-  if (!mapStyleUrl) return [DEFAULT_MAP_ORIGIN];
+  if (!mapStyleUrl) return [];
   if (!URL.canParse(mapStyleUrl) || !/^https?:$/.test(new URL(mapStyleUrl).protocol)) {
     throw new Error(`MAP_STYLE_URL must be an http(s) address, not "${mapStyleUrl}"`);
   }
@@ -23,7 +20,7 @@ export function mapOrigins(mapStyleUrl: string | undefined): string[] {
 }
 
 export function contentSecurityPolicy(options: SecurityHeadersOptions = {}): string {
-  const map = mapOrigins(options.mapStyleUrl).join(' ');
+  const map = mapOrigins(options.mapStyleUrl).map((origin) => ` ${origin}`).join('');
   const directives: Record<string, string> = {
     'default-src': "'self'",
     'script-src': "'self'",
@@ -31,11 +28,12 @@ export function contentSecurityPolicy(options: SecurityHeadersOptions = {}): str
     // (a static page served by the service worker offline cannot carry a fresh nonce either).
     'style-src': "'self' 'unsafe-inline'",
     // data: MapLibre's control icons (its CSS); blob: photos picked or kept on the device, and
-    // the images MapLibre decodes; the map's raster tiles.
-    'img-src': `'self' data: blob: ${map}`,
+    // the images MapLibre decodes; the tiles of a map style set by MAP_STYLE_URL.
+    'img-src': `'self' data: blob:${map}`,
     'font-src': "'self' data:",
-    // The API, the change stream (same origin), and the map's style, tiles and glyphs.
-    'connect-src': `'self' ${map}`,
+    // The API, the change stream, the bundled base map (same origin), and a MAP_STYLE_URL style's
+    // tiles and glyphs.
+    'connect-src': `'self'${map}`,
     // The service worker and MapLibre's worker are files of the build (same origin).
     'worker-src': "'self'",
     'manifest-src': "'self'",

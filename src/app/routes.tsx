@@ -1,10 +1,9 @@
 // Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
-// schemas/roles.ts, else /forbidden). Screens that later issues build show the coming page.
+// schemas/roles.ts, else /forbidden).
 import type { ReactNode } from 'react';
 import { Navigate, useParams, type RouteObject } from 'react-router';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
 import { clientRoutes } from '../features/clients';
-import { ComingPage } from '../features/coming';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
 import { HelpIndex, HelpPage } from '../features/help';
 import { HomePage } from '../features/home';
@@ -12,6 +11,7 @@ import { jobRoutes } from '../features/jobs';
 import { LoginUnsentNotice, OfflineHomePage, PendingRecordsPage } from '../features/offline';
 import { providerRoutes } from '../features/providers';
 import { referralRoutes } from '../features/referrals';
+import { ReportsPage } from '../features/reports';
 import { serviceRoutes } from '../features/services';
 import { Shell } from '../features/shell';
 import { TestingPage } from '../features/testing';
@@ -24,9 +24,6 @@ function guard(permission: Permission, element: ReactNode): ReactNode {
   return <RequirePermission permission={permission}>{element}</RequirePermission>;
 }
 
-function coming(permission: Permission, titleId: string): ReactNode {
-  return guard(permission, <ComingPage titleId={titleId} />);
-}
 
 /** profile/{id} → users/edit/{id} (spec §2). */
 function ProfileRedirect() {
@@ -95,7 +92,7 @@ const signedInRoutes: RouteObject[] = [
     element: <RequirePermission permission="route.referral" />,
     children: featureRoutes(referralRoutes),
   },
-  { path: 'reports', element: coming('route.reports', 'screens.reports') },
+  { path: 'reports', element: guard('route.reports', <ReportsPage />) },
 ];
 
 export const routes: RouteObject[] = [

@@ -11,3 +11,16 @@ export function onPendingStatsChanged(listener: () => void): () => void {
   window.addEventListener(PENDING_STATS_CHANGED, listener);
   return () => window.removeEventListener(PENDING_STATS_CHANGED, listener);
 }
+
+const SERVER_CHANGE = 'icrs:server-change';
+
+/** The change stream named a table that changed on the server ('*': any table). */
+export function emitServerChange(table: string): void {
+  window.dispatchEvent(new CustomEvent<string>(SERVER_CHANGE, { detail: table }));
+}
+
+export function onServerChange(listener: (table: string) => void): () => void {
+  const handler = (event: Event) => listener((event as CustomEvent<string>).detail);
+  window.addEventListener(SERVER_CHANGE, handler);
+  return () => window.removeEventListener(SERVER_CHANGE, handler);
+}

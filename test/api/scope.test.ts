@@ -393,11 +393,15 @@ describe.each(backends)('organisation scope on %s', (backend) => {
       expect([gen.profiles, gen.referrals, kpis.profiles, kpis.referrals], actor.name).toEqual([profiles, referrals, profiles, referrals]);
       const byTerritory = (await t.api('GET', '/stats/byter/profiles', { token: actor.token })).body as { count: number }[];
       expect(byTerritory.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(profiles);
+      const bySex = (await t.api('GET', '/stats/by/profiles/sex', { token: actor.token })).body as { count: number }[];
+      expect(bySex.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(profiles);
+      const byStatus = (await t.api('GET', '/stats/by/referrals/status', { token: actor.token })).body as { count: number }[];
+      expect(byStatus.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(referrals);
     }
     // Every stats call answers every role with figures only, never a record's key.
     for (const [method, path] of routes) {
       for (const actor of actors) {
-        const url = path.slice(4).replace('{x}', 'referrals');
+        const url = path.slice(4).replace('{x}', 'referrals').replace('{field}', 'status');
         const response = await t.api(method, url, { token: actor.token, body: method === 'POST' ? {} : undefined });
         expect([200, 403], `${actor.name} ${method} ${url}`).toContain(response.status);
         for (const org of ORGS) {

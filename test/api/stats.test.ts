@@ -171,6 +171,50 @@ describe.each(backends)('stats on %s', (backend) => {
     });
   });
 
+  it.each([
+    // Reports filter every count by territory and period (created, or dated for referrals).
+    ['/byspdtype?territory=2', [{ id: 4, count: 2 }]],
+    ['/bySpdTerr?dateFrom=2024-03-01&dateTo=2024-04-01', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
+    ['/byServiceType?territory=1&dateTo=2024-02-15', [{ id: 1, count: 2 }]],
+    ['/byoffrall?territory=1', [{ id: 1, count: 1 }, { id: 4, count: 1 }, { id: 2, count: 0 }, { id: 3, count: 0 }]],
+    ['/getJbSec/?dateFrom=2024-04-11', [{ id: 1, count: 1 }, { id: 3, count: 1 }]],
+    ['/byter/referrals?dateFrom=2024-05-01&dateTo=2024-05-31', [{ id: 1, count: 1 }, { id: 2, count: 1 }]],
+    ['/by/profiles/sex', [{ id: 'F', count: 4 }]],
+    ['/by/profiles/territory?territory=3', [{ id: 3, count: 1 }]],
+    ['/by/referrals/status', [{ id: 'completed', count: 1 }, { id: 'declined', count: 1 }, { id: 'sent', count: 1 }]],
+    ['/by/referrals/status?dateTo=2024-05-31', [{ id: 'completed', count: 1 }, { id: 'sent', count: 1 }]],
+    ['/by/jobReferrals/status?territory=1', [{ id: 'hired', count: 1 }]],
+    ['/by/jobReferrals/territory', [{ id: 1, count: 1 }, { id: 2, count: 1 }]],
+    ['/by/services/status', [{ id: 1, count: 3 }, { id: 0, count: 2 }, { id: 2, count: 1 }]],
+    ['/by/providers/sp_type?dateFrom=2024-01-06', [{ id: 3, count: 1 }, { id: 4, count: 1 }]],
+  ])('answers the filtered count %s', async (path, expected) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(200);
+    expect(body).toEqual(expected);
+  });
+
+  it('refuses a field an entity is not counted by, and bad filters of the GET counts', async () => {
+    const wrong = await get('/by/jobs/sex');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toEqual([expect.objectContaining({ field: 'field' })]);
+    expect((await get('/by/users/territory')).status).toBe(400);
+    expect((await get('/by/profiles/password')).status).toBe(400);
+    expect((await get('/byspdtype?territory=abc')).status).toBe(400);
+    expect((await get('/by/profiles/sex?dateFrom=2024-05-02&dateTo=2024-05-01')).status).toBe(400);
+  });
+
+  it('counts client data by field within the organisation, and not at all for role 6', async () => {
+    await t.createUser({ userName: 'byorg1', password: 'password-byorg1', role: 2, location: 1 });
+    const own = await t.login('byorg1', 'password-byorg1');
+    expect((await get('/by/profiles/sex', own)).body).toEqual([{ id: 'F', count: 2 }]);
+    expect((await get('/by/referrals/status', own)).body).toEqual([{ id: 'completed', count: 1 }, { id: 'declined', count: 1 }]);
+    expect((await get('/by/jobReferrals/status', own)).body).toEqual([{ id: 'hired', count: 1 }]);
+    await t.createUser({ userName: 'byorg6', password: 'password-byorg6', role: 6, location: 1 });
+    const restricted = await t.login('byorg6', 'password-byorg6');
+    for (const x of ['profiles', 'referrals', 'jobReferrals']) expect((await get(`/by/${x}/territory`, restricted)).status).toBe(403);
+    expect((await get('/by/services/territory', restricted)).status).toBe(200);
+  });
+
   it('refuses an unknown entity in /stats/byter/{x} with the accepted ones', async () => {
     const { status, body } = await get('/byter/users');
     expect(status).toBe(400);
@@ -263,7 +307,7 @@ describe.each(backends)('stats on %s', (backend) => {
     const calls = [
       ['GET', '/geo'], ['GET', '/pendings'], ['GET', '/gen'], ['GET', '/byspdtype'], ['GET', '/bySpdTerr'],
       ['GET', '/byServiceType'], ['GET', '/byoffrall'], ['GET', '/byter/:x'], ['POST', '/byterCate/'],
-      ['POST', '/byterCateMain/'], ['GET', '/getJbSec/'], ['GET', '/getKPIs/'],
+      ['POST', '/byterCateMain/'], ['GET', '/getJbSec/'], ['GET', '/getKPIs/'], ['GET', '/by/:x/:field'],
     ] as const;
     const docs = (await t.api('GET', '/docs')).body;
     // The router may ignore trailing slashes (then it keeps the path without one).
@@ -271,8 +315,21 @@ describe.each(backends)('stats on %s', (backend) => {
     for (const [method, path] of calls) {
       const registered = spellings(path).some((url) => t.server.app.hasRoute({ method, url }));
       expect(registered, `${method} ${path}`).toBe(true);
-      const documented = spellings(path.replace(':x', '{x}')).map((url) => docs.paths[url]?.[method.toLowerCase()]).find(Boolean);
+      const documented = spellings(path.replace(':x', '{x}').replace(':field', '{field}')).map((url) => docs.paths[url]?.[method.toLowerCase()]).find(Boolean);
       expect(documented?.responses?.['200'], `${method} ${path}`).toBeDefined();
     }
+  });
+
+  it('answers the map from its cache until a provider or a job changes', async () => {
+    const before = (await get('/geo')).body;
+    expect((await get('/geo')).body).toEqual(before);
+    const added = id(9);
+    await insert(t.server.db, 'tbl_serviceprovider', [
+      { sp_Id: added, sp_Name: 'AAA Nouveau centre', sp_type: 2, sp_Address: 'Rue 1', territory: 1, lat: -1.6, lng: 29.1, createdAt: at('2024-07-01') },
+    ]);
+    // The change notification reaches the server soon after the commit.
+    await expect.poll(async () => (await get('/geo')).body.latlangs[0]?.id, { timeout: 5_000, interval: 50 }).toBe(added);
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "deleted" = true WHERE "sp_Id" = $1`, [added]);
+    await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);
   });
 });

@@ -86,8 +86,10 @@ describe('routes', () => {
     );
     await page.goto('/');
     await page.waitForURL((url) => path(url.href) === '/login');
-    await expect(storageItem(page, 'token')).resolves.toBeNull();
-    await expect(storageItem(page, 'user')).resolves.toBeNull();
+    // The logout reloads the page ~200 ms later: a read during the reload is retried.
+    const stored = (key: string) => storageItem(page, key).catch(() => 'reloading');
+    await expect.poll(() => stored('token'), { timeout: 10_000 }).toBeNull();
+    await expect.poll(() => stored('user'), { timeout: 10_000 }).toBeNull();
     await context.close();
   });
 

@@ -68,7 +68,8 @@ describe('pull replication', () => {
 
   it('rows created through the API arrive, told by one shared change stream', async () => {
     const before = await newProvider({ sp_Name: 'Before start' });
-    replication = startReplication({ db, http, token, eventSource: fetchEventSource });
+    const heard: string[] = [];
+    replication = startReplication({ db, http, token, eventSource: fetchEventSource, onServerChange: (table) => heard.push(table) });
     await replication.awaitInSync();
     expect((await local(before))?.toJSON()).toMatchObject({ sp_Name: 'Before start', syncState: 'synced' });
 
@@ -79,6 +80,8 @@ describe('pull replication', () => {
     await until(async () => (await collectionOf(db, service).findOne(child.sp_Detail_Id as string).exec()) !== null, 'its service');
     expect(openedStreams).toHaveLength(1);
     expect(openedStreams[0]).toBe(`${t.url}/api/sync/stream?token=${encodeURIComponent(token)}`);
+    // Screens showing server figures hear the same stream (issue 13: the dashboard).
+    expect(heard).toEqual(expect.arrayContaining([serviceProvider.table, service.table]));
   });
 
   it('a soft-deleted row is removed locally', async () => {

@@ -3,7 +3,9 @@
 // (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
 // and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { job, serviceProvider } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
+import { ALL_TABLES, type ChangeHub } from '../sync/changes';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
@@ -11,6 +13,9 @@ import * as q from './queries';
 import {
   byterParamsSchema,
   CLIENT_FIGURES,
+  COUNTED_FIELDS,
+  countedParamsSchema,
+  keyCountsSchema,
   crossCountsSchema,
   crossFilterSchema,
   generalSchema,
@@ -20,6 +25,7 @@ import {
   kpisSchema,
   pendingsSchema,
   type ByterEntity,
+  type CountedEntity,
   type StatsFilter,
 } from './schemas';
 
@@ -32,7 +38,7 @@ function schema(summary: string, response: unknown, extra: FastifySchema = {}): 
 }
 
 /** `[{id, count}]` calls: lookup item id (or provider type) and count, most frequent first. */
-const ID_COUNTS: [path: string, summary: string, query: (db: Queryable) => Promise<q.IdCount[]>][] = [
+const ID_COUNTS: [path: string, summary: string, query: (db: Queryable, filter: StatsFilter) => Promise<q.IdCount[]>][] = [
   ['/byspdtype', 'Services per category', q.servicesByCategory],
   ['/bySpdTerr', 'Services per territory', q.servicesByTerritory],
   ['/byServiceType', 'Services per service type', q.servicesByServiceType],
@@ -55,28 +61,98 @@ function visibleFigures<T extends Record<string, unknown>>(request: FastifyReque
   return Object.fromEntries(Object.entries(row).filter(([name]) => !CLIENT_FIGURES[name] || can(request.user.role, CLIENT_FIGURES[name]))) as Partial<T>;
 }
 
+/** Client figures need their tile's permission (not role 6): 403 otherwise. */
+function mayCount(request: FastifyRequest, x: string): void {
+  if (CLIENT_FIGURES[x] && !can(request.user.role, CLIENT_FIGURES[x])) throw new HttpError(403, 'auth.forbidden');
+}
+
 /** The POST filters are all optional, so a call without a body means "no filter". */
 async function emptyBodyIsNoFilter(request: FastifyRequest) {
   request.body ??= {};
 }
 
-function registerOverview(app: FastifyInstance, db: Db) {
+/** Tables whose changes change the map's answer ('*': notifications were lost meanwhile). */
+const GEO_TABLES = new Set([serviceProvider.table, job.table, ALL_TABLES]);
+
+/** /stats/geo's answer, made once per change of providers or jobs. A change heard while the
+ * answer is being made discards it (the generation moved on), so no stale answer is kept. */
+class GeoCache {
+  private body: Promise<string> | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    changes: ChangeHub,
+  ) {
+    changes.subscribe((table) => {
+      if (!GEO_TABLES.has(table)) return;
+      this.generation += 1;
+      this.body = null;
+    });
+  }
+
+  json(): Promise<string> {
+    if (this.body) return this.body;
+    const generation = this.generation;
+    const made = q.geo(this.db).then((answer) => JSON.stringify(answer));
+    this.body = made;
+    // A failure or a change while it was made: the next call asks again.
+    made.then(
+      () => {
+        if (this.generation !== generation && this.body === made) this.body = null;
+      },
+      () => {
+        if (this.body === made) this.body = null;
+      },
+    );
+    return made;
+  }
+}
+
+function registerOverview(app: FastifyInstance, db: Db, changes: ChangeHub) {
   app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
-  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, () => q.geo(db));
+  // The same answer for every user until a provider or a job changes: kept as JSON text, so
+  // a dashboard opened again sends it without querying and serializing every marker again.
+  const geo = new GeoCache(db, changes);
+  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await geo.json()),
+  );
   app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
+  // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
-    app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary)) }, () => query(db));
+    app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary), { querystring: kpiQuerySchema }) }, (request) =>
+      query(db, filterOf(request, request.query as StatsFilter)),
+    );
   }
 }
 
 function registerReports(app: FastifyInstance, db: Db) {
   app.get(
     '/api/stats/byter/:x',
-    { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema }) },
+    { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema, querystring: kpiQuerySchema }) },
     (request) => {
       const { x } = request.params as { x: ByterEntity };
-      if (CLIENT_FIGURES[x] && !can(request.user.role, CLIENT_FIGURES[x])) throw new HttpError(403, 'auth.forbidden');
-      return q.countByTerritory(db, x, request.user);
+      mayCount(request, x);
+      return q.countByTerritory(db, x, request.user, filterOf(request, request.query as StatsFilter));
+    },
+  );
+  app.get(
+    '/api/stats/by/:x/:field',
+    {
+      config,
+      schema: schema('Records of x per value of field (reports)', keyCountsSchema('Value (lookup id, type or code) and count'), {
+        params: countedParamsSchema,
+        querystring: kpiQuerySchema,
+      }),
+    },
+    (request) => {
+      const { x, field } = request.params as { x: CountedEntity; field: string };
+      mayCount(request, x);
+      if (!(COUNTED_FIELDS[x] as readonly string[]).includes(field)) {
+        const values = { field: 'field' };
+        throw new HttpError(400, 'validation.other', values, { errors: [{ field: 'field', message: translate(requestLang(request), 'validation.other', values) }] });
+      }
+      return q.countBy(db, x, field, filterOf(request, request.query as StatsFilter), request.user);
     },
   );
   const cross = (summary: string) => ({
@@ -95,7 +171,7 @@ function registerReports(app: FastifyInstance, db: Db) {
   );
 }
 
-export default async function statsPlugin(app: FastifyInstance, { db }: { db: Db }) {
-  registerOverview(app, db);
+export default async function statsPlugin(app: FastifyInstance, { db, changes }: { db: Db; changes: ChangeHub }) {
+  registerOverview(app, db, changes);
   registerReports(app, db);
 }

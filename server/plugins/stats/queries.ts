@@ -14,7 +14,7 @@ import { jobReferral, profile, referral, service as serviceEntity, serviceProvid
 import { recordScope, type Actor, type ScopeMode } from '../../../schemas/scope';
 import type { Queryable } from '../../db/index';
 import { Conditions, scopeSql } from '../../lib/records';
-import type { ByterEntity, Kpis, StatsFilter } from './schemas';
+import { COUNTED_FIELDS, type ByterEntity, type CountedEntity, type Kpis, type StatsFilter } from './schemas';
 
 export interface IdCount {
   id: number;
@@ -48,11 +48,53 @@ function andScope(e: EntityShape, actor: Actor, where: Conditions, alias: string
   return condition ? `AND ${condition}` : '';
 }
 
-/** Records of `from` per value of `column` (NULLs left out), most frequent first. */
-async function countBy(db: Queryable, from: string, column: string, where = new Conditions(), scope = ''): Promise<IdCount[]> {
+/** `($n IS NULL OR …)` conditions on numbered parameters $1 territory, $2 dateFrom, $3 dateTo:
+ * the SQL stays one fixed text whatever filters are given. Dates are whole days, inclusive. */
+function filterSql(territory: string, date: string): string {
+  return `($1::int IS NULL OR ${territory} = $1::int)
+    AND ($2::date IS NULL OR ${date} >= $2::date) AND ($3::date IS NULL OR ${date} < $3::date + 1)`;
+}
+
+const filterParams = (f: StatsFilter) => [f.territory ?? null, f.dateFrom ?? null, f.dateTo ?? null];
+
+/** Conditions whose $1-$3 are the filter's (filterSql); the scope's parameters follow. */
+function filtered(filter: StatsFilter): Conditions {
+  const where = new Conditions();
+  filterParams(filter).forEach((value) => where.param(value));
+  return where;
+}
+
+/** What the counts by one field read: the rows, their date column (the date range filters on
+ * it), and the entity whose organisation scope applies (client data only; providers, services
+ * and jobs are read by every role). The fields each may be counted by: COUNTED_FIELDS. */
+interface Counted {
+  from: string;
+  date: string;
+  entity?: EntityShape;
+}
+
+const JOB_REFERRALS_WITH_TERRITORY = `(SELECT r.*, pr."territory" FROM "jobreferral" r JOIN "tbl_profiles" pr ON pr."prof_Id" = r."prof_Id")`;
+
+export const COUNTED: Record<CountedEntity, Counted> = {
+  services: { from: LIVE_SERVICES, date: 'createdAt' },
+  providers: { from: LIVE_PROVIDERS, date: 'createdAt' },
+  jobs: { from: '"available-jobs"', date: 'createdAt' },
+  profiles: { from: '"tbl_profiles"', date: 'createdAt', entity: profile },
+  referrals: { from: REFERRALS_WITH_TERRITORY, date: 'date', entity: referral },
+  jobReferrals: { from: JOB_REFERRALS_WITH_TERRITORY, date: 'date', entity: jobReferral },
+};
+
+/** Records of `x` per value of `field` (NULLs left out), most frequent first, within the
+ * filter (territory, created or dated between the dates) and, for client data, the actor's scope. */
+export async function countBy(db: Queryable, x: CountedEntity, field: string, filter: StatsFilter = {}, actor?: Actor): Promise<IdCount[]> {
+  const { from, date, entity } = COUNTED[x];
+  if (!(COUNTED_FIELDS[x] as readonly string[]).includes(field)) throw new Error(`stats: ${x} cannot be counted by ${field}`);
+  const where = filtered(filter);
+  if (entity && !actor) throw new Error(`stats: ${x} is client data, counted for an actor only`);
+  const scope = entity && actor ? andScope(entity, actor, where, 'x.') : '';
   return db.query<IdCount & Record<string, unknown>>(
-    `SELECT x."${column}" AS id, count(*)::int AS count FROM ${from} x
-     WHERE x."${column}" IS NOT NULL ${scope} GROUP BY 1 ORDER BY 2 DESC, 1`,
+    `SELECT x."${field}" AS id, count(*)::int AS count FROM ${from} x
+     WHERE x."${field}" IS NOT NULL AND ${filterSql('x."territory"', `x."${date}"`)} ${scope} GROUP BY 1 ORDER BY 2 DESC, 1`,
     where.params,
   );
 }
@@ -93,42 +135,26 @@ export async function pendings(db: Queryable, actor: Actor) {
   );
 }
 
-export const servicesByCategory = (db: Queryable) => countBy(db, LIVE_SERVICES, 'category');
-export const servicesByTerritory = (db: Queryable) => countBy(db, LIVE_SERVICES, 'territory');
-export const servicesByServiceType = (db: Queryable) => countBy(db, LIVE_SERVICES, 'serviceType');
-export const jobsBySector = (db: Queryable) => countBy(db, '"available-jobs"', 'sector');
+export const servicesByCategory = (db: Queryable, filter?: StatsFilter) => countBy(db, 'services', 'category', filter);
+export const servicesByTerritory = (db: Queryable, filter?: StatsFilter) => countBy(db, 'services', 'territory', filter);
+export const servicesByServiceType = (db: Queryable, filter?: StatsFilter) => countBy(db, 'services', 'serviceType', filter);
+export const jobsBySector = (db: Queryable, filter?: StatsFilter) => countBy(db, 'jobs', 'sector', filter);
 
 /** "Offers overall": live providers per type, every type 1-4 present (0 when none). */
-export async function providersByType(db: Queryable): Promise<IdCount[]> {
+export async function providersByType(db: Queryable, filter: StatsFilter = {}): Promise<IdCount[]> {
   const types = serviceProvider.fields.sp_type.values.map((v) => `(${v})`).join(', ');
   return db.query<IdCount & Record<string, unknown>>(
     `SELECT t.id, count(p."sp_Id")::int AS count FROM (VALUES ${types}) AS t(id)
-     LEFT JOIN "tbl_serviceprovider" p ON p."sp_type" = t.id AND NOT p."deleted" GROUP BY t.id ORDER BY 2 DESC, 1`,
+     LEFT JOIN "tbl_serviceprovider" p ON p."sp_type" = t.id AND NOT p."deleted" AND ${filterSql('p."territory"', 'p."createdAt"')}
+     GROUP BY t.id ORDER BY 2 DESC, 1`,
+    filterParams(filter),
   );
 }
 
-const BY_TERRITORY: Record<ByterEntity, [from: string, entity?: EntityShape]> = {
-  services: [LIVE_SERVICES],
-  providers: [LIVE_PROVIDERS],
-  jobs: ['"available-jobs"'],
-  profiles: ['"tbl_profiles"', profile],
-  referrals: [REFERRALS_WITH_TERRITORY, referral],
-};
-
-export function countByTerritory(db: Queryable, x: ByterEntity, actor: Actor) {
-  const [from, entity] = BY_TERRITORY[x];
-  const where = new Conditions();
-  return countBy(db, from, 'territory', where, entity ? andScope(entity, actor, where, 'x.') : '');
+/** Records of `x` per territory (GET /stats/byter/{x}). */
+export function countByTerritory(db: Queryable, x: ByterEntity, actor: Actor, filter: StatsFilter = {}) {
+  return countBy(db, x, 'territory', filter, actor);
 }
-
-/** `($n IS NULL OR …)` conditions on numbered parameters $1 territory, $2 dateFrom, $3 dateTo:
- * the SQL stays one fixed text whatever filters are given. Dates are whole days, inclusive. */
-function filterSql(territory: string, date: string): string {
-  return `($1::int IS NULL OR ${territory} = $1::int)
-    AND ($2::date IS NULL OR ${date} >= $2::date) AND ($3::date IS NULL OR ${date} < $3::date + 1)`;
-}
-
-const filterParams = (f: StatsFilter) => [f.territory ?? null, f.dateFrom ?? null, f.dateTo ?? null];
 
 /** Live services per territory × category (created between the dates). With `main`, the
  * category is the main category: the service type's `parent` in the serviceType list, or the
@@ -157,8 +183,7 @@ export async function servicesByTerritoryCategory(db: Queryable, filter: StatsFi
  * - jobReferrals: referrals to jobs; hired: those with status 'hired'.
  */
 export async function kpis(db: Queryable, filter: StatsFilter, actor: Actor): Promise<Kpis> {
-  const where = new Conditions();
-  filterParams(filter).forEach((value) => where.param(value)); // $1-$3 of filterSql
+  const where = filtered(filter);
   const [row] = await db.query<Kpis & Record<string, unknown>>(
     `WITH pv AS (SELECT count(*)::int AS providers FROM "tbl_serviceprovider" p
         WHERE NOT p."deleted" AND ${filterSql('p."territory"', 'p."createdAt"')}),

@@ -22,6 +22,17 @@ const alwaysThere = (properties: Record<string, unknown>) => Object.keys(propert
 export const BYTER_ENTITIES = ['services', 'providers', 'jobs', 'profiles', 'referrals'] as const;
 export type ByterEntity = (typeof BYTER_ENTITIES)[number];
 
+/** Entities `/stats/by/{x}/{field}` counts, and the fields it counts them by (reports). */
+export const COUNTED_FIELDS = {
+  services: ['territory', 'category', 'serviceType', 'status'],
+  providers: ['territory', 'sp_type'],
+  jobs: ['territory', 'sector'],
+  profiles: ['territory', 'sex', 'populationGroup', 'educationLevel'],
+  referrals: ['territory', 'status'],
+  jobReferrals: ['territory', 'status'],
+} as const;
+export type CountedEntity = keyof typeof COUNTED_FIELDS;
+
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const itemId: JsonSchema = { type: 'integer', minimum: 0, maximum: MAX_INT };
 const nullableItemId: JsonSchema = { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT };
@@ -93,3 +104,13 @@ export const crossFilterSchema = object(
 export const kpiQuerySchema = object({ territory: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate }, []);
 
 export const byterParamsSchema = object({ x: { type: 'string', enum: BYTER_ENTITIES } });
+
+export const countedParamsSchema = object({
+  x: { type: 'string', enum: Object.keys(COUNTED_FIELDS) },
+  field: { type: 'string', enum: [...new Set(Object.values(COUNTED_FIELDS).flat())] },
+});
+
+/** `[{id, count}]` of /stats/by/{x}/{field}: a lookup item id, a provider type, or the code of
+ * an enumerated field (sex 'F'/'M', a referral status). */
+export const keyCountsSchema = (description: string): JsonSchema =>
+  countsOf({ id: { type: ['integer', 'string'], maxLength: 100 } }, description);

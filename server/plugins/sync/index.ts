@@ -50,9 +50,7 @@ async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
   }
 }
 
-export default async function syncPlugin(app: FastifyInstance, { db, tokens }: { db: Db; tokens: TokenService }) {
-  const hub = new ChangeHub();
-  await hub.start(db);
+export default async function syncPlugin(app: FastifyInstance, { db, tokens, hub }: { db: Db; tokens: TokenService; hub: ChangeHub }) {
   const openStreams = new Set<FastifyReply>();
   app.addHook('preClose', async () => {
     for (const reply of openStreams) reply.raw.end();

@@ -7,7 +7,14 @@ import { useIntl } from 'react-intl';
 import type { MapCanvasProps } from './MapCanvas';
 import { hasWebGL2 } from './webgl';
 
-const MapCanvas = lazy(() => import('./MapCanvas'));
+const loadMapCanvas = () => import('./MapCanvas');
+const MapCanvas = lazy(loadMapCanvas);
+
+/** Starts loading MapLibre now (a screen that will show a map once its data arrives fetches
+ * both at once); nothing happens on a device that cannot draw the map. */
+export function preloadMap(): void {
+  if (hasWebGL2()) loadMapCanvas().catch((error: unknown) => console.warn('Map chunk not preloaded:', error));
+}
 
 interface BoundaryProps {
   fallback: ReactNode;

@@ -1,14 +1,16 @@
 // The MapLibre map itself. Loaded lazily (LazyMap) so the main bundle does not carry MapLibre;
 // this module is the only one that imports it.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, Box, Typography } from '@mui/material';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Box, Typography, useTheme } from '@mui/material';
 import * as maplibregl from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import Map, { Marker, NavigationControl, Popup, type ErrorEvent, type MapRef } from 'react-map-gl/maplibre';
+import Map, { Marker, NavigationControl, Popup, type ErrorEvent, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import { useIntl } from 'react-intl';
+import { getCachedLists } from '../../lib/datalayer/lists';
 import { roundCoord, type LatLng } from './coords';
-import { mapStyle } from './mapStyle';
+import { mapStyle, territoryPoints } from './mapStyle';
+import { PointLayers, POINT_LAYER_IDS, clusterClicked, pointClicked, showPinImage, type MapPoint, type PointGroup } from './PointLayers';
 
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
@@ -31,7 +33,12 @@ export interface MapMarker extends LatLng {
 export interface MapCanvasProps {
   center: LatLng;
   zoom: number;
+  /** A few markers drawn as elements (a picked position, a record's place): draggable, focusable. */
   markers: readonly MapMarker[];
+  /** Many points drawn as GL layers, clustered (the dashboard): thousands stay smooth. */
+  groups?: readonly PointGroup[];
+  /** Content of the info window of a GL point (default: its title). */
+  renderPointPopup?: (point: MapPoint, group: PointGroup) => ReactNode;
   /** Move the view here whenever it changes (a position typed or found by the device). */
   focus?: LatLng | null;
   onMapClick?: (position: LatLng) => void;
@@ -77,13 +84,48 @@ function MarkerPopup({ marker, onClose }: { marker: MapMarker; onClose: () => vo
   );
 }
 
-export default function MapCanvas({ center, zoom, markers, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable }: MapCanvasProps) {
+function PointPopup({ point, group, render, onClose }: { point: MapPoint; group: PointGroup; render?: MapCanvasProps['renderPointPopup']; onClose: () => void }) {
+  return (
+    <Popup longitude={point.lng} latitude={point.lat} anchor="bottom" offset={group.symbol === 'pin' ? 24 : 10} onClose={onClose} closeOnClick={false} maxWidth="280px">
+      <Box sx={{ color: 'text.primary', pr: 2 }} data-testid="map-popup">
+        {render ? render(point, group) : <Typography variant="subtitle2" component="p">{point.title}</Typography>}
+      </Box>
+    </Popup>
+  );
+}
+
+/** The style in the app's theme and language (territory names), made again only when they change. */
+function useThemedStyle() {
+  const dark = useTheme().palette.mode === 'dark';
+  const lang = useIntl().locale.startsWith('en') ? 'en' : 'fr';
+  return useMemo(() => mapStyle(dark, territoryPoints(getCachedLists(), lang)), [dark, lang]);
+}
+
+export default function MapCanvas(props: MapCanvasProps) {
+  const { center, zoom, markers, groups, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
   const intl = useIntl();
   const locale = useMapLocale();
+  const style = useThemedStyle();
   const mapRef = useRef<MapRef>(null);
   const [openId, setOpenId] = useState<string | null>(null);
+  const [openPoint, setOpenPoint] = useState<{ point: MapPoint; group: PointGroup } | null>(null);
+  const [hovering, setHovering] = useState(false);
   const [tilesFailed, setTilesFailed] = useState(false);
   const open = markers.find((m) => m.id === openId) ?? null;
+  const pointCount = groups?.reduce((sum, g) => sum + g.points.length, 0) ?? 0;
+  // A point of a group just hidden keeps no info window.
+  const shownPoint = openPoint && groups?.some((g) => g.id === openPoint.group.id) ? openPoint : null;
+
+  const onGlClick = (event: MapLayerMouseEvent) => {
+    const feature = event.features?.[0];
+    if (feature && mapRef.current) {
+      if (clusterClicked(mapRef.current.getMap(), feature)) return;
+      const hit = pointClicked(feature, groups ?? []);
+      if (hit) setOpenPoint(hit);
+      return;
+    }
+    if (onMapClick) onMapClick(rounded(event.lngLat));
+  };
 
   useEffect(() => {
     if (focus) mapRef.current?.easeTo({ center: [focus.lng, focus.lat], zoom: Math.max(mapRef.current.getZoom(), 12) });
@@ -97,21 +139,37 @@ export default function MapCanvas({ center, zoom, markers, focus, onMapClick, on
   };
 
   return (
-    <Box sx={{ position: 'relative', height, width: '100%', borderRadius: 1, overflow: 'hidden', ...CREDITS_UNDERLINED }} role="region" aria-label={ariaLabel}>
+    <Box
+      sx={{ position: 'relative', height, width: '100%', borderRadius: 1, overflow: 'hidden', ...CREDITS_UNDERLINED }}
+      role="region"
+      aria-label={ariaLabel}
+      data-points={groups ? pointCount : undefined}
+    >
       <Map
         ref={mapRef}
         mapLib={maplibregl}
         initialViewState={{ latitude: center.lat, longitude: center.lng, zoom }}
-        mapStyle={mapStyle()}
+        mapStyle={style}
         locale={locale}
         cooperativeGestures
         attributionControl={{ compact: true }}
         style={{ width: '100%', height: '100%' }}
-        cursor={onMapClick ? 'crosshair' : undefined}
-        onClick={onMapClick ? (event) => onMapClick(rounded(event.lngLat)) : undefined}
+        cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
+        interactiveLayerIds={groups ? POINT_LAYER_IDS : undefined}
+        onMouseEnter={groups ? () => setHovering(true) : undefined}
+        onMouseLeave={groups ? () => setHovering(false) : undefined}
+        onClick={groups || onMapClick ? onGlClick : undefined}
+        onLoad={(event) => {
+          // Pins are drawn here rather than fetched as a sprite: nothing leaves the app.
+          event.target.on('styleimagemissing', (e: { id: string }) => showPinImage(event.target, e.id));
+          // Tools and the browser tests reach the map through its container (to place clicks).
+          Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
+        }}
         onError={onError}
       >
         <NavigationControl showCompass={false} />
+        {groups && <PointLayers groups={groups} />}
+        {shownPoint && <PointPopup point={shownPoint.point} group={shownPoint.group} render={renderPointPopup} onClose={() => setOpenPoint(null)} />}
         {markers.map((marker) => (
           <Marker
             key={marker.id}

@@ -3,11 +3,16 @@
 import { useIntl } from 'react-intl';
 import { averageCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, PLACE_ZOOM, type LatLng } from './coords';
 import { LazyMap } from './LazyMap';
-import type { MapMarker } from './MapCanvas';
+import type { MapCanvasProps, MapMarker } from './MapCanvas';
+import type { PointGroup } from './PointLayers';
 
 export interface MapViewProps {
-  markers: readonly MapMarker[];
-  /** Default: the markers' average position (one marker: the marker, closer). */
+  /** A few markers drawn as elements. */
+  markers?: readonly MapMarker[];
+  /** Many points drawn as clustered GL layers (the dashboard). */
+  groups?: readonly PointGroup[];
+  renderPointPopup?: MapCanvasProps['renderPointPopup'];
+  /** Default: the average position of every marker and point (one marker: the marker, closer). */
   center?: LatLng;
   zoom?: number;
   /** Map height in px (default 320). */
@@ -15,15 +20,18 @@ export interface MapViewProps {
   ariaLabel?: string;
 }
 
-export function MapView({ markers, center, zoom, height = 320, ariaLabel }: MapViewProps) {
+export function MapView({ markers = [], groups, renderPointPopup, center, zoom, height = 320, ariaLabel }: MapViewProps) {
   const intl = useIntl();
   const placed = markers.filter((m) => isLatLng(m));
-  const single = placed.length === 1;
+  const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];
+  const single = placed.length + points.length === 1;
   return (
     <LazyMap
-      center={center ?? averageCenter(placed) ?? FALLBACK_CENTER}
+      center={center ?? averageCenter([...placed, ...points]) ?? FALLBACK_CENTER}
       zoom={zoom ?? (single ? PLACE_ZOOM : DEFAULT_ZOOM)}
       markers={placed}
+      groups={groups}
+      renderPointPopup={renderPointPopup}
       height={height}
       ariaLabel={ariaLabel ?? intl.formatMessage({ id: 'map.title' })}
     />

@@ -1,7 +1,9 @@
-// Maps (issue 5): a location picker for forms and a read-only map for pages. Neither imports
-// MapLibre: it loads with the first map shown.
+// Maps (issue 5, 13): a location picker for forms, a read-only map for pages and the
+// dashboard's clustered points. None imports MapLibre: it loads with the first map shown.
 export { LocationPicker, type LocationPickerProps, type LocationValue } from './LocationPicker';
 export { MapView, type MapViewProps } from './MapView';
+export { preloadMap } from './LazyMap';
 export type { MapMarker } from './MapCanvas';
 export { averageCenter, defaultCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, roundCoord, type LatLng } from './coords';
-export { MAP_STYLE_URL, OSM_RASTER_STYLE, mapStyle } from './mapStyle';
+export { MAP_STYLE_URL, baseStyle, basemapUrl, mapStyle } from './mapStyle';
+export type { MapPoint, PointGroup } from './PointLayers';

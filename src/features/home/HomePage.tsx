@@ -1,28 +1,96 @@
+import { useEffect } from 'react';
 import { Navigate } from 'react-router';
-import { Alert, Grid } from '@mui/material';
+import { Box, Card, CardContent, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import RefreshIcon from '@mui/icons-material/Refresh';
 import { useIntl } from 'react-intl';
 import { Page, usePreferences, useSessionUser } from '../../components';
+import { CountBarChart } from '../../components/charts';
+import { preloadMap } from '../../components/map';
+import { langOf, lookupLabel, useLookupLists } from '../../components/entity';
+import { CHARTS, type Dashboard } from './dashboardData';
+import { DashboardMap } from './DashboardMap';
 import { StatTile } from './StatTile';
 import { tilesFor } from './tiles';
-import { useGeneralStats } from './useGeneralStats';
+import { useDashboard } from './useDashboard';
 
-/** Dashboard (spec §2). Offline users belong on the offline home instead. */
+const CHART_COLORS: Record<string, string> = { services: '#00838f', jobs: '#2e7d32' };
+
+function Charts({ data }: { data: Dashboard | null }) {
+  const intl = useIntl();
+  const cached = useLookupLists();
+  const lists = data?.lists ?? cached;
+  const lang = langOf(intl.locale);
+  return (
+    <Grid container spacing={2}>
+      {CHARTS.map((chart) => {
+        const title = intl.formatMessage({ id: `home.chart.${chart.id}` });
+        const counts = data?.charts[chart.id] ?? [];
+        const rows = counts.map((c) => ({ key: c.id, label: lookupLabel(lists, chart.list, c.id, lang), count: c.count }));
+        return (
+          <Grid key={chart.id} size={{ xs: 12, lg: 6 }}>
+            <Card variant="outlined" sx={{ height: '100%' }}>
+              <CardContent>
+                <Typography component="h2" variant="h6" gutterBottom>
+                  {title}
+                </Typography>
+                {data && (
+                  <CountBarChart
+                    rows={rows}
+                    seriesLabel={intl.formatMessage({ id: `home.${chart.counts}` })}
+                    ariaLabel={title}
+                    color={CHART_COLORS[chart.counts]}
+                    testId={`chart-${chart.id}`}
+                  />
+                )}
+              </CardContent>
+            </Card>
+          </Grid>
+        );
+      })}
+    </Grid>
+  );
+}
+
+/** Dashboard (spec §2): tiles, four charts and the map; figures refresh when the change
+ * stream reports new records. Offline users belong on the offline home instead. */
 export function HomePage() {
   const intl = useIntl();
   const { mode } = usePreferences();
   const user = useSessionUser();
-  const stats = useGeneralStats(mode === 'online');
+  const { data, refreshing, refresh } = useDashboard(mode === 'online');
+  // The map's code loads while the figures are asked, not after they arrive.
+  useEffect(() => {
+    if (mode === 'online') preloadMap();
+  }, [mode]);
   if (mode === 'offline') return <Navigate to="/offlinehp" replace />;
   const tiles = tilesFor(user?.role);
+  const stats = data?.general ?? null;
+  const refreshLabel = intl.formatMessage({ id: 'home.refresh' });
   return (
     <Page title={intl.formatMessage({ id: 'home.title' })}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'flex-end', gap: 1, minHeight: 40 }}>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="fetched-at" aria-live="polite">
+          {data &&
+            intl.formatMessage(
+              { id: 'home.fetchedAt' },
+              { time: intl.formatTime(data.fetchedAt, { hour: '2-digit', minute: '2-digit', second: '2-digit' }) },
+            )}
+        </Typography>
+        <Tooltip title={refreshLabel}>
+          <span>
+            <IconButton onClick={refresh} disabled={refreshing} aria-label={refreshLabel} data-testid="dashboard-refresh">
+              <RefreshIcon />
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Stack>
       <Grid container spacing={2}>
         {tiles.map((tile) => (
           <Grid key={tile.id} size={{ xs: 12, sm: 6, lg: 3 }}>
             <StatTile
               id={tile.id}
               label={intl.formatMessage({ id: tile.labelId })}
-              count={stats ? stats[tile.stat] : null}
+              count={stats ? (stats[tile.stat] ?? null) : null}
               to={tile.to}
               color={tile.color}
               icon={tile.icon}
@@ -30,7 +98,10 @@ export function HomePage() {
           </Grid>
         ))}
       </Grid>
-      <Alert severity="info">{intl.formatMessage({ id: 'home.chartsComing' })}</Alert>
+      <Charts data={data} />
+      <Card variant="outlined">
+        <CardContent>{data?.geo ? <DashboardMap geo={data.geo} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
+      </Card>
     </Page>
   );
 }

@@ -6,7 +6,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import ShareIcon from '@mui/icons-material/Share';
 import WorkIcon from '@mui/icons-material/Work';
 import { can, canOpen, type Permission } from '../../lib/permissions';
-import type { GeneralStats } from './useGeneralStats';
+import type { GeneralStats } from './dashboardData';
 
 export interface Tile {
   id: string;

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { list as listEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
 import { refreshLists } from '../../lib/datalayer';
+import { emitServerChange, onServerChange } from '../../lib/events';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
@@ -52,7 +53,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
     let replication: Replication;
     try {
-      replication = startReplication({ db, http: api, token, tables });
+      replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange });
     } catch (error) {
       console.warn('Replication could not start:', error);
       return;
@@ -62,7 +63,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
     const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
     // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
-    const lists = replication.changed$.subscribe((table) => {
+    const stopLists = onServerChange((table) => {
       if (table === LISTS_TABLE || table === '*') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
     });
     // Back on the network: pull at once rather than at the next retry.
@@ -72,7 +73,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
       window.removeEventListener('online', onOnline);
       errors.unsubscribe();
       pulled.unsubscribe();
-      lists.unsubscribe();
+      stopLists();
       if (current === replication) current = null;
       void stop(replication);
     };

@@ -17,6 +17,13 @@ import type { SessionUser } from '../../lib/session';
 import type { MenuEntry, MenuGroup } from './menu';
 import type { PendingCounts } from './usePendingStats';
 
+/** MUI's warning orange, and the dark theme's light red, are below the WCAG AA contrast under
+ * white text: the badges take the lighter orange with dark text, and the darker red. */
+const BADGE_CONTRAST_SX = {
+  '& .MuiBadge-colorWarning': { bgcolor: 'warning.light', color: 'rgba(0, 0, 0, 0.87)' },
+  '& .MuiBadge-colorError': { bgcolor: 'error.dark', color: '#fff' },
+} as const;
+
 interface SidebarMenuProps {
   user: SessionUser;
   groups: MenuGroup[];
@@ -74,6 +81,7 @@ function Entry({ entry, props }: { entry: MenuEntry; props: SidebarMenuProps }) 
             color={entry.badge === 'rejected' ? 'warning' : 'error'}
             max={999}
             slotProps={{ badge: { 'aria-hidden': true } }}
+            sx={BADGE_CONTRAST_SX}
           >
             <Icon />
           </Badge>

@@ -51,6 +51,10 @@ export interface ReplicationOptions {
   retryTime?: number;
   /** Several tabs share one store: only the leader tab pulls (default true). */
   waitForLeadership?: boolean;
+  /** Hears every table the change stream names ('*' after a reconnect), replicated or not: for
+   * screens that show server figures (the dashboard) and the cached lookup lists, so that they
+   * need no stream of their own. */
+  onServerChange?: (table: string) => void;
 }
 
 export interface Replication {
@@ -62,9 +66,6 @@ export interface Replication {
   error$: Observable<unknown>;
   /** A table (its spec name) pulled everything the server had: the "last update" of the screens. */
   pulled$: Observable<string>;
-  /** Every table the change stream names ('*': any may have changed), replicated or not: the
-   * lookup lists, which are no collection, are refreshed from it (issue 14). */
-  changed$: Observable<string>;
   stop(): Promise<void>;
 }
 
@@ -364,9 +365,8 @@ export function startReplication(options: ReplicationOptions): Replication {
   const pulls = selectedEntities(options.tables).map(
     (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
   );
-  const changed$ = new Subject<string>();
   const streamSub = changes$?.subscribe((table) => {
-    changed$.next(table);
+    options.onServerChange?.(table);
     for (const [i, entity] of selectedEntities(options.tables).entries()) {
       if (table === ALL_TABLES || table === entity.table) void pulls[i]?.request();
     }
@@ -380,7 +380,6 @@ export function startReplication(options: ReplicationOptions): Replication {
     reSync: () => pulls.forEach((p) => void p.request()),
     error$: errors$.asObservable(),
     pulled$: pulled$.asObservable(),
-    changed$: changed$.asObservable(),
     async stop() {
       streamSub?.unsubscribe(); // the EventSource closes with its last subscriber
       await Promise.all(pulls.map((p) => p.stop()));

@@ -1,0 +1,121 @@
+// Dashboard speed (issue 13): every call the dashboard makes on opening, sent together over
+// HTTP as the app does, with BENCH_ROWS rows (default 100,000) in each main table: providers,
+// services, jobs, clients and referrals; 92 % of providers and jobs have coordinates, as in
+// the demo data. Aim: ≤ 300 ms for all calls together.
+//
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/dashboard.bench.ts
+//   npx tsx bench/dashboard.bench.ts                       # PGlite in memory
+//
+// BENCH_RUNS (default 7) sets the runs; the median is printed, with each call's own median.
+// /stats/geo is answered from a cache until providers or jobs change: the figures show a
+// dashboard opened again and the first one after a change.
+import * as q from '../server/plugins/stats/queries';
+import { startTestServer } from '../test/helpers/server';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+/** The dashboard's calls (src/features/home/dashboardData.ts), as the browser sends them. */
+const CALLS = ['/lists/profilelist', '/stats/gen', '/stats/geo', '/stats/byspdtype', '/stats/bySpdTerr', '/stats/byServiceType', '/stats/getJbSec/'];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/** A UUID-shaped key per row number and table (the tables' keys must be UUIDs). */
+const key = (prefix: string) => `lpad(to_hex(n), 8, '0') || '-0000-7000-8000-${prefix}'`;
+
+const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
+try {
+  const db = t.server.db;
+  const fill = performance.now();
+  await db.query(
+    `INSERT INTO "tbl_serviceprovider" ("sp_Id", "sp_Name", "sp_type", "sp_Address", "territory", "lat", "lng", "location", "createdAt", "updatedAt")
+     SELECT ${key('000000000001')}, 'Provider ' || n, 1 + n % 4, CASE WHEN n % 16 = 0 THEN NULL ELSE 'Avenue ' || n END, 1 + n % 8,
+       CASE WHEN n % 12 = 0 THEN NULL ELSE -1.7 + (n % 997) / 500.0 END, CASE WHEN n % 12 = 0 THEN NULL ELSE 28.5 + (n % 991) / 700.0 END,
+       1 + n % 5, now() - (n % 700) * interval '1 day', now()
+     FROM generate_series(1, $1::int) AS n`,
+    [ROWS],
+  );
+  await db.query(
+    `INSERT INTO "tbl_sp_detail" ("sp_Detail_Id", "sp_Id", "name", "category", "serviceType", "territory", "status", "createdAt", "updatedAt")
+     SELECT ${key('000000000002')}, ${key('000000000001')}, 'Service ' || n, 1 + n % 8, 1 + n % 16, 1 + n % 8, n % 3, now() - (n % 700) * interval '1 day', now()
+     FROM generate_series(1, $1::int) AS n`,
+    [ROWS],
+  );
+  await db.query(
+    `INSERT INTO "available-jobs" ("jb_Id", "title", "employer", "sector", "territory", "address", "open", "positions", "lat", "lng", "location", "createdAt", "updatedAt")
+     SELECT ${key('000000000003')}, 'Job ' || n, 'Employer ' || n % 500, 1 + n % 11, 1 + n % 8, 'Rue ' || n, n % 4 <> 0, 1 + n % 5,
+       CASE WHEN n % 12 = 0 THEN NULL ELSE -1.7 + (n % 983) / 500.0 END, CASE WHEN n % 12 = 0 THEN NULL ELSE 28.5 + (n % 977) / 700.0 END,
+       1 + n % 5, now() - (n % 700) * interval '1 day', now()
+     FROM generate_series(1, $1::int) AS n`,
+    [ROWS],
+  );
+  await db.query(
+    `INSERT INTO "tbl_profiles" ("prof_Id", "prof_Reg_No", "firstName", "lastName", "sex", "territory", "consent", "location", "createdAt", "updatedAt")
+     SELECT ${key('000000000004')}, 'BEN' || lpad(n::text, 8, '0'), 'Furaha', 'Kahindo', CASE WHEN n % 2 = 0 THEN 'F' ELSE 'M' END, 1 + n % 8, true,
+       1 + n % 5, now() - (n % 700) * interval '1 day', now()
+     FROM generate_series(1, $1::int) AS n`,
+    [ROWS],
+  );
+  await db.query(
+    `INSERT INTO "referral" ("ref_Id", "prof_Id", "sp_Detail_Id", "date", "reason", "status", "createdAt", "updatedAt")
+     SELECT ${key('000000000005')}, ${key('000000000004')}, ${key('000000000002')}, (now() - (n % 700) * interval '1 day')::date, 'Reason',
+       (ARRAY['sent', 'accepted', 'completed', 'declined'])[1 + n % 4], now(), now()
+     FROM generate_series(1, $1::int) AS n`,
+    [ROWS],
+  );
+  for (const table of ['tbl_serviceprovider', 'tbl_sp_detail', 'available-jobs', 'tbl_profiles', 'referral']) await db.query(`ANALYZE "${table}"`);
+  console.log(`${ROWS.toLocaleString('en')} rows in each of 5 tables on ${t.backend} (${((performance.now() - fill) / 1000).toFixed(1)} s to fill)`);
+
+  const token = await t.login(t.admin.userName, t.admin.password);
+  const perCall: Record<string, number[]> = Object.fromEntries(CALLS.map((c) => [c, []]));
+  const together: number[] = [];
+  const bytes: Record<string, number> = {};
+  await Promise.all(CALLS.map((c) => t.api('GET', c, { token }))); // warm-up: plans, caches
+  for (let run = 0; run < RUNS; run++) {
+    const start = performance.now();
+    await Promise.all(
+      CALLS.map(async (call) => {
+        const began = performance.now();
+        const response = await fetch(`${t.url}/api${call}`, { headers: { authorization: `Bearer ${token}` } });
+        const text = await response.text();
+        if (response.status !== 200) throw new Error(`${call}: ${response.status}`);
+        bytes[call] = text.length;
+        perCall[call]?.push(performance.now() - began);
+      }),
+    );
+    together.push(performance.now() - start);
+  }
+  // The first dashboard after a change of providers or jobs: the map's answer is made again.
+  const afterChange: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    await db.query(`UPDATE "tbl_serviceprovider" SET "updatedAt" = now() WHERE "sp_Id" = (SELECT min("sp_Id") FROM "tbl_serviceprovider")`);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the notification reaches the server
+    const start = performance.now();
+    await Promise.all(CALLS.map((call) => t.api('GET', call, { token })));
+    afterChange.push(performance.now() - start);
+  }
+  const counts: number[] = [];
+  const aggregates = CALLS.filter((c) => c !== '/stats/geo');
+  for (let run = 0; run < RUNS; run++) {
+    const start = performance.now();
+    await Promise.all(aggregates.map((call) => t.api('GET', call, { token })));
+    counts.push(performance.now() - start);
+  }
+  const markers = await t.api('GET', '/stats/geo', { token });
+  const markerCount = markers.body.latlangs.length + markers.body.jbLatlangs.length;
+  console.log(`all ${CALLS.length} dashboard calls together, median of ${RUNS}: ${median(together).toFixed(0)} ms (aim ≤ 300 ms; ${markerCount.toLocaleString('en')} map markers)`);
+  console.log(`the same, first after a change of providers or jobs (map answer made again): ${median(afterChange).toFixed(0)} ms`);
+  console.log(`the ${aggregates.length} calls other than /stats/geo together: ${median(counts).toFixed(0)} ms`);
+  const sql: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const began = performance.now();
+    await q.geo(db);
+    sql.push(performance.now() - began);
+  }
+  console.log(`  (/stats/geo's two queries alone, rows read into Node: ${median(sql).toFixed(0)} ms)`);
+  for (const call of CALLS) {
+    console.log(`  ${call.padEnd(22)} ${median(perCall[call] ?? []).toFixed(0).padStart(5)} ms  ${((bytes[call] ?? 0) / 1024).toFixed(0).padStart(6)} KiB`);
+  }
+} finally {
+  await t.close();
+}

@@ -1,0 +1,111 @@
+// The dashboard's figures (spec §2 Home): the tiles (/stats/gen), the four charts and the map
+// (/stats/geo), asked together. Each call may fail alone: its part stays empty and the failure
+// is only logged (spec §2, §8).
+import { api } from '../../lib/api';
+import { getCachedLists, refreshLists } from '../../lib/datalayer';
+import type { LookupLists } from '../../lib/datalayer/types';
+
+/** GET /api/stats/gen: totals for the tiles (client figures absent for role 6). */
+export interface GeneralStats {
+  profiles: number;
+  referrals: number;
+  sProviders: number;
+  services: number;
+  jobs: number;
+}
+
+export interface IdCount {
+  id: number;
+  count: number;
+}
+
+export interface ProviderPlace {
+  id: string;
+  name: string;
+  address: string | null;
+  sp_type: number;
+  lat: number;
+  lng: number;
+}
+
+export interface JobPlace {
+  id: string;
+  title: string;
+  address: string | null;
+  lat: number;
+  lng: number;
+}
+
+export interface GeoStats {
+  latlangs: ProviderPlace[];
+  jbLatlangs: JobPlace[];
+}
+
+/** The four charts: call path and the lookup list naming its ids (spec §2). */
+export const CHARTS = [
+  { id: 'byCategory', path: '/stats/byspdtype', list: 'category', counts: 'services' },
+  { id: 'byTerritory', path: '/stats/bySpdTerr', list: 'territory', counts: 'services' },
+  { id: 'byServiceType', path: '/stats/byServiceType', list: 'serviceType', counts: 'services' },
+  { id: 'jobsBySector', path: '/stats/getJbSec/', list: 'sector', counts: 'jobs' },
+] as const;
+
+export type ChartId = (typeof CHARTS)[number]['id'];
+
+export interface Dashboard {
+  general: GeneralStats | null;
+  geo: GeoStats | null;
+  charts: Record<ChartId, IdCount[] | null>;
+  /** The lookup lists naming the charts' ids, fresh (cached for the other screens too). */
+  lists: LookupLists | null;
+  /** When these figures were answered. */
+  fetchedAt: Date;
+}
+
+const FIELDS: (keyof GeneralStats)[] = ['profiles', 'referrals', 'sProviders', 'services', 'jobs'];
+
+/** Accepts the bare object and the legacy `{result: {...}}` wrapper. */
+export function toGeneralStats(data: unknown): GeneralStats | null {
+  const body = typeof data === 'object' && data !== null && 'result' in data ? (data as { result: unknown }).result : data;
+  if (typeof body !== 'object' || body === null) return null;
+  const row = body as Record<string, unknown>;
+  const stats = {} as GeneralStats;
+  for (const field of FIELDS) stats[field] = typeof row[field] === 'number' ? row[field] : Number(row[field] ?? 0) || 0;
+  return stats;
+}
+
+/** One call; a failure is logged and answers null (spec §2: only logged). */
+async function quietly<T>(path: string, read: (data: unknown) => T): Promise<T | null> {
+  try {
+    const { data } = await api.get<unknown>(path, { silent: true });
+    return read(data);
+  } catch (error) {
+    console.warn(`Dashboard call ${path} failed:`, error);
+    return null;
+  }
+}
+
+const asCounts = (data: unknown) => (Array.isArray(data) ? (data as IdCount[]) : []);
+const asGeo = (data: unknown): GeoStats => {
+  const body = (data ?? {}) as Partial<GeoStats>;
+  return { latlangs: body.latlangs ?? [], jbLatlangs: body.jbLatlangs ?? [] };
+};
+
+/** Every dashboard call at once. */
+export async function fetchDashboard(): Promise<Dashboard> {
+  const [lists, general, geo, ...charts] = await Promise.all([
+    refreshLists(api).catch((error: unknown) => {
+      console.warn('Dashboard lists not refreshed:', error);
+      return getCachedLists();
+    }),
+    quietly('/stats/gen', toGeneralStats),
+    quietly('/stats/geo', asGeo),
+    ...CHARTS.map((chart) => quietly(chart.path, asCounts)),
+  ]);
+  return {
+    lists: lists ?? getCachedLists(),
+    general,
+    geo,
+    charts: Object.fromEntries(CHARTS.map((chart, i) => [chart.id, charts[i] ?? null])) as Dashboard['charts'],
+    fetchedAt: new Date(),
+  };
+}

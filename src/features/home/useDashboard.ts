@@ -1,0 +1,42 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useServerChanges } from '../../lib/serverChanges';
+import { fetchDashboard, type Dashboard } from './dashboardData';
+
+/** Tables whose changes alter the dashboard's figures: a new service or job (spec §2 charts and
+ * map), provider (map), client or referral (tiles). */
+const WATCHED = ['tbl_serviceprovider', 'tbl_sp_detail', 'available-jobs', 'tbl_profiles', 'referral'];
+
+export interface DashboardState {
+  data: Dashboard | null;
+  refreshing: boolean;
+  refresh: () => void;
+}
+
+/** The dashboard's figures, fetched on opening, again when the change stream reports a change
+ * of a watched table, when the device comes back online, and on demand. */
+export function useDashboard(enabled: boolean): DashboardState {
+  // The figures and the request generation they answer: a newer generation is being fetched.
+  const [answer, setAnswer] = useState<{ data: Dashboard | null; generation: number }>({ data: null, generation: -1 });
+  const [generation, setGeneration] = useState(0);
+  const refresh = useCallback(() => setGeneration((n) => n + 1), []);
+
+  useEffect(() => {
+    if (!enabled) return;
+    let cancelled = false;
+    void fetchDashboard().then((data) => {
+      if (!cancelled) setAnswer({ data, generation });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [enabled, generation]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    window.addEventListener('online', refresh);
+    return () => window.removeEventListener('online', refresh);
+  }, [enabled, refresh]);
+
+  useServerChanges(WATCHED, refresh, enabled);
+  return { data: answer.data, refreshing: enabled && answer.generation !== generation, refresh };
+}

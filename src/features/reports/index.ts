@@ -1,0 +1,2 @@
+// Public surface: the reports screen (issue 13).
+export { ReportsPage } from './ReportsPage';

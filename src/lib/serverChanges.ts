@@ -1,0 +1,34 @@
+// Screens that show server figures (the dashboard) refresh when the change stream says a table
+// changed. They listen to the stream the pull replication keeps open (one per tab: a second
+// long-lived connection per tab would eat into the browser's six per server). The stream names
+// only the tables the user's role may read; a role that reads none (reports, role 2) hears
+// nothing and refreshes on demand.
+import { useEffect, useRef } from 'react';
+import { onServerChange } from './events';
+
+/** The stream's "every table" event (after a reconnect: what changed meanwhile is unknown). */
+const ALL_TABLES = '*';
+
+/** Calls `onChange` once per burst of changes to any of `tables` (waits `delayMs` for the burst
+ * to end: an upload of 50 records is one refresh, not 50). */
+export function useServerChanges(tables: readonly string[], onChange: () => void, enabled = true, delayMs = 1_000): void {
+  const latest = useRef(onChange);
+  useEffect(() => {
+    latest.current = onChange;
+  });
+  const key = tables.join(',');
+  useEffect(() => {
+    if (!enabled) return;
+    const watched = new Set(key.split(','));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = onServerChange((table) => {
+      if (table !== ALL_TABLES && !watched.has(table)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => latest.current(), delayMs);
+    });
+    return () => {
+      clearTimeout(timer);
+      stop();
+    };
+  }, [key, enabled, delayMs]);
+}
