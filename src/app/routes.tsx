@@ -17,11 +17,18 @@ import { Shell } from '../features/shell';
 import { TestingPage } from '../features/testing';
 import { ListsPage } from '../features/lists';
 import { ChangePasswordPage, PasswordChangeGate, UserAddPage, UserEditPage, UserListPage } from '../features/users';
+import { OnlineOnly } from '../components/OnlineOnly';
 import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
 
 function guard(permission: Permission, element: ReactNode): ReactNode {
   return <RequirePermission permission={permission}>{element}</RequirePermission>;
+}
+
+/** Screens only the server can answer (users, lists, reports): with no connection they say so
+ * under their title instead of waiting for an answer that cannot come (issue 15). */
+function serverOnly(titleId: string, element: ReactNode): ReactNode {
+  return <OnlineOnly titleId={titleId}>{element}</OnlineOnly>;
 }
 
 
@@ -35,14 +42,14 @@ const usersRoutes: RouteObject = {
   path: 'users',
   element: <RequirePermission permission="route.users" />,
   children: [
-    { index: true, element: guard('menu.userManagement', <UserListPage />) },
-    { path: 'add', element: guard('users.manage', <UserAddPage />) },
-    { path: 'chngpas', element: <ChangePasswordPage /> },
+    { index: true, element: guard('menu.userManagement', serverOnly('screens.users', <UserListPage />)) },
+    { path: 'add', element: guard('users.manage', serverOnly('screens.users', <UserAddPage />)) },
+    { path: 'chngpas', element: serverOnly('screens.changePassword', <ChangePasswordPage />) },
     {
       path: 'edit/:userId',
       element: (
         <RequireSelfOrPermission param="userId" permission="users.manage">
-          <UserEditPage />
+          {serverOnly('screens.userEdit', <UserEditPage />)}
         </RequireSelfOrPermission>
       ),
     },
@@ -75,7 +82,7 @@ const signedInRoutes: RouteObject[] = [
   },
   { path: 'testing', element: guard('route.testing', <TestingPage />) },
   usersRoutes,
-  { path: 'lists', element: guard('route.lists', <ListsPage />) },
+  { path: 'lists', element: guard('route.lists', serverOnly('screens.lists', <ListsPage />)) },
   serviceProviderRoutes,
   {
     path: 'availablejobs',
@@ -92,7 +99,7 @@ const signedInRoutes: RouteObject[] = [
     element: <RequirePermission permission="route.referral" />,
     children: featureRoutes(referralRoutes),
   },
-  { path: 'reports', element: guard('route.reports', <ReportsPage />) },
+  { path: 'reports', element: guard('route.reports', serverOnly('screens.reports', <ReportsPage />)) },
 ];
 
 export const routes: RouteObject[] = [

@@ -14,7 +14,7 @@ import { notify } from '../../lib/notify';
 import { discardLocalTree } from './discard';
 import { useSay } from './i18n';
 import { PROVIDERS_PATH } from './paths';
-import { useConnected } from './useConnected';
+import { useConnected } from '../../components/useConnected';
 import type { ProviderDoc } from './useProvider';
 
 export function DeleteProvider({ doc, data }: { doc: ProviderDoc; data: DataLayer }) {

@@ -17,7 +17,7 @@ import { useSay } from './i18n';
 import { serviceEditPath, servicePath } from './paths';
 import { withProviderNames } from './providerNames';
 import { StoreGate } from './StoreGate';
-import { useConnected } from './useConnected';
+import { useConnected } from '../../components/useConnected';
 import { userNames } from '../../lib/userNames';
 
 const COLUMNS = ['name', 'providerName', 'comment', 'rejectedBy', 'rejectedAt', 'edit'];

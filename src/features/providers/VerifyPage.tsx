@@ -16,7 +16,7 @@ import { withProviderNames } from './providerNames';
 import { RejectDialog } from './RejectDialog';
 import { ReviewDialog } from './ReviewDialog';
 import { StoreGate } from './StoreGate';
-import { useConnected } from './useConnected';
+import { useConnected } from '../../components/useConnected';
 import { useVerify, type Target } from './useVerify';
 import { listPending } from './verifyApi';
 

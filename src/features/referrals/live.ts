@@ -1,16 +1,10 @@
 // Referral screens work online only, and their lists follow colleagues' changes live.
 import { useEffect, useEffectEvent } from 'react';
-import { usePreferences } from '../../components';
 import { changeStream } from '../../lib/db/replication';
-import { useNetworkOnline } from '../../lib/network';
 import { getToken } from '../../lib/session';
 
 /** True when calls only the server can answer can be made: online mode and a network. */
-export function useConnected(): boolean {
-  const { mode } = usePreferences();
-  const network = useNetworkOnline();
-  return mode === 'online' && network;
-}
+export { useConnected } from '../../components/useConnected';
 
 /** Every table ('*'): the stream came back after a break, so anything may have changed. */
 const ALL_TABLES = '*';
