@@ -424,7 +424,7 @@ describe('services offline', () => {
     await page.goto(`/serviceproviders/services/${id}`);
     await page.getByRole('heading', { name: 'Water point repairs' }).waitFor();
     await expectShownImages(page, 1);
-    await expect(page.getByTestId('not-uploaded').count()).resolves.toBe(0);
+    await poll(() => page.getByTestId('not-uploaded').count()).toBe(0);
     await context.close();
   });
 

@@ -33,25 +33,33 @@ const PRINT_STYLES = {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filter lives in the address (?territory=&from=&to=): a report can be bookmarked or shared. */
-function useFilter(): [ReportFilter, (next: ReportFilter) => void] {
-  const [params, setParams] = useSearchParams();
+function filterOf(params: URLSearchParams): ReportFilter {
   const territory = Number(params.get('territory'));
-  const filter: ReportFilter = {
+  return {
     territory: Number.isInteger(territory) && territory > 0 ? territory : null,
     dateFrom: DATE.test(params.get('from') ?? '') ? params.get('from') : null,
     dateTo: DATE.test(params.get('to') ?? '') ? params.get('to') : null,
   };
-  const set = (next: ReportFilter) => {
+}
+
+/** The filter and a change of some of its parts. Each change applies to the address as it is
+ * then, not as it was at the last render: two fields changed in quick succession (a date typed,
+ * then the other) both stay. */
+function useFilter(): [ReportFilter, (patch: Partial<ReportFilter>) => void] {
+  const [params, setParams] = useSearchParams();
+  const change = (patch: Partial<ReportFilter>) => {
+    // The address now (the router's own copy is the last render's, which may be older).
+    const next = { ...filterOf(new URLSearchParams(window.location.search)), ...patch };
     const out = new URLSearchParams();
     if (next.territory !== null) out.set('territory', String(next.territory));
     if (next.dateFrom) out.set('from', next.dateFrom);
     if (next.dateTo) out.set('to', next.dateTo);
     setParams(out, { replace: true });
   };
-  return [filter, set];
+  return [filterOf(params), change];
 }
 
-function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; onChange: (f: ReportFilter) => void; lists: LookupLists | null; invalid: boolean }) {
+function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; onChange: (patch: Partial<ReportFilter>) => void; lists: LookupLists | null; invalid: boolean }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const territories = lookupOptions(lists, 'territory', langOf(intl.locale));
@@ -64,7 +72,7 @@ function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; o
               type="date"
               label={t('reports.dateFrom')}
               value={filter.dateFrom ?? ''}
-              onChange={(e) => onChange({ ...filter, dateFrom: e.target.value || null })}
+              onChange={(e) => onChange({ dateFrom: e.target.value || null })}
               fullWidth
               slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-from', min: '1900-01-01', max: '2100-12-31' } }}
             />
@@ -74,7 +82,7 @@ function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; o
               type="date"
               label={t('reports.dateTo')}
               value={filter.dateTo ?? ''}
-              onChange={(e) => onChange({ ...filter, dateTo: e.target.value || null })}
+              onChange={(e) => onChange({ dateTo: e.target.value || null })}
               error={invalid}
               helperText={invalid ? t('reports.dateOrder') : undefined}
               fullWidth
@@ -86,7 +94,7 @@ function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; o
               select
               label={t('reports.territory')}
               value={filter.territory ?? ''}
-              onChange={(e) => onChange({ ...filter, territory: e.target.value === '' ? null : Number(e.target.value) })}
+              onChange={(e) => onChange({ territory: e.target.value === '' ? null : Number(e.target.value) })}
               fullWidth
               slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'filter-territory' } as object } }}
             >
