@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RawIntlProvider, useIntl } from 'react-intl';
 import { SnackbarProvider } from 'notistack';
 import { PreferencesProvider, TOAST_COMPONENTS } from '../components';
-import { SignedInStore } from '../features/offline';
 import { ServiceWorkerGate } from '../features/pwa';
 import { TOAST_DURATION_MS } from '../lib/constants';
 import { takeFlash } from '../lib/flash';
@@ -15,6 +14,9 @@ import { getUser } from '../lib/session';
 import { routes } from './routes';
 
 const router = createBrowserRouter(routes);
+
+// The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
+const SignedInStore = lazy(() => import('../features/offline').then((m) => ({ default: m.SignedInStore })));
 
 // Code outside React (interceptor, logout) navigates through the router, without a reload.
 registerNavigate((to, options) => void router.navigate(to, options));
@@ -37,7 +39,12 @@ function LoginFlash() {
 function Routes() {
   const [signedIn] = useState(() => getUser() !== null);
   const app = <RouterProvider router={router} />;
-  return signedIn ? <SignedInStore>{app}</SignedInStore> : app;
+  if (!signedIn) return app;
+  return (
+    <Suspense fallback={null}>
+      <SignedInStore>{app}</SignedInStore>
+    </Suspense>
+  );
 }
 
 export function App({ intl }: { intl: AppIntl }) {

@@ -1,29 +1,56 @@
 // Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
 // schemas/roles.ts, else /forbidden). Screens that later issues build show the coming page.
-import type { ReactNode } from 'react';
-import { Navigate, useParams, type RouteObject } from 'react-router';
+import { useMemo, type ComponentType, type ReactNode } from 'react';
+import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
+import { LinearProgress } from '@mui/material';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
-import { clientRoutes } from '../features/clients';
-import { ComingPage } from '../features/coming';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
-import { HelpIndex, HelpPage } from '../features/help';
-import { HomePage } from '../features/home';
-import { jobRoutes } from '../features/jobs';
-import { LoginUnsentNotice, OfflineHomePage, PendingRecordsPage } from '../features/offline';
-import { providerRoutes } from '../features/providers';
-import { serviceRoutes } from '../features/services';
+import { LoginUnsentNotice } from '../features/offline/login';
 import { Shell } from '../features/shell';
-import { TestingPage } from '../features/testing';
-import { ChangePasswordPage, UserEditPage, UserListPage } from '../features/users';
 import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
+
+// Route-level code splitting (issue 16): the login screen and the shell load first; every
+// other screen, with the data grid, charts, maps and forms it needs, loads with its route (and
+// is precached by the service worker for offline use). An area's screens load together.
+
+/** A route whose element is made from a module loaded on the first visit. */
+function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ element: await load() }) };
+}
+
+/** A screen loaded on the first visit, behind the guard of `permission` when given. */
+function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'lazy'> {
+  return lazyElement(async () => {
+    const Screen = await load();
+    return permission ? guard(permission, <Screen />) : <Screen />;
+  });
+}
+
+/** The routes of an area, rendered below its base route once its module is loaded. */
+function AreaRoutes({ routes }: { routes: RouteObject[] }) {
+  const all = useMemo(() => [...routes, { path: '*', element: <Navigate to="/not-found" replace /> }], [routes]);
+  return useRoutes(all);
+}
+
+/** An area (base path, guard) whose screens load with its first route. */
+function lazyArea(path: string, permission: Permission, load: () => Promise<RouteObject[]>): RouteObject {
+  return {
+    path,
+    element: <RequirePermission permission={permission} />,
+    children: [{ path: '*', ...lazyElement(async () => <AreaRoutes routes={await load()} />) }],
+  };
+}
 
 function guard(permission: Permission, element: ReactNode): ReactNode {
   return <RequirePermission permission={permission}>{element}</RequirePermission>;
 }
 
-function coming(permission: Permission, titleId: string): ReactNode {
-  return guard(permission, <ComingPage titleId={titleId} />);
+function coming(permission: Permission, titleId: string): Pick<RouteObject, 'lazy'> {
+  return lazyElement(async () => {
+    const { ComingPage } = await import('../features/coming');
+    return guard(permission, <ComingPage titleId={titleId} />);
+  });
 }
 
 /** profile/{id} → users/edit/{id} (spec §2). */
@@ -32,10 +59,9 @@ function ProfileRedirect() {
   return <Navigate to={`/users/edit/${encodeURIComponent(id)}`} replace />;
 }
 
-const usersRoutes: RouteObject = {
-  path: 'users',
-  element: <RequirePermission permission="route.users" />,
-  children: [
+const usersRoutes = lazyArea('users', 'route.users', async () => {
+  const { ChangePasswordPage, UserEditPage, UserListPage } = await import('../features/users');
+  return [
     { index: true, element: guard('menu.userManagement', <UserListPage />) },
     { path: 'chngpas', element: <ChangePasswordPage /> },
     {
@@ -46,8 +72,8 @@ const usersRoutes: RouteObject = {
         </RequireSelfOrPermission>
       ),
     },
-  ],
-};
+  ];
+});
 
 /** A feature's screens as routes, each behind the guard of its permission. */
 function featureRoutes(list: FeatureRoute[]): RouteObject[] {
@@ -57,43 +83,34 @@ function featureRoutes(list: FeatureRoute[]): RouteObject[] {
   });
 }
 
-const serviceProviderRoutes: RouteObject = {
-  path: 'serviceproviders',
-  element: <RequirePermission permission="route.serviceproviders" />,
-  children: featureRoutes([...providerRoutes, ...serviceRoutes]),
-};
-
 const signedInRoutes: RouteObject[] = [
-  { index: true, element: guard('route.home', <HomePage />) },
+  { index: true, ...lazyScreen(async () => (await import('../features/home')).HomePage, 'route.home') },
   {
     path: 'offlinehp',
     element: <RequirePermission permission="route.offlinehp" />,
     children: [
-      { index: true, element: <OfflineHomePage /> },
-      { path: 'pending', element: <PendingRecordsPage /> },
+      { index: true, ...lazyScreen(async () => (await import('../features/offline')).OfflineHomePage) },
+      { path: 'pending', ...lazyScreen(async () => (await import('../features/offline')).PendingRecordsPage) },
     ],
   },
-  { path: 'testing', element: guard('route.testing', <TestingPage />) },
+  { path: 'testing', ...lazyScreen(async () => (await import('../features/testing')).TestingPage, 'route.testing') },
   usersRoutes,
-  { path: 'lists', element: coming('route.lists', 'screens.lists') },
-  serviceProviderRoutes,
-  {
-    path: 'availablejobs',
-    element: <RequirePermission permission="route.availablejobs" />,
-    children: featureRoutes(jobRoutes),
-  },
-  {
-    path: 'profiles',
-    element: <RequirePermission permission="route.profiles" />,
-    children: featureRoutes(clientRoutes),
-  },
-  { path: 'referral', element: coming('route.referral', 'screens.referral') },
-  { path: 'reports', element: coming('route.reports', 'screens.reports') },
+  { path: 'lists', ...coming('route.lists', 'screens.lists') },
+  lazyArea('serviceproviders', 'route.serviceproviders', async () => {
+    const [{ providerRoutes }, { serviceRoutes }] = await Promise.all([import('../features/providers'), import('../features/services')]);
+    return featureRoutes([...providerRoutes, ...serviceRoutes]);
+  }),
+  lazyArea('availablejobs', 'route.availablejobs', async () => featureRoutes((await import('../features/jobs')).jobRoutes)),
+  lazyArea('profiles', 'route.profiles', async () => featureRoutes((await import('../features/clients')).clientRoutes)),
+  { path: 'referral', ...coming('route.referral', 'screens.referral') },
+  { path: 'reports', ...coming('route.reports', 'screens.reports') },
 ];
 
 export const routes: RouteObject[] = [
   {
     element: <Shell />,
+    // While the first screen's module loads (once; then it is in the service worker's cache).
+    hydrateFallbackElement: <LinearProgress aria-label="…" sx={{ position: 'fixed', top: 0, left: 0, right: 0 }} />,
     children: [
       {
         path: 'login',
@@ -104,8 +121,8 @@ export const routes: RouteObject[] = [
           </>
         ),
       },
-      { path: 'help', element: <HelpIndex /> },
-      { path: 'help/:lang', element: <HelpPage /> },
+      { path: 'help', ...lazyScreen(async () => (await import('../features/help')).HelpIndex) },
+      { path: 'help/:lang', ...lazyScreen(async () => (await import('../features/help')).HelpPage) },
       { path: 'forbidden', element: <ForbiddenPage /> },
       { path: 'not-found', element: <NotFoundPage /> },
       { path: 'profile/:id', element: <ProfileRedirect /> },
