@@ -13,13 +13,22 @@ import { notify } from '../lib/notify';
 import { getUser } from '../lib/session';
 import { routes } from './routes';
 
-const router = createBrowserRouter(routes);
+// Made on the first render, not while this module evaluates: the router starts loading the
+// first screen's chunk at once, and that chunk imports this one (issue 16).
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+function appRouter() {
+  if (!router) {
+    const made = createBrowserRouter(routes);
+    // Code outside React (interceptor, logout) navigates through the router, without a reload.
+    registerNavigate((to, options) => void made.navigate(to, options));
+    router = made;
+  }
+  return router;
+}
 
 // The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
 const SignedInStore = lazy(() => import('../features/offline').then((m) => ({ default: m.SignedInStore })));
 
-// Code outside React (interceptor, logout) navigates through the router, without a reload.
-registerNavigate((to, options) => void router.navigate(to, options));
 
 /** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */
 function LoginFlash() {
@@ -38,7 +47,7 @@ function LoginFlash() {
  */
 function Routes() {
   const [signedIn] = useState(() => getUser() !== null);
-  const app = <RouterProvider router={router} />;
+  const app = <RouterProvider router={appRouter()} />;
   if (!signedIn) return app;
   return (
     <Suspense fallback={null}>

@@ -1,6 +1,6 @@
 // Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
 // schemas/roles.ts, else /forbidden). Screens that later issues build show the coming page.
-import { useMemo, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
 import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LinearProgress } from '@mui/material';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
@@ -14,13 +14,23 @@ import type { Permission } from '../lib/permissions';
 // other screen, with the data grid, charts, maps and forms it needs, loads with its route (and
 // is precached by the service worker for offline use). An area's screens load together.
 
-/** A route whose element is made from a module loaded on the first visit. */
-function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ element: await load() }) };
+/** A route element made from a module loaded on the first visit (a bar shows while it loads). */
+function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'element'> {
+  const Loaded = lazy(async () => {
+    const element = await load();
+    return { default: () => element };
+  });
+  return {
+    element: (
+      <Suspense fallback={<LinearProgress aria-label="…" sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 'tooltip' }} />}>
+        <Loaded />
+      </Suspense>
+    ),
+  };
 }
 
 /** A screen loaded on the first visit, behind the guard of `permission` when given. */
-function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'lazy'> {
+function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'element'> {
   return lazyElement(async () => {
     const Screen = await load();
     return permission ? guard(permission, <Screen />) : <Screen />;
@@ -35,10 +45,13 @@ function AreaRoutes({ routes }: { routes: RouteObject[] }) {
 
 /** An area (base path, guard) whose screens load with its first route. */
 function lazyArea(path: string, permission: Permission, load: () => Promise<RouteObject[]>): RouteObject {
+  const screens = lazyElement(async () => <AreaRoutes routes={await load()} />);
   return {
     path,
     element: <RequirePermission permission={permission} />,
-    children: [{ path: '*', ...lazyElement(async () => <AreaRoutes routes={await load()} />) }],
+    // The base path itself matches the area route alone (a better match than its splat), so
+    // the screens come in under an index route too.
+    children: [{ index: true, ...screens }, { path: '*', ...screens }],
   };
 }
 
@@ -46,7 +59,7 @@ function guard(permission: Permission, element: ReactNode): ReactNode {
   return <RequirePermission permission={permission}>{element}</RequirePermission>;
 }
 
-function coming(permission: Permission, titleId: string): Pick<RouteObject, 'lazy'> {
+function coming(permission: Permission, titleId: string): Pick<RouteObject, 'element'> {
   return lazyElement(async () => {
     const { ComingPage } = await import('../features/coming');
     return guard(permission, <ComingPage titleId={titleId} />);
@@ -109,8 +122,6 @@ const signedInRoutes: RouteObject[] = [
 export const routes: RouteObject[] = [
   {
     element: <Shell />,
-    // While the first screen's module loads (once; then it is in the service worker's cache).
-    hydrateFallbackElement: <LinearProgress aria-label="…" sx={{ position: 'fixed', top: 0, left: 0, right: 0 }} />,
     children: [
       {
         path: 'login',
