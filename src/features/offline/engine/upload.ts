@@ -92,23 +92,26 @@ interface KindRun {
 /**
  * Batched upload of one kind (issue 16): the records without images go in batches of up to
  * PUSH_LIMITS (POST /sync/push/{table}, one answer per record, settled by the same rules as a
- * record sent alone); records with images (and profile images) follow, a few at a time, as today.
+ * record sent alone); records with images (and profile images) go alone, a few at a time, as
+ * before, beside the batches.
  */
 async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
   const alone: Ready[] = [];
-  for (let start = 0; start < keys.length && !kind.stopped(); start += PUSH_LIMITS.records) {
-    const chunk = keys.slice(start, start + PUSH_LIMITS.records);
-    const ready: Ready[] = [];
-    for (const key of chunk) {
-      const prepared = await prepareSafely(kind, key);
-      if (!prepared) continue;
-      if (!('doc' in prepared)) kind.record(key, prepared);
-      else if (batchable(kind.entity, prepared)) ready.push(prepared);
-      else alone.push(prepared);
-    }
-    await runPool(batchesOf(kind, ready), BATCHES_IN_FLIGHT, kind.stopped, (batch) => sendBatch(kind, batch));
+  const ready: Ready[] = [];
+  for (const key of keys) {
+    if (kind.stopped()) break;
+    const prepared = await prepareSafely(kind, key);
+    if (!prepared) continue;
+    if (!('doc' in prepared)) kind.record(key, prepared);
+    else if (batchable(kind.entity, prepared)) ready.push(prepared);
+    else alone.push(prepared);
   }
-  await runPool(alone, kind.limit, kind.stopped, async (ready) => kind.record(ready.key, await sendSafely(kind, ready)));
+  // The records of one kind do not depend on each other: the batches and the records with
+  // images travel at the same time.
+  await Promise.all([
+    runPool(batchesOf(kind, ready), BATCHES_IN_FLIGHT, kind.stopped, (batch) => sendBatch(kind, batch)),
+    runPool(alone, kind.limit, kind.stopped, async (r) => kind.record(r.key, await sendSafely(kind, r))),
+  ]);
 }
 
 interface Entry {
