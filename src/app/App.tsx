@@ -27,7 +27,9 @@ function appRouter() {
 }
 
 // The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
-const SignedInStore = lazy(() => import('../features/offline').then((m) => ({ default: m.SignedInStore })));
+// A signed-in start needs it at once: fetched while the translations load (src/main.tsx).
+const storeModule = getUser() !== null ? import('../features/offline') : undefined;
+const SignedInStore = lazy(() => (storeModule ?? import('../features/offline')).then((m) => ({ default: m.SignedInStore })));
 
 
 /** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */
