@@ -1,8 +1,12 @@
-// Upload throughput, strictly sequential vs concurrent (issue 4 §3): `npx tsx bench/upload.bench.ts`.
-// A real server on in-memory PGlite, RxDB on Dexie over fake-indexeddb, ~500 pending records of
-// every kind (a third of jobs and services with an image, every profile with a photo), uploaded
-// from a fresh store each run. Prints the median records/s of each mode and their ratio.
-// BENCH_RECORDS (default 500), BENCH_RUNS (default 5), BENCH_CONCURRENCY (default 4).
+// Upload throughput (issue 4 §3, issue 16): `npx tsx bench/upload.bench.ts`. A real server (in-memory
+// PGlite, or PostgreSQL with TEST_DATABASE_URL=postgres://…), RxDB on Dexie over fake-indexeddb,
+// BENCH_RECORDS pending records of every kind (a third of jobs and services with an image and every
+// profile with a photo, of BENCH_IMAGE_KB each: 1 record in 7), uploaded from a fresh store in each mode, modes
+// alternating within each run. BENCH_LATENCY_MS adds that delay before every request (a slow
+// link). Prints `upload.<mode>: <median> records/s` and the ratios to the sequential mode, measured
+// in the same runs. BENCH_RECORDS (default 500), BENCH_RUNS (default 3), BENCH_IMAGE_KB (default 0:
+// a 1-pixel PNG), BENCH_LATENCY_MS (default 0), BENCH_SEQUENTIAL_RECORDS (default: BENCH_RECORDS;
+// fewer keeps a slow-link run short: a rate is a rate).
 import axios from 'axios';
 import type { EntityShape } from '../schemas/define';
 import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
@@ -18,9 +22,15 @@ import { openTestDb } from '../test/helpers/rxdb';
 import { startTestServer } from '../test/helpers/server';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 500);
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const IMAGE_KB = Number(process.env.BENCH_IMAGE_KB ?? 0);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
+const SEQUENTIAL_RECORDS = Number(process.env.BENCH_SEQUENTIAL_RECORDS ?? RECORDS);
 const PER_UNIT = 12;
+
+/** A PNG of about IMAGE_KB (the 1-pixel image plus filler the server stores as it is). */
+const IMAGE = IMAGE_KB > 0 ? Buffer.concat([PNG_1PX, Buffer.alloc(IMAGE_KB * 1024, 7)]) : PNG_1PX;
 
 async function insertPending(db: IcrsDatabase, entity: EntityShape, body: Record<string, unknown>): Promise<string> {
   const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Record<string, unknown>;
@@ -30,15 +40,15 @@ async function insertPending(db: IcrsDatabase, entity: EntityShape, body: Record
 async function insertImage(db: IcrsDatabase, owner: EntityShape, srcId: string): Promise<void> {
   const pk = `${srcId}|1`;
   await collectionOf(db, file).insert({
-    pk, srcId, srcTable: owner.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: PNG_1PX.length,
-    data: PNG_1PX.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+    pk, srcId, srcTable: owner.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: IMAGE.length,
+    data: IMAGE.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
   });
 }
 
 /** ceil(RECORDS / 12) units of job, other job, provider, service, apprenticeship, vocational,
  * profile, four profile sub-records and a photo. */
-async function seed(db: IcrsDatabase): Promise<number> {
-  const units = Math.ceil(RECORDS / PER_UNIT);
+async function seed(db: IcrsDatabase, records: number): Promise<number> {
+  const units = Math.ceil(records / PER_UNIT);
   const add = (entity: EntityShape, refs: Record<string, string> = {}) => {
     const body = sampleBody(entity, refs);
     if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
@@ -54,7 +64,7 @@ async function seed(db: IcrsDatabase): Promise<number> {
     await add(vocational, { service: spd });
     const prof = await add(profile);
     for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-    await insertPending(db, profileImage, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') });
+    await insertPending(db, profileImage, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: IMAGE.length, data: IMAGE.toString('base64') });
   }
   return units * PER_UNIT;
 }
@@ -66,18 +76,25 @@ const median = (values: number[]) => {
 };
 
 async function main() {
-  const t = await startTestServer();
+  const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+  const t = await startTestServer({ backend });
   await ensureOrganisations(t.server.db);
   await t.createUser({ userName: 'bench', password: 'bench-password-1', role: 3, location: 1 });
   const token = await t.login('bench', 'bench-password-1');
   const http = axios.create({ baseURL: `${t.url}/api`, headers: { Authorization: `Bearer ${token}` } });
-  const modes: Record<string, UploadOptions> = { sequential: { sequential: true }, [`concurrent (${CONCURRENCY})`]: { concurrency: CONCURRENCY } };
+  if (LATENCY_MS > 0) http.interceptors.request.use((config) => new Promise((resolve) => setTimeout(() => resolve(config), LATENCY_MS)));
+  const modes: Record<string, UploadOptions> = {
+    sequential: { sequential: true },
+    [`concurrent${CONCURRENCY}`]: { batch: false, concurrency: CONCURRENCY },
+    batched: {},
+  };
   const rates: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
-  let records = 0;
+  const sizes: Record<string, number> = {};
   for (let run = 0; run < RUNS; run += 1) {
     for (const [mode, options] of Object.entries(modes)) { // alternate, so drift hits both alike
       const db = await openTestDb();
-      records = await seed(db);
+      const records = await seed(db, mode === 'sequential' ? SEQUENTIAL_RECORDS : RECORDS);
+      sizes[mode] = records;
       const started = performance.now();
       const report = await uploadAll({ db, http, isConnected: () => true }, options);
       const seconds = (performance.now() - started) / 1000;
@@ -88,10 +105,13 @@ async function main() {
     }
   }
   await t.close();
-  const [seq, conc] = Object.values(rates).map(median) as [number, number];
-  console.log(`upload of ${records} records, median of ${RUNS} runs (PGlite in memory, Dexie on fake-indexeddb):`);
-  for (const [mode, values] of Object.entries(rates)) console.log(`  ${mode.padEnd(16)} ${median(values).toFixed(1)} records/s`);
-  console.log(`  ratio            ${(conc / seq).toFixed(2)}× (concurrent / sequential)`);
+  const label = `upload${LATENCY_MS ? `_latency${LATENCY_MS}ms` : ''}`;
+  console.log(`# ${label}: ${backend}, Dexie on fake-indexeddb, images ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}`);
+  const sequential = median(rates.sequential ?? []);
+  for (const [mode, values] of Object.entries(rates)) console.log(`${label}.${mode}: ${median(values).toFixed(1)} records/s`);
+  for (const mode of Object.keys(modes).filter((m) => m !== 'sequential')) {
+    console.log(`${label}.${mode}_vs_sequential: ${(median(rates[mode] ?? []) / sequential).toFixed(2)} x`);
+  }
 }
 
 if (process.env.VITEST) {

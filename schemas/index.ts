@@ -10,7 +10,7 @@ import { jobReferral, referral } from './entities/referrals.ts';
 import { list, user } from './entities/users.ts';
 
 export * from './define.ts';
-export { MAX_IMAGE_BYTES, IMAGE_TYPES, FILE_TYPES } from './entities/common.ts';
+export { MAX_IMAGE_BYTES, PUSH_LIMITS, IMAGE_TYPES, FILE_TYPES } from './entities/common.ts';
 export type { LookupItem } from './entities/users.ts';
 export { SERVICE_STATUS, type ServiceStatusValue } from './entities/providers.ts';
 export type { BspData } from './entities/profiles.ts';

@@ -69,8 +69,18 @@ export function validationErrors(lang: Lang, errors: readonly AjvError[]): Field
   return errors.map((e) => describe(lang, e)).filter((e) => !seen.has(e.field) && seen.add(e.field));
 }
 
-function send(reply: FastifyReply, statusCode: number, message: string, extra: Record<string, unknown> = {}) {
-  return reply.status(statusCode).send({ statusCode, error: STATUS_CODES[statusCode], message, ...extra });
+/** An error answer: the status and the body every route sends ({statusCode, error, message, …}). */
+export interface ErrorAnswer {
+  statusCode: number;
+  body: { statusCode: number; error: string | undefined; message: string } & Record<string, unknown>;
+}
+
+function answer(statusCode: number, message: string, extra: Record<string, unknown> = {}): ErrorAnswer {
+  return { statusCode, body: { statusCode, error: STATUS_CODES[statusCode], message, ...extra } };
+}
+
+function send(reply: FastifyReply, { statusCode, body }: ErrorAnswer) {
+  return reply.status(statusCode).send(body);
 }
 
 const FRAMEWORK_ERRORS: Record<string, [number, MessageKey]> = {
@@ -121,35 +131,56 @@ interface LoggedError {
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: HttpError) {
-  return send(reply, error.statusCode, translate(requestLang(request), error.messageKey, error.values), error.extra);
+  return send(reply, httpErrorAnswer(request, error));
 }
+
+function httpErrorAnswer(request: FastifyRequest, error: HttpError): ErrorAnswer {
+  return answer(error.statusCode, translate(requestLang(request), error.messageKey, error.values), error.extra);
+}
+
+/** A validation failure of `errors` (Ajv's), in the request's language. */
+export function validationAnswer(request: FastifyRequest, errors: readonly AjvError[]): ErrorAnswer {
+  const fields = validationErrors(requestLang(request), errors);
+  return answer(400, fields.map((e) => e.message).join('; '), { errors: fields });
+}
+
+/**
+ * The answer to a client's mistake (an HttpError, a validation failure, a framework's 4xx), or
+ * undefined for a fault of the server or the database (logged and answered 500 / 503). The
+ * error handler and the batched push (one answer per record) both read errors through it.
+ */
+export function clientErrorAnswer(request: FastifyRequest, error: Error): ErrorAnswer | undefined {
+  if (error instanceof HttpError) return httpErrorAnswer(request, error);
+  const framework = error as Partial<FastifyError>;
+  if (framework.validation) return validationAnswer(request, framework.validation as AjvError[]);
+  const known = framework.code ? FRAMEWORK_ERRORS[framework.code] : undefined;
+  if (known) return answer(known[0], translate(requestLang(request), known[1]));
+  if (framework.statusCode && framework.statusCode >= 400 && framework.statusCode < 500) {
+    return answer(framework.statusCode, translate(requestLang(request), 'http.badRequest'));
+  }
+  return undefined;
+}
+
+/** The 500 answer: its details stay in the log. */
+export const internalErrorAnswer = (request: FastifyRequest): ErrorAnswer => answer(500, translate(requestLang(request), 'http.internal'));
 
 export function installErrorHandler(app: FastifyInstance, fallback?: (request: FastifyRequest, reply: FastifyReply) => unknown) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const lang = requestLang(request);
-    if (error instanceof HttpError) return sendError(reply, request, error);
-    if (error.validation) {
-      const errors = validationErrors(lang, error.validation as AjvError[]);
-      return send(reply, 400, errors.map((e) => e.message).join('; '), { errors });
-    }
-    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-    if (known) return send(reply, known[0], translate(lang, known[1]));
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return send(reply, error.statusCode, translate(lang, 'http.badRequest'));
-    }
+    const client = clientErrorAnswer(request, error);
+    if (client) return send(reply, client);
     if (isDatabaseUnavailable(error)) {
       // Not a bug: the database is down, restarting or frozen. The request may be repeated.
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return send(reply, 503, translate(lang, 'http.databaseUnavailable'));
+      return send(reply, answer(503, translate(requestLang(request), 'http.databaseUnavailable')));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return send(reply, 500, translate(lang, 'http.internal'));
+    return send(reply, internalErrorAnswer(request));
   });
   app.setNotFoundHandler((request, reply) => {
     const answered = fallback?.(request, reply);
     if (answered) return answered;
-    return send(reply, 404, translate(requestLang(request), 'http.notFound', { path: request.url.split('?')[0] }));
+    return send(reply, answer(404, translate(requestLang(request), 'http.notFound', { path: request.url.split('?')[0] })));
   });
 }
 

@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RawIntlProvider, useIntl } from 'react-intl';
 import { SnackbarProvider } from 'notistack';
 import { PreferencesProvider, TOAST_COMPONENTS } from '../components';
-import { SignedInStore } from '../features/offline';
 import { ServiceWorkerGate } from '../features/pwa';
 import { TOAST_DURATION_MS } from '../lib/constants';
 import { takeFlash } from '../lib/flash';
@@ -14,10 +13,24 @@ import { notify } from '../lib/notify';
 import { getUser } from '../lib/session';
 import { routes } from './routes';
 
-const router = createBrowserRouter(routes);
+// Made on the first render, not while this module evaluates: the router starts loading the
+// first screen's chunk at once, and that chunk imports this one (issue 16).
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+function appRouter() {
+  if (!router) {
+    const made = createBrowserRouter(routes);
+    // Code outside React (interceptor, logout) navigates through the router, without a reload.
+    registerNavigate((to, options) => void made.navigate(to, options));
+    router = made;
+  }
+  return router;
+}
 
-// Code outside React (interceptor, logout) navigates through the router, without a reload.
-registerNavigate((to, options) => void router.navigate(to, options));
+// The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
+// A signed-in start needs it at once: fetched while the translations load (src/main.tsx).
+const storeModule = getUser() !== null ? import('../features/offline') : undefined;
+const SignedInStore = lazy(() => (storeModule ?? import('../features/offline')).then((m) => ({ default: m.SignedInStore })));
+
 
 /** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */
 function LoginFlash() {
@@ -36,8 +49,13 @@ function LoginFlash() {
  */
 function Routes() {
   const [signedIn] = useState(() => getUser() !== null);
-  const app = <RouterProvider router={router} />;
-  return signedIn ? <SignedInStore>{app}</SignedInStore> : app;
+  const app = <RouterProvider router={appRouter()} />;
+  if (!signedIn) return app;
+  return (
+    <Suspense fallback={null}>
+      <SignedInStore>{app}</SignedInStore>
+    </Suspense>
+  );
 }
 
 export function App({ intl }: { intl: AppIntl }) {

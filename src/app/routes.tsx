@@ -1,25 +1,61 @@
 // Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
 // schemas/roles.ts, else /forbidden).
-import type { ReactNode } from 'react';
-import { Navigate, useParams, type RouteObject } from 'react-router';
+import { lazy, Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
+import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
+import { LinearProgress } from '@mui/material';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
-import { clientRoutes } from '../features/clients';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
-import { HelpIndex, HelpPage } from '../features/help';
-import { HomePage } from '../features/home';
-import { jobRoutes } from '../features/jobs';
-import { LoginUnsentNotice, OfflineHomePage, PendingRecordsPage } from '../features/offline';
-import { providerRoutes } from '../features/providers';
-import { referralRoutes } from '../features/referrals';
-import { ReportsPage } from '../features/reports';
-import { serviceRoutes } from '../features/services';
+import { LoginUnsentNotice } from '../features/offline/login';
 import { Shell } from '../features/shell';
-import { TestingPage } from '../features/testing';
-import { ListsPage } from '../features/lists';
-import { ChangePasswordPage, PasswordChangeGate, UserAddPage, UserEditPage, UserListPage } from '../features/users';
+import { PasswordChangeGate } from '../features/users/PasswordChangeGate';
 import { OnlineOnly } from '../components/OnlineOnly';
 import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
+
+// Route-level code splitting (issue 16): the login screen and the shell load first; every
+// other screen, with the data grid, charts, maps and forms it needs, loads with its route (and
+// is precached by the service worker for offline use). An area's screens load together.
+
+/** A route element made from a module loaded on the first visit (a bar shows while it loads). */
+function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'element'> {
+  const Loaded = lazy(async () => {
+    const element = await load();
+    return { default: () => element };
+  });
+  return {
+    element: (
+      <Suspense fallback={<LinearProgress aria-label="…" sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 'tooltip' }} />}>
+        <Loaded />
+      </Suspense>
+    ),
+  };
+}
+
+/** A screen loaded on the first visit, behind the guard of `permission` when given. */
+function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'element'> {
+  return lazyElement(async () => {
+    const Screen = await load();
+    return permission ? guard(permission, <Screen />) : <Screen />;
+  });
+}
+
+/** The routes of an area, rendered below its base route once its module is loaded. */
+function AreaRoutes({ routes }: { routes: RouteObject[] }) {
+  const all = useMemo(() => [...routes, { path: '*', element: <Navigate to="/not-found" replace /> }], [routes]);
+  return useRoutes(all);
+}
+
+/** An area (base path, guard) whose screens load with its first route. */
+function lazyArea(path: string, permission: Permission, load: () => Promise<RouteObject[]>): RouteObject {
+  const screens = lazyElement(async () => <AreaRoutes routes={await load()} />);
+  return {
+    path,
+    element: <RequirePermission permission={permission} />,
+    // The base path itself matches the area route alone (a better match than its splat), so
+    // the screens come in under an index route too.
+    children: [{ index: true, ...screens }, { path: '*', ...screens }],
+  };
+}
 
 function guard(permission: Permission, element: ReactNode): ReactNode {
   return <RequirePermission permission={permission}>{element}</RequirePermission>;
@@ -38,10 +74,9 @@ function ProfileRedirect() {
   return <Navigate to={`/users/edit/${encodeURIComponent(id)}`} replace />;
 }
 
-const usersRoutes: RouteObject = {
-  path: 'users',
-  element: <RequirePermission permission="route.users" />,
-  children: [
+const usersRoutes = lazyArea('users', 'route.users', async () => {
+  const { ChangePasswordPage, UserAddPage, UserEditPage, UserListPage } = await import('../features/users');
+  return [
     { index: true, element: guard('menu.userManagement', serverOnly('screens.users', <UserListPage />)) },
     { path: 'add', element: guard('users.manage', serverOnly('screens.users', <UserAddPage />)) },
     { path: 'chngpas', element: serverOnly('screens.changePassword', <ChangePasswordPage />) },
@@ -53,8 +88,8 @@ const usersRoutes: RouteObject = {
         </RequireSelfOrPermission>
       ),
     },
-  ],
-};
+  ];
+});
 
 /** A feature's screens as routes, each behind the guard of its permission. */
 function featureRoutes(list: FeatureRoute[]): RouteObject[] {
@@ -64,42 +99,27 @@ function featureRoutes(list: FeatureRoute[]): RouteObject[] {
   });
 }
 
-const serviceProviderRoutes: RouteObject = {
-  path: 'serviceproviders',
-  element: <RequirePermission permission="route.serviceproviders" />,
-  children: featureRoutes([...providerRoutes, ...serviceRoutes]),
-};
-
 const signedInRoutes: RouteObject[] = [
-  { index: true, element: guard('route.home', <HomePage />) },
+  { index: true, ...lazyScreen(async () => (await import('../features/home')).HomePage, 'route.home') },
   {
     path: 'offlinehp',
     element: <RequirePermission permission="route.offlinehp" />,
     children: [
-      { index: true, element: <OfflineHomePage /> },
-      { path: 'pending', element: <PendingRecordsPage /> },
+      { index: true, ...lazyScreen(async () => (await import('../features/offline')).OfflineHomePage) },
+      { path: 'pending', ...lazyScreen(async () => (await import('../features/offline')).PendingRecordsPage) },
     ],
   },
-  { path: 'testing', element: guard('route.testing', <TestingPage />) },
+  { path: 'testing', ...lazyScreen(async () => (await import('../features/testing')).TestingPage, 'route.testing') },
   usersRoutes,
-  { path: 'lists', element: guard('route.lists', serverOnly('screens.lists', <ListsPage />)) },
-  serviceProviderRoutes,
-  {
-    path: 'availablejobs',
-    element: <RequirePermission permission="route.availablejobs" />,
-    children: featureRoutes(jobRoutes),
-  },
-  {
-    path: 'profiles',
-    element: <RequirePermission permission="route.profiles" />,
-    children: featureRoutes(clientRoutes),
-  },
-  {
-    path: 'referral',
-    element: <RequirePermission permission="route.referral" />,
-    children: featureRoutes(referralRoutes),
-  },
-  { path: 'reports', element: guard('route.reports', serverOnly('screens.reports', <ReportsPage />)) },
+  { path: 'lists', ...lazyScreen(async () => { const { ListsPage } = await import('../features/lists'); return () => serverOnly('screens.lists', <ListsPage />); }, 'route.lists') },
+  lazyArea('serviceproviders', 'route.serviceproviders', async () => {
+    const [{ providerRoutes }, { serviceRoutes }] = await Promise.all([import('../features/providers'), import('../features/services')]);
+    return featureRoutes([...providerRoutes, ...serviceRoutes]);
+  }),
+  lazyArea('availablejobs', 'route.availablejobs', async () => featureRoutes((await import('../features/jobs')).jobRoutes)),
+  lazyArea('profiles', 'route.profiles', async () => featureRoutes((await import('../features/clients')).clientRoutes)),
+  lazyArea('referral', 'route.referral', async () => featureRoutes((await import('../features/referrals')).referralRoutes)),
+  { path: 'reports', ...lazyScreen(async () => { const { ReportsPage } = await import('../features/reports'); return () => serverOnly('screens.reports', <ReportsPage />); }, 'route.reports') },
 ];
 
 export const routes: RouteObject[] = [
@@ -115,8 +135,8 @@ export const routes: RouteObject[] = [
           </>
         ),
       },
-      { path: 'help', element: <HelpIndex /> },
-      { path: 'help/:lang', element: <HelpPage /> },
+      { path: 'help', ...lazyScreen(async () => (await import('../features/help')).HelpIndex) },
+      { path: 'help/:lang', ...lazyScreen(async () => (await import('../features/help')).HelpPage) },
       { path: 'forbidden', element: <ForbiddenPage /> },
       { path: 'not-found', element: <NotFoundPage /> },
       { path: 'profile/:id', element: <ProfileRedirect /> },

@@ -42,7 +42,15 @@ const NOT_ORGANISATION_PREFIXES = ['/api/users', '/api/lists', '/api/health'];
 const GENERIC = serverEntities.filter((e) => e.owner !== null && e.name !== 'profileImage');
 
 type Body = Record<string, unknown>;
-interface Request { method: string; url: string; body?: Body; files?: Record<string, Buffer>; fields?: Body }
+interface Request {
+  method: string;
+  url: string;
+  body?: Body;
+  files?: Record<string, Buffer>;
+  fields?: Body;
+  /** Sent instead through the batched upload (POST /api/sync/push/{table}) as a batch of one. */
+  pushTable?: string;
+}
 /** One probe of a route on the records of organisation `org` (undefined: not aimed at one). */
 interface Probe {
   kind: 'read-one' | 'read-list' | 'write' | 'create-root' | 'sync' | 'stats';
@@ -74,8 +82,19 @@ describe.each(backends)('organisation scope on %s', (backend) => {
   const writer = (org: number) => actors.find((a) => a.location === org && a.role === 3) as Actor;
 
   const send = async (actor: Actor, r: Request) => {
+    if (r.pushTable) return push(actor, r);
     if (r.files) return multipartRequest(t, r.method, r.url, actor.token, r.fields ?? {}, r.files);
     return t.api(r.method, r.url, { token: actor.token, body: r.body });
+  };
+
+  /** The request `r` (a POST {rest}/ or PUT {rest}/{id}) as a batch of one; answers that record's result. */
+  const push = async (actor: Actor, r: Request) => {
+    const id = r.method === 'PUT' ? decodeURIComponent(r.url.split('/').pop() ?? '') : undefined;
+    const record = { op: r.method === 'PUT' ? 'update' : 'create', ...(id ? { id } : {}), data: r.body ?? {} };
+    const response = await t.api('POST', `/sync/push/${r.pushTable}`, { token: actor.token, body: { records: [record] } });
+    if (response.status !== 200) return response;
+    expect(response.body.results, JSON.stringify(response.body)).toHaveLength(1);
+    return { status: response.body.results[0].status as number, body: response.body.results[0].body };
   };
 
   /** A fresh record of `e` in `org`, made by that organisation's writer; answers its key. */
@@ -256,6 +275,13 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         return [{ kind: 'read-one', entity: referral, permission: readOf(referral), request: (org) => ({ method, url: `/imgs/getrefimg?id=${fx[org].referral}&imagename=${images[org].attachment}` }) }];
       case 'GET /api/imgs/getfile':
         return [{ kind: 'read-one', entity: profileImage, permission: readOf(profileImage), request: (org) => ({ method, url: `/imgs/getfile?id=${fx[org].profile}&filename=photo` }) }];
+      case 'POST /api/sync/push/{table}':
+        // The batched upload: every create and update probe of the kinds the engine uploads, as a batch of one.
+        return GENERIC.filter((e) => e.upload).flatMap((e) =>
+          [...(probesFor('POST', `/api${e.rest}/`) ?? []), ...(probesFor('PUT', `/api${e.rest}/{id}`) ?? [])].map((probe) => ({
+            ...probe,
+            request: async (org: number, actor: Actor) => ({ ...(await probe.request(org, actor)), pushTable: e.table }),
+          })));
       case 'GET /api/sync/{table}':
         return serverEntities.filter((e) => e.offline).map((e) => ({
           kind: 'sync' as const, entity: e, permission: readOf(e), key: (org: number) => fx[org][e.name],

@@ -145,9 +145,10 @@ describe('offline home, network and uploads', () => {
     await signedInOffline(page);
     await collect(page, planOf(1).slice(0, 4)); // a job, its other job, a provider and its service
     await backOnline(page);
-    // The jobs' requests get no answer (the network drops them); the rest goes through.
+    // The jobs' requests (alone or in a batch) get no answer (the network drops them); the rest goes through.
     await page.route('**/api/jobs/**', (route) => route.abort('failed'));
     await page.route('**/api/jobs', (route) => route.abort('failed'));
+    await page.route('**/api/sync/push/available-jobs', (route) => route.abort('failed'));
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     const summary = page.getByTestId('upload-summary');
     await summary.waitFor({ timeout: 30_000 });

@@ -173,9 +173,11 @@ async function localCount(): Promise<number> {
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** The upload kind a request belongs to (longest REST prefix). */
+/** The upload kind a request belongs to (a batch names its table; else the longest REST prefix). */
 function kindOf(request: string): number {
   const url = request.split(' ')[1] ?? '';
+  const pushed = /^\/sync\/push\/(.+)$/.exec(url);
+  if (pushed) return uploadOrder.findIndex((e) => e.table === decodeURIComponent(pushed[1] as string));
   let best = -1;
   let length = 0;
   uploadOrder.forEach((e, i) => {
@@ -324,24 +326,28 @@ describe('per-record outcomes', () => {
     expect(await listPending(db as IcrsDatabase)).toMatchObject([{ state: 'conflict', conflict: { server: { title: 'Theirs' } } }]);
   });
 
-  it('an edit made while the record was on its way is kept as an update of the uploaded version', async () => {
+  it.each([
+    ['in a batch', {}, `/sync/push/${serviceProvider.table}`],
+    ['sent alone', { batch: false }, '/sproviers/'],
+  ] as const)('an edit made while the record was on its way (%s) is kept as an update of the uploaded version', async (_, options, url) => {
     await open();
     const body = bodyOf(serviceProvider);
     const key = await addPending(serviceProvider, body);
-    const { http } = client();
+    const { http, log } = client();
     // The user saves a change after the POST left and before its answer came back.
     http.interceptors.request.use(async (config) => {
-      if (config.method === 'post' && config.url === '/sproviers/') await col(serviceProvider).findOne(key).exec().then((d) => d.incrementalPatch({ sp_Name: 'Renamed meanwhile' }));
+      if (config.method === 'post' && config.url === url) await col(serviceProvider).findOne(key).exec().then((d) => d.incrementalPatch({ sp_Name: 'Renamed meanwhile' }));
       return config;
     });
-    const first = await uploadAll(deps(http));
+    const first = await uploadAll(deps(http), options);
+    expect(log).toContain(`POST ${url}`);
     expect(first.kinds[2]).toMatchObject({ success: 1 });
     const server = await apiGet(`/sproviers/${key}`);
     expect(server.body.sp_Name).toBe(body.sp_Name);
     const kept = await col(serviceProvider).findOne(key).exec();
     expect(kept).toMatchObject({ syncState: 'pending', syncOp: 'update', syncBase: server.body.updatedAt, sp_Name: 'Renamed meanwhile' });
 
-    await uploadAll(deps(client().http));
+    await uploadAll(deps(client().http), options);
     expect((await apiGet(`/sproviers/${key}`)).body.sp_Name).toBe('Renamed meanwhile');
     expect(await localCount()).toBe(0);
   });

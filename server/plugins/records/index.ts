@@ -8,7 +8,8 @@ import { MAX_FILE_BYTES } from '../../lib/uploads';
 import imagesPlugin from './images';
 import profilesPlugin, { profileHooks } from './profiles';
 import referralsPlugin, { jobReferralHooks, referralHooks } from './referrals';
-import { registerEntityRoutes, type EntityHooks } from './routes';
+import { entityWriter, registerEntityRoutes, type EntityHooks, type EntityWriter } from './routes';
+import type { EntityShape } from '../../../schemas/define';
 import servicesPlugin, { providerHooks, serviceHooks } from './services';
 
 /** Entities with routes of their own elsewhere (users, lists) or none (profile images: PUT /profile/images). */
@@ -22,10 +23,16 @@ const HOOKS: Record<string, EntityHooks> = {
   jobReferral: jobReferralHooks,
 };
 
+/** Whether `entity` is stored through the generic create and update routes (and so may be pushed in batches). */
+export const hasGenericRoutes = (entity: EntityShape) => !NOT_GENERIC.has(entity.name);
+
+/** The writer of an entity with its own rules: what the single-record routes store through. */
+export const writerOf = (db: Db, entity: EntityShape): EntityWriter => entityWriter(db, entity, HOOKS[entity.name]);
+
 export default async function recordsPlugin(app: FastifyInstance, { db }: { db: Db }) {
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
   for (const entity of serverEntities) {
-    if (!NOT_GENERIC.has(entity.name)) registerEntityRoutes(app, db, entity, HOOKS[entity.name]);
+    if (hasGenericRoutes(entity)) registerEntityRoutes(app, db, entity, HOOKS[entity.name]);
   }
   await app.register(servicesPlugin, { db });
   await app.register(profilesPlugin, { db });

@@ -70,6 +70,62 @@ function assertImmutableKept(request: FastifyRequest, entity: EntityShape, value
   }
 }
 
+/** Creates and updates records of one entity: the single-record routes and the batched push
+ * (server/plugins/sync/push.ts) both store through it, so the rules live in one place. */
+export interface EntityWriter {
+  /** Stores a new record (upsert entities: creates it or replaces what it says). */
+  create(request: FastifyRequest, input: RecordInput): Promise<{ row: Row; status: 200 | 201 }>;
+  /** Updates a record; `input.body.updatedAt` makes a newer server row a 409 'conflict'. */
+  update(request: FastifyRequest, id: string, input: RecordInput): Promise<Row>;
+}
+
+/** The record input of a JSON body (no files, no removals). */
+export const jsonInput = (body: Record<string, unknown>): RecordInput => ({ body, files: [], removeImages: [] });
+
+export function entityWriter(db: Db, entity: EntityShape, hooks: EntityHooks = {}): EntityWriter {
+  async function insert(request: FastifyRequest, input: RecordInput) {
+    const values = writableValues(entity, input.body);
+    const key = generatedKey(entity);
+    if (key && !values[key]) values[key] = uuidv7();
+    fillOwner(entity, values, request);
+    const images = imageColumns(input, values);
+    return db.transaction(async (tx) => {
+      await hooks.beforeCreate?.(values, request, tx);
+      const stored = await insertRow(tx, entity, values, request.user.userId, writing(request.user));
+      const owner = { table: entity.table, id: String(values[entity.keyFields[0]]) };
+      for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
+      return stored;
+    });
+  }
+
+  async function upsert(request: FastifyRequest, input: RecordInput) {
+    const values = writableValues(entity, input.body);
+    return upsertRow(db, entity, values, request.user.userId, writing(request.user));
+  }
+
+  return {
+    async create(request, input) {
+      if (!entity.routes.upsert) return { row: await insert(request, input), status: 201 };
+      const { row, inserted } = await upsert(request, input);
+      return { row, status: inserted ? 201 : 200 };
+    },
+    update(request, id, input) {
+      const values = writableValues(entity, input.body);
+      const images = imageColumns(input, values);
+      return db.transaction(async (tx) => {
+        const current = await getRowOr404(tx, entity, id, writing(request.user));
+        assertImmutableKept(request, entity, values, current);
+        await hooks.beforeUpdate?.(values, current, request, tx);
+        const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined, writing(request.user));
+        const owner = { table: entity.table, id };
+        await deleteImages(tx, owner, input.removeImages.filter((slot) => !images.some((image) => image.slot === slot)));
+        for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
+        return updated;
+      });
+    },
+  };
+}
+
 export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: EntityShape, hooks: EntityHooks = {}) {
   const base = `/api${entity.rest}`;
   const read = { permission: entity.access.read };
@@ -80,39 +136,17 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
   const updateSchema = updateBodySchema(entity);
   const page = pageSchema(entity);
   const query = listQuerySchema(entity);
+  const writer = entityWriter(db, entity, hooks);
 
   async function create(request: FastifyRequest, reply: FastifyReply) {
     const input = await readRecordInput(request, entity, createSchema);
-    const values = writableValues(entity, input.body);
-    const key = generatedKey(entity);
-    if (key && !values[key]) values[key] = uuidv7();
-    fillOwner(entity, values, request);
-    const images = imageColumns(input, values);
-    const created = await db.transaction(async (tx) => {
-      await hooks.beforeCreate?.(values, request, tx);
-      const stored = await insertRow(tx, entity, values, request.user.userId, writing(request.user));
-      const owner = { table: entity.table, id: String(values[entity.keyFields[0]]) };
-      for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
-      return stored;
-    });
-    return reply.status(201).send(created);
+    const { row: created, status } = await writer.create(request, input);
+    return reply.status(status).send(created);
   }
 
   async function update(request: FastifyRequest) {
     const { id } = request.params as { id: string };
-    const input = await readRecordInput(request, entity, updateSchema);
-    const values = writableValues(entity, input.body);
-    const images = imageColumns(input, values);
-    return db.transaction(async (tx) => {
-      const current = await getRowOr404(tx, entity, id, writing(request.user));
-      assertImmutableKept(request, entity, values, current);
-      await hooks.beforeUpdate?.(values, current, request, tx);
-      const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined, writing(request.user));
-      const owner = { table: entity.table, id };
-      await deleteImages(tx, owner, input.removeImages.filter((slot) => !images.some((image) => image.slot === slot)));
-      for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
-      return updated;
-    });
+    return writer.update(request, id, await readRecordInput(request, entity, updateSchema));
   }
 
   if (entity.list) {
@@ -138,16 +172,9 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     getRowOr404(db, entity, (request.params as { id: string }).id, reading(request.user)),
   );
 
-  if (entity.routes.upsert) {
-    // One record per parent (profile sub-records): POST creates it or replaces what it says.
-    app.post(`${base}/`, { schema: { body: createSchema, response: { 200: row, 201: row } }, config: createNew }, async (request, reply) => {
-      const values = writableValues(entity, request.body as Record<string, unknown>);
-      const { row: stored, inserted } = await upsertRow(db, entity, values, request.user.userId, writing(request.user));
-      return reply.status(inserted ? 201 : 200).send(stored);
-    });
-  } else {
-    app.post(`${base}/`, { schema: { body: jsonBody(createSchema), response: { 201: row } }, config: createNew }, create);
-  }
+  // Upsert entities (profile sub-records): POST creates the record or replaces what it says.
+  const createResponses = entity.routes.upsert ? { 200: row, 201: row } : { 201: row };
+  app.post(`${base}/`, { schema: { body: jsonBody(createSchema), response: createResponses }, config: createNew }, create);
   app.put(`${base}/:id`, { schema: { params: idParams, body: jsonBody(updateSchema), response: { 200: row } }, config: write }, update);
 
   if (entity.softDelete) {

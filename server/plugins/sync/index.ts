@@ -12,6 +12,7 @@ import type { TokenClaims } from '../../lib/tokens';
 import { findUserById, publicUser, type PublicUser } from '../users/store';
 import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
 import { pullChanges } from './feed';
+import pushPlugin from './push';
 
 const HEARTBEAT_MS = 25_000;
 /** Change events of one table within this time go out as one. */
@@ -56,6 +57,8 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens, hub
     for (const reply of openStreams) reply.raw.end();
     await hub.stop();
   });
+
+  await app.register(pushPlugin, { db });
 
   app.get('/api/sync/:table', { schema: { querystring: pullQuery } }, async (request) => {
     const entity = syncedEntity((request.params as { table: string }).table);

@@ -2,13 +2,12 @@
 // (issue 4 §3). Reset has its own two-step flow (useReset.tsx).
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { Alert, Box, Button } from '@mui/material';
+import { Alert, Button } from '@mui/material';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { useIntl } from 'react-intl';
 import { usePreferences, useSessionUser } from '../../components';
 import { logout } from '../../lib/auth';
 import { useDb } from '../../lib/db/DbProvider';
-import { isSignedIn } from '../../lib/session';
 import { usePendingTotal } from './counts';
 import { countPending } from './engine';
 import { foreignOwner, readUnsent, writeUnsent } from './owner';
@@ -130,16 +129,3 @@ export function UnsentBanner() {
   );
 }
 
-/** On the login screen (no store opened): whose records are waiting on this device. */
-export function LoginUnsentNotice() {
-  const intl = useIntl();
-  const [summary] = useState(readUnsent);
-  if (isSignedIn() || !summary || summary.count === 0) return null;
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', pt: { xs: 1, sm: 3 } }}>
-      <Alert severity="warning" data-testid="login-unsent" sx={{ width: '100%', maxWidth: 420 }}>
-        {intl.formatMessage({ id: 'offline.unsent.loginNotice' }, { count: summary.count, owner: summary.userName })}
-      </Alert>
-    </Box>
-  );
-}

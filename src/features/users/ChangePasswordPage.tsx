@@ -2,19 +2,17 @@
 // types. The server checks the same rule; a change ends the user's other sessions and keeps
 // this one (usersApi.changePassword stores the new token).
 import { useId, useState, type FormEvent } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Alert, Box, Button, CircularProgress, Paper, Stack } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { passwordProblems } from '../../../schemas/passwords';
 import { Page, useSessionUser } from '../../components';
 import { messageOf, serverFieldErrors } from '../../components/entity';
 import { notify } from '../../lib/notify';
-import { getUser } from '../../lib/session';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { changePassword } from './usersApi';
 
-export const CHANGE_PASSWORD_PATH = '/users/chngpas';
 
 type Field = 'oldPassword' | 'newPassword' | 'confirm';
 
@@ -29,14 +27,6 @@ function problemsOf(values: Record<Field, string>, userName: string): Partial<Re
   return out;
 }
 
-/** Signed-in users whose password an administrator set go to Change Password first. */
-export function PasswordChangeGate() {
-  // Read at each render, not once per mount: the change itself clears the flag in storage.
-  const user = getUser();
-  const location = useLocation();
-  if (user?.mustChangePassword && location.pathname !== CHANGE_PASSWORD_PATH) return <Navigate to={CHANGE_PASSWORD_PATH} replace />;
-  return <Outlet />;
-}
 
 export function ChangePasswordPage() {
   const intl = useIntl();

@@ -1,4 +1,5 @@
 // Public surface of the users area: user management, own profile, change password.
 export { UserListPage } from './UserListPage';
 export { UserAddPage, UserEditPage } from './UserFormPages';
-export { ChangePasswordPage, PasswordChangeGate, CHANGE_PASSWORD_PATH } from './ChangePasswordPage';
+export { ChangePasswordPage } from './ChangePasswordPage';
+export { PasswordChangeGate, CHANGE_PASSWORD_PATH } from './PasswordChangeGate';

@@ -72,6 +72,42 @@ export async function removeProfileImage(http: UploadHttp, data: Readonly<DocDat
   return response.data;
 }
 
+/** One record of a batch (POST /api/sync/push/{table}, server/plugins/sync/push.ts). */
+export interface PushRecord {
+  op: 'create' | 'update';
+  /** The key of an update (a create carries its key in `data`). */
+  id?: string;
+  data: Row;
+}
+
+/** One record's answer in a batch: the status and body its own request would have had. */
+export interface PushAnswer {
+  key: string;
+  status: number;
+  body: Row;
+}
+
+/**
+ * POST /sync/push/{table}: many records of one kind in one request, one answer per record, in
+ * the order sent. An answer that does not match the batch is an error of the whole batch.
+ */
+export async function pushRecords(http: UploadHttp, entity: EntityShape, records: readonly PushRecord[]): Promise<PushAnswer[]> {
+  const response = await http.post<{ results?: PushAnswer[] }>(`/sync/push/${encodeURIComponent(entity.table)}`, { records }, QUIET);
+  const results = response.data?.results;
+  if (!Array.isArray(results) || results.length !== records.length) throw new Error('The server answered the batch incompletely');
+  return results;
+}
+
+/** A record's failed answer inside a batch, read like the error of its own request. */
+export class RecordAnswerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Row,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
 /** GET {rest}/{key}; undefined when the server has no (undeleted) such record. */
 export async function getRecord(http: UploadHttp, entity: EntityShape, key: string): Promise<Row | undefined> {
   try {
@@ -104,11 +140,17 @@ export interface Failure {
 
 const GATEWAY = [502, 503, 504];
 
+const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
 export function failureOf(error: unknown): Failure {
+  if (error instanceof RecordAnswerError) {
+    const body = error.body;
+    const message = text(body.result) ?? text(body.message) ?? text(body.error) ?? error.message;
+    return { status: error.status, message, body, transient: GATEWAY.includes(error.status) };
+  }
   if (!isAxiosError(error)) return { message: error instanceof Error ? error.message : String(error), transient: false };
   const response = error.response;
   const body = response?.data && typeof response.data === 'object' ? (response.data as Record<string, unknown>) : undefined;
-  const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   const message = text(body?.result) ?? text(body?.message) ?? text(response?.statusText) ?? error.message;
   const transient = !response || GATEWAY.includes(response.status);
   return { status: response?.status, message, body, transient };
@@ -117,6 +159,12 @@ export function failureOf(error: unknown): Failure {
 /** 409 'duplicate entry': the server already has this key (design.md §2): an earlier answer was lost. */
 export function isDuplicate(f: Failure): boolean {
   return f.status === 409 && f.message === 'duplicate entry';
+}
+
+/** The server's copy a batch sends with its 'duplicate entry' (none from the single-record route). */
+export function duplicateCopy(f: Failure): Row | undefined {
+  const server = f.body?.server;
+  return isDuplicate(f) && server && typeof server === 'object' ? (server as Row) : undefined;
 }
 
 /** 409 'conflict' with the server's copy: the row changed since the edit's base. */

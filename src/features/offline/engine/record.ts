@@ -7,7 +7,7 @@ import { pendingRemovals } from '../../../../schemas/derive/rxdb';
 import { profile, profileImage } from '../../../../schemas/index';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
-import { conflictRow, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type Row } from './http';
+import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
 import { finishUploaded, imagesOf, markConflict, markFailed, parentPending, readDoc, serverKey, type DocData, type LocalDoc } from './store';
 import { CONFLICT, conflictOf } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
@@ -33,18 +33,57 @@ type Sent = { kind: 'stored'; row: Row } | { kind: 'conflict'; info: ConflictInf
 
 const stored = (row: Row): Sent => ({ kind: 'stored', row });
 
-/** Uploads one pending record with its images; never throws for a server answer. */
-export async function uploadRecord(ctx: RecordContext, entity: EntityShape, key: string): Promise<Outcome> {
+/** A record ready to go: the document as read (its revision decides the settle) and its images. */
+export interface Ready {
+  key: string;
+  doc: LocalDoc;
+  images: LocalDoc[];
+}
+
+/** The record's first request, already made in a batch: its answer, or its failure as it would have thrown. */
+export type FirstAnswer = () => Promise<Row>;
+
+/** Reads a record just before it goes: skipped (gone, settled elsewhere, in conflict, parent
+ * still here) or ready with its images. */
+export async function prepareRecord(ctx: RecordContext, entity: EntityShape, key: string): Promise<Ready | Extract<Outcome, { status: 'skipped' }>> {
   const doc = await readDoc(ctx.db, entity, key);
   // Gone or no longer pending: another tab (or an earlier run that crashed after its request) finished it.
   if (!doc || doc.syncState !== 'pending') return { status: 'skipped' };
   if (conflictOf(doc.syncError)) return { status: 'skipped', message: CONFLICT };
   if (await parentPending(ctx.db, entity, doc.toJSON())) return { status: 'skipped', message: PARENT_NOT_UPLOADED };
-  const images = await imagesOf(ctx.db, entity, key);
+  return { key, doc, images: await imagesOf(ctx.db, entity, key) };
+}
+
+/** Uploads one pending record with its images; never throws for a server answer. */
+export async function uploadRecord(ctx: RecordContext, entity: EntityShape, key: string): Promise<Outcome> {
+  const ready = await prepareRecord(ctx, entity, key);
+  return 'doc' in ready ? sendRecord(ctx, entity, ready) : ready;
+}
+
+/** True when the record can travel in a batch: JSON only (no image to send or to empty). */
+export function batchable(entity: EntityShape, ready: Ready): boolean {
+  return !isProfileImage(entity) && ready.images.length === 0 && pendingRemovals(ready.doc.toJSON()).length === 0;
+}
+
+/** The record as one entry of a batch: the body its own POST or PUT would carry. */
+export function pushEntry(entity: EntityShape, ready: Ready): PushRecord {
+  const data = ready.doc.toJSON();
+  if (data.syncOp !== 'update') return { op: 'create', data: createBody(entity, data) };
+  return { op: 'update', id: serverKey(entity, data), data: updateRequest(entity, data) };
+}
+
+/** A PUT's body: the fields and the `updatedAt` the edit was based on (a newer server row answers 'conflict'). */
+const updateRequest = (entity: EntityShape, data: Readonly<DocData>): Row => ({ ...updateBody(entity, data), ...(data.syncBase ? { updatedAt: data.syncBase } : {}) });
+
+/**
+ * Sends a ready record (or settles the answer its batch brought: `first`) and everything that
+ * follows from the answer: the duplicate and conflict rules, the removal or the kept error.
+ */
+export async function sendRecord(ctx: RecordContext, entity: EntityShape, { doc, images }: Ready, first?: FirstAnswer): Promise<Outcome> {
   const imageCount = isProfileImage(entity) ? 1 : images.length;
   let sent: Sent;
   try {
-    sent = await send(ctx, entity, doc.toJSON(), images);
+    sent = await send(ctx, entity, doc.toJSON(), images, first);
   } catch (error) {
     const half = error instanceof HalfSent ? error : undefined;
     return fail(ctx, entity, doc, imageCount, failureOf(half?.cause ?? error), half?.updatedAt);
@@ -74,21 +113,22 @@ async function fail(ctx: RecordContext, entity: EntityShape, doc: LocalDoc, imag
 
 const updatedAtOf = (row: Row): string | undefined => (typeof row.updatedAt === 'string' ? row.updatedAt : undefined);
 
-function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], first?: FirstAnswer): Promise<Sent> {
   // Profile images are replaced by kind on every PUT: create and update are the same call. A
   // removal made offline (issue 11) deletes the kind on the server; repeating it is harmless.
   if (isProfileImage(entity) && pendingRemovals(data).length) return removeProfileImage(ctx.http, data).then(stored);
   if (isProfileImage(entity)) return putProfileImage(ctx.http, entity, data).then(stored);
-  return data.syncOp === 'update' ? sendUpdate(ctx, entity, data, images) : sendCreate(ctx, entity, data, images);
+  return data.syncOp === 'update' ? sendUpdate(ctx, entity, data, images, first) : sendCreate(ctx, entity, data, images, first);
 }
 
 /** POST; profile sub-records are create-or-update on the server, so a repeat simply succeeds. */
-async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], first?: FirstAnswer): Promise<Sent> {
   try {
-    return stored(await postRecord(ctx.http, entity, createBody(entity, data), images));
+    return stored(await (first ?? (() => postRecord(ctx.http, entity, createBody(entity, data), images)))());
   } catch (error) {
-    if (!isDuplicate(failureOf(error))) throw error;
-    return afterDuplicate(ctx, entity, data, images);
+    const failure = failureOf(error);
+    if (!isDuplicate(failure)) throw error;
+    return afterDuplicate(ctx, entity, data, images, duplicateCopy(failure));
   }
 }
 
@@ -98,9 +138,10 @@ async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonl
  * only onto a server row nobody has touched since its creation; otherwise it is a conflict.
  * Profiles are always updated first (spec §4), on the same terms.
  */
-async function afterDuplicate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+async function afterDuplicate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], copy?: Row): Promise<Sent> {
   const key = serverKey(entity, data);
-  const server = await getRecord(ctx.http, entity, key);
+  // A batch sends the server's copy with the answer; the single-record route does not.
+  const server = copy ?? (await getRecord(ctx.http, entity, key));
   if (!server) throw new Error(DELETED_ON_SERVER);
   const fields = changedFields(entity, data, server);
   const newImages = await changedImages(ctx.http, entity, key, images, server);
@@ -135,12 +176,12 @@ async function putOnto(
  * 'conflict' with a server copy that already holds every local value (and none of the removed
  * images) means this very update went through before (its answer was lost).
  */
-async function sendUpdate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[]): Promise<Sent> {
+async function sendUpdate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], first?: FirstAnswer): Promise<Sent> {
   const key = serverKey(entity, data);
-  const body = { ...updateBody(entity, data), ...(data.syncBase ? { updatedAt: data.syncBase } : {}) };
+  const body = updateRequest(entity, data);
   const removals = pendingRemovals(data);
   try {
-    return stored(await putFieldsAndImages(ctx.http, entity, key, body, images, removals));
+    return stored(await (first ?? (() => putFieldsAndImages(ctx.http, entity, key, body, images, removals)))());
   } catch (error) {
     const server = conflictRow(failureOf(error));
     if (!server) throw error;

@@ -127,6 +127,28 @@ export async function finishUploaded(
   return false;
 }
 
+/**
+ * Many records of one kind are on the server (a batch's answers), none with images: removed in
+ * one write, each by its revision, like `finishUploaded`. A record edited meanwhile, or given an
+ * image meanwhile, is not removed: it stays as a pending update of the server's version.
+ */
+export async function finishUploadedMany(db: IcrsDatabase, entity: EntityShape, done: readonly { doc: LocalDoc; updatedAt?: string }[]): Promise<void> {
+  if (!done.length) return;
+  const withImages = new Set<string>();
+  if (entity.images.length) {
+    const ids = done.flatMap(({ doc }) => entity.images.map((_, i) => `${doc.primary}${COMPOSITE_SEPARATOR}${i + 1}`));
+    for (const image of (await collection(db, fileEntity).findByIds(ids).exec()).values()) {
+      if (image.get('srcTable') === entity.table) withImages.add(String(image.get('srcId')));
+    }
+  }
+  const removable = done.filter(({ doc }) => !withImages.has(doc.primary));
+  const removed = removable.length ? await collection(db, entity).bulkRemove(removable.map(({ doc }) => doc)) : { error: [] };
+  const refused = new Set(removed.error.map((e) => e.documentId));
+  for (const { doc, updatedAt } of done) {
+    if (withImages.has(doc.primary) || refused.has(doc.primary)) await rebase(doc, updatedAt);
+  }
+}
+
 /** Turns what is left of an uploaded record into an update of the server's version. */
 async function rebase(doc: LocalDoc, serverUpdatedAt: string | undefined): Promise<void> {
   await patchLatest(doc, (d) => {

@@ -26,9 +26,15 @@ export interface UploadOptions {
   concurrency?: number;
   /** One record at a time: the spec's strictly sequential upload, kept for comparison. */
   sequential?: boolean;
+  /** Records without images go in batches (POST /sync/push/{table}); default true. `false`:
+   * one request per record, `concurrency` at a time (the engine before issue 16, for comparison). */
+  batch?: boolean;
+  /** Bytes of JSON per batch (default 90% of the server's limit); a batch the server still finds
+   * too large (413) is split in two. */
+  batchBytes?: number;
   /** Stops the upload between records; records already sent finish first. */
   signal?: AbortSignal;
-  /** Called with a fresh copy of the report after every record. */
+  /** Called with a fresh copy of the report after every record (also within a batch). */
   onProgress?: (report: UploadReport) => void;
   /** Only these records (retry of one record); default: every pending record. */
   only?: readonly RecordRef[];

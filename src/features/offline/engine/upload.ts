@@ -4,14 +4,20 @@
 // it is sent, so nothing but the store decides what is left to do.
 import type { EntityShape } from '../../../../schemas/define';
 import type { IcrsDatabase } from '../../../lib/db/database';
-import { uploadRecord, type Outcome, type RecordContext } from './record';
-import { pendingKeys, UPLOAD_KINDS } from './store';
+import { PUSH_LIMITS } from '../../../../schemas/index';
+import { failureOf, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
+import { batchable, prepareRecord, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
+import { finishUploadedMany, markFailed, pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
 import { browserOnline } from '../../../lib/network';
 
 /** Spec §5 and §8, spelling kept. */
 export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Connectioon is not available' } as const;
 export const DEFAULT_CONCURRENCY = 4;
+/** Batches of one kind in flight at once: one is stored while the next travels. */
+export const BATCHES_IN_FLIGHT = 2;
+/** Bytes of JSON a batch is filled to: below the server's limit, with room for the envelope. */
+export const DEFAULT_BATCH_BYTES = Math.floor(PUSH_LIMITS.bytes * 0.9);
 /** Consecutive failures without an answer (or with a gateway's) after which the run stops
  * instead of failing every remaining record against a server that is away. */
 const CONNECTION_LOST_AFTER = 3;
@@ -41,20 +47,171 @@ interface RunState {
 async function run(ctx: RecordContext, options: UploadOptions): Promise<UploadReport> {
   const progress = new Progress(await planOf(ctx.db, options.only), options.onProgress);
   const limit = options.sequential ? 1 : Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const batched = !options.sequential && options.batch !== false;
   const state: RunState = { streak: 0 };
   const stopped = () => {
     if (!state.stop && options.signal?.aborted) state.stop = 'aborted';
     return state.stop !== undefined;
   };
   for (const [index, step] of progress.plan.entries()) {
-    await runPool(step.keys, limit, stopped, async (key) => {
-      const outcome = await uploadSafely(ctx, step.entity, key);
-      noteConnection(state, outcome);
-      progress.record(index, key, outcome);
-    });
+    const kind: KindRun = {
+      ctx,
+      entity: step.entity,
+      limit,
+      batchBytes: options.batchBytes ?? DEFAULT_BATCH_BYTES,
+      stopped,
+      record: (key, outcome) => {
+        noteConnection(state, outcome);
+        progress.record(index, key, outcome);
+      },
+      report: (key, outcome) => progress.record(index, key, outcome),
+      batchFailed: (failure) => noteConnection(state, failure),
+    };
+    if (batched) await uploadKindInBatches(kind, step.keys);
+    else await runPool(step.keys, limit, stopped, async (key) => kind.record(key, await uploadSafely(ctx, step.entity, key)));
     if (stopped()) break;
   }
   return progress.finish(state.stop);
+}
+
+/** One kind's upload: where outcomes go and when to stop. */
+interface KindRun {
+  ctx: RecordContext;
+  entity: EntityShape;
+  limit: number;
+  batchBytes: number;
+  stopped: () => boolean;
+  /** A record's outcome after an answer of its own: the report and the connection streak. */
+  record: (key: string, outcome: Outcome) => void;
+  /** A record's outcome in the report only (its batch was counted for the streak). */
+  report: (key: string, outcome: Outcome) => void;
+  /** A whole batch failed: counted once for the connection streak, whatever its size. */
+  batchFailed: (outcome: Outcome) => void;
+}
+
+/**
+ * Batched upload of one kind (issue 16): the records without images go in batches of up to
+ * PUSH_LIMITS (POST /sync/push/{table}, one answer per record, settled by the same rules as a
+ * record sent alone); records with images (and profile images) go alone, a few at a time, as
+ * before, beside the batches.
+ */
+async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
+  const alone: Ready[] = [];
+  const ready: Ready[] = [];
+  for (const key of keys) {
+    if (kind.stopped()) break;
+    const prepared = await prepareSafely(kind, key);
+    if (!prepared) continue;
+    if (!('doc' in prepared)) kind.record(key, prepared);
+    else if (batchable(kind.entity, prepared)) ready.push(prepared);
+    else alone.push(prepared);
+  }
+  // The records of one kind do not depend on each other: the batches and the records with
+  // images travel at the same time.
+  await Promise.all([
+    runPool(batchesOf(kind, ready), BATCHES_IN_FLIGHT, kind.stopped, (batch) => sendBatch(kind, batch)),
+    runPool(alone, kind.limit, kind.stopped, async (r) => kind.record(r.key, await sendSafely(kind, r))),
+  ]);
+}
+
+interface Entry {
+  ready: Ready;
+  request: PushRecord;
+}
+
+/** Splits ready records into batches of at most PUSH_LIMITS.records and `batchBytes` of JSON. */
+function batchesOf(kind: KindRun, ready: readonly Ready[]): Entry[][] {
+  const batches: Entry[][] = [];
+  let current: Entry[] = [];
+  let bytes = 0;
+  for (const r of ready) {
+    const request = pushEntry(kind.entity, r);
+    const size = utf8Length(JSON.stringify(request)) + 1;
+    if (current.length && (current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push({ ready: r, request });
+    bytes += size;
+  }
+  if (current.length) batches.push(current);
+  return batches;
+}
+
+const encoder = new TextEncoder();
+const utf8Length = (text: string) => encoder.encode(text).length;
+
+/**
+ * Sends one batch and settles each record by its own answer. The server refusing the size
+ * (413) splits the batch in two; a batch without an answer (lost, 5xx, server away) keeps every
+ * record with that error, and their next upload finds the ones that did land as 'duplicate
+ * entry' (or their update as 'conflict' with this very version), settled as today.
+ */
+async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> {
+  const { ctx, entity } = kind;
+  let answers: PushAnswer[];
+  try {
+    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request));
+  } catch (error) {
+    const failure = failureOf(error);
+    if (failure.status === 413 && batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      await sendBatch(kind, batch.slice(0, half));
+      if (!kind.stopped()) await sendBatch(kind, batch.slice(half));
+      return;
+    }
+    ctx.notify(errorTitle(entity), failure.message);
+    const outcome: Outcome = { status: 'failed', message: failure.message, images: 0, transient: failure.transient, httpStatus: failure.status };
+    kind.batchFailed(outcome);
+    for (const { ready } of batch) {
+      await markFailed(ready.doc, failure.message);
+      kind.report(ready.key, outcome);
+    }
+    return;
+  }
+  const stored: { ready: Ready; row: Row }[] = [];
+  for (const [i, { ready }] of batch.entries()) {
+    const answer = answers[i] as PushAnswer;
+    if (answer.status < 300) stored.push({ ready, row: answer.body });
+    else kind.record(ready.key, await sendSafely(kind, ready, () => Promise.reject(new RecordAnswerError(answer.status, answer.body))));
+  }
+  try {
+    await finishUploadedMany(ctx.db, entity, stored.map(({ ready, row }) => ({ doc: ready.doc, updatedAt: typeof row.updatedAt === 'string' ? row.updatedAt : undefined })));
+  } catch {
+    // The store refused the bulk removal: settle them one by one (each by its revision).
+    for (const { ready, row } of stored) kind.record(ready.key, await sendSafely(kind, ready, () => Promise.resolve(row)));
+    return;
+  }
+  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: 0 });
+}
+
+/** A local failure while reading a record fails that record, not the run. */
+async function prepareSafely(kind: KindRun, key: string): Promise<Awaited<ReturnType<typeof prepareRecord>> | undefined> {
+  try {
+    return await prepareRecord(kind.ctx, kind.entity, key);
+  } catch (error) {
+    kind.record(key, localFailure(kind.ctx, kind.entity, error));
+    return undefined;
+  }
+}
+
+async function sendSafely(kind: KindRun, ready: Ready, first?: () => Promise<Row>): Promise<Outcome> {
+  try {
+    return await sendRecord(kind.ctx, kind.entity, ready, first);
+  } catch (error) {
+    return localFailure(kind.ctx, kind.entity, error);
+  }
+}
+
+function errorTitle(entity: EntityShape): string {
+  return entity.upload?.errorTitle ?? entity.table;
+}
+
+function localFailure(ctx: RecordContext, entity: EntityShape, error: unknown): Outcome {
+  const message = error instanceof Error ? error.message : String(error);
+  ctx.notify(errorTitle(entity), message);
+  return { status: 'failed', message, images: 0, transient: false };
 }
 
 /** A local failure (storage full, a second tab's write) fails the record, not the run. */
@@ -62,9 +219,7 @@ async function uploadSafely(ctx: RecordContext, entity: EntityShape, key: string
   try {
     return await uploadRecord(ctx, entity, key);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.notify(entity.upload?.errorTitle ?? entity.table, message);
-    return { status: 'failed', message, images: 0, transient: false };
+    return localFailure(ctx, entity, error);
   }
 }
 

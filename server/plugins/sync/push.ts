@@ -1,0 +1,142 @@
+// Batched upload (issue 16): POST /api/sync/push/{table} takes up to PUSH_LIMITS records of one
+// kind and answers one result per record, each what the single-record route would have answered
+// (status and body). Every record is stored through the same writer as POST {rest}/ and PUT
+// {rest}/{id} (server/plugins/records/routes.ts), in its own transaction, so one bad record never
+// fails the others, and the role and organisation rules are the single-record routes' own.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createPermission, type EntityShape, type JsonSchema } from '../../../schemas/define';
+import { createBodySchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
+import { can } from '../../../schemas/roles';
+import type { Db, Row } from '../../db/index';
+import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
+import { getRow, reading } from '../../lib/records';
+import { hasGenericRoutes, writerOf } from '../records/index';
+import { jsonInput, type EntityWriter } from '../records/routes';
+import { isDatabaseUnavailable } from '../../db/index';
+
+export interface PushRecord {
+  op: 'create' | 'update';
+  /** The record's key (updates; creates carry theirs in `data`). */
+  id?: string;
+  /** The fields, as the JSON body of POST {rest}/ or PUT {rest}/{id} (with `updatedAt` = the edit's base). */
+  data: Record<string, unknown>;
+}
+
+/** One record's answer: what the single-record route would have answered. */
+export interface PushResult {
+  key: string;
+  status: number;
+  body: Row | ErrorAnswer['body'];
+}
+
+const pushBody = {
+  type: 'object',
+  required: ['records'],
+  additionalProperties: false,
+  properties: {
+    records: {
+      type: 'array',
+      minItems: 1,
+      maxItems: PUSH_LIMITS.records,
+      items: {
+        type: 'object',
+        required: ['op', 'data'],
+        additionalProperties: false,
+        properties: { op: { type: 'string', enum: ['create', 'update'] }, id: textSchema(100, 1), data: { type: 'object' } },
+      },
+    },
+  },
+} as const;
+
+/** The tables that take batches: offline kinds stored through the generic routes (profile images have their own). */
+function pushableEntity(table: string): EntityShape {
+  const entity = getEntityByTable(table);
+  if (!entity?.upload || !entity.server || !hasGenericRoutes(entity)) throw new HttpError(404, 'http.notFound', { path: `/api/sync/push/${table}` });
+  return entity;
+}
+
+/** A role that may not make one of the batch's changes is refused the whole batch, as the
+ * single-record route would refuse each of them (403, nothing stored). */
+function assertAllowed(request: FastifyRequest, entity: EntityShape, records: readonly PushRecord[]) {
+  const role = request.user.role;
+  if (records.some((r) => r.op === 'create') && !can(role, createPermission(entity))) throw new HttpError(403, 'auth.forbidden');
+  if (records.some((r) => r.op === 'update') && !can(role, entity.access.write)) throw new HttpError(403, 'auth.forbidden');
+}
+
+interface Pusher {
+  entity: EntityShape;
+  writer: EntityWriter;
+  validateCreate: (data: unknown) => ValidationResult;
+  validateUpdate: (data: unknown) => ValidationResult;
+}
+
+type ValidationResult = { ok: true } | { ok: false; answer: ErrorAnswer };
+
+/** The body schema's check, answering in the request's language (the same schema and compiler
+ * as the single-record routes: coercion and defaults alike). */
+function validator(request: FastifyRequest, schema: JsonSchema) {
+  const validate = request.compileValidationSchema(schema as Record<string, unknown>);
+  return (data: unknown): ValidationResult => {
+    if (validate(data)) return { ok: true };
+    return { ok: false, answer: validationAnswer(request, (validate.errors ?? []) as Parameters<typeof validationAnswer>[1]) };
+  };
+}
+
+const keyOf = (entity: EntityShape, record: PushRecord) =>
+  String(record.op === 'update' ? (record.id ?? '') : (record.data[entity.keyFields[0] as string] ?? ''));
+
+/** Stores one record; a client's mistake becomes its answer, a database outage ends the batch. */
+async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushRecord): Promise<PushResult> {
+  const key = keyOf(p.entity, record);
+  const checked = record.op === 'create' ? p.validateCreate(record.data) : p.validateUpdate(record.data);
+  if (!checked.ok) return { key, status: checked.answer.statusCode, body: checked.answer.body };
+  try {
+    if (record.op === 'create') {
+      const { row, status } = await p.writer.create(request, jsonInput(record.data));
+      return { key, status, body: row };
+    }
+    if (!record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
+    return { key, status: 200, body: await p.writer.update(request, record.id, jsonInput(record.data)) };
+  } catch (error) {
+    if (!(error instanceof Error) || isDatabaseUnavailable(error)) throw error;
+    const answer = clientErrorAnswer(request, error);
+    if (!answer) {
+      request.log.error({ err: error }, 'push: record not stored');
+      const internal = internalErrorAnswer(request);
+      return { key, status: internal.statusCode, body: internal.body };
+    }
+    // 'duplicate entry' comes with the server's copy (when the user may read it), so the engine
+    // can compare it with the local one without asking for it (design.md §2).
+    if (answer.statusCode === 409 && record.op === 'create' && key) {
+      const server = await getRow(db, p.entity, key, reading(request.user));
+      if (server) return { key, status: 409, body: { ...answer.body, server } };
+    }
+    return { key, status: answer.statusCode, body: answer.body };
+  }
+}
+
+export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  // Made once per table: Fastify caches compiled validators by schema object.
+  const byTable = new Map<string, { writer: EntityWriter; create: JsonSchema; update: JsonSchema }>();
+  const partsOf = (entity: EntityShape) => {
+    const parts = byTable.get(entity.table) ?? { writer: writerOf(db, entity), create: createBodySchema(entity), update: updateBodySchema(entity) };
+    byTable.set(entity.table, parts);
+    return parts;
+  };
+  app.post(
+    '/api/sync/push/:table',
+    { schema: { params: { type: 'object', properties: { table: textSchema(64, 1) } }, body: pushBody }, bodyLimit: PUSH_LIMITS.bytes },
+    async (request) => {
+      const entity = pushableEntity((request.params as { table: string }).table);
+      const { records } = request.body as { records: PushRecord[] };
+      assertAllowed(request, entity, records);
+      const parts = partsOf(entity);
+      const p: Pusher = { entity, writer: parts.writer, validateCreate: validator(request, parts.create), validateUpdate: validator(request, parts.update) };
+      const results: PushResult[] = [];
+      // One after the other, in the order sent: each in its own transaction.
+      for (const record of records) results.push(await pushOne(request, db, p, record));
+      return { results };
+    },
+  );
+}

@@ -1,0 +1,168 @@
+// The batched upload endpoint (issue 16): POST /api/sync/push/{table} answers one result per
+// record, each what the single-record route would have answered; one bad record never fails the
+// others; the role matrix and the organisation scope are the single-record routes' own (the
+// scope of every kind, role and organisation is probed in test/api/scope.test.ts too).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EntityShape } from '../../schemas/define';
+import { createPermission } from '../../schemas/define';
+import { sampleBody } from '../../schemas/derive/sample';
+import { registrationNumber } from '../../schemas/ids';
+import { job, otherJob, PUSH_LIMITS, serviceProvider, uploadOrder } from '../../schemas/index';
+import { can } from '../../schemas/roles';
+import { backends } from '../helpers/db';
+import { ensureOrganisations } from '../helpers/records';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+type Body = Record<string, unknown>;
+const A = 2;
+const B = 3;
+
+describe.each(backends)('batched upload on %s', (backend) => {
+  let t: TestServer;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startTestServer({ backend });
+    await ensureOrganisations(t.server.db);
+    for (const org of [A, B]) {
+      for (const role of [1, 2, 3, 4, 5, 6, 7]) {
+        const name = `push${org}r${role}`;
+        await t.createUser({ userName: name, password: `password-${name}`, role, location: role === 1 ? 0 : org });
+        tokens[`${org}:${role}`] = await t.login(name, `password-${name}`);
+      }
+    }
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  const writer = (org: number) => tokens[`${org}:3`] as string;
+  const push = (table: string, records: unknown[], token = writer(A), headers: Record<string, string> = {}) =>
+    t.api('POST', `/sync/push/${encodeURIComponent(table)}`, { token, body: { records }, headers });
+  const create = (data: Body) => ({ op: 'create', data });
+  const count = async (entity: EntityShape, keys: string[]) => {
+    const key = entity.keyFields[0] as string;
+    const [row] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [keys]);
+    return row?.n ?? 0;
+  };
+
+  it('stores every record and answers one result per record, in order', async () => {
+    const jobs = Array.from({ length: 5 }, () => sampleBody(job));
+    const response = await push(job.table, jobs.map(create));
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((r: Body) => [r.key, r.status])).toEqual(jobs.map((j) => [j.jb_Id, 201]));
+    expect(response.body.results[0].body).toMatchObject({ jb_Id: jobs[0]?.jb_Id, title: jobs[0]?.title, location: A });
+    expect(await count(job, jobs.map((j) => String(j.jb_Id)))).toBe(5);
+  });
+
+  it('a record the rules refuse gets its own error; the others land', async () => {
+    const jobs = Array.from({ length: 4 }, () => sampleBody(job));
+    (jobs[1] as Body).positions = 0; // below the minimum of 1
+    const orphan = sampleBody(otherJob, { job: 'no-such-job' });
+    const response = await push(job.table, jobs.map(create));
+    expect(response.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201, 201]);
+    expect(response.body.results[1].body).toMatchObject({ statusCode: 400, errors: [{ field: 'positions' }] });
+    expect(await count(job, jobs.map((j) => String(j.jb_Id)))).toBe(3);
+    // A child whose parent is missing: the same message as POST /jobsother/.
+    const single = await t.api('POST', '/jobsother/', { token: writer(A), body: sampleBody(otherJob, { job: 'no-such-job' }) });
+    const batched = await push(otherJob.table, [create(orphan)]);
+    expect([batched.body.results[0].status, batched.body.results[0].body.message]).toEqual([single.status, single.body.message]);
+  });
+
+  it("answers a key already stored with 'duplicate entry' and the server's copy; stores nothing twice", async () => {
+    const body = sampleBody(serviceProvider);
+    expect((await push(serviceProvider.table, [create(body)])).body.results[0].status).toBe(201);
+    const again = await push(serviceProvider.table, [create({ ...body, sp_Name: 'Edited meanwhile' })]);
+    expect(again.body.results[0]).toMatchObject({ status: 409, body: { message: 'duplicate entry', server: { sp_Id: body.sp_Id, sp_Name: body.sp_Name } } });
+    expect(await count(serviceProvider, [String(body.sp_Id)])).toBe(1);
+  });
+
+  it("updates with the edit's base; a row changed since answers 'conflict' with the server's copy", async () => {
+    const body = sampleBody(job);
+    const created = (await push(job.table, [create(body)])).body.results[0].body as Body;
+    const update = (title: string, updatedAt: unknown) => ({ op: 'update', id: body.jb_Id, data: { title, updatedAt } });
+    const first = await push(job.table, [update('First edit', created.updatedAt)]);
+    expect(first.body.results[0]).toMatchObject({ status: 200, body: { title: 'First edit' } });
+    const stale = await push(job.table, [update('Stale edit', created.updatedAt)]);
+    expect(stale.body.results[0]).toMatchObject({ status: 409, body: { message: 'conflict', server: { title: 'First edit' } } });
+  });
+
+  it('answers in the language of the request', async () => {
+    const bad: Body = { ...sampleBody(job), positions: 0 };
+    const fr = await push(job.table, [create(bad)], writer(A), { 'accept-language': 'fr' });
+    const en = await push(job.table, [create({ ...bad, jb_Id: `${String(bad.jb_Id)}-en` })], writer(A), { 'accept-language': 'en' });
+    expect(fr.body.results[0].body.message).not.toBe(en.body.results[0].body.message);
+  });
+
+  it('refuses more records or bytes than the limits as a whole, and stores nothing', async () => {
+    const many = Array.from({ length: PUSH_LIMITS.records + 1 }, () => sampleBody(job));
+    expect((await push(job.table, many.map(create))).status).toBe(400);
+    expect(await count(job, many.map((j) => String(j.jb_Id)))).toBe(0);
+    const long = 'é'.repeat(4000); // 8,000 bytes each, twice per job
+    const big = Array.from({ length: 80 }, (): Body => ({ ...sampleBody(job), description: long, requirements: long }));
+    const response = await push(job.table, big.map(create));
+    expect(response.status).toBe(413);
+    expect(await count(job, big.map((j) => String(j.jb_Id)))).toBe(0);
+  });
+
+  it('is documented, so the organisation scope test probes it for every kind, role and organisation', async () => {
+    const docs = (await t.api('GET', '/docs')).body as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(docs.paths['/api/sync/push/{table}'] ?? {})).toContain('post');
+  });
+
+  it('takes only the kinds the engine uploads through the generic routes', async () => {
+    expect((await push('tbl_profiles_images', [create({})])).status).toBe(404);
+    expect((await push('users', [create({})])).status).toBe(404);
+    expect((await push('no-such-table', [create({})])).status).toBe(404);
+    expect((await t.api('POST', `/sync/push/${job.table}`, { body: { records: [create(sampleBody(job))] } })).status).toBe(401);
+  });
+
+  it('refuses a role the matrix does not allow the whole batch, as the single-record routes do, and stores nothing', async () => {
+    for (const entity of uploadOrder.filter((e) => e.name !== 'profileImage')) {
+      for (const role of [1, 2, 3, 4, 5, 6, 7]) {
+        const token = tokens[`${A}:${role}`] as string;
+        // Parents of the same organisation, made by its writer, so that only the role decides.
+        const body = await freshBody(entity);
+        const response = await push(entity.table, [create(body)], token);
+        const allowed = can(role, createPermission(entity));
+        if (!allowed) {
+          expect(response.status, `${entity.name} role ${role}`).toBe(403);
+          expect(await count(entity, [String(body[entity.keyFields[0] as string])]), `${entity.name} role ${role}`).toBe(0);
+        } else if (entity.name === 'profile' && role === 1) {
+          // Role 1 here has no organisation: no registration number (spec §5), as POST /profile/ answers.
+          expect(response.body.results[0].status).toBe(400);
+        } else {
+          expect(response.status, `${entity.name} role ${role}`).toBe(200);
+          expect(response.body.results[0].status, `${entity.name} role ${role}: ${JSON.stringify(response.body.results[0].body)}`).toBeLessThan(300);
+        }
+      }
+    }
+  });
+
+  it("never touches another organisation's records: updates answer 404, children under its parents 400", async () => {
+    const theirs = sampleBody(job);
+    expect((await push(job.table, [create(theirs)], writer(B))).body.results[0].status).toBe(201);
+    const mine = sampleBody(job);
+    const response = await push(job.table, [
+      { op: 'update', id: theirs.jb_Id, data: { title: 'Taken over' } },
+      create(sampleBody(otherJob, { job: String(theirs.jb_Id) })),
+      create(mine),
+    ]);
+    expect(response.body.results.map((r: Body) => r.status)).toEqual([404, 400, 201]);
+    const [row] = await t.server.db.query<{ title: string }>('SELECT "title" FROM "available-jobs" WHERE "jb_Id" = $1', [theirs.jb_Id]);
+    expect(row?.title).toBe(theirs.title);
+  });
+
+  /** A valid new record of `entity` whose parents exist in organisation A. */
+  async function freshBody(entity: EntityShape): Promise<Body> {
+    const refs: Record<string, string> = {};
+    if (entity.parent) {
+      const parent = uploadOrder.find((e) => e.name === entity.parent?.entity) as EntityShape;
+      const parentBody = await freshBody(parent);
+      const stored = await push(parent.table, [create(parentBody)], writer(A));
+      expect(stored.body.results[0].status, JSON.stringify(stored.body)).toBeLessThan(300);
+      refs[parent.name] = String(parentBody[parent.keyFields[0] as string]);
+    }
+    const body = sampleBody(entity, refs);
+    if (entity.name === 'profile') body.prof_Reg_No = registrationNumber('ADC');
+    return body;
+  }
+});

@@ -1,0 +1,203 @@
+// The engine's batched upload (issue 16): a batch with one invalid record, a batch whose answer is
+// lost, a batch over the size limit, more records than one batch takes, and progress per record.
+// The fault tests (upload-faults, upload-pull) run the batched mode too, under random faults.
+import axios, { type AxiosInstance } from 'axios';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { EntityShape } from '../../schemas/define';
+import { docFromRow } from '../../schemas/derive/rxdb';
+import { sampleBody } from '../../schemas/derive/sample';
+import { registrationNumber } from '../../schemas/ids';
+import { job, otherJob, profile, PUSH_LIMITS, skills } from '../../schemas/index';
+import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/features/offline/engine';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
+import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
+import { ensureOrganisations } from '../helpers/records';
+import { openTestDb } from '../helpers/rxdb';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+type Body = Record<string, unknown>;
+const PUSH = `/sync/push/`;
+
+let t: TestServer;
+let token: string;
+let proxy: FaultyProxy;
+let db: IcrsDatabase | undefined;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await ensureOrganisations(t.server.db);
+  await t.createUser({ userName: 'batcher', password: 'batcher-password-1', role: 3, location: 1 });
+  token = await t.login('batcher', 'batcher-password-1');
+  // Faults only on batches: the lost answers below are those of a whole batch.
+  proxy = await startFaultyProxy({ target: t.url, seed: 16, faultable: (method, url) => method === 'POST' && url.startsWith('/api/sync/push/') });
+});
+afterEach(async () => {
+  await db?.close();
+  db = undefined;
+  proxy.setFaults({ failRate: 0, failAfterRate: 0, dropRate: 0 });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await t?.close();
+});
+
+async function addPending(entity: EntityShape, body: Body): Promise<string> {
+  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Body;
+  return (await collectionOf(db as IcrsDatabase, entity).insert({ ...doc, syncState: 'pending', syncOp: 'create' })).primary;
+}
+
+/** `n` pending jobs (with `extra` fields) and one other job under each. */
+async function seedJobs(n: number, extra: Body = {}): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const key = await addPending(job, { ...sampleBody(job), ...extra });
+    await addPending(otherJob, sampleBody(otherJob, { job: key }));
+    keys.push(key);
+  }
+  return keys;
+}
+
+function client(baseURL = `${t.url}/api`): { http: AxiosInstance; log: string[] } {
+  const http = axios.create({ baseURL, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
+  const log: string[] = [];
+  http.interceptors.request.use((config) => {
+    const records = (config.data as { records?: unknown[] } | undefined)?.records;
+    log.push(`${String(config.method).toUpperCase()} ${config.url}${records ? ` ×${records.length}` : ''}`);
+    return config;
+  });
+  return { http, log };
+}
+
+function deps(http: AxiosInstance): UploadDeps & { notify: ReturnType<typeof vi.fn> } {
+  return { db: db as IcrsDatabase, http, notify: vi.fn(), isConnected: () => true } as UploadDeps & { notify: ReturnType<typeof vi.fn> };
+}
+
+async function serverCount(entity: EntityShape, keys: readonly string[]): Promise<number> {
+  const column = entity.keyFields[0] as string;
+  const [row] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`, [[...keys]]);
+  return row?.n ?? 0;
+}
+
+const batches = (log: string[]) => log.filter((line) => line.startsWith(`POST ${PUSH}`));
+
+describe('batched upload', () => {
+  it('sends records without images in batches, parents first, with progress per record', async () => {
+    db = await openTestDb();
+    const keys = await seedJobs(PUSH_LIMITS.records + 20);
+    const { http, log } = client();
+    const seen: UploadReport[] = [];
+    const report = await uploadAll(deps(http), { onProgress: (r) => seen.push(r) });
+    expect(report).toMatchObject({ total: 240, uploaded: 240, percent: 100 });
+    // 120 jobs: a batch of 100 and one of 20; then the other jobs, the same.
+    expect(batches(log)).toEqual([
+      `POST ${PUSH}${encodeURIComponent(job.table)} ×100`, `POST ${PUSH}${encodeURIComponent(job.table)} ×20`,
+      `POST ${PUSH}${otherJob.table} ×100`, `POST ${PUSH}${otherJob.table} ×20`,
+    ]);
+    expect(log).toHaveLength(4);
+    // The bar moves record by record, not batch by batch.
+    const done = seen.map((r) => r.done);
+    expect(done.slice(1, 6)).toEqual([1, 2, 3, 4, 5]);
+    expect(await serverCount(job, keys)).toBe(120);
+    expect(await countPending(db)).toBe(0);
+  });
+
+  it('a batch with one invalid record: the others land, that one is kept with its error and its child waits', async () => {
+    db = await openTestDb();
+    const keys: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      // The third is numbered for another organisation: the server refuses it (spec §5), the store cannot tell.
+      const prof = await addPending(profile, { ...sampleBody(profile), prof_Reg_No: registrationNumber(i === 2 ? 'ADC' : 'ICRS') });
+      await addPending(skills, sampleBody(skills, { profile: prof }));
+      keys.push(prof);
+    }
+    const bad = keys[2] as string;
+    const { http, log } = client();
+    const d = deps(http);
+    const report = await uploadAll(d);
+    expect(batches(log)).toContain(`POST ${PUSH}${profile.table} ×5`);
+    const profiles = report.kinds.find((k) => k.table === profile.table);
+    expect(profiles).toMatchObject({ total: 5, success: 4, failed: 1, errors: [{ key: bad, message: expect.stringContaining('ICRS') }] });
+    expect(report.kinds.find((k) => k.table === skills.table)).toMatchObject({ total: 5, success: 4, skipped: 1, errors: [{ message: 'parent not uploaded' }] });
+    expect(d.notify).toHaveBeenCalledWith('Save Prof basic Error', expect.stringContaining('ICRS'));
+    expect(await serverCount(profile, keys)).toBe(4);
+    expect(await listPending(db)).toMatchObject([
+      { table: profile.table, key: bad, state: 'failed', attempts: 1, lastError: expect.stringContaining('ICRS') },
+      { table: skills.table, state: 'pending' },
+    ]);
+  });
+
+  it('a batch whose answer is lost: kept, and the next upload settles it as duplicate entries, nothing doubled', async () => {
+    db = await openTestDb();
+    const keys = await seedJobs(30);
+    proxy.setFaults({ dropRate: 1 });
+    const { http } = client(`${proxy.url}/api`);
+    const lost = await uploadAll(deps(http));
+    expect(proxy.stats.dropped).toBeGreaterThan(0);
+    // The server stored the jobs, the device does not know it.
+    expect(await serverCount(job, keys)).toBe(30);
+    expect(lost.kinds[0]).toMatchObject({ failed: 30, success: 0 });
+    expect(await countPending(db)).toBe(60);
+
+    proxy.setFaults({ dropRate: 0 });
+    const again = await uploadAll(deps(http));
+    expect(again.kinds[0]).toMatchObject({ success: 30, failed: 0 });
+    expect(again.kinds[1]).toMatchObject({ success: 30, failed: 0 });
+    expect(await serverCount(job, keys)).toBe(30);
+    const [mine] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "available-jobs" WHERE "jb_Id" = ANY($1::text[])`, [keys]);
+    expect(mine?.n).toBe(30);
+    expect(await countPending(db)).toBe(0);
+  });
+
+  it('an answer lost after the server stored part of the kind, edits made meanwhile still reach the server', async () => {
+    db = await openTestDb();
+    const keys = await seedJobs(10);
+    proxy.setFaults({ failAfterRate: 1 });
+    const { http } = client(`${proxy.url}/api`);
+    await uploadAll(deps(http));
+    // Edited offline after the lost answer: the duplicate carries a newer local copy.
+    await collectionOf(db, job).findOne(keys[0]).exec().then((d) => d?.incrementalPatch({ title: 'Edited after the lost answer' }));
+    proxy.setFaults({ failAfterRate: 0 });
+    await uploadAll(deps(http));
+    expect(await countPending(db)).toBe(0);
+    const [row] = await t.server.db.query<{ title: string }>('SELECT "title" FROM "available-jobs" WHERE "jb_Id" = $1', [keys[0]]);
+    expect(row?.title).toBe('Edited after the lost answer');
+    expect(await serverCount(job, keys)).toBe(10);
+  });
+
+  it('a batch over the size limit is split, not refused', async () => {
+    db = await openTestDb();
+    const long = 'é'.repeat(4000); // 8,000 bytes of UTF-8; two such fields per job
+    const keys = await seedJobs(80, { description: long, requirements: long });
+    // Filled far past the server's limit on purpose: the server's 413 splits it.
+    const { http, log } = client();
+    const report = await uploadAll(deps(http), { batchBytes: 10 * PUSH_LIMITS.bytes });
+    expect(report.kinds[0]).toMatchObject({ total: 80, success: 80, failed: 0 });
+    expect(batches(log)[0]).toBe(`POST ${PUSH}${encodeURIComponent(job.table)} ×80`);
+    expect(batches(log).filter((line) => line.includes(encodeURIComponent(job.table))).length).toBeGreaterThan(2);
+    expect(await serverCount(job, keys)).toBe(80);
+    expect(await countPending(db)).toBe(0);
+
+    // By default the engine fills batches below the limit: no refusal at all.
+    await db.close();
+    db = await openTestDb();
+    const more = await seedJobs(80, { description: long, requirements: long });
+    const second = client();
+    const d = deps(second.http);
+    await uploadAll(d);
+    const jobBatches = batches(second.log).filter((line) => line.includes(encodeURIComponent(job.table)));
+    expect(jobBatches.length).toBe(2);
+    expect(d.notify).not.toHaveBeenCalled();
+    expect(await serverCount(job, more)).toBe(80);
+  });
+
+  it('one request per record is kept for comparison (batch: false) with the same result', async () => {
+    db = await openTestDb();
+    const keys = await seedJobs(6);
+    const { http, log } = client();
+    const report = await uploadAll(deps(http), { batch: false });
+    expect(report).toMatchObject({ uploaded: 12, percent: 100 });
+    expect(batches(log)).toEqual([]);
+    expect(log.filter((line) => line === 'POST /jobs/')).toHaveLength(6);
+    expect(await serverCount(job, keys)).toBe(6);
+  });
+});
