@@ -115,6 +115,17 @@ describe('installed app', () => {
       const answer = await fetch(`${server.url}/${icon?.src ?? ''}`);
       expect(answer.headers.get('content-type')).toBe('image/png');
     }
+    // The precache holds what the offline screens need beyond the scripts: the map's base layer
+    // and the help pages' pictures.
+    const precached = await page.evaluate(async () => {
+      const paths: string[] = [];
+      for (const name of (await caches.keys()).filter((n) => n.includes('precache'))) {
+        for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+      }
+      return paths;
+    });
+    expect(precached).toContain('/map/basemap.json');
+    expect(precached.some((p) => p.startsWith('/help/') && p.endsWith('.webp'))).toBe(true);
     // The dark theme colours the window's frame like its top bar.
     await page.getByRole('switch', { name: 'Dark theme' }).check();
     await poll(() => page.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute('content'))).toBe('#1d1d1d');
@@ -174,6 +185,10 @@ describe('installed app', () => {
     await page.getByRole('row').filter({ hasText: 'Waiting on the device' }).waitFor();
     await page.goto('/offlinehp/pending');
     await page.getByText('Waiting on the device').first().waitFor();
+    // A screen only the server can answer says so, rather than spin.
+    await page.goto('/users/chngpas');
+    await page.getByRole('heading', { name: 'Change Password', level: 1 }).waitFor();
+    await page.getByTestId('needs-connection').waitFor();
 
     // A new record, with the network still off, through the form.
     await page.goto('/serviceproviders/add');
@@ -211,7 +226,8 @@ describe('installed app', () => {
     expect(await pendingNames(page)).toEqual(['Kept across the update 1', 'Kept across the update 2', 'Kept across the update 3']);
 
     // An upload with slow answers; a newer version arrives meanwhile: no prompt until it ends.
-    await page.route((url) => url.pathname.startsWith('/api/sproviers'), async (route) => {
+    // Providers go up in a batch (POST /api/sync/push/…), or alone with an image.
+    await page.route((url) => url.pathname.startsWith('/api/sync/push') || url.pathname.startsWith('/api/sproviers'), async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 8000));
       await route.continue();
     });
