@@ -4,6 +4,7 @@
 import { api } from '../../lib/api';
 import { getCachedLists, refreshLists } from '../../lib/datalayer';
 import type { LookupLists } from '../../lib/datalayer/types';
+import type { GeoStats } from '../../lib/geoStats';
 
 /** GET /api/stats/gen: totals for the tiles (client figures absent for role 6). */
 export interface GeneralStats {
@@ -19,27 +20,7 @@ export interface IdCount {
   count: number;
 }
 
-export interface ProviderPlace {
-  id: string;
-  name: string;
-  address: string | null;
-  sp_type: number;
-  lat: number;
-  lng: number;
-}
-
-export interface JobPlace {
-  id: string;
-  title: string;
-  address: string | null;
-  lat: number;
-  lng: number;
-}
-
-export interface GeoStats {
-  latlangs: ProviderPlace[];
-  jbLatlangs: JobPlace[];
-}
+export type { GeoStats, JobPlace, ProviderPlace } from '../../lib/geoStats';
 
 /** The four charts: call path and the lookup list naming its ids (spec §2). */
 export const CHARTS = [

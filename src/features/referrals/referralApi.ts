@@ -110,17 +110,12 @@ export async function findJobs(filter: TargetFilter): Promise<ListResult<Row>> {
   return data;
 }
 
-export interface ProviderPlace {
-  id: string;
-  name: string;
-  address: string | null;
-  sp_type: number;
-  lat: number;
-  lng: number;
-}
+import type { GeoStats, ProviderPlace } from '../../lib/geoStats';
+
+export type { ProviderPlace };
 
 /** Providers with coordinates (the dashboard's geo statistics): the markers of the service map. */
 export async function providerPlaces(): Promise<ProviderPlace[]> {
-  const { data } = await api.get<{ latlangs: ProviderPlace[] }>('/stats/geo', { silent: true });
+  const { data } = await api.get<Pick<GeoStats, 'latlangs'>>('/stats/geo', { silent: true });
   return data.latlangs;
 }
