@@ -8,4 +8,5 @@ export { usePendingTotal } from './counts';
 export { notifyIfQuota, isQuotaError } from './quota';
 export { reportSaveFailure } from './failure';
 export { NetworkIndicator, UploadOnReconnect } from './network';
-export { afterUploads, useUploadRun } from './uploadRun';
+export { useUploadRun } from './uploadRun';
+export { afterUploads, useUploading } from './uploadState';

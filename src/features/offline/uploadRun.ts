@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify';
 import { countPending, uploadAll, type RecordRef, type UploadReport } from './engine';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
+import { setUploading, UPLOAD_LOCK } from './uploadState';
 
 export interface UploadRunState {
   running: boolean;
@@ -31,7 +32,6 @@ export interface UploadSummary {
 }
 
 const IDLE: UploadRunState = { running: false, report: null, error: null, busyElsewhere: false, summary: null };
-const LOCK_NAME = 'icrs-upload';
 
 let state: UploadRunState = IDLE;
 let controller: AbortController | null = null;
@@ -39,6 +39,7 @@ const listeners = new Set<() => void>();
 
 function setState(next: Partial<UploadRunState>): void {
   state = { ...state, ...next };
+  if (next.running !== undefined) setUploading(next.running);
   listeners.forEach((listener) => listener());
 }
 
@@ -55,19 +56,11 @@ export function isUploading(): boolean {
   return state.running;
 }
 
-/** Runs `work` once no upload runs in any tab of this app, holding the upload lock meanwhile,
- * so that none starts either: an app update waits for the upload rather than cut it. */
-export async function afterUploads<T>(work: () => Promise<T>): Promise<T> {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  if (!locks) return work();
-  return locks.request(LOCK_NAME, () => work());
-}
-
 /** Runs `work` under the cross-tab upload lock; null when another tab holds it. */
 async function underLock<T>(work: () => Promise<T>): Promise<T | null> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks) return work();
-  return locks.request(LOCK_NAME, { ifAvailable: true }, (lock) => (lock ? work() : null));
+  return locks.request(UPLOAD_LOCK, { ifAvailable: true }, (lock) => (lock ? work() : null));
 }
 
 const SERVER_TROUBLE = /^(Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)$/i;

@@ -4,7 +4,8 @@ import { Alert, Button, Snackbar } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { ConfirmDialog } from '../../components';
 import { UPDATE_CHECK_DELAY_MS } from '../../lib/constants';
-import { afterUploads, useUploadRun } from '../offline';
+// The light module, not the offline feature: the prompt loads with the shell, before any store.
+import { afterUploads, useUploading } from '../offline/uploadState';
 
 const HOURLY_MS = 60 * 60 * 1000;
 
@@ -32,8 +33,8 @@ export function UpdatePrompt() {
     onRegisteredSW: (_url, registration) => scheduleUpdateChecks(registration),
     onRegisterError: (error: unknown) => console.warn('Service worker registration failed:', error),
   });
-  const upload = useUploadRun();
-  if (!needRefresh || upload.running) return null;
+  const uploading = useUploading();
+  if (!needRefresh || uploading) return null;
   const say = (id: string) => intl.formatMessage({ id });
   // On confirm the waiting worker takes over and the plugin reloads the page.
   const confirm = () => {
