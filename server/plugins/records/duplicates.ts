@@ -1,44 +1,10 @@
-// Possible duplicates of a client being registered (issue 11): clients with the same first and
-// last name (case and accents ignored) and the same birth date, or the same phone number
-// (digits only). Only among the clients the user may read (the organisation scope), like
-// every read.
+// Possible duplicates of a client being registered (issue 11), the rule of
+// schemas/duplicates.ts in SQL. Only among the clients the user may read (the organisation
+// scope), like every read.
 import { profile } from '../../../schemas/index';
+import { foldName, MAX_DUPLICATES, MIN_PHONE_DIGITS, phoneDigits, type Duplicate, type DuplicateQuery } from '../../../schemas/duplicates';
 import type { Queryable } from '../../db/index';
 import { addScope, Conditions, type Access } from '../../lib/records';
-
-export interface DuplicateQuery {
-  firstName?: string | null;
-  lastName?: string | null;
-  birthDate?: string | null;
-  phone?: string | null;
-  exclude?: string | null;
-}
-
-export interface Duplicate {
-  prof_Id: string;
-  prof_Reg_No: string;
-  firstName: string;
-  lastName: string;
-  birthDate: string | null;
-  phone: string | null;
-  /** What matched: 'name' (names and birth date), 'phone', or both. */
-  match: ('name' | 'phone')[];
-}
-
-/** At most this many are listed: enough to see that a client may exist already. */
-export const MAX_DUPLICATES = 20;
-/** A phone number is compared when it has at least this many digits. */
-export const MIN_PHONE_DIGITS = 6;
-
-/** Lower case without accents, spaces trimmed and collapsed: 'Élodie ' → 'elodie'. The
- * database applies the same folding (foldSql), so 'ÉLODIE' there matches 'elodie' here. */
-export function foldName(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/\s+/g, ' ');
-}
-
-export function phoneDigits(text: string): string {
-  return text.replace(/[^0-9]/g, '');
-}
 
 /** foldName in SQL: NFD, combining marks (U+0300-U+036F) removed, lower case, spaces collapsed. */
 const foldSql = (column: string) =>

@@ -7,7 +7,8 @@ import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { deleteImages, putImage } from '../../lib/images';
 import { getRowOr404, reading, updateRow, upsertRow, writing } from '../../lib/records';
-import { findDuplicates, type DuplicateQuery } from './duplicates';
+import type { DuplicateQuery } from '../../../schemas/duplicates';
+import { findDuplicates } from './duplicates';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
 import type { EntityHooks } from './routes';
 

@@ -3,6 +3,7 @@
 // too, at once online, at the upload offline), and the search for possible duplicates (the
 // server's, within the user's organisation, and this device's store).
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
+import { duplicateMatch, foldName, type Duplicate, type DuplicateQuery } from '../../../schemas/duplicates';
 import { profile, profileImage } from '../../../schemas/index';
 import type { Ctx } from './context';
 import { isPending, plain, writeSynced, type DocData } from './docs';
@@ -112,52 +113,13 @@ export async function listProfileFiles(ctx: Ctx, key: string): Promise<DocData[]
 // Possible duplicates
 // ------------------------------------------------------------------------------------------
 
-export interface DuplicateQuery {
-  firstName?: string | null;
-  lastName?: string | null;
-  birthDate?: string | null;
-  phone?: string | null;
-  /** The client being edited: not its own duplicate. */
-  exclude?: string | null;
-}
-
-export interface DuplicateClient {
-  prof_Id: string;
-  prof_Reg_No: string;
-  firstName: string;
-  lastName: string;
-  birthDate?: string | null;
-  phone?: string | null;
-  match: ('name' | 'phone')[];
+/** A possible duplicate as the client shows it. */
+export interface DuplicateClient extends Duplicate {
   /** Found in this device's store only (not uploaded, or the search could not reach the server). */
   local?: boolean;
 }
 
-/** A phone is compared when it has this many digits (the server's rule too). */
-export const MIN_PHONE_DIGITS = 6;
-
-/** Lower case without accents, spaces trimmed and collapsed (the server folds the same way). */
-export function foldName(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/\s+/g, ' ');
-}
-
-export function phoneDigits(text: string): string {
-  return text.replace(/[^0-9]/g, '');
-}
-
-/** What makes `doc` a possible duplicate of the client described by `query`. */
-export function duplicateMatch(query: DuplicateQuery, doc: Readonly<Record<string, unknown>>): ('name' | 'phone')[] {
-  const match: ('name' | 'phone')[] = [];
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  const first = foldName(text(query.firstName));
-  const last = foldName(text(query.lastName));
-  if (first && last && query.birthDate && foldName(text(doc.firstName)) === first && foldName(text(doc.lastName)) === last && doc.birthDate === query.birthDate) {
-    match.push('name');
-  }
-  const digits = phoneDigits(text(query.phone));
-  if (digits.length >= MIN_PHONE_DIGITS && phoneDigits(text(doc.phone)) === digits) match.push('phone');
-  return match;
-}
+export { duplicateMatch, foldName, type DuplicateQuery };
 
 /** The store's clients matching `query` (offline, and the ones not uploaded yet when online). */
 async function localDuplicates(ctx: Ctx, query: DuplicateQuery): Promise<DuplicateClient[]> {
