@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { HELP_SCREENSHOTS } from '../../src/features/help/screenshots';
-import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { expectAxeClean } from '../helpers/axe';
+import { newPage, signIn, startAdminSession, type AdminSession, type TestPage } from '../helpers/browser';
+import type { TestServer } from '../helpers/server';
 
 let t: TestServer;
 let browser: Browser;
@@ -19,26 +19,18 @@ const field = { userName: 'lists-field4', password: 'field-pass-4', role: 4, loc
 const CONTACT = { name: 'ICRS programme team', email: 'support@programme.example.net', phone: '+243 81 000 0000', address: 'Avenue du Lac 12, Goma', hours: 'Mon–Fri 8:00–16:00' };
 const PHONE = { width: 360, height: 740 };
 
+let session: AdminSession;
+
 beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestServer({ config: { contact: CONTACT } }), launchBrowser()]);
-  await t.createUser(field);
-  adminToken = await t.login(t.admin.userName, t.admin.password);
-  admin = await newPage(browser, { baseURL: t.url, lang: 'en' });
-  await signIn(admin.page, t.admin.userName, t.admin.password);
+  session = await startAdminSession({ users: [field], server: { config: { contact: CONTACT } } });
+  ({ t, browser, admin, adminToken } = session);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => session?.close());
 
 async function sectors(): Promise<{ id: number; en: string; active: boolean }[]> {
   const { body } = await t.api('GET', '/lists', { token: adminToken });
   return body.find((list: { key: string }) => list.key === 'sector').items;
-}
-
-async function expectAxeClean(page: Page, what: string) {
-  expect(await seriousViolations(page), what).toEqual([]);
 }
 
 /** The Sector choices an open job form offers now (the list is opened, read and closed). */

@@ -5,9 +5,9 @@
 // each screen, light and dark, desktop and 360 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { expectAxeClean } from '../helpers/axe';
+import { newPage, signIn, startAdminSession, type AdminSession, type TestPage } from '../helpers/browser';
+import type { TestServer } from '../helpers/server';
 
 let t: TestServer;
 let browser: Browser;
@@ -19,26 +19,18 @@ const TEMPORARY = 'temp-pass-4821';
 const CHOSEN = 'river-stone-lantern-9';
 const PHONE = { width: 360, height: 740 };
 
+let session: AdminSession;
+
 beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  await t.createUser(orgAdmin);
-  adminToken = await t.login(t.admin.userName, t.admin.password);
-  admin = await newPage(browser, { baseURL: t.url, lang: 'en' });
-  await signIn(admin.page, t.admin.userName, t.admin.password);
+  session = await startAdminSession({ users: [orgAdmin] });
+  ({ t, browser, admin, adminToken } = session);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => session?.close());
 
 async function userNamed(userName: string) {
   const { body } = await t.api('GET', `/users?q=${encodeURIComponent(userName)}`, { token: adminToken });
   return body.rows.find((row: { userName: string }) => row.userName === userName);
-}
-
-async function expectAxeClean(page: Page, what: string) {
-  expect(await seriousViolations(page), what).toEqual([]);
 }
 
 async function choose(page: Page, field: RegExp, option: string) {

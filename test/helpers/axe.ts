@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 // Evaluated through the debugging protocol rather than added as a <script>: the app's
 // Content-Security-Policy (script-src 'self') rightly refuses inline scripts.
@@ -37,4 +38,9 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
+}
+
+/** Fails the test with axe's findings (labelled `what`) when the page has serious violations. */
+export async function expectAxeClean(page: Page, what?: string): Promise<void> {
+  expect(await seriousViolations(page), what).toEqual([]);
 }

@@ -1,6 +1,7 @@
 // Headless Chromium for the browser tests (playwright-core drives the system Chromium).
 // One browser per test file, a fresh context (empty storage) per test.
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { startTestServer, type TestServer, type TestUser } from './server';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -80,4 +81,32 @@ export async function settle(page: Page, timeout = 15_000): Promise<void> {
   const busy = '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root, [data-testid="toast"]';
   await page.mouse.move(400, 30);
   await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout, polling: 100 });
+}
+
+/** A test file's shared pieces: a server, a browser, and the first administrator signed in on a
+ * page (and holding an API token), with the file's extra users created. */
+export interface AdminSession {
+  t: TestServer;
+  browser: Browser;
+  admin: TestPage;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+export async function startAdminSession(options: { server?: Parameters<typeof startTestServer>[0]; users?: TestUser[]; lang?: PageOptions['lang'] } = {}): Promise<AdminSession> {
+  const [t, browser] = await Promise.all([startTestServer(options.server), launchBrowser()]);
+  for (const user of options.users ?? []) await t.createUser(user);
+  const adminToken = await t.login(t.admin.userName, t.admin.password);
+  const admin = await newPage(browser, { baseURL: t.url, lang: options.lang ?? 'en' });
+  await signIn(admin.page, t.admin.userName, t.admin.password);
+  return {
+    t,
+    browser,
+    admin,
+    adminToken,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
 }
