@@ -1,30 +1,17 @@
 // Referral screens work online only, and their lists follow colleagues' changes live.
-import { useEffect, useEffectEvent } from 'react';
-import { changeStream } from '../../lib/db/replication';
-import { getToken } from '../../lib/session';
+import { useServerChanges } from '../../lib/serverChanges';
 
 /** True when calls only the server can answer can be made: online mode and a network. */
 export { useConnected } from '../../components/useConnected';
 
-/** Every table ('*'): the stream came back after a break, so anything may have changed. */
-const ALL_TABLES = '*';
+/** A status change is one event: a short wait still folds a burst into one reload. */
+const REFERRAL_REFRESH_DELAY_MS = 250;
 
 /**
- * Calls `onChange` whenever one of `tables` changes on the server (the change stream,
- * GET /api/sync/stream, which names tables only: the screen reloads what it shows through the
- * scoped API). Referrals have no offline collection, so the pull replication does not carry
- * them: this screen listens itself, while it is shown and connected.
+ * Calls `onChange` whenever one of `tables` changes on the server. Referrals have no offline
+ * collection, but the change stream the pull replication keeps open names every table the
+ * role may read, referrals too: the screen reloads what it shows through the scoped API.
  */
 export function useTableChanges(tables: readonly string[], onChange: () => void, connected: boolean): void {
-  const notify = useEffectEvent(onChange);
-  const key = tables.join(',');
-  useEffect(() => {
-    const token = getToken();
-    if (!connected || !token || typeof EventSource === 'undefined') return;
-    const watched = new Set(key.split(','));
-    const subscription = changeStream(`/api/sync/stream?token=${encodeURIComponent(token)}`, (url) => new EventSource(url)).subscribe((table) => {
-      if (table === ALL_TABLES || watched.has(table)) notify();
-    });
-    return () => subscription.unsubscribe();
-  }, [key, connected]);
+  useServerChanges(tables, onChange, connected, REFERRAL_REFRESH_DELAY_MS);
 }
