@@ -57,7 +57,9 @@ export async function fillMainTables(db: Queryable, rows: number): Promise<numbe
      FROM generate_series(1, $1::int) AS n`,
     [rows],
   );
-  for (const table of MAIN_TABLES) await db.query(`ANALYZE "${table}"`);
+  // As autovacuum leaves a table soon after a bulk load: statistics and the visibility map
+  // (index-only scans) up to date.
+  for (const table of MAIN_TABLES) await db.query(`VACUUM ANALYZE "${table}"`);
   return (performance.now() - started) / 1000;
 }
 

@@ -140,12 +140,34 @@ export function indexColumns(entity: EntityShape): string[][] {
   });
 }
 
+/**
+ * Whether the index on `cols` holds live rows only (`WHERE NOT "deleted"`): a list filter of a
+ * soft-delete entity. Lists and their counts never read deleted rows, and with the partial
+ * index a filtered count is an index-only scan (100,000 providers, one territory of 12,500:
+ * 12-24 ms → 1-3 ms on PostgreSQL 15; docs/performance.md "API under load"). References stay
+ * whole: they are followed to deleted parents too.
+ */
+export function liveOnlyIndex(entity: EntityShape, cols: readonly string[]): boolean {
+  const [name] = cols;
+  if (!entity.softDelete || cols.length !== 1 || name === undefined || !entity.list?.filters.includes(name)) return false;
+  const field = entity.fields[name];
+  return !(field?.kind === 'id' && field.ref);
+}
+
+/** The name and definition of each index of one server entity. */
+function entityIndexes(entity: EntityShape): { name: string; sql: string }[] {
+  if (!entity.server) return [];
+  return indexColumns(entity).map((cols) => {
+    const live = liveOnlyIndex(entity, cols);
+    const name = indexName(entity.table, live ? [...cols, 'live'] : cols);
+    const where = live ? ' WHERE NOT "deleted"' : '';
+    return { name, sql: `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${ident(entity.table)} (${cols.map(ident).join(', ')})${where};` };
+  });
+}
+
 /** CREATE INDEX IF NOT EXISTS statements of one server entity. */
 export function createIndexesSql(entity: EntityShape): string[] {
-  if (!entity.server) return [];
-  return indexColumns(entity).map(
-    (cols) => `CREATE INDEX IF NOT EXISTS ${ident(indexName(entity.table, cols))} ON ${ident(entity.table)} (${cols.map(ident).join(', ')});`,
-  );
+  return entityIndexes(entity).map((index) => index.sql);
 }
 
 /** Every table and index, parents before children: the body of the first migration. */
