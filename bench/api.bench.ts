@@ -10,6 +10,7 @@
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/api.bench.ts
 //
+// Without TEST_DATABASE_URL: in-memory PGlite (one connection, in the server's process).
 // BENCH_RUNS (default 3) rounds of BENCH_SECONDS (default 5) per route, BENCH_CONNECTIONS (10)
 // connections. autocannon runs in a process of its own, so it does not share the server's thread.
 import { execFile } from 'node:child_process';
@@ -17,9 +18,10 @@ import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { serviceProvider } from '../schemas/index';
+import type { Queryable } from '../server/db/index';
 import { selectList } from '../server/lib/records';
 import { ensureOrganisations } from '../test/helpers/records';
-import { startTestServer } from '../test/helpers/server';
+import { startTestServer, type TestServer } from '../test/helpers/server';
 import { benchKey, fillMainTables, median } from './seed';
 
 const run = promisify(execFile);
@@ -71,28 +73,30 @@ async function hammer(load: Load): Promise<Outcome> {
   return JSON.parse(stdout) as Outcome;
 }
 
-/** The list's page and count, as the server runs them, behind a route with nothing else. */
-async function bareServer(databaseUrl: string) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+/** The list's page and count, as the server runs them, behind a route with nothing else: its
+ * own pg pool on PostgreSQL; on PGlite (in-process, one connection) the server's database. */
+async function bareServer(t: TestServer) {
+  const pool = t.config.databaseUrl ? new pg.Pool({ connectionString: t.config.databaseUrl, max: 10 }) : undefined;
+  const db: Queryable = pool ? { query: async (sql, params) => (await pool.query(sql, params ? [...params] : undefined)).rows } : t.server.db;
   const app = Fastify();
   const columns = selectList(serviceProvider);
   app.post('/bare', async (request) => {
     const { territory, pageSize, page } = request.body as { territory: number; pageSize: number; page: number };
     const where = 'WHERE NOT "deleted" AND "territory" = $1';
     const [rows, count] = await Promise.all([
-      pool.query(`SELECT ${columns} FROM "tbl_serviceprovider" ${where} ORDER BY "sp_Name" ASC NULLS LAST, "sp_Id" ASC LIMIT $2 OFFSET $3`, [
+      db.query(`SELECT ${columns} FROM "tbl_serviceprovider" ${where} ORDER BY "sp_Name" ASC NULLS LAST, "sp_Id" ASC LIMIT $2 OFFSET $3`, [
         territory,
         pageSize,
         (page - 1) * pageSize,
       ]),
-      pool.query(`SELECT count(*)::int AS total FROM "tbl_serviceprovider" ${where}`, [territory]),
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "tbl_serviceprovider" ${where}`, [territory]),
     ]);
-    return { rows: rows.rows, total: count.rows[0].total, page, pageSize };
+    return { rows, total: count[0]?.total, page, pageSize };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, close: async () => (await app.close(), await pool.end()) };
+  return { url: `http://127.0.0.1:${port}`, close: async () => (await app.close(), await pool?.end()) };
 }
 
 const print = (name: string, outcome: { rps: number; p99: number }) => {
@@ -101,9 +105,9 @@ const print = (name: string, outcome: { rps: number; p99: number }) => {
 };
 
 async function main() {
-  if (!process.env.TEST_DATABASE_URL) throw new Error('set TEST_DATABASE_URL=postgres://… (the api benchmark runs on PostgreSQL)');
-  const t = await startTestServer({ backend: 'postgres', config: { logLevel: 'info' }, logStream: { write: () => undefined } });
-  const bare = await bareServer(t.config.databaseUrl as string);
+  const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+  const t = await startTestServer({ backend, config: { logLevel: 'info' }, logStream: { write: () => undefined } });
+  const bare = await bareServer(t);
   try {
     await ensureOrganisations(t.server.db);
     const filled = await fillMainTables(t.server.db, ROWS);
@@ -125,7 +129,7 @@ async function main() {
     // Same answers from both (the page of 20 and the total), then a warm-up of each.
     const [app, plain] = await Promise.all([t.api('POST', '/sproviers/srch', { token, body: LIST_QUERY }), fetch(`${bare.url}/bare`, { method: 'POST', headers: json, body: JSON.stringify(LIST_QUERY) }).then((r) => r.json())]);
     if (app.status !== 200 || app.body.total !== plain.total || app.body.rows.length !== 20) throw new Error(`list answers differ: ${app.status} ${app.body.total} vs ${plain.total}`);
-    console.log(`# api: ${ROWS.toLocaleString('en')} rows per main table on PostgreSQL (${filled.toFixed(1)} s to fill), autocannon ${CONNECTIONS} connections × ${SECONDS} s, median of ${RUNS} rounds; list page: 20 of ${app.body.total} providers in territory ${TERRITORY}`);
+    console.log(`# api: ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), autocannon ${CONNECTIONS} connections × ${SECONDS} s, median of ${RUNS} rounds; list page: 20 of ${app.body.total} providers in territory ${TERRITORY}`);
 
     const outcomes: Record<string, Outcome[]> = { list: [], bare: [], get: [], create: [] };
     const ratios: number[] = [];
