@@ -154,20 +154,14 @@ export function liveOnlyIndex(entity: EntityShape, cols: readonly string[]): boo
   return !(field?.kind === 'id' && field.ref);
 }
 
-/** The name and definition of each index of one server entity. */
-function entityIndexes(entity: EntityShape): { name: string; sql: string }[] {
+/** CREATE INDEX IF NOT EXISTS statements of one server entity. */
+export function createIndexesSql(entity: EntityShape): string[] {
   if (!entity.server) return [];
   return indexColumns(entity).map((cols) => {
     const live = liveOnlyIndex(entity, cols);
     const name = indexName(entity.table, live ? [...cols, 'live'] : cols);
-    const where = live ? ' WHERE NOT "deleted"' : '';
-    return { name, sql: `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${ident(entity.table)} (${cols.map(ident).join(', ')})${where};` };
+    return `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${ident(entity.table)} (${cols.map(ident).join(', ')})${live ? ' WHERE NOT "deleted"' : ''};`;
   });
-}
-
-/** CREATE INDEX IF NOT EXISTS statements of one server entity. */
-export function createIndexesSql(entity: EntityShape): string[] {
-  return entityIndexes(entity).map((index) => index.sql);
 }
 
 /** Every table and index, parents before children: the body of the first migration. */
