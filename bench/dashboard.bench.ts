@@ -11,6 +11,7 @@
 // dashboard opened again and the first one after a change.
 import * as q from '../server/plugins/stats/queries';
 import { startTestServer } from '../test/helpers/server';
+import { fillMainTables, median } from './seed';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -18,53 +19,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 /** The dashboard's calls (src/features/home/dashboardData.ts), as the browser sends them. */
 const CALLS = ['/lists/profilelist', '/stats/gen', '/stats/geo', '/stats/byspdtype', '/stats/bySpdTerr', '/stats/byServiceType', '/stats/getJbSec/'];
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
-/** A UUID-shaped key per row number and table (the tables' keys must be UUIDs). */
-const key = (prefix: string) => `lpad(to_hex(n), 8, '0') || '-0000-7000-8000-${prefix}'`;
-
 const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
 try {
   const db = t.server.db;
-  const fill = performance.now();
-  await db.query(
-    `INSERT INTO "tbl_serviceprovider" ("sp_Id", "sp_Name", "sp_type", "sp_Address", "territory", "lat", "lng", "location", "createdAt", "updatedAt")
-     SELECT ${key('000000000001')}, 'Provider ' || n, 1 + n % 4, CASE WHEN n % 16 = 0 THEN NULL ELSE 'Avenue ' || n END, 1 + n % 8,
-       CASE WHEN n % 12 = 0 THEN NULL ELSE -1.7 + (n % 997) / 500.0 END, CASE WHEN n % 12 = 0 THEN NULL ELSE 28.5 + (n % 991) / 700.0 END,
-       1 + n % 5, now() - (n % 700) * interval '1 day', now()
-     FROM generate_series(1, $1::int) AS n`,
-    [ROWS],
-  );
-  await db.query(
-    `INSERT INTO "tbl_sp_detail" ("sp_Detail_Id", "sp_Id", "name", "category", "serviceType", "territory", "status", "createdAt", "updatedAt")
-     SELECT ${key('000000000002')}, ${key('000000000001')}, 'Service ' || n, 1 + n % 8, 1 + n % 16, 1 + n % 8, n % 3, now() - (n % 700) * interval '1 day', now()
-     FROM generate_series(1, $1::int) AS n`,
-    [ROWS],
-  );
-  await db.query(
-    `INSERT INTO "available-jobs" ("jb_Id", "title", "employer", "sector", "territory", "address", "open", "positions", "lat", "lng", "location", "createdAt", "updatedAt")
-     SELECT ${key('000000000003')}, 'Job ' || n, 'Employer ' || n % 500, 1 + n % 11, 1 + n % 8, 'Rue ' || n, n % 4 <> 0, 1 + n % 5,
-       CASE WHEN n % 12 = 0 THEN NULL ELSE -1.7 + (n % 983) / 500.0 END, CASE WHEN n % 12 = 0 THEN NULL ELSE 28.5 + (n % 977) / 700.0 END,
-       1 + n % 5, now() - (n % 700) * interval '1 day', now()
-     FROM generate_series(1, $1::int) AS n`,
-    [ROWS],
-  );
-  await db.query(
-    `INSERT INTO "tbl_profiles" ("prof_Id", "prof_Reg_No", "firstName", "lastName", "sex", "territory", "consent", "location", "createdAt", "updatedAt")
-     SELECT ${key('000000000004')}, 'BEN' || lpad(n::text, 8, '0'), 'Furaha', 'Kahindo', CASE WHEN n % 2 = 0 THEN 'F' ELSE 'M' END, 1 + n % 8, true,
-       1 + n % 5, now() - (n % 700) * interval '1 day', now()
-     FROM generate_series(1, $1::int) AS n`,
-    [ROWS],
-  );
-  await db.query(
-    `INSERT INTO "referral" ("ref_Id", "prof_Id", "sp_Detail_Id", "date", "reason", "status", "createdAt", "updatedAt")
-     SELECT ${key('000000000005')}, ${key('000000000004')}, ${key('000000000002')}, (now() - (n % 700) * interval '1 day')::date, 'Reason',
-       (ARRAY['sent', 'accepted', 'completed', 'declined'])[1 + n % 4], now(), now()
-     FROM generate_series(1, $1::int) AS n`,
-    [ROWS],
-  );
-  for (const table of ['tbl_serviceprovider', 'tbl_sp_detail', 'available-jobs', 'tbl_profiles', 'referral']) await db.query(`ANALYZE "${table}"`);
-  console.log(`${ROWS.toLocaleString('en')} rows in each of 5 tables on ${t.backend} (${((performance.now() - fill) / 1000).toFixed(1)} s to fill)`);
+  const seconds = await fillMainTables(db, ROWS);
+  console.log(`${ROWS.toLocaleString('en')} rows in each of 5 tables on ${t.backend} (${seconds.toFixed(1)} s to fill)`);
 
   const token = await t.login(t.admin.userName, t.admin.password);
   const perCall: Record<string, number[]> = Object.fromEntries(CALLS.map((c) => [c, []]));

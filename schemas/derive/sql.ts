@@ -140,12 +140,28 @@ export function indexColumns(entity: EntityShape): string[][] {
   });
 }
 
+/**
+ * Whether the index on `cols` holds live rows only (`WHERE NOT "deleted"`): a list filter of a
+ * soft-delete entity. Lists and their counts never read deleted rows, and with the partial
+ * index a filtered count is an index-only scan (100,000 providers, one territory of 12,500:
+ * 12-24 ms → 1-3 ms on PostgreSQL 15; docs/performance.md "API under load"). References stay
+ * whole: they are followed to deleted parents too.
+ */
+export function liveOnlyIndex(entity: EntityShape, cols: readonly string[]): boolean {
+  const [name] = cols;
+  if (!entity.softDelete || cols.length !== 1 || name === undefined || !entity.list?.filters.includes(name)) return false;
+  const field = entity.fields[name];
+  return !(field?.kind === 'id' && field.ref);
+}
+
 /** CREATE INDEX IF NOT EXISTS statements of one server entity. */
 export function createIndexesSql(entity: EntityShape): string[] {
   if (!entity.server) return [];
-  return indexColumns(entity).map(
-    (cols) => `CREATE INDEX IF NOT EXISTS ${ident(indexName(entity.table, cols))} ON ${ident(entity.table)} (${cols.map(ident).join(', ')});`,
-  );
+  return indexColumns(entity).map((cols) => {
+    const live = liveOnlyIndex(entity, cols);
+    const name = indexName(entity.table, live ? [...cols, 'live'] : cols);
+    return `CREATE INDEX IF NOT EXISTS ${ident(name)} ON ${ident(entity.table)} (${cols.map(ident).join(', ')})${live ? ' WHERE NOT "deleted"' : ''};`;
+  });
 }
 
 /** Every table and index, parents before children: the body of the first migration. */

@@ -1,7 +1,7 @@
 // One ordered list of migrations for both databases, applied at start inside one
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
-import { columnSql, ident, schemaSql } from '../../schemas/derive/sql';
+import { columnSql, createIndexesSql, ident, indexColumns, indexName, liveOnlyIndex, schemaSql } from '../../schemas/derive/sql';
 import { jobReferral, profileImage, referral, user } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
@@ -115,6 +115,20 @@ export const coreMigrations: Migration[] = [
     id: '0015-referral-change-events',
     up: async (tx) => {
       for (const entity of serverEntities.filter(hasOwnedEvents)) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
+    },
+  },
+  {
+    // Issue 16: list filters of soft-delete entities index live rows only (schemas/derive/sql.ts
+    // liveOnlyIndex), so a filtered list's count is an index-only scan. New databases got them
+    // from 0001; older ones swap their whole-table filter indexes for them.
+    id: '0016-live-filter-indexes',
+    up: async (tx) => {
+      for (const entity of serverEntities) {
+        for (const cols of indexColumns(entity).filter((c) => liveOnlyIndex(entity, c))) {
+          await tx.query(`DROP INDEX IF EXISTS ${ident(indexName(entity.table, cols))}`);
+        }
+        for (const statement of createIndexesSql(entity)) await tx.query(statement);
+      }
     },
   },
 ];

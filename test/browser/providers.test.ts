@@ -149,6 +149,20 @@ describe('service provider list', () => {
     await context.close();
   });
 
+  it('shows a provider saved elsewhere and an edit made elsewhere in an open list, without a reload', async () => {
+    const { context, page } = await open(admin);
+    await page.goto('/serviceproviders');
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    // Saved by another user while the list is open: the change stream makes the list ask again.
+    const spId = await seedProvider({ sp_Name: 'AAA Live Arrival', sp_type: 1, territory: 1 });
+    const row = page.locator(`.MuiDataGrid-row[data-id="${spId}"]`);
+    await row.getByText('AAA Live Arrival').waitFor({ timeout: 10_000 });
+    const edited = await server.api('PUT', `/sproviers/${spId}`, { token: adminToken, body: { sp_Name: 'AAA Live Renamed' } });
+    expect(edited.status).toBe(200);
+    await row.getByText('AAA Live Renamed').waitFor({ timeout: 10_000 });
+    await context.close();
+  });
+
   it('refuses role 2 (403) and hides Verify from role 6, who may still see the rejected list', async () => {
     const reporter = await open(reports);
     await reporter.page.goto('/serviceproviders');

@@ -11,6 +11,7 @@ import type { EntityShape } from '../../../schemas/define';
 import type { ListQuery, ListResult } from '../../lib/datalayer/types';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
 import { downloadText } from '../../lib/download';
+import { useServerChanges } from '../../lib/serverChanges';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
 import { messageOf } from './errors';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
@@ -55,6 +56,10 @@ export interface EntityGridProps<R extends object> {
   /** Offer a date range (from, to) on the entity's date field. */
   dateRange?: boolean;
 }
+
+/** A change of the list's table on the server (saved in another browser) loads the page shown
+ * again after this pause: live lists (design.md §6), a burst of changes being one reload. */
+const LIVE_RELOAD_DELAY_MS = 150;
 
 interface Notice {
   severity: 'warning' | 'error';
@@ -137,7 +142,9 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const namesKey = (props.columns ?? defaultColumns(entity)).join(',');
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
-  const page = usePage(load, state.query, refreshKey);
+  const [serverChanges, setServerChanges] = useState(0);
+  useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_DELAY_MS);
+  const page = usePage(load, state.query, [refreshKey, serverChanges]);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));
