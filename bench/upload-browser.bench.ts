@@ -12,13 +12,14 @@
 // alternating within each run). BENCH_RECORDS (default 2000), BENCH_RUNS (default 3),
 // BENCH_IMAGE_KB (default 200), BENCH_LATENCY_MS (default 0), BENCH_SEQUENTIAL_RECORDS (default:
 // BENCH_RECORDS; fewer keeps a slow-link run short: a rate is a rate).
+import { writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { EntityShape } from '../schemas/define';
 import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
 import { sampleBody } from '../schemas/derive/sample';
 import { registrationNumber } from '../schemas/ids';
 import {
-  apprenticeship, business, file, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
+  apprenticeship, business, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
 } from '../schemas/index';
 import type { UploadModeOptions } from '../src/features/offline/debugHandle';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
@@ -33,6 +34,8 @@ const SEQUENTIAL_RECORDS = Number(process.env.BENCH_SEQUENTIAL_RECORDS ?? RECORD
 const PER_UNIT = 12;
 /** The screen the page shows while it uploads (the offline home, whose live counts follow the store). */
 const SCREEN = process.env.BENCH_SCREEN ?? '/offlinehp';
+/** BENCH_PROFILE=path: a CPU profile of the page per mode (path-<mode>.cpuprofile, for Chromium's DevTools). */
+const PROFILE = process.env.BENCH_PROFILE;
 const USER = { userName: 'benchfield', password: 'bench-field-password-1', role: 3, location: 1 };
 
 /** A PNG of about IMAGE_KB (the 1-pixel image plus filler the server stores as it is). */
@@ -116,6 +119,8 @@ async function preparedPage(browser: Browser, baseURL: string, records: number):
 
 /** One engine run in the page: records per second, from its start to its report. */
 async function uploadRate(page: Page, records: number, options: UploadModeOptions): Promise<number> {
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
   const { ms, uploaded } = await page.evaluate(async (modeOptions) => {
     const handle = window.__icrs;
     if (!handle) throw new Error('no support handle');
@@ -123,6 +128,7 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
     const report = await handle.uploadWith(modeOptions);
     return { ms: performance.now() - started, uploaded: report.uploaded };
   }, options);
+  if (cdp) writeFileSync(`${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   if (uploaded !== records) throw new Error(`${JSON.stringify(options)}: ${uploaded} of ${records} uploaded`);
   return records / (ms / 1000);
 }
