@@ -25,6 +25,7 @@ import type { UploadModeOptions } from '../src/features/offline/debugHandle';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
+import { median } from './median';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 2000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -132,12 +133,6 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
   if (uploaded !== records) throw new Error(`${JSON.stringify(options)}: ${uploaded} of ${records} uploaded`);
   return records / (ms / 1000);
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 async function main() {
   const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
