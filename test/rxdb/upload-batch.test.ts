@@ -297,6 +297,27 @@ describe('batched upload with images', () => {
     expect(await localImages()).toBe(0);
   });
 
+  it('an offline edit that clears a field and adds a small image: one batch, the null and the image both reach the server', async () => {
+    db = await openTestDb();
+    const created = await t.api('POST', '/jobs/', { token, body: sampleBody(job) });
+    expect(created.body.address).toBeTruthy();
+    const key = String(created.body.jb_Id);
+    const { address: _cleared, ...edited } = created.body as Body;
+    const doc = docFromRow(job, edited) as Body;
+    await collectionOf(db, job).insert({ ...doc, syncState: 'pending', syncOp: 'update', syncBase: created.body.updatedAt });
+    const image = imageOf(10);
+    await addImage(key, image);
+    const { http, log } = client();
+    const report = await uploadAll(deps(http));
+    expect(report.kinds[0]).toMatchObject({ success: 1, images: 1 });
+    // Multipart cannot carry a null, but the batch's records are JSON: one request, not two.
+    expect(log).toEqual([`POST ${PUSH}${JOBS} ×1 +1 images`]);
+    const [row] = await t.server.db.query<{ address: string | null }>('SELECT "address" FROM "available-jobs" WHERE "jb_Id" = $1', [key]);
+    expect(row?.address).toBeNull();
+    expect(await serverImages([key])).toEqual([`${key}:jb_img1:${image.length}`]);
+    expect(await countPending(db)).toBe(0);
+  });
+
   it('a batch over the image limit is split, not refused', async () => {
     db = await openTestDb();
     const image = imageOf(200);
