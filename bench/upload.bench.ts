@@ -20,6 +20,7 @@ import { collectionOf, type IcrsDatabase } from '../src/lib/db/database';
 import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { openTestDb } from '../test/helpers/rxdb';
 import { startTestServer } from '../test/helpers/server';
+import { median } from './median';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -68,12 +69,6 @@ async function seed(db: IcrsDatabase, records: number): Promise<number> {
   }
   return units * PER_UNIT;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 async function main() {
   const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';

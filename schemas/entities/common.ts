@@ -5,8 +5,11 @@ import { f, text, PHONE_PATTERN } from '../define.ts';
 /** Largest image or file accepted (issue 3: 5 MB per image). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** One batched upload (POST /api/sync/push/{table}, issue 16): at most this many records and
- * bytes of JSON. The engine splits what it sends to fit; the server refuses more (400 / 413). */
-export const PUSH_LIMITS = { records: 100, bytes: 1024 * 1024 } as const;
+ * bytes of JSON and (multipart) `imageBytes` of images, each image within MAX_IMAGE_BYTES as on
+ * the single-record routes. The engine puts in a batch only records whose images are at most
+ * `smallImage` each (larger ones go with their record alone) and splits what it sends to fit;
+ * the server refuses more (400 / 413). */
+export const PUSH_LIMITS = { records: 100, bytes: 1024 * 1024, imageBytes: 4 * 1024 * 1024, smallImage: 256 * 1024 } as const;
 
 /** Base64 of MAX_IMAGE_BYTES (4 characters per 3 bytes, rounded up to whole groups). */
 export const MAX_IMAGE_BASE64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;

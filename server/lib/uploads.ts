@@ -36,6 +36,16 @@ export interface UploadedFile {
   data: Buffer;
 }
 
+/** The limits of a request that carries more than one record (the batched push); the per-file
+ * limit and the type check stay the same. */
+export interface MultipartOptions {
+  maxFiles?: number;
+  maxFileTotal?: number;
+  maxFieldBytes?: number;
+  /** A file of a refused type goes here instead of failing the whole request (its record fails alone). */
+  rejectFile?: (field: string, error: HttpError) => void;
+}
+
 export interface MultipartBody {
   fields: Record<string, string>;
   files: UploadedFile[];
@@ -102,13 +112,14 @@ function asClientError(error: unknown): HttpError {
  * a file of a type not in `allowed` fails it (415); a truncated field (413) or a field with
  * control characters (400) too. Nothing is stored before this returns.
  */
-export async function readMultipart(request: FastifyRequest, allowed: readonly string[]): Promise<MultipartBody> {
+export async function readMultipart(request: FastifyRequest, allowed: readonly string[], options: MultipartOptions = {}): Promise<MultipartBody> {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  const { maxFiles = MAX_FILES, maxFileTotal = MAX_FILE_TOTAL, maxFieldBytes = MAX_FIELD_BYTES, rejectFile } = options;
   let fileTotal = 0;
   try {
     const parts = request.parts({
-      limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FILES + MAX_FIELDS, headerPairs: 20 },
+      limits: { fileSize: MAX_FILE_BYTES, files: maxFiles, fields: MAX_FIELDS, fieldSize: maxFieldBytes, parts: maxFiles + MAX_FIELDS, headerPairs: 20 },
     });
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -124,7 +135,7 @@ export async function readMultipart(request: FastifyRequest, allowed: readonly s
         size += chunk.length;
         fileTotal += chunk.length;
         if (size > MAX_FILE_BYTES || part.file.truncated) throw new HttpError(413, 'upload.tooLarge');
-        if (fileTotal > MAX_FILE_TOTAL) throw new HttpError(413, 'http.tooLarge');
+        if (fileTotal > maxFileTotal) throw new HttpError(413, 'http.tooLarge');
         chunks.push(chunk);
       }
       if (part.file.truncated) throw new HttpError(413, 'upload.tooLarge');
@@ -133,7 +144,10 @@ export async function readMultipart(request: FastifyRequest, allowed: readonly s
       const mime = sniffMime(data);
       const name = cleanFileName(part.filename || part.fieldname);
       if (!mime || !allowed.includes(mime)) {
-        throw new HttpError(415, 'upload.badType', { file: name, types: allowed.map(extensionOf).join(', ') });
+        const refused = new HttpError(415, 'upload.badType', { file: name, types: allowed.map(extensionOf).join(', ') });
+        if (!rejectFile) throw refused;
+        rejectFile(part.fieldname, refused);
+        continue;
       }
       files.push({ field: part.fieldname, fileName: name || `${part.fieldname}.${extensionOf(mime)}`, mime, data });
     }

@@ -10,7 +10,7 @@ import { registrationNumber } from '../../schemas/ids';
 import { job, otherJob, PUSH_LIMITS, serviceProvider, uploadOrder } from '../../schemas/index';
 import { can } from '../../schemas/roles';
 import { backends } from '../helpers/db';
-import { ensureOrganisations } from '../helpers/records';
+import { ensureOrganisations, multipartRequest, png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 type Body = Record<string, unknown>;
@@ -149,6 +149,101 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(response.body.results.map((r: Body) => r.status)).toEqual([404, 400, 201]);
     const [row] = await t.server.db.query<{ title: string }>('SELECT "title" FROM "available-jobs" WHERE "jb_Id" = $1', [theirs.jb_Id]);
     expect(row?.title).toBe(theirs.title);
+  });
+
+  describe('multipart: records with their images', () => {
+    const IMAGE = png(8, [200, 30, 30]);
+    /** A multipart batch: the field `records` and image parts `{index}.{slot}`. */
+    const pushForm = (table: string, records: unknown[], images: Record<string, Buffer>, token = writer(A)) =>
+      multipartRequest(t, 'POST', `/sync/push/${encodeURIComponent(table)}`, token, { records: { records } }, images) as Promise<{
+        status: number;
+        body: { results: Body[]; message?: string };
+      }>;
+    const storedImages = async (keys: string[]) => {
+      const rows = await t.server.db.query<{ ownerId: string; slot: string; size: number }>(
+        'SELECT "ownerId", "slot", "size" FROM "images" WHERE "ownerId" = ANY($1::text[]) ORDER BY "ownerId", "slot"',
+        [keys],
+      );
+      return rows.map((r) => `${r.ownerId}:${r.slot}:${r.size}`);
+    };
+
+    it('stores each record with its images and names them in the record; the image reads back', async () => {
+      const jobs = Array.from({ length: 3 }, () => sampleBody(job));
+      const keys = jobs.map((j) => String(j.jb_Id));
+      const response = await pushForm(job.table, jobs.map(create), { '0.jb_img1': IMAGE, '0.jb_img2': IMAGE, '2.jb_img3': IMAGE });
+      expect(response.status).toBe(200);
+      expect(response.body.results.map((r) => r.status)).toEqual([201, 201, 201]);
+      const first = response.body.results[0]?.body as Body;
+      expect(first.jb_img1).toMatch(/^jb_img1-.*\.png$/);
+      expect(first.jb_img2).toMatch(/^jb_img2-/);
+      expect((response.body.results[1]?.body as Body).jb_img1 ?? null).toBeNull();
+      expect(await storedImages(keys)).toEqual(
+        [`${keys[0]}:jb_img1:${IMAGE.length}`, `${keys[0]}:jb_img2:${IMAGE.length}`, `${keys[2]}:jb_img3:${IMAGE.length}`].sort(),
+      );
+      const image = await fetch(`${t.url}/api/imgs/getById?id=${keys[0]}&imagename=${String(first.jb_img1)}`, { headers: { authorization: `Bearer ${writer(A)}` } });
+      expect(Buffer.from(await image.arrayBuffer()).equals(IMAGE)).toBe(true);
+    });
+
+    it('an image of a refused type or an unknown slot fails its record alone, which stores nothing', async () => {
+      const jobs = Array.from({ length: 4 }, () => sampleBody(job));
+      const keys = jobs.map((j) => String(j.jb_Id));
+      const response = await pushForm(job.table, jobs.map(create), {
+        '0.jb_img1': IMAGE,
+        '1.jb_img1': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), // not an image type the server takes
+        '2.jb_img9': IMAGE,
+        '3.jb_img1': IMAGE,
+      });
+      expect(response.body.results.map((r) => r.status)).toEqual([201, 415, 400, 201]);
+      expect(response.body.results[1]?.body).toMatchObject({ statusCode: 415 });
+      expect(await count(job, keys)).toBe(2);
+      expect(await storedImages(keys)).toEqual([`${keys[0]}:jb_img1:${IMAGE.length}`, `${keys[3]}:jb_img1:${IMAGE.length}`].sort());
+    });
+
+    it("sent again (its answer lost): 'duplicate entry' with the server's copy, nothing doubled", async () => {
+      const body = sampleBody(job);
+      const key = String(body.jb_Id);
+      expect((await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE })).body.results[0]?.status).toBe(201);
+      const again = await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE });
+      expect(again.body.results[0]).toMatchObject({ status: 409, body: { message: 'duplicate entry', server: { jb_Id: key } } });
+      expect(await count(job, [key])).toBe(1);
+      expect(await storedImages([key])).toEqual([`${key}:jb_img1:${IMAGE.length}`]);
+    });
+
+    it('updates replace and empty image slots as PUT does', async () => {
+      const body = sampleBody(job);
+      const key = String(body.jb_Id);
+      const created = (await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE, '0.jb_img2': IMAGE })).body.results[0]?.body as Body;
+      const other = png(4, [0, 0, 200]);
+      const update = { op: 'update', id: key, data: { title: 'With a new image', updatedAt: created.updatedAt }, removeImages: ['jb_img2'] };
+      const response = await pushForm(job.table, [update], { '0.jb_img3': other });
+      expect(response.body.results[0]).toMatchObject({ status: 200, body: { title: 'With a new image', jb_img2: null, jb_img3: expect.stringMatching(/^jb_img3-/) } });
+      expect(await storedImages([key])).toEqual([`${key}:jb_img1:${IMAGE.length}`, `${key}:jb_img3:${other.length}`]);
+    });
+
+    it("refuses roles as the JSON batch does and never touches another organisation's records", async () => {
+      for (const role of [1, 2, 3, 4, 5, 6, 7]) {
+        const body = sampleBody(job);
+        const response = await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE }, tokens[`${A}:${role}`] as string);
+        const expected = can(role, createPermission(job)) ? 200 : 403;
+        expect(response.status, `role ${role}`).toBe(expected);
+        expect(await storedImages([String(body.jb_Id)]), `role ${role}`).toHaveLength(expected === 200 ? 1 : 0);
+      }
+      const theirs = sampleBody(job);
+      expect((await push(job.table, [create(theirs)], writer(B))).body.results[0].status).toBe(201);
+      const response = await pushForm(job.table, [{ op: 'update', id: theirs.jb_Id, data: { title: 'Taken over' } }], { '0.jb_img1': IMAGE });
+      expect(response.body.results[0]?.status).toBe(404);
+      expect(await storedImages([String(theirs.jb_Id)])).toEqual([]);
+    });
+
+    it('refuses more image bytes than the limit as a whole (413), and stores nothing', async () => {
+      const big = Buffer.concat([IMAGE, Buffer.alloc(1024 * 1024, 7)]);
+      const count5 = Math.ceil(PUSH_LIMITS.imageBytes / big.length) + 1;
+      const jobs = Array.from({ length: count5 }, () => sampleBody(job));
+      const images = Object.fromEntries(jobs.map((_, i) => [`${i}.jb_img1`, big]));
+      const response = await pushForm(job.table, jobs.map(create), images);
+      expect(response.status).toBe(413);
+      expect(await count(job, jobs.map((j) => String(j.jb_Id)))).toBe(0);
+    });
   });
 
   /** A valid new record of `entity` whose parents exist in organisation A. */

@@ -1,17 +1,18 @@
 // The engine's batched upload (issue 16): a batch with one invalid record, a batch whose answer is
-// lost, a batch over the size limit, more records than one batch takes, and progress per record.
+// lost, a batch over the size limit, more records than one batch takes, and progress per record;
+// records with small images in multipart batches (large ones alone), with the same faults.
 // The fault tests (upload-faults, upload-pull) run the batched mode too, under random faults.
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
-import { docFromRow } from '../../schemas/derive/rxdb';
+import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
-import { job, otherJob, profile, PUSH_LIMITS, skills } from '../../schemas/index';
+import { file, job, otherJob, profile, PUSH_LIMITS, skills } from '../../schemas/index';
 import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/features/offline/engine';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
-import { ensureOrganisations } from '../helpers/records';
+import { ensureOrganisations, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -61,8 +62,11 @@ function client(baseURL = `${t.url}/api`): { http: AxiosInstance; log: string[] 
   const http = axios.create({ baseURL, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
   const log: string[] = [];
   http.interceptors.request.use((config) => {
-    const records = (config.data as { records?: unknown[] } | undefined)?.records;
-    log.push(`${String(config.method).toUpperCase()} ${config.url}${records ? ` ×${records.length}` : ''}`);
+    const form = config.data instanceof FormData ? config.data : undefined;
+    const batch = form?.has('records') ? (JSON.parse(String(form.get('records'))) as { records: unknown[] }) : undefined;
+    const records = (batch ?? (config.data as { records?: unknown[] } | undefined))?.records;
+    const images = form ? [...form.values()].filter((v) => v instanceof Blob).length : 0;
+    log.push(`${String(config.method).toUpperCase()} ${config.url}${records ? ` ×${records.length}` : ''}${batch ? ` +${images} images` : ''}`);
     return config;
   });
   return { http, log };
@@ -77,6 +81,29 @@ async function serverCount(entity: EntityShape, keys: readonly string[]): Promis
   const [row] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`, [[...keys]]);
   return row?.n ?? 0;
 }
+
+/** A pending image of `bytes` in slot 1 of a job. */
+async function addImage(srcId: string, bytes: Buffer): Promise<void> {
+  const pk = `${srcId}|1`;
+  await collectionOf(db as IcrsDatabase, file).insert({
+    pk, srcId, srcTable: job.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: bytes.length,
+    data: bytes.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+  });
+}
+
+/** Stored images (owner:slot:size) of these jobs on the server. */
+async function serverImages(keys: readonly string[]): Promise<string[]> {
+  const rows = await t.server.db.query<{ ownerId: string; slot: string; size: number }>(
+    'SELECT "ownerId", "slot", "size" FROM "images" WHERE "ownerId" = ANY($1::text[]) ORDER BY "ownerId", "slot"',
+    [[...keys]],
+  );
+  return rows.map((r) => `${r.ownerId}:${r.slot}:${r.size}`);
+}
+
+const localImages = async () => (await collectionOf(db as IcrsDatabase, file).find().exec()).length;
+
+/** An image of about `kb` KB (a PNG and filler the server stores as it is). */
+const imageOf = (kb: number) => Buffer.concat([PNG_1PX, Buffer.alloc(kb * 1024, 7)]);
 
 const batches = (log: string[]) => log.filter((line) => line.startsWith(`POST ${PUSH}`));
 
@@ -199,5 +226,113 @@ describe('batched upload', () => {
     expect(batches(log)).toEqual([]);
     expect(log.filter((line) => line === 'POST /jobs/')).toHaveLength(6);
     expect(await serverCount(job, keys)).toBe(6);
+  });
+});
+
+describe('batched upload with images', () => {
+  const JOBS = encodeURIComponent(job.table);
+
+  it('small images travel in the batch (multipart), large ones alone; every record and image lands once', async () => {
+    db = await openTestDb();
+    const small = imageOf(100);
+    const large = imageOf(PUSH_LIMITS.smallImage / 1024 + 10);
+    const keys = await seedJobs(6);
+    for (const key of keys.slice(0, 4)) await addImage(key, small);
+    await addImage(keys[5] as string, large);
+    const { http, log } = client();
+    const seen: UploadReport[] = [];
+    const report = await uploadAll(deps(http), { onProgress: (r) => seen.push(r) });
+    expect(report.kinds[0]).toMatchObject({ total: 6, success: 6, failed: 0, images: 5 });
+    expect(batches(log)).toContain(`POST ${PUSH}${JOBS} ×5 +4 images`);
+    expect(log.filter((line) => line === 'POST /jobs/')).toHaveLength(1);
+    expect(await serverImages(keys)).toEqual(
+      [...keys.slice(0, 4).map((k) => `${k}:jb_img1:${small.length}`), `${keys[5]}:jb_img1:${large.length}`].sort(),
+    );
+    expect(seen.map((r) => r.done).slice(1, 7)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await countPending(db)).toBe(0);
+    expect(await localImages()).toBe(0);
+  });
+
+  it('one invalid image fails only its record, kept with its error and its image; the others land', async () => {
+    db = await openTestDb();
+    const keys = await seedJobs(4);
+    for (const key of keys) await addImage(key, key === keys[1] ? Buffer.from('GIF89a not an image the server takes') : imageOf(1));
+    const { http, log } = client();
+    const d = deps(http);
+    const report = await uploadAll(d);
+    expect(batches(log)).toContain(`POST ${PUSH}${JOBS} ×4 +4 images`);
+    expect(report.kinds[0]).toMatchObject({ total: 4, success: 3, failed: 1, imagesFailed: 1, errors: [{ key: keys[1] }] });
+    expect(report.kinds[1]).toMatchObject({ success: 3, skipped: 1, errors: [{ message: 'parent not uploaded' }] });
+    expect(d.notify).toHaveBeenCalledWith('JAALL Error', expect.stringMatching(/type/i));
+    expect(await serverCount(job, keys)).toBe(3);
+    expect(await serverImages([keys[1] as string])).toEqual([]);
+    expect(await listPending(db)).toMatchObject([
+      { table: job.table, key: keys[1], state: 'failed', attempts: 1 },
+      { table: otherJob.table, state: 'pending' },
+    ]);
+    expect(await localImages()).toBe(1);
+  });
+
+  it('a multipart batch whose answer is lost: the next upload settles it, no record or image doubled', async () => {
+    db = await openTestDb();
+    const image = imageOf(50);
+    const keys = await seedJobs(8);
+    for (const key of keys.slice(0, 5)) await addImage(key, image);
+    proxy.setFaults({ dropRate: 1 });
+    const { http } = client(`${proxy.url}/api`);
+    const lost = await uploadAll(deps(http));
+    expect(proxy.stats.dropped).toBeGreaterThan(0);
+    expect(lost.kinds[0]).toMatchObject({ failed: 8, success: 0 });
+    // The server stored them, the device does not know it.
+    expect(await serverCount(job, keys)).toBe(8);
+    expect(await localImages()).toBe(5);
+
+    proxy.setFaults({ dropRate: 0 });
+    const again = await uploadAll(deps(http));
+    expect(again.kinds[0]).toMatchObject({ success: 8, failed: 0 });
+    expect(again.kinds[1]).toMatchObject({ success: 8, failed: 0 });
+    expect(await serverCount(job, keys)).toBe(8);
+    expect(await serverImages(keys)).toEqual(keys.slice(0, 5).map((k) => `${k}:jb_img1:${image.length}`).sort());
+    expect(await countPending(db)).toBe(0);
+    expect(await localImages()).toBe(0);
+  });
+
+  it('an offline edit that clears a field and adds a small image: one batch, the null and the image both reach the server', async () => {
+    db = await openTestDb();
+    const created = await t.api('POST', '/jobs/', { token, body: sampleBody(job) });
+    expect(created.body.address).toBeTruthy();
+    const key = String(created.body.jb_Id);
+    const { address: _cleared, ...edited } = created.body as Body;
+    const doc = docFromRow(job, edited) as Body;
+    await collectionOf(db, job).insert({ ...doc, syncState: 'pending', syncOp: 'update', syncBase: created.body.updatedAt });
+    const image = imageOf(10);
+    await addImage(key, image);
+    const { http, log } = client();
+    const report = await uploadAll(deps(http));
+    expect(report.kinds[0]).toMatchObject({ success: 1, images: 1 });
+    // Multipart cannot carry a null, but the batch's records are JSON: one request, not two.
+    expect(log).toEqual([`POST ${PUSH}${JOBS} ×1 +1 images`]);
+    const [row] = await t.server.db.query<{ address: string | null }>('SELECT "address" FROM "available-jobs" WHERE "jb_Id" = $1', [key]);
+    expect(row?.address).toBeNull();
+    expect(await serverImages([key])).toEqual([`${key}:jb_img1:${image.length}`]);
+    expect(await countPending(db)).toBe(0);
+  });
+
+  it('a batch over the image limit is split, not refused', async () => {
+    db = await openTestDb();
+    const image = imageOf(200);
+    const keys = await seedJobs(24);
+    for (const key of keys) await addImage(key, image);
+    // Filled past the server's limit on purpose (24 × 200 KB > 4 MB): its 413 splits the batch.
+    const { http, log } = client();
+    const d = deps(http);
+    const report = await uploadAll(d, { batchImageBytes: 10 * PUSH_LIMITS.imageBytes });
+    expect(report.kinds[0]).toMatchObject({ total: 24, success: 24, failed: 0, images: 24 });
+    const jobBatches = batches(log).filter((line) => line.includes(JOBS));
+    expect(jobBatches[0]).toBe(`POST ${PUSH}${JOBS} ×24 +24 images`);
+    expect(jobBatches.length).toBeGreaterThan(2);
+    expect(d.notify).not.toHaveBeenCalled();
+    expect(await serverImages(keys)).toHaveLength(24);
+    expect(await countPending(db)).toBe(0);
   });
 });

@@ -172,7 +172,8 @@ describe('upload under faults', () => {
     db = await openTestDb();
     const records = await seedGraph(10);
     const titles = await seedUpdates(10);
-    proxy.setFaults({ failRate: 0.15, failAfterRate: 0.1, dropRate: 0.15 });
+    // Batches (with their small images) make few requests: rates high enough that each fault happens.
+    proxy.setFaults({ failRate: 0.25, failAfterRate: 0.15, dropRate: 0.2 });
     const before = { ...proxy.stats };
     const rounds = await uploadUntilDone();
     expect(records + titles.size).toBe(130);

@@ -79,11 +79,11 @@ describe('an image removed offline', () => {
     online = false;
     await layer().update(job, key, { jb_img1: null });
     online = true;
-    // The PUT reaches the server; its answer does not reach the device.
+    // The update (in a batch: the removal travels as its `removeImages`) reaches the server; its answer does not reach the device.
     const lossy = axios.create({ baseURL: `${t.url}/api`, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
     let loseOnce = true;
     lossy.interceptors.response.use((response) => {
-      if (response.config.method === 'put' && loseOnce) {
+      if ((response.config.method === 'put' || response.config.url?.startsWith('/sync/push/')) && loseOnce) {
         loseOnce = false;
         throw new Error('Network Error');
       }

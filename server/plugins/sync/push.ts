@@ -3,6 +3,10 @@
 // (status and body). Every record is stored through the same writer as POST {rest}/ and PUT
 // {rest}/{id} (server/plugins/records/routes.ts), in its own transaction, so one bad record never
 // fails the others, and the role and organisation rules are the single-record routes' own.
+// A batch may be multipart (the field `records` plus the records' images, part `{index}.{slot}`):
+// each record is stored with its images in one transaction, through the same writer, and an
+// image of a refused type fails its record alone.
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createPermission, type EntityShape, type JsonSchema } from '../../../schemas/define';
 import { createBodySchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
@@ -11,6 +15,8 @@ import { can } from '../../../schemas/roles';
 import type { Db, Row } from '../../db/index';
 import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
 import { getRow, reading } from '../../lib/records';
+import { IMAGE_TYPES, MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
+import type { RecordInput } from '../records/body';
 import { hasGenericRoutes, writerOf } from '../records/index';
 import { jsonInput, type EntityWriter } from '../records/routes';
 import { isDatabaseUnavailable } from '../../db/index';
@@ -21,6 +27,8 @@ export interface PushRecord {
   id?: string;
   /** The fields, as the JSON body of POST {rest}/ or PUT {rest}/{id} (with `updatedAt` = the edit's base). */
   data: Record<string, unknown>;
+  /** Image slots to empty (updates), as the single-record route's `removeImages`. */
+  removeImages?: string[];
 }
 
 /** One record's answer: what the single-record route would have answered. */
@@ -43,7 +51,12 @@ const pushBody = {
         type: 'object',
         required: ['op', 'data'],
         additionalProperties: false,
-        properties: { op: { type: 'string', enum: ['create', 'update'] }, id: textSchema(100, 1), data: { type: 'object' } },
+        properties: {
+          op: { type: 'string', enum: ['create', 'update'] },
+          id: textSchema(100, 1),
+          data: { type: 'object' },
+          removeImages: { type: 'array', maxItems: 10, items: textSchema(64, 1) },
+        },
       },
     },
   },
@@ -86,18 +99,34 @@ function validator(request: FastifyRequest, schema: JsonSchema) {
 const keyOf = (entity: EntityShape, record: PushRecord) =>
   String(record.op === 'update' ? (record.id ?? '') : (record.data[entity.keyFields[0] as string] ?? ''));
 
+/** A record's images in a multipart batch, or why they were refused (that record fails alone). */
+interface RecordFiles {
+  files: UploadedFile[];
+  refused?: HttpError;
+}
+
+const NO_FILES: RecordFiles = { files: [] };
+
+/** The record input the writer stores: fields, images and slots to empty, as the single-record routes'. */
+function recordInput(entity: EntityShape, record: PushRecord, files: UploadedFile[]): RecordInput {
+  const removeImages = (record.removeImages ?? []).filter((slot) => entity.images.includes(slot));
+  return { ...jsonInput(record.data), files, removeImages };
+}
+
 /** Stores one record; a client's mistake becomes its answer, a database outage ends the batch. */
-async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushRecord): Promise<PushResult> {
+async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushRecord, images: RecordFiles = NO_FILES): Promise<PushResult> {
   const key = keyOf(p.entity, record);
   const checked = record.op === 'create' ? p.validateCreate(record.data) : p.validateUpdate(record.data);
   if (!checked.ok) return { key, status: checked.answer.statusCode, body: checked.answer.body };
   try {
+    if (images.refused) throw images.refused;
+    const input = recordInput(p.entity, record, images.files);
     if (record.op === 'create') {
-      const { row, status } = await p.writer.create(request, jsonInput(record.data));
+      const { row, status } = await p.writer.create(request, input);
       return { key, status, body: row };
     }
     if (!record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
-    return { key, status: 200, body: await p.writer.update(request, record.id, jsonInput(record.data)) };
+    return { key, status: 200, body: await p.writer.update(request, record.id, input) };
   } catch (error) {
     if (!(error instanceof Error) || isDatabaseUnavailable(error)) throw error;
     const answer = clientErrorAnswer(request, error);
@@ -116,7 +145,52 @@ async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushR
   }
 }
 
+const IMAGE_PART = /^(\d+)\.(.+)$/;
+
+/**
+ * A multipart batch: the field `records` (the JSON body of a JSON batch) and image parts named
+ * `{index}.{slot}` (the record's place in `records`, jb_img1..3 / sp_img1..3). The type and the
+ * per-image size are checked as on the single-record routes; the batch's images together stay
+ * within PUSH_LIMITS.imageBytes (413: the engine splits). A refused image fails its record only.
+ */
+async function readMultipartBatch(request: FastifyRequest, entity: EntityShape): Promise<{ records: PushRecord[]; files: RecordFiles[] }> {
+  if (!entity.images.length) throw new HttpError(415, 'http.mediaType');
+  const refused: { field: string; error: HttpError }[] = [];
+  const { fields, files } = await readMultipart(request, IMAGE_TYPES, {
+    maxFiles: PUSH_LIMITS.records * entity.images.length,
+    maxFileTotal: PUSH_LIMITS.imageBytes,
+    maxFieldBytes: PUSH_LIMITS.bytes,
+    rejectFile: (field, error) => refused.push({ field, error }),
+  });
+  let body: unknown;
+  try {
+    body = JSON.parse(fields.records ?? '');
+  } catch {
+    throw new HttpError(400, 'http.badJson');
+  }
+  const validate = request.compileValidationSchema(pushBody as unknown as Record<string, unknown>);
+  if (!validate(body)) throw Object.assign(new Error('validation'), { validation: validate.errors ?? [], statusCode: 400 });
+  const { records } = body as { records: PushRecord[] };
+  const byRecord: RecordFiles[] = records.map(() => ({ files: [] }));
+  const target = (field: string) => {
+    const match = IMAGE_PART.exec(field);
+    const slot = match?.[2] ?? '';
+    const place = match ? byRecord[Number(match[1])] : undefined;
+    if (!place) throw new HttpError(400, 'validation.unknown', { field });
+    return { place, slot };
+  };
+  for (const file of files) {
+    const { place, slot } = target(file.field);
+    if (!entity.images.includes(slot)) place.refused ??= new HttpError(400, 'validation.unknown', { field: slot });
+    place.files.push({ ...file, field: slot });
+  }
+  for (const { field, error } of refused) target(field).place.refused ??= error;
+  return { records, files: byRecord };
+}
+
 export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  // Multipart batches (records with their images); the per-file limit of the single-record routes.
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
   // Made once per table: Fastify caches compiled validators by schema object.
   const byTable = new Map<string, { writer: EntityWriter; create: JsonSchema; update: JsonSchema }>();
   const partsOf = (entity: EntityShape) => {
@@ -126,16 +200,26 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
   };
   app.post(
     '/api/sync/push/:table',
-    { schema: { params: { type: 'object', properties: { table: textSchema(64, 1) } }, body: pushBody }, bodyLimit: PUSH_LIMITS.bytes },
-    async (request) => {
+    {
+      // JSON batches are validated by the route; multipart ones by readMultipartBatch (same schema).
+      schema: { params: { type: 'object', properties: { table: textSchema(64, 1) } }, body: { content: { 'application/json': { schema: pushBody } } } },
+      bodyLimit: PUSH_LIMITS.bytes,
+    },
+    async (request, reply) => {
       const entity = pushableEntity((request.params as { table: string }).table);
-      const { records } = request.body as { records: PushRecord[] };
+      const { records, files } = request.isMultipart()
+        ? await readMultipartBatch(request, entity).catch((error: unknown) => {
+            // Refused before its end (413): the rest of the body is not read, so the connection closes with the answer.
+            void reply.header('connection', 'close');
+            throw error;
+          })
+        : { records: (request.body as { records: PushRecord[] }).records, files: [] };
       assertAllowed(request, entity, records);
       const parts = partsOf(entity);
       const p: Pusher = { entity, writer: parts.writer, validateCreate: validator(request, parts.create), validateUpdate: validator(request, parts.update) };
       const results: PushResult[] = [];
       // One after the other, in the order sent: each in its own transaction.
-      for (const record of records) results.push(await pushOne(request, db, p, record));
+      for (const [i, record] of records.entries()) results.push(await pushOne(request, db, p, record, files[i]));
       return { results };
     },
   );

@@ -3,12 +3,14 @@
 // With it a support person can count, list, export and import pending records, read any local
 // collection, and save records through the same data layer the screens use (so a record made
 // this way behaves exactly like one made on a form). The browser tests use it to collect
-// records before the forms exist. It adds no power the page's own code does not already have,
+// records before the forms exist, and the upload benchmark (bench/upload-browser.bench.ts) to run
+// the engine in a chosen mode. It adds no power the page's own code does not already have,
 // and it is absent unless that key is set on the device.
 import { entityByName } from '../../../schemas/index';
+import { api } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/database';
 import type { DataLayer } from '../../lib/datalayer/types';
-import { countPending, exportPending, importPending, listPending } from './engine';
+import { countPending, exportPending, importPending, listPending, uploadAll, type UploadOptions, type UploadReport } from './engine';
 import { startUpload } from './uploadRun';
 
 export const DEBUG_FLAG = 'icrsDebug';
@@ -22,7 +24,12 @@ export interface IcrsDebugHandle {
   exportPending: () => Promise<string>;
   importPending: (json: string) => ReturnType<typeof importPending>;
   upload: () => ReturnType<typeof startUpload>;
+  /** One engine run in a chosen mode (sequential, one request per record, batched), without the
+   * screens' lock and toasts: what the upload benchmark compares. */
+  uploadWith: (options: UploadModeOptions) => Promise<UploadReport>;
 }
+
+export type UploadModeOptions = Pick<UploadOptions, 'sequential' | 'batch' | 'concurrency'>;
 
 declare global {
   interface Window {
@@ -50,6 +57,7 @@ export function installDebugHandle(db: IcrsDatabase, data: DataLayer | null): ()
     exportPending: () => exportPending(db),
     importPending: (json) => importPending(db, json),
     upload: () => startUpload(db),
+    uploadWith: (options) => uploadAll({ db, http: api, isConnected: () => true }, options),
   };
   window.__icrs = handle;
   console.info('ICRS support handle installed: window.__icrs (localStorage.icrsDebug = "1").');

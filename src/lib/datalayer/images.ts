@@ -106,9 +106,15 @@ export async function removeLocalImages(db: IcrsDatabase, entity: EntityShape, k
 export function recordForm(body: Readonly<Record<string, unknown>>, images: readonly ImageInput[], removeImages: readonly string[] = []): FormData {
   const form = new FormData();
   form.append('data', JSON.stringify(body));
-  for (const image of images) form.append(image.slot, image.blob, imageName(image));
+  appendImages(form, images);
   if (removeImages.length) form.append('removeImages', removeImages.join(','));
   return form;
+}
+
+/** Adds images as file parts named by their slot, after `prefix` (a batch names each record's
+ * images `{index}.{slot}`: POST /api/sync/push/{table}, server/plugins/sync/push.ts). */
+export function appendImages(form: FormData, images: readonly ImageInput[], prefix = ''): void {
+  for (const image of images) form.append(`${prefix}${image.slot}`, image.blob, imageName(image));
 }
 
 /** The image slots an update empties: an image field given as null in the values (the

@@ -1,6 +1,8 @@
 // The engine's requests (docs/api.md "Entity calls") and how their failures read.
 import { isAxiosError, type AxiosRequestConfig } from 'axios';
 import type { EntityShape } from '../../../../schemas/define';
+import { appendImages, recordForm as dataLayerForm } from '../../../lib/datalayer/images';
+import type { ImageInput } from '../../../lib/datalayer/types';
 import { blobOf } from './bytes';
 import type { DocData, LocalDoc } from './store';
 import type { UploadHttp } from './types';
@@ -20,17 +22,16 @@ export function slotOf(entity: EntityShape, image: LocalDoc): string {
   return entity.images[Number(image.get('imgNo')) - 1] ?? `img${String(image.get('imgNo'))}`;
 }
 
+/** A stored image as the data layer's image input (its slot, bytes and name). */
+function imageInput(entity: EntityShape, image: LocalDoc): ImageInput {
+  const data = image.toJSON() as DocData;
+  return { slot: slotOf(entity, image), blob: blobOf(String(data.data), String(data.type)), name: String(data.name) };
+}
+
 /** The record's fields in one JSON field `data`, its images as files and the slots to empty
- * as `removeImages` (server/plugins/records/body.ts). */
+ * as `removeImages` (server/plugins/records/body.ts): the data layer's own form. */
 function recordForm(entity: EntityShape, body: Row, images: readonly LocalDoc[], removeImages: readonly string[] = []): FormData {
-  const form = new FormData();
-  form.append('data', JSON.stringify(body));
-  for (const image of images) {
-    const data = image.toJSON() as DocData;
-    form.append(slotOf(entity, image), blobOf(String(data.data), String(data.type)), String(data.name));
-  }
-  if (removeImages.length) form.append('removeImages', removeImages.join(','));
-  return form;
+  return dataLayerForm(body, images.map((image) => imageInput(entity, image)), removeImages);
 }
 
 /** POST {rest}/: multipart when there are images (stored with the record in one transaction). */
@@ -78,6 +79,8 @@ export interface PushRecord {
   /** The key of an update (a create carries its key in `data`). */
   id?: string;
   data: Row;
+  /** Image slots to empty (an update whose images were removed offline). */
+  removeImages?: string[];
 }
 
 /** One record's answer in a batch: the status and body its own request would have had. */
@@ -91,11 +94,23 @@ export interface PushAnswer {
  * POST /sync/push/{table}: many records of one kind in one request, one answer per record, in
  * the order sent. An answer that does not match the batch is an error of the whole batch.
  */
-export async function pushRecords(http: UploadHttp, entity: EntityShape, records: readonly PushRecord[]): Promise<PushAnswer[]> {
-  const response = await http.post<{ results?: PushAnswer[] }>(`/sync/push/${encodeURIComponent(entity.table)}`, { records }, QUIET);
+export async function pushRecords(http: UploadHttp, entity: EntityShape, records: readonly PushRecord[], images: readonly (readonly LocalDoc[])[] = []): Promise<PushAnswer[]> {
+  const url = `/sync/push/${encodeURIComponent(entity.table)}`;
+  const response = images.some((list) => list.length)
+    ? await http.post<{ results?: PushAnswer[] }>(url, batchForm(entity, records, images), MULTIPART)
+    : await http.post<{ results?: PushAnswer[] }>(url, { records }, QUIET);
   const results = response.data?.results;
   if (!Array.isArray(results) || results.length !== records.length) throw new Error('The server answered the batch incompletely');
   return results;
+}
+
+/** A batch with images: the JSON body as the field `records`, each record's images as parts
+ * `{index}.{slot}` (the server stores each record with its images in one transaction). */
+function batchForm(entity: EntityShape, records: readonly PushRecord[], images: readonly (readonly LocalDoc[])[]): FormData {
+  const form = new FormData();
+  form.append('records', JSON.stringify({ records }));
+  images.forEach((list, index) => appendImages(form, list.map((image) => imageInput(entity, image)), `${index}.`));
+  return form;
 }
 
 /** A record's failed answer inside a batch, read like the error of its own request. */

@@ -4,7 +4,7 @@
 // dropped, so a lost answer, a crash or a second tab never loses or doubles a record.
 import type { EntityShape } from '../../../../schemas/define';
 import { pendingRemovals } from '../../../../schemas/derive/rxdb';
-import { profile, profileImage } from '../../../../schemas/index';
+import { profile, profileImage, PUSH_LIMITS } from '../../../../schemas/index';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
 import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
@@ -60,16 +60,25 @@ export async function uploadRecord(ctx: RecordContext, entity: EntityShape, key:
   return 'doc' in ready ? sendRecord(ctx, entity, ready) : ready;
 }
 
-/** True when the record can travel in a batch: JSON only (no image to send or to empty). */
-export function batchable(entity: EntityShape, ready: Ready): boolean {
-  return !isProfileImage(entity) && ready.images.length === 0 && pendingRemovals(ready.doc.toJSON()).length === 0;
+/** Bytes of a stored image (base64 in RxDB: 3 bytes per 4 characters). */
+export function imageSize(image: LocalDoc): number {
+  return Math.floor((String(image.get('data') ?? '').length * 3) / 4);
 }
 
-/** The record as one entry of a batch: the body its own POST or PUT would carry. */
+/** True when the record can travel in a batch: its images (if any) are small
+ * (PUSH_LIMITS.smallImage each); larger ones go with their record alone. Profile images have
+ * their own route. */
+export function batchable(entity: EntityShape, ready: Ready): boolean {
+  return !isProfileImage(entity) && ready.images.every((image) => imageSize(image) <= PUSH_LIMITS.smallImage);
+}
+
+/** The record as one entry of a batch: the body its own POST or PUT would carry (and the slots
+ * it empties); its images travel beside it as parts of the batch. */
 export function pushEntry(entity: EntityShape, ready: Ready): PushRecord {
   const data = ready.doc.toJSON();
   if (data.syncOp !== 'update') return { op: 'create', data: createBody(entity, data) };
-  return { op: 'update', id: serverKey(entity, data), data: updateRequest(entity, data) };
+  const removeImages = pendingRemovals(data);
+  return { op: 'update', id: serverKey(entity, data), data: updateRequest(entity, data), ...(removeImages.length ? { removeImages } : {}) };
 }
 
 /** A PUT's body: the fields and the `updatedAt` the edit was based on (a newer server row answers 'conflict'). */

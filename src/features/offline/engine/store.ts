@@ -128,12 +128,20 @@ export async function finishUploaded(
 }
 
 /**
- * Many records of one kind are on the server (a batch's answers), none with images: removed in
- * one write, each by its revision, like `finishUploaded`. A record edited meanwhile, or given an
- * image meanwhile, is not removed: it stays as a pending update of the server's version.
+ * Many records of one kind are on the server (a batch's answers), with the images they carried:
+ * the images, then the records, removed in one write each, each by its revision, like
+ * `finishUploaded`. A record edited meanwhile, or given an image meanwhile, is not removed: it
+ * stays as a pending update of the server's version.
  */
-export async function finishUploadedMany(db: IcrsDatabase, entity: EntityShape, done: readonly { doc: LocalDoc; updatedAt?: string }[]): Promise<void> {
+export async function finishUploadedMany(
+  db: IcrsDatabase,
+  entity: EntityShape,
+  done: readonly { doc: LocalDoc; images?: readonly LocalDoc[]; updatedAt?: string }[],
+): Promise<void> {
   if (!done.length) return;
+  // Images first: a crash after this leaves the records, whose next upload finds them on the server.
+  const sentImages = done.flatMap(({ images }) => images ?? []);
+  if (sentImages.length) await collection(db, fileEntity).bulkRemove(sentImages);
   const withImages = new Set<string>();
   if (entity.images.length) {
     const ids = done.flatMap(({ doc }) => entity.images.map((_, i) => `${doc.primary}${COMPOSITE_SEPARATOR}${i + 1}`));

@@ -26,12 +26,15 @@ export interface UploadOptions {
   concurrency?: number;
   /** One record at a time: the spec's strictly sequential upload, kept for comparison. */
   sequential?: boolean;
-  /** Records without images go in batches (POST /sync/push/{table}); default true. `false`:
+  /** Records go in batches (POST /sync/push/{table}; with their images when those are small:
+   * multipart); default true. `false`:
    * one request per record, `concurrency` at a time (the engine before issue 16, for comparison). */
   batch?: boolean;
   /** Bytes of JSON per batch (default 90% of the server's limit); a batch the server still finds
    * too large (413) is split in two. */
   batchBytes?: number;
+  /** Bytes of images one batch carries at most (default 90% of PUSH_LIMITS.imageBytes). */
+  batchImageBytes?: number;
   /** Stops the upload between records; records already sent finish first. */
   signal?: AbortSignal;
   /** Called with a fresh copy of the report after every record (also within a batch). */

@@ -6,7 +6,7 @@ import type { EntityShape } from '../../../../schemas/define';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { PUSH_LIMITS } from '../../../../schemas/index';
 import { failureOf, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
-import { batchable, prepareRecord, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
+import { batchable, imageSize, prepareRecord, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
 import { finishUploadedMany, markFailed, pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
 import { browserOnline } from '../../../lib/network';
@@ -18,6 +18,8 @@ export const DEFAULT_CONCURRENCY = 4;
 export const BATCHES_IN_FLIGHT = 2;
 /** Bytes of JSON a batch is filled to: below the server's limit, with room for the envelope. */
 export const DEFAULT_BATCH_BYTES = Math.floor(PUSH_LIMITS.bytes * 0.9);
+/** Bytes of images a batch is filled to (multipart): below the server's limit. */
+export const BATCH_IMAGE_BYTES = Math.floor(PUSH_LIMITS.imageBytes * 0.9);
 /** Consecutive failures without an answer (or with a gateway's) after which the run stops
  * instead of failing every remaining record against a server that is away. */
 const CONNECTION_LOST_AFTER = 3;
@@ -59,6 +61,7 @@ async function run(ctx: RecordContext, options: UploadOptions): Promise<UploadRe
       entity: step.entity,
       limit,
       batchBytes: options.batchBytes ?? DEFAULT_BATCH_BYTES,
+      batchImageBytes: options.batchImageBytes ?? BATCH_IMAGE_BYTES,
       stopped,
       record: (key, outcome) => {
         noteConnection(state, outcome);
@@ -80,6 +83,7 @@ interface KindRun {
   entity: EntityShape;
   limit: number;
   batchBytes: number;
+  batchImageBytes: number;
   stopped: () => boolean;
   /** A record's outcome after an answer of its own: the report and the connection streak. */
   record: (key: string, outcome: Outcome) => void;
@@ -90,10 +94,10 @@ interface KindRun {
 }
 
 /**
- * Batched upload of one kind (issue 16): the records without images go in batches of up to
- * PUSH_LIMITS (POST /sync/push/{table}, one answer per record, settled by the same rules as a
- * record sent alone); records with images (and profile images) go alone, a few at a time, as
- * before, beside the batches.
+ * Batched upload of one kind (issue 16): the records without images or with small ones go in
+ * batches of up to PUSH_LIMITS (POST /sync/push/{table}, multipart when images go along, one
+ * answer per record, settled by the same rules as a record sent alone); records with large
+ * images (and profile images) go alone, a few at a time, as before, beside the batches.
  */
 async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
   const alone: Ready[] = [];
@@ -119,21 +123,27 @@ interface Entry {
   request: PushRecord;
 }
 
-/** Splits ready records into batches of at most PUSH_LIMITS.records and `batchBytes` of JSON. */
+/** Splits ready records into batches of at most PUSH_LIMITS.records, `batchBytes` of JSON and
+ * `batchImageBytes` of images. */
 function batchesOf(kind: KindRun, ready: readonly Ready[]): Entry[][] {
   const batches: Entry[][] = [];
   let current: Entry[] = [];
   let bytes = 0;
+  let imageBytes = 0;
   for (const r of ready) {
     const request = pushEntry(kind.entity, r);
     const size = utf8Length(JSON.stringify(request)) + 1;
-    if (current.length && (current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes)) {
+    const images = r.images.reduce((n, image) => n + imageSize(image), 0);
+    const full = current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes || imageBytes + images > kind.batchImageBytes;
+    if (current.length && full) {
       batches.push(current);
       current = [];
       bytes = 0;
+      imageBytes = 0;
     }
     current.push({ ready: r, request });
     bytes += size;
+    imageBytes += images;
   }
   if (current.length) batches.push(current);
   return batches;
@@ -152,7 +162,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
   const { ctx, entity } = kind;
   let answers: PushAnswer[];
   try {
-    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request));
+    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request), batch.map((e) => e.ready.images));
   } catch (error) {
     const failure = failureOf(error);
     if (failure.status === 413 && batch.length > 1) {
@@ -162,11 +172,11 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
       return;
     }
     ctx.notify(errorTitle(entity), failure.message);
-    const outcome: Outcome = { status: 'failed', message: failure.message, images: 0, transient: failure.transient, httpStatus: failure.status };
-    kind.batchFailed(outcome);
+    const outcome = (images: number): Outcome => ({ status: 'failed', message: failure.message, images, transient: failure.transient, httpStatus: failure.status });
+    kind.batchFailed(outcome(0));
     for (const { ready } of batch) {
       await markFailed(ready.doc, failure.message);
-      kind.report(ready.key, outcome);
+      kind.report(ready.key, outcome(ready.images.length));
     }
     return;
   }
@@ -177,13 +187,17 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     else kind.record(ready.key, await sendSafely(kind, ready, () => Promise.reject(new RecordAnswerError(answer.status, answer.body))));
   }
   try {
-    await finishUploadedMany(ctx.db, entity, stored.map(({ ready, row }) => ({ doc: ready.doc, updatedAt: typeof row.updatedAt === 'string' ? row.updatedAt : undefined })));
+    await finishUploadedMany(
+      ctx.db,
+      entity,
+      stored.map(({ ready, row }) => ({ doc: ready.doc, images: ready.images, updatedAt: typeof row.updatedAt === 'string' ? row.updatedAt : undefined })),
+    );
   } catch {
     // The store refused the bulk removal: settle them one by one (each by its revision).
     for (const { ready, row } of stored) kind.record(ready.key, await sendSafely(kind, ready, () => Promise.resolve(row)));
     return;
   }
-  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: 0 });
+  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: ready.images.length });
 }
 
 /** A local failure while reading a record fails that record, not the run. */

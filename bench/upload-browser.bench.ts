@@ -1,0 +1,173 @@
+// Upload from headless Chromium (issue 16): `npm run build && npx tsx bench/upload-browser.bench.ts`.
+// The built app on a local server (PostgreSQL with TEST_DATABASE_URL=postgres://…, else in-memory
+// PGlite), the browser's own IndexedDB. Each run and mode starts from a fresh browser context:
+// signed in, offline mode, BENCH_RECORDS pending records of every kind put in the store (through
+// the support handle's import, as a rescued device's file would be), then one engine run in that
+// mode (`window.__icrs.uploadWith`, src/features/offline/debugHandle.ts), timed in the page from
+// its start to its report. Units of 12 records: job, other job, provider, service, apprenticeship,
+// vocational, profile, its four sub-records and its photo; every fifth job has an image too, so
+// 10% of the records carry an image of BENCH_IMAGE_KB. BENCH_LATENCY_MS adds that latency to every
+// request with Chromium's network throttling (CDP Network.emulateNetworkConditions).
+// Prints `upload_browser.<mode>: <median> records/s` and the batched/sequential ratio (modes
+// alternating within each run). BENCH_RECORDS (default 2000), BENCH_RUNS (default 3),
+// BENCH_IMAGE_KB (default 200), BENCH_LATENCY_MS (default 0), BENCH_SEQUENTIAL_RECORDS (default:
+// BENCH_RECORDS; fewer keeps a slow-link run short: a rate is a rate).
+import { writeFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import type { EntityShape } from '../schemas/define';
+import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
+import { sampleBody } from '../schemas/derive/sample';
+import { registrationNumber } from '../schemas/ids';
+import {
+  apprenticeship, business, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
+} from '../schemas/index';
+import type { UploadModeOptions } from '../src/features/offline/debugHandle';
+import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
+import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
+import { startTestServer } from '../test/helpers/server';
+import { median } from './median';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 2000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const IMAGE_KB = Number(process.env.BENCH_IMAGE_KB ?? 200);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
+const SEQUENTIAL_RECORDS = Number(process.env.BENCH_SEQUENTIAL_RECORDS ?? RECORDS);
+const PER_UNIT = 12;
+/** The screen the page shows while it uploads (the offline home, whose live counts follow the store). */
+const SCREEN = process.env.BENCH_SCREEN ?? '/offlinehp';
+/** BENCH_PROFILE=path: a CPU profile of the page per mode (path-<mode>.cpuprofile, for Chromium's DevTools). */
+const PROFILE = process.env.BENCH_PROFILE;
+const USER = { userName: 'benchfield', password: 'bench-field-password-1', role: 3, location: 1 };
+
+/** A PNG of about IMAGE_KB (the 1-pixel image plus filler the server stores as it is). */
+const IMAGE = Buffer.concat([PNG_1PX, Buffer.alloc(IMAGE_KB * 1024, 7)]);
+/** Stands for the image's base64 in the export, filled in the page (one copy crosses to it, not 200). */
+const IMAGE_MARK = '@image@';
+
+type Doc = Record<string, unknown>;
+
+/** An `icrs-pending` export (src/features/offline/engine/transfer.ts) of ceil(records / 12) units. */
+function pendingExport(records: number): { json: string; records: number; images: number } {
+  const tables: Record<string, Doc[]> = {};
+  const files: Doc[] = [];
+  const add = (entity: EntityShape, refs: Record<string, string> = {}, extra: Doc = {}): string => {
+    const body = { ...sampleBody(entity, refs), ...extra };
+    if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
+    const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Doc;
+    // Server-owned fields a form fills with their default offline (a service's status).
+    for (const [name, field] of Object.entries(entity.fields)) {
+      const fallback = (field as { default?: unknown }).default;
+      if (doc[name] === undefined && fallback !== undefined) doc[name] = fallback;
+    }
+    (tables[entity.table] ??= []).push({ ...doc, syncState: 'pending', syncOp: 'create' });
+    return String(body[entity.keyFields[0] as string]);
+  };
+  const units = Math.ceil(records / PER_UNIT);
+  for (let i = 0; i < units; i += 1) {
+    const jb = add(job);
+    if (i % 5 === 0) {
+      const pk = `${jb}|1`;
+      files.push({
+        pk, srcId: jb, srcTable: job.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: IMAGE.length,
+        data: IMAGE_MARK, syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+      });
+    }
+    add(otherJob, { job: jb });
+    const spd = add(service, { serviceProvider: add(serviceProvider) });
+    add(apprenticeship, { service: spd });
+    add(vocational, { service: spd });
+    const prof = add(profile);
+    for (const sub of [skills, social, security, business]) add(sub, { profile: prof });
+    add(profileImage, {}, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: IMAGE.length, data: IMAGE_MARK });
+  }
+  const json = JSON.stringify({ format: 'icrs-pending', version: 1, exportedAt: new Date().toISOString(), records: tables, files });
+  return { json, records: units * PER_UNIT, images: units + files.length };
+}
+
+/** A fresh context, signed in, in offline mode, with `records` pending records in its store. */
+async function preparedPage(browser: Browser, baseURL: string, records: number): Promise<{ page: Page; close: () => Promise<void>; records: number }> {
+  const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
+  await context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
+  await signIn(page, USER.userName, USER.password);
+  await page.getByRole('switch', { name: 'Offline mode' }).check();
+  await page.waitForURL((url) => url.pathname === '/offlinehp');
+  await page.waitForFunction(() => Boolean(window.__icrs?.data));
+  if (SCREEN !== '/offlinehp') {
+    await page.evaluate((path) => {
+      history.pushState({}, '', path);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, SCREEN);
+    await page.waitForFunction(() => Boolean(window.__icrs?.data));
+  }
+  const pending = pendingExport(records);
+  const imported = await page.evaluate(
+    async ({ json, mark, image }) => {
+      const handle = window.__icrs;
+      if (!handle) throw new Error('no support handle');
+      await handle.importPending(json.replaceAll(JSON.stringify(mark), JSON.stringify(image)));
+      return handle.countPending();
+    },
+    { json: pending.json, mark: IMAGE_MARK, image: IMAGE.toString('base64') },
+  );
+  if (imported !== pending.records) throw new Error(`${imported} of ${pending.records} records imported`);
+  if (LATENCY_MS > 0) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+  return { page, close: () => context.close(), records: pending.records };
+}
+
+/** One engine run in the page: records per second, from its start to its report. */
+async function uploadRate(page: Page, records: number, options: UploadModeOptions): Promise<number> {
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
+  const { ms, uploaded } = await page.evaluate(async (modeOptions) => {
+    const handle = window.__icrs;
+    if (!handle) throw new Error('no support handle');
+    const started = performance.now();
+    const report = await handle.uploadWith(modeOptions);
+    return { ms: performance.now() - started, uploaded: report.uploaded };
+  }, options);
+  if (cdp) writeFileSync(`${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+  if (uploaded !== records) throw new Error(`${JSON.stringify(options)}: ${uploaded} of ${records} uploaded`);
+  return records / (ms / 1000);
+}
+
+async function main() {
+  const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+  const [t, browser] = await Promise.all([startTestServer({ backend }), launchBrowser()]);
+  await ensureOrganisations(t.server.db);
+  await t.createUser(USER);
+  const modes: Record<string, UploadModeOptions & { records: number }> = {
+    sequential: { sequential: true, records: SEQUENTIAL_RECORDS },
+    batched: { records: RECORDS },
+  };
+  const rates: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
+  const sizes: Record<string, number> = {};
+  try {
+    for (let run = 0; run < RUNS; run += 1) {
+      for (const [mode, { records, ...options }] of Object.entries(modes)) { // alternate, so drift hits both alike
+        const prepared = await preparedPage(browser, t.url, records);
+        sizes[mode] = prepared.records;
+        rates[mode]?.push(await uploadRate(prepared.page, prepared.records, options));
+        await prepared.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await t.close();
+  }
+  const label = `upload_browser${LATENCY_MS ? `_latency${LATENCY_MS}ms` : ''}`;
+  console.log(`# ${label}: headless Chromium (IndexedDB), ${backend}, 10% of records with an image of ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}`);
+  for (const [mode, values] of Object.entries(rates)) console.log(`${label}.${mode}: ${median(values).toFixed(1)} records/s`);
+  console.log(`${label}.batched_vs_sequential: ${(median(rates.batched ?? []) / median(rates.sequential ?? [])).toFixed(2)} x`);
+}
+
+if (process.env.VITEST) {
+  // `vitest bench` collects every *.bench.ts; this one is a script with its own timing.
+  const { bench } = await import('vitest');
+  bench.skip('upload_browser: run `npm run build && npx tsx bench/upload-browser.bench.ts`', () => undefined);
+} else {
+  await main();
+}
