@@ -166,6 +166,10 @@ export const internalErrorAnswer = (request: FastifyRequest): ErrorAnswer => ans
 
 export function installErrorHandler(app: FastifyInstance, fallback?: (request: FastifyRequest, reply: FastifyReply) => unknown) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Refused before the body's end (a file over the limit, a bad part): the rest is not read,
+    // so the connection closes with the answer rather than stay open half-read (a keep-alive
+    // socket in that state would also hold up the server's close).
+    if (!request.raw.complete) reply.header('connection', 'close');
     const client = clientErrorAnswer(request, error);
     if (client) return send(reply, client);
     if (isDatabaseUnavailable(error)) {

@@ -205,14 +205,10 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
       schema: { params: { type: 'object', properties: { table: textSchema(64, 1) } }, body: { content: { 'application/json': { schema: pushBody } } } },
       bodyLimit: PUSH_LIMITS.bytes,
     },
-    async (request, reply) => {
+    async (request) => {
       const entity = pushableEntity((request.params as { table: string }).table);
       const { records, files } = request.isMultipart()
-        ? await readMultipartBatch(request, entity).catch((error: unknown) => {
-            // Refused before its end (413): the rest of the body is not read, so the connection closes with the answer.
-            void reply.header('connection', 'close');
-            throw error;
-          })
+        ? await readMultipartBatch(request, entity)
         : { records: (request.body as { records: PushRecord[] }).records, files: [] };
       assertAllowed(request, entity, records);
       const parts = partsOf(entity);
