@@ -59,6 +59,48 @@ async function coldStarts(context: BrowserContext, url: string, shown: (page: Pa
   return times;
 }
 
+/** BENCH_PROFILE=1: one more cold start of `url` with what it loaded (start, end, size), the
+ * performance marks (IndexedDB opens are marked) and the main thread's time per script (CPU
+ * profile: self time of the functions of each file, compile and evaluation included). */
+async function profile(context: BrowserContext, url: string, shown: (page: Page) => Locator) {
+  await context.addInitScript(() => {
+    const open = indexedDB.open.bind(indexedDB);
+    indexedDB.open = (name: string, version?: number) => {
+      performance.mark(`idb-open ${name}`);
+      return open(name, version);
+    };
+  });
+  const fresh = await context.newPage();
+  const cdp = await context.newCDPSession(fresh);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await fresh.goto(url);
+  await shown(fresh).waitFor();
+  const { profile: cpu } = await cdp.send('Profiler.stop');
+  const timings = await fresh.evaluate(() => ({
+    shown: performance.now(),
+    marks: performance.getEntriesByType('mark').map((m) => ({ name: m.name, at: m.startTime })),
+    loads: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((r) => r.name.includes('/assets/'))
+      .map((r) => ({ name: new URL(r.name).pathname, start: r.startTime, end: r.responseEnd, size: r.decodedBodySize })),
+  }));
+  await fresh.close();
+  console.log(`# profile ${url}: shown ${timings.shown.toFixed(0)} ms after navigation start`);
+  for (const s of timings.loads) {
+    console.log(`#   ${s.start.toFixed(0).padStart(5)}-${s.end.toFixed(0).padStart(5)} ms ${(s.size / 1024).toFixed(0).padStart(5)} KB ${s.name}`);
+  }
+  for (const m of timings.marks) console.log(`#   ${m.at.toFixed(0).padStart(5)} ms mark: ${m.name}`);
+  const selfMs = new Map<string, number>();
+  const byId = new Map(cpu.nodes.map((n) => [n.id, n]));
+  (cpu.samples ?? []).forEach((id, i) => {
+    const node = byId.get(id);
+    const file = node?.callFrame.url ? new URL(node.callFrame.url).pathname : `(${node?.callFrame.functionName || 'program'})`;
+    selfMs.set(file, (selfMs.get(file) ?? 0) + (cpu.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  for (const [file, ms] of [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`#   ${ms.toFixed(0).padStart(5)} ms cpu ${file}`);
+}
+
 async function main() {
   const t = await startTestServer();
   await ensureOrganisations(t.server.db);
@@ -83,7 +125,9 @@ async function main() {
     await page.evaluate(() => localStorage.setItem('mode', 'offline'));
     await context.setOffline(true);
 
-    const home = await coldStarts(context, '/', (p) => p.getByRole('heading', { name: 'Data collected Offline' }));
+    const homeShown = (p: Page) => p.getByRole('heading', { name: 'Data collected Offline' });
+    const home = await coldStarts(context, '/', homeShown);
+    if (process.env.BENCH_PROFILE) await profile(context, '/', homeShown);
     // Signed out (the session keys removed), the same installed app shows the login form.
     await page.evaluate(() => {
       localStorage.removeItem('token');
