@@ -27,8 +27,15 @@ function appRouter() {
 }
 
 // The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
-// A signed-in start needs it at once: fetched while the translations load (src/main.tsx).
-const storeModule = getUser() !== null ? import('../features/offline') : undefined;
+// A signed-in start needs it at once: fetched while the translations load (src/main.tsx), and
+// IndexedDB opened as soon as it is here, while the first screens render and load.
+const storeModule =
+  getUser() !== null
+    ? import('../features/offline').then((store) => {
+        store.openStoreEarly();
+        return store;
+      })
+    : undefined;
 const SignedInStore = lazy(() => (storeModule ?? import('../features/offline')).then((m) => ({ default: m.SignedInStore })));
 
 

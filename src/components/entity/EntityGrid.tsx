@@ -2,11 +2,9 @@
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
-import { DataGrid, type GridColumnVisibilityModel } from '@mui/x-data-grid';
-import { frFR } from '@mui/x-data-grid/locales';
-import { useIntl } from 'react-intl';
+import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import type { ListQuery, ListResult } from '../../lib/datalayer/types';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
@@ -17,7 +15,7 @@ import { messageOf } from './errors';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
 import { GridFilters, selectableFilters } from './GridFilters';
-import { ListPagination, PagingContext, WHOLE_PAGE, type Paging } from './ListPagination';
+import type { Paging } from './ListPagination';
 import { usePage, useGridQuery, type Filters, type PageSizeMenu } from './useGridQuery';
 
 export interface EntityGridProps<R extends object> {
@@ -122,17 +120,10 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
-/** The grid's loading bar (over rows already shown; an empty grid shows skeleton rows) with
- * an accessible name, which the grid's own lacks (axe: aria-progressbar-name). */
-function NamedLinearProgress() {
-  const intl = useIntl();
-  return <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />;
-}
-
-/** A click or Enter on a button or link inside a row does its own thing, not the row's. */
-function insideControl(target: EventTarget): boolean {
-  return target instanceof Element && target.closest('button, a') !== null;
-}
+// The MUI data grid (~410 KB with the parts of MUI only it uses) loads with the first list
+// shown, not with every module that imports this folder: the store, the shell and the offline
+// home import small helpers from here and start faster without it (issue 16).
+const GridView = lazy(() => import('./GridView'));
 
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
@@ -180,44 +171,25 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
         </Alert>
       )}
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 220, width: '100%' }}>
-        <PagingContext value={paging}>
-          <DataGrid
-            aria-label={props.ariaLabel ?? title}
+        <Suspense fallback={<LinearProgress aria-label={ctx.t('common.loading')} />}>
+          <GridView
+            ariaLabel={props.ariaLabel ?? title}
             rows={page.rows as GridRow[]}
             columns={columns}
-            getRowId={(row) => rowIdOf(entity, row)}
-            rowCount={page.total}
+            rowId={(row) => rowIdOf(entity, row)}
             loading={page.loading}
-            paginationMode="server"
-            sortingMode="server"
-            filterMode="server"
-            pageSizeOptions={[WHOLE_PAGE.pageSize]}
-            paginationModel={WHOLE_PAGE}
+            paging={paging}
             sortModel={state.sortModel}
             onSortModelChange={state.setSortModel}
-            sortingOrder={['asc', 'desc']}
-            disableColumnFilter
-            disableRowSelectionOnClick
-            columnVisibilityModel={{ ...auto, ...shown }}
-            onColumnVisibilityModelChange={(model) => setShown(userChoices(names, auto, model))}
-            density={narrow ? 'compact' : 'standard'}
-            // Names are read whole (spec §9 lists, phones included): cells wrap, rows grow.
-            getRowHeight={() => 'auto'}
-            slots={{ baseLinearProgress: NamedLinearProgress, pagination: ListPagination }}
-            localeText={{
-              ...(ctx.lang === 'fr' ? frFR.components.MuiDataGrid.defaultProps.localeText : {}),
-              ...(props.emptyText ? { noRowsLabel: props.emptyText } : {}),
-            }}
-            onRowClick={onRowClick ? (params, event) => !insideControl(event.target) && onRowClick(params.row as R) : undefined}
-            onCellKeyDown={
-              onRowClick ? (params, event) => event.key === 'Enter' && !customColumns?.[params.field]?.actions && onRowClick(params.row as R) : undefined
-            }
-            sx={{
-              '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 0.75, whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.43 },
-              ...(onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}),
-            }}
+            visibility={{ ...auto, ...shown }}
+            onVisibilityChange={(model) => setShown(userChoices(names, auto, model))}
+            narrow={narrow}
+            lang={ctx.lang}
+            emptyText={props.emptyText}
+            onRowClick={onRowClick ? (row) => onRowClick(row as R) : undefined}
+            actionColumn={(field) => Boolean(customColumns?.[field]?.actions)}
           />
-        </PagingContext>
+        </Suspense>
       </Box>
     </Box>
   );

@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { Navigate } from 'react-router';
 import { Box, Card, CardContent, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useIntl } from 'react-intl';
@@ -52,7 +51,7 @@ function Charts({ data }: { data: Dashboard | null }) {
 }
 
 /** Dashboard (spec §2): tiles, four charts and the map; figures refresh when the change
- * stream reports new records. Offline users belong on the offline home instead. */
+ * stream reports new records. Offline mode goes to the offline home instead (app/routes.tsx). */
 export function HomePage() {
   const intl = useIntl();
   const { mode } = usePreferences();
@@ -62,7 +61,6 @@ export function HomePage() {
   useEffect(() => {
     if (mode === 'online') preloadMap();
   }, [mode]);
-  if (mode === 'offline') return <Navigate to="/offlinehp" replace />;
   const tiles = tilesFor(user?.role);
   const stats = data?.general ?? null;
   const refreshLabel = intl.formatMessage({ id: 'home.refresh' });

@@ -3,11 +3,14 @@ import { Outlet } from 'react-router';
 import { Box, Toolbar, useMediaQuery } from '@mui/material';
 import { useSessionUser } from '../../components';
 import { WIDE_MEDIA_QUERY } from '../../lib/constants';
+import { getUser } from '../../lib/session';
 import { Footer } from './Footer';
 import { TrainingBanner } from './TrainingBanner';
 
-// Signed-in parts load on their own (issue 16): the login screen's JavaScript stays small.
-const SignedInChrome = lazy(() => import('./SignedInChrome'));
+// Signed-in parts load on their own (issue 16): the login screen's JavaScript stays small. A
+// signed-in start asks for them at once, beside the store, not after the first render.
+const chromeModule = getUser() !== null ? import('./SignedInChrome') : undefined;
+const SignedInChrome = lazy(() => chromeModule ?? import('./SignedInChrome'));
 const UnsentBanner = lazy(() => import('../offline').then((m) => ({ default: m.UnsentBanner })));
 
 /** Page frame: top bar and sidebar when signed in (spec §2), banner, content, footer always. */

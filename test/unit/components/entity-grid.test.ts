@@ -79,6 +79,8 @@ function loader(rows: Record<string, unknown>[] = ROWS) {
 
 async function open(props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>, lang: Lang = 'en') {
   view = await render(createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }), lang);
+  // The data grid's code loads on demand (issue 16): wait for the grid itself.
+  for (let waited = 0; !view.container.querySelector('[role="grid"]') && waited < 10_000; waited += 20) await wait(20);
   await wait(10);
   return view;
 }
