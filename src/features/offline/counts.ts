@@ -2,7 +2,7 @@
 // per upload kind. RxDB count queries use the [syncState, sortDesc] index and re-emit on every
 // write, in this tab or another (multiInstance), so the offline home never needs a reload.
 import { useEffect, useState } from 'react';
-import { combineLatest, map } from 'rxjs';
+import { asyncScheduler, combineLatest, map, throttleTime } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { uploadOrder } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../lib/db/database';
@@ -14,13 +14,21 @@ export type PendingCounts = Readonly<Record<string, number>>;
 /** The kinds the offline home reports on (spec §2): the upload order of spec §4. */
 export const UPLOAD_KINDS: readonly EntityShape[] = uploadOrder;
 
+/** At most one new count per this many ms: an upload removes records one by one, and a
+ * re-render of the offline home per record removed cost as much CPU as the upload itself on a
+ * busy device (docs/performance.md, upload from Chromium). The first and last counts are kept. */
+const COUNTS_THROTTLE_MS = 250;
+
 export function pendingCounts$(db: IcrsDatabase) {
   const streams = UPLOAD_KINDS.map((entity) =>
     collectionOf(db, entity)
       .count({ selector: { syncState: 'pending' } })
       .$.pipe(map((n: number) => [entity.table, n] as const)),
   );
-  return combineLatest(streams).pipe(map((pairs) => Object.fromEntries(pairs) as PendingCounts));
+  return combineLatest(streams).pipe(
+    throttleTime(COUNTS_THROTTLE_MS, asyncScheduler, { leading: true, trailing: true }),
+    map((pairs) => Object.fromEntries(pairs) as PendingCounts),
+  );
 }
 
 export function totalOf(counts: PendingCounts | null): number {
