@@ -117,21 +117,21 @@ async function editStored(ctx: Ctx, entity: EntityShape, values: Values): Promis
 }
 
 /**
- * Many new records stored offline with one read of their keys and one bulkInsert, each record
- * decided as createOffline decides it: a key already stored (or earlier in the same call) is an
- * edit for an upsert entity, made after the insert, in order; otherwise 'duplicate entry' for
- * that record alone.
+ * Many new records stored offline with one bulkInsert, each record decided as createOffline
+ * decides it: a key already stored (or earlier in the same call) is an edit for an upsert
+ * entity, made after the insert, in order; otherwise 'duplicate entry' for that record alone.
+ * The insert itself finds the stored keys (RxDB reads each one in its write transaction and
+ * refuses it with a 409): a findByIds before it would read them all again, about a fifth of
+ * the insert's time (docs/performance.md "Offline writes").
  */
 async function createManyOffline(ctx: Ctx, entity: EntityShape, records: readonly Values[]): Promise<Result[]> {
   const results: Result[] = [];
-  const keys = records.map((values) => keyOf(entity, values));
-  const found = await ctx.collection(entity).findByIds(keys).exec();
   const inserted = new Map<string, number>(); // key -> index of the record inserting it
   const edits: number[] = [];
   const docs: DocData[] = [];
   records.forEach((values, i) => {
-    const key = keys[i] as string;
-    if (!found.has(key) && !inserted.has(key)) {
+    const key = keyOf(entity, values);
+    if (!inserted.has(key)) {
       inserted.set(key, i);
       docs.push(pendingCreateDoc(entity, values));
     } else if (entity.routes.upsert) edits.push(i);
@@ -140,7 +140,6 @@ async function createManyOffline(ctx: Ctx, entity: EntityShape, records: readonl
   const { success, error } = await ctx.collection(entity).bulkInsert(docs);
   for (const doc of success) results[inserted.get(doc.primary) as number] = { ok: true, doc: plain(doc) };
   for (const refused of error) {
-    // Stored by another writer since the read (409): decided as if it had been there before.
     const i = inserted.get(refused.documentId) as number;
     if (refused.status === 409 && entity.routes.upsert) edits.push(i);
     else results[i] = failed(new Error(refused.status === 409 ? 'duplicate entry' : `${entity.table} ${refused.documentId} was not stored (${refused.status})`));
