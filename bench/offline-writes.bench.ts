@@ -8,7 +8,7 @@
 //   shows it "not uploaded";
 // - offline_writes.datalayer / .bare: BENCH_INSERTS (default 10,000) new providers stored
 //   through the app's data layer in one call (`data.createMany`: the records prepared as `create`
-//   prepares them, one read of their keys, one bulkInsert; reached through the support handle
+//   prepares them, one bulkInsert; reached through the support handle
 //   window.__icrs) and the same number of documents of the same shape with one bare RxDB
 //   bulkInsert on the same collection (real IndexedDB, Dexie storage); BENCH_RUNS pairs in the
 //   same page, the order alternating; medians, and the median of the pairs' ratios; budget ≥ 0.9×;
@@ -16,7 +16,7 @@
 //   through `data.create`, one call per record as a form saves (read of the key, insert, read
 //   back: three IndexedDB transactions each), once, for comparison.
 //
-//   npm run build && npx tsx bench/offline-writes.bench.ts
+//   npm run build && BENCH_RUNS=3 npx tsx bench/offline-writes.bench.ts
 import type { Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
