@@ -7,11 +7,16 @@
 // - offline_writes.client_page_shown_ms: from the same click until the saved client's page
 //   shows it "not uploaded";
 // - offline_writes.datalayer / .bare: BENCH_INSERTS (default 10,000) new providers stored
-//   through the app's data layer (`data.create`, what every form calls, reached through the
-//   support handle window.__icrs) and the same number through RxDB's bulkInsert on the same
-//   collection (real IndexedDB, Dexie storage), in the same run; budget ≥ 0.9× bare.
+//   through the app's data layer in one call (`data.createMany`: the records prepared as `create`
+//   prepares them, one bulkInsert; reached through the support handle
+//   window.__icrs) and the same number of documents of the same shape with one bare RxDB
+//   bulkInsert on the same collection (real IndexedDB, Dexie storage); BENCH_RUNS pairs in the
+//   same page, the order alternating; medians, and the median of the pairs' ratios; budget ≥ 0.9×;
+// - offline_writes.sequential_create: BENCH_SEQUENTIAL_INSERTS (default BENCH_INSERTS) providers
+//   through `data.create`, one call per record as a form saves (read of the key, insert, read
+//   back: three IndexedDB transactions each), once, for comparison.
 //
-//   npm run build && npx tsx bench/offline-writes.bench.ts
+//   npm run build && BENCH_RUNS=3 npx tsx bench/offline-writes.bench.ts
 import type { Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
@@ -20,6 +25,7 @@ import { median } from './seed';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const INSERTS = Number(process.env.BENCH_INSERTS ?? 10_000);
+const SEQUENTIAL_INSERTS = Number(process.env.BENCH_SEQUENTIAL_INSERTS ?? INSERTS);
 const USER = { userName: 'field', password: 'field-password-1', role: 4, location: 1 };
 
 const stepTitle = (page: Page) => page.locator('#client-step-title');
@@ -73,12 +79,25 @@ async function saveClient(page: Page): Promise<{ stored: number; shown: number }
 }
 
 // Page scripts as text: tsx would add its own helpers to functions passed to the page.
-/** Stores `count` providers through the data layer, one call per record as a form does; ms. */
-const THROUGH_DATA_LAYER = (count: number) => `(async () => {
+/** Stores `count` providers through the data layer, one `create` call per record as a form
+ * does; ms. */
+const SEQUENTIAL_CREATE = (count: number) => `(async () => {
   const { data, entities } = window.__icrs;
   const started = performance.now();
   for (let i = 0; i < ${count}; i++) await data.create(entities.serviceProvider, { sp_Name: 'Layer ' + i, sp_type: 1, territory: 2 });
   return performance.now() - started;
+})()`;
+/** Stores `count` providers through the data layer with one `createMany` call; ms. */
+const CREATE_MANY = (count: number) => `(async () => {
+  const { data, entities } = window.__icrs;
+  const records = [];
+  for (let i = 0; i < ${count}; i++) records.push({ sp_Name: 'Many ' + i, sp_type: 1, territory: 2 });
+  const started = performance.now();
+  const results = await data.createMany(entities.serviceProvider, records);
+  const ms = performance.now() - started;
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length) throw new Error(failed.length + ' createMany records failed: ' + failed[0].error.message);
+  return ms;
 })()`;
 /** Stores `count` providers shaped as the data layer stores them (a copy of one it stored,
  * with new keys) with one RxDB bulkInsert; ms. */
@@ -92,6 +111,32 @@ const BARE_BULK_INSERT = (count: number) => `(async () => {
   if (error.length) throw new Error(error.length + ' bare inserts failed');
   return performance.now() - started;
 })()`;
+
+const perSecond = (count: number, ms: number) => count / (ms / 1000);
+
+/** RUNS pairs of one createMany and one bare bulkInsert, the order alternating (the
+ * collection grows, and the later write of a pair meets a bigger one). */
+async function bulkPairs(page: Page): Promise<{ layer: number[]; bare: number[]; ratios: number[] }> {
+  const layer: number[] = [];
+  const bare: number[] = [];
+  const ratios: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const measure = async (script: string) => perSecond(INSERTS, (await page.evaluate(script)) as number);
+    let l: number;
+    let b: number;
+    if (run % 2 === 0) {
+      l = await measure(CREATE_MANY(INSERTS));
+      b = await measure(BARE_BULK_INSERT(INSERTS));
+    } else {
+      b = await measure(BARE_BULK_INSERT(INSERTS));
+      l = await measure(CREATE_MANY(INSERTS));
+    }
+    layer.push(l);
+    bare.push(b);
+    ratios.push(l / b);
+  }
+  return { layer, bare, ratios };
+}
 
 async function main() {
   const t = await startTestServer();
@@ -124,13 +169,12 @@ async function main() {
     console.log(`offline_writes.client_page_shown_ms: ${median(shown).toFixed(0)} ms`);
 
     await page.waitForFunction('Boolean(window.__icrs?.data)');
-    const bareMs = (await page.evaluate(BARE_BULK_INSERT(INSERTS))) as number;
-    const layerMs = (await page.evaluate(THROUGH_DATA_LAYER(INSERTS))) as number;
-    const bare = INSERTS / (bareMs / 1000);
-    const layer = INSERTS / (layerMs / 1000);
-    console.log(`offline_writes.datalayer: ${layer.toFixed(0)} records/s (${INSERTS} data.create calls)`);
-    console.log(`offline_writes.bare: ${bare.toFixed(0)} records/s (one bulkInsert of ${INSERTS})`);
-    console.log(`offline_writes.datalayer_vs_bare: ${(layer / bare).toFixed(2)} x`);
+    const pairs = await bulkPairs(page);
+    console.log(`offline_writes.datalayer: ${median(pairs.layer).toFixed(0)} records/s (one data.createMany of ${INSERTS}, median of ${RUNS})`);
+    console.log(`offline_writes.bare: ${median(pairs.bare).toFixed(0)} records/s (one bulkInsert of ${INSERTS}, median of ${RUNS})`);
+    console.log(`offline_writes.datalayer_vs_bare: ${median(pairs.ratios).toFixed(2)} x (median of ${RUNS} pairs: ${pairs.ratios.map((r) => r.toFixed(2)).join(', ')})`);
+    const sequentialMs = (await page.evaluate(SEQUENTIAL_CREATE(SEQUENTIAL_INSERTS))) as number;
+    console.log(`offline_writes.sequential_create: ${perSecond(SEQUENTIAL_INSERTS, sequentialMs).toFixed(0)} records/s (${SEQUENTIAL_INSERTS} data.create calls, one per record)`);
     await context.close();
   } finally {
     await browser.close();

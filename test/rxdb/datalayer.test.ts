@@ -3,12 +3,13 @@
 import axios, { type AxiosInstance } from 'axios';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
-import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7Time } from '../../schemas/ids';
+import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
-import { ConflictError, createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
+import { countPending, uploadAll } from '../../src/features/offline/engine';
+import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
 import { FIELD_PASSWORD as PASSWORD, startFieldSetup } from '../helpers/field';
@@ -351,5 +352,102 @@ describe('get, remove, observe', () => {
     subscription.unsubscribe();
     expect(counts[0]).toBe(0);
     expect(counts.at(-1)).toBe(1);
+  });
+});
+
+describe('createMany', () => {
+  const named = (entity: EntityShape, names: string[], field: string) => names.map((name) => ({ ...values(entity), [field]: name }));
+  const docsOf = <D>(results: CreateResult<D>[]): D[] => results.map((r) => {
+    if (!r.ok) throw r.error;
+    return r.doc;
+  });
+
+  it('offline: every record pending with its device key, profiles with distinct registration numbers, in the order given', async () => {
+    online = false;
+    const names = Array.from({ length: 40 }, (_, i) => `Many ${i}`);
+    const docs = docsOf(await layer().createMany(profile, named(profile, names, 'firstName')));
+    expect(docs.map((d) => d.firstName)).toEqual(names);
+    for (const doc of docs) {
+      expect(doc).toMatchObject({ syncState: 'pending', syncOp: 'create', syncAttempts: 0, location: 1 });
+      expect(doc.prof_Id).toMatch(UUID);
+      expect(isRegistrationNumber(doc.prof_Reg_No, 'ICRS')).toBe(true);
+    }
+    expect(new Set(docs.map((d) => d.prof_Id)).size).toBe(40);
+    expect(new Set(docs.map((d) => d.prof_Reg_No)).size).toBe(40);
+    expect(await collectionOf(db, profile).count({ selector: { syncState: 'pending' } }).exec()).toBe(40);
+  });
+
+  it('offline: a document of the same shape as one create stores', async () => {
+    online = false;
+    const one = await layer().create(serviceProvider, values(serviceProvider));
+    const [many] = docsOf(await layer().createMany(serviceProvider, [values(serviceProvider)]));
+    const shape = (doc: object) => Object.keys(doc).filter((k) => !k.startsWith('_')).sort();
+    expect(shape(many as object)).toEqual(shape(one));
+  });
+
+  it('offline: a record without its required key fails alone', async () => {
+    online = false;
+    const owners = docsOf(await layer().createMany(profile, [values(profile), values(profile)]));
+    const results = await layer().createMany(skills, [
+      { prof_Id: owners[0]?.prof_Id, diploma: 'A' },
+      { diploma: 'No owner' },
+      { prof_Id: owners[1]?.prof_Id, diploma: 'B' },
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true]);
+    expect(!results[1]?.ok && results[1]?.error.message).toBe('tbl_skills: prof_Id is required');
+    expect(await collectionOf(db, skills).count().exec()).toBe(2);
+  });
+
+  it('offline: a key already stored, or twice in the call, fails that record alone and nothing is doubled', async () => {
+    online = false;
+    const existing = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Kept' });
+    const fresh = docsOf(await layer().createMany(serviceProvider, [values(serviceProvider)]))[0];
+    const results = await layer().createMany(serviceProvider, [
+      { ...values(serviceProvider), sp_Name: 'New one' },
+      { ...values(serviceProvider), sp_Id: existing.sp_Id, sp_Name: 'Overwrite?' },
+      { ...values(serviceProvider), sp_Id: fresh?.sp_Id, sp_Name: 'Overwrite too?' },
+    ]);
+    expect(results.map((r) => (r.ok ? r.doc.sp_Name : r.error.message))).toEqual(['New one', 'duplicate entry', 'duplicate entry']);
+    const twice = uuidv7();
+    const again = await layer().createMany(serviceProvider, [{ ...values(serviceProvider), sp_Id: twice }, { ...values(serviceProvider), sp_Id: twice }]);
+    expect(again.map((r) => r.ok)).toEqual([true, false]);
+    expect((await layer().get(serviceProvider, existing.sp_Id))?.sp_Name).toBe('Kept');
+    expect(await collectionOf(db, serviceProvider).count().exec()).toBe(4);
+  });
+
+  it('offline: a profile sub-record already stored is edited, as create edits it', async () => {
+    online = false;
+    const [a, b] = docsOf(await layer().createMany(profile, [values(profile), values(profile)]));
+    await layer().create(skills, { prof_Id: a?.prof_Id, diploma: 'First', languages: 'fr' });
+    const results = docsOf(await layer().createMany(skills, [{ prof_Id: a?.prof_Id, diploma: 'Second' }, { prof_Id: b?.prof_Id, diploma: 'New' }]));
+    expect(results[0]).toMatchObject({ prof_Id: a?.prof_Id, diploma: 'Second', languages: 'fr', syncOp: 'create' });
+    expect(results[1]).toMatchObject({ prof_Id: b?.prof_Id, diploma: 'New', syncOp: 'create' });
+    expect(await collectionOf(db, skills).count().exec()).toBe(2);
+  });
+
+  it('online: each record on the server and kept as synced; a bad one fails alone; without a network the rest wait as pending', async () => {
+    const results = await layer().createMany(serviceProvider, [values(serviceProvider), { ...values(serviceProvider), sp_Name: '' }]);
+    expect(results[0]).toMatchObject({ ok: true, doc: { syncState: 'synced' } });
+    expect(results[1]?.ok).toBe(false);
+    const stored = results[0]?.ok ? results[0].doc : undefined;
+    expect((await serverRow(`/sproviers/${stored?.sp_Id}`)).status).toBe(200);
+    const dead = axios.create({ baseURL: 'http://127.0.0.1:9/api' });
+    const offline = docsOf(await layer(fieldUser, lists, dead).createMany(serviceProvider, [values(serviceProvider), values(serviceProvider)]));
+    expect(offline.map((d) => d.syncState)).toEqual(['pending', 'pending']);
+  });
+
+  it('the upload engine uploads records stored this way, each once', async () => {
+    online = false;
+    const providers = docsOf(await layer().createMany(serviceProvider, [values(serviceProvider), values(serviceProvider)]));
+    const profiles = docsOf(await layer().createMany(profile, [values(profile), values(profile)]));
+    docsOf(await layer().createMany(skills, profiles.map((p) => ({ prof_Id: p.prof_Id, diploma: 'Uploaded' }))));
+    const report = await uploadAll({ db, http, notify: vi.fn(), isConnected: () => true });
+    expect(report).toMatchObject({ total: 6, uploaded: 6 });
+    expect(await countPending(db)).toBe(0);
+    for (const p of providers) expect((await serverRow(`/sproviers/${p.sp_Id}`)).body.sp_Name).toBe(p.sp_Name);
+    for (const p of profiles) {
+      expect((await serverRow(`/profile/${p.prof_Id}`)).body.prof_Reg_No).toBe(p.prof_Reg_No);
+      expect((await serverRow(`/profile/skprofile/${p.prof_Id}`)).body.diploma).toBe('Uploaded');
+    }
   });
 });

@@ -8,14 +8,14 @@ import type { profileImage } from '../../../schemas/index';
 import { makeContext } from './context';
 import type { DocData } from './docs';
 import * as read from './read';
-import type { DataLayer, DataLayerDeps, Doc } from './types';
+import type { CreateResult, DataLayer, DataLayerDeps, Doc } from './types';
 import * as write from './write';
 
 type Untyped = MangoQuery<Record<string, unknown>>;
 
 /** Documents are built at run time from the entity's declaration; the typed surface states
  * what they are, so this is the one place plain data becomes `Doc<E>`. */
-function typed<T>(value: DocData | DocData[] | null | Observable<DocData[]>): T {
+function typed<T>(value: DocData | DocData[] | null | Observable<DocData[]> | CreateResult<DocData>[]): T {
   return value as unknown as T;
 }
 
@@ -31,6 +31,9 @@ export function createDataLayer(deps: DataLayerDeps): DataLayer {
     },
     async create<E extends EntityShape>(entity: E, values: Record<string, unknown>, images = []) {
       return typed<Doc<E>>(await write.create(ctx, entity, values, images));
+    },
+    async createMany<E extends EntityShape>(entity: E, records: readonly Record<string, unknown>[]) {
+      return typed<CreateResult<Doc<E>>[]>(await write.createMany(ctx, entity, records));
     },
     async update<E extends EntityShape>(entity: E, key: string, values: Record<string, unknown>, images = [], options = {}) {
       return typed<Doc<E>>(await write.update(ctx, entity, key, values, images, options));

@@ -85,11 +85,20 @@ export interface UpdateOptions {
   basedOn?: string;
 }
 
+/** What `createMany` answers per record, in the order given: the stored document, or why that
+ * record alone was not saved. */
+export type CreateResult<D> = { ok: true; doc: D } | { ok: false; error: Error };
+
 export interface DataLayer {
   list<E extends EntityShape>(entity: E, query?: ListQuery): Promise<ListResult<Doc<E>>>;
   /** The record, or null when it exists neither on the server nor locally. */
   get<E extends EntityShape>(entity: E, key: string): Promise<Doc<E> | null>;
   create<E extends EntityShape>(entity: E, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;
+  /** Many new records of one kind (an import, say), each prepared and checked as `create` does,
+   * without images. Offline they are stored with one bulk insert; online sent one by one, the
+   * rest stored offline if the network goes. One result per record: a bad record (a required
+   * key missing, a key already stored) fails alone, and nothing is stored twice. */
+  createMany<E extends EntityShape>(entity: E, records: readonly Values[]): Promise<CreateResult<Doc<E>>[]>;
   update<E extends EntityShape>(entity: E, key: string, values: Values, images?: readonly ImageInput[], options?: UpdateOptions): Promise<Doc<E>>;
   remove(entity: EntityShape, key: string, input?: RemoveInput): Promise<void>;
   /** A live RxDB query: emits the current result, then again on every change. */

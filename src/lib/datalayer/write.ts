@@ -12,7 +12,7 @@ import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, 
 import { checkImages, hasProfileImages, removedSlots, removeLocalImages, removeLocalSlots, storeImagesOffline } from './images';
 import { newRegistrationNumber, organisationAbbr, refreshLists } from './lists';
 import { ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from './remote';
-import type { ImageInput, RemoveInput, UpdateOptions, Values } from './types';
+import type { CreateResult, ImageInput, RemoveInput, UpdateOptions, Values } from './types';
 
 async function stored(ctx: Ctx, entity: EntityShape, key: string): Promise<DocData> {
   const doc = await ctx.collection(entity).findOne(key).exec();
@@ -30,12 +30,17 @@ async function regNo(ctx: Ctx): Promise<string> {
 }
 
 /** Values of a new record: its key (made here unless it is the parent's) and, for a profile,
- * its registration number; offline copies also carry their owner organisation. */
-async function prepareCreate(ctx: Ctx, entity: EntityShape, values: Values): Promise<Values> {
+ * its registration number (none of `takenRegNos`: those of the same bulk save); offline copies
+ * also carry their owner organisation. */
+async function prepareCreate(ctx: Ctx, entity: EntityShape, values: Values, takenRegNos = new Set<unknown>()): Promise<Values> {
   const out: Record<string, unknown> = { ...values };
   const own = generatedKey(entity);
   if (own && !out[own]) out[own] = uuidv7();
-  if (entity.table === 'tbl_profiles' && !out.prof_Reg_No) out.prof_Reg_No = await regNo(ctx);
+  if (entity.table === 'tbl_profiles' && !out.prof_Reg_No) {
+    do out.prof_Reg_No = await regNo(ctx);
+    while (takenRegNos.has(out.prof_Reg_No));
+    takenRegNos.add(out.prof_Reg_No);
+  }
   for (const k of entity.keyFields) if (out[k] === undefined || out[k] === null || out[k] === '') throw new Error(`${entity.table}: ${k} is required`);
   if (entity.fields.location?.readOnly) out.location = ctx.user()?.location ?? 0;
   return out;
@@ -98,6 +103,81 @@ export async function create(ctx: Ctx, entity: EntityShape, values: Values, imag
     if (isNetworkError(error)) return createOffline(ctx, entity, ready, images);
     throw error;
   }
+}
+
+type Result = CreateResult<DocData>;
+
+const failed = (error: unknown): Result => ({ ok: false, error: error instanceof Error ? error : new Error(String(error)) });
+
+/** An edit of a stored record of an upsert entity (one per profile), as createOffline makes it. */
+async function editStored(ctx: Ctx, entity: EntityShape, values: Values): Promise<Result> {
+  const local = await ctx.collection(entity).findOne(keyOf(entity, values)).exec();
+  if (!local) return failed(new Error(`${entity.table} ${keyOf(entity, values)} was not stored`));
+  return { ok: true, doc: await updateOffline(ctx, entity, local, values, []) };
+}
+
+/**
+ * Many new records stored offline with one bulkInsert, each record decided as createOffline
+ * decides it: a key already stored (or earlier in the same call) is an edit for an upsert
+ * entity, made after the insert, in order; otherwise 'duplicate entry' for that record alone.
+ * The insert itself finds the stored keys (RxDB reads each one in its write transaction and
+ * refuses it with a 409): a findByIds before it would read them all again, about a fifth of
+ * the insert's time (docs/performance.md "Offline writes").
+ */
+async function createManyOffline(ctx: Ctx, entity: EntityShape, records: readonly Values[]): Promise<Result[]> {
+  const results: Result[] = [];
+  const inserted = new Map<string, number>(); // key -> index of the record inserting it
+  const edits: number[] = [];
+  const docs: DocData[] = [];
+  records.forEach((values, i) => {
+    const key = keyOf(entity, values);
+    if (!inserted.has(key)) {
+      inserted.set(key, i);
+      docs.push(pendingCreateDoc(entity, values));
+    } else if (entity.routes.upsert) edits.push(i);
+    else results[i] = failed(new Error('duplicate entry'));
+  });
+  const { success, error } = await ctx.collection(entity).bulkInsert(docs);
+  for (const doc of success) results[inserted.get(doc.primary) as number] = { ok: true, doc: plain(doc) };
+  for (const refused of error) {
+    const i = inserted.get(refused.documentId) as number;
+    if (refused.status === 409 && entity.routes.upsert) edits.push(i);
+    else results[i] = failed(new Error(refused.status === 409 ? 'duplicate entry' : `${entity.table} ${refused.documentId} was not stored (${refused.status})`));
+  }
+  for (const i of edits.sort((a, b) => a - b)) results[i] = await editStored(ctx, entity, records[i] as Values).catch(failed);
+  return results;
+}
+
+/** Online: each record through create's own path; once the network is gone, the rest offline. */
+async function createManyOnline(ctx: Ctx, entity: EntityShape, records: readonly Values[]): Promise<Result[]> {
+  const results: Result[] = [];
+  for (const [i, values] of records.entries()) {
+    try {
+      results.push({ ok: true, doc: await createOnline(ctx, entity, values, []) });
+    } catch (error) {
+      if (!isNetworkError(error)) results.push(failed(error));
+      else return [...results, ...(await createManyOffline(ctx, entity, records.slice(i)))];
+    }
+  }
+  return results;
+}
+
+/**
+ * Many new records of one kind, prepared and checked as `create` prepares them (no images: a
+ * record with images is saved with `create`). Answers one result per record, in order: a bad
+ * record fails alone and nothing is stored twice. Offline, one bulk insert.
+ */
+export async function createMany(ctx: Ctx, entity: EntityShape, records: readonly Values[]): Promise<Result[]> {
+  if (!hasRowApi(entity)) throw new Error(`${entity.table} records are saved with their parent`);
+  const takenRegNos = new Set<unknown>();
+  const prepared: ({ ready: Values } | { error: unknown })[] = [];
+  for (const values of records) {
+    prepared.push(await prepareCreate(ctx, entity, values, takenRegNos).then((ready) => ({ ready }), (error: unknown) => ({ error })));
+  }
+  const ready = prepared.flatMap((p) => ('ready' in p ? [p.ready] : []));
+  const saved = ctx.isOnline() ? await createManyOnline(ctx, entity, ready) : await createManyOffline(ctx, entity, ready);
+  let next = 0;
+  return prepared.map((p) => ('ready' in p ? (saved[next++] as Result) : failed(p.error)));
 }
 
 function withoutKeys(entity: EntityShape, body: Row): Row {
