@@ -19,11 +19,14 @@ import {
   crossCountsSchema,
   crossFilterSchema,
   generalSchema,
+  geoQuerySchema,
   geoSchema,
   idCountsSchema,
   kpiQuerySchema,
   kpisSchema,
   pendingsSchema,
+  placesQuerySchema,
+  placesSchema,
   type ByterEntity,
   type CountedEntity,
   type StatsFilter,
@@ -74,14 +77,45 @@ async function emptyBodyIsNoFilter(request: FastifyRequest) {
 /** Tables whose changes change the map's answer ('*': notifications were lost meanwhile). */
 const GEO_TABLES = new Set([serviceProvider.table, job.table, ALL_TABLES]);
 
-/** /stats/geo's answer, made once per change of providers or jobs. A change heard while the
- * answer is being made discards it (the generation moved on), so no stale answer is kept. */
+/** The dashboard map opens at zoom 7.5 (spec §9): the whole map's clusters are cut for it. */
+const WHOLE_MAP_ZOOM = 7.5;
+
+interface GeoQuery {
+  zoom?: number;
+  west?: number;
+  south?: number;
+  east?: number;
+  north?: number;
+}
+
+/** The map's answer for a view, bounded: its markers one by one when there are at most `limit`,
+ * else its clusters per grid cell of the zoom (a few hundred whatever the markers). The whole
+ * map also says how many markers each group has and where their average position is. */
+async function geoAnswer(db: Db, limit: number, view: q.MapView) {
+  const clusters = await q.markerClusters(db, view);
+  const counts = q.MARKER_GROUPS.map((_, g) => clusters.reduce((sum, cell) => sum + (cell[2 + g] as number), 0));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const markers = total <= limit ? { points: await q.markerPoints(db, view) } : { clusters };
+  if (view.bounds) return markers;
+  // The cells' average positions weighted by their markers: the average of every marker.
+  let [lng, lat] = [0, 0];
+  for (const [cellLng, cellLat, ...cellCounts] of clusters) {
+    const share = cellCounts.reduce((a, b) => a + b, 0) / total;
+    lng += cellLng * share;
+    lat += cellLat * share;
+  }
+  return { counts, center: total ? { lng, lat } : null, ...markers };
+}
+
+/** The whole map's answer (GET /stats/geo without bounds, what every dashboard asks first),
+ * made once per change of providers or jobs. A change heard while the answer is being made
+ * discards it (the generation moved on), so no stale answer is kept. */
 class GeoCache {
   private body: Promise<string> | null = null;
   private generation = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly make: () => Promise<unknown>,
     changes: ChangeHub,
   ) {
     changes.subscribe((table) => {
@@ -94,7 +128,7 @@ class GeoCache {
   json(): Promise<string> {
     if (this.body) return this.body;
     const generation = this.generation;
-    const made = q.geo(this.db).then((answer) => JSON.stringify(answer));
+    const made = this.make().then((answer) => JSON.stringify(answer));
     this.body = made;
     // A failure or a change while it was made: the next call asks again.
     made.then(
@@ -109,14 +143,35 @@ class GeoCache {
   }
 }
 
-function registerOverview(app: FastifyInstance, db: Db, changes: ChangeHub) {
-  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
-  // The same answer for every user until a provider or a job changes: kept as JSON text, so
-  // a dashboard opened again sends it without querying and serializing every marker again.
-  const geo = new GeoCache(db, changes);
-  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await geo.json()),
+const idsOf = (list: string | undefined) => (list ? list.split(',') : []);
+
+function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: number) {
+  // The whole map is the same answer for every user until a provider or a job changes: kept
+  // as JSON text, so a dashboard opened again sends it without querying again.
+  const wholeMap = new GeoCache(() => geoAnswer(db, limit, { zoom: WHOLE_MAP_ZOOM }), changes);
+  app.get(
+    '/api/stats/geo',
+    { config, schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, { querystring: geoQuerySchema }) },
+    async (request, reply) => {
+      const { zoom, west, south, east, north } = request.query as GeoQuery;
+      if (west === undefined || south === undefined || east === undefined || north === undefined) {
+        return reply.type('application/json; charset=utf-8').send(await wholeMap.json());
+      }
+      return geoAnswer(db, limit, { zoom: zoom ?? WHOLE_MAP_ZOOM, bounds: { west, south, east, north } });
+    },
   );
+  app.get(
+    '/api/stats/geo/places',
+    { config, schema: schema('Names and addresses of map markers (info window, referral map)', placesSchema, { querystring: placesQuerySchema }) },
+    (request) => {
+      const { providers, jobs } = request.query as { providers?: string; jobs?: string };
+      return q.places(db, idsOf(providers), idsOf(jobs));
+    },
+  );
+}
+
+function registerOverview(app: FastifyInstance, db: Db) {
+  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
   app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
   // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
@@ -171,7 +226,8 @@ function registerReports(app: FastifyInstance, db: Db) {
   );
 }
 
-export default async function statsPlugin(app: FastifyInstance, { db, changes }: { db: Db; changes: ChangeHub }) {
-  registerOverview(app, db, changes);
+export default async function statsPlugin(app: FastifyInstance, { db, changes, mapPointsLimit }: { db: Db; changes: ChangeHub; mapPointsLimit: number }) {
+  registerOverview(app, db);
+  registerMap(app, db, changes, mapPointsLimit);
   registerReports(app, db);
 }

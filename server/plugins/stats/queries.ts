@@ -111,16 +111,79 @@ export async function general(db: Queryable, actor: Actor) {
   return row;
 }
 
-/** Map markers: live providers and open jobs that have both coordinates. */
-export async function geo(db: Queryable) {
-  const latlangs = await db.query(
-    `SELECT "sp_Id" AS id, "sp_Name" AS name, "sp_Address" AS address, "sp_type", "lat", "lng" FROM "tbl_serviceprovider"
-     WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "sp_Name", "sp_Id"`,
+/** Map markers: live providers and open jobs that have both coordinates, each with its group:
+ * 0 an open job, 1-4 a provider's sp_type (the marker's colour, spec §2). */
+const MARKERS = `(SELECT "sp_Id" AS id, "sp_type" AS grp, "lat"::float8 AS lat, "lng"::float8 AS lng FROM "tbl_serviceprovider"
+    WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL
+  UNION ALL
+  SELECT "jb_Id", 0, "lat"::float8, "lng"::float8 FROM "available-jobs" WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL)`;
+
+/** The marker groups, in the order of a cluster's counts: jobs, then sp_type 1-4. */
+export const MARKER_GROUPS = [0, 1, 2, 3, 4] as const;
+
+/** A map view: its zoom and, optionally, its bounds in degrees (none: the whole map). */
+export interface MapView {
+  zoom: number;
+  bounds?: { west: number; south: number; east: number; north: number };
+}
+
+/** `[id, lng, lat, group]`: one marker, as short as JSON allows. */
+export type MarkerPoint = [id: string, lng: number, lat: number, group: number];
+/** `[lng, lat, jobs, social, economic, legal, education]`: the markers of one grid cell, at
+ * their average position, counted per group. */
+export type MarkerCluster = [lng: number, lat: number, ...counts: number[]];
+
+/** A grid cell is about 64 screen pixels wide at the view's zoom (512-pixel tiles). */
+export const cellDegrees = (zoom: number) => 45 / 2 ** zoom;
+
+/** `AND <inside the bounds>` on numbered parameters, or nothing for the whole map. */
+function boundsSql(view: MapView, params: unknown[]): string {
+  if (!view.bounds) return '';
+  const { west, south, east, north } = view.bounds;
+  params.push(west, east, south, north);
+  const n = params.length;
+  return `AND m.lng BETWEEN $${n - 3} AND $${n - 2} AND m.lat BETWEEN $${n - 1} AND $${n}`;
+}
+
+/** The markers of the view gathered per grid cell of its zoom: one scan, a few hundred rows
+ * whatever the number of markers. */
+export async function markerClusters(db: Queryable, view: MapView): Promise<MarkerCluster[]> {
+  const params: unknown[] = [cellDegrees(view.zoom)];
+  const inside = boundsSql(view, params);
+  const counts = MARKER_GROUPS.map((g) => `count(*) FILTER (WHERE m.grp = ${g})::int AS g${g}`).join(', ');
+  const rows = await db.query<{ lng: number; lat: number } & Record<string, number>>(
+    `SELECT avg(m.lng) AS lng, avg(m.lat) AS lat, ${counts} FROM ${MARKERS} m WHERE true ${inside}
+     GROUP BY floor(m.lng / $1::float8), floor(m.lat / $1::float8) ORDER BY 1, 2`,
+    params,
   );
-  const jbLatlangs = await db.query(
-    `SELECT "jb_Id" AS id, "title", "address", "lat", "lng" FROM "available-jobs"
-     WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "title", "jb_Id"`,
-  );
+  return rows.map((row) => [row.lng, row.lat, ...MARKER_GROUPS.map((g) => row[`g${g}`] as number)]);
+}
+
+/** The markers of the view, one by one. */
+export async function markerPoints(db: Queryable, view: MapView): Promise<MarkerPoint[]> {
+  const params: unknown[] = [];
+  const inside = boundsSql(view, params);
+  const rows = await db.query<{ id: string; lng: number; lat: number; grp: number }>(`SELECT m.id, m.lng, m.lat, m.grp FROM ${MARKERS} m WHERE true ${inside}`, params);
+  return rows.map((row) => [row.id, row.lng, row.lat, row.grp]);
+}
+
+/** Names and addresses of the markers a map shows in full (an info window, the referral map):
+ * the live providers and open jobs among `providerIds` and `jobIds` that have coordinates. */
+export async function places(db: Queryable, providerIds: readonly string[], jobIds: readonly string[]) {
+  const latlangs = providerIds.length
+    ? await db.query(
+        `SELECT "sp_Id" AS id, "sp_Name" AS name, "sp_Address" AS address, "sp_type", "lat", "lng" FROM "tbl_serviceprovider"
+         WHERE "sp_Id" = ANY($1::text[]) AND NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "sp_Name", "sp_Id"`,
+        [providerIds],
+      )
+    : [];
+  const jbLatlangs = jobIds.length
+    ? await db.query(
+        `SELECT "jb_Id" AS id, "title", "address", "lat", "lng" FROM "available-jobs"
+         WHERE "jb_Id" = ANY($1::text[]) AND "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "title", "jb_Id"`,
+        [jobIds],
+      )
+    : [];
   return { latlangs, jbLatlangs };
 }
 
