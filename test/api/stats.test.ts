@@ -377,8 +377,16 @@ describe.each(backends)('stats on %s', (backend) => {
     expect(zoomedIn.clusters).toHaveLength(4);
     expect(zoomedIn.clusters.map((cell: number[]) => cell.slice(2).reduce((a, b) => a + b))).toEqual([1, 1, 1, 1]);
     expect((await get('/geo?zoom=16&west=29.05&south=-1.65&east=29.15&north=-1.55')).body).toEqual({ points: [[added, 29.1, -1.6, 2]] });
-    // Soft-deleted: it leaves the map, back to the points.
-    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "deleted" = true WHERE "sp_Id" = $1`, [added]);
+    // Soft-deleted (every write moves updatedAt, which the map's index reads from, as the pull
+    // feed does): it leaves the map, back to the points.
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "deleted" = true, "updatedAt" = now() WHERE "sp_Id" = $1`, [added]);
+    await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);
+    // A job closed leaves the map; a provider moved moves.
+    await t.server.db.query(`UPDATE "available-jobs" SET "open" = false, "updatedAt" = now() WHERE "jb_Id" = $1`, [J1]);
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "lng" = 29.3, "updatedAt" = now() WHERE "sp_Id" = $1`, [P2]);
+    await expect.poll(async () => byId((await get('/geo')).body.points), { timeout: 5_000, interval: 50 }).toEqual(byId([[P1, 29.22, -1.68, 1], [P2, 29.3, -1.5, 3]]));
+    await t.server.db.query(`UPDATE "available-jobs" SET "open" = true, "updatedAt" = now() WHERE "jb_Id" = $1`, [J1]);
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "lng" = 29.25, "updatedAt" = now() WHERE "sp_Id" = $1`, [P2]);
     await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);
   });
 });

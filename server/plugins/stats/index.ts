@@ -3,12 +3,12 @@
 // (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
 // and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import { job, serviceProvider } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
-import { ALL_TABLES, type ChangeHub } from '../sync/changes';
+import type { ChangeHub } from '../sync/changes';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
+import { MarkerIndex } from './markers';
 import * as q from './queries';
 import {
   byterParamsSchema,
@@ -74,9 +74,6 @@ async function emptyBodyIsNoFilter(request: FastifyRequest) {
   request.body ??= {};
 }
 
-/** Tables whose changes change the map's answer ('*': notifications were lost meanwhile). */
-const GEO_TABLES = new Set([serviceProvider.table, job.table, ALL_TABLES]);
-
 /** The dashboard map opens at zoom 7.5 (spec §9): the whole map's clusters are cut for it. */
 const WHOLE_MAP_ZOOM = 7.5;
 
@@ -88,76 +85,20 @@ interface GeoQuery {
   north?: number;
 }
 
-/** The map's answer for a view, bounded: its markers one by one when there are at most `limit`,
- * else its clusters per grid cell of the zoom (a few hundred whatever the markers). The whole
- * map also says how many markers each group has and where their average position is. */
-async function geoAnswer(db: Db, limit: number, view: q.MapView) {
-  const clusters = await q.markerClusters(db, view);
-  const counts = q.MARKER_GROUPS.map((_, g) => clusters.reduce((sum, cell) => sum + (cell[2 + g] as number), 0));
-  const total = counts.reduce((a, b) => a + b, 0);
-  const markers = total <= limit ? { points: await q.markerPoints(db, view) } : { clusters };
-  if (view.bounds) return markers;
-  // The cells' average positions weighted by their markers: the average of every marker.
-  let [lng, lat] = [0, 0];
-  for (const [cellLng, cellLat, ...cellCounts] of clusters) {
-    const share = cellCounts.reduce((a, b) => a + b, 0) / total;
-    lng += cellLng * share;
-    lat += cellLat * share;
-  }
-  return { counts, center: total ? { lng, lat } : null, ...markers };
-}
-
-/** The whole map's answer (GET /stats/geo without bounds, what every dashboard asks first),
- * made once per change of providers or jobs. A change heard while the answer is being made
- * discards it (the generation moved on), so no stale answer is kept. */
-class GeoCache {
-  private body: Promise<string> | null = null;
-  private generation = 0;
-
-  constructor(
-    private readonly make: () => Promise<unknown>,
-    changes: ChangeHub,
-  ) {
-    changes.subscribe((table) => {
-      if (!GEO_TABLES.has(table)) return;
-      this.generation += 1;
-      this.body = null;
-    });
-  }
-
-  json(): Promise<string> {
-    if (this.body) return this.body;
-    const generation = this.generation;
-    const made = this.make().then((answer) => JSON.stringify(answer));
-    this.body = made;
-    // A failure or a change while it was made: the next call asks again.
-    made.then(
-      () => {
-        if (this.generation !== generation && this.body === made) this.body = null;
-      },
-      () => {
-        if (this.body === made) this.body = null;
-      },
-    );
-    return made;
-  }
-}
-
 const idsOf = (list: string | undefined) => (list ? list.split(',') : []);
 
 function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: number) {
-  // The whole map is the same answer for every user until a provider or a job changes: kept
-  // as JSON text, so a dashboard opened again sends it without querying again.
-  const wholeMap = new GeoCache(() => geoAnswer(db, limit, { zoom: WHOLE_MAP_ZOOM }), changes);
+  // Providers and jobs are read by every role: one index and one whole-map answer for all users.
+  const markers = new MarkerIndex(db, changes, limit);
   app.get(
     '/api/stats/geo',
     { config, schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, { querystring: geoQuerySchema }) },
     async (request, reply) => {
       const { zoom, west, south, east, north } = request.query as GeoQuery;
       if (west === undefined || south === undefined || east === undefined || north === undefined) {
-        return reply.type('application/json; charset=utf-8').send(await wholeMap.json());
+        return reply.type('application/json; charset=utf-8').send(await markers.wholeMapJson(WHOLE_MAP_ZOOM));
       }
-      return geoAnswer(db, limit, { zoom: zoom ?? WHOLE_MAP_ZOOM, bounds: { west, south, east, north } });
+      return markers.view({ zoom: zoom ?? WHOLE_MAP_ZOOM, bounds: { west, south, east, north } });
     },
   );
   app.get(

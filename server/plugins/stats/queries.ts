@@ -14,6 +14,7 @@ import { jobReferral, profile, referral, service as serviceEntity, serviceProvid
 import { recordScope, type Actor, type ScopeMode } from '../../../schemas/scope';
 import type { Queryable } from '../../db/index';
 import { Conditions, scopeSql } from '../../lib/records';
+import { HORIZON_SQL } from '../sync/feed';
 import { COUNTED_FIELDS, type ByterEntity, type CountedEntity, type Kpis, type StatsFilter } from './schemas';
 
 export interface IdCount {
@@ -111,60 +112,33 @@ export async function general(db: Queryable, actor: Actor) {
   return row;
 }
 
-/** Map markers: live providers and open jobs that have both coordinates, each with its group:
- * 0 an open job, 1-4 a provider's sp_type (the marker's colour, spec §2). */
-const MARKERS = `(SELECT "sp_Id" AS id, "sp_type" AS grp, "lat"::float8 AS lat, "lng"::float8 AS lng FROM "tbl_serviceprovider"
-    WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL
-  UNION ALL
-  SELECT "jb_Id", 0, "lat"::float8, "lng"::float8 FROM "available-jobs" WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL)`;
-
-/** The marker groups, in the order of a cluster's counts: jobs, then sp_type 1-4. */
-export const MARKER_GROUPS = [0, 1, 2, 3, 4] as const;
-
-/** A map view: its zoom and, optionally, its bounds in degrees (none: the whole map). */
-export interface MapView {
-  zoom: number;
-  bounds?: { west: number; south: number; east: number; north: number };
+/** A provider or job as the map knows it: its group (0 an open job, 1-4 a provider's sp_type,
+ * the marker's colour, spec §2), its position, and whether it is on the map at all (a live
+ * provider or an open job, with both coordinates). */
+export interface MarkerRow {
+  table: 'p' | 'j';
+  id: string;
+  grp: number;
+  lat: number | null;
+  lng: number | null;
+  shown: boolean;
 }
 
-/** `[id, lng, lat, group]`: one marker, as short as JSON allows. */
-export type MarkerPoint = [id: string, lng: number, lat: number, group: number];
-/** `[lng, lat, jobs, social, economic, legal, education]`: the markers of one grid cell, at
- * their average position, counted per group. */
-export type MarkerCluster = [lng: number, lat: number, ...counts: number[]];
-
-/** A grid cell is about 64 screen pixels wide at the view's zoom (512-pixel tiles). */
-export const cellDegrees = (zoom: number) => 45 / 2 ** zoom;
-
-/** `AND <inside the bounds>` on numbered parameters, or nothing for the whole map. */
-function boundsSql(view: MapView, params: unknown[]): string {
-  if (!view.bounds) return '';
-  const { west, south, east, north } = view.bounds;
-  params.push(west, east, south, north);
-  const n = params.length;
-  return `AND m.lng BETWEEN $${n - 3} AND $${n - 2} AND m.lat BETWEEN $${n - 1} AND $${n}`;
-}
-
-/** The markers of the view gathered per grid cell of its zoom: one scan, a few hundred rows
- * whatever the number of markers. */
-export async function markerClusters(db: Queryable, view: MapView): Promise<MarkerCluster[]> {
-  const params: unknown[] = [cellDegrees(view.zoom)];
-  const inside = boundsSql(view, params);
-  const counts = MARKER_GROUPS.map((g) => `count(*) FILTER (WHERE m.grp = ${g})::int AS g${g}`).join(', ');
-  const rows = await db.query<{ lng: number; lat: number } & Record<string, number>>(
-    `SELECT avg(m.lng) AS lng, avg(m.lat) AS lat, ${counts} FROM ${MARKERS} m WHERE true ${inside}
-     GROUP BY floor(m.lng / $1::float8), floor(m.lat / $1::float8) ORDER BY 1, 2`,
-    params,
+/** The marker rows changed since `since` (a time as text), or every shown one without it, and
+ * the horizon to ask from next time: rows of transactions still running when this was asked
+ * carry a later updatedAt (their start), so nothing committed later is missed (sync/feed.ts). */
+export async function markerRows(db: Queryable, since: string | null): Promise<{ rows: MarkerRow[]; horizon: string }> {
+  const [{ horizon }] = (await db.query<{ horizon: string }>(`SELECT (${HORIZON_SQL})::text AS horizon`)) as [{ horizon: string }];
+  const changed = (shown: string) => `CASE WHEN $1::timestamptz IS NULL THEN ${shown} ELSE "updatedAt" >= $1::timestamptz END`;
+  const providerShown = `NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL`;
+  const jobShown = `"open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL`;
+  const rows = await db.query<MarkerRow & Record<string, unknown>>(
+    `SELECT 'p' AS table, "sp_Id" AS id, "sp_type" AS grp, "lat", "lng", (${providerShown}) AS shown FROM "tbl_serviceprovider" WHERE ${changed(providerShown)}
+     UNION ALL
+     SELECT 'j', "jb_Id", 0, "lat", "lng", (${jobShown}) FROM "available-jobs" WHERE ${changed(jobShown)}`,
+    [since],
   );
-  return rows.map((row) => [row.lng, row.lat, ...MARKER_GROUPS.map((g) => row[`g${g}`] as number)]);
-}
-
-/** The markers of the view, one by one. */
-export async function markerPoints(db: Queryable, view: MapView): Promise<MarkerPoint[]> {
-  const params: unknown[] = [];
-  const inside = boundsSql(view, params);
-  const rows = await db.query<{ id: string; lng: number; lat: number; grp: number }>(`SELECT m.id, m.lng, m.lat, m.grp FROM ${MARKERS} m WHERE true ${inside}`, params);
-  return rows.map((row) => [row.id, row.lng, row.lat, row.grp]);
+  return { rows, horizon };
 }
 
 /** Names and addresses of the markers a map shows in full (an info window, the referral map):
