@@ -25,7 +25,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** A UUID-shaped key per row number and table (the tables' keys must be UUIDs). */
 const key = (prefix: string) => `lpad(to_hex(n), 8, '0') || '-0000-7000-8000-${prefix}'`;
 
-const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
+// Filling 100,000 rows per table on a busy machine can outlast the default statement timeout.
+const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
 try {
   const db = t.server.db;
   const fill = performance.now();
