@@ -90,6 +90,7 @@ const idsOf = (list: string | undefined) => (list ? list.split(',') : []);
 function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: number) {
   // Providers and jobs are read by every role: one index and one whole-map answer for all users.
   const markers = new MarkerIndex(db, changes, limit);
+  markers.warm().catch((error: unknown) => app.log.warn({ err: error }, 'map markers not read at start'));
   app.get(
     '/api/stats/geo',
     { config, schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, { querystring: geoQuerySchema }) },

@@ -67,6 +67,12 @@ export class MarkerIndex {
     });
   }
 
+  /** Reads every marker now, so that the first dashboard does not wait for it (a failure is
+   * logged by the caller; the first request tries again). */
+  warm(): Promise<void> {
+    return this.fresh();
+  }
+
   /** The markers as of now: reads what changed since the last read, one read at a time. */
   private async fresh(): Promise<void> {
     while (this.stale) {
