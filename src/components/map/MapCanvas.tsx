@@ -56,8 +56,6 @@ export interface MapCanvasProps {
   onViewChange?: (view: MapViewport) => void;
   /** Content of the info window of a GL point (default: its title). */
   renderPointPopup?: (point: MapPoint, group: PointGroup) => ReactNode;
-  /** Jump to `center` when it changes (a map drawn before its data, centred once they come). */
-  followCenter?: boolean;
   /** Move the view here whenever it changes (a position typed or found by the device). */
   focus?: LatLng | null;
   onMapClick?: (position: LatLng) => void;
@@ -121,7 +119,7 @@ function useThemedStyle() {
 }
 
 export default function MapCanvas(props: MapCanvasProps) {
-  const { center, zoom, followCenter, markers, groups, clusters, onViewChange, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
+  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
   const intl = useIntl();
   const locale = useMapLocale();
   const style = useThemedStyle();
@@ -154,10 +152,6 @@ export default function MapCanvas(props: MapCanvasProps) {
     const bounds = map.getBounds();
     onViewChange?.({ zoom: map.getZoom(), west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() });
   };
-
-  useEffect(() => {
-    if (followCenter) mapRef.current?.jumpTo({ center: [center.lng, center.lat] });
-  }, [followCenter, center.lat, center.lng]);
 
   const onError = (event: ErrorEvent) => {
     // react-map-gl reports a map that failed to start without a target; anything else is a

@@ -116,19 +116,14 @@ function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
   );
 }
 
-/** The map starts while the figures are asked (`geo` null): MapLibre's start-up, the longest
- * part of the dashboard on a slow device, runs beside the calls. It moves to the markers'
- * average position when they come, once: a refresh does not move the view under the user. */
-export function DashboardMap({ geo }: { geo: GeoMarkers | null }) {
+export function DashboardMap({ geo }: { geo: GeoMarkers }) {
   const intl = useIntl();
-  const [center, setCenter] = useState<{ lat: number; lng: number } | null>(null);
-  if (!center && geo?.center) setCenter(geo.center);
   const [hidden, setHidden] = useState<ReadonlySet<GroupId>>(new Set());
-  const view = useViewMarkers(Boolean(geo?.clusters));
-  const shownAnswer = useMemo(() => view.answer ?? geo ?? {}, [view.answer, geo]);
+  const view = useViewMarkers(Boolean(geo.clusters));
+  const shownAnswer = useMemo(() => view.answer ?? geo, [view.answer, geo]);
   const groups = useMemo(() => (shownAnswer.points ? groupsOf(shownAnswer.points, hidden) : undefined), [shownAnswer, hidden]);
   const clusters = useMemo(() => (shownAnswer.clusters ? clustersOf(shownAnswer.clusters, hidden) : undefined), [shownAnswer, hidden]);
-  const counts = geo?.counts ?? [];
+  const counts = geo.counts ?? [];
   const countOf = (group: (typeof MAP_GROUPS)[number]) => counts[codeOf(group)] ?? 0;
   const services = MAP_GROUPS.filter((g) => g.spType !== null).reduce((sum, g) => sum + countOf(g), 0);
   const toggle = (id: GroupId) =>
@@ -140,7 +135,7 @@ export function DashboardMap({ geo }: { geo: GeoMarkers | null }) {
   return (
     <Box data-testid="dashboard-map">
       <Typography component="h2" variant="h6" data-testid="map-header">
-        {geo ? intl.formatMessage({ id: 'home.map.header' }, { services, jobs: counts[JOB_GROUP] ?? 0 }) : intl.formatMessage({ id: 'home.map.title' })}
+        {intl.formatMessage({ id: 'home.map.header' }, { services, jobs: counts[JOB_GROUP] ?? 0 })}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
         {intl.formatMessage({ id: 'home.map.legendHint' })}
@@ -172,8 +167,7 @@ export function DashboardMap({ geo }: { geo: GeoMarkers | null }) {
         clusters={clusters}
         onViewChange={view.onViewChange}
         renderPointPopup={(point, group) => <InfoWindow point={point} group={group} />}
-        center={center ?? FALLBACK_CENTER}
-        followCenter
+        center={geo.center ?? FALLBACK_CENTER}
         zoom={DEFAULT_ZOOM}
         height="min(60vh, 480px)"
         ariaLabel={intl.formatMessage({ id: 'home.map.title' })}

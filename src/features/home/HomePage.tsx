@@ -100,8 +100,7 @@ export function HomePage() {
       </Grid>
       <Charts data={data} />
       <Card variant="outlined">
-        {/* Drawn while the figures are asked; gone if the map's call failed (only logged, spec §2). */}
-        <CardContent>{!data || data.geo ? <DashboardMap geo={data?.geo ?? null} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
+        <CardContent>{data?.geo ? <DashboardMap geo={data.geo} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
       </Card>
     </Page>
   );
