@@ -16,7 +16,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 // Page scripts as text: tsx would add its own helpers to functions passed to the page.
 const MAP = `document.querySelector('[data-testid="dashboard-map"] .maplibregl-map')?.maplibreMap`;
-const LAYERS = `['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins', 'icrs-server-clusters']`;
+const LAYERS = `['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins']`;
 /** Resolves with performance.now() (ms since navigation) once the map is loaded, idle and drawing markers. */
 const INTERACTIVE = `new Promise((resolve) => {
   const marks = {};

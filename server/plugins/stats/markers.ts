@@ -7,7 +7,7 @@
 import { job, serviceProvider } from '../../../schemas/index';
 import type { Queryable } from '../../db/index';
 import { ALL_TABLES, type ChangeHub } from '../sync/changes';
-import { markerRows } from './queries';
+import { markerCount, markerRows } from './queries';
 
 /** Marker groups, in the order of the counts: 0 an open job, 1-4 a provider's sp_type. */
 export const MARKER_GROUPS = [0, 1, 2, 3, 4] as const;
@@ -98,6 +98,11 @@ export class MarkerIndex {
       }
       if (full || rows.length) this.version += 1;
       this.since = horizon;
+      // Rows written with an old updatedAt escape the read of changed rows: read all again.
+      if (!full && (await markerCount(this.db)) !== this.markers.size) {
+        this.full = true;
+        this.stale = true;
+      }
     } catch (error) {
       // The next request tries again.
       this.stale = true;

@@ -141,6 +141,16 @@ export async function markerRows(db: Queryable, since: string | null): Promise<{
   return { rows, horizon };
 }
 
+/** How many markers the map should hold: a check of the changed-rows reads, which miss rows
+ * written with an old updatedAt (the demo seed, an import in SQL). */
+export async function markerCount(db: Queryable): Promise<number> {
+  const [{ n }] = (await db.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM "tbl_serviceprovider" WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL)::int
+      + (SELECT count(*) FROM "available-jobs" WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL)::int AS n`,
+  )) as [{ n: number }];
+  return n;
+}
+
 /** Names and addresses of the markers a map shows in full (an info window, the referral map):
  * the live providers and open jobs among `providerIds` and `jobIds` that have coordinates. */
 export async function places(db: Queryable, providerIds: readonly string[], jobIds: readonly string[]) {

@@ -15,10 +15,6 @@ import { PointLayers, POINT_LAYER_IDS, ServerClusterLayers, clusterClicked, poin
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
 maplibregl.setWorkerUrl(workerUrl);
-// The chunk loads while a screen fetches its data (preloadMap): start MapLibre's worker now
-// (fetching and compiling its script takes hundreds of ms on a slow device), not when the
-// first map is created.
-maplibregl.prewarm();
 
 /** The map's credit links are underlined: a link inside text must not rely on colour alone (WCAG 1.4.1). */
 const CREDITS_UNDERLINED = { '& .maplibregl-ctrl-attrib a': { textDecoration: 'underline' } } as const;
@@ -175,8 +171,6 @@ export default function MapCanvas(props: MapCanvasProps) {
         mapStyle={style}
         locale={locale}
         cooperativeGestures
-        // Labels and symbols appear at once: no 300 ms of fading frames before the map is idle.
-        fadeDuration={0}
         attributionControl={{ compact: true }}
         style={{ width: '100%', height: '100%' }}
         cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
