@@ -21,7 +21,7 @@ const member = { role: 3, location: 2 };
 
 describe(`stats on ${db.kind}, demo scale ${scale}`, () => {
   bench('gen', () => q.general(db, admin).then(() => undefined));
-  bench('geo', () => q.geo(db).then(() => undefined));
+  bench('geo markers, full read (once per server start)', () => q.markerRows(db, null).then(() => undefined));
   bench('pendings', () => q.pendings(db, admin).then(() => undefined));
   bench('byspdtype', () => q.servicesByCategory(db).then(() => undefined));
   bench('byoffrall', () => q.providersByType(db).then(() => undefined));

@@ -50,6 +50,7 @@ export interface JsonSchema {
   readonly additionalProperties?: boolean;
   readonly propertyNames?: JsonSchema;
   readonly items?: JsonSchema;
+  readonly minItems?: number;
   readonly maxItems?: number;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -60,6 +61,8 @@ export interface JsonSchema {
   readonly multipleOf?: number;
   readonly enum?: readonly (string | number | boolean | null)[];
   readonly default?: unknown;
+  /** Properties that need others beside them (draft-07). */
+  readonly dependencies?: Readonly<Record<string, readonly string[]>>;
 }
 
 // ---------------------------------------------------------------------------------------------

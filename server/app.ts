@@ -77,7 +77,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   // stats drop their cached map answer when providers or jobs change.
   const changes = new ChangeHub();
   await changes.start(db);
-  await app.register(statsPlugin, { db, changes });
+  await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });
   await app.register(recordsPlugin, { db });
   await app.register(syncPlugin, { db, tokens, hub: changes });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });

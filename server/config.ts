@@ -30,6 +30,10 @@ export interface Config extends DbTimeouts {
   /** MapLibre style the built app uses instead of its bundled base map; its origin is allowed by
    * the Content-Security-Policy. The build reads the same address as VITE_MAP_STYLE_URL. */
   mapStyleUrl?: string;
+  /** The most markers /stats/geo sends as points; above it, it sends clusters counted per
+   * group on a grid of the asked zoom, and the map asks for the points of its view when
+   * zoomed in (docs/performance.md "Dashboard calls together"). */
+  mapPointsLimit: number;
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {
@@ -69,5 +73,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     programmeUrl: webAddress('PROGRAMME_URL', env.PROGRAMME_URL?.trim()),
     contact: contactFromEnv(env),
     mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
+    mapPointsLimit: Number(env.MAP_POINTS_LIMIT ?? 20000),
   };
 }

@@ -1,5 +1,9 @@
-// The answer of GET /api/stats/geo (spec §3 "geo (latlangs, jbLatlangs)"): the geo-located
-// providers and open jobs the user may read, as the dashboard map and the referral map use it.
+// The map's markers (GET /api/stats/geo, spec §3 "geo") and their names and addresses (GET
+// /api/stats/geo/places), as the dashboard map and the referral map use them. The marker
+// answer is bounded (docs/performance.md "Dashboard calls together"): every marker as a short
+// tuple while there are at most the server's limit (20,000), else clusters counted per group
+// for the asked zoom and view; names and addresses are asked for the markers shown in full.
+import { api } from './api';
 
 export interface ProviderPlace {
   id: string;
@@ -18,7 +22,47 @@ export interface JobPlace {
   lng: number;
 }
 
-export interface GeoStats {
+/** Names and addresses of markers (GET /stats/geo/places). */
+export interface GeoPlaces {
   latlangs: ProviderPlace[];
   jbLatlangs: JobPlace[];
+}
+
+/** A marker's group: 0 an open job, 1-4 a provider's sp_type. */
+export const JOB_GROUP = 0;
+
+/** `[id, lng, lat, group]`. */
+export type MarkerPoint = [id: string, lng: number, lat: number, group: number];
+/** `[lng, lat, ...count per group 0-4]`: the markers of one grid cell at their average position. */
+export type MarkerCluster = [lng: number, lat: number, ...counts: number[]];
+
+export interface GeoMarkers {
+  /** Markers per group (whole map only). */
+  counts?: number[];
+  /** Average position of every marker (whole map only; null without markers). */
+  center?: { lat: number; lng: number } | null;
+  points?: MarkerPoint[];
+  clusters?: MarkerCluster[];
+}
+
+/** A map view: zoom and bounds in degrees. */
+export interface GeoView {
+  zoom: number;
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+/** The markers of a view (the whole map's were clustered: the map asks again when moved). */
+export async function fetchGeoView(view: GeoView): Promise<GeoMarkers> {
+  const { data } = await api.get<GeoMarkers>('/stats/geo', { params: view, silent: true });
+  return data;
+}
+
+/** Names and addresses of the providers and jobs of these ids (at most 100 of each). */
+export async function fetchGeoPlaces(ids: { providers?: readonly string[]; jobs?: readonly string[] }): Promise<GeoPlaces> {
+  const params = { providers: ids.providers?.join(',') || undefined, jobs: ids.jobs?.join(',') || undefined };
+  const { data } = await api.get<GeoPlaces>('/stats/geo/places', { params, silent: true });
+  return data;
 }

@@ -134,7 +134,9 @@ describe.each(backends)('demo seed on %s', (backend) => {
     const gen = await t.api('GET', '/stats/gen', { token });
     expect(gen.body).toEqual({ profiles: 40, referrals: 30, sProviders: 10, services: 30, jobs: 16 });
     const geo = await t.api('GET', '/stats/geo', { token });
-    expect(geo.body.latlangs.length).toBeGreaterThan(0);
-    expect(geo.body.jbLatlangs.length).toBeGreaterThan(0);
+    const [jobs, ...providersByType] = geo.body.counts as number[];
+    expect(jobs).toBeGreaterThan(0);
+    expect(providersByType.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(geo.body.points).toHaveLength(geo.body.counts.reduce((a: number, b: number) => a + b, 0));
   });
 });

@@ -9,6 +9,10 @@ import { backends } from '../helpers/db';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 type Row = Record<string, unknown>;
+type MarkerPoint = [string, number, number, number];
+
+/** Points in id order (the answer's order is the database's). */
+const byId = (points: MarkerPoint[]) => [...points].sort((a, b) => a[0].localeCompare(b[0]));
 
 const id = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')}`;
 const at = (day: string) => `${day}T12:00:00.000Z`;
@@ -91,7 +95,8 @@ describe.each(backends)('stats on %s', (backend) => {
   const post = (path: string, body: unknown, as = token) => t.api('POST', `/stats${path}`, { token: as, body });
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
+    // Above 3 markers the map is answered as clusters: the fixture has 3, a test adds one.
+    t = await startTestServer({ backend, config: { mapPointsLimit: 3 } });
     token = await t.login(t.admin.userName, t.admin.password);
     await insertFixture(t.server.db);
   });
@@ -107,8 +112,23 @@ describe.each(backends)('stats on %s', (backend) => {
     expect((await get('/pendings')).body).toEqual([{ Pending: 2, Rejected: 1 }]);
   });
 
-  it('places live providers and open jobs with coordinates on the map (/stats/geo)', async () => {
+  it('places live providers and open jobs with coordinates on the map (/stats/geo): counts per group, average position, points', async () => {
     const { status, body } = await get('/geo');
+    expect(status).toBe(200);
+    expect(body.counts).toEqual([1, 1, 0, 1, 0]); // open jobs, then providers of sp_type 1-4
+    expect(body.center.lng).toBeCloseTo((29.22 + 29.25 + 29.2) / 3, 6);
+    expect(body.center.lat).toBeCloseTo((-1.68 - 1.5 - 1.6) / 3, 6);
+    expect(byId(body.points)).toEqual(byId([[P1, 29.22, -1.68, 1], [P2, 29.25, -1.5, 3], [J1, 29.2, -1.6, 0]]));
+    expect(body.clusters).toBeUndefined();
+  });
+
+  it("answers a view with the markers inside its bounds, without the whole map's figures", async () => {
+    expect((await get('/geo?zoom=14&west=29.21&south=-1.69&east=29.23&north=-1.67')).body).toEqual({ points: [[P1, 29.22, -1.68, 1]] });
+    expect((await get('/geo?zoom=10&west=10&south=10&east=11&north=11')).body).toEqual({ points: [] });
+  });
+
+  it('gives the name and address of the markers asked by id (/stats/geo/places): live providers and open jobs only', async () => {
+    const { status, body } = await get(`/geo/places?providers=${P2},${P1},${P3},${P4}&jobs=${J1},${J2}`);
     expect(status).toBe(200);
     expect(body).toEqual({
       latlangs: [
@@ -117,6 +137,18 @@ describe.each(backends)('stats on %s', (backend) => {
       ],
       jbLatlangs: [{ id: J1, title: 'Job 1', address: 'Adresse 1', lat: -1.6, lng: 29.2 }],
     });
+    expect((await get(`/geo/places?jobs=${J1}`)).body).toEqual({ latlangs: [], jbLatlangs: [body.jbLatlangs[0]] });
+  });
+
+  it('refuses bad map queries with a message: partial bounds, out-of-range values, ids that are not ids', async () => {
+    for (const query of ['/geo?west=29', '/geo?zoom=8&west=29&south=-2&east=30', '/geo?zoom=30&west=29&south=-2&east=30&north=-1', '/geo?zoom=8&west=29&south=-95&east=30&north=-1']) {
+      const { status, body } = await get(query);
+      expect(status, query).toBe(400);
+      expect(body.message, query).toBeTruthy();
+    }
+    expect((await get('/geo/places?providers=x')).status).toBe(400);
+    expect((await get(`/geo/places?providers=${P1},`)).status).toBe(400);
+    expect((await get(`/geo/places?jobs=${Array.from({ length: 101 }, () => J1).join(',')}`)).status).toBe(400);
   });
 
   it.each([
@@ -242,7 +274,7 @@ describe.each(backends)('stats on %s', (backend) => {
   });
 
   it('needs a token on every stats call', async () => {
-    for (const path of ['/gen', '/geo', '/pendings', '/byspdtype', '/byter/jobs', '/getKPIs/']) {
+    for (const path of ['/gen', '/geo', `/geo/places?providers=${P1}`, '/pendings', '/byspdtype', '/byter/jobs', '/getKPIs/']) {
       const { status, body } = await t.api('GET', `/stats${path}`);
       expect(status).toBe(401);
       expect(body.message).toBe('No authorization token was found');
@@ -260,6 +292,9 @@ describe.each(backends)('stats on %s', (backend) => {
       const as = await t.login(user.userName, user.password);
       const gen = await get('/gen', as);
       expect(gen.status, `role ${role}`).toBe(200);
+      // Providers and jobs are read by every role, whatever the organisation: the same map.
+      expect((await get('/geo', as)).body.counts, `role ${role}`).toEqual([1, 1, 0, 1, 0]);
+      expect((await get(`/geo/places?providers=${P1}`, as)).body.latlangs, `role ${role}`).toHaveLength(1);
       const kpis = (await get('/getKPIs/', as)).body;
       if (role === 1) {
         expect(kpis).toEqual(ALL_KPIS);
@@ -305,7 +340,7 @@ describe.each(backends)('stats on %s', (backend) => {
 
   it('registers every stats call of spec §7 and documents its answer', async () => {
     const calls = [
-      ['GET', '/geo'], ['GET', '/pendings'], ['GET', '/gen'], ['GET', '/byspdtype'], ['GET', '/bySpdTerr'],
+      ['GET', '/geo'], ['GET', '/geo/places'], ['GET', '/pendings'], ['GET', '/gen'], ['GET', '/byspdtype'], ['GET', '/bySpdTerr'],
       ['GET', '/byServiceType'], ['GET', '/byoffrall'], ['GET', '/byter/:x'], ['POST', '/byterCate/'],
       ['POST', '/byterCateMain/'], ['GET', '/getJbSec/'], ['GET', '/getKPIs/'], ['GET', '/by/:x/:field'],
     ] as const;
@@ -320,16 +355,38 @@ describe.each(backends)('stats on %s', (backend) => {
     }
   });
 
-  it('answers the map from its cache until a provider or a job changes', async () => {
+  it('answers the map from its cache until a provider or a job changes, and as clusters above the limit', async () => {
     const before = (await get('/geo')).body;
     expect((await get('/geo')).body).toEqual(before);
     const added = id(9);
     await insert(t.server.db, 'tbl_serviceprovider', [
       { sp_Id: added, sp_Name: 'AAA Nouveau centre', sp_type: 2, sp_Address: 'Rue 1', territory: 1, lat: -1.6, lng: 29.1, createdAt: at('2024-07-01') },
     ]);
-    // The change notification reaches the server soon after the commit.
-    await expect.poll(async () => (await get('/geo')).body.latlangs[0]?.id, { timeout: 5_000, interval: 50 }).toBe(added);
-    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "deleted" = true WHERE "sp_Id" = $1`, [added]);
+    // The change notification reaches the server soon after the commit. Four markers are more
+    // than this server's limit: one cluster at zoom 7.5 (cells of 0.25°), counted per group.
+    await expect.poll(async () => (await get('/geo')).body.counts, { timeout: 5_000, interval: 50 }).toEqual([1, 1, 1, 1, 0]);
+    const clustered = (await get('/geo')).body;
+    expect(clustered.points).toBeUndefined();
+    expect(clustered.clusters).toHaveLength(1);
+    const [lng, lat, ...counts] = clustered.clusters[0];
+    expect(counts).toEqual([1, 1, 1, 1, 0]);
+    expect([lng, lat]).toEqual([clustered.center.lng, clustered.center.lat]);
+    expect(lng).toBeCloseTo((29.22 + 29.25 + 29.2 + 29.1) / 4, 6);
+    // Zoomed in, the same markers fall in cells of their own; a view with fewer gets its points.
+    const zoomedIn = (await get('/geo?zoom=16&west=29&south=-2&east=30&north=-1')).body;
+    expect(zoomedIn.clusters).toHaveLength(4);
+    expect(zoomedIn.clusters.map((cell: number[]) => cell.slice(2).reduce((a, b) => a + b))).toEqual([1, 1, 1, 1]);
+    expect((await get('/geo?zoom=16&west=29.05&south=-1.65&east=29.15&north=-1.55')).body).toEqual({ points: [[added, 29.1, -1.6, 2]] });
+    // Soft-deleted (every write moves updatedAt, which the map's index reads from, as the pull
+    // feed does): it leaves the map, back to the points.
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "deleted" = true, "updatedAt" = now() WHERE "sp_Id" = $1`, [added]);
+    await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);
+    // A job closed leaves the map; a provider moved moves.
+    await t.server.db.query(`UPDATE "available-jobs" SET "open" = false, "updatedAt" = now() WHERE "jb_Id" = $1`, [J1]);
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "lng" = 29.3, "updatedAt" = now() WHERE "sp_Id" = $1`, [P2]);
+    await expect.poll(async () => byId((await get('/geo')).body.points), { timeout: 5_000, interval: 50 }).toEqual(byId([[P1, 29.22, -1.68, 1], [P2, 29.3, -1.5, 3]]));
+    await t.server.db.query(`UPDATE "available-jobs" SET "open" = true, "updatedAt" = now() WHERE "jb_Id" = $1`, [J1]);
+    await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "lng" = 29.25, "updatedAt" = now() WHERE "sp_Id" = $1`, [P2]);
     await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);
   });
 });

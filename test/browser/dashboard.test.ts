@@ -138,7 +138,12 @@ describe('dashboard', () => {
     for (const height of heights) expect(height).toBe(20);
 
     // The map: drawn from the bundled base layer, no request left for another host.
-    const geo = await apiGet<{ latlangs: Place[]; jbLatlangs: Place[] }>('/stats/geo');
+    // The whole map: a few markers, so one by one ([id, lng, lat, group 0 job / 1-4 sp_type]);
+    // their names and addresses come from /stats/geo/places (the info window asks there too).
+    const markers = await apiGet<{ counts: number[]; points: [string, number, number, number][] }>('/stats/geo');
+    const ids = (jobs: boolean) => markers.points.filter((p) => (p[3] === 0) === jobs).map((p) => p[0]).join(',');
+    const geo = await apiGet<{ latlangs: Place[]; jbLatlangs: Place[] }>(`/stats/geo/places?providers=${ids(false)}&jobs=${ids(true)}`);
+    expect(geo.latlangs.length + geo.jbLatlangs.length).toBe(markers.points.length);
     await poll(() => page.getByTestId('map-header').textContent()).toBe(`${geo.latlangs.length} Services, ${geo.jbLatlangs.length} Available Jobs with geo location data`);
     await page.getByText('Click icon to remove from the Map').waitFor();
     const region = page.getByRole('region', { name: 'Map of services and available jobs' });

@@ -3,12 +3,12 @@
 // (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
 // and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import { job, serviceProvider } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
-import { ALL_TABLES, type ChangeHub } from '../sync/changes';
+import type { ChangeHub } from '../sync/changes';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
+import { MarkerIndex } from './markers';
 import * as q from './queries';
 import {
   byterParamsSchema,
@@ -19,11 +19,14 @@ import {
   crossCountsSchema,
   crossFilterSchema,
   generalSchema,
+  geoQuerySchema,
   geoSchema,
   idCountsSchema,
   kpiQuerySchema,
   kpisSchema,
   pendingsSchema,
+  placesQuerySchema,
+  placesSchema,
   type ByterEntity,
   type CountedEntity,
   type StatsFilter,
@@ -71,52 +74,46 @@ async function emptyBodyIsNoFilter(request: FastifyRequest) {
   request.body ??= {};
 }
 
-/** Tables whose changes change the map's answer ('*': notifications were lost meanwhile). */
-const GEO_TABLES = new Set([serviceProvider.table, job.table, ALL_TABLES]);
+/** The dashboard map opens at zoom 7.5 (spec §9): the whole map's clusters are cut for it. */
+const WHOLE_MAP_ZOOM = 7.5;
 
-/** /stats/geo's answer, made once per change of providers or jobs. A change heard while the
- * answer is being made discards it (the generation moved on), so no stale answer is kept. */
-class GeoCache {
-  private body: Promise<string> | null = null;
-  private generation = 0;
-
-  constructor(
-    private readonly db: Db,
-    changes: ChangeHub,
-  ) {
-    changes.subscribe((table) => {
-      if (!GEO_TABLES.has(table)) return;
-      this.generation += 1;
-      this.body = null;
-    });
-  }
-
-  json(): Promise<string> {
-    if (this.body) return this.body;
-    const generation = this.generation;
-    const made = q.geo(this.db).then((answer) => JSON.stringify(answer));
-    this.body = made;
-    // A failure or a change while it was made: the next call asks again.
-    made.then(
-      () => {
-        if (this.generation !== generation && this.body === made) this.body = null;
-      },
-      () => {
-        if (this.body === made) this.body = null;
-      },
-    );
-    return made;
-  }
+interface GeoQuery {
+  zoom?: number;
+  west?: number;
+  south?: number;
+  east?: number;
+  north?: number;
 }
 
-function registerOverview(app: FastifyInstance, db: Db, changes: ChangeHub) {
-  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
-  // The same answer for every user until a provider or a job changes: kept as JSON text, so
-  // a dashboard opened again sends it without querying and serializing every marker again.
-  const geo = new GeoCache(db, changes);
-  app.get('/api/stats/geo', { config, schema: schema('Map markers: providers and open jobs with coordinates', geoSchema) }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(await geo.json()),
+const idsOf = (list: string | undefined) => (list ? list.split(',') : []);
+
+function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: number) {
+  // Providers and jobs are read by every role: one index and one whole-map answer for all users.
+  const markers = new MarkerIndex(db, changes, limit);
+  markers.warm().catch((error: unknown) => app.log.warn({ err: error }, 'map markers not read at start'));
+  app.get(
+    '/api/stats/geo',
+    { config, schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, { querystring: geoQuerySchema }) },
+    async (request, reply) => {
+      const { zoom, west, south, east, north } = request.query as GeoQuery;
+      if (west === undefined || south === undefined || east === undefined || north === undefined) {
+        return reply.type('application/json; charset=utf-8').send(await markers.wholeMapJson(WHOLE_MAP_ZOOM));
+      }
+      return markers.view({ zoom: zoom ?? WHOLE_MAP_ZOOM, bounds: { west, south, east, north } });
+    },
   );
+  app.get(
+    '/api/stats/geo/places',
+    { config, schema: schema('Names and addresses of map markers (info window, referral map)', placesSchema, { querystring: placesQuerySchema }) },
+    (request) => {
+      const { providers, jobs } = request.query as { providers?: string; jobs?: string };
+      return q.places(db, idsOf(providers), idsOf(jobs));
+    },
+  );
+}
+
+function registerOverview(app: FastifyInstance, db: Db) {
+  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
   app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
   // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
@@ -171,7 +168,8 @@ function registerReports(app: FastifyInstance, db: Db) {
   );
 }
 
-export default async function statsPlugin(app: FastifyInstance, { db, changes }: { db: Db; changes: ChangeHub }) {
-  registerOverview(app, db, changes);
+export default async function statsPlugin(app: FastifyInstance, { db, changes, mapPointsLimit }: { db: Db; changes: ChangeHub; mapPointsLimit: number }) {
+  registerOverview(app, db);
+  registerMap(app, db, changes, mapPointsLimit);
   registerReports(app, db);
 }

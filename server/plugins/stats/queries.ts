@@ -14,6 +14,7 @@ import { jobReferral, profile, referral, service as serviceEntity, serviceProvid
 import { recordScope, type Actor, type ScopeMode } from '../../../schemas/scope';
 import type { Queryable } from '../../db/index';
 import { Conditions, scopeSql } from '../../lib/records';
+import { HORIZON_SQL } from '../sync/feed';
 import { COUNTED_FIELDS, type ByterEntity, type CountedEntity, type Kpis, type StatsFilter } from './schemas';
 
 export interface IdCount {
@@ -111,16 +112,62 @@ export async function general(db: Queryable, actor: Actor) {
   return row;
 }
 
-/** Map markers: live providers and open jobs that have both coordinates. */
-export async function geo(db: Queryable) {
-  const latlangs = await db.query(
-    `SELECT "sp_Id" AS id, "sp_Name" AS name, "sp_Address" AS address, "sp_type", "lat", "lng" FROM "tbl_serviceprovider"
-     WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "sp_Name", "sp_Id"`,
+/** A provider or job as the map knows it: its group (0 an open job, 1-4 a provider's sp_type,
+ * the marker's colour, spec §2), its position, and whether it is on the map at all (a live
+ * provider or an open job, with both coordinates). */
+export interface MarkerRow {
+  table: 'p' | 'j';
+  id: string;
+  grp: number;
+  lat: number | null;
+  lng: number | null;
+  shown: boolean;
+}
+
+/** The marker rows changed since `since` (a time as text), or every shown one without it, and
+ * the horizon to ask from next time: rows of transactions still running when this was asked
+ * carry a later updatedAt (their start), so nothing committed later is missed (sync/feed.ts). */
+export async function markerRows(db: Queryable, since: string | null): Promise<{ rows: MarkerRow[]; horizon: string }> {
+  const [{ horizon }] = (await db.query<{ horizon: string }>(`SELECT (${HORIZON_SQL})::text AS horizon`)) as [{ horizon: string }];
+  const changed = (shown: string) => `CASE WHEN $1::timestamptz IS NULL THEN ${shown} ELSE "updatedAt" >= $1::timestamptz END`;
+  const providerShown = `NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL`;
+  const jobShown = `"open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL`;
+  const rows = await db.query<MarkerRow & Record<string, unknown>>(
+    `SELECT 'p' AS table, "sp_Id" AS id, "sp_type" AS grp, "lat", "lng", (${providerShown}) AS shown FROM "tbl_serviceprovider" WHERE ${changed(providerShown)}
+     UNION ALL
+     SELECT 'j', "jb_Id", 0, "lat", "lng", (${jobShown}) FROM "available-jobs" WHERE ${changed(jobShown)}`,
+    [since],
   );
-  const jbLatlangs = await db.query(
-    `SELECT "jb_Id" AS id, "title", "address", "lat", "lng" FROM "available-jobs"
-     WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "title", "jb_Id"`,
-  );
+  return { rows, horizon };
+}
+
+/** How many markers the map should hold: a check of the changed-rows reads, which miss rows
+ * written with an old updatedAt (the demo seed, an import in SQL). */
+export async function markerCount(db: Queryable): Promise<number> {
+  const [{ n }] = (await db.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM "tbl_serviceprovider" WHERE NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL)::int
+      + (SELECT count(*) FROM "available-jobs" WHERE "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL)::int AS n`,
+  )) as [{ n: number }];
+  return n;
+}
+
+/** Names and addresses of the markers a map shows in full (an info window, the referral map):
+ * the live providers and open jobs among `providerIds` and `jobIds` that have coordinates. */
+export async function places(db: Queryable, providerIds: readonly string[], jobIds: readonly string[]) {
+  const latlangs = providerIds.length
+    ? await db.query(
+        `SELECT "sp_Id" AS id, "sp_Name" AS name, "sp_Address" AS address, "sp_type", "lat", "lng" FROM "tbl_serviceprovider"
+         WHERE "sp_Id" = ANY($1::text[]) AND NOT "deleted" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "sp_Name", "sp_Id"`,
+        [providerIds],
+      )
+    : [];
+  const jbLatlangs = jobIds.length
+    ? await db.query(
+        `SELECT "jb_Id" AS id, "title", "address", "lat", "lng" FROM "available-jobs"
+         WHERE "jb_Id" = ANY($1::text[]) AND "open" AND "lat" IS NOT NULL AND "lng" IS NOT NULL ORDER BY "title", "jb_Id"`,
+        [jobIds],
+      )
+    : [];
   return { latlangs, jbLatlangs };
 }
 

@@ -1,6 +1,6 @@
 // JSON schemas of the stats calls: request bodies and queries that Fastify validates (400 with
 // a message per field), and answer shapes that make serialization fast and appear in /api/docs.
-import { MAX_INT, type JsonSchema } from '../../../schemas/define';
+import { MAX_INT, UUID_LENGTH, UUID_PATTERN, type JsonSchema } from '../../../schemas/define';
 import { serviceProvider } from '../../../schemas/index';
 import { dateSchema, nullable } from '../../../schemas/derive/json-schema';
 import type { Permission } from '../../../schemas/roles';
@@ -60,7 +60,8 @@ const text: JsonSchema = { type: 'string' };
 const optionalText: JsonSchema = { type: ['string', 'null'] };
 const spType: JsonSchema = { type: 'integer', enum: serviceProvider.fields.sp_type.values };
 
-export const geoSchema = object({
+/** GET /stats/geo/places: names and addresses of the markers asked (info window, referral map). */
+export const placesSchema = object({
   latlangs: {
     type: 'array',
     description: 'Service providers with coordinates (sp_type gives the marker colour).',
@@ -72,6 +73,50 @@ export const geoSchema = object({
     items: object({ id: text, title: text, address: optionalText, ...place }),
   },
 });
+
+/** At most this many ids of each kind per GET /stats/geo/places (the referral map asks for
+ * the providers of a page of 100 services). */
+export const MAX_PLACES = 100;
+const idList = (what: string): JsonSchema => ({
+  type: 'string',
+  maxLength: MAX_PLACES * (UUID_LENGTH + 1),
+  pattern: `^(${UUID_PATTERN.slice(1, -1)}(,${UUID_PATTERN.slice(1, -1)})*)?$`,
+  description: `Ids of ${what}, comma-separated (at most ${MAX_PLACES}).`,
+});
+export const placesQuerySchema = object({ providers: idList('service providers'), jobs: idList('open jobs') }, []);
+
+const lng: JsonSchema = place.lng;
+const lat: JsonSchema = place.lat;
+/** An array of fixed length with one schema per position (draft-07 `items` as a list). */
+const tuple = (items: JsonSchema[]): JsonSchema => ({ type: 'array', items: items as JsonSchema, minItems: items.length, maxItems: items.length });
+const groupCounts = (description: string): JsonSchema => ({ type: 'array', description, items: count, minItems: 5, maxItems: 5 });
+
+/** GET /stats/geo: the map's markers, bounded (docs/performance.md). The whole map (no bounds)
+ * also carries the counts and the average position; a view carries its markers only. */
+export const geoSchema = object(
+  {
+    counts: groupCounts('Markers per group: open jobs, then providers of sp_type 1-4.'),
+    center: { ...nullable(object({ ...place })), description: 'Average position of the markers; null without any.' },
+    points: {
+      type: 'array',
+      description: 'Every marker of the view as [id, lng, lat, group] (group 0 an open job, 1-4 a provider\'s sp_type), when they are few enough.',
+      items: tuple([text, lng, lat, { type: 'integer', minimum: 0, maximum: 4 }]),
+    },
+    clusters: {
+      type: 'array',
+      description: 'Otherwise the markers per grid cell of the zoom: [lng, lat, then counts per group as in `counts`].',
+      items: tuple([lng, lat, count, count, count, count, count]),
+    },
+  },
+  [],
+);
+
+const coordinate = (limit: number): JsonSchema => ({ type: 'number', minimum: -limit, maximum: limit });
+/** The view of GET /stats/geo: a zoom, and the bounds all four or none (the whole map). */
+export const geoQuerySchema: JsonSchema = {
+  ...object({ zoom: { type: 'number', minimum: 0, maximum: 24 }, west: coordinate(180), south: coordinate(90), east: coordinate(180), north: coordinate(90) }, []),
+  dependencies: { west: ['south', 'east', 'north', 'zoom'], south: ['west'], east: ['west'], north: ['west'] },
+};
 
 export const pendingsSchema: JsonSchema = {
   type: 'array',

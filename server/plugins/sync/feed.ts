@@ -33,7 +33,7 @@ function scopeCondition(e: EntityShape, user: PublicUser, where: Conditions, ali
  * before them: a row's updatedAt is its transaction's start, so everything older than the
  * oldest running writer's start is final. Without writers, now() is the horizon.
  */
-const HORIZON_SQL = `coalesce(
+export const HORIZON_SQL = `coalesce(
   (SELECT date_trunc('milliseconds', min(xact_start)) FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()),
   now())`;
 

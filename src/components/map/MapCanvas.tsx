@@ -10,7 +10,7 @@ import { useIntl } from 'react-intl';
 import { getCachedLists } from '../../lib/datalayer/lists';
 import { roundCoord, type LatLng } from './coords';
 import { mapStyle, territoryPoints } from './mapStyle';
-import { PointLayers, POINT_LAYER_IDS, clusterClicked, pointClicked, showPinImage, type MapPoint, type PointGroup } from './PointLayers';
+import { PointLayers, POINT_LAYER_IDS, ServerClusterLayers, clusterClicked, pointClicked, showPinImage, type CountedCluster, type MapPoint, type PointGroup } from './PointLayers';
 
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
@@ -30,6 +30,15 @@ export interface MapMarker extends LatLng {
   draggable?: boolean;
 }
 
+/** What the map shows: its zoom and bounds in degrees. */
+export interface MapViewport {
+  zoom: number;
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
 export interface MapCanvasProps {
   center: LatLng;
   zoom: number;
@@ -37,6 +46,10 @@ export interface MapCanvasProps {
   markers: readonly MapMarker[];
   /** Many points drawn as GL layers, clustered (the dashboard): thousands stay smooth. */
   groups?: readonly PointGroup[];
+  /** Markers gathered by the server, drawn as clusters that zoom in on click. */
+  clusters?: readonly CountedCluster[];
+  /** Called when the map has loaded and after every move (the server's clusters change with the view). */
+  onViewChange?: (view: MapViewport) => void;
   /** Content of the info window of a GL point (default: its title). */
   renderPointPopup?: (point: MapPoint, group: PointGroup) => ReactNode;
   /** Move the view here whenever it changes (a position typed or found by the device). */
@@ -102,7 +115,7 @@ function useThemedStyle() {
 }
 
 export default function MapCanvas(props: MapCanvasProps) {
-  const { center, zoom, markers, groups, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
+  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
   const intl = useIntl();
   const locale = useMapLocale();
   const style = useThemedStyle();
@@ -131,6 +144,11 @@ export default function MapCanvas(props: MapCanvasProps) {
     if (focus) mapRef.current?.easeTo({ center: [focus.lng, focus.lat], zoom: Math.max(mapRef.current.getZoom(), 12) });
   }, [focus?.lat, focus?.lng]); // eslint-disable-line react-hooks/exhaustive-deps -- the position, not the object
 
+  const reportView = (map: maplibregl.Map) => {
+    const bounds = map.getBounds();
+    onViewChange?.({ zoom: map.getZoom(), west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() });
+  };
+
   const onError = (event: ErrorEvent) => {
     // react-map-gl reports a map that failed to start without a target; anything else is a
     // tile or style request that failed (offline, blocked): the map stays, with a notice.
@@ -144,6 +162,7 @@ export default function MapCanvas(props: MapCanvasProps) {
       role="region"
       aria-label={ariaLabel}
       data-points={groups ? pointCount : undefined}
+      data-clusters={clusters ? clusters.reduce((sum, c) => sum + c.count, 0) : undefined}
     >
       <Map
         ref={mapRef}
@@ -155,19 +174,22 @@ export default function MapCanvas(props: MapCanvasProps) {
         attributionControl={{ compact: true }}
         style={{ width: '100%', height: '100%' }}
         cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
-        interactiveLayerIds={groups ? POINT_LAYER_IDS : undefined}
+        interactiveLayerIds={groups || clusters ? POINT_LAYER_IDS : undefined}
         onMouseEnter={groups ? () => setHovering(true) : undefined}
         onMouseLeave={groups ? () => setHovering(false) : undefined}
-        onClick={groups || onMapClick ? onGlClick : undefined}
+        onClick={groups || clusters || onMapClick ? onGlClick : undefined}
+        onMoveEnd={onViewChange ? (event) => reportView(event.target) : undefined}
         onLoad={(event) => {
           // Pins are drawn here rather than fetched as a sprite: nothing leaves the app.
           event.target.on('styleimagemissing', (e: { id: string }) => showPinImage(event.target, e.id));
           // Tools and the browser tests reach the map through its container (to place clicks).
           Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
+          reportView(event.target);
         }}
         onError={onError}
       >
         <NavigationControl showCompass={false} />
+        {clusters && <ServerClusterLayers clusters={clusters} />}
         {groups && <PointLayers groups={groups} />}
         {shownPoint && <PointPopup point={shownPoint.point} group={shownPoint.group} render={renderPointPopup} onClose={() => setOpenPoint(null)} />}
         {markers.map((marker) => (

@@ -11,6 +11,9 @@ export interface MapViewProps {
   markers?: readonly MapMarker[];
   /** Many points drawn as clustered GL layers (the dashboard). */
   groups?: readonly PointGroup[];
+  /** Markers gathered by the server (too many to send one by one). */
+  clusters?: MapCanvasProps['clusters'];
+  onViewChange?: MapCanvasProps['onViewChange'];
   renderPointPopup?: MapCanvasProps['renderPointPopup'];
   /** Default: the average position of every marker and point (one marker: the marker, closer). */
   center?: LatLng;
@@ -20,7 +23,7 @@ export interface MapViewProps {
   ariaLabel?: string;
 }
 
-export function MapView({ markers = [], groups, renderPointPopup, center, zoom, height = 320, ariaLabel }: MapViewProps) {
+export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, center, zoom, height = 320, ariaLabel }: MapViewProps) {
   const intl = useIntl();
   const placed = markers.filter((m) => isLatLng(m));
   const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];
@@ -31,6 +34,8 @@ export function MapView({ markers = [], groups, renderPointPopup, center, zoom, 
       zoom={zoom ?? (single ? PLACE_ZOOM : DEFAULT_ZOOM)}
       markers={placed}
       groups={groups}
+      clusters={clusters}
+      onViewChange={onViewChange}
       renderPointPopup={renderPointPopup}
       height={height}
       ariaLabel={ariaLabel ?? intl.formatMessage({ id: 'map.title' })}

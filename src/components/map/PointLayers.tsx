@@ -1,4 +1,5 @@
-// Many points on a map as GL layers (issue 13): one clustered GeoJSON source, circles in each
+// Many points on a map as GL layers (issue 13): one clustered GeoJSON source (and the server's
+// clusters when it sends those instead of points), circles in each
 // group's colour, pins drawn on a canvas (no sprite to fetch), and clusters that open on click.
 // Only MapCanvas imports this module, so it loads with the lazy map chunk.
 import { useMemo } from 'react';
@@ -10,8 +11,14 @@ import type { LatLng } from './coords';
 
 export interface MapPoint extends LatLng {
   id: string;
-  title: string;
+  /** Name shown by the default info window (the dashboard's fetches its own). */
+  title?: string;
   address?: string | null;
+}
+
+/** Markers the server gathered (too many to send one by one): a count at their average position. */
+export interface CountedCluster extends LatLng {
+  count: number;
 }
 
 export interface PointGroup {
@@ -28,9 +35,15 @@ const CLUSTER_COUNTS = 'icrs-point-cluster-counts';
 const CIRCLES = 'icrs-point-circles';
 const PINS = 'icrs-point-pins';
 const PIN_PREFIX = 'icrs-pin-';
+const SERVER_SOURCE = 'icrs-server-clusters';
+const SERVER_CLUSTERS = 'icrs-server-clusters';
+const SERVER_CLUSTER_COUNTS = 'icrs-server-cluster-counts';
 
 /** The layers a click or a hover answers on. */
-export const POINT_LAYER_IDS = [CLUSTERS, CIRCLES, PINS];
+export const POINT_LAYER_IDS = [CLUSTERS, CIRCLES, PINS, SERVER_CLUSTERS];
+
+/** A click on a server cluster zooms in by this much: the map then asks for the new view. */
+const SERVER_CLUSTER_ZOOM_STEP = 2;
 
 /** Clusters gather points closer than this many pixels, up to this zoom. */
 const CLUSTER_RADIUS = 48;
@@ -50,31 +63,71 @@ function toFeatures(groups: readonly PointGroup[]): FeatureCollection<Point> {
   return { type: 'FeatureCollection', features };
 }
 
+function toClusterFeatures(clusters: readonly CountedCluster[]): FeatureCollection<Point> {
+  return {
+    type: 'FeatureCollection',
+    features: clusters.map((c) => ({
+      type: 'Feature',
+      properties: { point_count: c.count, point_count_abbreviated: abbreviated(c.count), server: true },
+      geometry: { type: 'Point', coordinates: [c.lng, c.lat] },
+    })),
+  };
+}
+
+/** A cluster's count as MapLibre abbreviates its own (1.2k, 35k). */
+function abbreviated(count: number): string {
+  if (count < 1000) return String(count);
+  return count < 10000 ? `${(count / 1000).toFixed(1).replace(/\.0$/, '')}k` : `${Math.round(count / 1000)}k`;
+}
+
+/** Cluster circles and their counts, the same for MapLibre's clusters and the server's. */
+function ClusterLayers({ ids, source }: { ids: [circles: string, counts: string]; source: string }) {
+  const theme = useTheme();
+  const dark = theme.palette.mode === 'dark';
+  return (
+    <>
+      <Layer
+        id={ids[0]}
+        source={source}
+        type="circle"
+        filter={['has', 'point_count']}
+        paint={{
+          'circle-color': dark ? '#90a4ae' : '#455a64',
+          'circle-radius': ['step', ['get', 'point_count'], 14, 50, 18, 500, 23, 5000, 28],
+          'circle-stroke-color': theme.palette.background.paper,
+          'circle-stroke-width': 2,
+          'circle-opacity': 0.9,
+        }}
+      />
+      <Layer
+        id={ids[1]}
+        source={source}
+        type="symbol"
+        filter={['has', 'point_count']}
+        layout={{ 'text-field': ['get', 'point_count_abbreviated'], 'text-font': ['sans-serif'], 'text-size': 12, 'text-allow-overlap': true }}
+        paint={{ 'text-color': dark ? '#000000' : '#ffffff' }}
+      />
+    </>
+  );
+}
+
+/** The server's clusters (a map with more markers than it sends one by one). */
+export function ServerClusterLayers({ clusters }: { clusters: readonly CountedCluster[] }) {
+  const data = useMemo(() => toClusterFeatures(clusters), [clusters]);
+  return (
+    <Source id={SERVER_SOURCE} type="geojson" data={data}>
+      <ClusterLayers ids={[SERVER_CLUSTERS, SERVER_CLUSTER_COUNTS]} source={SERVER_SOURCE} />
+    </Source>
+  );
+}
+
 export function PointLayers({ groups }: { groups: readonly PointGroup[] }) {
   const theme = useTheme();
   const data = useMemo(() => toFeatures(groups), [groups]);
   const halo = theme.palette.background.paper;
   return (
     <Source id={SOURCE} type="geojson" data={data} cluster clusterRadius={CLUSTER_RADIUS} clusterMaxZoom={CLUSTER_MAX_ZOOM}>
-      <Layer
-        id={CLUSTERS}
-        type="circle"
-        filter={['has', 'point_count']}
-        paint={{
-          'circle-color': theme.palette.mode === 'dark' ? '#90a4ae' : '#455a64',
-          'circle-radius': ['step', ['get', 'point_count'], 14, 50, 18, 500, 23, 5000, 28],
-          'circle-stroke-color': halo,
-          'circle-stroke-width': 2,
-          'circle-opacity': 0.9,
-        }}
-      />
-      <Layer
-        id={CLUSTER_COUNTS}
-        type="symbol"
-        filter={['has', 'point_count']}
-        layout={{ 'text-field': ['get', 'point_count_abbreviated'], 'text-font': ['sans-serif'], 'text-size': 12, 'text-allow-overlap': true }}
-        paint={{ 'text-color': theme.palette.mode === 'dark' ? '#000000' : '#ffffff' }}
-      />
+      <ClusterLayers ids={[CLUSTERS, CLUSTER_COUNTS]} source={SOURCE} />
       <Layer
         id={CIRCLES}
         type="circle"
@@ -118,9 +171,14 @@ export function showPinImage(map: MaplibreMap, id: string): void {
 
 /** A click on a cluster zooms in until it opens; true when `feature` was one. */
 export function clusterClicked(map: MaplibreMap, feature: MapGeoJSONFeature): boolean {
-  const clusterId = feature.properties?.cluster_id as number | undefined;
-  if (clusterId === undefined || feature.geometry.type !== 'Point') return false;
+  if (feature.geometry.type !== 'Point') return false;
   const [lng, lat] = feature.geometry.coordinates as [number, number];
+  if (feature.properties?.server) {
+    map.easeTo({ center: [lng, lat], zoom: map.getZoom() + SERVER_CLUSTER_ZOOM_STEP });
+    return true;
+  }
+  const clusterId = feature.properties?.cluster_id as number | undefined;
+  if (clusterId === undefined) return false;
   const source = map.getSource<GeoJSONSource>(SOURCE);
   void source
     ?.getClusterExpansionZoom(clusterId)

@@ -3,7 +3,7 @@
 export { LocationPicker, type LocationPickerProps, type LocationValue } from './LocationPicker';
 export { MapView, type MapViewProps } from './MapView';
 export { preloadMap } from './LazyMap';
-export type { MapMarker } from './MapCanvas';
+export type { MapMarker, MapViewport } from './MapCanvas';
 export { averageCenter, defaultCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, roundCoord, type LatLng } from './coords';
 export { MAP_STYLE_URL, baseStyle, basemapUrl, mapStyle } from './mapStyle';
-export type { MapPoint, PointGroup } from './PointLayers';
+export type { CountedCluster, MapPoint, PointGroup } from './PointLayers';

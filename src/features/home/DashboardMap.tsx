@@ -1,13 +1,15 @@
 // The dashboard's map (spec §2 Home): providers by type and open jobs with coordinates, one
 // legend button per group that takes it off the map and puts it back, and an info window with
-// the name and address ('Upload Missing' without one).
-import { useMemo, useState } from 'react';
+// the name and address ('Upload Missing' without one), asked when it opens. The markers come
+// one by one, or as the server's clusters when there are too many (then asked again for each
+// view): src/lib/geoStats.ts.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
 import PlaceIcon from '@mui/icons-material/Place';
 import { useIntl } from 'react-intl';
-import { MapView, type MapPoint, type PointGroup } from '../../components/map';
-import type { GeoStats } from './dashboardData';
+import { DEFAULT_ZOOM, FALLBACK_CENTER, MapView, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
+import { fetchGeoPlaces, fetchGeoView, JOB_GROUP, type GeoMarkers, type JobPlace, type MarkerCluster, type MarkerPoint, type ProviderPlace } from '../../lib/geoStats';
 
 /** Marker groups and colours (spec §2): social blue, economic green, legal yellow, education
  * red (sp_type 1-4), jobs a purple pin. */
@@ -21,40 +23,109 @@ export const MAP_GROUPS = [
 
 type GroupId = (typeof MAP_GROUPS)[number]['id'];
 
-function groupsOf(geo: GeoStats): PointGroup[] {
-  return MAP_GROUPS.map(({ id, spType, color, symbol }) => ({
-    id,
-    color,
-    symbol,
-    points:
-      spType === null
-        ? geo.jbLatlangs.map((j): MapPoint => ({ id: j.id, title: j.title, address: j.address, lat: j.lat, lng: j.lng }))
-        : geo.latlangs.filter((p) => p.sp_type === spType).map((p): MapPoint => ({ id: p.id, title: p.name, address: p.address, lat: p.lat, lng: p.lng })),
-  }));
+/** The server's code of a group (src/lib/geoStats.ts): a provider's sp_type, 0 for jobs. */
+const codeOf = (group: (typeof MAP_GROUPS)[number]): number => group.spType ?? JOB_GROUP;
+
+/** The answer's points split into the shown groups. */
+function groupsOf(points: readonly MarkerPoint[], hidden: ReadonlySet<GroupId>): PointGroup[] {
+  return MAP_GROUPS.filter((g) => !hidden.has(g.id)).map((group) => {
+    const code = codeOf(group);
+    return {
+      id: group.id,
+      color: group.color,
+      symbol: group.symbol,
+      points: points.filter((p) => p[3] === code).map(([id, lng, lat]): MapPoint => ({ id, lng, lat })),
+    };
+  });
+}
+
+/** The server's clusters counting the shown groups only; a cluster of hidden groups goes. */
+function clustersOf(clusters: readonly MarkerCluster[], hidden: ReadonlySet<GroupId>): CountedCluster[] {
+  const shown = MAP_GROUPS.filter((g) => !hidden.has(g.id)).map(codeOf);
+  return clusters
+    .map(([lng, lat, ...counts]) => ({ lng, lat, count: shown.reduce((sum, code) => sum + (counts[code] ?? 0), 0) }))
+    .filter((c) => c.count > 0);
+}
+
+/** The view's markers when the whole map came as clusters: asked again after every move, the
+ * newest answer wins; a failure keeps what is shown (and is only logged, spec §2). */
+function useViewMarkers(clustered: boolean) {
+  const [answer, setAnswer] = useState<GeoMarkers | null>(null);
+  const asked = useRef(0);
+  const onViewChange = useCallback((view: MapViewport) => {
+    const n = ++asked.current;
+    fetchGeoView(view).then(
+      (markers) => n === asked.current && setAnswer(markers),
+      (error: unknown) => console.warn('Map view not loaded:', error),
+    );
+  }, []);
+  return clustered ? { answer, onViewChange } : { answer: null, onViewChange: undefined };
+}
+
+/** Name and address of a marker, asked when its info window opens. */
+function usePlace(point: MapPoint, job: boolean) {
+  const [place, setPlace] = useState<{ id: string; found: ProviderPlace | JobPlace | null; failed: boolean } | null>(null);
+  useEffect(() => {
+    let current = true;
+    fetchGeoPlaces(job ? { jobs: [point.id] } : { providers: [point.id] }).then(
+      (places) => current && setPlace({ id: point.id, found: (job ? places.jbLatlangs[0] : places.latlangs[0]) ?? null, failed: false }),
+      (error: unknown) => {
+        console.warn('Marker name and address not loaded:', error);
+        if (current) setPlace({ id: point.id, found: null, failed: true });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [point.id, job]);
+  return place?.id === point.id ? place : null;
 }
 
 function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
   const intl = useIntl();
+  const place = usePlace(point, group.id === 'jobs');
+  const say = (id: string) => intl.formatMessage({ id });
+  const name = place?.found && ('name' in place.found ? place.found.name : place.found.title);
+  const address = place?.found?.address?.trim();
   return (
     <>
       <Typography variant="caption" component="p" sx={{ color: 'text.secondary' }}>
-        {intl.formatMessage({ id: `home.map.group.${group.id}` })}
+        {say(`home.map.group.${group.id}`)}
       </Typography>
-      <Typography variant="subtitle2" component="p">
-        {point.title}
-      </Typography>
-      <Typography variant="body2" component="p" data-testid="map-popup-address">
-        {point.address?.trim() ? point.address : intl.formatMessage({ id: 'home.map.uploadMissing' })}
-      </Typography>
+      {!place && (
+        <Typography variant="body2" component="p" role="status">
+          {say('home.map.placeLoading')}
+        </Typography>
+      )}
+      {place && !place.found && (
+        <Typography variant="body2" component="p" role="status" data-testid="map-popup-missing">
+          {say(place.failed ? 'home.map.placeFailed' : 'home.map.placeGone')}
+        </Typography>
+      )}
+      {place?.found && (
+        <>
+          <Typography variant="subtitle2" component="p" data-testid="map-popup-name">
+            {name}
+          </Typography>
+          <Typography variant="body2" component="p" data-testid="map-popup-address">
+            {address || say('home.map.uploadMissing')}
+          </Typography>
+        </>
+      )}
     </>
   );
 }
 
-export function DashboardMap({ geo }: { geo: GeoStats }) {
+export function DashboardMap({ geo }: { geo: GeoMarkers }) {
   const intl = useIntl();
-  const all = useMemo(() => groupsOf(geo), [geo]);
   const [hidden, setHidden] = useState<ReadonlySet<GroupId>>(new Set());
-  const shown = useMemo(() => all.filter((g) => !hidden.has(g.id as GroupId)), [all, hidden]);
+  const view = useViewMarkers(Boolean(geo.clusters));
+  const shownAnswer = useMemo(() => view.answer ?? geo, [view.answer, geo]);
+  const groups = useMemo(() => (shownAnswer.points ? groupsOf(shownAnswer.points, hidden) : undefined), [shownAnswer, hidden]);
+  const clusters = useMemo(() => (shownAnswer.clusters ? clustersOf(shownAnswer.clusters, hidden) : undefined), [shownAnswer, hidden]);
+  const counts = geo.counts ?? [];
+  const countOf = (group: (typeof MAP_GROUPS)[number]) => counts[codeOf(group)] ?? 0;
+  const services = MAP_GROUPS.filter((g) => g.spType !== null).reduce((sum, g) => sum + countOf(g), 0);
   const toggle = (id: GroupId) =>
     setHidden((current) => {
       const next = new Set(current);
@@ -64,16 +135,16 @@ export function DashboardMap({ geo }: { geo: GeoStats }) {
   return (
     <Box data-testid="dashboard-map">
       <Typography component="h2" variant="h6" data-testid="map-header">
-        {intl.formatMessage({ id: 'home.map.header' }, { services: geo.latlangs.length, jobs: geo.jbLatlangs.length })}
+        {intl.formatMessage({ id: 'home.map.header' }, { services, jobs: counts[JOB_GROUP] ?? 0 })}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
         {intl.formatMessage({ id: 'home.map.legendHint' })}
       </Typography>
       <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }} role="group" aria-label={intl.formatMessage({ id: 'home.map.legend' })}>
-        {MAP_GROUPS.map(({ id, color, symbol }) => {
+        {MAP_GROUPS.map((group) => {
+          const { id, color, symbol } = group;
           const on = !hidden.has(id);
           const Icon = symbol === 'pin' ? PlaceIcon : CircleIcon;
-          const count = all.find((g) => g.id === id)?.points.length ?? 0;
           return (
             <Button
               key={id}
@@ -86,14 +157,18 @@ export function DashboardMap({ geo }: { geo: GeoStats }) {
               startIcon={<Icon sx={{ color, opacity: on ? 1 : 0.35 }} fontSize={symbol === 'pin' ? 'medium' : 'small'} />}
               sx={{ textTransform: 'none', textDecoration: on ? 'none' : 'line-through' }}
             >
-              {intl.formatMessage({ id: `home.map.group.${id}` })} ({intl.formatNumber(count)})
+              {intl.formatMessage({ id: `home.map.group.${id}` })} ({intl.formatNumber(countOf(group))})
             </Button>
           );
         })}
       </Stack>
       <MapView
-        groups={shown}
+        groups={groups}
+        clusters={clusters}
+        onViewChange={view.onViewChange}
         renderPointPopup={(point, group) => <InfoWindow point={point} group={group} />}
+        center={geo.center ?? FALLBACK_CENTER}
+        zoom={DEFAULT_ZOOM}
         height="min(60vh, 480px)"
         ariaLabel={intl.formatMessage({ id: 'home.map.title' })}
       />

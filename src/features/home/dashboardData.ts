@@ -1,10 +1,10 @@
 // The dashboard's figures (spec §2 Home): the tiles (/stats/gen), the four charts and the map
-// (/stats/geo), asked together. Each call may fail alone: its part stays empty and the failure
+// (/stats/geo: the whole map, bounded), asked together. Each call may fail alone: its part stays empty and the failure
 // is only logged (spec §2, §8).
 import { api } from '../../lib/api';
 import { getCachedLists, refreshLists } from '../../lib/datalayer';
 import type { LookupLists } from '../../lib/datalayer/types';
-import type { GeoStats } from '../../lib/geoStats';
+import type { GeoMarkers } from '../../lib/geoStats';
 
 /** GET /api/stats/gen: totals for the tiles (client figures absent for role 6). */
 export interface GeneralStats {
@@ -20,7 +20,7 @@ export interface IdCount {
   count: number;
 }
 
-export type { GeoStats, JobPlace, ProviderPlace } from '../../lib/geoStats';
+export type { GeoMarkers } from '../../lib/geoStats';
 
 /** The four charts: call path and the lookup list naming its ids (spec §2). */
 export const CHARTS = [
@@ -34,7 +34,7 @@ export type ChartId = (typeof CHARTS)[number]['id'];
 
 export interface Dashboard {
   general: GeneralStats | null;
-  geo: GeoStats | null;
+  geo: GeoMarkers | null;
   charts: Record<ChartId, IdCount[] | null>;
   /** The lookup lists naming the charts' ids, fresh (cached for the other screens too). */
   lists: LookupLists | null;
@@ -66,10 +66,7 @@ async function quietly<T>(path: string, read: (data: unknown) => T): Promise<T |
 }
 
 const asCounts = (data: unknown) => (Array.isArray(data) ? (data as IdCount[]) : []);
-const asGeo = (data: unknown): GeoStats => {
-  const body = (data ?? {}) as Partial<GeoStats>;
-  return { latlangs: body.latlangs ?? [], jbLatlangs: body.jbLatlangs ?? [] };
-};
+const asGeo = (data: unknown): GeoMarkers => (typeof data === 'object' && data !== null ? (data as GeoMarkers) : {});
 
 /** Every dashboard call at once. */
 export async function fetchDashboard(): Promise<Dashboard> {

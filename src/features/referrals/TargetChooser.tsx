@@ -45,16 +45,28 @@ function useTargets(kind: ReferralKind, filter: TargetFilter) {
   return { found: loaded?.found ?? null, error: loaded?.error ?? null, loading: loaded?.key !== key };
 }
 
-function usePlaces(enabled: boolean) {
-  const [places, setPlaces] = useState<ProviderPlace[] | null>(null);
+/** The places of the providers of `services` (a page of at most 100), once per page shown. */
+function usePlaces(enabled: boolean, services: readonly Row[] | undefined) {
+  const ids = [...new Set((services ?? []).map((service) => String(service.sp_Id)))];
+  const key = ids.join(',');
+  const [places, setPlaces] = useState<{ key: string; places: ProviderPlace[] } | null>(null);
   useEffect(() => {
-    if (!enabled || places) return;
-    providerPlaces().then(setPlaces, (error: unknown) => {
-      console.warn('Provider places unavailable:', error);
-      setPlaces([]);
-    });
-  }, [enabled, places]);
-  return places;
+    if (!enabled || places?.key === key) return;
+    let current = true;
+    providerPlaces(ids).then(
+      (found) => current && setPlaces({ key, places: found }),
+      (error: unknown) => {
+        console.warn('Provider places unavailable:', error);
+        if (current) setPlaces({ key, places: [] });
+      },
+    );
+    return () => {
+      current = false;
+    };
+    // `key` names the ids.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enabled, key]);
+  return places?.key === key ? places.places : null;
 }
 
 interface ServiceMapProps {
@@ -136,7 +148,7 @@ export function TargetChooser({ kind, onChoose }: TargetChooserProps) {
   const q = useDebouncedValue(search, 400);
   const [view, setView] = useState<'list' | 'map'>('list');
   const { found, error, loading } = useTargets(kind, { ...filter, q: q.trim() || undefined });
-  const places = usePlaces(kind === 'service' && view === 'map');
+  const places = usePlaces(kind === 'service' && view === 'map', found?.rows);
   const entityName = kind === 'service' ? 'service' : 'job';
 
   return (

@@ -110,12 +110,13 @@ export async function findJobs(filter: TargetFilter): Promise<ListResult<Row>> {
   return data;
 }
 
-import type { GeoStats, ProviderPlace } from '../../lib/geoStats';
+import { fetchGeoPlaces, type ProviderPlace } from '../../lib/geoStats';
 
 export type { ProviderPlace };
 
-/** Providers with coordinates (the dashboard's geo statistics): the markers of the service map. */
-export async function providerPlaces(): Promise<ProviderPlace[]> {
-  const { data } = await api.get<Pick<GeoStats, 'latlangs'>>('/stats/geo', { silent: true });
-  return data.latlangs;
+/** Places (name, address, position) of these providers, those with coordinates: the markers
+ * of the service map. */
+export async function providerPlaces(providerIds: readonly string[]): Promise<ProviderPlace[]> {
+  if (!providerIds.length) return [];
+  return (await fetchGeoPlaces({ providers: providerIds })).latlangs;
 }
