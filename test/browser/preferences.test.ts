@@ -97,7 +97,8 @@ describe('preferences', () => {
     });
     // Logout navigates, then reloads about 200 ms later (spec §4): wait for that load.
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Log out' }).click()]);
-    expect(new URL(page.url()).pathname).toBe('/login');
+    // The reloaded '/' has no session: the app sends it to the login screen.
+    await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
     await expect(storageItem(page, 'token')).resolves.toBeNull();

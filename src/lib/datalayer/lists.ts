@@ -3,7 +3,7 @@
 // (src/lib/session.ts); this module only reads it.
 import { registrationNumber, SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
 import type { LookupItem } from '../../../schemas/entities/users';
-import type { SessionUser } from '../session';
+import { getToken, type SessionUser } from '../session';
 import type { HttpClient, LookupLists } from './types';
 
 export const LISTS_KEY = 'lists';
@@ -48,9 +48,12 @@ export function saveLists(lists: LookupLists): void {
  * when offline. The lead calls it after sign-in and whenever the app comes online. */
 export async function refreshLists(http: HttpClient, online = true): Promise<LookupLists | null> {
   if (!online) return getCachedLists();
+  const session = getToken();
   const { data } = await http.get<unknown>('/lists/profilelist', { silent: true });
   const lists = toLookupLists(data);
-  if (lists) saveLists(lists);
+  // An answer that arrives after a logout (or a change of user) is not cached: logout clears
+  // the lists (spec §4), and a request still in flight must not put them back.
+  if (lists && session !== null && getToken() === session) saveLists(lists);
   return lists;
 }
 
