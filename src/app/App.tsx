@@ -27,17 +27,11 @@ function appRouter() {
 }
 
 // The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
-// A signed-in start needs it at once: fetched while the translations load (src/main.tsx), and
-// IndexedDB opened as soon as it is here, while the first screens render and load.
-const storeModule =
-  getUser() !== null
-    ? import('../features/offline').then((store) => {
-        store.openStoreEarly();
-        return store;
-      })
-    : undefined;
+// A signed-in start needs it at once: fetched while the translations load (src/main.tsx).
+// IndexedDB is opened by the provider, after the first render: opened earlier, beside the first
+// screen's rendering, it slowed every signed-in start (docs/performance.md "Start-up").
+const storeModule = getUser() !== null ? import('../features/offline') : undefined;
 const SignedInStore = lazy(() => (storeModule ?? import('../features/offline')).then((m) => ({ default: m.SignedInStore })));
-
 
 /** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */
 function LoginFlash() {

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { usePreferences } from '../../components';
 import { api } from '../../lib/api';
 import { refreshLists } from '../../lib/datalayer';
-import { DbProvider, openIcrsDbOnce, useDataLayer, useDb } from '../../lib/db/DbProvider';
+import { DbProvider, useDataLayer, useDb } from '../../lib/db/DbProvider';
 import { installDebugHandle } from './debugHandle';
 import { watchQuotaErrors } from './quota';
 import { useReplication } from './replicationControl';
@@ -36,10 +36,4 @@ export function SignedInStore({ children }: { children: ReactNode }) {
       {children}
     </DbProvider>
   );
-}
-
-/** Starts opening `icrs_db` before the provider mounts (a signed-in start: issue 16). The
- * provider shares the same opening and reports a failure; here it is only kept quiet. */
-export function openStoreEarly(): void {
-  openIcrsDbOnce().catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 // Public surface of the offline feature (docs/offline-contract.md "Offline screens").
 export { OfflineHomePage } from './OfflineHomePage';
 export { PendingRecordsPage } from './PendingRecordsPage';
-export { SignedInStore, openStoreEarly } from './OfflineStore';
+export { SignedInStore } from './OfflineStore';
 export { UnsentBanner, useGuardedLogout, logoutNow } from './unsentGuards';
 export { LoginUnsentNotice } from './login';
 export { usePendingTotal } from './counts';
