@@ -3,6 +3,7 @@
 // answer is bounded (docs/performance.md "Dashboard calls together"): every marker as a short
 // tuple while there are at most the server's limit (20,000), else clusters counted per group
 // for the asked zoom and view; names and addresses are asked for the markers shown in full.
+import type { GeoMarkers } from '../../schemas/geo';
 import { api } from './api';
 
 export interface ProviderPlace {
@@ -28,22 +29,7 @@ export interface GeoPlaces {
   jbLatlangs: JobPlace[];
 }
 
-/** A marker's group: 0 an open job, 1-4 a provider's sp_type. */
-export const JOB_GROUP = 0;
-
-/** `[id, lng, lat, group]`. */
-export type MarkerPoint = [id: string, lng: number, lat: number, group: number];
-/** `[lng, lat, ...count per group 0-4]`: the markers of one grid cell at their average position. */
-export type MarkerCluster = [lng: number, lat: number, ...counts: number[]];
-
-export interface GeoMarkers {
-  /** Markers per group (whole map only). */
-  counts?: number[];
-  /** Average position of every marker (whole map only; null without markers). */
-  center?: { lat: number; lng: number } | null;
-  points?: MarkerPoint[];
-  clusters?: MarkerCluster[];
-}
+export { JOB_GROUP, type GeoMarkers, type MarkerCluster, type MarkerPoint } from '../../schemas/geo';
 
 /** A map view: zoom and bounds in degrees. */
 export interface GeoView {

@@ -8,6 +8,7 @@ import { job, serviceProvider } from '../../../schemas/index';
 import type { Queryable } from '../../db/index';
 import { ALL_TABLES, type ChangeHub } from '../sync/changes';
 import { markerCount, markerRows } from './queries';
+import type { GeoMarkers, MarkerCluster, MarkerPoint } from '../../../schemas/geo';
 
 /** Marker groups, in the order of the counts: 0 an open job, 1-4 a provider's sp_type. */
 export const MARKER_GROUPS = [0, 1, 2, 3, 4] as const;
@@ -16,18 +17,6 @@ export const MARKER_GROUPS = [0, 1, 2, 3, 4] as const;
 export interface MapView {
   zoom: number;
   bounds?: { west: number; south: number; east: number; north: number };
-}
-
-/** `[id, lng, lat, group]`: one marker, as short as JSON allows. */
-export type MarkerPoint = [id: string, lng: number, lat: number, group: number];
-/** `[lng, lat, ...counts per group]`: the markers of one grid cell at their average position. */
-export type MarkerCluster = [lng: number, lat: number, ...counts: number[]];
-
-export interface MarkerAnswer {
-  counts?: number[];
-  center?: { lat: number; lng: number } | null;
-  points?: MarkerPoint[];
-  clusters?: MarkerCluster[];
 }
 
 /** A grid cell is about 64 screen pixels wide at the view's zoom (512-pixel tiles). */
@@ -118,14 +107,14 @@ export class MarkerIndex {
     return this.wholeMap.json;
   }
 
-  async view(view: MapView): Promise<MarkerAnswer> {
+  async view(view: MapView): Promise<GeoMarkers> {
     await this.fresh();
     return this.answer(view);
   }
 
   /** The view's markers, bounded; the whole map also counts them per group and gives their
    * average position. */
-  private answer(view: MapView): MarkerAnswer {
+  private answer(view: MapView): GeoMarkers {
     const cells = this.cells(view);
     const counts = MARKER_GROUPS.map((g) => cells.reduce((sum, cell) => sum + (cell.counts[g] ?? 0), 0));
     const total = counts.reduce((a, b) => a + b, 0);
