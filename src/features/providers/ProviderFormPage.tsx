@@ -2,7 +2,7 @@
 // screen. On success: the provider's page and a note saying where it was saved.
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { serviceProvider } from '../../../schemas/index';
+import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { Page } from '../../components';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { notify } from '../../lib/notify';
@@ -16,7 +16,7 @@ import { useProvider, type ProviderDoc } from './useProvider';
 
 function saved(say: Say, doc: ProviderDoc): void {
   const local = doc.syncState === 'pending';
-  notify.success(say('providers.form.savedTitle'), say(local ? 'providers.form.savedLocal' : 'providers.form.saved', { name: doc.sp_Name }));
+  notify.success(say('providers.form.savedTitle'), say(local ? 'providers.form.savedLocal' : 'providers.form.saved', { name: recordTitle(serviceProvider, doc) }));
 }
 
 function AddForm({ data }: { data: DataLayer }) {
@@ -92,7 +92,7 @@ function EditForm({ spId, data }: { spId: string; data: DataLayer }) {
     );
   }
   return (
-    <Page title={say('providers.form.editTitle', { name: state.doc.sp_Name })}>
+    <Page title={say('providers.form.editTitle', { name: recordTitle(serviceProvider, state.doc) })}>
       <BackToProvider spId={spId} />
       <EditBody
         key={version}

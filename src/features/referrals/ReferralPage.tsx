@@ -10,7 +10,7 @@ import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { lookupLabel, messageOf, useDisplayContext } from '../../components/entity';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { can } from '../../lib/permissions';
-import { isOpenStatus } from '../../../schemas/index';
+import { isOpenStatus, job, recordTitle, service, serviceProvider } from '../../../schemas/index';
 import { Attachments } from './Attachments';
 import { KIND_INFO, referralPaths, today, type ReferralKind } from './kinds';
 import { useConnected } from './live';
@@ -71,7 +71,7 @@ function Details({ kind, bundle }: { kind: ReferralKind; bundle: ReferralBundle 
   const targetKey = String(referral[KIND_INFO[kind].target]);
   const targetLink = target ? (
     <Link component={RouterLink} to={kind === 'service' ? referralPaths.service(targetKey) : referralPaths.job(targetKey)}>
-      {text(kind === 'service' ? target.name : target.title)}
+      {text(recordTitle(kind === 'service' ? service : job, target))}
     </Link>
   ) : (
     say('referrals.page.unknownTarget')
@@ -80,7 +80,7 @@ function Details({ kind, bundle }: { kind: ReferralKind; bundle: ReferralBundle 
   if (kind === 'service') {
     items.push(
       [say('field.referral.serviceName'), targetLink],
-      [say('field.referral.providerName'), text(provider?.sp_Name)],
+      [say('field.referral.providerName'), text(provider ? recordTitle(serviceProvider, provider) : undefined)],
       [say('field.referral.category'), target ? lookupLabel(ctx.lists, 'category', target.category as number, ctx.lang) : ''],
       [say('field.referral.reason'), text(referral.reason)],
     );
