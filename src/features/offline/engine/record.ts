@@ -8,7 +8,7 @@ import { profile, profileImage, PUSH_LIMITS } from '../../../../schemas/index';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
 import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
-import { finishUploaded, imagesOf, markConflict, markFailed, parentPending, readDoc, serverKey, type DocData, type LocalDoc } from './store';
+import { finishUploaded, imagesOfMany, markConflict, markFailed, pendingParents, readDocs, serverKey, type DocData, type LocalDoc } from './store';
 import { CONFLICT, conflictOf } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
 
@@ -43,15 +43,33 @@ export interface Ready {
 /** The record's first request, already made in a batch: its answer, or its failure as it would have thrown. */
 export type FirstAnswer = () => Promise<Row>;
 
+type Skipped = Extract<Outcome, { status: 'skipped' }>;
+
 /** Reads a record just before it goes: skipped (gone, settled elsewhere, in conflict, parent
  * still here) or ready with its images. */
-export async function prepareRecord(ctx: RecordContext, entity: EntityShape, key: string): Promise<Ready | Extract<Outcome, { status: 'skipped' }>> {
-  const doc = await readDoc(ctx.db, entity, key);
+export async function prepareRecord(ctx: RecordContext, entity: EntityShape, key: string): Promise<Ready | Skipped> {
+  return (await prepareRecords(ctx, entity, [key]))[0] as Ready | Skipped;
+}
+
+/** `prepareRecord` for many records of a kind, in their order, with one read each of the
+ * records, their parents and their images (a batched upload reads its records at ~1 ms each
+ * instead of three reads per record). */
+export async function prepareRecords(ctx: RecordContext, entity: EntityShape, keys: readonly string[]): Promise<(Ready | Skipped)[]> {
+  const docs = await readDocs(ctx.db, entity, keys);
   // Gone or no longer pending: another tab (or an earlier run that crashed after its request) finished it.
-  if (!doc || doc.syncState !== 'pending') return { status: 'skipped' };
-  if (conflictOf(doc.syncError)) return { status: 'skipped', message: CONFLICT };
-  if (await parentPending(ctx.db, entity, doc.toJSON())) return { status: 'skipped', message: PARENT_NOT_UPLOADED };
-  return { key, doc, images: await imagesOf(ctx.db, entity, key) };
+  const waiting = [...docs.values()].filter((doc) => doc.syncState === 'pending' && !conflictOf(doc.syncError));
+  const [parents, images] = await Promise.all([
+    pendingParents(ctx.db, entity, waiting.map((doc) => doc.toJSON())),
+    imagesOfMany(ctx.db, entity, waiting.map((doc) => doc.primary)),
+  ]);
+  const parentField = entity.parent?.field;
+  return keys.map((key): Ready | Skipped => {
+    const doc = docs.get(key);
+    if (!doc || doc.syncState !== 'pending') return { status: 'skipped' };
+    if (conflictOf(doc.syncError)) return { status: 'skipped', message: CONFLICT };
+    if (parentField && parents.has(String(doc.get(parentField)))) return { status: 'skipped', message: PARENT_NOT_UPLOADED };
+    return { key, doc, images: images.get(key) ?? [] };
+  });
 }
 
 /** Uploads one pending record with its images; never throws for a server answer. */

@@ -58,22 +58,38 @@ export function localKey(entity: EntityShape, data: Readonly<Record<string, unkn
   return entity.keyFields.map((k) => String(data[k])).join(COMPOSITE_SEPARATOR);
 }
 
-/** True when the record's parent is still waiting on this device (failed, blocked or in
- * conflict): the server may not have it, so the child must wait too. A parent the device does
- * not hold, or holds as a server copy, is on the server. */
-export async function parentPending(db: IcrsDatabase, entity: EntityShape, data: Readonly<DocData>): Promise<boolean> {
+/** The documents of these keys that the store holds (one read). */
+export async function readDocs(db: IcrsDatabase, entity: EntityShape, keys: readonly string[]): Promise<Map<string, LocalDoc>> {
+  return keys.length ? collection(db, entity).findByIds([...keys]).exec() : new Map();
+}
+
+/** The keys of these records' parents that are still waiting on this device (failed, blocked
+ * or in conflict), in one read: the server may not have them, so their children must wait too. A
+ * parent the device does not hold, or holds as a server copy, is on the server. */
+export async function pendingParents(db: IcrsDatabase, entity: EntityShape, records: readonly Readonly<DocData>[]): Promise<Set<string>> {
   const parentEntity = entity.parent && getEntity(entity.parent.entity);
-  if (!entity.parent || !parentEntity) return false;
-  const parent = await readDoc(db, parentEntity, String(data[entity.parent.field]));
-  return parent?.syncState === 'pending';
+  if (!entity.parent || !parentEntity) return new Set();
+  const field = entity.parent.field;
+  const parents = await readDocs(db, parentEntity, [...new Set(records.map((data) => String(data[field])))]);
+  return new Set([...parents].filter(([, parent]) => parent.syncState === 'pending').map(([key]) => key));
 }
 
 /** The images (`files`) of a job or service, by their keys `srcId|1..3`. */
 export async function imagesOf(db: IcrsDatabase, entity: EntityShape, key: string): Promise<LocalDoc[]> {
-  if (!entity.images.length) return [];
-  const ids = entity.images.map((_, i) => `${key}${COMPOSITE_SEPARATOR}${i + 1}`);
-  const found = await collection(db, fileEntity).findByIds(ids).exec();
-  return [...found.values()].filter((f) => f.get('srcTable') === entity.table);
+  return (await imagesOfMany(db, entity, [key])).get(key) ?? [];
+}
+
+/** The images of many records of a kind, by record key (one read); records without images are absent. */
+export async function imagesOfMany(db: IcrsDatabase, entity: EntityShape, keys: readonly string[]): Promise<Map<string, LocalDoc[]>> {
+  const byRecord = new Map<string, LocalDoc[]>();
+  if (!entity.images.length || !keys.length) return byRecord;
+  const recordOf = new Map(keys.flatMap((key) => entity.images.map((_, i): [string, string] => [`${key}${COMPOSITE_SEPARATOR}${i + 1}`, key])));
+  for (const [id, image] of await collection(db, fileEntity).findByIds([...recordOf.keys()]).exec()) {
+    const key = recordOf.get(id);
+    if (key === undefined || image.get('srcTable') !== entity.table) continue;
+    byRecord.set(key, [...(byRecord.get(key) ?? []), image]);
+  }
+  return byRecord;
 }
 
 /** A failed attempt: kept, with one more attempt and the error to show. `serverUpdatedAt`: the
@@ -142,13 +158,7 @@ export async function finishUploadedMany(
   // Images first: a crash after this leaves the records, whose next upload finds them on the server.
   const sentImages = done.flatMap(({ images }) => images ?? []);
   if (sentImages.length) await collection(db, fileEntity).bulkRemove(sentImages);
-  const withImages = new Set<string>();
-  if (entity.images.length) {
-    const ids = done.flatMap(({ doc }) => entity.images.map((_, i) => `${doc.primary}${COMPOSITE_SEPARATOR}${i + 1}`));
-    for (const image of (await collection(db, fileEntity).findByIds(ids).exec()).values()) {
-      if (image.get('srcTable') === entity.table) withImages.add(String(image.get('srcId')));
-    }
-  }
+  const withImages = new Set((await imagesOfMany(db, entity, done.map(({ doc }) => doc.primary))).keys());
   const removable = done.filter(({ doc }) => !withImages.has(doc.primary));
   const removed = removable.length ? await collection(db, entity).bulkRemove(removable.map(({ doc }) => doc)) : { error: [] };
   const refused = new Set(removed.error.map((e) => e.documentId));

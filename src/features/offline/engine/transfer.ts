@@ -5,7 +5,7 @@ import type { EntityShape } from '../../../../schemas/define';
 import { COMPOSITE_KEY } from '../../../../schemas/derive/rxdb';
 import { file as fileEntity } from '../../../../schemas/index';
 import type { IcrsDatabase } from '../../../lib/db/database';
-import { collection, imagesOf, localKey, pendingDocs, uploadKind, UPLOAD_KINDS, type DocData } from './store';
+import { collection, imagesOfMany, localKey, pendingDocs, uploadKind, UPLOAD_KINDS, type DocData } from './store';
 import type { ImportResult } from './types';
 
 export const EXPORT_FORMAT = 'icrs-pending';
@@ -28,7 +28,8 @@ export async function exportPending(db: IcrsDatabase): Promise<string> {
   for (const entity of UPLOAD_KINDS) {
     const docs = await pendingDocs(db, entity);
     records[entity.table] = docs.map((d) => d.toMutableJSON() as DocData);
-    for (const doc of docs) files.push(...(await imagesOf(db, entity, doc.primary)).map((f) => f.toMutableJSON() as DocData));
+    const images = await imagesOfMany(db, entity, docs.map((d) => d.primary));
+    for (const doc of docs) files.push(...(images.get(doc.primary) ?? []).map((f) => f.toMutableJSON() as DocData));
   }
   const document: PendingExport = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: new Date().toISOString(), records, files };
   return JSON.stringify(document);

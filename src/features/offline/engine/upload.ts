@@ -6,7 +6,7 @@ import type { EntityShape } from '../../../../schemas/define';
 import type { IcrsDatabase } from '../../../lib/db/database';
 import { PUSH_LIMITS } from '../../../../schemas/index';
 import { failureOf, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
-import { batchable, imageSize, prepareRecord, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
+import { batchable, imageSize, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
 import { finishUploadedMany, markFailed, pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
 import { browserOnline } from '../../../lib/network';
@@ -102,13 +102,15 @@ interface KindRun {
 async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
   const alone: Ready[] = [];
   const ready: Ready[] = [];
-  for (const key of keys) {
-    if (kind.stopped()) break;
-    const prepared = await prepareSafely(kind, key);
-    if (!prepared) continue;
-    if (!('doc' in prepared)) kind.record(key, prepared);
-    else if (batchable(kind.entity, prepared)) ready.push(prepared);
-    else alone.push(prepared);
+  for (let start = 0; start < keys.length && !kind.stopped(); start += PREPARE_CHUNK) {
+    const chunk = keys.slice(start, start + PREPARE_CHUNK);
+    for (const [i, prepared] of (await prepareChunk(kind, chunk)).entries()) {
+      const key = chunk[i] as string;
+      if (!prepared) continue;
+      if (!('doc' in prepared)) kind.record(key, prepared);
+      else if (batchable(kind.entity, prepared)) ready.push(prepared);
+      else alone.push(prepared);
+    }
   }
   // The records of one kind do not depend on each other: the batches and the records with
   // images travel at the same time.
@@ -198,6 +200,21 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     return;
   }
   for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: ready.images.length });
+}
+
+/** Records read together before a batched upload: a few reads per chunk instead of three per record. */
+const PREPARE_CHUNK = 500;
+
+/** The chunk's records read together; if that read fails, one by one, so a local failure while
+ * reading a record fails that record alone. */
+async function prepareChunk(kind: KindRun, keys: readonly string[]): Promise<(Ready | Extract<Outcome, { status: 'skipped' }> | undefined)[]> {
+  try {
+    return await prepareRecords(kind.ctx, kind.entity, keys);
+  } catch {
+    const one: (Ready | Extract<Outcome, { status: 'skipped' }> | undefined)[] = [];
+    for (const key of keys) one.push(kind.stopped() ? undefined : await prepareSafely(kind, key));
+    return one;
+  }
 }
 
 /** A local failure while reading a record fails that record, not the run. */
