@@ -7,6 +7,12 @@
 //
 // BENCH_RUNS (default 5) page loads; the median is printed. Software WebGL (SwiftShader) in
 // headless Chromium draws slower than a phone's GPU: these are upper bounds.
+// BENCH_DIST serves another build (e.g. an old one copied aside, to compare builds alternately
+// in the same hour); BENCH_TRACE=file.json writes a Chromium trace of the last load (open it in
+// the browser's Performance panel).
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import path from 'node:path';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { startTestServer } from '../test/helpers/server';
 
@@ -22,7 +28,7 @@ const INTERACTIVE = `new Promise((resolve) => {
   const marks = {};
   const check = () => {
     const map = ${MAP};
-    if (!marks.figures && document.querySelector('[data-testid="map-header"]')) marks.figures = performance.now();
+    if (!marks.figures && /\\d/.test(document.querySelector('[data-testid="fetched-at"]')?.textContent ?? '')) marks.figures = performance.now();
     if (!marks.canvas && map) marks.canvas = performance.now();
     if (map && map.loaded() && !map.isMoving() && map.queryRenderedFeatures({ layers: ${LAYERS} }).length > 0) resolve({ ...marks, interactive: performance.now() });
     else requestAnimationFrame(check);
@@ -43,7 +49,11 @@ const PAN_FPS = `new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
-const t = await startTestServer();
+const DIST = process.env.BENCH_DIST;
+const TRACE = process.env.BENCH_TRACE;
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+
+const t = await startTestServer(DIST ? { config: { staticDir: path.resolve(DIST) } } : {});
 const browser = await launchBrowser();
 try {
   const jobs = Math.round(MARKERS * 0.3);
@@ -72,11 +82,25 @@ try {
   const frames: number[] = [];
   const figuresAt: number[] = [];
   const canvasAt: number[] = [];
+  const loadBefore = load();
   for (let run = 0; run < RUNS; run++) {
+    const cdp = TRACE && run === RUNS - 1 ? await context.newCDPSession(page) : null;
+    const traced: unknown[] = [];
+    if (cdp) {
+      cdp.on('Tracing.dataCollected', (event: { value: unknown[] }) => traced.push(...event.value));
+      await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,disabled-by-default-v8.cpu_profiler,gpu,blink.user_timing', transferMode: 'ReportEvents' });
+    }
     await page.goto('/');
     // Interactive: the map loaded and idle with its markers drawn, measured from navigation start.
     const marks = (await page.evaluate(INTERACTIVE)) as { figures: number; canvas: number; interactive: number };
     loads.push(marks.interactive);
+    if (cdp && TRACE) {
+      const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await done;
+      await writeFile(TRACE, JSON.stringify({ traceEvents: traced }));
+      await cdp.detach();
+    }
     figuresAt.push(marks.figures);
     canvasAt.push(marks.canvas);
     // Smoothness: frames drawn during a one-second pan and zoom.
@@ -85,7 +109,8 @@ try {
   }
   const [geo] = await Promise.all([t.api('GET', '/stats/geo', { token: await t.login(t.admin.userName, t.admin.password) })]);
   const shown = (geo.body.counts as number[]).reduce((a, b) => a + b, 0);
-  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads:`);
+  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, build ${DIST ?? 'dist'}, median of ${RUNS} loads:`);
+  console.log(`  load average before / after          ${loadBefore} / ${load()}`);
   console.log(`  dashboard opened → figures shown     ${median(figuresAt).toFixed(0)} ms`);
   console.log(`  dashboard opened → map loaded        ${median(canvasAt).toFixed(0)} ms`);
   console.log(`  dashboard opened → map interactive   ${median(loads).toFixed(0)} ms (aim ≤ 1500 ms)`);

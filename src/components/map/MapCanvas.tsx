@@ -15,6 +15,8 @@ import { PointLayers, POINT_LAYER_IDS, ServerClusterLayers, clusterClicked, poin
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
 maplibregl.setWorkerUrl(workerUrl);
+// Starts MapLibre's workers as the chunk loads, before the first map asks for them.
+maplibregl.prewarm();
 
 /** The map's credit links are underlined: a link inside text must not rely on colour alone (WCAG 1.4.1). */
 const CREDITS_UNDERLINED = { '& .maplibregl-ctrl-attrib a': { textDecoration: 'underline' } } as const;
@@ -54,6 +56,9 @@ export interface MapCanvasProps {
   renderPointPopup?: (point: MapPoint, group: PointGroup) => ReactNode;
   /** Move the view here whenever it changes (a position typed or found by the device). */
   focus?: LatLng | null;
+  /** Jump to `center` when it changes (the dashboard draws its map before it knows where its
+   * markers are). */
+  followCenter?: boolean;
   onMapClick?: (position: LatLng) => void;
   onMarkerDragEnd?: (id: string, position: LatLng) => void;
   height: number | string;
@@ -107,18 +112,30 @@ function PointPopup({ point, group, render, onClose }: { point: MapPoint; group:
   );
 }
 
-/** The style in the app's theme and language (territory names), made again only when they change. */
+/** Text layers of the base style, shown once the map is first idle (mapStyle.ts `labels`). */
+const LABEL_LAYERS = ['province-names', 'territory-names', 'town-names'];
+
+/** The style in the app's theme and language (territory names), made again only when they
+ * change. The first one hides the base layer's labels; `showLabels` shows them on the map
+ * (not through a new style: react-map-gl would re-add every source, the points included). */
 function useThemedStyle() {
   const dark = useTheme().palette.mode === 'dark';
   const lang = useIntl().locale.startsWith('en') ? 'en' : 'fr';
-  return useMemo(() => mapStyle(dark, territoryPoints(getCachedLists(), lang)), [dark, lang]);
+  const [labels, setLabels] = useState(false);
+  // Made again for a theme or language only: showing the labels changes the map, not the style.
+  const style = useMemo(() => mapStyle(dark, territoryPoints(getCachedLists(), lang), labels), [dark, lang]); // eslint-disable-line react-hooks/exhaustive-deps
+  const showLabels = (map: maplibregl.Map) => {
+    for (const id of LABEL_LAYERS) if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', 'visible');
+    setLabels(true);
+  };
+  return { style, showLabels };
 }
 
 export default function MapCanvas(props: MapCanvasProps) {
-  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
+  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, focus, followCenter, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
   const intl = useIntl();
   const locale = useMapLocale();
-  const style = useThemedStyle();
+  const { style, showLabels } = useThemedStyle();
   const mapRef = useRef<MapRef>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const [openPoint, setOpenPoint] = useState<{ point: MapPoint; group: PointGroup } | null>(null);
@@ -143,6 +160,10 @@ export default function MapCanvas(props: MapCanvasProps) {
   useEffect(() => {
     if (focus) mapRef.current?.easeTo({ center: [focus.lng, focus.lat], zoom: Math.max(mapRef.current.getZoom(), 12) });
   }, [focus?.lat, focus?.lng]); // eslint-disable-line react-hooks/exhaustive-deps -- the position, not the object
+
+  useEffect(() => {
+    if (followCenter) mapRef.current?.jumpTo({ center: [center.lng, center.lat] });
+  }, [followCenter, center.lat, center.lng]);
 
   const reportView = (map: maplibregl.Map) => {
     const bounds = map.getBounds();
@@ -171,6 +192,8 @@ export default function MapCanvas(props: MapCanvasProps) {
         mapStyle={style}
         locale={locale}
         cooperativeGestures
+        // Labels appear at once rather than fading in: no frames to draw for the fade.
+        fadeDuration={0}
         attributionControl={{ compact: true }}
         style={{ width: '100%', height: '100%' }}
         cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
@@ -185,6 +208,7 @@ export default function MapCanvas(props: MapCanvasProps) {
           // Tools and the browser tests reach the map through its container (to place clicks).
           Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
           reportView(event.target);
+          event.target.once('idle', () => showLabels(event.target));
         }}
         onError={onError}
       >

@@ -98,7 +98,9 @@ export function HomePage() {
       </Grid>
       <Charts data={data} />
       <Card variant="outlined">
-        <CardContent>{data?.geo ? <DashboardMap geo={data.geo} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
+        {/* The map is drawn at once: MapLibre starts while the figures are asked (its markers
+            follow them). */}
+        <CardContent>{mode === 'online' ? <DashboardMap geo={data ? data.geo : undefined} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
       </Card>
     </Page>
   );
