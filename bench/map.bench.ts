@@ -7,14 +7,16 @@
 //
 // BENCH_RUNS (default 5) page loads; the median is printed. Software WebGL (SwiftShader) in
 // headless Chromium draws slower than a phone's GPU: these are upper bounds.
-// BENCH_DIST serves another build (e.g. an old one copied aside, to compare builds alternately
-// in the same hour); BENCH_TRACE=file.json writes a Chromium trace of the last load (open it in
-// the browser's Performance panel).
+// BENCH_DIST serves another build than dist/; BENCH_COMPARE=dir adds a second build (e.g. an old
+// one copied aside) whose loads alternate with the first's, on a second server, so both are
+// measured in the same minutes; BENCH_TRACE=file.json writes a Chromium trace of the last load
+// of each build (file-0.json, file-1.json; open them in the browser's Performance panel).
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
-import { startTestServer } from '../test/helpers/server';
+import { startTestServer, type TestServer } from '../test/helpers/server';
 
 const MARKERS = Number(process.env.BENCH_MARKERS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -50,14 +52,24 @@ const PAN_FPS = `new Promise((resolve) => {
 })`;
 
 const DIST = process.env.BENCH_DIST;
+const COMPARE = process.env.BENCH_COMPARE;
 const TRACE = process.env.BENCH_TRACE;
 const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
 
-const t = await startTestServer(DIST ? { config: { staticDir: path.resolve(DIST) } } : {});
-const browser = await launchBrowser();
-try {
-  const jobs = Math.round(MARKERS * 0.3);
-  const providers = MARKERS - jobs;
+interface Build {
+  name: string;
+  t: TestServer;
+  page: Page;
+  context: BrowserContext;
+  figures: number[];
+  canvas: number[];
+  interactive: number[];
+  frames: number[];
+}
+
+/** A server serving `dist` (a build directory; default dist/) with the markers, and a signed-in page. */
+async function serve(browser: Browser, dist: string | undefined, providers: number, jobs: number): Promise<Build> {
+  const t = await startTestServer(dist ? { config: { staticDir: path.resolve(dist) } } : {});
   // Spread over North Kivu (lat -2..0.5, lng 28..29.8), every provider type.
   await t.server.db.query(
     `INSERT INTO "tbl_serviceprovider" ("sp_Id", "sp_Name", "sp_type", "sp_Address", "territory", "lat", "lng", "createdAt", "updatedAt")
@@ -77,46 +89,67 @@ try {
   const own = new URL(t.url).host;
   await context.route((url) => url.host !== own, (route) => route.abort());
   await signIn(page, t.admin.userName, t.admin.password);
+  return { name: dist ?? 'dist', t, page, context, figures: [], canvas: [], interactive: [], frames: [] };
+}
 
-  const loads: number[] = [];
-  const frames: number[] = [];
-  const figuresAt: number[] = [];
-  const canvasAt: number[] = [];
+/** One load of the dashboard: its marks, then the frames of a pan; a trace of it when asked. */
+async function measure(build: Build, trace: string | undefined): Promise<void> {
+  const { page, context } = build;
+  const cdp = trace ? await context.newCDPSession(page) : null;
+  const traced: unknown[] = [];
+  if (cdp) {
+    cdp.on('Tracing.dataCollected', (event: { value: unknown[] }) => traced.push(...event.value));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,gpu,blink.user_timing', transferMode: 'ReportEvents' });
+  }
+  await page.goto('/');
+  // Interactive: the map loaded and idle with its markers drawn, measured from navigation start.
+  const marks = (await page.evaluate(INTERACTIVE)) as { figures: number; canvas: number; interactive: number };
+  if (cdp && trace) {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    await writeFile(trace, JSON.stringify({ traceEvents: traced }));
+    await cdp.detach();
+  }
+  build.interactive.push(marks.interactive);
+  build.figures.push(marks.figures);
+  build.canvas.push(marks.canvas);
+  // Smoothness: frames drawn during a one-second pan and zoom.
+  build.frames.push((await page.evaluate(PAN_FPS)) as number);
+}
+
+const browser = await launchBrowser();
+const builds: Build[] = [];
+try {
+  const jobs = Math.round(MARKERS * 0.3);
+  const providers = MARKERS - jobs;
+  builds.push(await serve(browser, DIST, providers, jobs));
+  // BENCH_COMPARE: a second build, its loads alternating with the first's (same minutes, same load).
+  if (COMPARE) builds.push(await serve(browser, COMPARE, providers, jobs));
   const loadBefore = load();
   for (let run = 0; run < RUNS; run++) {
-    const cdp = TRACE && run === RUNS - 1 ? await context.newCDPSession(page) : null;
-    const traced: unknown[] = [];
-    if (cdp) {
-      cdp.on('Tracing.dataCollected', (event: { value: unknown[] }) => traced.push(...event.value));
-      await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,disabled-by-default-v8.cpu_profiler,gpu,blink.user_timing', transferMode: 'ReportEvents' });
-    }
-    await page.goto('/');
-    // Interactive: the map loaded and idle with its markers drawn, measured from navigation start.
-    const marks = (await page.evaluate(INTERACTIVE)) as { figures: number; canvas: number; interactive: number };
-    loads.push(marks.interactive);
-    if (cdp && TRACE) {
-      const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-      await cdp.send('Tracing.end');
-      await done;
-      await writeFile(TRACE, JSON.stringify({ traceEvents: traced }));
-      await cdp.detach();
-    }
-    figuresAt.push(marks.figures);
-    canvasAt.push(marks.canvas);
-    // Smoothness: frames drawn during a one-second pan and zoom.
-    const fps = (await page.evaluate(PAN_FPS)) as number;
-    frames.push(fps);
+    for (const build of run % 2 ? [...builds].reverse() : builds) await measure(build, TRACE && run === RUNS - 1 ? TRACE.replace(/(\.json)?$/, `-${builds.indexOf(build)}.json`) : undefined);
   }
-  const [geo] = await Promise.all([t.api('GET', '/stats/geo', { token: await t.login(t.admin.userName, t.admin.password) })]);
+  const first = builds[0] as Build;
+  const geo = await first.t.api('GET', '/stats/geo', { token: await first.t.login(first.t.admin.userName, first.t.admin.password) });
   const shown = (geo.body.counts as number[]).reduce((a, b) => a + b, 0);
-  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, build ${DIST ?? 'dist'}, median of ${RUNS} loads:`);
+  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads${COMPARE ? ' per build, alternating' : ''}`);
   console.log(`  load average before / after          ${loadBefore} / ${load()}`);
-  console.log(`  dashboard opened → figures shown     ${median(figuresAt).toFixed(0)} ms`);
-  console.log(`  dashboard opened → map loaded        ${median(canvasAt).toFixed(0)} ms`);
-  console.log(`  dashboard opened → map interactive   ${median(loads).toFixed(0)} ms (aim ≤ 1500 ms)`);
-  console.log(`  frames while panning and zooming     ${median(frames).toFixed(0)} per second`);
-  await context.close();
+  for (const build of builds) {
+    console.log(`  build ${build.name}:`);
+    console.log(`    dashboard opened → figures shown     ${median(build.figures).toFixed(0)} ms`);
+    console.log(`    dashboard opened → map loaded        ${median(build.canvas).toFixed(0)} ms`);
+    console.log(`    dashboard opened → map interactive   ${median(build.interactive).toFixed(0)} ms (aim ≤ 1500 ms)`);
+    console.log(`    frames while panning and zooming     ${median(build.frames).toFixed(0)} per second`);
+    console.log(`    interactive per load                 ${build.interactive.map((v) => v.toFixed(0)).join(', ')} ms`);
+  }
+  if (builds.length === 2) {
+    const [a, b] = builds as [Build, Build];
+    const ratios = a.interactive.map((v, i) => v / (b.interactive[i] as number));
+    console.log(`  map interactive, ${a.name} / ${b.name}: median of the paired ratios ${median(ratios).toFixed(2)}`);
+  }
 } finally {
+  for (const build of builds) await build.context.close().catch(() => undefined);
   await browser.close();
-  await t.close();
+  for (const build of builds) await build.t.close();
 }
