@@ -61,9 +61,6 @@ export interface MapCanvasProps {
   groupName?: (group: PointGroup) => string;
   /** Move the view here whenever it changes (a position typed or found by the device). */
   focus?: LatLng | null;
-  /** Jump to `center` when it changes (the dashboard draws its map before it knows where its
-   * markers are). */
-  followCenter?: boolean;
   onMapClick?: (position: LatLng) => void;
   onMarkerDragEnd?: (id: string, position: LatLng) => void;
   height: number | string;
@@ -134,30 +131,18 @@ function PointPopup({ point, group, render, focus, onClose }: { point: MapPoint;
   );
 }
 
-/** Text layers of the base style, shown once the map is first idle (mapStyle.ts `labels`). */
-const LABEL_LAYERS = ['province-names', 'territory-names', 'town-names'];
-
-/** The style in the app's theme and language (territory names), made again only when they
- * change. The first one hides the base layer's labels; `showLabels` shows them on the map
- * (not through a new style: react-map-gl would re-add every source, the points included). */
+/** The style in the app's theme and language (territory names), made again only when they change. */
 function useThemedStyle() {
   const dark = useTheme().palette.mode === 'dark';
   const lang = useIntl().locale.startsWith('en') ? 'en' : 'fr';
-  const [labels, setLabels] = useState(false);
-  // Made again for a theme or language only: showing the labels changes the map, not the style.
-  const style = useMemo(() => mapStyle(dark, territoryPoints(getCachedLists(), lang), labels), [dark, lang]); // eslint-disable-line react-hooks/exhaustive-deps
-  const showLabels = (map: maplibregl.Map) => {
-    for (const id of LABEL_LAYERS) if (map.getLayer(id)) map.setLayoutProperty(id, 'visibility', 'visible');
-    setLabels(true);
-  };
-  return { style, showLabels };
+  return useMemo(() => mapStyle(dark, territoryPoints(getCachedLists(), lang)), [dark, lang]);
 }
 
 export default function MapCanvas(props: MapCanvasProps) {
-  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, focus, followCenter, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
+  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
   const intl = useIntl();
   const locale = useMapLocale();
-  const { style, showLabels } = useThemedStyle();
+  const style = useThemedStyle();
   const mapRef = useRef<MapRef>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const [openPoint, setOpenPoint] = useState<{ point: MapPoint; group: PointGroup; opener?: HTMLElement } | null>(null);
@@ -184,10 +169,6 @@ export default function MapCanvas(props: MapCanvasProps) {
   useEffect(() => {
     if (focus) mapRef.current?.easeTo({ center: [focus.lng, focus.lat], zoom: Math.max(mapRef.current.getZoom(), 12) });
   }, [focus?.lat, focus?.lng]); // eslint-disable-line react-hooks/exhaustive-deps -- the position, not the object
-
-  useEffect(() => {
-    if (followCenter) mapRef.current?.jumpTo({ center: [center.lng, center.lat] });
-  }, [followCenter, center.lat, center.lng]);
 
   /** Closes the info window; one opened from the list gives the focus back to its button. */
   const closePoint = () => {
@@ -227,7 +208,8 @@ export default function MapCanvas(props: MapCanvasProps) {
           mapStyle={style}
           locale={locale}
           cooperativeGestures
-          // Labels appear at once rather than fading in: no frames to draw for the fade.
+          // Labels appear at once rather than fading in: no frames to draw for the fade (each
+        // costs 0.1-0.4 s under software WebGL, docs/performance.md).
           fadeDuration={0}
           attributionControl={{ compact: true }}
           style={{ width: '100%', height: '100%' }}
@@ -243,8 +225,7 @@ export default function MapCanvas(props: MapCanvasProps) {
             // Tools and the browser tests reach the map through its container (to place clicks).
             Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
             reportView(event.target);
-            event.target.once('idle', () => showLabels(event.target));
-            setLoaded(event.target);
+              setLoaded(event.target);
           }}
           onError={onError}
         >

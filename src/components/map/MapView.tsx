@@ -20,14 +20,12 @@ export interface MapViewProps {
   /** Default: the average position of every marker and point (one marker: the marker, closer). */
   center?: LatLng;
   zoom?: number;
-  /** Jump to `center` whenever it changes (MapCanvasProps). */
-  followCenter?: boolean;
   /** Map height in px (default 320). */
   height?: number | string;
   ariaLabel?: string;
 }
 
-export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, center, zoom, followCenter, height = 320, ariaLabel }: MapViewProps) {
+export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, center, zoom, height = 320, ariaLabel }: MapViewProps) {
   const intl = useIntl();
   const placed = markers.filter((m) => isLatLng(m));
   const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];
@@ -36,7 +34,6 @@ export function MapView({ markers = [], groups, clusters, onViewChange, renderPo
     <LazyMap
       center={center ?? averageCenter([...placed, ...points]) ?? FALLBACK_CENTER}
       zoom={zoom ?? (single ? PLACE_ZOOM : DEFAULT_ZOOM)}
-      followCenter={followCenter}
       markers={placed}
       groups={groups}
       clusters={clusters}

@@ -65,12 +65,9 @@ export function territoryPoints(lists: LookupLists | null, lang: 'fr' | 'en'): F
   };
 }
 
-/** The bundled base layer as a MapLibre style, in the app's theme. Without `labels` its text
- * layers are hidden: each glyph is drawn on a canvas from the device's font, which a map's first
- * frame need not wait for (MapCanvas shows them once the map is idle). */
-export function baseStyle(dark: boolean, territories: FeatureCollection, labels = true): StyleSpecification {
+/** The bundled base layer as a MapLibre style, in the app's theme. */
+export function baseStyle(dark: boolean, territories: FeatureCollection): StyleSpecification {
   const c = dark ? DARK : LIGHT;
-  const visibility = labels ? 'visible' : 'none';
   return {
     version: 8,
     sources: {
@@ -86,7 +83,7 @@ export function baseStyle(dark: boolean, territories: FeatureCollection, labels 
       { id: 'borders', type: 'line', source: 'base', filter: is('country'), paint: { 'line-color': c.border, 'line-width': 1.4 } },
       {
         id: 'province-names', type: 'symbol', source: 'base', filter: is('province'), minzoom: 5, maxzoom: 9,
-        layout: { visibility, 'text-field': ['get', 'name'], 'text-font': FONT, 'text-size': 12, 'text-transform': 'uppercase', 'text-letter-spacing': 0.1 },
+        layout: { 'text-field': ['get', 'name'], 'text-font': FONT, 'text-size': 12, 'text-transform': 'uppercase', 'text-letter-spacing': 0.1 },
         paint: { 'text-color': c.province, 'text-halo-color': c.halo, 'text-halo-width': 1.2 },
       },
       {
@@ -95,7 +92,7 @@ export function baseStyle(dark: boolean, territories: FeatureCollection, labels 
       },
       {
         id: 'territory-names', type: 'symbol', source: 'territories', minzoom: 6,
-        layout: { visibility, 'text-field': ['get', 'name'], 'text-font': FONT, 'text-size': 12, 'text-offset': [0, 1], 'text-anchor': 'top', 'text-optional': true },
+        layout: { 'text-field': ['get', 'name'], 'text-font': FONT, 'text-size': 12, 'text-offset': [0, 1], 'text-anchor': 'top', 'text-optional': true },
         paint: { 'text-color': c.territory, 'text-halo-color': c.halo, 'text-halo-width': 1.2 },
       },
       {
@@ -104,7 +101,7 @@ export function baseStyle(dark: boolean, territories: FeatureCollection, labels 
       },
       {
         id: 'town-names', type: 'symbol', source: 'base', filter: ['all', is('town'), ['any', ['==', ['get', 'rank'], 1], ['>=', ['zoom'], 7]]],
-        layout: { visibility, 'text-field': ['get', 'name'], 'text-font': FONT, 'text-size': 13, 'text-offset': [0, -0.9], 'text-anchor': 'bottom', 'text-optional': true },
+        layout: { 'text-field': ['get', 'name'], 'text-font': FONT, 'text-size': 13, 'text-offset': [0, -0.9], 'text-anchor': 'bottom', 'text-optional': true },
         paint: { 'text-color': c.text, 'text-halo-color': c.halo, 'text-halo-width': 1.4 },
       },
     ],
@@ -112,6 +109,6 @@ export function baseStyle(dark: boolean, territories: FeatureCollection, labels 
 }
 
 /** The style maps draw: the organisation's when one is set, else the bundled base layer. */
-export function mapStyle(dark = false, territories: FeatureCollection = territoryPoints(null, 'fr'), labels = true): string | StyleSpecification {
-  return MAP_STYLE_URL ?? baseStyle(dark, territories, labels);
+export function mapStyle(dark = false, territories: FeatureCollection = territoryPoints(null, 'fr')): string | StyleSpecification {
+  return MAP_STYLE_URL ?? baseStyle(dark, territories);
 }

@@ -8,8 +8,7 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
 import PlaceIcon from '@mui/icons-material/Place';
 import { useIntl } from 'react-intl';
-import { getCachedLists } from '../../lib/datalayer';
-import { DEFAULT_ZOOM, defaultCenter, MapView, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
+import { DEFAULT_ZOOM, FALLBACK_CENTER, MapView, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
 import { fetchGeoPlaces, fetchGeoView, JOB_GROUP, type GeoMarkers, type JobPlace, type MarkerCluster, type MarkerPoint, type ProviderPlace } from '../../lib/geoStats';
 
 /** Marker groups and colours (spec §2): social blue, economic green, legal yellow, education
@@ -125,21 +124,13 @@ function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
   );
 }
 
-const NO_MARKERS: GeoMarkers = {};
-
-/** `geo`: the whole map's answer; undefined while it is asked (the map is drawn meanwhile,
- * centred on the known territories), null when the call failed (a map without markers). */
-export function DashboardMap({ geo: asked }: { geo: GeoMarkers | null | undefined }) {
+export function DashboardMap({ geo }: { geo: GeoMarkers }) {
   const intl = useIntl();
-  const geo = asked ?? NO_MARKERS;
   const [hidden, setHidden] = useState<ReadonlySet<GroupId>>(new Set());
   const view = useViewMarkers(Boolean(geo.clusters));
   const shownAnswer = useMemo(() => view.answer ?? geo, [view.answer, geo]);
   const groups = useMemo(() => (shownAnswer.points ? groupsOf(shownAnswer.points, hidden) : undefined), [shownAnswer, hidden]);
   const clusters = useMemo(() => (shownAnswer.clusters ? clustersOf(shownAnswer.clusters, hidden) : undefined), [shownAnswer, hidden]);
-  // Until the markers' centre is known: the territories' (spec §9 centres on the markers).
-  const [waitingCenter] = useState(() => defaultCenter(getCachedLists()));
-  const center = geo.center ?? waitingCenter;
   const counts = geo.counts ?? [];
   const countOf = (group: (typeof MAP_GROUPS)[number]) => counts[codeOf(group)] ?? 0;
   const services = MAP_GROUPS.filter((g) => g.spType !== null).reduce((sum, g) => sum + countOf(g), 0);
@@ -151,8 +142,8 @@ export function DashboardMap({ geo: asked }: { geo: GeoMarkers | null | undefine
     });
   return (
     <Box data-testid="dashboard-map">
-      <Typography component="h2" variant="h6" data-testid={asked ? 'map-header' : undefined}>
-        {asked ? intl.formatMessage({ id: 'home.map.header' }, { services, jobs: counts[JOB_GROUP] ?? 0 }) : intl.formatMessage({ id: 'home.map.title' })}
+      <Typography component="h2" variant="h6" data-testid="map-header">
+        {intl.formatMessage({ id: 'home.map.header' }, { services, jobs: counts[JOB_GROUP] ?? 0 })}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
         {intl.formatMessage({ id: 'home.map.legendHint' })}
@@ -174,8 +165,7 @@ export function DashboardMap({ geo: asked }: { geo: GeoMarkers | null | undefine
               startIcon={<Icon sx={{ color, opacity: on ? 1 : 0.35 }} fontSize={symbol === 'pin' ? 'medium' : 'small'} />}
               sx={{ textTransform: 'none', textDecoration: on ? 'none' : 'line-through' }}
             >
-              {intl.formatMessage({ id: `home.map.group.${id}` })}
-              {asked && ` (${intl.formatNumber(countOf(group))})`}
+              {intl.formatMessage({ id: `home.map.group.${id}` })} ({intl.formatNumber(countOf(group))})
             </Button>
           );
         })}
@@ -187,8 +177,7 @@ export function DashboardMap({ geo: asked }: { geo: GeoMarkers | null | undefine
         renderPointPopup={(point, group) => <InfoWindow point={point} group={group} />}
         pointNames={pointNames}
         groupName={(group) => intl.formatMessage({ id: `home.map.group.${group.id}` })}
-        center={center}
-        followCenter
+        center={geo.center ?? FALLBACK_CENTER}
         zoom={DEFAULT_ZOOM}
         height="min(60vh, 480px)"
         ariaLabel={intl.formatMessage({ id: 'home.map.title' })}

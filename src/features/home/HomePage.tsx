@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Box, Card, CardContent, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useIntl } from 'react-intl';
@@ -10,10 +11,6 @@ import { DashboardMap } from './DashboardMap';
 import { StatTile } from './StatTile';
 import { tilesFor } from './tiles';
 import { useDashboard } from './useDashboard';
-
-// This chunk loads only for the online dashboard (app/routes.tsx): the map's code (MapLibre,
-// 1 MB) is asked now, beside it, rather than once the page has rendered.
-preloadMap();
 
 const CHART_COLORS: Record<string, string> = { services: '#00838f', jobs: '#2e7d32' };
 
@@ -60,6 +57,10 @@ export function HomePage() {
   const { mode } = usePreferences();
   const user = useSessionUser();
   const { data, refreshing, refresh } = useDashboard(mode === 'online');
+  // The map's code loads while the figures are asked, not after they arrive.
+  useEffect(() => {
+    if (mode === 'online') preloadMap();
+  }, [mode]);
   const tiles = tilesFor(user?.role);
   const stats = data?.general ?? null;
   const refreshLabel = intl.formatMessage({ id: 'home.refresh' });
@@ -97,9 +98,7 @@ export function HomePage() {
       </Grid>
       <Charts data={data} />
       <Card variant="outlined">
-        {/* The map is drawn at once: MapLibre starts while the figures are asked (its markers
-            follow them). */}
-        <CardContent>{mode === 'online' ? <DashboardMap geo={data ? data.geo : undefined} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
+        <CardContent>{data?.geo ? <DashboardMap geo={data.geo} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
       </Card>
     </Page>
   );
