@@ -16,8 +16,6 @@ import { PointLayers, POINT_LAYER_IDS, ServerClusterLayers, clusterClicked, poin
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
 maplibregl.setWorkerUrl(workerUrl);
-// Starts MapLibre's workers as the chunk loads, before the first map asks for them.
-maplibregl.prewarm();
 
 /** The map's credit links are underlined: a link inside text must not rely on colour alone (WCAG 1.4.1). */
 const CREDITS_UNDERLINED = { '& .maplibregl-ctrl-attrib a': { textDecoration: 'underline' } } as const;
@@ -208,9 +206,6 @@ export default function MapCanvas(props: MapCanvasProps) {
           mapStyle={style}
           locale={locale}
           cooperativeGestures
-          // Labels appear at once rather than fading in: no frames to draw for the fade (each
-        // costs 0.1-0.4 s under software WebGL, docs/performance.md).
-          fadeDuration={0}
           attributionControl={{ compact: true }}
           style={{ width: '100%', height: '100%' }}
           cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
@@ -225,7 +220,7 @@ export default function MapCanvas(props: MapCanvasProps) {
             // Tools and the browser tests reach the map through its container (to place clicks).
             Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
             reportView(event.target);
-              setLoaded(event.target);
+            setLoaded(event.target);
           }}
           onError={onError}
         >
