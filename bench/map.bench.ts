@@ -7,8 +7,16 @@
 //
 // BENCH_RUNS (default 5) page loads; the median is printed. Software WebGL (SwiftShader) in
 // headless Chromium draws slower than a phone's GPU: these are upper bounds.
+// BENCH_DIST serves another build than dist/; BENCH_COMPARE=dir adds a second build (e.g. an old
+// one copied aside) whose loads alternate with the first's, on a second server, so both are
+// measured in the same minutes; BENCH_TRACE=file.json writes a Chromium trace of the last load
+// of each build (file-0.json, file-1.json; open them in the browser's Performance panel).
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
-import { startTestServer } from '../test/helpers/server';
+import { startTestServer, type TestServer } from '../test/helpers/server';
 
 const MARKERS = Number(process.env.BENCH_MARKERS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -22,7 +30,7 @@ const INTERACTIVE = `new Promise((resolve) => {
   const marks = {};
   const check = () => {
     const map = ${MAP};
-    if (!marks.figures && document.querySelector('[data-testid="map-header"]')) marks.figures = performance.now();
+    if (!marks.figures && /\\d/.test(document.querySelector('[data-testid="fetched-at"]')?.textContent ?? '')) marks.figures = performance.now();
     if (!marks.canvas && map) marks.canvas = performance.now();
     if (map && map.loaded() && !map.isMoving() && map.queryRenderedFeatures({ layers: ${LAYERS} }).length > 0) resolve({ ...marks, interactive: performance.now() });
     else requestAnimationFrame(check);
@@ -43,11 +51,25 @@ const PAN_FPS = `new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
-const t = await startTestServer();
-const browser = await launchBrowser();
-try {
-  const jobs = Math.round(MARKERS * 0.3);
-  const providers = MARKERS - jobs;
+const DIST = process.env.BENCH_DIST;
+const COMPARE = process.env.BENCH_COMPARE;
+const TRACE = process.env.BENCH_TRACE;
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+
+interface Build {
+  name: string;
+  t: TestServer;
+  page: Page;
+  context: BrowserContext;
+  figures: number[];
+  canvas: number[];
+  interactive: number[];
+  frames: number[];
+}
+
+/** A server serving `dist` (a build directory; default dist/) with the markers, and a signed-in page. */
+async function serve(browser: Browser, dist: string | undefined, providers: number, jobs: number): Promise<Build> {
+  const t = await startTestServer(dist ? { config: { staticDir: path.resolve(dist) } } : {});
   // Spread over North Kivu (lat -2..0.5, lng 28..29.8), every provider type.
   await t.server.db.query(
     `INSERT INTO "tbl_serviceprovider" ("sp_Id", "sp_Name", "sp_type", "sp_Address", "territory", "lat", "lng", "createdAt", "updatedAt")
@@ -67,31 +89,67 @@ try {
   const own = new URL(t.url).host;
   await context.route((url) => url.host !== own, (route) => route.abort());
   await signIn(page, t.admin.userName, t.admin.password);
+  return { name: dist ?? 'dist', t, page, context, figures: [], canvas: [], interactive: [], frames: [] };
+}
 
-  const loads: number[] = [];
-  const frames: number[] = [];
-  const figuresAt: number[] = [];
-  const canvasAt: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    await page.goto('/');
-    // Interactive: the map loaded and idle with its markers drawn, measured from navigation start.
-    const marks = (await page.evaluate(INTERACTIVE)) as { figures: number; canvas: number; interactive: number };
-    loads.push(marks.interactive);
-    figuresAt.push(marks.figures);
-    canvasAt.push(marks.canvas);
-    // Smoothness: frames drawn during a one-second pan and zoom.
-    const fps = (await page.evaluate(PAN_FPS)) as number;
-    frames.push(fps);
+/** One load of the dashboard: its marks, then the frames of a pan; a trace of it when asked. */
+async function measure(build: Build, trace: string | undefined): Promise<void> {
+  const { page, context } = build;
+  const cdp = trace ? await context.newCDPSession(page) : null;
+  const traced: unknown[] = [];
+  if (cdp) {
+    cdp.on('Tracing.dataCollected', (event: { value: unknown[] }) => traced.push(...event.value));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,gpu,blink.user_timing', transferMode: 'ReportEvents' });
   }
-  const [geo] = await Promise.all([t.api('GET', '/stats/geo', { token: await t.login(t.admin.userName, t.admin.password) })]);
+  await page.goto('/');
+  // Interactive: the map loaded and idle with its markers drawn, measured from navigation start.
+  const marks = (await page.evaluate(INTERACTIVE)) as { figures: number; canvas: number; interactive: number };
+  if (cdp && trace) {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    await writeFile(trace, JSON.stringify({ traceEvents: traced }));
+    await cdp.detach();
+  }
+  build.interactive.push(marks.interactive);
+  build.figures.push(marks.figures);
+  build.canvas.push(marks.canvas);
+  // Smoothness: frames drawn during a one-second pan and zoom.
+  build.frames.push((await page.evaluate(PAN_FPS)) as number);
+}
+
+const browser = await launchBrowser();
+const builds: Build[] = [];
+try {
+  const jobs = Math.round(MARKERS * 0.3);
+  const providers = MARKERS - jobs;
+  builds.push(await serve(browser, DIST, providers, jobs));
+  // BENCH_COMPARE: a second build, its loads alternating with the first's (same minutes, same load).
+  if (COMPARE) builds.push(await serve(browser, COMPARE, providers, jobs));
+  const loadBefore = load();
+  for (let run = 0; run < RUNS; run++) {
+    for (const build of run % 2 ? [...builds].reverse() : builds) await measure(build, TRACE && run === RUNS - 1 ? TRACE.replace(/(\.json)?$/, `-${builds.indexOf(build)}.json`) : undefined);
+  }
+  const first = builds[0] as Build;
+  const geo = await first.t.api('GET', '/stats/geo', { token: await first.t.login(first.t.admin.userName, first.t.admin.password) });
   const shown = (geo.body.counts as number[]).reduce((a, b) => a + b, 0);
-  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads:`);
-  console.log(`  dashboard opened → figures shown     ${median(figuresAt).toFixed(0)} ms`);
-  console.log(`  dashboard opened → map loaded        ${median(canvasAt).toFixed(0)} ms`);
-  console.log(`  dashboard opened → map interactive   ${median(loads).toFixed(0)} ms (aim ≤ 1500 ms)`);
-  console.log(`  frames while panning and zooming     ${median(frames).toFixed(0)} per second`);
-  await context.close();
+  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads${COMPARE ? ' per build, alternating' : ''}`);
+  console.log(`  load average before / after          ${loadBefore} / ${load()}`);
+  for (const build of builds) {
+    console.log(`  build ${build.name}:`);
+    console.log(`    dashboard opened → figures shown     ${median(build.figures).toFixed(0)} ms`);
+    console.log(`    dashboard opened → map loaded        ${median(build.canvas).toFixed(0)} ms`);
+    console.log(`    dashboard opened → map interactive   ${median(build.interactive).toFixed(0)} ms (aim ≤ 1500 ms)`);
+    console.log(`    frames while panning and zooming     ${median(build.frames).toFixed(0)} per second`);
+    console.log(`    interactive per load                 ${build.interactive.map((v) => v.toFixed(0)).join(', ')} ms`);
+  }
+  if (builds.length === 2) {
+    const [a, b] = builds as [Build, Build];
+    const ratios = a.interactive.map((v, i) => v / (b.interactive[i] as number));
+    console.log(`  map interactive, ${a.name} / ${b.name}: median of the paired ratios ${median(ratios).toFixed(2)}`);
+  }
 } finally {
+  for (const build of builds) await build.context.close().catch(() => undefined);
   await browser.close();
-  await t.close();
+  for (const build of builds) await build.t.close();
 }

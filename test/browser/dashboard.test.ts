@@ -1,8 +1,9 @@
 // The dashboard (issue 13) on the demo data: tiles and charts by role (1, 2, 6, 7), chart values
 // equal to the API's figures with bars 20 px thick, the map drawn from the bundled base layer
 // with every request to another host refused, its markers and group toggles, the info window
-// with and without an address, the figures refreshed by the change stream, and axe in both
-// themes on a desktop and at 360 px.
+// with and without an address, the figures refreshed by the change stream, axe in both
+// themes on a desktop and at 360 px; the markers reached by keyboard through the list of the
+// markers in view; and the server's clusters (a server whose points limit is low).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedDemo } from '../../server/seed/demo';
@@ -80,6 +81,14 @@ async function chartShown(page: Page, chart: string): Promise<{ values: number[]
   const values = (await root.locator('.MuiBarChart-label').allTextContents()).map((v) => Number(v.replace(/\D/g, '')));
   const ticks = await root.locator('.MuiChartsAxis-tickLabel').allTextContents();
   return { values, labels: ticks.slice(-values.length) };
+}
+
+/** Resolves once the page's map has loaded and stopped moving. */
+async function mapAtRest(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as (HTMLElement & { maplibreMap?: { loaded(): boolean; isMoving(): boolean } }) | null;
+    return c?.maplibreMap?.loaded() === true && !c.maplibreMap.isMoving();
+  });
 }
 
 /** Runs `fn` with the page's MapLibre map (MapCanvas puts it on its container). */
@@ -250,12 +259,60 @@ describe('dashboard', () => {
     await context.close();
   });
 
+  it('reaches the markers by keyboard: the list of the markers in view opens info windows and clusters', async () => {
+    const { context, page } = await signedIn({ userName: t.admin.userName, password: t.admin.password });
+    const markers = await apiGet<{ points: [string, number, number, number][] }>('/stats/geo');
+    const providerIds = markers.points.filter((p) => p[3] !== 0).map((p) => p[0]).join(',');
+    const geo = await apiGet<{ latlangs: Place[] }>(`/stats/geo/places?providers=${providerIds}`);
+    const place = geo.latlangs.find((p) => p.address) as Place;
+    await page.getByTestId('map-header').waitFor();
+    await mapAtRest(page);
+
+    // The list opens from the keyboard and names the view's markers and groups.
+    const toggle = page.getByTestId('map-list-toggle');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    const clusterButtons = page.getByTestId('map-list-cluster');
+    await poll(() => clusterButtons.count()).toBeGreaterThan(0);
+    const listed = await clusterButtons.allTextContents();
+    for (const text of listed) expect(text).toMatch(/^Group of \d+ markers?: zoom in$/);
+
+    // A group's button zooms in on it, as a click does; the focus goes to the list's status.
+    await clusterButtons.first().focus();
+    await page.keyboard.press('Enter');
+    await poll(() => onMap(page, (map) => map.getZoom() as number, null)).toBeGreaterThan(7.5);
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('map-list-count');
+
+    // Close enough to one provider, its button (named from the server) opens its info window,
+    // which takes the focus; Escape closes it and gives the focus back to the button.
+    await onMap(page, (map, p: Place) => map.jumpTo({ center: [p.lng, p.lat], zoom: 17 }), place);
+    await mapAtRest(page);
+    const button = page.getByTestId('map-list-point').filter({ hasText: place.name as string });
+    await poll(() => button.count()).toBe(1);
+    expect(await button.textContent()).toMatch(/\((Social|Economic|Legal|Education)\)$/);
+    await poll(() => page.getByTestId('map-list-count').textContent()).toMatch(/^\d+ markers? in view\.$/);
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const popup = page.getByTestId('map-popup');
+    await poll(() => popup.getByTestId('map-popup-address').textContent()).toBe(place.address);
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('map-popup');
+    await page.keyboard.press('Escape');
+    await poll(() => popup.count()).toBe(0);
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
   it('fits 360 px and passes axe in French, dark and light', async () => {
     for (const dark of [true, false]) {
       const { context, page, outside } = await signedIn({ userName: t.admin.userName, password: t.admin.password }, { lang: 'fr', width: 360, dark });
       await page.getByText('Services par catégorie').waitFor();
       await page.getByText('Cliquez sur une icône pour la retirer de la carte').waitFor();
       await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').waitFor();
+      // The list of the markers in view, open, in French.
+      await page.getByRole('button', { name: 'Lister les marqueurs visibles' }).click();
+      await poll(() => page.getByTestId('map-list-count').textContent()).toMatch(/^\d+ marqueurs? visibles?\.$/);
       await settle(page);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, dark ? 'dark' : 'light').toBeLessThanOrEqual(360);
@@ -263,5 +320,91 @@ describe('dashboard', () => {
       expect(outside).toEqual([]);
       await context.close();
     }
+  });
+});
+
+describe('dashboard map with the server clusters', () => {
+  // Two places 0.7° apart: 4 markers near Sake (3 social providers and a job), 6 economic
+  // providers north of it. 10 markers over a limit of 7: the whole map comes as clusters.
+  const south = { lat: -1.1, lng: 29.0 };
+  const north = { lat: -0.45, lng: 29.4 };
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ config: { mapPointsLimit: 7 } });
+    const id = (n: number, kind: number) => `${n.toString(16).padStart(8, '0')}-0000-7000-8000-00000000000${kind}`;
+    const providers = [
+      ...[0, 1, 2].map((n) => ({ id: id(n + 1, 1), type: 1, ...south, lat: south.lat + n * 0.001 })),
+      ...[0, 1, 2, 3, 4, 5].map((n) => ({ id: id(n + 10, 1), type: 2, ...north, lng: north.lng + n * 0.001 })),
+    ];
+    for (const p of providers) {
+      await server.server.db.query(
+        `INSERT INTO "tbl_serviceprovider" ("sp_Id", "sp_Name", "sp_type", "sp_Address", "territory", "lat", "lng", "createdAt", "updatedAt")
+         VALUES ($1, $2, $3, 'Avenue 1', 1, $4, $5, now(), now())`,
+        [p.id, `Provider ${p.id.slice(0, 8)}`, p.type, p.lat, p.lng],
+      );
+    }
+    await server.server.db.query(
+      `INSERT INTO "available-jobs" ("jb_Id", "title", "employer", "sector", "territory", "address", "open", "positions", "lat", "lng", "createdAt", "updatedAt")
+       VALUES ($1, 'Job near Sake', 'Employer', 1, 1, 'Rue 1', true, 1, $2, $3, now(), now())`,
+      [id(1, 3), south.lat - 0.001, south.lng],
+    );
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** The server clusters drawn on the map, as [count, lat] sorted by count. */
+  async function drawnClusters(page: Page): Promise<[number, number][]> {
+    return onMap(page, (map) => {
+      const features = map.queryRenderedFeatures({ layers: ['icrs-server-clusters'] }) as { properties: { point_count: number }; geometry: { coordinates: [number, number] } }[];
+      return features.map((f) => [f.properties.point_count, f.geometry.coordinates[1]] as [number, number]).sort((a, b) => a[0] - b[0]);
+    }, null);
+  }
+
+  it('draws the clusters with their counts; a click zooms in, asks the view and shows its points', async () => {
+    const token = await server.login(server.admin.userName, server.admin.password);
+    const whole = await server.api('GET', '/stats/geo', { token });
+    expect(whole.body.points).toBeUndefined();
+    expect(whole.body.counts).toEqual([1, 3, 6, 0, 0]);
+
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en', viewport: { width: 1280, height: 900 } });
+    await signIn(page, server.admin.userName, server.admin.password);
+    await poll(() => page.getByTestId('map-header').textContent()).toBe('9 Services, 1 Available Jobs with geo location data');
+    const region = page.getByRole('region', { name: 'Map of services and available jobs' });
+    await poll(() => region.getAttribute('data-clusters')).toBe('10');
+    expect(await region.getAttribute('data-points')).toBeNull();
+    await mapAtRest(page);
+    await poll(() => drawnClusters(page).then((c) => c.map(([count]) => count))).toEqual([4, 6]);
+
+    // A hidden group leaves the clusters' counts.
+    await page.getByTestId('legend-jobs').click();
+    await poll(() => drawnClusters(page).then((c) => c.map(([count]) => count))).toEqual([3, 6]);
+    await page.getByTestId('legend-jobs').click();
+    await poll(() => drawnClusters(page).then((c) => c.map(([count]) => count))).toEqual([4, 6]);
+
+    // A click on the southern cluster zooms in by 2; the map asks the server for that view,
+    // which holds 4 markers (under the limit): they come one by one and are drawn as points.
+    const views: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/stats/geo?')) views.push(request.url());
+    });
+    await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').scrollIntoViewIfNeeded();
+    await mapAtRest(page);
+    const target = await onMap(page, (map) => {
+      const feature = map.queryRenderedFeatures({ layers: ['icrs-server-clusters'] }).find((f: { properties: { point_count: number } }) => f.properties.point_count === 4);
+      const point = map.project(feature.geometry.coordinates);
+      const rect = map.getCanvas().getBoundingClientRect();
+      return { x: rect.left + point.x, y: rect.top + point.y };
+    }, null);
+    await page.mouse.click(target.x, target.y);
+    await poll(() => onMap(page, (map) => map.getZoom() as number, null)).toBeCloseTo(9.5, 1);
+    await poll(() => region.getAttribute('data-points')).toBe('4');
+    expect(views.some((url) => /zoom=9\.5/.test(url) && /west=/.test(url)), views.join('\n')).toBe(true);
+    await mapAtRest(page);
+    await poll(() => onMap(page, (map) => map.queryRenderedFeatures({ layers: ['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins'] }).length as number, null)).toBeGreaterThan(0);
+    expect(await drawnClusters(page)).toEqual([]);
+    await context.close();
   });
 });

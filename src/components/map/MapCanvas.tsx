@@ -10,6 +10,7 @@ import { useIntl } from 'react-intl';
 import { getCachedLists } from '../../lib/datalayer/lists';
 import { roundCoord, type LatLng } from './coords';
 import { mapStyle, territoryPoints } from './mapStyle';
+import { VisibleMarkers, type PointNames } from './VisibleMarkers';
 import { PointLayers, POINT_LAYER_IDS, ServerClusterLayers, clusterClicked, pointClicked, showPinImage, type CountedCluster, type MapPoint, type PointGroup } from './PointLayers';
 
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
@@ -52,6 +53,10 @@ export interface MapCanvasProps {
   onViewChange?: (view: MapViewport) => void;
   /** Content of the info window of a GL point (default: its title). */
   renderPointPopup?: (point: MapPoint, group: PointGroup) => ReactNode;
+  /** Names of GL points for the list of the markers in view (default: their titles). */
+  pointNames?: PointNames;
+  /** A group's name as that list says it. */
+  groupName?: (group: PointGroup) => string;
   /** Move the view here whenever it changes (a position typed or found by the device). */
   focus?: LatLng | null;
   onMapClick?: (position: LatLng) => void;
@@ -61,6 +66,8 @@ export interface MapCanvasProps {
   /** The map could not start (no WebGL context, a broken style). */
   onUnavailable: (error: Error) => void;
 }
+
+const NO_GROUPS: readonly PointGroup[] = [];
 
 const rounded = (p: { lat: number; lng: number }): LatLng => ({ lat: roundCoord(p.lat), lng: roundCoord(p.lng) });
 
@@ -97,10 +104,25 @@ function MarkerPopup({ marker, onClose }: { marker: MapMarker; onClose: () => vo
   );
 }
 
-function PointPopup({ point, group, render, onClose }: { point: MapPoint; group: PointGroup; render?: MapCanvasProps['renderPointPopup']; onClose: () => void }) {
+/** A GL point's info window. Opened from the list of markers (`focus`), it takes the focus, so
+ * a screen reader reads it (and Escape closes it: MapCanvas). */
+function PointPopup({ point, group, render, focus, onClose }: { point: MapPoint; group: PointGroup; render?: MapCanvasProps['renderPointPopup']; focus: boolean; onClose: () => void }) {
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!focus) return;
+    // The popup's element joins the page after its children's effects run.
+    const frame = requestAnimationFrame(() => content.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [focus, point.id]);
   return (
-    <Popup longitude={point.lng} latitude={point.lat} anchor="bottom" offset={group.symbol === 'pin' ? 24 : 10} onClose={onClose} closeOnClick={false} maxWidth="280px">
-      <Box sx={{ color: 'text.primary', pr: 2 }} data-testid="map-popup">
+    <Popup longitude={point.lng} latitude={point.lat} anchor="bottom" offset={group.symbol === 'pin' ? 24 : 10} onClose={onClose} closeOnClick={false} focusAfterOpen={false} maxWidth="280px">
+      <Box
+        ref={content}
+        tabIndex={-1}
+        aria-live="polite"
+        sx={{ color: 'text.primary', pr: 2, outline: 'none' }}
+        data-testid="map-popup"
+      >
         {render ? render(point, group) : <Typography variant="subtitle2" component="p">{point.title}</Typography>}
       </Box>
     </Popup>
@@ -115,13 +137,15 @@ function useThemedStyle() {
 }
 
 export default function MapCanvas(props: MapCanvasProps) {
-  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
+  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
   const intl = useIntl();
   const locale = useMapLocale();
   const style = useThemedStyle();
   const mapRef = useRef<MapRef>(null);
   const [openId, setOpenId] = useState<string | null>(null);
-  const [openPoint, setOpenPoint] = useState<{ point: MapPoint; group: PointGroup } | null>(null);
+  const [openPoint, setOpenPoint] = useState<{ point: MapPoint; group: PointGroup; opener?: HTMLElement } | null>(null);
+  /** The map once loaded (the list of markers in view reads it). */
+  const [loaded, setLoaded] = useState<maplibregl.Map | null>(null);
   const [hovering, setHovering] = useState(false);
   const [tilesFailed, setTilesFailed] = useState(false);
   const open = markers.find((m) => m.id === openId) ?? null;
@@ -144,6 +168,12 @@ export default function MapCanvas(props: MapCanvasProps) {
     if (focus) mapRef.current?.easeTo({ center: [focus.lng, focus.lat], zoom: Math.max(mapRef.current.getZoom(), 12) });
   }, [focus?.lat, focus?.lng]); // eslint-disable-line react-hooks/exhaustive-deps -- the position, not the object
 
+  /** Closes the info window; one opened from the list gives the focus back to its button. */
+  const closePoint = () => {
+    if (openPoint?.opener?.isConnected) openPoint.opener.focus();
+    setOpenPoint(null);
+  };
+
   const reportView = (map: maplibregl.Map) => {
     const bounds = map.getBounds();
     onViewChange?.({ zoom: map.getZoom(), west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() });
@@ -157,64 +187,74 @@ export default function MapCanvas(props: MapCanvasProps) {
   };
 
   return (
-    <Box
-      sx={{ position: 'relative', height, width: '100%', borderRadius: 1, overflow: 'hidden', ...CREDITS_UNDERLINED }}
-      role="region"
-      aria-label={ariaLabel}
-      data-points={groups ? pointCount : undefined}
-      data-clusters={clusters ? clusters.reduce((sum, c) => sum + c.count, 0) : undefined}
-    >
-      <Map
-        ref={mapRef}
-        mapLib={maplibregl}
-        initialViewState={{ latitude: center.lat, longitude: center.lng, zoom }}
-        mapStyle={style}
-        locale={locale}
-        cooperativeGestures
-        attributionControl={{ compact: true }}
-        style={{ width: '100%', height: '100%' }}
-        cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
-        interactiveLayerIds={groups || clusters ? POINT_LAYER_IDS : undefined}
-        onMouseEnter={groups ? () => setHovering(true) : undefined}
-        onMouseLeave={groups ? () => setHovering(false) : undefined}
-        onClick={groups || clusters || onMapClick ? onGlClick : undefined}
-        onMoveEnd={onViewChange ? (event) => reportView(event.target) : undefined}
-        onLoad={(event) => {
-          // Pins are drawn here rather than fetched as a sprite: nothing leaves the app.
-          event.target.on('styleimagemissing', (e: { id: string }) => showPinImage(event.target, e.id));
-          // Tools and the browser tests reach the map through its container (to place clicks).
-          Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
-          reportView(event.target);
+    <>
+      <Box
+        sx={{ position: 'relative', height, width: '100%', borderRadius: 1, overflow: 'hidden', ...CREDITS_UNDERLINED }}
+        role="region"
+        aria-label={ariaLabel}
+        // Escape closes an info window (its close button or its text has the focus).
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && openPoint) closePoint();
         }}
-        onError={onError}
+        data-points={groups ? pointCount : undefined}
+        data-clusters={clusters ? clusters.reduce((sum, c) => sum + c.count, 0) : undefined}
       >
-        <NavigationControl showCompass={false} />
-        {clusters && <ServerClusterLayers clusters={clusters} />}
-        {groups && <PointLayers groups={groups} />}
-        {shownPoint && <PointPopup point={shownPoint.point} group={shownPoint.group} render={renderPointPopup} onClose={() => setOpenPoint(null)} />}
-        {markers.map((marker) => (
-          <Marker
-            key={marker.id}
-            longitude={marker.lng}
-            latitude={marker.lat}
-            color={marker.color}
-            draggable={marker.draggable}
-            onDragEnd={(event) => onMarkerDragEnd?.(marker.id, rounded(event.lngLat))}
-            onClick={(event) => {
-              // The map's own click would move the picked position or close the popup.
-              event.originalEvent.stopPropagation();
-              if (marker.title || marker.popup) setOpenId(marker.id);
-            }}
-          />
-        ))}
-        {open && <MarkerPopup marker={open} onClose={() => setOpenId(null)} />}
-      </Map>
-      {tilesFailed && (
-        // At the top, clear of the attribution (bottom) and the zoom buttons (top right).
-        <Alert severity="warning" onClose={() => setTilesFailed(false)} sx={{ position: 'absolute', top: 8, left: 8, right: 52, py: 0, typography: 'body2' }}>
-          {intl.formatMessage({ id: 'map.tilesFailed' })}
-        </Alert>
+        <Map
+          ref={mapRef}
+          mapLib={maplibregl}
+          initialViewState={{ latitude: center.lat, longitude: center.lng, zoom }}
+          mapStyle={style}
+          locale={locale}
+          cooperativeGestures
+          attributionControl={{ compact: true }}
+          style={{ width: '100%', height: '100%' }}
+          cursor={hovering ? 'pointer' : onMapClick ? 'crosshair' : undefined}
+          interactiveLayerIds={groups || clusters ? POINT_LAYER_IDS : undefined}
+          onMouseEnter={groups ? () => setHovering(true) : undefined}
+          onMouseLeave={groups ? () => setHovering(false) : undefined}
+          onClick={groups || clusters || onMapClick ? onGlClick : undefined}
+          onMoveEnd={onViewChange ? (event) => reportView(event.target) : undefined}
+          onLoad={(event) => {
+            // Pins are drawn here rather than fetched as a sprite: nothing leaves the app.
+            event.target.on('styleimagemissing', (e: { id: string }) => showPinImage(event.target, e.id));
+            // Tools and the browser tests reach the map through its container (to place clicks).
+            Object.defineProperty(event.target.getContainer(), 'maplibreMap', { value: event.target, configurable: true });
+            reportView(event.target);
+            setLoaded(event.target);
+          }}
+          onError={onError}
+        >
+          <NavigationControl showCompass={false} />
+          {clusters && <ServerClusterLayers clusters={clusters} />}
+          {groups && <PointLayers groups={groups} />}
+          {shownPoint && <PointPopup point={shownPoint.point} group={shownPoint.group} render={renderPointPopup} focus={Boolean(shownPoint.opener)} onClose={closePoint} />}
+          {markers.map((marker) => (
+            <Marker
+              key={marker.id}
+              longitude={marker.lng}
+              latitude={marker.lat}
+              color={marker.color}
+              draggable={marker.draggable}
+              onDragEnd={(event) => onMarkerDragEnd?.(marker.id, rounded(event.lngLat))}
+              onClick={(event) => {
+                // The map's own click would move the picked position or close the popup.
+                event.originalEvent.stopPropagation();
+                if (marker.title || marker.popup) setOpenId(marker.id);
+              }}
+            />
+          ))}
+          {open && <MarkerPopup marker={open} onClose={() => setOpenId(null)} />}
+        </Map>
+        {tilesFailed && (
+          // At the top, clear of the attribution (bottom) and the zoom buttons (top right).
+          <Alert severity="warning" onClose={() => setTilesFailed(false)} sx={{ position: 'absolute', top: 8, left: 8, right: 52, py: 0, typography: 'body2' }}>
+            {intl.formatMessage({ id: 'map.tilesFailed' })}
+          </Alert>
+        )}
+      </Box>
+      {loaded && (groups || clusters) && (
+        <VisibleMarkers map={loaded} groups={groups ?? NO_GROUPS} pointNames={pointNames} groupName={groupName} onOpenPoint={(hit, opener) => setOpenPoint({ ...hit, opener })} />
       )}
-    </Box>
+    </>
   );
 }

@@ -15,6 +15,8 @@ export interface MapViewProps {
   clusters?: MapCanvasProps['clusters'];
   onViewChange?: MapCanvasProps['onViewChange'];
   renderPointPopup?: MapCanvasProps['renderPointPopup'];
+  pointNames?: MapCanvasProps['pointNames'];
+  groupName?: MapCanvasProps['groupName'];
   /** Default: the average position of every marker and point (one marker: the marker, closer). */
   center?: LatLng;
   zoom?: number;
@@ -23,7 +25,7 @@ export interface MapViewProps {
   ariaLabel?: string;
 }
 
-export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, center, zoom, height = 320, ariaLabel }: MapViewProps) {
+export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, center, zoom, height = 320, ariaLabel }: MapViewProps) {
   const intl = useIntl();
   const placed = markers.filter((m) => isLatLng(m));
   const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];
@@ -37,6 +39,8 @@ export function MapView({ markers = [], groups, clusters, onViewChange, renderPo
       clusters={clusters}
       onViewChange={onViewChange}
       renderPointPopup={renderPointPopup}
+      pointNames={pointNames}
+      groupName={groupName}
       height={height}
       ariaLabel={ariaLabel ?? intl.formatMessage({ id: 'map.title' })}
     />

@@ -81,6 +81,14 @@ function usePlace(point: MapPoint, job: boolean) {
   return place?.id === point.id ? place : null;
 }
 
+/** Names of the points listed for a keyboard or a screen reader (at most 100 of each kind per
+ * call; the list shows at most 50 markers). */
+async function pointNames(points: readonly { point: MapPoint; group: PointGroup }[]): Promise<Record<string, string>> {
+  const ids = (jobs: boolean) => points.filter((p) => (p.group.id === 'jobs') === jobs).map((p) => p.point.id);
+  const places = await fetchGeoPlaces({ providers: ids(false), jobs: ids(true) });
+  return Object.fromEntries([...places.latlangs.map((p) => [p.id, p.name]), ...places.jbLatlangs.map((p) => [p.id, p.title])]);
+}
+
 function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
   const intl = useIntl();
   const place = usePlace(point, group.id === 'jobs');
@@ -167,6 +175,8 @@ export function DashboardMap({ geo }: { geo: GeoMarkers }) {
         clusters={clusters}
         onViewChange={view.onViewChange}
         renderPointPopup={(point, group) => <InfoWindow point={point} group={group} />}
+        pointNames={pointNames}
+        groupName={(group) => intl.formatMessage({ id: `home.map.group.${group.id}` })}
         center={geo.center ?? FALLBACK_CENTER}
         zoom={DEFAULT_ZOOM}
         height="min(60vh, 480px)"
