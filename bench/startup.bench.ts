@@ -216,7 +216,7 @@ const push = (into: StartTimes, from: StartTimes | undefined) => {
 
 /** RUNS cold starts of each build, one of each in turn (the order alternating), so that a
  * comparison meets the same load. */
-async function measure(builds: Build[]): Promise<void> {
+async function measure(builds: Build[], afterHome: () => Promise<void>): Promise<void> {
   for (let run = 0; run < RUNS; run += 1) {
     for (const build of run % 2 ? [...builds].reverse() : builds) {
       const [home, ready] = await coldStarts(build.context, '/', 1, HOME, READY);
@@ -224,6 +224,7 @@ async function measure(builds: Build[]): Promise<void> {
       push(build.ready, ready);
     }
   }
+  await afterHome();
   for (const build of builds) {
     // Signed out (the session keys removed), the same installed app shows the login form.
     await build.page.evaluate(() => {
@@ -267,8 +268,9 @@ async function main() {
     const builds = [await install(browser, 'dist', t)];
     if (other && compareDist) builds.push(await install(browser, compareDist, other));
     const [build, compared] = builds as [Build, Build | undefined];
-    await measure(builds);
-    if (process.env.BENCH_PROFILE) await profile(build.context, '/', (p) => p.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }));
+    await measure(builds, async () => {
+      if (process.env.BENCH_PROFILE) await profile(build.context, '/', (p) => p.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }));
+    });
     for (const b of builds) await b.context.close();
     report(build, 'startup.');
     if (compared) {
