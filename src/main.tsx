@@ -19,6 +19,7 @@ async function start(): Promise<void> {
   document.title = intl.formatMessage({ id: 'app.title' });
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
+  performance.mark('app:render');
   createRoot(root).render(
     <StrictMode>
       <App intl={intl} />

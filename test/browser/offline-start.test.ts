@@ -129,3 +129,42 @@ describe('offline start', () => {
     await context.close();
   }, 120_000);
 });
+
+describe('offline home while the store opens', () => {
+  it('shows its frame before the store is open, then the right counts', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
+    await signIn(page, field.userName, field.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    // One job saved on this device (offline mode: it waits to be uploaded).
+    await page.waitForFunction(() => Boolean(window.__icrs?.db));
+    await page.evaluate(async () => {
+      const handle = window.__icrs;
+      if (!handle?.data) throw new Error('no support handle');
+      await handle.data.create(handle.entities.job, { title: 'Soudeur', employer: 'Atelier Nord', sector: 1, territory: 2 });
+    });
+
+    // The next start finds the page busy: the store waits for the page's first idle moment,
+    // held here until the test lets it go.
+    await context.addInitScript(() => {
+      const held: IdleRequestCallback[] = [];
+      window.requestIdleCallback = (callback) => held.push(callback);
+      Object.assign(window, { releaseIdle: () => held.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })) });
+    });
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Data collected Offline' }).waitFor();
+    await expect(page.getByTestId('offline-count-jobs-value').textContent()).resolves.toBe('–');
+    await expect(page.getByTestId('offline-total').textContent()).resolves.toBe('Loading…');
+    expect(await page.evaluate(() => Boolean(window.__icrs?.db))).toBe(false);
+
+    await page.evaluate(() => (window as unknown as { releaseIdle: () => void }).releaseIdle());
+    await expect.poll(() => page.getByTestId('offline-total').textContent()).toBe('1 record is waiting to be uploaded.');
+    await expect(page.getByTestId('offline-count-jobs-value').textContent()).resolves.toBe('1');
+    await expect(page.getByTestId('offline-count-clients-value').textContent()).resolves.toBe('0');
+    await context.close();
+  }, 90_000);
+});

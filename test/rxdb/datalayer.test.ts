@@ -102,6 +102,25 @@ describe('create', () => {
     expect(doc).toMatchObject({ syncState: 'pending', syncOp: 'create' });
   });
 
+  it('offline: a key already stored (a Save repeated) is refused as a duplicate, never doubled, the stored record kept', async () => {
+    online = false;
+    const first = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Kept' });
+    await expect(layer().create(serviceProvider, { ...values(serviceProvider), sp_Id: first.sp_Id, sp_Name: 'Again' })).rejects.toThrow('duplicate entry');
+    const owner = await layer().create(profile, values(profile));
+    await expect(layer().create(profile, { ...values(profile), prof_Id: owner.prof_Id })).rejects.toThrow('duplicate entry');
+    expect((await layer().get(serviceProvider, first.sp_Id))?.sp_Name).toBe('Kept');
+    expect(await collectionOf(db, serviceProvider).count().exec()).toBe(1);
+    expect(await collectionOf(db, profile).count().exec()).toBe(1);
+  });
+
+  it('offline: what create answers is what the store holds', async () => {
+    online = false;
+    const owner = await layer().create(profile, values(profile));
+    const storedDoc = await collectionOf(db, profile).findOne(owner.prof_Id).exec();
+    expect(owner).toEqual(storedDoc?.toMutableJSON());
+    expect(isRegistrationNumber(owner.prof_Reg_No, 'ICRS')).toBe(true);
+  });
+
   it('profile sub-records: a second offline create of the one record is an edit', async () => {
     online = false;
     const owner = await layer().create(profile, values(profile));

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Badge, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, Typography } from '@mui/material';
 import type SvgIcon from '@mui/material/SvgIcon';
@@ -95,6 +95,12 @@ export function OfflineHomePage() {
   const reset = useResetFlow(db);
   const collectedId = useId();
   const reportsId = useId();
+  useEffect(() => {
+    performance.mark('offline-home:frame');
+  }, []);
+  useEffect(() => {
+    if (counts) performance.mark('offline-home:counts');
+  }, [counts]);
 
   const pendingLink = (
     <Button component={RouterLink} to="/offlinehp/pending" variant="outlined" startIcon={<ListAltIcon />}>

@@ -27,13 +27,28 @@ export function kindsToShow(report: UploadReport | null, counts: PendingCounts |
   return UPLOAD_KINDS.map((entity) => emptyKind(entity, counts?.[entity.table] ?? 0));
 }
 
-function figureColor(figure: Figure, value: number): string | undefined {
-  if (value === 0) return undefined;
-  if (figure === 'success') return 'success.main';
-  if (figure === 'failed' || figure === 'imagesFailed') return 'error.main';
-  if (figure === 'skipped') return 'warning.main';
+/** The colour of a figure that is not zero, by the tone it carries. */
+function figureTone(figure: Figure): 'success' | 'error' | 'warning' | undefined {
+  if (figure === 'success') return 'success';
+  if (figure === 'failed' || figure === 'imagesFailed') return 'error';
+  if (figure === 'skipped') return 'warning';
   return undefined;
 }
+
+// One style for the 78 figures of the 13 cards, on their list: plain <dt>/<dd> under it cost
+// far less to render than a styled component each (the offline home shows them at start-up).
+const FIGURES_SX = {
+  m: 0,
+  display: 'grid',
+  gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' },
+  gap: 0.5,
+  '& > div': { minWidth: 0 },
+  '& dt': { typography: 'caption', color: 'text.secondary', display: 'block', lineHeight: 1.2 },
+  '& dd': { typography: 'body1', m: 0, fontWeight: 600 },
+  '& dd[data-tone="success"]': { color: 'success.main' },
+  '& dd[data-tone="error"]': { color: 'error.main' },
+  '& dd[data-tone="warning"]': { color: 'warning.main' },
+} as const;
 
 function KindCard({ kind }: { kind: KindReport }) {
   const intl = useIntl();
@@ -47,21 +62,14 @@ function KindCard({ kind }: { kind: KindReport }) {
         <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
           {name}
         </Typography>
-        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))' }, gap: 0.5 }}>
+        <Box component="dl" sx={FIGURES_SX}>
           {FIGURES.map((figure) => (
-            <Box key={figure} sx={{ minWidth: 0 }}>
-              <Typography component="dt" variant="caption" color="text.secondary" sx={{ display: 'block', lineHeight: 1.2 }}>
-                {intl.formatMessage({ id: `offline.report.${figure}` })}
-              </Typography>
-              <Typography
-                component="dd"
-                variant="body1"
-                data-testid={`report-${kind.table}-${figure}`}
-                sx={{ m: 0, fontWeight: 600, color: figureColor(figure, kind[figure]) }}
-              >
+            <div key={figure}>
+              <dt>{intl.formatMessage({ id: `offline.report.${figure}` })}</dt>
+              <dd data-testid={`report-${kind.table}-${figure}`} data-tone={kind[figure] === 0 ? undefined : figureTone(figure)}>
                 {intl.formatNumber(kind[figure])}
-              </Typography>
-            </Box>
+              </dd>
+            </div>
           ))}
         </Box>
         {kind.errors.length > 0 && (

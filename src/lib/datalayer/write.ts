@@ -81,6 +81,14 @@ async function createOnline(ctx: Ctx, entity: EntityShape, values: Values, image
 }
 
 async function createOffline(ctx: Ctx, entity: EntityShape, values: Values, images: readonly ImageInput[]): Promise<DocData> {
+  // Without images the insert itself finds a stored key, decided as createMany decides it (an
+  // edit for an upsert entity, else 'duplicate entry'), and answers what it stored: one
+  // IndexedDB transaction instead of a read, the insert and a read back (a form's Save).
+  if (!images.length) {
+    const [result] = await createManyOffline(ctx, entity, [values]);
+    if (!result?.ok) throw result?.error ?? new Error(`${entity.table} was not stored`);
+    return result.doc;
+  }
   const key = keyOf(entity, values);
   const existing = await ctx.collection(entity).findOne(key).exec();
   // One record per profile (skills, social, …): a second create is an edit of the first.

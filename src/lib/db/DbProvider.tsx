@@ -27,20 +27,42 @@ export interface DbProviderProps {
   open?: () => Promise<IcrsDatabase>;
 }
 
+/** The longest the store waits for the first screen before it opens anyway. */
+export const STORE_OPEN_MAX_WAIT_MS = 500;
+
+/**
+ * Runs `start` when the page is first idle after this call (at the latest after `maxWaitMs`),
+ * at once where the browser cannot tell (no requestIdleCallback: Safari). Returns a cancel.
+ */
+function whenIdle(start: () => void, maxWaitMs: number): () => void {
+  if (typeof window === 'undefined' || typeof window.requestIdleCallback !== 'function') {
+    start();
+    return () => undefined;
+  }
+  const id = window.requestIdleCallback(start, { timeout: maxWaitMs });
+  return () => window.cancelIdleCallback(id);
+}
+
 export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps) {
   const [state, setState] = useState<DbState>(LOADING);
   useEffect(() => {
     let mounted = true;
-    open().then(
-      (db) => mounted && setState({ status: 'ready', db, error: null }),
-      (error: unknown) => {
-        console.error('icrs_db could not be opened:', error);
-        if (mounted) setState({ status: 'error', db: null, error: error instanceof Error ? error : new Error(String(error)) });
-      },
-    );
+    // Opened when the page is first idle, not beside the first screen's rendering: RxDB's 13
+    // collections cost ~0.2-0.3 s of the main thread, and a screen that waits for the store
+    // leaves the page idle, so it opens at once there (docs/performance.md "Start-up").
+    const cancel = whenIdle(() => {
+      open().then(
+        (db) => mounted && setState({ status: 'ready', db, error: null }),
+        (error: unknown) => {
+          console.error('icrs_db could not be opened:', error);
+          if (mounted) setState({ status: 'error', db: null, error: error instanceof Error ? error : new Error(String(error)) });
+        },
+      );
+    }, STORE_OPEN_MAX_WAIT_MS);
     // The store stays open for the page's life: closing it here would break the next mount.
     return () => {
       mounted = false;
+      cancel();
     };
   }, [open]);
   return <DbContext.Provider value={state}>{children}</DbContext.Provider>;

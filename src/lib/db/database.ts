@@ -43,6 +43,7 @@ addRxPlugin(RxDBLocalDocumentsPlugin); // the pull checkpoints (replication.ts)
  * and the dev-mode checks are on; production builds leave both out (they are large and slow).
  */
 export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
+  performance.mark('icrs-db:open');
   let storage = options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>);
   if (import.meta.env?.DEV) storage = await devModeStorage(storage);
   const db = (await createRxDatabase({
@@ -53,6 +54,7 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
     closeDuplicates: true,
     localDocuments: true,
   })) as IcrsDatabase;
+  performance.mark('icrs-db:database');
   const specs = Object.fromEntries(
     OFFLINE_ENTITIES.map((declared) => {
       const entity = options.schemaOverride?.(declared) ?? declared;
@@ -60,6 +62,7 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
     }),
   );
   await db.addCollections(specs);
+  performance.mark('icrs-db:collections');
   return db;
 }
 
