@@ -89,7 +89,9 @@ async function liveUpdates(a: Page, b: Page): Promise<number[]> {
 }
 
 async function main() {
-  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
+  // The bulk fill can outlast the default statement timeout (and the client's read timeout
+  // after it) on a busy shared machine; the lists' own queries take milliseconds.
+  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
   const browser = await launchBrowser();
   try {
     await ensureOrganisations(t.server.db);
