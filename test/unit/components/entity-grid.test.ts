@@ -9,7 +9,7 @@ import { PAGE_SIZES } from '../../../schemas/derive/json-schema';
 import { buildColumns, EntityGrid, PAGE_SIZE_MENUS, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
 import { Subject } from 'rxjs';
 import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
-import { emitServerChange } from '../../../src/lib/events';
+import { emitServerChange, emitServerListening } from '../../../src/lib/events';
 import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
 
@@ -244,6 +244,15 @@ describe('EntityGrid', () => {
       await wait(20); // less than any pause: the first change reloads at once
       expect(load.mock.calls.length).toBe(before + 1);
       expect(load.mock.lastCall?.[0]).toEqual({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 });
+    });
+
+    it('asks again once the change stream listens: a change made before it did was not heard', async () => {
+      const load = loader();
+      await open({ load });
+      const before = load.mock.calls.length;
+      await act(async () => emitServerListening());
+      await wait(20);
+      expect(load.mock.calls.length).toBe(before + 1);
     });
 
     it('makes a burst of changes a few reloads, the last change included', async () => {
