@@ -19,6 +19,19 @@ export function emitServerChange(table: string): void {
   window.dispatchEvent(new CustomEvent<string>(SERVER_CHANGE, { detail: table }));
 }
 
+const SERVER_LISTENING = 'icrs:server-listening';
+
+/** The change stream is open: from now on every change is heard. A list drawn before it may
+ * have missed one (a full page load draws its list before the stream connects). */
+export function emitServerListening(): void {
+  window.dispatchEvent(new Event(SERVER_LISTENING));
+}
+
+export function onServerListening(listener: () => void): () => void {
+  window.addEventListener(SERVER_LISTENING, listener);
+  return () => window.removeEventListener(SERVER_LISTENING, listener);
+}
+
 export function onServerChange(listener: (table: string) => void): () => void {
   const handler = (event: Event) => listener((event as CustomEvent<string>).detail);
   window.addEventListener(SERVER_CHANGE, handler);

@@ -9,9 +9,11 @@ import { onServerChange } from './events';
 /** The stream's "every table" event (after a reconnect: what changed meanwhile is unknown). */
 const ALL_TABLES = '*';
 
-/** Calls `onChange` once per burst of changes to any of `tables` (waits `delayMs` for the burst
- * to end: an upload of 50 records is one refresh, not 50). */
-export function useServerChanges(tables: readonly string[], onChange: () => void, enabled = true, delayMs = 1_000): void {
+/** Calls `onChange` once per burst of changes to any of `tables`. Trailing (the default): when
+ * the burst ended, `delayMs` after its last change (an upload of 50 records is one refresh, not
+ * 50). Leading: at once on the first change, then at most once per `delayMs` while changes go
+ * on, the last one included (a live list shows a colleague's save without a pause). */
+export function useServerChanges(tables: readonly string[], onChange: () => void, enabled = true, delayMs = 1_000, leading = false): void {
   const latest = useRef(onChange);
   useEffect(() => {
     latest.current = onChange;
@@ -21,14 +23,26 @@ export function useServerChanges(tables: readonly string[], onChange: () => void
     if (!enabled) return;
     const watched = new Set(key.split(','));
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let quietUntil = 0;
+    const fire = () => {
+      timer = undefined;
+      quietUntil = Date.now() + delayMs;
+      latest.current();
+    };
     const stop = onServerChange((table) => {
       if (table !== ALL_TABLES && !watched.has(table)) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => latest.current(), delayMs);
+      if (!leading) {
+        clearTimeout(timer);
+        timer = setTimeout(() => latest.current(), delayMs);
+      } else if (timer === undefined) {
+        const wait = quietUntil - Date.now();
+        if (wait <= 0) fire();
+        else timer = setTimeout(fire, wait);
+      }
     });
     return () => {
       clearTimeout(timer);
       stop();
     };
-  }, [key, enabled, delayMs]);
+  }, [key, enabled, delayMs, leading]);
 }

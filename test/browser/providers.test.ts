@@ -163,6 +163,33 @@ describe('service provider list', () => {
     await context.close();
   });
 
+  it('after a page load, shows the server\'s rows and this device\'s unsent one, each once', async () => {
+    const { context, page } = await open(admin);
+    await context.addInitScript(() => localStorage.setItem('icrsDebug', '1')); // window.__icrs: the data layer
+    await page.reload();
+    await page.waitForFunction(() => Boolean(window.__icrs?.data));
+    const first = await seedProvider({ sp_Name: '0000 Mixed A', sp_type: 1, territory: 1 });
+    const second = await seedProvider({ sp_Name: '0000 Mixed B', sp_type: 1, territory: 1 });
+    // Saved on this device without a network: pending, unknown to the server.
+    await context.setOffline(true);
+    const waiting = await page.evaluate(async () => {
+      const handle = window.__icrs;
+      const doc = await handle?.data?.create(handle.entities.serviceProvider, { sp_Name: '0000 Mixed Waiting', sp_type: 1, territory: 1 });
+      return doc?.sp_Id as string;
+    });
+    await context.setOffline(false);
+    expect((await getProvider(waiting)).status).toBe(404);
+
+    // A full load: the list asks the server while the store opens, then adds the device's record.
+    await page.goto('/serviceproviders');
+    await page.locator(`.MuiDataGrid-row[data-id="${waiting}"]`).waitFor();
+    const ids = await page.locator('.MuiDataGrid-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')));
+    expect(ids.slice(0, 3)).toEqual([waiting, first, second]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await gridColumn(page)).slice(0, 3)).toEqual(['0000 Mixed Waitingnot uploaded', '0000 Mixed A', '0000 Mixed B']);
+    await context.close();
+  });
+
   it('refuses role 2 (403) and hides Verify from role 6, who may still see the rejected list', async () => {
     const reporter = await open(reports);
     await reporter.page.goto('/serviceproviders');

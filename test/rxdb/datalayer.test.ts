@@ -1,7 +1,7 @@
 // The data layer (docs/offline-contract.md): the same calls online and offline, against a real
 // server and icrs_db over fake-indexeddb.
 import axios, { type AxiosInstance } from 'axios';
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom, type Observable } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
@@ -9,7 +9,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, uploadAll } from '../../src/features/offline/engine';
-import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
+import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type ListResult, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
 import { FIELD_PASSWORD as PASSWORD, startFieldSetup } from '../helpers/field';
@@ -267,6 +267,105 @@ describe('list', () => {
     expect(searched.rows.map((r) => r.sp_Name).sort()).toEqual(['Provider 1', 'Provider 10', 'Provider 11']);
     expect(searched.total).toBe(3);
     expect((await layer().list(serviceProvider, { filter: { syncState: 'pending' } })).total).toBe(12);
+  });
+});
+
+describe('list while the store opens (a full page load of a list screen)', () => {
+  type Page = ListResult<Record<string, unknown>>;
+
+  /** Every page `listPages` gives, and how it ended. */
+  function watch(pages$: Observable<Page>) {
+    const pages: Page[] = [];
+    const ended = new Promise<void>((resolve, reject) => pages$.subscribe({ next: (page) => pages.push(page), complete: resolve, error: reject }));
+    return { pages, ended };
+  }
+
+  function storeOpeningLater() {
+    let open!: (store: IcrsDatabase) => void;
+    let fail!: (error: Error) => void;
+    const store = new Promise<IcrsDatabase>((resolve, reject) => {
+      open = resolve;
+      fail = reject;
+    });
+    return { store, open, fail };
+  }
+
+  /** Three providers of territory `territory` on the server, mirrored here; the first then edited
+   * offline; one record saved offline; one saved offline whose upload reached the server and was
+   * not settled here yet (a lost answer). */
+  async function serverAndDevice(territory: number) {
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: `Early ${i}`, territory };
+      expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+      keys.push(body.sp_Id as string);
+    }
+    await layer().list(serviceProvider, { filter: { territory } });
+    online = false;
+    await layer().update(serviceProvider, keys[0] as string, { sp_Name: 'Early 0 edited here' });
+    const waiting = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Early waiting', territory });
+    const uploaded = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Early uploaded', territory });
+    const body = { ...sampleBody(serviceProvider), sp_Id: uploaded.sp_Id, sp_Name: 'Early uploaded', territory };
+    expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+    online = true;
+    return { keys, waiting: waiting.sp_Id, uploaded: uploaded.sp_Id };
+  }
+
+  it('online: the server\'s page is shown before the store is open; then this device\'s versions and unsent record join it, each once, and the page is stored', async () => {
+    const { keys, waiting, uploaded } = await serverAndDevice(6);
+    const opening = storeOpeningLater();
+    const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
+    const { pages, ended } = watch(early.listPages(serviceProvider, { filter: { territory: 6 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }));
+    await vi.waitFor(() => expect(pages).toHaveLength(1)); // the request did not wait for the store
+    expect(pages[0]?.rows.map((r) => r.sp_Name)).toEqual(['Early 0', 'Early 1', 'Early 2', 'Early uploaded']);
+    expect(pages[0]?.rows.every((r) => r.syncState === 'synced')).toBe(true);
+    expect(pages[0]?.total).toBe(4);
+
+    opening.open(db);
+    await ended;
+    expect(pages).toHaveLength(2);
+    const shown = pages[1] as Page;
+    expect(shown.rows.map((r) => r.sp_Id)).toEqual([waiting, ...keys, uploaded]);
+    expect(shown.rows.map((r) => [r.sp_Name, r.syncState])).toEqual([
+      ['Early waiting', 'pending'],
+      ['Early 0 edited here', 'pending'],
+      ['Early 1', 'synced'],
+      ['Early 2', 'synced'],
+      ['Early uploaded', 'pending'],
+    ]);
+    expect(shown.total).toBe(5);
+    // Written after it was shown, never over a pending document.
+    const stored = await collectionOf(db, serviceProvider).findByIds([...keys, waiting, uploaded]).exec();
+    expect([...keys, waiting, uploaded].map((key) => stored.get(key)?.syncState)).toEqual(['pending', 'synced', 'synced', 'pending', 'pending']);
+    expect(stored.get(keys[0] as string)?.sp_Name).toBe('Early 0 edited here');
+
+    // With the store open, the page is shown once, already whole.
+    const again = watch(early.listPages(serviceProvider, { filter: { territory: 6 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }));
+    await again.ended;
+    expect(again.pages.map((page) => page.rows.map((r) => r.sp_Id))).toEqual([[waiting, ...keys, uploaded]]);
+  });
+
+  it('offline: the list waits for the store and answers its page once', async () => {
+    const { keys, waiting, uploaded } = await serverAndDevice(5);
+    online = false;
+    const opening = storeOpeningLater();
+    const early = createDataLayer({ db: opening.store, http, isOnline: () => online, user: fieldUser, lists });
+    const { pages, ended } = watch(early.listPages(serviceProvider, { filter: { territory: 5 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pages).toEqual([]);
+    opening.open(db);
+    await ended;
+    expect(pages.map((page) => page.rows.map((r) => r.sp_Id))).toEqual([[keys[0], keys[1], keys[2], uploaded, waiting]]);
+  });
+
+  it('online: a store that cannot open fails the list after the server\'s page was shown; other calls fail with it', async () => {
+    const opening = storeOpeningLater();
+    const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
+    const { pages, ended } = watch(early.listPages(serviceProvider, { pageSize: 25 }));
+    await vi.waitFor(() => expect(pages).toHaveLength(1));
+    opening.fail(new Error('no IndexedDB'));
+    await expect(ended).rejects.toThrow('no IndexedDB');
+    await expect(early.get(serviceProvider, 'anything')).rejects.toThrow('no IndexedDB');
   });
 });
 

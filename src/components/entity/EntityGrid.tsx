@@ -2,13 +2,13 @@
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
-import type { ListQuery, ListResult } from '../../lib/datalayer/types';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
 import { downloadText } from '../../lib/download';
+import { onServerListening } from '../../lib/events';
 import { useServerChanges } from '../../lib/serverChanges';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
 import { messageOf } from './errors';
@@ -16,12 +16,12 @@ import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
 import { GridFilters, selectableFilters } from './GridFilters';
 import type { Paging } from './ListPagination';
-import { usePage, useGridQuery, type Filters, type PageSizeMenu } from './useGridQuery';
+import { usePage, useGridQuery, wholePage, type Filters, type PageLoad, type PageSizeMenu } from './useGridQuery';
 
 export interface EntityGridProps<R extends object> {
   entity: EntityShape;
-  /** One page of rows: `(query) => dataLayer.list(entity, query)`. */
-  load: (query: ListQuery) => Promise<ListResult<R>>;
+  /** One page of rows: `(query) => dataLayer.listPages(entity, query)` (or `list`). */
+  load: PageLoad<R>;
   /** Fields shown, in order (system fields such as createdAt allowed); default: every readable
    * declared field. */
   columns?: readonly string[];
@@ -56,8 +56,9 @@ export interface EntityGridProps<R extends object> {
 }
 
 /** A change of the list's table on the server (saved in another browser) loads the page shown
- * again after this pause: live lists (design.md §6), a burst of changes being one reload. */
-const LIVE_RELOAD_DELAY_MS = 150;
+ * again at once: live lists (design.md §6). The changes that follow are at most one reload per
+ * this gap (an upload of 50 records is a few reloads, not 50). */
+const LIVE_RELOAD_GAP_MS = 300;
 
 interface Notice {
   severity: 'warning' | 'error';
@@ -134,7 +135,10 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
   const [serverChanges, setServerChanges] = useState(0);
-  useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_DELAY_MS);
+  useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_GAP_MS, true);
+  // Drawn before the change stream was open (a full page load): a change made in between was
+  // not heard, so the page is asked again once the stream listens.
+  useEffect(() => onServerListening(() => setServerChanges((n) => n + 1)), []);
   const page = usePage(load, state.query, [refreshKey, serverChanges]);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
@@ -144,7 +148,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
 
   const paging: Paging = { total: page.total, model: state.paginationModel, sizes: state.pageSizeOptions, onChange: state.setPaginationModel };
 
-  const csv = useCsvExport(csvColumns(entity, names, ctx, customColumns), ctx, () => fetchAllRows(load, state.baseQuery), props.exportName ?? title);
+  const csv = useCsvExport(csvColumns(entity, names, ctx, customColumns), ctx, () => fetchAllRows((query) => wholePage(load, query), state.baseQuery), props.exportName ?? title);
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 }}>

@@ -4,7 +4,17 @@
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
+import { from, lastValueFrom, type Observable } from 'rxjs';
 import type { FilterValue, ListQuery, ListResult } from '../../lib/datalayer/types';
+
+/** One page of rows: a promise, or an observable of the page as it becomes known (the data
+ * layer's `listPages`: the server's page first, then with this device's pending records). */
+export type PageLoad<R> = (query: ListQuery) => Promise<ListResult<R>> | Observable<ListResult<R>>;
+
+/** The page as it is once known whole (the last one an observable gives). */
+export function wholePage<R>(load: PageLoad<R>, query: ListQuery): Promise<ListResult<R>> {
+  return lastValueFrom(from(load(query)));
+}
 
 /** The page-size menus of spec §9 ("5, 10, 15, 20; 25, 50, 100, 200; 10, 15, 20, 50"): the
  * main lists offer 25 to 200 rows, a short table inside a page 5 to 20, a page's longer table
@@ -122,8 +132,9 @@ export interface PageState<R> {
 }
 
 /** Loads `query` whenever it (or `refreshKey`) changes. Answers that arrive after a newer
- * request are dropped, and the previous rows stay on screen while the next page loads. */
-export function usePage<R>(load: (query: ListQuery) => Promise<ListResult<R>>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void } {
+ * request are dropped, and the previous rows stay on screen while the next page loads. An
+ * observable page is shown at each step (the first one ends the loading). */
+export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void } {
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify([query, refreshKey ?? null, attempt]);
   const [loaded, setLoaded] = useState<Loaded<R> | null>(null);
@@ -131,18 +142,14 @@ export function usePage<R>(load: (query: ListQuery) => Promise<ListResult<R>>, q
   // `load` is usually an inline arrow: reading the latest one must not start a request.
   const run = useEffectEvent((q: ListQuery) => load(q));
   useEffect(() => {
-    let current = true;
-    run(query).then(
-      (page) => {
-        if (!current) return;
+    const subscription = from(run(query)).subscribe({
+      next: (page) => {
         setLoaded({ key, page, error: null });
         setLastPage(page);
       },
-      (error: unknown) => current && setLoaded({ key, page: null, error }),
-    );
-    return () => {
-      current = false;
-    };
+      error: (error: unknown) => setLoaded({ key, page: null, error }),
+    });
+    return () => subscription.unsubscribe();
     // `key` names `query`, `refreshKey` and `attempt`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);

@@ -7,7 +7,7 @@ import { Button } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityGrid, useDisplayContext } from '../../components/entity';
-import { useDataLayer } from '../../lib/db/hooks';
+import { useOpeningDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
 import { ADD_CLIENT_PATH, clientPath } from './paths';
 import { profile } from './steps';
@@ -19,7 +19,7 @@ const PHONE_COLUMNS = ['lastName', 'prof_Reg_No'] as const;
 
 export function ClientListPage() {
   const ctx = useDisplayContext();
-  const data = useDataLayer();
+  const data = useOpeningDataLayer(); // the list asks the server while the store opens
   const user = useSessionUser();
   const navigate = useNavigate();
   const title = ctx.t('screens.profiles');
@@ -35,7 +35,7 @@ export function ClientListPage() {
       {data ? (
         <EntityGrid<ClientDoc>
           entity={profile}
-          load={(query) => data.list(profile, query)}
+          load={(query) => data.listPages(profile, query)}
           columns={COLUMNS}
           compactColumns={PHONE_COLUMNS}
           dateRange

@@ -9,7 +9,7 @@ import { useIntl } from 'react-intl';
 import { job } from '../../../schemas/index';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
-import { useDataLayer } from '../../lib/db/hooks';
+import { useOpeningDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
 import { JobOpenChip } from './JobOpenChip';
 import type { JobDoc } from './useJobData';
@@ -58,7 +58,7 @@ function StatusFilter({ value, onChange }: { value: Status; onChange: (value: St
 export function JobListPage() {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
-  const data = useDataLayer();
+  const data = useOpeningDataLayer(); // the list asks the server while the store opens
   const user = useSessionUser();
   const navigate = useNavigate();
   const [status, setStatus] = useState<Status>('all');
@@ -76,7 +76,7 @@ export function JobListPage() {
       {data ? (
         <EntityGrid<JobDoc>
           entity={job}
-          load={(query) => data.list(job, query)}
+          load={(query) => data.listPages(job, query)}
           columns={COLUMNS}
           compactColumns={PHONE_COLUMNS}
           filters={FILTERS}

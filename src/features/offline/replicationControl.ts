@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { list as listEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
 import { refreshLists } from '../../lib/datalayer';
-import { emitServerChange, onServerChange } from '../../lib/events';
+import { emitServerChange, emitServerListening, onServerChange } from '../../lib/events';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
@@ -53,7 +53,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
     let replication: Replication;
     try {
-      replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange });
+      replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange, onStreamOpen: emitServerListening });
     } catch (error) {
       console.warn('Replication could not start:', error);
       return;

@@ -28,11 +28,11 @@ export function ProviderListPage() {
 
   return (
     <Page title={say('screens.serviceProviders')} actions={add}>
-      <StoreGate>
+      <StoreGate opening>
         {(data) => (
           <EntityGrid<ProviderDoc>
             entity={serviceProvider}
-            load={(query) => data.list(serviceProvider, query)}
+            load={(query) => data.listPages(serviceProvider, query)}
             columns={COLUMNS}
             compactColumns={['sp_Name', 'sp_type']}
             filters={['sp_type', 'territory']}

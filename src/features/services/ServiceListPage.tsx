@@ -9,7 +9,7 @@ import { useIntl } from 'react-intl';
 import { service, type ServiceStatusValue } from '../../../schemas/index';
 import { FullPageSpinner, Page, ServiceStatusChip, ServiceStatusFilter, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
-import { useDataLayer } from '../../lib/db/DbProvider';
+import { useOpeningDataLayer } from '../../lib/db/DbProvider';
 import { can } from '../../lib/permissions';
 import { servicePaths } from './paths';
 
@@ -21,7 +21,7 @@ const CELLS = { status: (row: Record<string, unknown>) => <ServiceStatusChip sta
 
 export function ServiceListPage() {
   const intl = useIntl();
-  const data = useDataLayer();
+  const data = useOpeningDataLayer(); // the list asks the server while the store opens
   const navigate = useNavigate();
   const user = useSessionUser();
   const [status, setStatus] = useState<ServiceStatusValue | undefined>(undefined);
@@ -38,7 +38,7 @@ export function ServiceListPage() {
       {data ? (
         <EntityGrid
           entity={service}
-          load={(query) => data.list(service, query)}
+          load={(query) => data.listPages(service, query)}
           columns={COLUMNS}
           compactColumns={COMPACT}
           filters={FILTERS}

@@ -4,7 +4,7 @@
 import type { RxCollection, RxDocument, RxDocumentData, RxStorageBulkWriteResponse } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, docFromRow, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
-import { collectionOf, type IcrsCollection, type IcrsDatabase } from '../db/database';
+import { collectionOf, type IcrsDatabase } from '../db/database';
 import type { Values } from './types';
 
 export type DocData = Record<string, unknown>;
@@ -178,15 +178,6 @@ export async function writeSynced(db: IcrsDatabase, entity: EntityShape, rows: r
     return { kind: 'write', document: storedDoc(doc, stored) };
   });
   return docs.map((doc) => keyOf(entity, doc));
-}
-
-/** Documents of `keys` in that order (missing ones left out). */
-export async function docsInOrder(collection: IcrsCollection, keys: readonly string[]): Promise<DocData[]> {
-  const found = await collection.findByIds([...keys]).exec();
-  return keys.flatMap((key) => {
-    const doc = found.get(key);
-    return doc ? [plain(doc)] : [];
-  });
 }
 
 /** Declared defaults of missing fields (a new service is pending, a job open): the server

@@ -1,13 +1,19 @@
-// Reads. Online a list "pulls a fresh page" (design.md §6): the API's page is written into
-// RxDB as `synced` and answered from RxDB, so the screen shows the same documents its live
-// queries see, and a local `pending` version wins over the server's. Offline: RxDB alone.
+// Reads. Online a list "pulls a fresh page" (design.md §6): the API's page is shown with this
+// device's `pending` versions in place of the server's and its records not uploaded yet on top,
+// and written into RxDB as `synced` (never over a pending document), so that the device holds
+// what it showed. Offline: RxDB alone.
+//
+// The page is asked at once, while the store may still be opening (a full page load of a list
+// screen): the server's page does not need the store. When it arrives first it is shown as it
+// is, then again with the device's pending records once the store is open (docs/performance.md
+// "Lists in the browser", session 6).
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
-import { map, type Observable } from 'rxjs';
+import { map, Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { hasRowApi, type Ctx } from './context';
-import { docsInOrder, isPending, keyOf, plain, writeSynced, type DocData } from './docs';
+import { hasRowApi, type Ctx, type Opening } from './context';
+import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData } from './docs';
 import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
-import { getPage, getRow, isNetworkError } from './remote';
+import { getPage, getRow, isNetworkError, type Page } from './remote';
 import type { ListQuery, ListResult } from './types';
 
 type AnyQuery = MangoQuery<Record<string, unknown>>;
@@ -20,34 +26,80 @@ async function listLocal(ctx: Ctx, entity: EntityShape, query: ListQuery): Promi
   return { rows: docs.map(plain), total, ...pageOf(query) };
 }
 
-/** Records created on this device and not uploaded yet that match the query: the server does
- * not know them, but the worker who saved them must see them in the list (issue 11). */
-async function localOnly(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<DocData[]> {
-  const selector = { ...selectorOf(entity, query), syncState: 'pending', syncOp: 'create' };
-  const docs = await ctx.collection(entity).find({ selector, sort: sortOf(entity, query) }).exec();
-  return docs.map(plain);
+/** What this device holds that a server page does not show: its records not uploaded yet
+ * that match the query (the server does not know them, but the worker who saved them must see
+ * them in the list, issue 11; one uploaded and not settled yet may be on the page too), and its
+ * pending versions of every record edited here; by key, each shown in place of the server's. */
+interface Pending {
+  creates: DocData[];
+  byKey: Map<string, DocData>;
 }
 
-/** The server's page, with this device's records not uploaded yet on top of the first page
- * (and in the total), marked by their pending state. */
-async function listRemote(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<ListResult<DocData>> {
-  const page = await getPage(ctx.http, entity, query);
-  const keys = await writeSynced(ctx.db, entity, page.rows);
-  const rows = await docsInOrder(ctx.collection(entity), keys);
-  const waiting = (await localOnly(ctx, entity, query)).filter((doc) => !keys.includes(keyOf(entity, doc)));
-  const shown = page.page === 1 ? [...waiting, ...rows] : rows;
-  return { rows: shown, total: page.total + waiting.length, page: page.page, pageSize: page.pageSize };
+async function pendingOf(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<Pending> {
+  const collection = ctx.collection(entity);
+  const selector = { ...selectorOf(entity, query), syncState: 'pending', syncOp: 'create' };
+  // Edits are few (records changed offline); creates are read only as far as the query matches.
+  const [creates, updates] = await Promise.all([
+    collection.find({ selector, sort: sortOf(entity, query) }).exec(),
+    collection.find({ selector: { syncState: 'pending', syncOp: 'update' } }).exec(),
+  ]);
+  const docs = [...creates, ...updates].map(plain);
+  return { creates: docs.slice(0, creates.length), byKey: new Map(docs.map((doc) => [keyOf(entity, doc), doc])) };
+}
+
+/** The server's page as documents, before the store was asked. */
+function serverPage(entity: EntityShape, page: Page): ListResult<DocData> {
+  return { rows: page.rows.map((row) => syncedDoc(entity, row)), total: page.total, page: page.page, pageSize: page.pageSize };
+}
+
+/** The server's page as this device shows it: a row it holds `pending` in its local version,
+ * and its records not uploaded yet on top of the first page (and in the total), each key once. */
+function withPending(entity: EntityShape, page: Page, pending: Pending): ListResult<DocData> {
+  const server = serverPage(entity, page);
+  const keys = new Set(server.rows.map((doc) => keyOf(entity, doc)));
+  const rows = server.rows.map((doc) => pending.byKey.get(keyOf(entity, doc)) ?? doc);
+  const waiting = pending.creates.filter((doc) => !keys.has(keyOf(entity, doc)));
+  return { ...server, rows: page.page === 1 ? [...waiting, ...rows] : rows, total: page.total + waiting.length };
 }
 
 /** Entities without a list endpoint (profile sub-records, images) list what the device holds. */
-export async function list(ctx: Ctx, entity: EntityShape, query: ListQuery = {}): Promise<ListResult<DocData>> {
-  if (!ctx.isOnline() || !entity.list || !hasRowApi(entity)) return listLocal(ctx, entity, query);
+function listsOnServer(opening: Opening, entity: EntityShape): boolean {
+  return opening.isOnline() && entity.list !== undefined && hasRowApi(entity);
+}
+
+/** Online: the request leaves at once, and this device's pending records are read beside it
+ * (as soon as the store is open), so an open store costs the page no round trip after the
+ * answer. A store still opening when the answer comes: the server's page is shown first. */
+async function listInto(opening: Opening, entity: EntityShape, query: ListQuery, show: (page: ListResult<DocData>) => void): Promise<void> {
+  if (!listsOnServer(opening, entity)) return show(await listLocal(await opening.ctx, entity, query));
+  const pending = opening.ctx.then((ctx) => pendingOf(ctx, entity, query));
+  pending.catch(() => undefined); // a failed store fails the page below, once
+  let page: Page;
   try {
-    return await listRemote(ctx, entity, query);
+    page = await getPage(opening.http, entity, query);
   } catch (error) {
-    if (isNetworkError(error)) return listLocal(ctx, entity, query);
+    if (isNetworkError(error)) return show(await listLocal(await opening.ctx, entity, query));
     throw error;
   }
+  if (!opening.now()) show(serverPage(entity, page));
+  show(withPending(entity, page, await pending));
+  await writeSynced((await opening.ctx).db, entity, page.rows);
+}
+
+/**
+ * One list page as it becomes known: online, the server's page as soon as it arrives when the
+ * store is still opening, then (or at once, when the store is open) the page with this device's
+ * pending records; the page is written into the store after it was shown, and the observable
+ * completes once it is. Offline, or without a network: the store's page.
+ */
+export function listPages(opening: Opening, entity: EntityShape, query: ListQuery = {}): Observable<ListResult<DocData>> {
+  return new Observable<ListResult<DocData>>((subscriber) => {
+    // An unsubscribed caller stops hearing, but the page is still written into the store.
+    listInto(opening, entity, query, (page) => subscriber.next(page)).then(
+      () => subscriber.complete(),
+      (error: unknown) => subscriber.error(error),
+    );
+  });
 }
 
 async function getRemote(ctx: Ctx, entity: EntityShape, key: string): Promise<DocData | null> {

@@ -21,7 +21,9 @@ export type LookupLists = Readonly<Record<string, readonly LookupItem[]>>;
 export type Getter<T> = T | (() => T);
 
 export interface DataLayerDeps {
-  db: IcrsDatabase;
+  /** The store, or the promise of it while it opens: every call waits for it, except an
+   * online list's request to the server, which leaves at once (`listPages`). */
+  db: IcrsDatabase | PromiseLike<IcrsDatabase>;
   http: HttpClient;
   /** True when saves go to the API (online mode and a network); false: they stay in RxDB. */
   isOnline: () => boolean;
@@ -90,7 +92,14 @@ export interface UpdateOptions {
 export type CreateResult<D> = { ok: true; doc: D } | { ok: false; error: Error };
 
 export interface DataLayer {
+  /** One page: online the server's, with this device's pending versions of its rows and, on
+   * the first page, this device's records not uploaded yet (each key once); written into the
+   * store as `synced` before it resolves. Offline, or without a network: the store's page. */
   list<E extends EntityShape>(entity: E, query?: ListQuery): Promise<ListResult<Doc<E>>>;
+  /** The same page as it becomes known, for a screen that draws it: online, when the store is
+   * still opening, the server's page alone as soon as it arrives, then the page as `list`
+   * answers it; completes once the page is written into the store. */
+  listPages<E extends EntityShape>(entity: E, query?: ListQuery): Observable<ListResult<Doc<E>>>;
   /** The record, or null when it exists neither on the server nor locally. */
   get<E extends EntityShape>(entity: E, key: string): Promise<Doc<E> | null>;
   create<E extends EntityShape>(entity: E, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;

@@ -1,11 +1,11 @@
 // Opens icrs_db once per page, when the app first mounts this provider (not at import, so a
 // page that never needs it, and the tests, pay nothing), and hands it to the screens.
 import { useEffect, useState, type ReactNode } from 'react';
-import { DbContext, LOADING, type DbState } from './context';
+import { DbContext, DbOpeningContext, LOADING, type DbState } from './context';
 import { createIcrsDb, type IcrsDatabase } from './database';
 
 export { useDb, useDbState, type DbState } from './context';
-export { useDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
+export { useDataLayer, useOpeningDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
 
 let opening: Promise<IcrsDatabase> | null = null;
 
@@ -43,19 +43,38 @@ function whenIdle(start: () => void, maxWaitMs: number): () => void {
   return () => window.cancelIdleCallback(id);
 }
 
+/** A promise settled from outside: the store's, made at the first render, opened in the effect. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // the failure is the state's `error`; waiting on it is optional
+  return { promise, resolve, reject };
+}
+
 export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps) {
   const [state, setState] = useState<DbState>(LOADING);
+  const [opening] = useState(() => deferred<IcrsDatabase>());
   useEffect(() => {
     let mounted = true;
     // Opened when the page is first idle, not beside the first screen's rendering: RxDB's 13
     // collections cost ~0.2-0.3 s of the main thread, and a screen that waits for the store
-    // leaves the page idle, so it opens at once there (docs/performance.md "Start-up").
+    // leaves the page idle, so it opens at once there (docs/performance.md "Start-up"). A list
+    // asks the server meanwhile and merges this device's records once the store is open.
     const cancel = whenIdle(() => {
       open().then(
-        (db) => mounted && setState({ status: 'ready', db, error: null }),
+        (db) => {
+          opening.resolve(db);
+          if (mounted) setState({ status: 'ready', db, error: null });
+        },
         (error: unknown) => {
           console.error('icrs_db could not be opened:', error);
-          if (mounted) setState({ status: 'error', db: null, error: error instanceof Error ? error : new Error(String(error)) });
+          const failure = error instanceof Error ? error : new Error(String(error));
+          opening.reject(failure);
+          if (mounted) setState({ status: 'error', db: null, error: failure });
         },
       );
     }, STORE_OPEN_MAX_WAIT_MS);
@@ -64,7 +83,11 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
       mounted = false;
       cancel();
     };
-  }, [open]);
-  return <DbContext.Provider value={state}>{children}</DbContext.Provider>;
+  }, [open, opening]);
+  return (
+    <DbOpeningContext.Provider value={opening.promise}>
+      <DbContext.Provider value={state}>{children}</DbContext.Provider>
+    </DbOpeningContext.Provider>
+  );
 }
 

@@ -11,6 +11,10 @@ export const LOADING: DbState = { status: 'loading', db: null, error: null };
 
 export const DbContext = createContext<DbState>(LOADING);
 
+/** The store as a promise from the provider's first render (settled when it opens or fails):
+ * what a list screen's data layer waits on while its first request is already out. */
+export const DbOpeningContext = createContext<Promise<IcrsDatabase> | null>(null);
+
 /** Loading, ready with the store, or the error that kept it closed (no IndexedDB, quota…). */
 export function useDbState(): DbState {
   return useContext(DbContext);

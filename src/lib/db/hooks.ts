@@ -1,7 +1,7 @@
 // React hooks over the data layer. Live queries subscribe to RxDB observables (rxjs) and are
 // keyed by the query's content, so callers may pass inline objects without re-subscribing on
 // every render (RxDB's own React hooks need a memoised query object for the same reason).
-import { useEffect, useMemo, useState } from 'react';
+import { useContext, useEffect, useMemo, useState } from 'react';
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import type { Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
@@ -10,7 +10,7 @@ import { createDataLayer } from '../datalayer/datalayer';
 import { getCachedLists } from '../datalayer/lists';
 import type { DataLayer, Doc } from '../datalayer/types';
 import { getMode, getUser } from '../session';
-import { useDb } from './context';
+import { DbOpeningContext, useDb, useDbState } from './context';
 
 /** Saves go to the API in online mode while the browser has a network. */
 export function appIsOnline(): boolean {
@@ -22,6 +22,16 @@ export function appIsOnline(): boolean {
 export function useDataLayer(): DataLayer | null {
   const db = useDb();
   return useMemo(() => (db ? createDataLayer({ db, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }) : null), [db]);
+}
+
+/** The data layer at once, while the store still opens (a full page load of a list screen):
+ * its calls wait for the store, except an online list's request, which leaves at once
+ * (`listPages`). Null when the store could not be opened, or outside a DbProvider. */
+export function useOpeningDataLayer(): DataLayer | null {
+  const opening = useContext(DbOpeningContext);
+  const failed = useDbState().status === 'error';
+  const layer = useMemo(() => (opening ? createDataLayer({ db: opening, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }) : null), [opening]);
+  return failed ? null : layer;
 }
 
 export interface LiveQuery<T> {

@@ -55,6 +55,9 @@ export interface ReplicationOptions {
    * screens that show server figures (the dashboard) and the cached lookup lists, so that they
    * need no stream of their own. */
   onServerChange?: (table: string) => void;
+  /** The change stream is open (at start, and again after a reconnect): a screen loaded before
+   * it was may have missed a change, and asks again (live lists). */
+  onStreamOpen?: () => void;
 }
 
 export interface Replication {
@@ -115,7 +118,7 @@ const REOPEN_MAX_MS = 30_000;
  * restart behind a proxy): then a new EventSource is opened, after a pause that doubles up to
  * 30 s, so live lists never stop for good.
  */
-export function changeStream(url: string, open: EventSourceFactory): Observable<string> {
+export function changeStream(url: string, open: EventSourceFactory, onOpen?: () => void): Observable<string> {
   return new Observable<string>((subscriber) => {
     let source: EventSourceLike | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -137,6 +140,7 @@ export function changeStream(url: string, open: EventSourceFactory): Observable<
       });
       current.addEventListener('open', () => {
         pause = REOPEN_FIRST_MS;
+        onOpen?.();
         if (broken) subscriber.next(ALL_TABLES);
         broken = false;
       });
@@ -356,7 +360,7 @@ function selectedEntities(tables?: readonly string[]): readonly EntityShape[] {
 export function startReplication(options: ReplicationOptions): Replication {
   const base = apiBase(options.http);
   const open = options.eventSource === undefined ? defaultEventSource() : options.eventSource;
-  const changes$ = open ? changeStream(`${base}/sync/stream?token=${encodeURIComponent(options.token)}`, open) : null;
+  const changes$ = open ? changeStream(`${base}/sync/stream?token=${encodeURIComponent(options.token)}`, open, options.onStreamOpen) : null;
   const identity = `${base}|${tokenSubject(options.token)}`;
   const errors$ = new Subject<unknown>();
   const pulled$ = new Subject<string>();

@@ -7,7 +7,9 @@ import { job, serviceProvider } from '../../../schemas/index';
 import { act } from 'react';
 import { PAGE_SIZES } from '../../../schemas/derive/json-schema';
 import { buildColumns, EntityGrid, PAGE_SIZE_MENUS, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
+import { Subject } from 'rxjs';
 import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
+import { emitServerChange, emitServerListening } from '../../../src/lib/events';
 import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
 
@@ -214,6 +216,54 @@ describe('EntityGrid', () => {
       await wait(10);
       expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 2, pageSize: 25 }));
       expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain('26–50 of 60');
+    });
+  });
+
+  it('draws a page given step by step: the server\'s rows, then with this device\'s unsent one, each once', async () => {
+    const steps = new Subject<ListResult<Record<string, unknown>>>();
+    const { container } = await open({ load: () => steps });
+    const ids = () => Array.from(container.querySelectorAll('[role="row"][data-id]')).map((row) => row.getAttribute('data-id'));
+    await act(async () => steps.next({ rows: [ROWS[0] as Record<string, unknown>], total: 1, page: 1, pageSize: 25 }));
+    await wait(10);
+    expect(ids()).toEqual([ROWS[0]?.sp_Id]);
+    await act(async () => steps.next({ rows: [ROWS[1] as Record<string, unknown>, ROWS[0] as Record<string, unknown>], total: 2, page: 1, pageSize: 25 }));
+    await wait(10);
+    expect(ids()).toEqual([ROWS[1]?.sp_Id, ROWS[0]?.sp_Id]);
+    expect(container.querySelectorAll('[data-testid="not-uploaded"]')).toHaveLength(1);
+  });
+
+  describe('live', () => {
+    it('loads its page again when the change stream names its table, and not for another table', async () => {
+      const load = loader();
+      await open({ load });
+      const before = load.mock.calls.length;
+      await act(async () => emitServerChange('referral'));
+      await wait(20);
+      expect(load.mock.calls.length).toBe(before);
+      await act(async () => emitServerChange(serviceProvider.table));
+      await wait(20); // less than any pause: the first change reloads at once
+      expect(load.mock.calls.length).toBe(before + 1);
+      expect(load.mock.lastCall?.[0]).toEqual({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 });
+    });
+
+    it('asks again once the change stream listens: a change made before it did was not heard', async () => {
+      const load = loader();
+      await open({ load });
+      const before = load.mock.calls.length;
+      await act(async () => emitServerListening());
+      await wait(20);
+      expect(load.mock.calls.length).toBe(before + 1);
+    });
+
+    it('makes a burst of changes a few reloads, the last change included', async () => {
+      const load = loader();
+      await open({ load });
+      const before = load.mock.calls.length;
+      await act(async () => {
+        for (let i = 0; i < 30; i += 1) emitServerChange(i % 2 ? '*' : serviceProvider.table);
+      });
+      await wait(700);
+      expect(load.mock.calls.length - before).toBe(2); // at once, and once after the burst
     });
   });
 
