@@ -246,6 +246,30 @@ describe('list', () => {
     expect(page.rows.find((r) => r.sp_Id === created.sp_Id)).toMatchObject({ syncState: 'synced' });
   });
 
+  it('online: an answer read before a newer version was stored does not put the older version back', async () => {
+    const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Before the edit', territory: 4 };
+    expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+    const key = body.sp_Id as string;
+    // The first list answer is kept and handed out again later: an answer that was slow on its way.
+    let kept: unknown;
+    let replay = false;
+    const interceptor = http.interceptors.response.use((response) => {
+      if (replay) response.data = kept;
+      else kept ??= response.data;
+      return response;
+    });
+    try {
+      await layer().list(serviceProvider, { filter: { territory: 4 }, pageSize: 10 });
+      expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'After the edit' } })).status).toBe(200);
+      expect(await layer().get(serviceProvider, key)).toMatchObject({ sp_Name: 'After the edit', syncState: 'synced' });
+      replay = true;
+      await layer().list(serviceProvider, { filter: { territory: 4 }, pageSize: 10 });
+    } finally {
+      http.interceptors.response.eject(interceptor);
+    }
+    expect((await collectionOf(db, serviceProvider).findOne(key).exec())?.toJSON()).toMatchObject({ sp_Name: 'After the edit', syncState: 'synced' });
+  });
+
   it('offline: pages newest first, with filters, search and totals from RxDB', async () => {
     online = false;
     const made: string[] = [];

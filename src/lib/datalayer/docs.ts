@@ -102,9 +102,23 @@ export function isPending(doc: { syncState?: unknown } | null | undefined): bool
   return doc?.syncState === 'pending';
 }
 
-/** The server copy is already stored: writing it again would only wake every live query. */
+/** True when `held` is the same version of the row as `row`, or a newer one (by the server's
+ * `updatedAt`): writing `row` would only wake every live query, or put an older version back
+ * (a list's answer or a pull overtaken by a newer one). */
+export function heldIsSameOrNewer(held: Readonly<Record<string, unknown>>, row: Readonly<Record<string, unknown>>): boolean {
+  const next = timeOf(row.updatedAt);
+  const current = timeOf(held.updatedAt);
+  return next !== undefined && current !== undefined && next <= current;
+}
+
+function timeOf(value: unknown): number | undefined {
+  const time = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/** A synced copy as new as the server's row: kept as it is. */
 function unchanged(current: DocData, next: DocData): boolean {
-  return current.syncState === 'synced' && current.updatedAt !== undefined && current.updatedAt === next.updatedAt;
+  return current.syncState === 'synced' && heldIsSameOrNewer(current, next);
 }
 
 /** A stored document: its data with RxDB's metadata. */

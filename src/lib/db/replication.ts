@@ -10,7 +10,7 @@
 import type { RxCollection } from 'rxdb';
 import { filter, Observable, share, Subject, type Subscription } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { compareAndSet, isPending, storedDoc, syncedDoc, type DocData, type StoredDoc, type WriteDecision } from '../datalayer/docs';
+import { compareAndSet, heldIsSameOrNewer, isPending, storedDoc, syncedDoc, type DocData, type StoredDoc, type WriteDecision } from '../datalayer/docs';
 import type { HttpClient } from '../datalayer/types';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './database';
 
@@ -168,19 +168,6 @@ async function fetchBatch(http: ReplicationOptions['http'], entity: EntityShape,
   return { documents: data.documents.map((row) => pulledDoc(entity, row)), checkpoint: data.checkpoint ?? checkpoint };
 }
 
-
-function timeOf(value: unknown): number | undefined {
-  const time = typeof value === 'string' ? Date.parse(value) : NaN;
-  return Number.isNaN(time) ? undefined : time;
-}
-
-/** The stored copy is a newer version of the row than the pulled one (a pull that overtook it). */
-function olderThan(row: PulledDoc, stored: StoredDoc): boolean {
-  const pulled = timeOf(row.updatedAt);
-  const held = timeOf(stored.updatedAt);
-  return pulled !== undefined && held !== undefined && pulled <= held;
-}
-
 /**
  * The one rule of a pull, applied to the state the write will be checked against:
  * - a pending document is work not uploaded yet: never written (the row is held, see below);
@@ -191,7 +178,7 @@ export function decide(stored: StoredDoc | undefined, row: PulledDoc): WriteDeci
   const live = stored && !stored._deleted ? stored : undefined;
   if (live && isPending(live as DocData)) return { kind: 'hold' };
   if (row._deleted) return live ? { kind: 'write', document: { ...live, _deleted: true } } : { kind: 'keep' };
-  if (live && olderThan(row, live)) return { kind: 'keep' };
+  if (live && heldIsSameOrNewer(live, row)) return { kind: 'keep' };
   return { kind: 'write', document: storedDoc({ ...row, _deleted: false }, stored) };
 }
 
