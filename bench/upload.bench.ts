@@ -15,7 +15,7 @@ import { registrationNumber } from '../schemas/ids';
 import {
   apprenticeship, business, file, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
 } from '../schemas/index';
-import { uploadAll, type UploadOptions } from '../src/features/offline/engine';
+import { uploadAll, type UploadOptions } from '../src/lib/upload';
 import { collectionOf, type IcrsDatabase } from '../src/lib/db/database';
 import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { openTestDb } from '../test/helpers/rxdb';

@@ -8,7 +8,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { profile, profileImage, skills } from '../../schemas/index';
 import { createDataLayer, isRemovalPending, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { countPending, uploadAll } from '../../src/features/offline/engine';
+import { countPending, uploadAll } from '../../src/lib/upload';
 import type { SessionUser } from '../../src/lib/session';
 import { startFieldSetup } from '../helpers/field';
 import { PNG_1PX } from '../helpers/records';

@@ -8,7 +8,7 @@ import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
 import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
-import { countPending, uploadAll } from '../../src/features/offline/engine';
+import { countPending, uploadAll } from '../../src/lib/upload';
 import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type ListResult, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';

@@ -8,7 +8,7 @@ import { profile, profileImage, service, serviceProvider } from '../../schemas/i
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
-import { resetDatabase } from '../../src/features/offline/engine';
+import { resetDatabase } from '../../src/lib/upload';
 import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';

@@ -9,7 +9,7 @@ import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { file, job, otherJob, profile, PUSH_LIMITS, skills } from '../../schemas/index';
-import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/features/offline/engine';
+import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/lib/upload';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';

@@ -25,7 +25,7 @@ import {
   social,
   vocational,
 } from '../../schemas/index';
-import { countPending, uploadAll, type UploadDeps, type UploadOptions } from '../../src/features/offline/engine';
+import { countPending, uploadAll, type UploadDeps, type UploadOptions } from '../../src/lib/upload';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';

@@ -27,7 +27,7 @@ import {
   social,
   vocational,
 } from '../../schemas/index';
-import { countPending, uploadAll, type UploadDeps } from '../../src/features/offline/engine';
+import { countPending, uploadAll, type UploadDeps } from '../../src/lib/upload';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
 import { startReplication, type Replication } from '../../src/lib/db/replication';
 import { fetchEventSource } from '../helpers/event-source';

@@ -38,7 +38,7 @@ import {
   retry,
   uploadAll,
   type UploadDeps,
-} from '../../src/features/offline/engine';
+} from '../../src/lib/upload';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
 import { startTestServer, type TestServer } from '../helpers/server';

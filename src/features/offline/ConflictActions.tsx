@@ -6,7 +6,7 @@ import { useIntl } from 'react-intl';
 import { errorMessage } from '../../lib/api';
 import { useDb } from '../../lib/db/DbProvider';
 import { notify } from '../../lib/notify';
-import { resolveConflict, type PendingRecord } from './engine';
+import { resolveConflict, type PendingRecord } from '../../lib/upload';
 import { notifyIfQuota } from './quota';
 import { UnsentDialog } from './UnsentDialog';
 import { startUpload } from './uploadRun';

@@ -30,7 +30,7 @@ import { errorMessage } from '../../lib/api';
 import { useDb, useDbState } from '../../lib/db/DbProvider';
 import { notify } from '../../lib/notify';
 import { ConflictActions } from './ConflictActions';
-import { discardPending, pending$, retry, type PendingRecord } from './engine';
+import { discardPending, pending$, retry, type PendingRecord } from '../../lib/upload';
 import { notifyIfQuota } from './quota';
 import { UploadProgress } from './ReportCards';
 import { StoreProblem } from './StoreProblem';

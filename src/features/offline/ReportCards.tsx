@@ -15,7 +15,7 @@ import {
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useIntl } from 'react-intl';
-import { emptyKind, type KindReport, type UploadReport } from './engine';
+import { emptyKind, type KindReport, type UploadReport } from '../../lib/upload';
 import { UPLOAD_KINDS, type PendingCounts } from './counts';
 
 type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';

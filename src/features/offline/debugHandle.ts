@@ -10,7 +10,7 @@ import { entityByName } from '../../../schemas/index';
 import { api } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/database';
 import type { DataLayer } from '../../lib/datalayer/types';
-import { countPending, exportPending, importPending, listPending, uploadAll, type UploadOptions, type UploadReport } from './engine';
+import { countPending, exportPending, importPending, listPending, uploadAll, type UploadOptions, type UploadReport } from '../../lib/upload';
 import { startUpload } from './uploadRun';
 
 export const DEBUG_FLAG = 'icrsDebug';

@@ -9,7 +9,7 @@ import { closeSnackbar, enqueueSnackbar } from 'notistack';
 import { useIntl } from 'react-intl';
 import { useDb } from '../../lib/db/DbProvider';
 import { useNetworkOnline } from '../../lib/network';
-import { countPending } from './engine';
+import { countPending } from '../../lib/upload';
 import { startUpload } from './uploadRun';
 
 /** A small "No network" chip for the top bar, visible on phones too; nothing while online. */

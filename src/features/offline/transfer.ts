@@ -2,7 +2,7 @@
 // device's work can be brought to another one and uploaded from there.
 import type { IcrsDatabase } from '../../lib/db/database';
 import { downloadText } from '../../lib/download';
-import { exportPending, importPending, type PendingExport } from './engine';
+import { exportPending, importPending, type PendingExport } from '../../lib/upload';
 
 /** Number of records in an export (the engine's `PendingExport`: records by table). */
 export function countInExport(json: string): number {

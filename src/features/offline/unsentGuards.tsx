@@ -9,7 +9,7 @@ import { usePreferences, useSessionUser } from '../../components';
 import { logout } from '../../lib/auth';
 import { useDb } from '../../lib/db/DbProvider';
 import { usePendingTotal } from './counts';
-import { countPending } from './engine';
+import { countPending } from '../../lib/upload';
 import { foreignOwner, readUnsent, writeUnsent } from './owner';
 import { stopReplication } from './replicationControl';
 import { UnsentDialog } from './UnsentDialog';

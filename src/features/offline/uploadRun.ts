@@ -7,7 +7,7 @@ import { api, errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { countPending, uploadAll, type RecordRef, type UploadReport } from './engine';
+import { countPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
 import { setUploading, UPLOAD_LOCK } from './uploadState';

@@ -4,7 +4,7 @@ import { ConfirmDialog, useSessionUser } from '../../components';
 import { errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/database';
 import { notify } from '../../lib/notify';
-import { countPending, resetDatabase } from './engine';
+import { countPending, resetDatabase } from '../../lib/upload';
 import { notifyIfQuota } from './quota';
 import { resyncReplication } from './replicationControl';
 import { downloadPending } from './transfer';

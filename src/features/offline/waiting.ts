@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { getEntity, getEntityByTable } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../lib/db/database';
-import type { PendingRecord } from './engine';
+import type { PendingRecord } from '../../lib/upload';
 
 export const refOf = (table: string, key: string) => `${table}/${key}`;
 

@@ -2,14 +2,14 @@
 // finished before its children's; within a kind, records that do not depend on each other go a few
 // at a time. The plan is read from the store at the start; each record is read again just before
 // it is sent, so nothing but the store decides what is left to do.
-import type { EntityShape } from '../../../../schemas/define';
-import type { IcrsDatabase } from '../../../lib/db/database';
-import { PUSH_LIMITS } from '../../../../schemas/index';
+import type { EntityShape } from '../../../schemas/define';
+import type { IcrsDatabase } from '../db/database';
+import { PUSH_LIMITS } from '../../../schemas/index';
 import { failureOf, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
 import { batchable, imageSize, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
 import { finishUploadedMany, markFailed, pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
-import { browserOnline } from '../../../lib/network';
+import { browserOnline } from '../network';
 
 /** Spec §5 and §8, spelling kept. */
 export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Connectioon is not available' } as const;

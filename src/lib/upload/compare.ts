@@ -1,8 +1,8 @@
 // What the local copy of a record has that the server's copy does not. Used after a 'duplicate
 // entry' or 'conflict' answer to tell "my earlier request went through" (nothing differs: done)
 // from "there is a newer local edit" (send it) and from a real conflict (keep, let the user choose).
-import type { EntityShape } from '../../../../schemas/define';
-import { bodyFromDoc } from '../../../../schemas/derive/rxdb';
+import type { EntityShape } from '../../../schemas/define';
+import { bodyFromDoc } from '../../../schemas/derive/rxdb';
 import { base64Bytes, sameBytes } from './bytes';
 import { getImageBytes, slotOf, type Row } from './http';
 import type { DocData, LocalDoc } from './store';

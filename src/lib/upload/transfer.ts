@@ -1,10 +1,10 @@
 // Rescue of a broken device's work (issue 4 §3): its pending records, with their images, to a
 // JSON file, and that file into another device's store, where the next upload sends them. Keys
 // travel unchanged, so a record the first device did manage to upload is a 'duplicate entry'.
-import type { EntityShape } from '../../../../schemas/define';
-import { COMPOSITE_KEY } from '../../../../schemas/derive/rxdb';
-import { file as fileEntity } from '../../../../schemas/index';
-import type { IcrsDatabase } from '../../../lib/db/database';
+import type { EntityShape } from '../../../schemas/define';
+import { COMPOSITE_KEY } from '../../../schemas/derive/rxdb';
+import { file as fileEntity } from '../../../schemas/index';
+import type { IcrsDatabase } from '../db/database';
 import { collection, imagesOfMany, localKey, pendingDocs, uploadKind, UPLOAD_KINDS, type DocData } from './store';
 import type { ImportResult } from './types';
 

@@ -1,8 +1,8 @@
 // The engine's requests (docs/api.md "Entity calls") and how their failures read.
 import { isAxiosError, type AxiosRequestConfig } from 'axios';
-import type { EntityShape } from '../../../../schemas/define';
-import { appendImages, recordForm as dataLayerForm } from '../../../lib/datalayer/images';
-import type { ImageInput } from '../../../lib/datalayer/types';
+import type { EntityShape } from '../../../schemas/define';
+import { appendImages, recordForm as dataLayerForm } from '../datalayer/images';
+import type { ImageInput } from '../datalayer/types';
 import { blobOf } from './bytes';
 import type { DocData, LocalDoc } from './store';
 import type { UploadHttp } from './types';

@@ -2,10 +2,10 @@
 // the device, so a POST sent again answers 'duplicate entry', and a PUT sent again answers
 // 'conflict' with the server's copy; both are compared with the local copy before anything is
 // dropped, so a lost answer, a crash or a second tab never loses or doubles a record.
-import type { EntityShape } from '../../../../schemas/define';
-import { pendingRemovals } from '../../../../schemas/derive/rxdb';
-import { profile, profileImage, PUSH_LIMITS } from '../../../../schemas/index';
-import type { IcrsDatabase } from '../../../lib/db/database';
+import type { EntityShape } from '../../../schemas/define';
+import { pendingRemovals } from '../../../schemas/derive/rxdb';
+import { profile, profileImage, PUSH_LIMITS } from '../../../schemas/index';
+import type { IcrsDatabase } from '../db/database';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
 import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
 import { finishUploaded, imagesOfMany, markConflict, markFailed, pendingParents, readDocs, serverKey, type DocData, type LocalDoc } from './store';

@@ -1,10 +1,10 @@
 // The engine's reads and writes of icrs_db. Everything the engine knows about what is left to do
 // is read from here at the moment it is needed: a crash loses nothing the store does not hold.
 import type { RxCollection, RxDocument } from 'rxdb';
-import { recordTitle, type EntityShape } from '../../../../schemas/define';
-import { COMPOSITE_SEPARATOR } from '../../../../schemas/derive/rxdb';
-import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../../lib/db/database';
+import { recordTitle, type EntityShape } from '../../../schemas/define';
+import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
+import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../schemas/index';
+import { collectionOf, type IcrsDatabase } from '../db/database';
 import { conflictText, errorText } from './sync-error';
 import type { ConflictInfo } from './types';
 

@@ -1,9 +1,9 @@
 // The pending-records screen's view of the store (issue 4 §3): what is waiting, why, and the
 // user's choices on it. All of it is read from the documents themselves.
 import { combineLatest, map, type Observable } from 'rxjs';
-import type { EntityShape } from '../../../../schemas/define';
-import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../../lib/db/database';
-import { forgetPullCheckpoints } from '../../../lib/db/replication';
+import type { EntityShape } from '../../../schemas/define';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../db/database';
+import { forgetPullCheckpoints } from '../db/replication';
 import { collection, labelOf, pendingDocs, readDoc, removeWithImages, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
 import { conflictOf, shownError } from './sync-error';
 import type { PendingRecord } from './types';
