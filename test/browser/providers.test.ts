@@ -73,7 +73,7 @@ function gridColumn(page: Page, field = 'sp_Name'): Promise<string[]> {
 async function search(page: Page, text: string): Promise<void> {
   await page.getByTestId('grid-search').fill(text);
   await page.waitForTimeout(450);
-  await poll(() => page.locator('.MuiDataGrid-root .MuiLinearProgress-root').count()).toBe(0);
+  await poll(() => page.locator('.MuiDataGrid-root .MuiLinearProgress-root, [data-testid="grid-refreshing"] .MuiLinearProgress-root').count()).toBe(0);
 }
 
 async function pick(page: Page, combobox: string, option: string): Promise<void> {
