@@ -4,12 +4,13 @@
 // only the tables the user's role may read; a role that reads none (reports, role 2) hears
 // nothing and refreshes on demand.
 import { useEffect, useRef } from 'react';
-import { onServerChange } from './events';
+import { onServerChange, onServerListening } from './events';
 
 /** The stream's "every table" event (after a reconnect: what changed meanwhile is unknown). */
 const ALL_TABLES = '*';
 
-/** Calls `onChange` once per burst of changes to any of `tables`. Trailing (the default): when
+/** Calls `onChange` once per burst of changes to any of `tables` (and once the stream opens).
+ * Trailing (the default): when
  * the burst ended, `delayMs` after its last change (an upload of 50 records is one refresh, not
  * 50). Leading: at once on the first change, then at most once per `delayMs` while changes go
  * on, the last one included (a live list shows a colleague's save without a pause). */
@@ -29,7 +30,7 @@ export function useServerChanges(tables: readonly string[], onChange: () => void
       quietUntil = Date.now() + delayMs;
       latest.current();
     };
-    const stop = onServerChange((table) => {
+    const heard = (table: string) => {
       if (table !== ALL_TABLES && !watched.has(table)) return;
       if (!leading) {
         clearTimeout(timer);
@@ -39,10 +40,15 @@ export function useServerChanges(tables: readonly string[], onChange: () => void
         if (wait <= 0) fire();
         else timer = setTimeout(fire, wait);
       }
-    });
+    };
+    const stopChanges = onServerChange(heard);
+    // A screen drawn before the stream was open (a full page load) may have missed a change
+    // made in between: the stream's opening counts as a change of every table.
+    const stopListening = onServerListening(() => heard(ALL_TABLES));
     return () => {
       clearTimeout(timer);
-      stop();
+      stopChanges();
+      stopListening();
     };
   }, [key, enabled, delayMs, leading]);
 }

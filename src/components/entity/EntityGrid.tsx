@@ -2,13 +2,12 @@
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
 import { downloadText } from '../../lib/download';
-import { onServerListening } from '../../lib/events';
 import { useServerChanges } from '../../lib/serverChanges';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
 import { messageOf } from './errors';
@@ -135,10 +134,8 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
   const [serverChanges, setServerChanges] = useState(0);
+  // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_GAP_MS, true);
-  // Drawn before the change stream was open (a full page load): a change made in between was
-  // not heard, so the page is asked again once the stream listens.
-  useEffect(() => onServerListening(() => setServerChanges((n) => n + 1)), []);
   const page = usePage(load, state.query, [refreshKey, serverChanges]);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
