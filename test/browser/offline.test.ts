@@ -434,9 +434,11 @@ describe('offline mode', () => {
       key,
       { polling: 250, timeout: 20_000 },
     );
-    // Exactly once.
+    // Exactly once. Polled for up to 10 s: in about half the runs B's jobs collection is seen
+    // empty for ~0.5 s right after the first sync, then whole again (same store instance, no
+    // reload; cause not found yet: docs/decisions.md "Open: a collection seen empty").
     await expect
-      .poll(() => b.page.evaluate(async () => (await window.__icrs!.db.collections.available_jobs!.find({ selector: { title: 'Live job' } }).exec()).length))
+      .poll(() => b.page.evaluate(async () => (await window.__icrs!.db.collections.available_jobs!.find({ selector: { title: 'Live job' } }).exec()).length), { timeout: 10_000 })
       .toBe(1);
     await a.context.close();
     await b.context.close();
