@@ -57,16 +57,20 @@ function precachedPaths(page: Page): Promise<string[]> {
  * replication runs in online mode). `window.__icrs` is the support handle the app installs when
  * localStorage.icrsDebug is '1'. */
 async function pulled(page: Page, entity: 'serviceProvider' | 'job', key: string): Promise<void> {
-  await page.waitForFunction(
-    async ([kind, id]) => {
-      const handle = window.__icrs;
-      const collection = handle?.db.collections[handle.entities[kind].table.replace(/-/g, '_')];
-      const doc = collection ? await collection.findOne(id).exec() : null;
-      return doc !== null && doc.get('syncState') === 'synced';
-    },
-    [entity, key] as const,
-    { polling: 250, timeout: 30_000 },
-  );
+  // Polled from here: page.waitForFunction takes an async predicate's promise as a truthy answer
+  // at once, without waiting for what it resolves to.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async ([kind, id]) => {
+          const handle = window.__icrs;
+          const collection = handle?.db.collections[handle.entities[kind].table.replace(/-/g, '_')];
+          const doc = collection ? await collection.findOne(id).exec() : null;
+          return doc !== null && doc.get('syncState') === 'synced';
+        }, [entity, key] as const),
+      { interval: 250, timeout: 30_000 },
+    )
+    .toBe(true);
 }
 
 /** A page served with no network: by the service worker, whose navigation answer is the app. */
