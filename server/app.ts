@@ -14,7 +14,8 @@ import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
 import statsPlugin from './plugins/stats/index';
-import { ChangeHub } from './plugins/sync/changes';
+import { ALL_TABLES, ChangeHub } from './plugins/sync/changes';
+import { SessionUsers } from './plugins/users/sessionUsers';
 import recordsPlugin from './plugins/records/index';
 import docsPlugin from './plugins/docs';
 import syncPlugin from './plugins/sync/index';
@@ -24,6 +25,8 @@ export interface Server {
   app: FastifyInstance;
   db: Db;
   tokens: TokenService;
+  /** The database's change notifications, as this process hears them. */
+  changes: ChangeHub;
   firstAdmin?: FirstAdmin;
 }
 
@@ -67,21 +70,26 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);
   installInputRules(app);
   await app.register(securityHeadersPlugin, { mapStyleUrl: config.mapStyleUrl });
-  await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
-  await app.register(authPlugin, { db, tokens });
-  await app.register(healthPlugin, { db });
-  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact });
-  await app.register(usersPlugin, { db, tokens });
-  await app.register(listsPlugin, { db });
   // Change notifications (LISTEN), shared: the change stream fans them out to the apps, the
-  // stats drop their cached map answer when providers or jobs change.
+  // stats drop their cached map answer when providers or jobs change, and the session check
+  // forgets the user rows it keeps when users change anywhere.
   const changes = new ChangeHub();
   await changes.start(db);
+  const users = new SessionUsers(db);
+  changes.subscribe((table) => {
+    if (table === 'users' || table === ALL_TABLES) users.forgetAll();
+  });
+  await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
+  await app.register(authPlugin, { db, tokens, users });
+  await app.register(healthPlugin, { db });
+  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact });
+  await app.register(usersPlugin, { db, tokens, users });
+  await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });
   await app.register(recordsPlugin, { db });
-  await app.register(syncPlugin, { db, tokens, hub: changes });
+  await app.register(syncPlugin, { db, tokens, hub: changes, users });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 
-  return { app, db, tokens, firstAdmin };
+  return { app, db, tokens, changes, firstAdmin };
 }

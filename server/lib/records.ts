@@ -144,15 +144,16 @@ export async function listRows(db: Queryable, e: EntityShape, query: ListQuery, 
   const dir = (query.dir ?? e.list?.defaultSort.dir ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
   const limit = conditions.param(query.pageSize);
   const offset = conditions.param((Math.max(query.page, 1) - 1) * query.pageSize);
-  const rows = await db.query(
-    `SELECT ${selectList(e)} FROM ${table(e)} ${conditions.sql}
+  // The page and the count travel together (two pooled connections on PostgreSQL): a list
+  // answer costs one round trip to the database instead of two (issue 16, "api" benchmark).
+  const [rows, [{ total }]] = await Promise.all([
+    db.query(
+      `SELECT ${selectList(e)} FROM ${table(e)} ${conditions.sql}
      ORDER BY ${ident(sort)} ${dir} NULLS LAST, ${ident(keyField(e))} ${dir} LIMIT ${limit} OFFSET ${offset}`,
-    conditions.params,
-  );
-  const [{ total }] = await db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${table(e)} ${conditions.sql}`,
-    conditions.params.slice(0, -2),
-  );
+      conditions.params,
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${table(e)} ${conditions.sql}`, conditions.params.slice(0, -2)),
+  ]);
   return { rows, total, page: query.page, pageSize: query.pageSize };
 }
 

@@ -14,33 +14,68 @@ export interface TokenClaims {
   ver: number;
 }
 
+/** Tokens whose signature was checked, kept so a session's next requests skip the check. */
+const VERIFIED_CACHE_SIZE = 2_000;
+
+interface Verified {
+  claims: TokenClaims;
+  /** The token's `exp`, in seconds. */
+  exp: number;
+}
+
 export class TokenService {
-  private readonly key: Uint8Array;
+  /** The secret as a WebCrypto key, imported once: jose imports a raw secret again on every
+   * call, which cost more than the rest of a list request (issue 16, docs/performance.md). */
+  private readonly key: Promise<CryptoKey>;
+  /**
+   * Tokens already verified, by their exact text (signature included), so a hit says nothing
+   * the check did not: the same text under the same secret verifies the same way until its
+   * `exp`, which is checked on each hit. Whether the session still lasts (the user active, the
+   * token version current) is not cached: auth.ts reads the user on every request.
+   */
+  private readonly verified = new Map<string, Verified>();
 
   constructor(secret: string, private readonly ttlSeconds: number) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
-  sign(claims: TokenClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
+  async sign(claims: TokenClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
     return new SignJWT({ role: claims.role, ver: claims.ver })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The claims of a valid token, or the message key saying why it is refused. */
   async verify(token: string): Promise<{ claims: TokenClaims } | { failure: MessageKey }> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp > Date.now() / 1000) return { claims: known.claims };
+      this.verified.delete(token);
+      return { failure: 'auth.expired' };
+    }
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
-      const { sub, ver } = payload;
-      if (typeof sub !== 'string' || typeof ver !== 'number' || !Number.isInteger(ver)) return { failure: 'auth.badToken' };
-      return { claims: { sub, role: Number(payload.role), ver } };
+      const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
+      const { sub, ver, exp } = payload;
+      if (typeof sub !== 'string' || typeof ver !== 'number' || !Number.isInteger(ver) || typeof exp !== 'number') return { failure: 'auth.badToken' };
+      const claims = { sub, role: Number(payload.role), ver };
+      this.remember(token, { claims, exp });
+      return { claims };
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { failure: 'auth.expired' };
       if (error instanceof errors.JWSSignatureVerificationFailed) return { failure: 'auth.badSignature' };
       return { failure: 'auth.badToken' };
     }
+  }
+
+  /** Keeps a verified token; the oldest entry goes when the cache is full (Map keeps insertion order). */
+  private remember(token: string, verified: Verified): void {
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
+    this.verified.set(token, verified);
   }
 }

@@ -9,8 +9,8 @@ import { HttpError, sendError } from '../lib/errors';
 import { burnPasswordCheck, checkPassword } from '../lib/passwords';
 import { LoginThrottle } from '../lib/throttle';
 import type { TokenClaims, TokenService } from '../lib/tokens';
-import type { Queryable } from '../db/index';
-import { findUserById, findUserByName, noteSignIn, publicUser, type PublicUser, type UserRecord } from './users/store';
+import type { SessionUsers } from './users/sessionUsers';
+import { findUserByName, noteSignIn, publicUser, type PublicUser, type UserRecord } from './users/store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,6 +28,7 @@ declare module 'fastify' {
 export interface AuthOptions {
   db: Db;
   tokens: TokenService;
+  users: SessionUsers;
 }
 
 const loginSchema = {
@@ -58,14 +59,14 @@ export function sessionEnd(user: UserRecord | undefined, claims: TokenClaims): H
 /** The user and claims of a token, or the 401 refusing it: the one check of every API request
  * and of the change stream (server/plugins/sync). */
 export async function authenticate(
-  db: Queryable,
+  users: Pick<SessionUsers, 'get'>,
   tokens: TokenService,
   token: string | undefined,
 ): Promise<{ user: UserRecord; claims: TokenClaims } | { refusal: HttpError }> {
   if (!token) return { refusal: new HttpError(401, 'auth.noToken') };
   const verdict = await tokens.verify(token);
   if ('failure' in verdict) return { refusal: new HttpError(401, verdict.failure) };
-  const user = await findUserById(db, verdict.claims.sub);
+  const user = await users.get(verdict.claims.sub);
   const end = sessionEnd(user, verdict.claims);
   if (end || !user) return { refusal: end ?? new HttpError(401, 'auth.unknownUser') };
   return { user, claims: verdict.claims };
@@ -81,7 +82,7 @@ function tooManyAttempts(reply: FastifyReply, seconds: number): HttpError {
   return new HttpError(429, 'auth.tooManyAttempts', { minutes: Math.ceil(seconds / 60) }, { retryAfter: seconds });
 }
 
-async function authPlugin(app: FastifyInstance, { db, tokens }: AuthOptions) {
+async function authPlugin(app: FastifyInstance, { db, tokens, users }: AuthOptions) {
   app.decorateRequest('user', null as unknown as PublicUser);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -89,7 +90,7 @@ async function authPlugin(app: FastifyInstance, { db, tokens }: AuthOptions) {
     // Only API routes are guarded: unmatched paths (404s) and the app's static files (whose
     // wildcard route also catches unknown /api/ GETs, to answer them 404) pass, as do public routes.
     if (!request.routeOptions.url?.startsWith('/api/') || config.public) return;
-    const session = await authenticate(db, tokens, bearerToken(request));
+    const session = await authenticate(users, tokens, bearerToken(request));
     if ('refusal' in session) return sendError(reply, request, session.refusal);
     const { user } = session;
     request.user = publicUser(user);

@@ -119,7 +119,10 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
     it("ends the user's sessions at an administrator's reset; a new sign-in works", async () => {
       const { userId, userName } = await newUser();
       const before = await t.login(userName, PASSWORD);
+      // A request just before the reset: the session check has the user row at hand.
+      expect((await t.api('GET', '/sproviers', { token: before })).status).toBe(200);
       expect((await t.api('PUT', `/users/${userId}`, { token: adminToken, body: { password: 'reset-pass-123' } })).status).toBe(200);
+      expect((await t.api('GET', '/sproviers', { token: before })).status).toBe(401);
       expect((await t.api('GET', `/users/${userId}`, { token: before })).status).toBe(401);
       const after = await t.login(userName, 'reset-pass-123');
       expect((await t.api('GET', `/users/${userId}`, { token: after })).status).toBe(200);
@@ -148,6 +151,25 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
         stream.abort();
         other.abort();
       }
+    });
+
+    it('ends a session at its next request once a change of the users table made elsewhere is heard', async () => {
+      // Another server process or a script writes the table: this process learns it only from
+      // the change notification, and must not answer from the user row it kept meanwhile.
+      const { userId, userName } = await newUser();
+      const token = await t.login(userName, PASSWORD);
+      expect((await t.api('GET', '/sproviers', { token })).status).toBe(200);
+      const heard = new Promise<void>((resolve) => {
+        const stop = t.server.changes.subscribe((table) => {
+          if (table !== 'users') return;
+          stop();
+          resolve();
+        });
+      });
+      await t.server.db.query('UPDATE "users" SET "active" = false WHERE "userId" = $1', [userId]);
+      await heard;
+      const refused = await t.api('GET', '/sproviers', { token });
+      expect(refused.status).toBe(401);
     });
 
     it('closes an open change stream at a deactivation, and refuses to open it again', async () => {

@@ -9,6 +9,7 @@ import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
 import { authenticate, sessionEnd } from '../auth';
 import type { TokenClaims } from '../../lib/tokens';
+import type { SessionUsers } from '../users/sessionUsers';
 import { findUserById, publicUser, type PublicUser } from '../users/store';
 import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
 import { pullChanges } from './feed';
@@ -36,8 +37,8 @@ function syncedEntity(table: string) {
 
 /** EventSource cannot send headers, so the stream takes the token in its query string (the
  * server's log never shows query strings: server/app.ts). */
-async function streamUser(db: Db, tokens: TokenService, request: FastifyRequest): Promise<{ user: PublicUser; claims: TokenClaims }> {
-  const session = await authenticate(db, tokens, (request.query as { token?: string }).token);
+async function streamUser(users: SessionUsers, tokens: TokenService, request: FastifyRequest): Promise<{ user: PublicUser; claims: TokenClaims }> {
+  const session = await authenticate(users, tokens, (request.query as { token?: string }).token);
   if ('refusal' in session) throw session.refusal;
   return { user: publicUser(session.user), claims: session.claims };
 }
@@ -51,7 +52,10 @@ async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
   }
 }
 
-export default async function syncPlugin(app: FastifyInstance, { db, tokens, hub }: { db: Db; tokens: TokenService; hub: ChangeHub }) {
+export default async function syncPlugin(
+  app: FastifyInstance,
+  { db, tokens, hub, users }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers },
+) {
   const openStreams = new Set<FastifyReply>();
   app.addHook('preClose', async () => {
     for (const reply of openStreams) reply.raw.end();
@@ -72,7 +76,7 @@ export default async function syncPlugin(app: FastifyInstance, { db, tokens, hub
     let user: PublicUser;
     let claims: TokenClaims;
     try {
-      ({ user, claims } = await streamUser(db, tokens, request));
+      ({ user, claims } = await streamUser(users, tokens, request));
     } catch (error) {
       if (error instanceof HttpError) return sendError(reply, request, error);
       throw error;

@@ -4,12 +4,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index';
 import type { TokenService } from '../../lib/tokens';
+import type { SessionUsers } from './sessionUsers';
 import { registerCreateRoutes } from './create';
 import { registerPasswordRoute } from './password';
 import { registerReadRoutes } from './read';
 import { registerUpdateRoutes } from './update';
 
-export default async function usersPlugin(app: FastifyInstance, { db, tokens }: { db: Db; tokens: TokenService }) {
+export default async function usersPlugin(app: FastifyInstance, options: { db: Db; tokens: TokenService; users: SessionUsers }) {
+  // A change made here is seen by the very next request's session check (sessionUsers.ts).
+  const db = options.users.forgettingAfterEach(options.db);
+  const { tokens } = options;
   registerReadRoutes(app, db);
   registerCreateRoutes(app, db);
   registerUpdateRoutes(app, db);

@@ -1,0 +1,75 @@
+// The user row every API request checks its session against (auth.ts: active, token version,
+// role), kept for a moment so that a burst of requests (a list's page, the dashboard's seven
+// calls, an upload's batches) reads it once instead of once per request (issue 16: a list
+// answer cost three database round trips where a bare route has two).
+//
+// A kept row never outlives a change that could end a session:
+// - a write through the users routes of this process forgets every kept row as it settles
+//   (`forgettingAfterEach`), before its answer leaves;
+// - a write anywhere else (another server process, a script) reaches every process as the
+//   users table's change notification (sync/changes.ts), and so does a LISTEN connection coming
+//   back after a fault (`ALL_TABLES`): both forget every kept row;
+// - and a row is kept at most KEEP_MS, which bounds what a notification lost in a fault could
+//   leave behind.
+import type { Db, Queryable } from '../../db/index';
+import { findUserById, type UserRecord } from './store';
+
+/** The longest a user row is reused without being read again. */
+export const KEEP_MS = 2_000;
+
+interface Kept {
+  user: UserRecord;
+  until: number;
+}
+
+export class SessionUsers {
+  private readonly kept = new Map<string, Kept>();
+  /** Reads under way, shared by the requests that ask meanwhile. */
+  private readonly reading = new Map<string, Promise<UserRecord | undefined>>();
+  /** Raised by `forgetAll`: a read that started before it is answered but not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The user as stored (at most KEEP_MS ago, and not before the last change heard). */
+  get(userId: string): Promise<UserRecord | undefined> {
+    const kept = this.kept.get(userId);
+    if (kept && kept.until > this.now()) return Promise.resolve(kept.user);
+    const under = this.reading.get(userId);
+    if (under) return under;
+    const generation = this.generation;
+    const read = findUserById(this.db, userId).finally(() => {
+      if (this.reading.get(userId) === read) this.reading.delete(userId);
+    });
+    read.then(
+      (user) => {
+        // Unknown users are not kept: a user created next must be found at once.
+        if (user && generation === this.generation) this.kept.set(userId, { user, until: this.now() + KEEP_MS });
+      },
+      () => undefined,
+    );
+    this.reading.set(userId, read);
+    return read;
+  }
+
+  /** Every user may have changed: the next request of each reads its row again. */
+  forgetAll(): void {
+    this.generation += 1;
+    this.kept.clear();
+    this.reading.clear();
+  }
+
+  /** `db` for the users routes: every query and transaction through it forgets the kept rows
+   * when it settles, so a change a route makes is seen by the very next request. */
+  forgettingAfterEach(db: Db): Db {
+    const forget = <T>(work: Promise<T>): Promise<T> => work.finally(() => this.forgetAll());
+    return {
+      ...db,
+      query: (sql, params) => forget(db.query(sql, params)),
+      transaction: (work) => forget(db.transaction(work)),
+    };
+  }
+}
