@@ -75,6 +75,21 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(await count(serviceProvider, [String(body.sp_Id)])).toBe(1);
   });
 
+  it('a record the database refuses mid-batch rolls back alone (its savepoint): the records before and after it land', async () => {
+    const [first, second] = [sampleBody(serviceProvider), sampleBody(serviceProvider)];
+    const orphan = sampleBody(otherJob, { job: 'no-such-job' });
+    const response = await push(serviceProvider.table, [create(first), create(first), create(second)]);
+    expect(response.body.results.map((r: Body) => r.status)).toEqual([201, 409, 201]);
+    expect(response.body.results[1].body).toMatchObject({ message: 'duplicate entry', server: { sp_Id: first.sp_Id } });
+    expect(await count(serviceProvider, [String(first.sp_Id), String(second.sp_Id)])).toBe(2);
+    const parent = sampleBody(job);
+    expect((await push(job.table, [create(parent)])).body.results[0].status).toBe(201);
+    const children = [sampleBody(otherJob, { job: String(parent.jb_Id) }), orphan, sampleBody(otherJob, { job: String(parent.jb_Id) })];
+    const mixed = await push(otherJob.table, children.map(create));
+    expect(mixed.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201]);
+    expect(await count(otherJob, children.map((c) => String(c[otherJob.keyFields[0] as string])))).toBe(2);
+  });
+
   it("updates with the edit's base; a row changed since answers 'conflict' with the server's copy", async () => {
     const body = sampleBody(job);
     const created = (await push(job.table, [create(body)])).body.results[0].body as Body;

@@ -8,7 +8,7 @@ import { MAX_FILE_BYTES } from '../../lib/uploads';
 import imagesPlugin from './images';
 import profilesPlugin, { profileHooks } from './profiles';
 import referralsPlugin, { jobReferralHooks, referralHooks } from './referrals';
-import { entityWriter, registerEntityRoutes, type EntityHooks, type EntityWriter } from './routes';
+import { entityWriter, registerEntityRoutes, type EntityHooks, type EntityWriter, type WriterStore } from './routes';
 import type { EntityShape } from '../../../schemas/define';
 import servicesPlugin, { providerHooks, serviceHooks } from './services';
 
@@ -27,7 +27,7 @@ const HOOKS: Record<string, EntityHooks> = {
 export const hasGenericRoutes = (entity: EntityShape) => !NOT_GENERIC.has(entity.name);
 
 /** The writer of an entity with its own rules: what the single-record routes store through. */
-export const writerOf = (db: Db, entity: EntityShape): EntityWriter => entityWriter(db, entity, HOOKS[entity.name]);
+export const writerOf = (db: WriterStore, entity: EntityShape): EntityWriter => entityWriter(db, entity, HOOKS[entity.name]);
 
 export default async function recordsPlugin(app: FastifyInstance, { db }: { db: Db }) {
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });

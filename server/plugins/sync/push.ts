@@ -1,8 +1,11 @@
 // Batched upload (issue 16): POST /api/sync/push/{table} takes up to PUSH_LIMITS records of one
 // kind and answers one result per record, each what the single-record route would have answered
 // (status and body). Every record is stored through the same writer as POST {rest}/ and PUT
-// {rest}/{id} (server/plugins/records/routes.ts), in its own transaction, so one bad record never
-// fails the others, and the role and organisation rules are the single-record routes' own.
+// {rest}/{id} (server/plugins/records/routes.ts), in its own savepoint of the batch's one
+// transaction, so one bad record never fails the others, the batch costs one commit (one WAL
+// flush) instead of one per record, and the role and organisation rules are the single-record
+// routes' own. A batch whose transaction fails stores none of its records: it has no answer, and
+// the engine finds nothing of it on its next run.
 // A batch may be multipart (the field `records` plus the records' images, part `{index}.{slot}`):
 // each record is stored with its images in one transaction, through the same writer, and an
 // image of a refused type fails its record alone.
@@ -12,13 +15,13 @@ import { createPermission, type EntityShape, type JsonSchema } from '../../../sc
 import { createBodySchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
 import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
-import type { Db, Row } from '../../db/index';
+import type { Db, Queryable, Row } from '../../db/index';
 import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
 import { getRow, reading } from '../../lib/records';
 import { IMAGE_TYPES, MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from '../records/body';
 import { hasGenericRoutes, writerOf } from '../records/index';
-import { jsonInput, type EntityWriter } from '../records/routes';
+import { jsonInput, type EntityWriter, type WriterStore } from '../records/routes';
 import { isDatabaseUnavailable } from '../../db/index';
 
 export interface PushRecord {
@@ -113,22 +116,31 @@ function recordInput(entity: EntityShape, record: PushRecord, files: UploadedFil
   return { ...jsonInput(record.data), files, removeImages };
 }
 
-/** Stores one record; a client's mistake becomes its answer, a database outage ends the batch. */
-async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushRecord, images: RecordFiles = NO_FILES): Promise<PushResult> {
+/** The batch's transaction as the writer's store: the record's savepoint (pushOne) is its transaction. */
+const batchStore = (tx: Queryable): WriterStore => ({ query: (sql, params) => tx.query(sql, params), transaction: (work) => work(tx) });
+
+/** Stores one record in its own savepoint of the batch's transaction `tx`; a client's mistake
+ * becomes its answer (that record's writes rolled back), a database outage ends the batch. */
+async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record: PushRecord, images: RecordFiles = NO_FILES): Promise<PushResult> {
   const key = keyOf(p.entity, record);
   const checked = record.op === 'create' ? p.validateCreate(record.data) : p.validateUpdate(record.data);
   if (!checked.ok) return { key, status: checked.answer.statusCode, body: checked.answer.body };
+  let saved = false;
   try {
     if (images.refused) throw images.refused;
+    if (record.op === 'update' && !record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
     const input = recordInput(p.entity, record, images.files);
-    if (record.op === 'create') {
-      const { row, status } = await p.writer.create(request, input);
-      return { key, status, body: row };
-    }
-    if (!record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
-    return { key, status: 200, body: await p.writer.update(request, record.id, input) };
+    await tx.query('SAVEPOINT push_record');
+    saved = true;
+    const { row, status } = record.op === 'create' ? await p.writer.create(request, input) : { row: await p.writer.update(request, String(record.id), input), status: 200 };
+    await tx.query('RELEASE SAVEPOINT push_record');
+    return { key, status, body: row };
   } catch (error) {
     if (!(error instanceof Error) || isDatabaseUnavailable(error)) throw error;
+    if (saved) {
+      await tx.query('ROLLBACK TO SAVEPOINT push_record');
+      await tx.query('RELEASE SAVEPOINT push_record');
+    }
     const answer = clientErrorAnswer(request, error);
     if (!answer) {
       request.log.error({ err: error }, 'push: record not stored');
@@ -138,7 +150,7 @@ async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushR
     // 'duplicate entry' comes with the server's copy (when the user may read it), so the engine
     // can compare it with the local one without asking for it (design.md §2).
     if (answer.statusCode === 409 && record.op === 'create' && key) {
-      const server = await getRow(db, p.entity, key, reading(request.user));
+      const server = await getRow(tx, p.entity, key, reading(request.user));
       if (server) return { key, status: 409, body: { ...answer.body, server } };
     }
     return { key, status: answer.statusCode, body: answer.body };
@@ -192,11 +204,11 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
   // Multipart batches (records with their images); the per-file limit of the single-record routes.
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
   // Made once per table: Fastify caches compiled validators by schema object.
-  const byTable = new Map<string, { writer: EntityWriter; create: JsonSchema; update: JsonSchema }>();
-  const partsOf = (entity: EntityShape) => {
-    const parts = byTable.get(entity.table) ?? { writer: writerOf(db, entity), create: createBodySchema(entity), update: updateBodySchema(entity) };
-    byTable.set(entity.table, parts);
-    return parts;
+  const byTable = new Map<string, { create: JsonSchema; update: JsonSchema }>();
+  const schemasOf = (entity: EntityShape) => {
+    const schemas = byTable.get(entity.table) ?? { create: createBodySchema(entity), update: updateBodySchema(entity) };
+    byTable.set(entity.table, schemas);
+    return schemas;
   };
   app.post(
     '/api/sync/push/:table',
@@ -211,11 +223,15 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
         ? await readMultipartBatch(request, entity)
         : { records: (request.body as { records: PushRecord[] }).records, files: [] };
       assertAllowed(request, entity, records);
-      const parts = partsOf(entity);
-      const p: Pusher = { entity, writer: parts.writer, validateCreate: validator(request, parts.create), validateUpdate: validator(request, parts.update) };
-      const results: PushResult[] = [];
-      // One after the other, in the order sent: each in its own transaction.
-      for (const [i, record] of records.entries()) results.push(await pushOne(request, db, p, record, files[i]));
+      const schemas = schemasOf(entity);
+      const validators = { validateCreate: validator(request, schemas.create), validateUpdate: validator(request, schemas.update) };
+      const results = await db.transaction(async (tx) => {
+        const p: Pusher = { entity, writer: writerOf(batchStore(tx), entity), ...validators };
+        const answers: PushResult[] = [];
+        // One after the other, in the order sent: each in its own savepoint.
+        for (const [i, record] of records.entries()) answers.push(await pushOne(request, tx, p, record, files[i]));
+        return answers;
+      });
       return { results };
     },
   );
