@@ -12,15 +12,15 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createPermission, type EntityShape, type JsonSchema } from '../../../schemas/define';
-import { createBodySchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { textSchema } from '../../../schemas/derive/json-schema';
 import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
 import type { Db, Queryable, Row } from '../../db/index';
 import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
 import { getRow, reading } from '../../lib/records';
-import { IMAGE_TYPES, MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
+import { MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from '../records/body';
-import { hasGenericRoutes, writerOf } from '../records/index';
+import { pushShapeOf, writerOf, type PushShape } from '../records/index';
 import { jsonInput, type EntityWriter, type WriterStore } from '../records/routes';
 import { isDatabaseUnavailable } from '../../db/index';
 
@@ -65,11 +65,12 @@ const pushBody = {
   },
 } as const;
 
-/** The tables that take batches: offline kinds stored through the generic routes (profile images have their own). */
-function pushableEntity(table: string): EntityShape {
+/** The tables that take batches: offline kinds stored through the generic routes, and profile images. */
+function pushableEntity(table: string): { entity: EntityShape; shape: PushShape } {
   const entity = getEntityByTable(table);
-  if (!entity?.upload || !entity.server || !hasGenericRoutes(entity)) throw new HttpError(404, 'http.notFound', { path: `/api/sync/push/${table}` });
-  return entity;
+  const shape = entity && pushShapeOf(entity);
+  if (!entity || !shape) throw new HttpError(404, 'http.notFound', { path: `/api/sync/push/${table}` });
+  return { entity, shape };
 }
 
 /** A role that may not make one of the batch's changes is refused the whole batch, as the
@@ -112,6 +113,7 @@ const NO_FILES: RecordFiles = { files: [] };
 
 /** The record input the writer stores: fields, images and slots to empty, as the single-record routes'. */
 function recordInput(entity: EntityShape, record: PushRecord, files: UploadedFile[]): RecordInput {
+  // Profile images have no slots to empty (PUT /profile/images replaces by kind).
   const removeImages = (record.removeImages ?? []).filter((slot) => entity.images.includes(slot));
   return { ...jsonInput(record.data), files, removeImages };
 }
@@ -161,15 +163,16 @@ const IMAGE_PART = /^(\d+)\.(.+)$/;
 
 /**
  * A multipart batch: the field `records` (the JSON body of a JSON batch) and image parts named
- * `{index}.{slot}` (the record's place in `records`, jb_img1..3 / sp_img1..3). The type and the
- * per-image size are checked as on the single-record routes; the batch's images together stay
- * within PUSH_LIMITS.imageBytes (413: the engine splits). A refused image fails its record only.
+ * `{index}.{slot}` (the record's place in `records`, then jb_img1..3 / sp_img1..3, or `file` for a
+ * profile image). The type and the per-image size are checked as on the single-record routes;
+ * the batch's images together stay within PUSH_LIMITS.imageBytes (413: the engine splits). A
+ * refused image fails its record only.
  */
-async function readMultipartBatch(request: FastifyRequest, entity: EntityShape): Promise<{ records: PushRecord[]; files: RecordFiles[] }> {
-  if (!entity.images.length) throw new HttpError(415, 'http.mediaType');
+async function readMultipartBatch(request: FastifyRequest, shape: PushShape): Promise<{ records: PushRecord[]; files: RecordFiles[] }> {
+  if (!shape.imageSlots.length) throw new HttpError(415, 'http.mediaType');
   const refused: { field: string; error: HttpError }[] = [];
-  const { fields, files } = await readMultipart(request, IMAGE_TYPES, {
-    maxFiles: PUSH_LIMITS.records * entity.images.length,
+  const { fields, files } = await readMultipart(request, shape.imageTypes, {
+    maxFiles: PUSH_LIMITS.records * shape.imageSlots.length,
     maxFileTotal: PUSH_LIMITS.imageBytes,
     maxFieldBytes: PUSH_LIMITS.bytes,
     rejectFile: (field, error) => refused.push({ field, error }),
@@ -193,7 +196,7 @@ async function readMultipartBatch(request: FastifyRequest, entity: EntityShape):
   };
   for (const file of files) {
     const { place, slot } = target(file.field);
-    if (!entity.images.includes(slot)) place.refused ??= new HttpError(400, 'validation.unknown', { field: slot });
+    if (!shape.imageSlots.includes(slot)) place.refused ??= new HttpError(400, 'validation.unknown', { field: slot });
     place.files.push({ ...file, field: slot });
   }
   for (const { field, error } of refused) target(field).place.refused ??= error;
@@ -204,11 +207,11 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
   // Multipart batches (records with their images); the per-file limit of the single-record routes.
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
   // Made once per table: Fastify caches compiled validators by schema object.
-  const byTable = new Map<string, { create: JsonSchema; update: JsonSchema }>();
-  const schemasOf = (entity: EntityShape) => {
-    const schemas = byTable.get(entity.table) ?? { create: createBodySchema(entity), update: updateBodySchema(entity) };
-    byTable.set(entity.table, schemas);
-    return schemas;
+  const shapes = new Map<string, { entity: EntityShape; shape: PushShape }>();
+  const pushable = (table: string) => {
+    const found = shapes.get(table) ?? pushableEntity(table);
+    shapes.set(table, found);
+    return found;
   };
   app.post(
     '/api/sync/push/:table',
@@ -218,13 +221,12 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
       bodyLimit: PUSH_LIMITS.bytes,
     },
     async (request) => {
-      const entity = pushableEntity((request.params as { table: string }).table);
+      const { entity, shape } = pushable((request.params as { table: string }).table);
       const { records, files } = request.isMultipart()
-        ? await readMultipartBatch(request, entity)
+        ? await readMultipartBatch(request, shape)
         : { records: (request.body as { records: PushRecord[] }).records, files: [] };
       assertAllowed(request, entity, records);
-      const schemas = schemasOf(entity);
-      const validators = { validateCreate: validator(request, schemas.create), validateUpdate: validator(request, schemas.update) };
+      const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
       const results = await db.transaction(async (tx) => {
         const p: Pusher = { entity, writer: writerOf(batchStore(tx), entity), ...validators };
         const answers: PushResult[] = [];

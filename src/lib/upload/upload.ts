@@ -5,8 +5,8 @@
 import type { EntityShape } from '../../../schemas/define';
 import type { IcrsDatabase } from '../db/database';
 import { PUSH_LIMITS } from '../../../schemas/index';
-import { failureOf, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
-import { batchable, imageSize, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
+import { failureOf, imageParts, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
+import { batchable, imageBytes, imageCount, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
 import { finishUploadedMany, markFailed, pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
 import { browserOnline } from '../network';
@@ -16,9 +16,9 @@ export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Conne
 export const DEFAULT_CONCURRENCY = 4;
 /** Batches of one kind in flight at once: one is stored while the next travels. */
 export const BATCHES_IN_FLIGHT = 2;
-/** Bytes of JSON a batch is filled to: below the server's limit, with room for the envelope. */
+/** Bytes of JSON a batch is imagesFilled to: below the server's limit, with room for the envelope. */
 export const DEFAULT_BATCH_BYTES = Math.floor(PUSH_LIMITS.bytes * 0.9);
-/** Bytes of images a batch is filled to (multipart): below the server's limit. */
+/** Bytes of images a batch is imagesFilled to (multipart): below the server's limit. */
 export const BATCH_IMAGE_BYTES = Math.floor(PUSH_LIMITS.imageBytes * 0.9);
 /** Consecutive failures without an answer (or with a gateway's) after which the run stops
  * instead of failing every remaining record against a server that is away. */
@@ -96,8 +96,9 @@ interface KindRun {
 /**
  * Batched upload of one kind (issue 16): the records without images or with small ones go in
  * batches of up to PUSH_LIMITS (POST /sync/push/{table}, multipart when images go along, one
- * answer per record, settled by the same rules as a record sent alone); records with large
- * images (and profile images) go alone, a few at a time, as before, beside the batches.
+ * answer per record, settled by the same rules as a record sent alone), profile images too;
+ * records with large images (and profile images removed offline) go alone, a few at a time, as
+ * before, beside the batches.
  */
 async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
   const alone: Ready[] = [];
@@ -131,21 +132,21 @@ function batchesOf(kind: KindRun, ready: readonly Ready[]): Entry[][] {
   const batches: Entry[][] = [];
   let current: Entry[] = [];
   let bytes = 0;
-  let imageBytes = 0;
+  let imagesFilled = 0;
   for (const r of ready) {
     const request = pushEntry(kind.entity, r);
     const size = utf8Length(JSON.stringify(request)) + 1;
-    const images = r.images.reduce((n, image) => n + imageSize(image), 0);
-    const full = current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes || imageBytes + images > kind.batchImageBytes;
+    const images = imageBytes(kind.entity, r);
+    const full = current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes || imagesFilled + images > kind.batchImageBytes;
     if (current.length && full) {
       batches.push(current);
       current = [];
       bytes = 0;
-      imageBytes = 0;
+      imagesFilled = 0;
     }
     current.push({ ready: r, request });
     bytes += size;
-    imageBytes += images;
+    imagesFilled += images;
   }
   if (current.length) batches.push(current);
   return batches;
@@ -164,7 +165,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
   const { ctx, entity } = kind;
   let answers: PushAnswer[];
   try {
-    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request), batch.map((e) => e.ready.images));
+    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request), batch.map(({ ready }) => imageParts(entity, ready.doc, ready.images)));
   } catch (error) {
     const failure = failureOf(error);
     if (failure.status === 413 && batch.length > 1) {
@@ -178,7 +179,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     kind.batchFailed(outcome(0));
     for (const { ready } of batch) {
       await markFailed(ready.doc, failure.message);
-      kind.report(ready.key, outcome(ready.images.length));
+      kind.report(ready.key, outcome(imageCount(entity, ready)));
     }
     return;
   }
@@ -199,7 +200,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     for (const { ready, row } of stored) kind.record(ready.key, await sendSafely(kind, ready, () => Promise.resolve(row)));
     return;
   }
-  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: ready.images.length });
+  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: imageCount(entity, ready) });
 }
 
 /** Records read together before a batched upload: a few reads per chunk instead of three per record. */
