@@ -39,7 +39,8 @@ const SCREEN = process.env.BENCH_SCREEN ?? '/offlinehp';
 const PROFILE = process.env.BENCH_PROFILE;
 /** BENCH_MODES=batched (comma-separated): only these modes (default: sequential,batched). */
 const MODES = (process.env.BENCH_MODES ?? 'sequential,batched').split(',');
-/** BENCH_TIMELINE=1: prints, per run, when each kind's first and last record settled (ms from the start). */
+/** BENCH_TIMELINE=1: prints, per run, when each kind's first and last record settled (ms from
+ * the start); BENCH_REQUESTS=1 with it: each request's start, first answer byte and end. */
 const TIMELINE = process.env.BENCH_TIMELINE === '1';
 const USER = { userName: 'benchfield', password: 'bench-field-password-1', role: 3, location: 1 };
 
@@ -128,7 +129,7 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
   if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
   // tsx keeps function names with a helper `__name` the page does not have.
   await page.evaluate('window.__name = (f) => f');
-  const { ms, uploaded, timeline } = await page.evaluate(async ({ modeOptions, timeline }) => {
+  const { ms, uploaded, timeline, requests } = await page.evaluate(async ({ modeOptions, timeline }) => {
     const handle = window.__icrs;
     if (!handle) throw new Error('no support handle');
     const started = performance.now();
@@ -143,9 +144,21 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
         if (done !== seen[2]) [seen[1], seen[2]] = [now, done];
       }
     };
+    performance.setResourceTimingBufferSize(10000);
+    performance.clearResourceTimings();
+    performance.clearMeasures();
     const report = await handle.uploadWith({ ...modeOptions, ...(timeline ? { onProgress } : {}) });
-    return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds };
+    // Each request of the run: when it left, when its answer began (the server's time and the
+    // upload in between) and when it ended, in ms from the start.
+    const at = (t: number) => Math.round(t - started);
+    const requests = performance.getEntriesByType('resource').map((e) => {
+      const r = e as PerformanceResourceTiming;
+      return `${new URL(r.name).pathname.replace('/api/sync/push/', 'push ')} ${at(r.startTime)}/${at(r.responseStart)}/${at(r.responseEnd)}`;
+    });
+    requests.push(...performance.getEntriesByType('measure').map((m) => `${m.name} ${at(m.startTime)}+${Math.round(m.duration)}`));
+    return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds, requests };
   }, { modeOptions: options, timeline: TIMELINE });
+  if (TIMELINE && process.env.BENCH_REQUESTS === '1') console.log(`# requests (start/answer/end ms): ${requests.join(', ')}`);
   if (TIMELINE) console.log(`# timeline ${options.sequential ? 'sequential' : 'batched'} (${Math.round(ms)} ms): ${Object.entries(timeline).map(([t, [a, b]]) => `${t} ${a}-${b}`).join(', ')}`);
   if (cdp) writeFileSync(`${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   if (uploaded !== records) throw new Error(`${JSON.stringify(options)}: ${uploaded} of ${records} uploaded`);

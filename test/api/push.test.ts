@@ -257,7 +257,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
       const PHOTOS = profileImage.table;
       /** A profile of `org` on the server, made by its writer. */
       const profileOf = async (org: number) => {
-        const body = { ...sampleBody(profile), prof_Reg_No: registrationNumber(ABBR[org]) };
+        const body: Body = { ...sampleBody(profile), prof_Reg_No: registrationNumber(ABBR[org] as string) };
         expect((await t.api('POST', `${profile.rest ?? ''}/`, { token: writer(org), body })).status).toBe(201);
         return String(body.prof_Id);
       };

@@ -8,7 +8,7 @@ import type { EntityShape } from '../../schemas/define';
 import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
-import { file, job, otherJob, profile, profileImage, PUSH_LIMITS, skills } from '../../schemas/index';
+import { file, job, otherJob, profile, profileImage, PUSH_LIMITS, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/lib/upload';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
@@ -217,6 +217,34 @@ describe('batched upload', () => {
     expect(await serverCount(job, more)).toBe(80);
   });
 
+  it('a kind leaves once the one before it has sent everything, but never before the kinds it refers to have finished', async () => {
+    db = await openTestDb();
+    await seedJobs(3);
+    for (let i = 0; i < 3; i += 1) await addPending(service, sampleBody(service, { serviceProvider: await addPending(serviceProvider, sampleBody(serviceProvider)) }));
+    const { http } = client();
+    const events: string[] = [];
+    const tableOf = (url = '') => decodeURIComponent(url.replace(PUSH, ''));
+    http.interceptors.request.use((config) => {
+      events.push(`sent ${tableOf(config.url)}`);
+      return config;
+    });
+    http.interceptors.response.use(async (response) => {
+      // The other jobs' answer comes late: the providers (which refer to nothing) go meanwhile.
+      if (tableOf(response.config.url) === otherJob.table) await new Promise((resolve) => setTimeout(resolve, 300));
+      events.push(`answered ${tableOf(response.config.url)}`);
+      return response;
+    });
+    const report = await uploadAll(deps(http));
+    expect(report).toMatchObject({ total: 12, uploaded: 12 });
+    const at = (event: string) => events.indexOf(event);
+    const [jobs, others, providers, services] = [job, otherJob, serviceProvider, service].map((e) => e.table);
+    expect(at(`answered ${jobs}`)).toBeLessThan(at(`sent ${others}`)); // children after their parents
+    expect(at(`answered ${providers}`)).toBeLessThan(at(`sent ${services}`));
+    expect(at(`sent ${others}`)).toBeLessThan(at(`sent ${providers}`)); // spec order of leaving
+    expect(at(`sent ${providers}`)).toBeLessThan(at(`answered ${others}`)); // the waits overlap
+    expect(await countPending(db)).toBe(0);
+  });
+
   it('one request per record is kept for comparison (batch: false) with the same result', async () => {
     db = await openTestDb();
     const keys = await seedJobs(6);
@@ -344,7 +372,7 @@ describe('profile images in batches', () => {
   async function seedPhotos(n: number, bytesOf: (i: number) => Buffer): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i += 1) {
-      const body = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ICRS') };
+      const body: Body = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ICRS') };
       expect((await t.api('POST', `${profile.rest ?? ''}/`, { token, body })).status).toBe(201);
       const bytes = bytesOf(i);
       const id = String(body.prof_Id);

@@ -1,6 +1,7 @@
-// uploadAll (spec §4, issue 4 §3): kinds one after the other in spec order, so every parent kind is
-// finished before its children's; within a kind, records that do not depend on each other go a few
-// at a time. The plan is read from the store at the start; each record is read again just before
+// uploadAll (spec §4, issue 4 §3): kinds in spec order, every parent kind (every kind a record
+// refers to) finished before its children's start; in the batched mode a kind leaves as soon as
+// the one before it has sent everything and the kinds it refers to are finished, so waits overlap.
+// Within a kind, records that do not depend on each other go a few at a time. The plan is read from the store at the start; each record is read again just before
 // it is sent, so nothing but the store decides what is left to do.
 import type { EntityShape } from '../../../schemas/define';
 import type { IcrsDatabase } from '../db/database';
@@ -55,6 +56,8 @@ async function run(ctx: RecordContext, options: UploadOptions): Promise<UploadRe
     if (!state.stop && options.signal?.aborted) state.stop = 'aborted';
     return state.stop !== undefined;
   };
+  const finished: Promise<void>[] = [];
+  let sent: Promise<void> = Promise.resolve();
   for (const [index, step] of progress.plan.entries()) {
     const kind: KindRun = {
       ctx,
@@ -70,11 +73,44 @@ async function run(ctx: RecordContext, options: UploadOptions): Promise<UploadRe
       report: (key, outcome) => progress.record(index, key, outcome),
       batchFailed: (failure) => noteConnection(state, failure),
     };
-    if (batched) await uploadKindInBatches(kind, step.keys);
-    else await runPool(step.keys, limit, stopped, async (key) => kind.record(key, await uploadSafely(ctx, step.entity, key)));
+    if (!batched) {
+      await runPool(step.keys, limit, stopped, async (key) => kind.record(key, await uploadSafely(ctx, step.entity, key)));
+      if (stopped()) break;
+      continue;
+    }
+    // Batched: a kind leaves once the kind before it has sent all its requests (kinds still
+    // leave in spec order) and every kind it refers to has finished (dependsOn): no record
+    // reaches the server before a record it names. The kind's wait for its answers then
+    // overlaps the next kind's, where that next kind does not depend on it.
+    await Promise.all([sent, ...dependsOn(progress.plan, index).map((i) => finished[i])]);
     if (stopped()) break;
+    const allSent = deferred();
+    finished[index] = uploadKindInBatches(kind, step.keys, allSent.resolve).finally(allSent.resolve);
+    finished[index]?.catch(() => undefined); // awaited below; handled meanwhile
+    sent = allSent.promise;
   }
+  await Promise.all(finished);
   return progress.finish(state.stop);
+}
+
+/**
+ * The kinds (their places in the plan) kind `index` must see finished before it starts in the
+ * batched mode: those its id fields refer to (its parent among them), derived from the entity
+ * declarations; the last kind (profile images, spec §4 "uploaded last") waits for every kind.
+ */
+function dependsOn(plan: readonly Step[], index: number): number[] {
+  const earlier = plan.slice(0, index).map((_, i) => i);
+  if (index === plan.length - 1) return earlier;
+  const refs = new Set(Object.values((plan[index] as Step).entity.fields).flatMap((field) => (field.kind === 'id' && field.ref ? [field.ref] : [])));
+  return earlier.filter((i) => refs.has((plan[i] as Step).entity.name));
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 /** One kind's upload: where outcomes go and when to stop. */
@@ -97,10 +133,11 @@ interface KindRun {
  * Batched upload of one kind (issue 16): the records without images or with small ones go in
  * batches of up to PUSH_LIMITS (POST /sync/push/{table}, multipart when images go along, one
  * answer per record, settled by the same rules as a record sent alone), profile images too;
+ * `onAllSent` once every request of the kind has left (the next kind may then start);
  * records with large images (and profile images removed offline) go alone, a few at a time, as
  * before, beside the batches.
  */
-async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
+async function uploadKindInBatches(kind: KindRun, keys: readonly string[], onAllSent: () => void = () => undefined): Promise<void> {
   const alone: Ready[] = [];
   const ready: Ready[] = [];
   for (let start = 0; start < keys.length && !kind.stopped(); start += PREPARE_CHUNK) {
@@ -115,9 +152,22 @@ async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Prom
   }
   // The records of one kind do not depend on each other: the batches and the records with
   // images travel at the same time.
+  const batches = batchesOf(kind, ready);
+  let toSend = batches.length + alone.length;
+  const leaving = () => {
+    toSend -= 1;
+    if (toSend === 0) onAllSent();
+  };
+  if (toSend === 0) onAllSent();
   await Promise.all([
-    runPool(batchesOf(kind, ready), BATCHES_IN_FLIGHT, kind.stopped, (batch) => sendBatch(kind, batch)),
-    runPool(alone, kind.limit, kind.stopped, async (r) => kind.record(r.key, await sendSafely(kind, r))),
+    runPool(batches, BATCHES_IN_FLIGHT, kind.stopped, (batch) => {
+      leaving();
+      return sendBatch(kind, batch);
+    }),
+    runPool(alone, kind.limit, kind.stopped, async (r) => {
+      leaving();
+      kind.record(r.key, await sendSafely(kind, r));
+    }),
   ]);
 }
 
