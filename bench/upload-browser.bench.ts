@@ -37,6 +37,11 @@ const PER_UNIT = 12;
 const SCREEN = process.env.BENCH_SCREEN ?? '/offlinehp';
 /** BENCH_PROFILE=path: a CPU profile of the page per mode (path-<mode>.cpuprofile, for Chromium's DevTools). */
 const PROFILE = process.env.BENCH_PROFILE;
+/** BENCH_MODES=batched (comma-separated): only these modes (default: sequential,batched). */
+const MODES = (process.env.BENCH_MODES ?? 'sequential,batched').split(',');
+/** BENCH_TIMELINE=1: prints, per run, when each kind's first and last record settled (ms from
+ * the start); BENCH_REQUESTS=1 with it: each request's start, first answer byte and end. */
+const TIMELINE = process.env.BENCH_TIMELINE === '1';
 const USER = { userName: 'benchfield', password: 'bench-field-password-1', role: 3, location: 1 };
 
 /** A PNG of about IMAGE_KB (the 1-pixel image plus filler the server stores as it is). */
@@ -122,13 +127,39 @@ async function preparedPage(browser: Browser, baseURL: string, records: number):
 async function uploadRate(page: Page, records: number, options: UploadModeOptions): Promise<number> {
   const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
   if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
-  const { ms, uploaded } = await page.evaluate(async (modeOptions) => {
+  // tsx keeps function names with a helper `__name` the page does not have.
+  await page.evaluate('window.__name = (f) => f');
+  const { ms, uploaded, timeline, requests } = await page.evaluate(async ({ modeOptions, timeline }) => {
     const handle = window.__icrs;
     if (!handle) throw new Error('no support handle');
     const started = performance.now();
-    const report = await handle.uploadWith(modeOptions);
-    return { ms: performance.now() - started, uploaded: report.uploaded };
-  }, options);
+    // Per kind: ms from the start to its first and its last settled record.
+    const kinds: Record<string, [number, number, number]> = {};
+    const onProgress: NonNullable<UploadModeOptions['onProgress']> = (report) => {
+      const now = Math.round(performance.now() - started);
+      for (const k of report.kinds) {
+        const done = k.success + k.failed + k.skipped;
+        if (done === 0) continue;
+        const seen = (kinds[k.table] ??= [now, now, done]);
+        if (done !== seen[2]) [seen[1], seen[2]] = [now, done];
+      }
+    };
+    performance.setResourceTimingBufferSize(10000);
+    performance.clearResourceTimings();
+    performance.clearMeasures();
+    const report = await handle.uploadWith({ ...modeOptions, ...(timeline ? { onProgress } : {}) });
+    // Each request of the run: when it left, when its answer began (the server's time and the
+    // upload in between) and when it ended, in ms from the start.
+    const at = (t: number) => Math.round(t - started);
+    const requests = performance.getEntriesByType('resource').map((e) => {
+      const r = e as PerformanceResourceTiming;
+      return `${new URL(r.name).pathname.replace('/api/sync/push/', 'push ')} ${at(r.startTime)}/${at(r.responseStart)}/${at(r.responseEnd)}`;
+    });
+    requests.push(...performance.getEntriesByType('measure').map((m) => `${m.name} ${at(m.startTime)}+${Math.round(m.duration)}`));
+    return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds, requests };
+  }, { modeOptions: options, timeline: TIMELINE });
+  if (TIMELINE && process.env.BENCH_REQUESTS === '1') console.log(`# requests (start/answer/end ms): ${requests.join(', ')}`);
+  if (TIMELINE) console.log(`# timeline ${options.sequential ? 'sequential' : 'batched'} (${Math.round(ms)} ms): ${Object.entries(timeline).map(([t, [a, b]]) => `${t} ${a}-${b}`).join(', ')}`);
   if (cdp) writeFileSync(`${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   if (uploaded !== records) throw new Error(`${JSON.stringify(options)}: ${uploaded} of ${records} uploaded`);
   return records / (ms / 1000);
@@ -139,10 +170,11 @@ async function main() {
   const [t, browser] = await Promise.all([startTestServer({ backend }), launchBrowser()]);
   await ensureOrganisations(t.server.db);
   await t.createUser(USER);
-  const modes: Record<string, UploadModeOptions & { records: number }> = {
+  const allModes: Record<string, UploadModeOptions & { records: number }> = {
     sequential: { sequential: true, records: SEQUENTIAL_RECORDS },
     batched: { records: RECORDS },
   };
+  const modes = Object.fromEntries(Object.entries(allModes).filter(([mode]) => MODES.includes(mode)));
   const rates: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
   const sizes: Record<string, number> = {};
   try {
@@ -161,7 +193,7 @@ async function main() {
   const label = `upload_browser${LATENCY_MS ? `_latency${LATENCY_MS}ms` : ''}`;
   console.log(`# ${label}: headless Chromium (IndexedDB), ${backend}, 10% of records with an image of ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}`);
   for (const [mode, values] of Object.entries(rates)) console.log(`${label}.${mode}: ${median(values).toFixed(1)} records/s`);
-  console.log(`${label}.batched_vs_sequential: ${(median(rates.batched ?? []) / median(rates.sequential ?? [])).toFixed(2)} x`);
+  if (rates.batched?.length && rates.sequential?.length) console.log(`${label}.batched_vs_sequential: ${(median(rates.batched ?? []) / median(rates.sequential ?? [])).toFixed(2)} x`);
 }
 
 if (process.env.VITEST) {

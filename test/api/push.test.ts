@@ -7,7 +7,7 @@ import type { EntityShape } from '../../schemas/define';
 import { createPermission } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
-import { job, otherJob, PUSH_LIMITS, serviceProvider, uploadOrder } from '../../schemas/index';
+import { job, otherJob, profile, profileImage, PUSH_LIMITS, serviceProvider, uploadOrder } from '../../schemas/index';
 import { can } from '../../schemas/roles';
 import { backends } from '../helpers/db';
 import { ensureOrganisations, multipartRequest, png } from '../helpers/records';
@@ -75,6 +75,21 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(await count(serviceProvider, [String(body.sp_Id)])).toBe(1);
   });
 
+  it('a record the database refuses mid-batch rolls back alone (its savepoint): the records before and after it land', async () => {
+    const [first, second] = [sampleBody(serviceProvider), sampleBody(serviceProvider)];
+    const orphan = sampleBody(otherJob, { job: 'no-such-job' });
+    const response = await push(serviceProvider.table, [create(first), create(first), create(second)]);
+    expect(response.body.results.map((r: Body) => r.status)).toEqual([201, 409, 201]);
+    expect(response.body.results[1].body).toMatchObject({ message: 'duplicate entry', server: { sp_Id: first.sp_Id } });
+    expect(await count(serviceProvider, [String(first.sp_Id), String(second.sp_Id)])).toBe(2);
+    const parent = sampleBody(job);
+    expect((await push(job.table, [create(parent)])).body.results[0].status).toBe(201);
+    const children = [sampleBody(otherJob, { job: String(parent.jb_Id) }), orphan, sampleBody(otherJob, { job: String(parent.jb_Id) })];
+    const mixed = await push(otherJob.table, children.map(create));
+    expect(mixed.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201]);
+    expect(await count(otherJob, children.map((c) => String(c[otherJob.keyFields[0] as string])))).toBe(2);
+  });
+
   it("updates with the edit's base; a row changed since answers 'conflict' with the server's copy", async () => {
     const body = sampleBody(job);
     const created = (await push(job.table, [create(body)])).body.results[0].body as Body;
@@ -108,8 +123,10 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(Object.keys(docs.paths['/api/sync/push/{table}'] ?? {})).toContain('post');
   });
 
-  it('takes only the kinds the engine uploads through the generic routes', async () => {
-    expect((await push('tbl_profiles_images', [create({})])).status).toBe(404);
+  it('takes only the kinds the engine uploads (generic routes and profile images)', async () => {
+    // A profile image without its file: that record alone is refused, as PUT /profile/images without `file`.
+    const photo = await push(profileImage.table, [create({ prof_Id: 'no-file', img_for: 'photo' })]);
+    expect([photo.status, photo.body.results[0].status]).toEqual([200, 400]);
     expect((await push('users', [create({})])).status).toBe(404);
     expect((await push('no-such-table', [create({})])).status).toBe(404);
     expect((await t.api('POST', `/sync/push/${job.table}`, { body: { records: [create(sampleBody(job))] } })).status).toBe(401);
@@ -233,6 +250,75 @@ describe.each(backends)('batched upload on %s', (backend) => {
       const response = await pushForm(job.table, [{ op: 'update', id: theirs.jb_Id, data: { title: 'Taken over' } }], { '0.jb_img1': IMAGE });
       expect(response.body.results[0]?.status).toBe(404);
       expect(await storedImages([String(theirs.jb_Id)])).toEqual([]);
+    });
+
+    describe('profile images (PUT /profile/images/{id} per record)', () => {
+      const ABBR: Record<number, string> = { [A]: 'ADC', [B]: 'CAJ' };
+      const PHOTOS = profileImage.table;
+      /** A profile of `org` on the server, made by its writer. */
+      const profileOf = async (org: number) => {
+        const body: Body = { ...sampleBody(profile), prof_Reg_No: registrationNumber(ABBR[org] as string) };
+        expect((await t.api('POST', `${profile.rest ?? ''}/`, { token: writer(org), body })).status).toBe(201);
+        return String(body.prof_Id);
+      };
+      const photo = (id: string, img_for = 'photo') => create({ prof_Id: id, img_for });
+      const stored = async (ids: string[]) => {
+        const rows = await t.server.db.query<{ prof_Id: string; img_for: string }>(
+          'SELECT "prof_Id", "img_for" FROM "tbl_profiles_images" WHERE "prof_Id" = ANY($1::text[]) AND NOT "deleted" ORDER BY "prof_Id", "img_for"',
+          [ids],
+        );
+        return { rows: rows.map((r) => `${r.prof_Id}:${r.img_for}`), images: await storedImages(ids) };
+      };
+
+      it('stores each photo with its row in one transaction, replaced by kind; the bytes read back', async () => {
+        const ids = [await profileOf(A), await profileOf(A)];
+        const other = png(4, [0, 0, 200]);
+        const response = await pushForm(PHOTOS, [photo(ids[0] as string), photo(ids[1] as string, 'idDocument')], { '0.file': IMAGE, '1.file': other });
+        expect(response.status).toBe(200);
+        expect(response.body.results).toMatchObject([
+          { status: 200, body: { prof_Id: ids[0], img_for: 'photo', size: IMAGE.length, type: 'image/png' } },
+          { status: 200, body: { prof_Id: ids[1], img_for: 'idDocument', size: other.length } },
+        ]);
+        expect(await stored(ids as string[])).toEqual({
+          rows: [`${ids[0]}:photo`, `${ids[1]}:idDocument`].sort(),
+          images: [`${ids[0]}:photo:${IMAGE.length}`, `${ids[1]}:idDocument:${other.length}`].sort(),
+        });
+        const file = await fetch(`${t.url}/api/imgs/getfile?id=${ids[0]}&filename=photo`, { headers: { authorization: `Bearer ${writer(A)}` } });
+        expect(Buffer.from(await file.arrayBuffer()).equals(IMAGE)).toBe(true);
+      });
+
+      it('sent again (its answer lost): replaced, 200 again, nothing doubled', async () => {
+        const id = await profileOf(A);
+        for (let i = 0; i < 2; i += 1) expect((await pushForm(PHOTOS, [photo(id)], { '0.file': IMAGE })).body.results[0]?.status).toBe(200);
+        expect(await stored([id])).toEqual({ rows: [`${id}:photo`], images: [`${id}:photo:${IMAGE.length}`] });
+      });
+
+      it('a refused file, a missing one or an unknown kind fails its record alone, which stores nothing', async () => {
+        const ids = await Promise.all([1, 2, 3, 4].map(() => profileOf(A)));
+        const response = await pushForm(PHOTOS, [photo(ids[0] as string), photo(ids[1] as string), photo(ids[2] as string), photo(ids[3] as string, 'selfie')], {
+          '0.file': IMAGE,
+          '1.file': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+          '3.file': IMAGE,
+        });
+        expect(response.body.results.map((r) => r.status)).toEqual([200, 415, 400, 400]);
+        expect(await stored(ids)).toEqual({ rows: [`${ids[0]}:photo`], images: [`${ids[0]}:photo:${IMAGE.length}`] });
+      });
+
+      it('answers every role as PUT /profile/images/{id} does, and never touches another organisation\'s profiles', async () => {
+        for (const role of [1, 2, 3, 4, 5, 6, 7]) {
+          const token = tokens[`${A}:${role}`] as string;
+          const [single, batched] = [await profileOf(A), await profileOf(A)];
+          const alone = await multipartRequest(t, 'PUT', `${profileImage.rest ?? ''}/${single}`, token, { img_for: 'photo' }, { file: IMAGE });
+          const response = await pushForm(PHOTOS, [photo(batched)], { '0.file': IMAGE }, token);
+          if (alone.status === 403) expect(response.status, `role ${role}`).toBe(403);
+          else expect([response.status, response.body.results[0]?.status], `role ${role}`).toEqual([200, alone.status]);
+          expect((await stored([batched])).rows, `role ${role}`).toHaveLength(alone.status === 200 ? 1 : 0);
+        }
+        const theirs = await profileOf(B);
+        const response = await pushForm(PHOTOS, [photo(theirs)], { '0.file': IMAGE });
+        expect(response.body.results[0]?.status).toBe(404);
+        expect(await stored([theirs])).toEqual({ rows: [], images: [] });
+      });
     });
 
     it('refuses more image bytes than the limit as a whole (413), and stores nothing', async () => {

@@ -8,7 +8,7 @@ import type { EntityShape } from '../../schemas/define';
 import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
-import { file, job, otherJob, profile, PUSH_LIMITS, skills } from '../../schemas/index';
+import { file, job, otherJob, profile, profileImage, PUSH_LIMITS, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/lib/upload';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
@@ -217,6 +217,34 @@ describe('batched upload', () => {
     expect(await serverCount(job, more)).toBe(80);
   });
 
+  it('a kind leaves once the one before it has sent everything, but never before the kinds it refers to have finished', async () => {
+    db = await openTestDb();
+    await seedJobs(3);
+    for (let i = 0; i < 3; i += 1) await addPending(service, sampleBody(service, { serviceProvider: await addPending(serviceProvider, sampleBody(serviceProvider)) }));
+    const { http } = client();
+    const events: string[] = [];
+    const tableOf = (url = '') => decodeURIComponent(url.replace(PUSH, ''));
+    http.interceptors.request.use((config) => {
+      events.push(`sent ${tableOf(config.url)}`);
+      return config;
+    });
+    http.interceptors.response.use(async (response) => {
+      // The other jobs' answer comes late: the providers (which refer to nothing) go meanwhile.
+      if (tableOf(response.config.url) === otherJob.table) await new Promise((resolve) => setTimeout(resolve, 300));
+      events.push(`answered ${tableOf(response.config.url)}`);
+      return response;
+    });
+    const report = await uploadAll(deps(http));
+    expect(report).toMatchObject({ total: 12, uploaded: 12 });
+    const at = (event: string) => events.indexOf(event);
+    const [jobs, others, providers, services] = [job, otherJob, serviceProvider, service].map((e) => e.table);
+    expect(at(`answered ${jobs}`)).toBeLessThan(at(`sent ${others}`)); // children after their parents
+    expect(at(`answered ${providers}`)).toBeLessThan(at(`sent ${services}`));
+    expect(at(`sent ${others}`)).toBeLessThan(at(`sent ${providers}`)); // spec order of leaving
+    expect(at(`sent ${providers}`)).toBeLessThan(at(`answered ${others}`)); // the waits overlap
+    expect(await countPending(db)).toBe(0);
+  });
+
   it('one request per record is kept for comparison (batch: false) with the same result', async () => {
     db = await openTestDb();
     const keys = await seedJobs(6);
@@ -333,6 +361,96 @@ describe('batched upload with images', () => {
     expect(jobBatches.length).toBeGreaterThan(2);
     expect(d.notify).not.toHaveBeenCalled();
     expect(await serverImages(keys)).toHaveLength(24);
+    expect(await countPending(db)).toBe(0);
+  });
+});
+
+describe('profile images in batches', () => {
+  const PHOTOS = encodeURIComponent(profileImage.table);
+
+  /** Profiles already on the server, each with a pending photo of `bytesOf(i)` on the device. */
+  async function seedPhotos(n: number, bytesOf: (i: number) => Buffer): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const body: Body = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ICRS') };
+      expect((await t.api('POST', `${profile.rest ?? ''}/`, { token, body })).status).toBe(201);
+      const bytes = bytesOf(i);
+      const id = String(body.prof_Id);
+      await addPending(profileImage, { prof_Id: id, img_for: 'photo', name: `p${i}.png`, type: 'image/png', size: bytes.length, data: bytes.toString('base64') });
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Stored photos on the server: rows (not deleted) and image bytes, owner:size. */
+  async function serverPhotos(ids: readonly string[]): Promise<{ rows: number; images: string[] }> {
+    const [row] = await t.server.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM "tbl_profiles_images" WHERE "prof_Id" = ANY($1::text[]) AND NOT "deleted"',
+      [[...ids]],
+    );
+    const images = await t.server.db.query<{ ownerId: string; size: number }>(
+      'SELECT "ownerId", "size" FROM "images" WHERE "ownerTable" = $1 AND "ownerId" = ANY($2::text[]) ORDER BY "ownerId"',
+      [profileImage.table, [...ids]],
+    );
+    return { rows: row?.n ?? 0, images: images.map((r) => `${r.ownerId}:${r.size}`) };
+  }
+
+  it('small photos travel in multipart batches of the push, large ones alone; each lands once, progress per record', async () => {
+    db = await openTestDb();
+    const small = imageOf(20);
+    const large = imageOf(PUSH_LIMITS.smallImage / 1024 + 10);
+    const ids = await seedPhotos(5, (i) => (i === 4 ? large : small));
+    const { http, log } = client();
+    const seen: UploadReport[] = [];
+    const d = deps(http);
+    const report = await uploadAll(d, { onProgress: (r) => seen.push(r) });
+    const photos = report.kinds.find((k) => k.table === profileImage.table);
+    expect(photos).toMatchObject({ total: 5, success: 5, failed: 0, images: 5 });
+    expect(log).toEqual([`POST ${PUSH}${PHOTOS} ×4 +4 images`, `PUT ${profileImage.rest}/${ids[4]}`]);
+    expect(seen.map((r) => r.done)).toEqual([0, 1, 2, 3, 4, 5, 5]);
+    expect(d.notify).not.toHaveBeenCalled();
+    expect(await serverPhotos(ids)).toEqual({
+      rows: 5,
+      images: ids.map((id, i) => `${id}:${(i === 4 ? large : small).length}`).sort(),
+    });
+    expect(await countPending(db)).toBe(0);
+  });
+
+  it('one refused photo fails its record alone, kept with its error and its bytes; the others land', async () => {
+    db = await openTestDb();
+    const ids = await seedPhotos(3, (i) => (i === 1 ? Buffer.from('GIF89a not a type the server takes') : imageOf(5)));
+    const { http, log } = client();
+    const d = deps(http);
+    const report = await uploadAll(d);
+    expect(log).toEqual([`POST ${PUSH}${PHOTOS} ×3 +3 images`]);
+    expect(report.kinds.find((k) => k.table === profileImage.table)).toMatchObject({ success: 2, failed: 1, imagesFailed: 1 });
+    expect(d.notify).toHaveBeenCalledWith('Profile Sync Error', expect.stringMatching(/type/i));
+    expect((await serverPhotos(ids)).rows).toBe(2);
+    expect(await serverPhotos([ids[1] as string])).toEqual({ rows: 0, images: [] });
+    const kept = await listPending(db);
+    expect(kept).toMatchObject([{ table: profileImage.table, state: 'failed', attempts: 1 }]);
+    expect(kept[0]?.key).toContain(ids[1]);
+    const [doc] = await collectionOf(db, profileImage).find().exec();
+    expect(String(doc?.get('data'))).toBe(Buffer.from('GIF89a not a type the server takes').toString('base64'));
+  });
+
+  it("a batch whose answer is lost: the next upload sends the photos again, which replace themselves: nothing doubled", async () => {
+    db = await openTestDb();
+    const image = imageOf(30);
+    const ids = await seedPhotos(4, () => image);
+    proxy.setFaults({ dropRate: 1 });
+    const { http } = client(`${proxy.url}/api`);
+    const lost = await uploadAll(deps(http));
+    expect(proxy.stats.dropped).toBeGreaterThan(0);
+    expect(lost.kinds.find((k) => k.table === profileImage.table)).toMatchObject({ failed: 4, success: 0 });
+    expect((await serverPhotos(ids)).rows).toBe(4); // stored, the device does not know it
+
+    proxy.setFaults({ dropRate: 0 });
+    const again = await uploadAll(deps(http));
+    expect(again.kinds.find((k) => k.table === profileImage.table)).toMatchObject({ success: 4, failed: 0 });
+    expect(await serverPhotos(ids)).toEqual({ rows: 4, images: ids.map((id) => `${id}:${image.length}`).sort() });
+    const [all] = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "images" WHERE "ownerId" = ANY($1::text[])', [ids]);
+    expect(all?.n).toBe(4);
     expect(await countPending(db)).toBe(0);
   });
 });

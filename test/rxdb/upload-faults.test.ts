@@ -172,10 +172,11 @@ describe('upload under faults', () => {
     db = await openTestDb();
     const records = await seedGraph(10);
     const titles = await seedUpdates(10);
-    // Batches (with their small images) make few requests: rates high enough that each fault happens.
+    // Batches (with their small images, profile photos too) make few requests: small batches
+    // (a few records each) and rates high enough that each fault happens.
     proxy.setFaults({ failRate: 0.25, failAfterRate: 0.15, dropRate: 0.2 });
     const before = { ...proxy.stats };
-    const rounds = await uploadUntilDone();
+    const rounds = await uploadUntilDone({ batchBytes: 2048 });
     expect(records + titles.size).toBe(130);
     expect(rounds).toBeGreaterThan(1);
     // The faults did happen, each kind of them.

@@ -3,14 +3,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { profile, profileImage } from '../../../schemas/index';
 import { isRegistrationNumber } from '../../../schemas/ids';
 import { inputSchema, nullable, textSchema } from '../../../schemas/derive/json-schema';
-import type { Db, Queryable } from '../../db/index';
+import type { Db, Queryable, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { deleteImages, putImage } from '../../lib/images';
 import { getRowOr404, reading, updateRow, upsertRow, writing } from '../../lib/records';
 import type { DuplicateQuery } from '../../../schemas/duplicates';
 import { findDuplicates } from './duplicates';
-import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
-import type { EntityHooks } from './routes';
+import { DOCUMENT_TYPES, readMultipart, type UploadedFile } from '../../lib/uploads';
+import type { RecordInput } from './body';
+import type { EntityHooks, EntityWriter, WriterStore } from './routes';
 
 /** The abbreviation of an organisation (lookup list `organisation`), if it has one. */
 export async function organisationAbbr(db: Queryable, location: number): Promise<string | undefined> {
@@ -75,6 +76,47 @@ async function removeProfileImage(tx: Queryable, id: string, kind: string, userI
   return rows.length > 0;
 }
 
+/** The file part of a profile image (PUT /profile/images/{id}, and `{index}.file` in a batch). */
+export const PROFILE_IMAGE_PART = 'file';
+
+/** A profile image's fields in a batch (POST /sync/push/tbl_profiles_images): the PUT's path
+ * key and its `img_for` field; name, type and size come from the file itself. */
+export const profileImageBody = {
+  type: 'object',
+  required: ['prof_Id', 'img_for'],
+  additionalProperties: false,
+  properties: { prof_Id: inputSchema(profileImage.fields.prof_Id), img_for: { type: 'string', enum: IMAGE_KINDS } },
+} as const;
+
+/** Stores (or replaces) the profile image of `kind`, inside the caller's transaction: the
+ * profile must be one the user may write (404 otherwise), as PUT /profile/images/{id}. */
+async function storeProfileImage(tx: Queryable, request: FastifyRequest, id: string, kind: string, file: UploadedFile): Promise<Row> {
+  await getRowOr404(tx, profile, id, writing(request.user));
+  // A kind removed before and given again comes back (deleted columns reset).
+  const values = {
+    prof_Id: id, img_for: kind, name: file.fileName.slice(0, 255), type: file.mime, size: file.data.length,
+    deleted: false, deleteReason: null, deletedBy: null, deletedAt: null,
+  };
+  const { row } = await upsertRow(tx, profileImage, values, request.user.userId, writing(request.user));
+  // Stored under its kind: GET /imgs/getfile?id={prof_Id}&filename={img_for} serves it.
+  await putImage(tx, { table: profileImage.table, id }, kind, file, request.user.userId, kind);
+  return row;
+}
+
+/** Profile images as a batch stores them (server/plugins/sync/push.ts): PUT /profile/images/{id}
+ * per record, so a create and an update are the same call (replaced by kind), answered 200. */
+export function profileImageWriter(db: WriterStore): EntityWriter {
+  const put = async (request: FastifyRequest, id: string, input: RecordInput) => {
+    const file = input.files.find((f) => f.field === PROFILE_IMAGE_PART);
+    if (!file) throw new HttpError(400, 'validation.required', { field: PROFILE_IMAGE_PART });
+    return db.transaction((tx) => storeProfileImage(tx, request, id, String(input.body.img_for), file));
+  };
+  return {
+    create: async (request, input) => ({ row: await put(request, String(input.body.prof_Id), input), status: 200 }),
+    update: (request, id, input) => put(request, id, input),
+  };
+}
+
 export default async function profilesPlugin(app: FastifyInstance, { db }: { db: Db }) {
   const write = { permission: profile.access.write };
   const read = { permission: profile.access.read };
@@ -89,22 +131,11 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
     const { id } = request.params as { id: string };
     if (!request.isMultipart()) throw new HttpError(415, 'http.mediaType');
     const { fields, files } = await readMultipart(request, DOCUMENT_TYPES);
-    const file = files.find((f) => f.field === 'file');
-    if (!file) throw new HttpError(400, 'validation.required', { field: 'file' });
+    const file = files.find((f) => f.field === PROFILE_IMAGE_PART);
+    if (!file) throw new HttpError(400, 'validation.required', { field: PROFILE_IMAGE_PART });
     const kind = fields.img_for;
     if (!IMAGE_KINDS.includes(kind)) throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
-    return db.transaction(async (tx) => {
-      await getRowOr404(tx, profile, id, writing(request.user));
-      // A kind removed before and given again comes back (deleted columns reset).
-      const values = {
-        prof_Id: id, img_for: kind, name: file.fileName.slice(0, 255), type: file.mime, size: file.data.length,
-        deleted: false, deleteReason: null, deletedBy: null, deletedAt: null,
-      };
-      const { row } = await upsertRow(tx, profileImage, values, request.user.userId, writing(request.user));
-      // Stored under its kind: GET /imgs/getfile?id={prof_Id}&filename={img_for} serves it.
-      await putImage(tx, { table: profileImage.table, id }, kind, file, request.user.userId, kind);
-      return row;
-    });
+    return db.transaction((tx) => storeProfileImage(tx, request, id, kind, file));
   });
 
   app.get('/api/profile/images/:id', { config: read }, async (request) => {

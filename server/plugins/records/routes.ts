@@ -82,7 +82,11 @@ export interface EntityWriter {
 /** The record input of a JSON body (no files, no removals). */
 export const jsonInput = (body: Record<string, unknown>): RecordInput => ({ body, files: [], removeImages: [] });
 
-export function entityWriter(db: Db, entity: EntityShape, hooks: EntityHooks = {}): EntityWriter {
+/** What a writer stores through: the database, or a batch's transaction whose records are each
+ * a savepoint (server/plugins/sync/push.ts). */
+export type WriterStore = Pick<Db, 'query' | 'transaction'>;
+
+export function entityWriter(db: WriterStore, entity: EntityShape, hooks: EntityHooks = {}): EntityWriter {
   async function insert(request: FastifyRequest, input: RecordInput) {
     const values = writableValues(entity, input.body);
     const key = generatedKey(entity);

@@ -1,24 +1,27 @@
 // Batched upload (issue 16): POST /api/sync/push/{table} takes up to PUSH_LIMITS records of one
 // kind and answers one result per record, each what the single-record route would have answered
 // (status and body). Every record is stored through the same writer as POST {rest}/ and PUT
-// {rest}/{id} (server/plugins/records/routes.ts), in its own transaction, so one bad record never
-// fails the others, and the role and organisation rules are the single-record routes' own.
+// {rest}/{id} (server/plugins/records/routes.ts), in its own savepoint of the batch's one
+// transaction, so one bad record never fails the others, the batch costs one commit (one WAL
+// flush) instead of one per record, and the role and organisation rules are the single-record
+// routes' own. A batch whose transaction fails stores none of its records: it has no answer, and
+// the engine finds nothing of it on its next run.
 // A batch may be multipart (the field `records` plus the records' images, part `{index}.{slot}`):
 // each record is stored with its images in one transaction, through the same writer, and an
 // image of a refused type fails its record alone.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createPermission, type EntityShape, type JsonSchema } from '../../../schemas/define';
-import { createBodySchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { textSchema } from '../../../schemas/derive/json-schema';
 import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
-import type { Db, Row } from '../../db/index';
+import type { Db, Queryable, Row } from '../../db/index';
 import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
 import { getRow, reading } from '../../lib/records';
-import { IMAGE_TYPES, MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
+import { MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from '../records/body';
-import { hasGenericRoutes, writerOf } from '../records/index';
-import { jsonInput, type EntityWriter } from '../records/routes';
+import { pushShapeOf, writerOf, type PushShape } from '../records/index';
+import { jsonInput, type EntityWriter, type WriterStore } from '../records/routes';
 import { isDatabaseUnavailable } from '../../db/index';
 
 export interface PushRecord {
@@ -62,11 +65,12 @@ const pushBody = {
   },
 } as const;
 
-/** The tables that take batches: offline kinds stored through the generic routes (profile images have their own). */
-function pushableEntity(table: string): EntityShape {
+/** The tables that take batches: offline kinds stored through the generic routes, and profile images. */
+function pushableEntity(table: string): { entity: EntityShape; shape: PushShape } {
   const entity = getEntityByTable(table);
-  if (!entity?.upload || !entity.server || !hasGenericRoutes(entity)) throw new HttpError(404, 'http.notFound', { path: `/api/sync/push/${table}` });
-  return entity;
+  const shape = entity && pushShapeOf(entity);
+  if (!entity || !shape) throw new HttpError(404, 'http.notFound', { path: `/api/sync/push/${table}` });
+  return { entity, shape };
 }
 
 /** A role that may not make one of the batch's changes is refused the whole batch, as the
@@ -109,26 +113,36 @@ const NO_FILES: RecordFiles = { files: [] };
 
 /** The record input the writer stores: fields, images and slots to empty, as the single-record routes'. */
 function recordInput(entity: EntityShape, record: PushRecord, files: UploadedFile[]): RecordInput {
+  // Profile images have no slots to empty (PUT /profile/images replaces by kind).
   const removeImages = (record.removeImages ?? []).filter((slot) => entity.images.includes(slot));
   return { ...jsonInput(record.data), files, removeImages };
 }
 
-/** Stores one record; a client's mistake becomes its answer, a database outage ends the batch. */
-async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushRecord, images: RecordFiles = NO_FILES): Promise<PushResult> {
+/** The batch's transaction as the writer's store: the record's savepoint (pushOne) is its transaction. */
+const batchStore = (tx: Queryable): WriterStore => ({ query: (sql, params) => tx.query(sql, params), transaction: (work) => work(tx) });
+
+/** Stores one record in its own savepoint of the batch's transaction `tx`; a client's mistake
+ * becomes its answer (that record's writes rolled back), a database outage ends the batch. */
+async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record: PushRecord, images: RecordFiles = NO_FILES): Promise<PushResult> {
   const key = keyOf(p.entity, record);
   const checked = record.op === 'create' ? p.validateCreate(record.data) : p.validateUpdate(record.data);
   if (!checked.ok) return { key, status: checked.answer.statusCode, body: checked.answer.body };
+  let saved = false;
   try {
     if (images.refused) throw images.refused;
+    if (record.op === 'update' && !record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
     const input = recordInput(p.entity, record, images.files);
-    if (record.op === 'create') {
-      const { row, status } = await p.writer.create(request, input);
-      return { key, status, body: row };
-    }
-    if (!record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
-    return { key, status: 200, body: await p.writer.update(request, record.id, input) };
+    await tx.query('SAVEPOINT push_record');
+    saved = true;
+    const { row, status } = record.op === 'create' ? await p.writer.create(request, input) : { row: await p.writer.update(request, String(record.id), input), status: 200 };
+    await tx.query('RELEASE SAVEPOINT push_record');
+    return { key, status, body: row };
   } catch (error) {
     if (!(error instanceof Error) || isDatabaseUnavailable(error)) throw error;
+    if (saved) {
+      await tx.query('ROLLBACK TO SAVEPOINT push_record');
+      await tx.query('RELEASE SAVEPOINT push_record');
+    }
     const answer = clientErrorAnswer(request, error);
     if (!answer) {
       request.log.error({ err: error }, 'push: record not stored');
@@ -138,7 +152,7 @@ async function pushOne(request: FastifyRequest, db: Db, p: Pusher, record: PushR
     // 'duplicate entry' comes with the server's copy (when the user may read it), so the engine
     // can compare it with the local one without asking for it (design.md §2).
     if (answer.statusCode === 409 && record.op === 'create' && key) {
-      const server = await getRow(db, p.entity, key, reading(request.user));
+      const server = await getRow(tx, p.entity, key, reading(request.user));
       if (server) return { key, status: 409, body: { ...answer.body, server } };
     }
     return { key, status: answer.statusCode, body: answer.body };
@@ -149,15 +163,16 @@ const IMAGE_PART = /^(\d+)\.(.+)$/;
 
 /**
  * A multipart batch: the field `records` (the JSON body of a JSON batch) and image parts named
- * `{index}.{slot}` (the record's place in `records`, jb_img1..3 / sp_img1..3). The type and the
- * per-image size are checked as on the single-record routes; the batch's images together stay
- * within PUSH_LIMITS.imageBytes (413: the engine splits). A refused image fails its record only.
+ * `{index}.{slot}` (the record's place in `records`, then jb_img1..3 / sp_img1..3, or `file` for a
+ * profile image). The type and the per-image size are checked as on the single-record routes;
+ * the batch's images together stay within PUSH_LIMITS.imageBytes (413: the engine splits). A
+ * refused image fails its record only.
  */
-async function readMultipartBatch(request: FastifyRequest, entity: EntityShape): Promise<{ records: PushRecord[]; files: RecordFiles[] }> {
-  if (!entity.images.length) throw new HttpError(415, 'http.mediaType');
+async function readMultipartBatch(request: FastifyRequest, shape: PushShape): Promise<{ records: PushRecord[]; files: RecordFiles[] }> {
+  if (!shape.imageSlots.length) throw new HttpError(415, 'http.mediaType');
   const refused: { field: string; error: HttpError }[] = [];
-  const { fields, files } = await readMultipart(request, IMAGE_TYPES, {
-    maxFiles: PUSH_LIMITS.records * entity.images.length,
+  const { fields, files } = await readMultipart(request, shape.imageTypes, {
+    maxFiles: PUSH_LIMITS.records * shape.imageSlots.length,
     maxFileTotal: PUSH_LIMITS.imageBytes,
     maxFieldBytes: PUSH_LIMITS.bytes,
     rejectFile: (field, error) => refused.push({ field, error }),
@@ -181,7 +196,7 @@ async function readMultipartBatch(request: FastifyRequest, entity: EntityShape):
   };
   for (const file of files) {
     const { place, slot } = target(file.field);
-    if (!entity.images.includes(slot)) place.refused ??= new HttpError(400, 'validation.unknown', { field: slot });
+    if (!shape.imageSlots.includes(slot)) place.refused ??= new HttpError(400, 'validation.unknown', { field: slot });
     place.files.push({ ...file, field: slot });
   }
   for (const { field, error } of refused) target(field).place.refused ??= error;
@@ -192,11 +207,11 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
   // Multipart batches (records with their images); the per-file limit of the single-record routes.
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
   // Made once per table: Fastify caches compiled validators by schema object.
-  const byTable = new Map<string, { writer: EntityWriter; create: JsonSchema; update: JsonSchema }>();
-  const partsOf = (entity: EntityShape) => {
-    const parts = byTable.get(entity.table) ?? { writer: writerOf(db, entity), create: createBodySchema(entity), update: updateBodySchema(entity) };
-    byTable.set(entity.table, parts);
-    return parts;
+  const shapes = new Map<string, { entity: EntityShape; shape: PushShape }>();
+  const pushable = (table: string) => {
+    const found = shapes.get(table) ?? pushableEntity(table);
+    shapes.set(table, found);
+    return found;
   };
   app.post(
     '/api/sync/push/:table',
@@ -206,16 +221,19 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
       bodyLimit: PUSH_LIMITS.bytes,
     },
     async (request) => {
-      const entity = pushableEntity((request.params as { table: string }).table);
+      const { entity, shape } = pushable((request.params as { table: string }).table);
       const { records, files } = request.isMultipart()
-        ? await readMultipartBatch(request, entity)
+        ? await readMultipartBatch(request, shape)
         : { records: (request.body as { records: PushRecord[] }).records, files: [] };
       assertAllowed(request, entity, records);
-      const parts = partsOf(entity);
-      const p: Pusher = { entity, writer: parts.writer, validateCreate: validator(request, parts.create), validateUpdate: validator(request, parts.update) };
-      const results: PushResult[] = [];
-      // One after the other, in the order sent: each in its own transaction.
-      for (const [i, record] of records.entries()) results.push(await pushOne(request, db, p, record, files[i]));
+      const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
+      const results = await db.transaction(async (tx) => {
+        const p: Pusher = { entity, writer: writerOf(batchStore(tx), entity), ...validators };
+        const answers: PushResult[] = [];
+        // One after the other, in the order sent: each in its own savepoint.
+        for (const [i, record] of records.entries()) answers.push(await pushOne(request, tx, p, record, files[i]));
+        return answers;
+      });
       return { results };
     },
   );

@@ -29,7 +29,7 @@ export interface IcrsDebugHandle {
   uploadWith: (options: UploadModeOptions) => Promise<UploadReport>;
 }
 
-export type UploadModeOptions = Pick<UploadOptions, 'sequential' | 'batch' | 'concurrency'>;
+export type UploadModeOptions = Pick<UploadOptions, 'sequential' | 'batch' | 'concurrency' | 'onProgress'>;
 
 declare global {
   interface Window {

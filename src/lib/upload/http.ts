@@ -1,6 +1,7 @@
 // The engine's requests (docs/api.md "Entity calls") and how their failures read.
 import { isAxiosError, type AxiosRequestConfig } from 'axios';
 import type { EntityShape } from '../../../schemas/define';
+import { profileImage } from '../../../schemas/index';
 import { appendImages, recordForm as dataLayerForm } from '../datalayer/images';
 import type { ImageInput } from '../datalayer/types';
 import { blobOf } from './bytes';
@@ -21,6 +22,9 @@ const path = (entity: EntityShape, key?: string) => `${entity.rest ?? ''}/${key 
 export function slotOf(entity: EntityShape, image: LocalDoc): string {
   return entity.images[Number(image.get('imgNo')) - 1] ?? `img${String(image.get('imgNo'))}`;
 }
+
+/** The file part of a profile image: PUT /profile/images/{prof_Id}'s field, `{index}.file` in a batch. */
+const PROFILE_IMAGE_PART = 'file';
 
 /** A stored image as the data layer's image input (its slot, bytes and name). */
 function imageInput(entity: EntityShape, image: LocalDoc): ImageInput {
@@ -61,7 +65,7 @@ export async function putRecord(
 export async function putProfileImage(http: UploadHttp, entity: EntityShape, data: Readonly<DocData>): Promise<Row> {
   const form = new FormData();
   form.append('img_for', String(data.img_for));
-  form.append('file', blobOf(String(data.data), String(data.type)), String(data.name));
+  form.append(PROFILE_IMAGE_PART, blobOf(String(data.data), String(data.type)), String(data.name));
   const response = await http.put<Row>(path(entity, String(data.prof_Id)), form, MULTIPART);
   return response.data;
 }
@@ -71,6 +75,14 @@ export async function putProfileImage(http: UploadHttp, entity: EntityShape, dat
 export async function removeProfileImage(http: UploadHttp, data: Readonly<DocData>): Promise<Row> {
   const response = await http.post<Row>(`/profile/images/delete/${encodeURIComponent(String(data.prof_Id))}`, { img_for: data.img_for }, QUIET);
   return response.data;
+}
+
+/** A record's images as parts of a batch: job and service images by slot (jb_img1..3 /
+ * sp_img1..3); a profile image is its own document's bytes, part `file`, as on its PUT. */
+export function imageParts(entity: EntityShape, doc: LocalDoc, images: readonly LocalDoc[]): ImageInput[] {
+  if (entity.table !== profileImage.table) return images.map((image) => imageInput(entity, image));
+  const data = doc.toJSON() as DocData;
+  return [{ slot: PROFILE_IMAGE_PART, blob: blobOf(String(data.data), String(data.type)), name: String(data.name) }];
 }
 
 /** One record of a batch (POST /api/sync/push/{table}, server/plugins/sync/push.ts). */
@@ -94,10 +106,10 @@ export interface PushAnswer {
  * POST /sync/push/{table}: many records of one kind in one request, one answer per record, in
  * the order sent. An answer that does not match the batch is an error of the whole batch.
  */
-export async function pushRecords(http: UploadHttp, entity: EntityShape, records: readonly PushRecord[], images: readonly (readonly LocalDoc[])[] = []): Promise<PushAnswer[]> {
+export async function pushRecords(http: UploadHttp, entity: EntityShape, records: readonly PushRecord[], images: readonly (readonly ImageInput[])[] = []): Promise<PushAnswer[]> {
   const url = `/sync/push/${encodeURIComponent(entity.table)}`;
   const response = images.some((list) => list.length)
-    ? await http.post<{ results?: PushAnswer[] }>(url, batchForm(entity, records, images), MULTIPART)
+    ? await http.post<{ results?: PushAnswer[] }>(url, batchForm(records, images), MULTIPART)
     : await http.post<{ results?: PushAnswer[] }>(url, { records }, QUIET);
   const results = response.data?.results;
   if (!Array.isArray(results) || results.length !== records.length) throw new Error('The server answered the batch incompletely');
@@ -106,10 +118,10 @@ export async function pushRecords(http: UploadHttp, entity: EntityShape, records
 
 /** A batch with images: the JSON body as the field `records`, each record's images as parts
  * `{index}.{slot}` (the server stores each record with its images in one transaction). */
-function batchForm(entity: EntityShape, records: readonly PushRecord[], images: readonly (readonly LocalDoc[])[]): FormData {
+function batchForm(records: readonly PushRecord[], images: readonly (readonly ImageInput[])[]): FormData {
   const form = new FormData();
   form.append('records', JSON.stringify({ records }));
-  images.forEach((list, index) => appendImages(form, list.map((image) => imageInput(entity, image)), `${index}.`));
+  images.forEach((list, index) => appendImages(form, list, `${index}.`));
   return form;
 }
 

@@ -83,17 +83,31 @@ export function imageSize(image: LocalDoc): number {
   return Math.floor((String(image.get('data') ?? '').length * 3) / 4);
 }
 
+/** Bytes of the images a record carries: its `files` (jobs, services), or a profile image's own. */
+export function imageBytes(entity: EntityShape, ready: Ready): number {
+  if (isProfileImage(entity)) return imageSize(ready.doc);
+  return ready.images.reduce((n, image) => n + imageSize(image), 0);
+}
+
+/** Images a record carries, for the report: a profile image is one. */
+export function imageCount(entity: EntityShape, ready: Ready): number {
+  return isProfileImage(entity) ? 1 : ready.images.length;
+}
+
 /** True when the record can travel in a batch: its images (if any) are small
- * (PUSH_LIMITS.smallImage each); larger ones go with their record alone. Profile images have
- * their own route. */
+ * (PUSH_LIMITS.smallImage each); larger ones go with their record alone. A profile image is
+ * small or not by its own bytes; one removed offline goes alone (its own delete call). */
 export function batchable(entity: EntityShape, ready: Ready): boolean {
-  return !isProfileImage(entity) && ready.images.every((image) => imageSize(image) <= PUSH_LIMITS.smallImage);
+  if (isProfileImage(entity)) return !pendingRemovals(ready.doc.toJSON()).length && imageSize(ready.doc) <= PUSH_LIMITS.smallImage;
+  return ready.images.every((image) => imageSize(image) <= PUSH_LIMITS.smallImage);
 }
 
 /** The record as one entry of a batch: the body its own POST or PUT would carry (and the slots
- * it empties); its images travel beside it as parts of the batch. */
+ * it empties); its images travel beside it as parts of the batch. A profile image is its PUT's
+ * key and kind (replaced by kind: create and update are the same call). */
 export function pushEntry(entity: EntityShape, ready: Ready): PushRecord {
   const data = ready.doc.toJSON();
+  if (isProfileImage(entity)) return { op: 'create', data: { prof_Id: data.prof_Id, img_for: data.img_for } };
   if (data.syncOp !== 'update') return { op: 'create', data: createBody(entity, data) };
   const removeImages = pendingRemovals(data);
   return { op: 'update', id: serverKey(entity, data), data: updateRequest(entity, data), ...(removeImages.length ? { removeImages } : {}) };
@@ -144,7 +158,7 @@ function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, 
   // Profile images are replaced by kind on every PUT: create and update are the same call. A
   // removal made offline (issue 11) deletes the kind on the server; repeating it is harmless.
   if (isProfileImage(entity) && pendingRemovals(data).length) return removeProfileImage(ctx.http, data).then(stored);
-  if (isProfileImage(entity)) return putProfileImage(ctx.http, entity, data).then(stored);
+  if (isProfileImage(entity)) return (first ?? (() => putProfileImage(ctx.http, entity, data)))().then(stored);
   return data.syncOp === 'update' ? sendUpdate(ctx, entity, data, images, first) : sendCreate(ctx, entity, data, images, first);
 }
 

@@ -1,12 +1,13 @@
-// uploadAll (spec §4, issue 4 §3): kinds one after the other in spec order, so every parent kind is
-// finished before its children's; within a kind, records that do not depend on each other go a few
-// at a time. The plan is read from the store at the start; each record is read again just before
+// uploadAll (spec §4, issue 4 §3): kinds in spec order, every parent kind (every kind a record
+// refers to) finished before its children's start; in the batched mode a kind leaves as soon as
+// the one before it has sent everything and the kinds it refers to are finished, so waits overlap.
+// Within a kind, records that do not depend on each other go a few at a time. The plan is read from the store at the start; each record is read again just before
 // it is sent, so nothing but the store decides what is left to do.
 import type { EntityShape } from '../../../schemas/define';
 import type { IcrsDatabase } from '../db/database';
 import { PUSH_LIMITS } from '../../../schemas/index';
-import { failureOf, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
-import { batchable, imageSize, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
+import { failureOf, imageParts, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
+import { batchable, imageBytes, imageCount, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';
 import { finishUploadedMany, markFailed, pendingKeys, UPLOAD_KINDS } from './store';
 import type { KindReport, RecordRef, StopReason, UploadDeps, UploadOptions, UploadReport } from './types';
 import { browserOnline } from '../network';
@@ -16,9 +17,9 @@ export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Conne
 export const DEFAULT_CONCURRENCY = 4;
 /** Batches of one kind in flight at once: one is stored while the next travels. */
 export const BATCHES_IN_FLIGHT = 2;
-/** Bytes of JSON a batch is filled to: below the server's limit, with room for the envelope. */
+/** Bytes of JSON a batch is imagesFilled to: below the server's limit, with room for the envelope. */
 export const DEFAULT_BATCH_BYTES = Math.floor(PUSH_LIMITS.bytes * 0.9);
-/** Bytes of images a batch is filled to (multipart): below the server's limit. */
+/** Bytes of images a batch is imagesFilled to (multipart): below the server's limit. */
 export const BATCH_IMAGE_BYTES = Math.floor(PUSH_LIMITS.imageBytes * 0.9);
 /** Consecutive failures without an answer (or with a gateway's) after which the run stops
  * instead of failing every remaining record against a server that is away. */
@@ -55,6 +56,8 @@ async function run(ctx: RecordContext, options: UploadOptions): Promise<UploadRe
     if (!state.stop && options.signal?.aborted) state.stop = 'aborted';
     return state.stop !== undefined;
   };
+  const finished: Promise<void>[] = [];
+  let sent: Promise<void> = Promise.resolve();
   for (const [index, step] of progress.plan.entries()) {
     const kind: KindRun = {
       ctx,
@@ -70,11 +73,44 @@ async function run(ctx: RecordContext, options: UploadOptions): Promise<UploadRe
       report: (key, outcome) => progress.record(index, key, outcome),
       batchFailed: (failure) => noteConnection(state, failure),
     };
-    if (batched) await uploadKindInBatches(kind, step.keys);
-    else await runPool(step.keys, limit, stopped, async (key) => kind.record(key, await uploadSafely(ctx, step.entity, key)));
+    if (!batched) {
+      await runPool(step.keys, limit, stopped, async (key) => kind.record(key, await uploadSafely(ctx, step.entity, key)));
+      if (stopped()) break;
+      continue;
+    }
+    // Batched: a kind leaves once the kind before it has sent all its requests (kinds still
+    // leave in spec order) and every kind it refers to has finished (dependsOn): no record
+    // reaches the server before a record it names. The kind's wait for its answers then
+    // overlaps the next kind's, where that next kind does not depend on it.
+    await Promise.all([sent, ...dependsOn(progress.plan, index).map((i) => finished[i])]);
     if (stopped()) break;
+    const allSent = deferred();
+    finished[index] = uploadKindInBatches(kind, step.keys, allSent.resolve).finally(allSent.resolve);
+    finished[index]?.catch(() => undefined); // awaited below; handled meanwhile
+    sent = allSent.promise;
   }
+  await Promise.all(finished);
   return progress.finish(state.stop);
+}
+
+/**
+ * The kinds (their places in the plan) kind `index` must see finished before it starts in the
+ * batched mode: those its id fields refer to (its parent among them), derived from the entity
+ * declarations; the last kind (profile images, spec §4 "uploaded last") waits for every kind.
+ */
+function dependsOn(plan: readonly Step[], index: number): number[] {
+  const earlier = plan.slice(0, index).map((_, i) => i);
+  if (index === plan.length - 1) return earlier;
+  const refs = new Set(Object.values((plan[index] as Step).entity.fields).flatMap((field) => (field.kind === 'id' && field.ref ? [field.ref] : [])));
+  return earlier.filter((i) => refs.has((plan[i] as Step).entity.name));
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 /** One kind's upload: where outcomes go and when to stop. */
@@ -96,10 +132,12 @@ interface KindRun {
 /**
  * Batched upload of one kind (issue 16): the records without images or with small ones go in
  * batches of up to PUSH_LIMITS (POST /sync/push/{table}, multipart when images go along, one
- * answer per record, settled by the same rules as a record sent alone); records with large
- * images (and profile images) go alone, a few at a time, as before, beside the batches.
+ * answer per record, settled by the same rules as a record sent alone), profile images too;
+ * `onAllSent` once every request of the kind has left (the next kind may then start);
+ * records with large images (and profile images removed offline) go alone, a few at a time, as
+ * before, beside the batches.
  */
-async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Promise<void> {
+async function uploadKindInBatches(kind: KindRun, keys: readonly string[], onAllSent: () => void = () => undefined): Promise<void> {
   const alone: Ready[] = [];
   const ready: Ready[] = [];
   for (let start = 0; start < keys.length && !kind.stopped(); start += PREPARE_CHUNK) {
@@ -114,9 +152,22 @@ async function uploadKindInBatches(kind: KindRun, keys: readonly string[]): Prom
   }
   // The records of one kind do not depend on each other: the batches and the records with
   // images travel at the same time.
+  const batches = batchesOf(kind, ready);
+  let toSend = batches.length + alone.length;
+  const leaving = () => {
+    toSend -= 1;
+    if (toSend === 0) onAllSent();
+  };
+  if (toSend === 0) onAllSent();
   await Promise.all([
-    runPool(batchesOf(kind, ready), BATCHES_IN_FLIGHT, kind.stopped, (batch) => sendBatch(kind, batch)),
-    runPool(alone, kind.limit, kind.stopped, async (r) => kind.record(r.key, await sendSafely(kind, r))),
+    runPool(batches, BATCHES_IN_FLIGHT, kind.stopped, (batch) => {
+      leaving();
+      return sendBatch(kind, batch);
+    }),
+    runPool(alone, kind.limit, kind.stopped, async (r) => {
+      leaving();
+      kind.record(r.key, await sendSafely(kind, r));
+    }),
   ]);
 }
 
@@ -131,21 +182,21 @@ function batchesOf(kind: KindRun, ready: readonly Ready[]): Entry[][] {
   const batches: Entry[][] = [];
   let current: Entry[] = [];
   let bytes = 0;
-  let imageBytes = 0;
+  let imagesFilled = 0;
   for (const r of ready) {
     const request = pushEntry(kind.entity, r);
     const size = utf8Length(JSON.stringify(request)) + 1;
-    const images = r.images.reduce((n, image) => n + imageSize(image), 0);
-    const full = current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes || imageBytes + images > kind.batchImageBytes;
+    const images = imageBytes(kind.entity, r);
+    const full = current.length >= PUSH_LIMITS.records || bytes + size > kind.batchBytes || imagesFilled + images > kind.batchImageBytes;
     if (current.length && full) {
       batches.push(current);
       current = [];
       bytes = 0;
-      imageBytes = 0;
+      imagesFilled = 0;
     }
     current.push({ ready: r, request });
     bytes += size;
-    imageBytes += images;
+    imagesFilled += images;
   }
   if (current.length) batches.push(current);
   return batches;
@@ -164,7 +215,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
   const { ctx, entity } = kind;
   let answers: PushAnswer[];
   try {
-    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request), batch.map((e) => e.ready.images));
+    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request), batch.map(({ ready }) => imageParts(entity, ready.doc, ready.images)));
   } catch (error) {
     const failure = failureOf(error);
     if (failure.status === 413 && batch.length > 1) {
@@ -178,7 +229,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     kind.batchFailed(outcome(0));
     for (const { ready } of batch) {
       await markFailed(ready.doc, failure.message);
-      kind.report(ready.key, outcome(ready.images.length));
+      kind.report(ready.key, outcome(imageCount(entity, ready)));
     }
     return;
   }
@@ -199,7 +250,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     for (const { ready, row } of stored) kind.record(ready.key, await sendSafely(kind, ready, () => Promise.resolve(row)));
     return;
   }
-  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: ready.images.length });
+  for (const { ready } of stored) kind.record(ready.key, { status: 'success', images: imageCount(entity, ready) });
 }
 
 /** Records read together before a batched upload: a few reads per chunk instead of three per record. */
