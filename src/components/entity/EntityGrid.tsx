@@ -2,11 +2,12 @@
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
+import { releaseStoreOpening } from '../../lib/db/openingHold';
 import { downloadText } from '../../lib/download';
 import { useServerChanges } from '../../lib/serverChanges';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
@@ -123,7 +124,24 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
 // The MUI data grid (~410 KB with the parts of MUI only it uses) loads with the first list
 // shown, not with every module that imports this folder: the store, the shell and the offline
 // home import small helpers from here and start faster without it (issue 16).
-const GridView = lazy(() => import('./GridView'));
+// The app starts loading it when the address becomes a list screen (`preloadGridView`), beside
+// the list's first request; once loaded it is drawn without a suspended render first.
+type GridViewModule = typeof import('./GridView');
+let gridViewModule: Promise<GridViewModule> | undefined;
+let LoadedGridView: GridViewModule['default'] | undefined;
+function loadGridView(): Promise<GridViewModule> {
+  gridViewModule ??= import('./GridView').then((module) => {
+    LoadedGridView = module.default;
+    return module;
+  });
+  return gridViewModule;
+}
+const LazyGridView = lazy(loadGridView);
+
+/** Starts loading the data grid's code (a list screen is about to be drawn). */
+export function preloadGridView(): void {
+  loadGridView().catch(() => (gridViewModule = undefined)); // the grid's own load retries and reports
+}
 
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
@@ -137,6 +155,13 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_GAP_MS, true);
   const page = usePage(load, state.query, [refreshKey, serverChanges]);
+  // A list drawn while the store waits (a page load of its address) lets it open once its first
+  // page is drawn, or failed.
+  const firstPageDone = page.rows.length > 0 || page.error !== null || !page.loading;
+  useEffect(() => {
+    if (firstPageDone) releaseStoreOpening();
+  }, [firstPageDone]);
+  const GridView = LoadedGridView ?? LazyGridView;
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));

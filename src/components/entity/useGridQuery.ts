@@ -78,9 +78,28 @@ export function queryOf(sortModel: GridSortModel, q: string, filters: Filters, f
   };
 }
 
+function initialPageSize(options: GridQueryOptions): number {
+  const sizes: readonly number[] = PAGE_SIZE_MENUS[options.pageSizes ?? 'list'];
+  return sizes.find((size) => size === options.initialPageSize) ?? (sizes[0] as number);
+}
+
+/** A list screen's grid as far as its first page depends on it (each list screen declares it
+ * beside itself, and the app asks that page before the screen is drawn). */
+export interface ListScreen {
+  entity: EntityShape;
+  columns: readonly string[];
+}
+
+/** The query of a grid's first page, as `useGridQuery` makes it (no search, the initial filters):
+ * what the app asks before a list screen is drawn (src/app/listPrefetch.ts). */
+export function firstPageQuery(entity: EntityShape, columns: readonly string[], options: GridQueryOptions = {}): ListQuery {
+  const base = queryOf(initialSort(entity, columns), '', options.initialFilter ?? {}, options.fixedFilter ?? {});
+  return { ...base, page: 1, pageSize: initialPageSize(options) };
+}
+
 export function useGridQuery(entity: EntityShape, columns: readonly string[], options: GridQueryOptions) {
   const sizes: readonly number[] = PAGE_SIZE_MENUS[options.pageSizes ?? 'list'];
-  const pageSize = sizes.find((size) => size === options.initialPageSize) ?? (sizes[0] as number);
+  const pageSize = initialPageSize(options);
   const [paginationModel, setPaginationModel] = useState<GridPaginationModel>({ page: 0, pageSize });
   const [sortModel, setSortModel] = useState<GridSortModel>(() => initialSort(entity, columns));
   const [search, setSearchText] = useState('');

@@ -3,6 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { DbContext, DbOpeningContext, LOADING, type DbState } from './context';
 import { createIcrsDb, type IcrsDatabase } from './database';
+import { storeOpeningAllowed } from './openingHold';
 
 export { useDb, useDbState, type DbState } from './context';
 export { useDataLayer, useOpeningDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
@@ -64,7 +65,7 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
     // collections cost ~0.2-0.3 s of the main thread, and a screen that waits for the store
     // leaves the page idle, so it opens at once there (docs/performance.md "Start-up"). A list
     // asks the server meanwhile and merges this device's records once the store is open.
-    const cancel = whenIdle(() => {
+    const start = () => {
       open().then(
         (db) => {
           opening.resolve(db);
@@ -77,6 +78,10 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
           if (mounted) setState({ status: 'error', db: null, error: failure });
         },
       );
+    };
+    // A list being drawn first may hold it a little longer (openingHold.ts).
+    const cancel = whenIdle(() => {
+      void storeOpeningAllowed().then(() => mounted && start());
     }, STORE_OPEN_MAX_WAIT_MS);
     // The store stays open for the page's life: closing it here would break the next mount.
     return () => {
