@@ -17,7 +17,8 @@
 //
 // - BENCH_COMPARE_DIST=<dir>: another build (e.g. main's dist/, copied) served by a second server
 //   on the same database, measured in turn with this one (the order alternating, so both meet
-//   the same load): its figures as lists.compared.*, and the median of the pairs' ratios.
+//   the same load): its figures as lists.compared.*, and the median of the pairs' ratios;
+// - BENCH_LIVE_ONLY=1: the live update alone.
 //
 //   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/lists.bench.ts
 //
@@ -164,7 +165,7 @@ async function inTurn(builds: Build[], step: (build: Build, run: number) => Prom
 }
 
 function report(build: Build, prefix: string): void {
-  for (const [name, f] of Object.entries(build.figures)) {
+  for (const [name, f] of Object.entries(build.figures).filter(([, f]) => f.shown.length > 0)) {
     console.log(`${prefix}${name}_first_rows_ms: ${median(f.shown).toFixed(0)} ms`);
     console.log(`${prefix}${name}_first_rows_polled_ms: ${median(f.polled).toFixed(0)} ms`);
     console.log(`${prefix}${name}_list_request_ms: ${median(f.asked).toFixed(0)} ms`);
@@ -173,7 +174,7 @@ function report(build: Build, prefix: string): void {
   }
   console.log(`${prefix}live_update_ms: ${median(build.live).toFixed(0)} ms`);
   const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
-  for (const [name, f] of Object.entries(build.figures)) {
+  for (const [name, f] of Object.entries(build.figures).filter(([, f]) => f.shown.length > 0)) {
     console.log(`# ${prefix}${name} runs: first rows ${runs(f.shown)}; request ${runs(f.asked)}; answer ${runs(f.answered)}; in app ${runs(f.inApp)}`);
   }
   console.log(`# ${prefix}live update runs: ${runs(build.live)}`);
@@ -202,7 +203,7 @@ async function main() {
       const figures = Object.fromEntries(Object.keys(SCREENS).map((screen) => [screen, noFigures()]));
       builds.push({ name, a: await signedIn(browser, url), b: await signedIn(browser, url), figures, live: [] });
     }
-    for (const [name, screen] of Object.entries(SCREENS)) {
+    for (const [name, screen] of process.env.BENCH_LIVE_ONLY ? [] : Object.entries(SCREENS)) {
       await inTurn(builds, (build) => fullLoad(build.b, screen, build.figures[name] as Figures));
       await inTurn(builds, (build) => inAppNavigation(build.b, screen, build.figures[name] as Figures));
     }
@@ -218,7 +219,7 @@ async function main() {
     report(mine, 'lists.');
     if (compared) {
       report(compared, 'lists.compared.');
-      for (const name of Object.keys(SCREENS)) {
+      for (const name of Object.keys(SCREENS).filter((screen) => (mine.figures[screen] as Figures).shown.length > 0)) {
         const m = mine.figures[name] as Figures;
         const c = compared.figures[name] as Figures;
         console.log(`lists.ratio.${name}_first_rows: ${pairedRatio(m.shown, c.shown)}x`);

@@ -151,10 +151,9 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const namesKey = (props.columns ?? defaultColumns(entity)).join(',');
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
-  const [serverChanges, setServerChanges] = useState(0);
+  const page = usePage(load, state.query, refreshKey);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
-  useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_GAP_MS, true);
-  const page = usePage(load, state.query, [refreshKey, serverChanges]);
+  useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
   // A list drawn while the store waits (a page load of its address) lets it open once its first
   // page is drawn, or failed.
   const firstPageDone = page.rows.length > 0 || page.error !== null || !page.loading;

@@ -1,10 +1,10 @@
 // The list state of an EntityGrid (page, sort, search, filters) as one ListQuery, and the page
 // that query loads. The grid pages, sorts and filters on the server (or in RxDB offline): it
 // only ever holds the rows it shows.
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
-import { from, lastValueFrom, type Observable } from 'rxjs';
+import { from, lastValueFrom, type Observable, type Subscription } from 'rxjs';
 import type { FilterValue, ListQuery, ListResult } from '../../lib/datalayer/types';
 
 /** One page of rows: a promise, or an observable of the page as it becomes known (the data
@@ -152,26 +152,43 @@ export interface PageState<R> {
 
 /** Loads `query` whenever it (or `refreshKey`) changes. Answers that arrive after a newer
  * request are dropped, and the previous rows stay on screen while the next page loads. An
- * observable page is shown at each step (the first one ends the loading). */
-export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void } {
+ * observable page is shown at each step (the first one ends the loading). `reload()` asks the
+ * page shown again at once, from the caller's event (a change heard on the stream): the request
+ * leaves before React renders anything, not after a render and its effects (a live list shows a
+ * colleague's save sooner, issue 16). */
+export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void; reload: () => void } {
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify([query, refreshKey ?? null, attempt]);
   const [loaded, setLoaded] = useState<Loaded<R> | null>(null);
   const [lastPage, setLastPage] = useState<ListResult<R> | null>(null);
   // `load` is usually an inline arrow: reading the latest one must not start a request.
-  const run = useEffectEvent((q: ListQuery) => load(q));
+  const latest = useRef({ load, query, key });
   useEffect(() => {
-    const subscription = from(run(query)).subscribe({
+    latest.current = { load, query, key };
+  });
+  const current = useRef<Subscription | null>(null);
+  const start = useCallback((q: ListQuery, forKey: string) => {
+    current.current?.unsubscribe();
+    current.current = from(latest.current.load(q)).subscribe({
       next: (page) => {
-        setLoaded({ key, page, error: null });
+        setLoaded({ key: forKey, page, error: null });
         setLastPage(page);
       },
-      error: (error: unknown) => setLoaded({ key, page: null, error }),
+      error: (error: unknown) => setLoaded({ key: forKey, page: null, error }),
     });
-    return () => subscription.unsubscribe();
+  }, []);
+  useEffect(() => {
+    latest.current = { ...latest.current, query, key };
+    start(query, key);
+    return () => current.current?.unsubscribe();
     // `key` names `query`, `refreshKey` and `attempt`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
+  const reload = useCallback(() => {
+    const { query: q, key: forKey } = latest.current;
+    start(q, forKey);
+    setLoaded((was) => (was?.key === forKey ? null : was)); // loading again, the rows kept
+  }, [start]);
   const settled = loaded?.key === key;
   return {
     rows: lastPage?.rows ?? [],
@@ -179,5 +196,6 @@ export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unkn
     loading: !settled,
     error: settled ? loaded.error : null,
     retry: () => setAttempt((n) => n + 1),
+    reload,
   };
 }
