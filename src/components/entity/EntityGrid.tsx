@@ -124,8 +124,8 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
 // The MUI data grid (~410 KB with the parts of MUI only it uses) loads with the first list
 // shown, not with every module that imports this folder: the store, the shell and the offline
 // home import small helpers from here and start faster without it (issue 16).
-// The app starts loading it when the address becomes a list screen (`preloadGridView`), beside
-// the list's first request; once loaded it is drawn without a suspended render first.
+// The app starts loading it when the address becomes a list screen (src/app/listPrefetch.ts),
+// beside the list's first request; once loaded it is drawn without a suspended render first.
 type GridViewModule = typeof import('./GridView');
 let gridViewModule: Promise<GridViewModule> | undefined;
 let LoadedGridView: GridViewModule['default'] | undefined;
@@ -137,11 +137,6 @@ function loadGridView(): Promise<GridViewModule> {
   return gridViewModule;
 }
 const LazyGridView = lazy(loadGridView);
-
-/** Starts loading the data grid's code (a list screen is about to be drawn). */
-export function preloadGridView(): void {
-  loadGridView().catch(() => (gridViewModule = undefined)); // the grid's own load retries and reports
-}
 
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;

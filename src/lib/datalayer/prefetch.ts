@@ -6,7 +6,7 @@
 // The organisation scope stays the server's: it is the same request with the same session.
 import type { EntityShape } from '../../../schemas/define';
 import { onServerChange } from '../events';
-import { getPage, type Page } from './remote';
+import { getPage, type Page } from './pages';
 import type { HttpClient, ListQuery } from './types';
 
 /** An answer not taken within this time is dropped: the grid asks afresh (a screen left and
