@@ -10,7 +10,6 @@ import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery
 import { api } from '../lib/api';
 import { prefetchPage } from '../lib/datalayer/prefetch';
 import { appIsOnline } from '../lib/db/online';
-import { holdStoreOpening } from '../lib/db/openingHold';
 import { can, type Permission } from '../lib/permissions';
 import { getUser } from '../lib/session';
 import { CLIENT_LIST } from '../features/clients/list';
@@ -48,11 +47,9 @@ export function prefetchListAt(pathname: string): boolean {
   return true;
 }
 
-/** At the page's start: the list's page is asked now, and the store opens once the list's first
- * rows are drawn (its opening competed with drawing them; src/lib/db/openingHold.ts). */
+/** At the page's start (a page load of the list's address). */
 export function prefetchOnPageLoad(pathname: string): void {
-  if (!prefetchListAt(pathname)) return;
-  holdStoreOpening(); // at most STORE_HOLD_MAX_MS, should the grid never be drawn
+  prefetchListAt(pathname);
 }
 
 /** At each in-app navigation, before the router renders the new screen. */

@@ -2,12 +2,11 @@
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
-import { releaseStoreOpening } from '../../lib/db/openingHold';
 import { downloadText } from '../../lib/download';
 import { useServerChanges } from '../../lib/serverChanges';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
@@ -149,12 +148,6 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const page = usePage(load, state.query, refreshKey);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
-  // A list drawn while the store waits (a page load of its address) lets it open once its first
-  // page is drawn, or failed.
-  const firstPageDone = page.rows.length > 0 || page.error !== null || !page.loading;
-  useEffect(() => {
-    if (firstPageDone) releaseStoreOpening();
-  }, [firstPageDone]);
   const GridView = LoadedGridView ?? LazyGridView;
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);

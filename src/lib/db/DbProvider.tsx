@@ -3,7 +3,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { DbContext, DbOpeningContext, LOADING, type DbState } from './context';
 import { createIcrsDb, type IcrsDatabase } from './database';
-import { storeOpeningAllowed } from './openingHold';
 
 export { useDb, useDbState, type DbState } from './context';
 export { useDataLayer, useOpeningDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
@@ -79,10 +78,7 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
         },
       );
     };
-    // A list being drawn first may hold it a little longer (openingHold.ts).
-    const cancel = whenIdle(() => {
-      void storeOpeningAllowed().then(() => mounted && start());
-    }, STORE_OPEN_MAX_WAIT_MS);
+    const cancel = whenIdle(start, STORE_OPEN_MAX_WAIT_MS);
     // The store stays open for the page's life: closing it here would break the next mount.
     return () => {
       mounted = false;
