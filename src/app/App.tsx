@@ -11,6 +11,7 @@ import type { AppIntl } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { notify } from '../lib/notify';
 import { getMode, getUser } from '../lib/session';
+import { prefetchOnNavigation, prefetchOnPageLoad } from './listPrefetch';
 import { routes } from './routes';
 
 // Made on the first render, not while this module evaluates: the router starts loading the
@@ -20,6 +21,7 @@ function appRouter() {
   if (!router) {
     landOnOfflineHome();
     const made = createBrowserRouter(routes);
+    prefetchOnNavigation(made);
     // Code outside React (interceptor, logout) navigates through the router, without a reload.
     registerNavigate((to, options) => void made.navigate(to, options));
     router = made;
@@ -40,6 +42,8 @@ function landOnOfflineHome(): void {
 // IndexedDB is opened by the provider, after the first render: opened earlier, beside the first
 // screen's rendering, it slowed every signed-in start (docs/performance.md "Start-up").
 const storeModule = getUser() !== null ? import('../features/offline') : undefined;
+// A signed-in page load of a list's address asks the list's first page at once (issue 16).
+if (getUser() !== null) prefetchOnPageLoad(window.location.pathname);
 const SignedInStore = lazy(() => (storeModule ?? import('../features/offline')).then((m) => ({ default: m.SignedInStore })));
 
 /** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */

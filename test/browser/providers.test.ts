@@ -190,6 +190,38 @@ describe('service provider list', () => {
     await context.close();
   });
 
+  it('asks the list\'s first page once, before the screen is drawn, on a page load and from the menu', async () => {
+    const { context, page } = await open(admin);
+    // In the page: the list requests sent (axios sends through XMLHttpRequest), and how many had
+    // been sent when the grid's first row came into the page.
+    await context.addInitScript(() => {
+      const w = window as unknown as { __listAsks: number; __asksAtFirstRow: number | null };
+      w.__listAsks = 0;
+      w.__asksAtFirstRow = null;
+      const open = XMLHttpRequest.prototype.open;
+      XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['open']>) {
+        if (String(args[1]).includes('/sproviers/srch')) w.__listAsks += 1;
+        return open.apply(this, args);
+      } as XMLHttpRequest['open'];
+      new MutationObserver(() => {
+        if (w.__asksAtFirstRow === null && document.querySelector('.MuiDataGrid-row')) w.__asksAtFirstRow = w.__listAsks;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await seedProvider({ sp_Name: '0000 Asked once', sp_type: 1, territory: 1 });
+    await page.goto('/serviceproviders');
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __asksAtFirstRow: number | null }).__asksAtFirstRow)).toBe(1);
+    expect(await gridColumn(page)).toContain('0000 Asked once');
+
+    await page.goto('/testing');
+    await page.evaluate(() => Object.assign(window, { __listAsks: 0 }));
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /^Service Provider List/ }).click();
+    await page.locator('.MuiDataGrid-row').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __asksAtFirstRow: number | null }).__asksAtFirstRow)).toBe(1);
+    expect(await gridColumn(page)).toContain('0000 Asked once');
+    await context.close();
+  });
+
   it('refuses role 2 (403) and hides Verify from role 6, who may still see the rejected list', async () => {
     const reporter = await open(reports);
     await reporter.page.goto('/serviceproviders');

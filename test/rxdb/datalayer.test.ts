@@ -9,6 +9,8 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, uploadAll } from '../../src/lib/upload';
+import { prefetchPage } from '../../src/lib/datalayer/prefetch';
+import { emitServerChange } from '../../src/lib/events';
 import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type ListResult, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
@@ -390,6 +392,68 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     opening.fail(new Error('no IndexedDB'));
     await expect(ended).rejects.toThrow('no IndexedDB');
     await expect(early.get(serviceProvider, 'anything')).rejects.toThrow('no IndexedDB');
+  });
+});
+
+describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
+  const query = { q: 'Prefetched', filter: { territory: 7 }, sort: 'sp_Name', dir: 'asc' as const, page: 1, pageSize: 25 };
+  let asked: ReturnType<typeof vi.spyOn>;
+
+  beforeEach(() => {
+    vi.stubGlobal('window', new EventTarget()); // the change stream's events (src/lib/events.ts)
+    asked = vi.spyOn(http, 'post');
+  });
+  afterEach(() => {
+    asked.mockRestore();
+    vi.unstubAllGlobals();
+  });
+
+  const listCalls = () => asked.mock.calls.filter((call: unknown[]) => String(call[0]).includes('/srch')).length;
+
+  it('is the grid\'s request: taken once, with this device\'s unsent record merged and the page stored', async () => {
+    const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Prefetched A', territory: 7 };
+    expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+    online = false;
+    const waiting = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Prefetched waiting', territory: 7 });
+    online = true;
+
+    await prefetchPage(http, serviceProvider, query);
+    expect(listCalls()).toBe(1);
+    const page = await layer().list(serviceProvider, { ...query });
+    expect(listCalls()).toBe(1); // taken, not asked again
+    expect(page.rows.map((r) => [r.sp_Name, r.syncState])).toEqual([
+      ['Prefetched waiting', 'pending'],
+      ['Prefetched A', 'synced'],
+    ]);
+    expect(page.total).toBe(2);
+    expect((await collectionOf(db, serviceProvider).findOne(body.sp_Id as string).exec())?.syncState).toBe('synced');
+    expect(waiting.syncState).toBe('pending');
+
+    await layer().list(serviceProvider, { ...query }); // once only: the next list asks afresh
+    expect(listCalls()).toBe(2);
+  });
+
+  it('is not taken for another query, through another client, or after the stream named its table', async () => {
+    void prefetchPage(http, serviceProvider, query);
+    await layer().list(serviceProvider, { ...query, page: 2 });
+    expect(listCalls()).toBe(2);
+
+    const other = axios.create({ baseURL: http.defaults.baseURL, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
+    await layer(fieldUser, lists, other).list(serviceProvider, { ...query });
+    expect(listCalls()).toBe(2); // the other client asked for itself (not counted here)
+
+    await layer().list(serviceProvider, { ...query }); // still waiting for this client: taken
+    expect(listCalls()).toBe(2);
+
+    void prefetchPage(http, serviceProvider, query);
+    emitServerChange('tbl_sp_detail'); // another table: still good
+    void prefetchPage(http, job, {});
+    emitServerChange(serviceProvider.table); // a change the answer may predate
+    await layer().list(serviceProvider, { ...query });
+    expect(listCalls()).toBe(4);
+    emitServerChange('*');
+    await layer().list(job, {});
+    expect(asked.mock.calls.filter((call: unknown[]) => String(call[0]).includes('/jobs/search')).length).toBe(2);
   });
 });
 

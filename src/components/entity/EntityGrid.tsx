@@ -123,7 +123,19 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
 // The MUI data grid (~410 KB with the parts of MUI only it uses) loads with the first list
 // shown, not with every module that imports this folder: the store, the shell and the offline
 // home import small helpers from here and start faster without it (issue 16).
-const GridView = lazy(() => import('./GridView'));
+// The app starts loading it when the address becomes a list screen (src/app/listPrefetch.ts),
+// beside the list's first request; once loaded it is drawn without a suspended render first.
+type GridViewModule = typeof import('./GridView');
+let gridViewModule: Promise<GridViewModule> | undefined;
+let LoadedGridView: GridViewModule['default'] | undefined;
+function loadGridView(): Promise<GridViewModule> {
+  gridViewModule ??= import('./GridView').then((module) => {
+    LoadedGridView = module.default;
+    return module;
+  });
+  return gridViewModule;
+}
+const LazyGridView = lazy(loadGridView);
 
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
@@ -133,10 +145,10 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const namesKey = (props.columns ?? defaultColumns(entity)).join(',');
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
-  const [serverChanges, setServerChanges] = useState(0);
+  const page = usePage(load, state.query, refreshKey);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
-  useServerChanges([entity.table], () => setServerChanges((n) => n + 1), true, LIVE_RELOAD_GAP_MS, true);
-  const page = usePage(load, state.query, [refreshKey, serverChanges]);
+  useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
+  const GridView = LoadedGridView ?? LazyGridView;
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));

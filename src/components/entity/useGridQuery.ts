@@ -1,11 +1,14 @@
 // The list state of an EntityGrid (page, sort, search, filters) as one ListQuery, and the page
 // that query loads. The grid pages, sorts and filters on the server (or in RxDB offline): it
 // only ever holds the rows it shows.
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
-import { from, lastValueFrom, type Observable } from 'rxjs';
-import type { FilterValue, ListQuery, ListResult } from '../../lib/datalayer/types';
+import { from, lastValueFrom, type Observable, type Subscription } from 'rxjs';
+import type { ListQuery, ListResult } from '../../lib/datalayer/types';
+import { DATE_FROM, DATE_TO, firstPageQuery, initialPageSize, initialSort, PAGE_SIZE_MENUS, queryOf, type Filters, type GridQueryOptions, type ListScreen, type PageSizeMenu } from './firstQuery';
+
+export { DATE_FROM, DATE_TO, firstPageQuery, PAGE_SIZE_MENUS, queryOf, type Filters, type GridQueryOptions, type ListScreen, type PageSizeMenu };
 
 /** One page of rows: a promise, or an observable of the page as it becomes known (the data
  * layer's `listPages`: the server's page first, then with this device's pending records). */
@@ -16,27 +19,8 @@ export function wholePage<R>(load: PageLoad<R>, query: ListQuery): Promise<ListR
   return lastValueFrom(from(load(query)));
 }
 
-/** The page-size menus of spec §9 ("5, 10, 15, 20; 25, 50, 100, 200; 10, 15, 20, 50"): the
- * main lists offer 25 to 200 rows, a short table inside a page 5 to 20, a page's longer table
- * 10 to 50. Each size is one the list API accepts (PAGE_SIZES of schemas/derive). A menu's
- * first size is its default. */
-export const PAGE_SIZE_MENUS = {
-  list: [25, 50, 100, 200],
-  short: [5, 10, 15, 20],
-  medium: [10, 15, 20, 50],
-} as const satisfies Record<string, readonly number[]>;
-
-export type PageSizeMenu = keyof typeof PAGE_SIZE_MENUS;
-
 /** Typing pause before the search goes out: one request per word, not per key. */
 export const SEARCH_DEBOUNCE_MS = 400;
-
-export type Filters = Readonly<Record<string, FilterValue>>;
-
-/** The date range of a list (`dateFrom`/`dateTo` of the list API, on the entity's date field)
- * travels with the filters under these names: no entity has a field of that name. */
-export const DATE_FROM = 'dateFrom';
-export const DATE_TO = 'dateTo';
 
 export function useDebouncedValue<T>(value: T, delay: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -47,40 +31,9 @@ export function useDebouncedValue<T>(value: T, delay: number): T {
   return debounced;
 }
 
-export interface GridQueryOptions {
-  /** Which page-size menu of spec §9 (default: the main lists' 25, 50, 100, 200). */
-  pageSizes?: PageSizeMenu;
-  initialPageSize?: number;
-  initialFilter?: Filters;
-  /** Filters the user cannot change (a provider's services: `{sp_Id}`). */
-  fixedFilter?: Filters;
-}
-
-/** The entity's default sort, shown on its column. When that column is not shown the grid
- * would drop the sort (and say so during render): the query then names none, and the server
- * and RxDB apply the same default anyway. */
-function initialSort(entity: EntityShape, columns: readonly string[]): GridSortModel {
-  const sort = entity.list?.defaultSort;
-  return sort && columns.includes(sort.field) ? [{ field: sort.field, sort: sort.dir }] : [];
-}
-
-/** The ListQuery of the grid's state, without paging (what the CSV export fetches whole). */
-export function queryOf(sortModel: GridSortModel, q: string, filters: Filters, fixed: Filters): ListQuery {
-  const sort = sortModel[0];
-  const { [DATE_FROM]: from, [DATE_TO]: to, ...rest } = { ...filters, ...fixed };
-  const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== ''));
-  return {
-    ...(sort?.sort ? { sort: sort.field, dir: sort.sort } : {}),
-    ...(q.trim() ? { q: q.trim() } : {}),
-    ...(Object.keys(filter).length ? { filter } : {}),
-    ...(typeof from === 'string' && from ? { dateFrom: from } : {}),
-    ...(typeof to === 'string' && to ? { dateTo: to } : {}),
-  };
-}
-
 export function useGridQuery(entity: EntityShape, columns: readonly string[], options: GridQueryOptions) {
   const sizes: readonly number[] = PAGE_SIZE_MENUS[options.pageSizes ?? 'list'];
-  const pageSize = sizes.find((size) => size === options.initialPageSize) ?? (sizes[0] as number);
+  const pageSize = initialPageSize(options);
   const [paginationModel, setPaginationModel] = useState<GridPaginationModel>({ page: 0, pageSize });
   const [sortModel, setSortModel] = useState<GridSortModel>(() => initialSort(entity, columns));
   const [search, setSearchText] = useState('');
@@ -133,26 +86,43 @@ export interface PageState<R> {
 
 /** Loads `query` whenever it (or `refreshKey`) changes. Answers that arrive after a newer
  * request are dropped, and the previous rows stay on screen while the next page loads. An
- * observable page is shown at each step (the first one ends the loading). */
-export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void } {
+ * observable page is shown at each step (the first one ends the loading). `reload()` asks the
+ * page shown again at once, from the caller's event (a change heard on the stream): the request
+ * leaves before React renders anything, not after a render and its effects (a live list shows a
+ * colleague's save sooner, issue 16). */
+export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void; reload: () => void } {
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify([query, refreshKey ?? null, attempt]);
   const [loaded, setLoaded] = useState<Loaded<R> | null>(null);
   const [lastPage, setLastPage] = useState<ListResult<R> | null>(null);
   // `load` is usually an inline arrow: reading the latest one must not start a request.
-  const run = useEffectEvent((q: ListQuery) => load(q));
+  const latest = useRef({ load, query, key });
   useEffect(() => {
-    const subscription = from(run(query)).subscribe({
+    latest.current = { load, query, key };
+  });
+  const current = useRef<Subscription | null>(null);
+  const start = useCallback((q: ListQuery, forKey: string) => {
+    current.current?.unsubscribe();
+    current.current = from(latest.current.load(q)).subscribe({
       next: (page) => {
-        setLoaded({ key, page, error: null });
+        setLoaded({ key: forKey, page, error: null });
         setLastPage(page);
       },
-      error: (error: unknown) => setLoaded({ key, page: null, error }),
+      error: (error: unknown) => setLoaded({ key: forKey, page: null, error }),
     });
-    return () => subscription.unsubscribe();
+  }, []);
+  useEffect(() => {
+    latest.current = { ...latest.current, query, key };
+    start(query, key);
+    return () => current.current?.unsubscribe();
     // `key` names `query`, `refreshKey` and `attempt`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
+  const reload = useCallback(() => {
+    const { query: q, key: forKey } = latest.current;
+    start(q, forKey);
+    setLoaded((was) => (was?.key === forKey ? null : was)); // loading again, the rows kept
+  }, [start]);
   const settled = loaded?.key === key;
   return {
     rows: lastPage?.rows ?? [],
@@ -160,5 +130,6 @@ export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unkn
     loading: !settled,
     error: settled ? loaded.error : null,
     retry: () => setAttempt((n) => n + 1),
+    reload,
   };
 }

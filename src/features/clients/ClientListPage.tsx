@@ -9,11 +9,10 @@ import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityGrid, useDisplayContext } from '../../components/entity';
 import { useOpeningDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
+import { CLIENT_LIST } from './list';
 import { ADD_CLIENT_PATH, clientPath } from './paths';
-import { profile } from './steps';
 import type { ClientDoc } from './saveClient';
 
-const COLUMNS = ['prof_Reg_No', 'firstName', 'lastName', 'sex', 'birthDate', 'phone', 'territory', 'createdAt'] as const;
 /** A phone shows who the client is and the number staff quote. */
 const PHONE_COLUMNS = ['lastName', 'prof_Reg_No'] as const;
 
@@ -34,9 +33,9 @@ export function ClientListPage() {
     <Page title={title} actions={add}>
       {data ? (
         <EntityGrid<ClientDoc>
-          entity={profile}
-          load={(query) => data.listPages(profile, query)}
-          columns={COLUMNS}
+          entity={CLIENT_LIST.entity}
+          load={(query) => data.listPages(CLIENT_LIST.entity, query)}
+          columns={CLIENT_LIST.columns}
           compactColumns={PHONE_COLUMNS}
           dateRange
           onRowClick={(row) => void navigate(clientPath(row.prof_Id))}

@@ -6,15 +6,14 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Box, Button, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useIntl } from 'react-intl';
-import { job } from '../../../schemas/index';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
 import { useOpeningDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
 import { JobOpenChip } from './JobOpenChip';
+import { JOB_LIST } from './list';
 import type { JobDoc } from './useJobData';
 
-const COLUMNS = ['title', 'employer', 'sector', 'territory', 'positions', 'deadline', 'open'] as const;
 /** A phone shows what tells jobs apart and whether one is still worth applying to. */
 const PHONE_COLUMNS = ['title', 'deadline'] as const;
 const FILTERS = ['sector', 'territory', 'contract'] as const;
@@ -75,9 +74,9 @@ export function JobListPage() {
       <StatusFilter value={status} onChange={setStatus} />
       {data ? (
         <EntityGrid<JobDoc>
-          entity={job}
-          load={(query) => data.listPages(job, query)}
-          columns={COLUMNS}
+          entity={JOB_LIST.entity}
+          load={(query) => data.listPages(JOB_LIST.entity, query)}
+          columns={JOB_LIST.columns}
           compactColumns={PHONE_COLUMNS}
           filters={FILTERS}
           fixedFilter={STATUS_FILTER[status]}

@@ -4,16 +4,14 @@
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { serviceProvider } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import { can } from '../../lib/permissions';
 import { useSay } from './i18n';
+import { PROVIDER_LIST } from './list';
 import { providerPath } from './paths';
 import { StoreGate } from './StoreGate';
 import type { ProviderDoc } from './useProvider';
-
-const COLUMNS = ['sp_Name', 'sp_type', 'territory', 'sp_Address', 'contact', 'phone', 'createdAt'];
 
 export function ProviderListPage() {
   const say = useSay();
@@ -31,9 +29,9 @@ export function ProviderListPage() {
       <StoreGate opening>
         {(data) => (
           <EntityGrid<ProviderDoc>
-            entity={serviceProvider}
-            load={(query) => data.listPages(serviceProvider, query)}
-            columns={COLUMNS}
+            entity={PROVIDER_LIST.entity}
+            load={(query) => data.listPages(PROVIDER_LIST.entity, query)}
+            columns={PROVIDER_LIST.columns}
             compactColumns={['sp_Name', 'sp_type']}
             filters={['sp_type', 'territory']}
             onRowClick={(row) => void navigate(providerPath(row.sp_Id))}

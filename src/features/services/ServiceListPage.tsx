@@ -6,14 +6,14 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useIntl } from 'react-intl';
-import { service, type ServiceStatusValue } from '../../../schemas/index';
+import type { ServiceStatusValue } from '../../../schemas/index';
 import { FullPageSpinner, Page, ServiceStatusChip, ServiceStatusFilter, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import { useOpeningDataLayer } from '../../lib/db/DbProvider';
 import { can } from '../../lib/permissions';
+import { SERVICE_LIST } from './list';
 import { servicePaths } from './paths';
 
-const COLUMNS = ['name', 'category', 'serviceType', 'territory', 'status', 'createdAt'] as const;
 const COMPACT = ['name', 'status'] as const;
 // Status has its own chips above the grid; the selects cover the lookups.
 const FILTERS = ['category', 'serviceType', 'territory'] as const;
@@ -37,9 +37,9 @@ export function ServiceListPage() {
       <ServiceStatusFilter value={status} onChange={setStatus} />
       {data ? (
         <EntityGrid
-          entity={service}
-          load={(query) => data.listPages(service, query)}
-          columns={COLUMNS}
+          entity={SERVICE_LIST.entity}
+          load={(query) => data.listPages(SERVICE_LIST.entity, query)}
+          columns={SERVICE_LIST.columns}
           compactColumns={COMPACT}
           filters={FILTERS}
           renderCells={CELLS}

@@ -13,6 +13,7 @@ import type { EntityShape } from '../../../schemas/define';
 import { hasRowApi, type Ctx, type Opening } from './context';
 import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData } from './docs';
 import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
+import { takePrefetched } from './prefetch';
 import { getPage, getRow, isNetworkError, type Page } from './remote';
 import type { ListQuery, ListResult } from './types';
 
@@ -76,7 +77,8 @@ async function listInto(opening: Opening, entity: EntityShape, query: ListQuery,
   pending.catch(() => undefined); // a failed store fails the page below, once
   let page: Page;
   try {
-    page = await getPage(opening.http, entity, query);
+    // A page asked when the address became this list's (prefetch.ts) is this request, sent earlier.
+    page = await (takePrefetched(opening.http, entity, query) ?? getPage(opening.http, entity, query));
   } catch (error) {
     if (isNetworkError(error)) return show(await listLocal(await opening.ctx, entity, query));
     throw error;

@@ -3,16 +3,11 @@
 import { isAxiosError, type AxiosRequestConfig } from 'axios';
 import type { EntityShape } from '../../../schemas/define';
 import { recordForm, profileImageForm } from './images';
-import type { HttpClient, ImageInput, ListQuery, RemoveInput } from './types';
+import { restOf, type Row } from './pages';
+import type { HttpClient, ImageInput, RemoveInput } from './types';
 
-export type Row = Record<string, unknown>;
+export { getPage, restOf, type Page, type Row } from './pages';
 
-export interface Page {
-  rows: Row[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
 
 /** 409 `conflict`: the server's row changed since the copy the edit was based on. */
 export class ConflictError extends Error {
@@ -26,11 +21,6 @@ export class ConflictError extends Error {
 // header, so multipart calls name their type (the boundary is then filled in by the platform).
 const MULTIPART: AxiosRequestConfig = { headers: { 'Content-Type': 'multipart/form-data' } };
 
-export function restOf(entity: EntityShape): string {
-  if (!entity.rest) throw new Error(`${entity.name} has no API`);
-  return entity.rest;
-}
-
 /** No answer at all (network down, server unreachable): the save can wait in RxDB. */
 export function isNetworkError(error: unknown): boolean {
   return isAxiosError(error) && !error.response;
@@ -39,23 +29,6 @@ export function isNetworkError(error: unknown): boolean {
 export function isAnswer(error: unknown, status: number, message?: string): boolean {
   if (!isAxiosError<{ message?: unknown }>(error) || error.response?.status !== status) return false;
   return message === undefined || error.response.data?.message === message;
-}
-
-/** List query → API parameters (filters are top-level parameters there). */
-function listParams(query: ListQuery): Record<string, unknown> {
-  const { filter, ...rest } = query;
-  return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
-}
-
-/** One page from the server: through the entity's POST search call when it has one (spec §7:
- * /jobs/search/, /sproviers/srch, /spDetail/search/), else GET with the query string. */
-export async function getPage(http: HttpClient, entity: EntityShape, query: ListQuery): Promise<Page> {
-  const params = listParams(query);
-  const search = entity.routes.search;
-  const { data } = search
-    ? await http.post<Page>(`${restOf(entity)}${search}`, params)
-    : await http.get<Page>(restOf(entity), { params });
-  return data;
 }
 
 /** The row, or null when the server has none (unknown or deleted). */

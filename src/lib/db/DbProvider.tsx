@@ -64,7 +64,7 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
     // collections cost ~0.2-0.3 s of the main thread, and a screen that waits for the store
     // leaves the page idle, so it opens at once there (docs/performance.md "Start-up"). A list
     // asks the server meanwhile and merges this device's records once the store is open.
-    const cancel = whenIdle(() => {
+    const start = () => {
       open().then(
         (db) => {
           opening.resolve(db);
@@ -77,7 +77,8 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
           if (mounted) setState({ status: 'error', db: null, error: failure });
         },
       );
-    }, STORE_OPEN_MAX_WAIT_MS);
+    };
+    const cancel = whenIdle(start, STORE_OPEN_MAX_WAIT_MS);
     // The store stays open for the page's life: closing it here would break the next mount.
     return () => {
       mounted = false;

@@ -9,13 +9,11 @@ import { api } from '../api';
 import { createDataLayer } from '../datalayer/datalayer';
 import { getCachedLists } from '../datalayer/lists';
 import type { DataLayer, Doc } from '../datalayer/types';
-import { getMode, getUser } from '../session';
+import { getUser } from '../session';
+import { appIsOnline } from './online';
 import { DbOpeningContext, useDb, useDbState } from './context';
 
-/** Saves go to the API in online mode while the browser has a network. */
-export function appIsOnline(): boolean {
-  return getMode() === 'online' && (typeof navigator === 'undefined' || navigator.onLine !== false);
-}
+export { appIsOnline } from './online';
 
 /** The data layer of the page's store (null until it is open). User and lists are read from
  * storage at each call, so a login or a lists refresh needs no new layer. */

@@ -8,6 +8,11 @@ import { act } from 'react';
 import { PAGE_SIZES } from '../../../schemas/derive/json-schema';
 import { buildColumns, EntityGrid, PAGE_SIZE_MENUS, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
 import { Subject } from 'rxjs';
+import { firstPageQuery } from '../../../src/components/entity/useGridQuery';
+import { CLIENT_LIST } from '../../../src/features/clients/list';
+import { JOB_LIST } from '../../../src/features/jobs/list';
+import { PROVIDER_LIST } from '../../../src/features/providers/list';
+import { SERVICE_LIST } from '../../../src/features/services/list';
 import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
 import { emitServerChange, emitServerListening } from '../../../src/lib/events';
 import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
@@ -102,6 +107,17 @@ describe('EntityGrid', () => {
     const load = loader();
     await open({ load });
     expect(load).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 });
+  });
+
+  it('asks first the query the app asks before the screen is drawn (firstPageQuery), for each list screen', async () => {
+    for (const list of [PROVIDER_LIST, SERVICE_LIST, JOB_LIST, CLIENT_LIST]) {
+      const load = loader([]);
+      await open({ load, entity: list.entity, columns: list.columns });
+      // The same object, key for key in the same order: the prefetched answer is found by its text.
+      expect(JSON.stringify(load.mock.calls[0]?.[0])).toBe(JSON.stringify(firstPageQuery(list.entity, list.columns)));
+      await view?.unmount();
+      view = null;
+    }
   });
 
   it('shows the rows with their labels and marks the ones not uploaded', async () => {
