@@ -1,8 +1,9 @@
 // uploadAll (spec §4, issue 4 §3): kinds in spec order, every parent kind (every kind a record
 // refers to) finished before its children's start; in the batched mode a kind leaves as soon as
 // the one before it has sent everything and the kinds it refers to are finished, so waits overlap.
-// Within a kind, records that do not depend on each other go a few at a time. The plan is read from the store at the start; each record is read again just before
-// it is sent, so nothing but the store decides what is left to do.
+// Within a kind, records that do not depend on each other go a few at a time. The plan is read
+// from the store at the start; each record is read again just before it is sent, so nothing but
+// the store decides what is left to do.
 import type { EntityShape } from '../../../schemas/define';
 import type { IcrsDatabase } from '../db/database';
 import { PUSH_LIMITS } from '../../../schemas/index';
@@ -17,9 +18,9 @@ export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Conne
 export const DEFAULT_CONCURRENCY = 4;
 /** Batches of one kind in flight at once: one is stored while the next travels. */
 export const BATCHES_IN_FLIGHT = 2;
-/** Bytes of JSON a batch is imagesFilled to: below the server's limit, with room for the envelope. */
+/** Bytes of JSON a batch is filled to: below the server's limit, with room for the envelope. */
 export const DEFAULT_BATCH_BYTES = Math.floor(PUSH_LIMITS.bytes * 0.9);
-/** Bytes of images a batch is imagesFilled to (multipart): below the server's limit. */
+/** Bytes of images a batch is filled to (multipart): below the server's limit. */
 export const BATCH_IMAGE_BYTES = Math.floor(PUSH_LIMITS.imageBytes * 0.9);
 /** Consecutive failures without an answer (or with a gateway's) after which the run stops
  * instead of failing every remaining record against a server that is away. */
