@@ -7,6 +7,7 @@
 // changed how the build split the shared code, and the offline start got 25 % slower.
 import type { createBrowserRouter } from 'react-router';
 import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery';
+import { loadGridView } from '../components/entity/gridViewModule';
 import { api } from '../lib/api';
 import { prefetchPage } from '../lib/datalayer/prefetch';
 import { appIsOnline } from '../lib/db/online';
@@ -42,7 +43,7 @@ export function prefetchListAt(pathname: string): boolean {
   const route = listAt(pathname);
   const user = getUser();
   if (!route || !user || !appIsOnline() || !route.permissions.every((permission) => can(user.role, permission))) return false;
-  void import('../components/entity/GridView').catch(() => undefined); // the grid's own load reports
+  void loadGridView().catch(() => undefined); // the grid's own load reports
   prefetchPage(api, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
   return true;
 }

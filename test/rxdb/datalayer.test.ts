@@ -296,25 +296,26 @@ describe('list', () => {
   });
 });
 
+/** Every page `listPages` gives, and how it ended. */
+type Page = ListResult<Record<string, unknown>>;
+
+function watch(pages$: Observable<Page>) {
+  const pages: Page[] = [];
+  const ended = new Promise<void>((resolve, reject) => pages$.subscribe({ next: (page) => pages.push(page), complete: resolve, error: reject }));
+  return { pages, ended };
+}
+
+function storeOpeningLater() {
+  let open!: (store: IcrsDatabase) => void;
+  let fail!: (error: Error) => void;
+  const store = new Promise<IcrsDatabase>((resolve, reject) => {
+    open = resolve;
+    fail = reject;
+  });
+  return { store, open, fail };
+}
+
 describe('list while the store opens (a full page load of a list screen)', () => {
-  type Page = ListResult<Record<string, unknown>>;
-
-  /** Every page `listPages` gives, and how it ended. */
-  function watch(pages$: Observable<Page>) {
-    const pages: Page[] = [];
-    const ended = new Promise<void>((resolve, reject) => pages$.subscribe({ next: (page) => pages.push(page), complete: resolve, error: reject }));
-    return { pages, ended };
-  }
-
-  function storeOpeningLater() {
-    let open!: (store: IcrsDatabase) => void;
-    let fail!: (error: Error) => void;
-    const store = new Promise<IcrsDatabase>((resolve, reject) => {
-      open = resolve;
-      fail = reject;
-    });
-    return { store, open, fail };
-  }
 
   /** Three providers of territory `territory` on the server, mirrored here; the first then edited
    * offline; one record saved offline; one saved offline whose upload reached the server and was
@@ -431,6 +432,38 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
 
     await layer().list(serviceProvider, { ...query }); // once only: the next list asks afresh
     expect(listCalls()).toBe(2);
+  });
+
+  it('its answer is the first page drawn while the store opens: the same page object the list then shows, with this device\'s records after it', async () => {
+    const query = { q: 'Drawn', filter: { territory: 8 }, sort: 'sp_Name', dir: 'asc' as const, page: 1, pageSize: 25 };
+    const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Drawn first', territory: 8 };
+    expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
+    online = false;
+    await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Drawn unsent', territory: 8 });
+    online = true;
+    const opening = storeOpeningLater();
+    const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
+
+    expect(early.firstPage(serviceProvider, query)).toBeUndefined(); // nothing asked ahead
+    const answer = prefetchPage(http, serviceProvider, query);
+    expect(early.firstPage(serviceProvider, query)).toBeUndefined(); // asked, not answered yet
+    await answer;
+    const first = early.firstPage(serviceProvider, query);
+    expect(first?.rows.map((r) => [r.sp_Name, r.syncState])).toEqual([['Drawn first', 'synced']]);
+    expect(early.firstPage(serviceProvider, { ...query, page: 2 })).toBeUndefined(); // another query
+
+    const { pages, ended } = watch(early.listPages(serviceProvider, query));
+    await vi.waitFor(() => expect(pages).toHaveLength(1));
+    expect(pages[0]?.rows).toBe(first?.rows); // nothing new to draw
+    expect(listCalls()).toBe(1); // the answer drawn first was the list's request
+    expect(early.firstPage(serviceProvider, query)).toBeUndefined(); // taken
+    opening.open(db);
+    await ended;
+    expect(pages[1]?.rows.map((r) => r.sp_Name)).toEqual(['Drawn unsent', 'Drawn first']);
+
+    // With the store open the device's records are read first: nothing is drawn ahead of them.
+    await prefetchPage(http, serviceProvider, query);
+    expect(early.firstPage(serviceProvider, query)).toBeUndefined();
   });
 
   it('is not taken for another query, through another client, or after the stream named its table', async () => {

@@ -13,14 +13,17 @@ import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv
 import { messageOf } from './errors';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
+import { loadedGridView, loadGridView } from './gridViewModule';
 import { GridFilters, selectableFilters } from './GridFilters';
 import type { Paging } from './ListPagination';
-import { usePage, useGridQuery, wholePage, type Filters, type PageLoad, type PageSizeMenu } from './useGridQuery';
+import { usePage, useGridQuery, wholePage, type Filters, type FirstPage, type PageLoad, type PageSizeMenu } from './useGridQuery';
 
 export interface EntityGridProps<R extends object> {
   entity: EntityShape;
   /** One page of rows: `(query) => dataLayer.listPages(entity, query)` (or `list`). */
   load: PageLoad<R>;
+  /** The first page when it is in hand already: `(query) => dataLayer.firstPage(entity, query)`. */
+  firstPage?: FirstPage<R>;
   /** Fields shown, in order (system fields such as createdAt allowed); default: every readable
    * declared field. */
   columns?: readonly string[];
@@ -120,21 +123,6 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
-// The MUI data grid (~410 KB with the parts of MUI only it uses) loads with the first list
-// shown, not with every module that imports this folder: the store, the shell and the offline
-// home import small helpers from here and start faster without it (issue 16).
-// The app starts loading it when the address becomes a list screen (src/app/listPrefetch.ts),
-// beside the list's first request; once loaded it is drawn without a suspended render first.
-type GridViewModule = typeof import('./GridView');
-let gridViewModule: Promise<GridViewModule> | undefined;
-let LoadedGridView: GridViewModule['default'] | undefined;
-function loadGridView(): Promise<GridViewModule> {
-  gridViewModule ??= import('./GridView').then((module) => {
-    LoadedGridView = module.default;
-    return module;
-  });
-  return gridViewModule;
-}
 const LazyGridView = lazy(loadGridView);
 
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
@@ -145,10 +133,11 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const namesKey = (props.columns ?? defaultColumns(entity)).join(',');
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
-  const page = usePage(load, state.query, refreshKey);
+  const page = usePage(load, state.query, refreshKey, props.firstPage);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
-  const GridView = LoadedGridView ?? LazyGridView;
+  // Chosen once per mount: changing from the lazy one to the loaded one would draw the grid anew.
+  const [GridView] = useState(() => loadedGridView() ?? LazyGridView);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));

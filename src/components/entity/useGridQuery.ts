@@ -14,6 +14,10 @@ export { DATE_FROM, DATE_TO, firstPageQuery, PAGE_SIZE_MENUS, queryOf, type Filt
  * layer's `listPages`: the server's page first, then with this device's pending records). */
 export type PageLoad<R> = (query: ListQuery) => Promise<ListResult<R>> | Observable<ListResult<R>>;
 
+/** The page `load` would give first, when it is in hand already (the data layer's `firstPage`):
+ * drawn in the grid's first render instead of a loading frame. */
+export type FirstPage<R> = (query: ListQuery) => ListResult<R> | undefined;
+
 /** The page as it is once known whole (the last one an observable gives). */
 export function wholePage<R>(load: PageLoad<R>, query: ListQuery): Promise<ListResult<R>> {
   return lastValueFrom(from(load(query)));
@@ -90,11 +94,13 @@ export interface PageState<R> {
  * page shown again at once, from the caller's event (a change heard on the stream): the request
  * leaves before React renders anything, not after a render and its effects (a live list shows a
  * colleague's save sooner, issue 16). */
-export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown): PageState<R> & { retry: () => void; reload: () => void } {
+export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown, first?: FirstPage<R>): PageState<R> & { retry: () => void; reload: () => void } {
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify([query, refreshKey ?? null, attempt]);
-  const [loaded, setLoaded] = useState<Loaded<R> | null>(null);
-  const [lastPage, setLastPage] = useState<ListResult<R> | null>(null);
+  // The page in hand already is drawn in the first render; `load` is still asked, as usual.
+  const [firstShown] = useState(() => first?.(query) ?? null);
+  const [loaded, setLoaded] = useState<Loaded<R> | null>(firstShown && { key, page: firstShown, error: null });
+  const [lastPage, setLastPage] = useState<ListResult<R> | null>(firstShown);
   // `load` is usually an inline arrow: reading the latest one must not start a request.
   const latest = useRef({ load, query, key });
   useEffect(() => {

@@ -35,6 +35,7 @@ export function ClientListPage() {
         <EntityGrid<ClientDoc>
           entity={CLIENT_LIST.entity}
           load={(query) => data.listPages(CLIENT_LIST.entity, query)}
+          firstPage={(query) => data.firstPage(CLIENT_LIST.entity, query)}
           columns={CLIENT_LIST.columns}
           compactColumns={PHONE_COLUMNS}
           dateRange

@@ -76,6 +76,7 @@ export function JobListPage() {
         <EntityGrid<JobDoc>
           entity={JOB_LIST.entity}
           load={(query) => data.listPages(JOB_LIST.entity, query)}
+          firstPage={(query) => data.firstPage(JOB_LIST.entity, query)}
           columns={JOB_LIST.columns}
           compactColumns={PHONE_COLUMNS}
           filters={FILTERS}

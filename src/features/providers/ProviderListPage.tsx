@@ -31,6 +31,7 @@ export function ProviderListPage() {
           <EntityGrid<ProviderDoc>
             entity={PROVIDER_LIST.entity}
             load={(query) => data.listPages(PROVIDER_LIST.entity, query)}
+            firstPage={(query) => data.firstPage(PROVIDER_LIST.entity, query)}
             columns={PROVIDER_LIST.columns}
             compactColumns={['sp_Name', 'sp_type']}
             filters={['sp_type', 'territory']}

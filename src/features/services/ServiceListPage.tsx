@@ -39,6 +39,7 @@ export function ServiceListPage() {
         <EntityGrid
           entity={SERVICE_LIST.entity}
           load={(query) => data.listPages(SERVICE_LIST.entity, query)}
+          firstPage={(query) => data.firstPage(SERVICE_LIST.entity, query)}
           columns={SERVICE_LIST.columns}
           compactColumns={COMPACT}
           filters={FILTERS}

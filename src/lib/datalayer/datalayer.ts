@@ -31,6 +31,10 @@ export function createDataLayer(deps: DataLayerDeps): DataLayer {
   const listPages = <E extends EntityShape>(entity: E, query: ListQuery = {}) => read.listPages(opening, entity, query).pipe(map((page) => typedPage<E>(page)));
   return {
     listPages,
+    firstPage<E extends EntityShape>(entity: E, query: ListQuery = {}) {
+      const page = read.firstPage(opening, entity, query);
+      return page && typedPage<E>(page);
+    },
     list: (entity, query = {}) => lastValueFrom(listPages(entity, query)),
     async get<E extends EntityShape>(entity: E, key: string) {
       return typed<Doc<E> | null>(await read.get(await store(), entity, key));

@@ -16,6 +16,8 @@ export const PREFETCH_MAX_AGE_MS = 10_000;
 interface Prefetched {
   http: HttpClient;
   page: Promise<Page>;
+  /** The answer, once it arrived. */
+  answer?: Page;
   forget: () => void;
 }
 
@@ -40,6 +42,7 @@ export function prefetchPage(http: HttpClient, entity: EntityShape, query: ListQ
     if (table === '*' || table === entity.table) forget();
   });
   const entry: Prefetched = { http, page, forget: () => forget() };
+  void page.then((answer) => (entry.answer = answer), () => undefined);
   function forget(): void {
     clearTimeout(timer);
     stopListening();
@@ -49,11 +52,22 @@ export function prefetchPage(http: HttpClient, entity: EntityShape, query: ListQ
   return page;
 }
 
+function entryFor(http: HttpClient, entity: EntityShape, query: ListQuery): Prefetched | undefined {
+  const entry = waiting.get(keyOf(entity, query));
+  return entry?.http === http ? entry : undefined;
+}
+
+/** The answer to the page asked by `prefetchPage` for exactly this query through the same
+ * client, when it has already arrived and was not taken yet (left for `takePrefetched`). */
+export function peekPrefetched(http: HttpClient, entity: EntityShape, query: ListQuery): Page | undefined {
+  return entryFor(http, entity, query)?.answer;
+}
+
 /** The page asked by `prefetchPage` for exactly this query through the same client, once; else
  * undefined (the caller asks the server itself). */
 export function takePrefetched(http: HttpClient, entity: EntityShape, query: ListQuery): Promise<Page> | undefined {
-  const entry = waiting.get(keyOf(entity, query));
-  if (!entry || entry.http !== http) return undefined;
+  const entry = entryFor(http, entity, query);
+  if (!entry) return undefined;
   entry.forget();
   return entry.page;
 }

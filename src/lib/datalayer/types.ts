@@ -100,6 +100,9 @@ export interface DataLayer {
    * still opening, the server's page alone as soon as it arrives, then the page as `list`
    * answers it; completes once the page is written into the store. */
   listPages<E extends EntityShape>(entity: E, query?: ListQuery): Observable<ListResult<Doc<E>>>;
+  /** The page `listPages` would show first, when it is in hand already (the answer to the page
+   * asked ahead while the store opens): a screen draws it at once. Else undefined. */
+  firstPage<E extends EntityShape>(entity: E, query?: ListQuery): ListResult<Doc<E>> | undefined;
   /** The record, or null when it exists neither on the server nor locally. */
   get<E extends EntityShape>(entity: E, key: string): Promise<Doc<E> | null>;
   create<E extends EntityShape>(entity: E, values: Values, images?: readonly ImageInput[]): Promise<Doc<E>>;

@@ -131,6 +131,23 @@ describe('EntityGrid', () => {
     expect(rows[1]?.querySelector('[data-testid="not-uploaded"]')?.textContent).toBe('not uploaded');
   });
 
+  it('draws the page in hand (firstPage) at once, while its request is still to answer', async () => {
+    const never = vi.fn((_query: ListQuery) => new Subject<ListResult<Record<string, unknown>>>());
+    const firstPage = vi.fn((query: ListQuery) => ({ rows: ROWS, total: ROWS.length, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+    const { container } = await open({ load: never, firstPage });
+    expect(firstPage).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 });
+    expect(never).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 }); // still asked
+    expect(Array.from(container.querySelectorAll('[role="row"][data-id]')).map((row) => row.textContent)).toEqual([
+      expect.stringContaining('Centre Espoir'),
+      expect.stringContaining('Avocats sans frontières'),
+    ]);
+    await view?.unmount();
+    view = null;
+
+    const nothingInHand = await open({ load: never, firstPage: () => undefined });
+    expect(nothingInHand.container.querySelectorAll('[role="row"][data-id]')).toHaveLength(0); // loading
+  });
+
   it('marks them in French too', async () => {
     const { container } = await open({ load: loader() }, 'fr');
     expect(container.querySelector('[data-testid="not-uploaded"]')?.textContent).toBe('non envoyé');
