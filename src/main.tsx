@@ -1,19 +1,26 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App, startModules } from './app/App';
 import { buildIntl, loadMessages, setAppIntl, type Messages } from './lib/i18n';
 import { getLang } from './lib/session';
 
-/** Translations are loaded before the first render (spec §7), so no screen flashes ids. */
+/** How long the first render waits for the first screen's modules at most (a slow network):
+ * then it draws what it has, and the rest as it comes. */
+const MODULES_WAIT_MS = 3_000;
+
+/** Translations are loaded before the first render (spec §7), so no screen flashes ids; a
+ * signed-in start's modules too (App.tsx `startModules`), so it draws its first screen whole. */
 async function start(): Promise<void> {
   const lang = getLang();
   document.documentElement.lang = lang;
+  const modules = Promise.race([startModules(), new Promise((resolve) => setTimeout(resolve, MODULES_WAIT_MS))]);
   let messages: Messages = {};
   try {
     messages = await loadMessages(lang);
   } catch (error) {
     console.error('Translations could not be loaded; showing message ids.', error);
   }
+  await modules;
   const intl = buildIntl(lang, messages);
   setAppIntl(intl);
   document.title = intl.formatMessage({ id: 'app.title' });

@@ -1,25 +1,26 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RawIntlProvider, useIntl } from 'react-intl';
 import { SnackbarProvider } from 'notistack';
 import { PreferencesProvider, TOAST_COMPONENTS } from '../components';
 import { ServiceWorkerGate } from '../features/pwa';
+import { preloadSignedInShell } from '../features/shell';
 import { TOAST_DURATION_MS } from '../lib/constants';
 import { takeFlash } from '../lib/flash';
 import type { AppIntl } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { notify } from '../lib/notify';
+import { preloadable } from '../lib/preloadable';
 import { getMode, getUser } from '../lib/session';
-import { prefetchOnNavigation, prefetchOnPageLoad } from './listPrefetch';
-import { routes } from './routes';
+import { prefetchListAt, prefetchOnNavigation } from './listPrefetch';
+import { preloadRoute, routes } from './routes';
 
 // Made on the first render, not while this module evaluates: the router starts loading the
 // first screen's chunk at once, and that chunk imports this one (issue 16).
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 function appRouter() {
   if (!router) {
-    landOnOfflineHome();
     const made = createBrowserRouter(routes);
     prefetchOnNavigation(made);
     // Code outside React (interceptor, logout) navigates through the router, without a reload.
@@ -38,13 +39,24 @@ function landOnOfflineHome(): void {
 }
 
 // The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
-// A signed-in start needs it at once: fetched while the translations load (src/main.tsx).
 // IndexedDB is opened by the provider, after the first render: opened earlier, beside the first
 // screen's rendering, it slowed every signed-in start (docs/performance.md "Start-up").
-const storeModule = getUser() !== null ? import('../features/offline') : undefined;
-// A signed-in page load of a list's address asks the list's first page at once (issue 16).
-if (getUser() !== null) prefetchOnPageLoad(window.location.pathname);
-const SignedInStore = lazy(() => (storeModule ?? import('../features/offline')).then((m) => ({ default: m.SignedInStore })));
+const signedInStore = preloadable(() => import('../features/offline').then((module) => module.SignedInStore));
+
+/**
+ * A signed-in page load asks at once for what its first screen needs: the store's module, the
+ * frame's, the screen's, and on a list's address its first page and the grid (issue 16). The
+ * first render waits for the modules (src/main.tsx), beside the translations, so that it draws
+ * the screen whole: each part drawn later was held back by React's Suspense throttle.
+ * Resolves once they are in, or failed (their own render reports it).
+ */
+export function startModules(): Promise<unknown> {
+  if (getUser() === null) return Promise.resolve();
+  landOnOfflineHome();
+  const { pathname } = window.location;
+  const listPage = prefetchListAt(pathname); // first: its request leaves before the modules are asked
+  return Promise.allSettled([listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);
+}
 
 /** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */
 function LoginFlash() {
@@ -67,7 +79,7 @@ function Routes() {
   if (!signedIn) return app;
   return (
     <Suspense fallback={null}>
-      <SignedInStore>{app}</SignedInStore>
+      <signedInStore.Component>{app}</signedInStore.Component>
     </Suspense>
   );
 }

@@ -7,7 +7,7 @@
 // changed how the build split the shared code, and the offline start got 25 % slower.
 import type { createBrowserRouter } from 'react-router';
 import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery';
-import { loadGridView } from '../components/entity/gridViewModule';
+import { gridView } from '../components/entity/gridViewModule';
 import { api } from '../lib/api';
 import { prefetchPage } from '../lib/datalayer/prefetch';
 import { appIsOnline } from '../lib/db/online';
@@ -38,19 +38,14 @@ function listAt(pathname: string): ListRoute | undefined {
 }
 
 /** Asks the first page of the list at `pathname`, if it is one the signed-in user may open and
- * the app is online (offline a list reads the store). Returns whether it did. */
-export function prefetchListAt(pathname: string): boolean {
+ * the app is online (offline a list reads the store), and starts loading the grid's module.
+ * Returns that load when it did. */
+export function prefetchListAt(pathname: string): Promise<unknown> | undefined {
   const route = listAt(pathname);
   const user = getUser();
-  if (!route || !user || !appIsOnline() || !route.permissions.every((permission) => can(user.role, permission))) return false;
-  void loadGridView().catch(() => undefined); // the grid's own load reports
+  if (!route || !user || !appIsOnline() || !route.permissions.every((permission) => can(user.role, permission))) return undefined;
   prefetchPage(api, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
-  return true;
-}
-
-/** At the page's start (a page load of the list's address). */
-export function prefetchOnPageLoad(pathname: string): void {
-  prefetchListAt(pathname);
+  return gridView.preload().catch(() => undefined); // the grid's own load reports
 }
 
 /** At each in-app navigation, before the router renders the new screen. */

@@ -1,7 +1,7 @@
 // Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
 // schemas/roles.ts, else /forbidden).
-import { lazy, Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
-import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
+import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
+import { matchRoutes, Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LinearProgress } from '@mui/material';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
@@ -12,28 +12,47 @@ import { usePreferences } from '../components';
 import { OnlineOnly } from '../components/OnlineOnly';
 import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
+import { preloadable } from '../lib/preloadable';
 
 // Route-level code splitting (issue 16): the login screen and the shell load first; every
 // other screen, with the data grid, charts, maps and forms it needs, loads with its route (and
 // is precached by the service worker for offline use). An area's screens load together.
 
-/** A route element made from a module loaded on the first visit (a bar shows while it loads). */
-function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'element'> {
-  const Loaded = lazy(async () => {
+/** What a route loaded on demand carries (`handle`): the load of its module, to start it before
+ * the app's first render (`preloadRoute`). */
+interface LazyRouteHandle {
+  preload: () => Promise<unknown>;
+}
+
+/** A route element made from a module loaded on the first visit (a bar shows while it loads);
+ * drawn at once when its module is in already (src/lib/preloadable.ts). */
+function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'element' | 'handle'> {
+  const screen = preloadable(async () => {
     const element = await load();
-    return { default: () => element };
+    return function LoadedRoute() {
+      return element;
+    };
   });
+  const handle: LazyRouteHandle = { preload: screen.preload };
   return {
     element: (
       <Suspense fallback={<LinearProgress aria-label="…" sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 'tooltip' }} />}>
-        <Loaded />
+        <screen.Component />
       </Suspense>
     ),
+    handle,
   };
 }
 
+/** Starts loading the modules of the screen at `pathname`; resolves once they are in (or failed:
+ * the screen's own render reports it). */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const handles = (matchRoutes(routes, pathname) ?? []).map((match) => match.route.handle as LazyRouteHandle | undefined);
+  return Promise.allSettled(handles.map((handle) => handle?.preload()));
+}
+
 /** A screen loaded on the first visit, behind the guard of `permission` when given. */
-function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'element'> {
+function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'element' | 'handle'> {
   return lazyElement(async () => {
     const Screen = await load();
     return permission ? guard(permission, <Screen />) : <Screen />;
@@ -100,17 +119,17 @@ function featureRoutes(list: FeatureRoute[]): RouteObject[] {
   });
 }
 
-const dashboard = lazyScreen(async () => (await import('../features/home')).HomePage).element;
+const dashboard = lazyScreen(async () => (await import('../features/home')).HomePage);
 
 /** `/`: the dashboard online; in offline mode the offline home, reached without loading the
  * dashboard's chunk and its charts (issue 16: an offline start shows within 1 s). */
 function HomeRoute() {
   const { mode } = usePreferences();
-  return mode === 'offline' ? <Navigate to="/offlinehp" replace /> : dashboard;
+  return mode === 'offline' ? <Navigate to="/offlinehp" replace /> : dashboard.element;
 }
 
 const signedInRoutes: RouteObject[] = [
-  { index: true, element: guard('route.home', <HomeRoute />) },
+  { index: true, element: guard('route.home', <HomeRoute />), handle: dashboard.handle },
   {
     path: 'offlinehp',
     element: <RequirePermission permission="route.offlinehp" />,

@@ -2,7 +2,7 @@
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip.
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
@@ -13,7 +13,7 @@ import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv
 import { messageOf } from './errors';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
-import { loadedGridView, loadGridView } from './gridViewModule';
+import { gridView } from './gridViewModule';
 import { GridFilters, selectableFilters } from './GridFilters';
 import type { Paging } from './ListPagination';
 import { usePage, useGridQuery, wholePage, type Filters, type FirstPage, type PageLoad, type PageSizeMenu } from './useGridQuery';
@@ -123,7 +123,6 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
-const LazyGridView = lazy(loadGridView);
 
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
@@ -136,8 +135,6 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const page = usePage(load, state.query, refreshKey, props.firstPage);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
-  // Chosen once per mount: changing from the lazy one to the loaded one would draw the grid anew.
-  const [GridView] = useState(() => loadedGridView() ?? LazyGridView);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));
@@ -174,7 +171,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
       )}
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 220, width: '100%' }}>
         <Suspense fallback={<LinearProgress aria-label={ctx.t('common.loading')} />}>
-          <GridView
+          <gridView.Component
             ariaLabel={props.ariaLabel ?? title}
             rows={page.rows as GridRow[]}
             columns={columns}

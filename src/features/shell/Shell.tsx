@@ -1,17 +1,22 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Box, Toolbar, useMediaQuery } from '@mui/material';
 import { useSessionUser } from '../../components';
 import { WIDE_MEDIA_QUERY } from '../../lib/constants';
-import { getUser } from '../../lib/session';
+import { preloadable } from '../../lib/preloadable';
 import { Footer } from './Footer';
 import { TrainingBanner } from './TrainingBanner';
 
 // Signed-in parts load on their own (issue 16): the login screen's JavaScript stays small. A
-// signed-in start asks for them at once, beside the store, not after the first render.
-const chromeModule = getUser() !== null ? import('./SignedInChrome') : undefined;
-const SignedInChrome = lazy(() => chromeModule ?? import('./SignedInChrome'));
-const UnsentBanner = lazy(() => import('../offline').then((m) => ({ default: m.UnsentBanner })));
+// signed-in start asks for them at once, beside the store (`preloadSignedInShell`), and draws
+// them in its first render.
+const signedInChrome = preloadable(() => import('./SignedInChrome').then((module) => module.default));
+const unsentBanner = preloadable(() => import('../offline').then((module) => module.UnsentBanner));
+
+/** Starts loading the signed-in parts of the frame; resolves once they are in (or failed). */
+export function preloadSignedInShell(): Promise<unknown> {
+  return Promise.allSettled([signedInChrome.preload(), unsentBanner.preload()]);
+}
 
 /** Page frame: top bar and sidebar when signed in (spec §2), banner, content, footer always. */
 export function Shell() {
@@ -21,7 +26,7 @@ export function Shell() {
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       {user && (
         <Suspense fallback={null}>
-          <SignedInChrome user={user} wide={wide} />
+          <signedInChrome.Component user={user} wide={wide} />
         </Suspense>
       )}
       <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
@@ -29,7 +34,7 @@ export function Shell() {
         <TrainingBanner />
         {user && (
           <Suspense fallback={null}>
-            <UnsentBanner />
+            <unsentBanner.Component />
           </Suspense>
         )}
         <Box component="main" id="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 } }}>

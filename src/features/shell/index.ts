@@ -1,2 +1,2 @@
 // Public surface of the shell: the page frame with top bar, sidebar, banner and footer.
-export { Shell } from './Shell';
+export { preloadSignedInShell, Shell } from './Shell';
