@@ -8,6 +8,7 @@
 // - mui-table: MUI's ThemeProvider (createTheme), CssBaseline and MUI's Table;
 // - grid: the same theme with the MUI DataGrid (`@mui/x-data-grid`), 6 columns, 25 rows, auto
 //   row height, set up and boxed as the app's GridView (src/components/entity/GridView.tsx);
+// - grid-fixed: the same grid with its fixed row height (what measuring the rows costs);
 // - grid-shell: the grid in a frame like the app's: an AppBar with buttons and a permanent
 //   Drawer of 10 ListItemButtons with icons and tooltips;
 // - app: the built app (dist/; `npx vite build` first) on a test server with BENCH_ROWS
@@ -40,13 +41,13 @@ import { fillMainTables, median } from './seed';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
-const STEPS = ['table', 'mui-table', 'grid', 'grid-shell', 'app'] as const;
+const STEPS = ['table', 'mui-table', 'grid', 'grid-fixed', 'grid-shell', 'app'] as const;
 type Step = (typeof STEPS)[number];
 const SOURCES = path.resolve('bench/lists-floor');
 const USER = { userName: 'office', password: 'office-password-1', role: 4, location: 1 };
 /** A data row: the grid's first (the app's selector in lists.bench.ts), or a table body's. */
 const GRID_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
-const FIRST_ROW = { table: 'table tbody tr', 'mui-table': 'table tbody tr', grid: GRID_ROW, 'grid-shell': GRID_ROW, app: GRID_ROW };
+const FIRST_ROW = { table: 'table tbody tr', 'mui-table': 'table tbody tr', grid: GRID_ROW, 'grid-fixed': GRID_ROW, 'grid-shell': GRID_ROW, app: GRID_ROW };
 const APP_LIST = '/serviceproviders';
 /** Where the app's page goes between runs, so each run loads the list afresh (lists.bench.ts). */
 const APP_OTHER = '/testing';

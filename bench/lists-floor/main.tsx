@@ -9,6 +9,7 @@ const steps: Record<string, () => Promise<{ draw: (rows: Promise<Row[]>) => void
   table: () => import('./table'),
   'mui-table': () => import('./mui-table'),
   grid: () => import('./grid'),
+  'grid-fixed': () => import('./grid'),
   'grid-shell': () => import('./shell'),
 };
 const load = steps[step ?? ''];
