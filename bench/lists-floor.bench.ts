@@ -19,7 +19,10 @@
 // warmed by one load not counted (the HTTP and code caches warm, as in the app's signed-in
 // context). Median of BENCH_RUNS (default 7); the steps in turn within each run, so drift in the
 // machine's load hits them alike. Also printed: each run's figures and load average, the JS the
-// page had loaded by its first rows (gzip, files as served), and the app / grid-shell ratio.
+// page had loaded by its first rows (gzip, files as served), the app / grid-shell ratio, and for
+// the floor's steps when the step's code was evaluated (`_module_ms`: the scripts fetched,
+// parsed and run; what follows until the first row is React's render, styles and layout) and
+// when the rows' JSON arrived (`_rows_answer_ms`).
 //
 //   npx vite build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/lists-floor.bench.ts
 //
@@ -138,11 +141,23 @@ async function floorPage(browser: Browser, baseURL: string, step: Step): Promise
   return context.newPage();
 }
 
+interface Load {
+  /** The first row. */
+  ms: number;
+  /** The floor's page only: when its rows arrived and when the step's code was evaluated. */
+  marks: { answer: number; module: number } | null;
+  scripts: string[];
+}
+
 /** One full page load of `address` until its first row: the page's clock, and the scripts loaded. */
-async function firstRows(page: Page, address: string, selector: string): Promise<{ ms: number; scripts: string[] }> {
+async function firstRows(page: Page, address: string, selector: string): Promise<Load> {
   await page.goto(address);
   await page.locator(selector).first().waitFor({ timeout: 60_000 });
-  return { ms: await page.evaluate<number>('window.__firstRowAt'), scripts: await page.evaluate<string[]>(SCRIPTS_LOADED) };
+  return {
+    ms: await page.evaluate<number>('window.__firstRowAt'),
+    marks: await page.evaluate<Load['marks']>('window.__floor ?? null'),
+    scripts: await page.evaluate<string[]>(SCRIPTS_LOADED),
+  };
 }
 
 /** Gzip bytes of the scripts, read from the folder they are served from. */
@@ -165,6 +180,8 @@ async function main() {
   const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
   const browser = await launchBrowser();
   const figures = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
+  const modules = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
+  const answers = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
   const bytes: Partial<Record<Step, number>> = {};
   const loads: string[] = [];
   const loadBefore = load();
@@ -188,7 +205,12 @@ async function main() {
     console.log(`# lists_floor: headless Chromium, 1280×800, median of ${RUNS} full page loads per step, in turn; app: built dist/ with ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill); load average ${loadBefore}`);
     for (let run = 0; run < RUNS; run++) {
       loads.push(loadavg()[0]?.toFixed(1) ?? '?');
-      for (const step of run % 2 ? [...STEPS].reverse() : STEPS) figures[step].push((await measure(step)).ms);
+      for (const step of run % 2 ? [...STEPS].reverse() : STEPS) {
+        const { ms, marks } = await measure(step);
+        figures[step].push(ms);
+        if (marks) modules[step].push(marks.module);
+        if (marks) answers[step].push(marks.answer);
+      }
     }
   } finally {
     await browser.close();
@@ -198,13 +220,18 @@ async function main() {
   }
   for (const step of STEPS) {
     console.log(`lists_floor.${step}_first_rows_ms: ${median(figures[step]).toFixed(0)} ms`);
+    if (modules[step].length > 0) console.log(`lists_floor.${step}_module_ms: ${median(modules[step]).toFixed(0)} ms`);
+    if (answers[step].length > 0) console.log(`lists_floor.${step}_rows_answer_ms: ${median(answers[step]).toFixed(0)} ms`);
   }
   for (const step of STEPS) console.log(`lists_floor.${step}_js_gzip_kb: ${kb(bytes[step] ?? 0)}`);
   const app = figures.app;
   const shell = figures['grid-shell'];
   const ratios = app.map((v, i) => v / (shell[i] ?? Number.NaN)).filter(Number.isFinite);
   console.log(`lists_floor.ratio.app_to_grid_shell: ${median(ratios).toFixed(2)}x (median of the runs' ratios; ${(median(app) / median(shell)).toFixed(2)}x of the medians)`);
-  for (const step of STEPS) console.log(`# ${step} runs: ${figures[step].map((v) => v.toFixed(0)).join(' ')}`);
+  const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
+  for (const step of STEPS) {
+    console.log(`# ${step} runs: first rows ${runs(figures[step])}${modules[step].length > 0 ? `; module ${runs(modules[step])}` : ''}`);
+  }
   console.log(`# load average (1 min) at each run's start: ${loads.join(' ')}; at the end ${load()}`);
 }
 
