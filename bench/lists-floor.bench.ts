@@ -37,10 +37,11 @@ import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
-import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
+import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { fillMainTables, median } from './seed';
+import { signedInAfterFirstPull } from './signedIn';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
@@ -62,6 +63,9 @@ const WATCH_FIRST_ROW = (selector: string) => `(() => {
     if (window.__firstRowAt === null && document.querySelector('${selector}')) window.__firstRowAt = performance.now();
   }).observe(document, { childList: true, subtree: true });
 })()`;
+
+/** In each page of the app's signed-in context: the first row's watch. */
+const SIGNED_IN_SCRIPTS = [WATCH_FIRST_ROW(GRID_ROW)];
 
 /** The scripts the page had loaded (from the network or a cache), by path. */
 const SCRIPTS_LOADED = `performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => /\\.m?js$/.test(p))`;
@@ -115,23 +119,6 @@ async function servePage(root: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
-/** Signed in and the first pull of the working set done (as bench/lists.bench.ts). */
-async function signedIn(browser: Browser, baseURL: string): Promise<Page> {
-  const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
-  await context.addInitScript(WATCH_FIRST_ROW(GRID_ROW));
-  let lastPull = performance.now();
-  const pulling = (url: string) => {
-    const p = new URL(url).pathname;
-    if (p.startsWith('/api/sync/') && p !== '/api/sync/stream') lastPull = performance.now();
-  };
-  page.on('request', (request) => pulling(request.url()));
-  page.on('requestfinished', (request) => pulling(request.url()));
-  await signIn(page, USER.userName, USER.password);
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  while (performance.now() - lastPull < 3_000) await page.waitForTimeout(500);
-  return page;
 }
 
 /** A floor step's page in its own context. */
@@ -191,7 +178,7 @@ async function main() {
     await t.createUser(USER);
     const pages: Record<Step, Page> = {} as Record<Step, Page>;
     for (const step of STEPS) {
-      pages[step] = step === 'app' ? await signedIn(browser, t.url) : await floorPage(browser, floor.url, step);
+      pages[step] = step === 'app' ? await signedInAfterFirstPull(browser, t.url, USER, SIGNED_IN_SCRIPTS) : await floorPage(browser, floor.url, step);
     }
     const address = (step: Step) => (step === 'app' ? APP_LIST : `/?step=${step}`);
     const measure = async (step: Step) => {

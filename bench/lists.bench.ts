@@ -25,12 +25,13 @@
 // Without TEST_DATABASE_URL the server runs on in-memory PGlite.
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildApp } from '../server/app';
-import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
+import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { fillMainTables, median } from './seed';
+import { signedInAfterFirstPull } from './signedIn';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -57,24 +58,8 @@ const WATCH_FIRST_ROW = `(() => {
   }).observe(document, { childList: true, subtree: true });
 })()`;
 
-/** Signed in, and the first pull of the device's working set (up to 5,000 rows of each table
- * of the organisation, in pages of 200) done: what an office worker's open app has behind it. */
-async function signedIn(browser: Browser, baseURL: string): Promise<Page> {
-  const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
-  await context.addInitScript(() => localStorage.setItem('icrsDebug', '1')); // window.__icrs: the data layer
-  await context.addInitScript(WATCH_FIRST_ROW);
-  let lastPull = performance.now();
-  const pulling = (url: string) => {
-    const path = new URL(url).pathname;
-    if (path.startsWith('/api/sync/') && path !== '/api/sync/stream') lastPull = performance.now();
-  };
-  page.on('request', (request) => pulling(request.url()));
-  page.on('requestfinished', (request) => pulling(request.url()));
-  await signIn(page, USER.userName, USER.password);
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  while (performance.now() - lastPull < 3_000) await page.waitForTimeout(500);
-  return page;
-}
+/** In each page of a signed-in context: `window.__icrs` (the data layer) and the first row's watch. */
+const SIGNED_IN_SCRIPTS = ["localStorage.setItem('icrsDebug', '1')", WATCH_FIRST_ROW];
 
 interface Figures {
   shown: number[];
@@ -201,7 +186,7 @@ async function main() {
     const builds: Build[] = [];
     for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][]) {
       const figures = Object.fromEntries(Object.keys(SCREENS).map((screen) => [screen, noFigures()]));
-      builds.push({ name, a: await signedIn(browser, url), b: await signedIn(browser, url), figures, live: [] });
+      builds.push({ name, a: await signedInAfterFirstPull(browser, url, USER, SIGNED_IN_SCRIPTS), b: await signedInAfterFirstPull(browser, url, USER, SIGNED_IN_SCRIPTS), figures, live: [] });
     }
     for (const [name, screen] of process.env.BENCH_LIVE_ONLY ? [] : Object.entries(SCREENS)) {
       await inTurn(builds, (build) => fullLoad(build.b, screen, build.figures[name] as Figures));

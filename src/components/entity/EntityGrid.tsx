@@ -123,7 +123,6 @@ function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, 
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
-
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
   const ctx = useDisplayContext();
