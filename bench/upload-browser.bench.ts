@@ -15,7 +15,7 @@
 // BENCH_COMPARE_DIST=path (e.g. a copy of an older `dist`): the same runs against that build too,
 // served by a second server of this code, builds alternating within each run (which goes first
 // alternates between runs); prints `upload_browser_compare.<mode>` and `<mode>_vs_compare`.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { EntityShape } from '../schemas/define';
 import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
@@ -129,8 +129,31 @@ async function preparedPage(browser: Browser, baseURL: string, records: number):
   return { page, close: () => context.close(), records: pending.records };
 }
 
-/** One engine run in the page: records per second, from its start to its report. */
-async function uploadRate(page: Page, records: number, options: UploadModeOptions): Promise<number> {
+/** CPU time (ms, user + system) of the PostgreSQL backends serving `database` (Linux /proc; 0 elsewhere). */
+function postgresCpuMs(database: string): number {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks * 10; // USER_HZ = 100
+}
+
+/** One engine run in the page: records per second, from its start to its report. With
+ * BENCH_TIMELINE, also the CPU time of this process (the server; the bench itself waits) and of
+ * the database's backends during the run: CPU work, less swayed by the machine's load. */
+async function uploadRate(page: Page, records: number, options: UploadModeOptions, database = ''): Promise<number> {
+  const cpuBefore = process.cpuUsage();
+  const pgBefore = TIMELINE && database ? postgresCpuMs(database) : 0;
   const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
   if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
   const metricsCdp = TIMELINE ? await page.context().newCDPSession(page) : undefined;
@@ -173,6 +196,8 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
     return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds, requests };
   }, { modeOptions: options, timeline: TIMELINE });
   const after = await metrics();
+  const cpu = process.cpuUsage(cpuBefore);
+  if (TIMELINE) console.log(`# server process CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms${database ? `, PostgreSQL backends CPU ${postgresCpuMs(database) - pgBefore} ms` : ''}`);
   const busy = (name: string) => Math.round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000);
   if (TIMELINE) console.log(`# page main thread: tasks ${busy('TaskDuration')} ms, scripts ${busy('ScriptDuration')} ms, layout+style ${busy('LayoutDuration') + busy('RecalcStyleDuration')} ms`);
   if (TIMELINE && process.env.BENCH_REQUESTS === '1') console.log(`# requests (start/answer/end ms): ${requests.join(', ')}`);
@@ -206,7 +231,7 @@ async function main() {
           if (builds.length > 1) console.log(`# run ${run + 1} ${mode}${build.name || ' (this build)'}`);
           const prepared = await preparedPage(browser, t.url, records);
           sizes[mode] = prepared.records;
-          (rates[`${mode}${build.name}`] ??= []).push(await uploadRate(prepared.page, prepared.records, options));
+          (rates[`${mode}${build.name}`] ??= []).push(await uploadRate(prepared.page, prepared.records, options, t.config.databaseUrl ? new URL(t.config.databaseUrl).pathname.slice(1) : ''));
           await prepared.close();
         }
       }
