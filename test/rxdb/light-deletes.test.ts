@@ -4,6 +4,7 @@
 // updates and carries no bytes for removals. Messages from another tab still reach this store.
 import { BroadcastChannel } from 'broadcast-channel'; // RxDB's own channel: native in browsers, sockets in Node
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EntityShape } from '../../schemas/define';
 import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { file, job } from '../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
@@ -65,13 +66,13 @@ describe('removed images without their bytes', () => {
     const removal = tab.heard.flatMap((m) => m.eventBulk.events).find((e) => e.operation === 'DELETE');
     expect(removal?.documentId).toBe('JB1|1');
     expect(removal?.documentData._deleted).toBe(true);
-    expect(removal?.documentData).not.toHaveProperty('data');
-    expect(removal?.previousDocumentData).not.toHaveProperty('data');
+    expect(removal?.documentData.data).toBe('');
+    expect(removal?.previousDocumentData?.data).toBe('');
     expect(removal?.previousDocumentData?.srcId).toBe('JB1');
 
     const [tombstone] = await files.storageInstance.findDocumentsById(['JB1|1'], true);
     expect(tombstone?._deleted).toBe(true);
-    expect(tombstone).not.toHaveProperty('data');
+    expect(tombstone?.data).toBe(''); // emptied, so the tombstone still fits the schema
     expect(await files.findOne('JB1|1').exec()).toBeNull();
     // The key is free again: a new image in the same slot is stored whole.
     await files.insert(image('JB1', 'C'.repeat(100)));
@@ -91,5 +92,20 @@ describe('removed images without their bytes', () => {
     });
     await eventually(() => seen.includes('INSERT JB2|1'));
     subscription.unsubscribe();
+  });
+
+  it('migrates a collection holding removed images to a new schema version, the live images whole', async () => {
+    const name = `icrs_light_${Date.now()}`;
+    db = await openTestDb({ name });
+    const files = collectionOf(db, file);
+    await files.bulkInsert(['JB3', 'JB4', 'JB5'].map((key) => image(key)));
+    await files.bulkRemove(['JB3|1', 'JB4|1']);
+    await db.close();
+
+    const bumped = (e: EntityShape): EntityShape => (e === file ? { ...e, rxVersion: e.rxVersion + 1 } : e);
+    const steps = { [file.table]: { [file.rxVersion + 1]: (doc: Record<string, unknown>) => ({ ...doc, name: `v2-${String(doc.name)}` }) } };
+    db = await openTestDb({ name, schemaOverride: bumped, migrationSteps: steps });
+    const live = await collectionOf(db, file).find().exec();
+    expect(live.map((d) => [d.primary, d.get('name'), d.get('data')])).toEqual([['JB5|1', 'v2-a.png', BYTES]]);
   });
 });

@@ -5,14 +5,15 @@
 // removal on the page's main thread and 270 KB written again to IndexedDB, about a third of the
 // page's work per uploaded photo.
 //
-// This storage wrapper leaves out the image fields (strings as long as an image's base64: from
-// the schemas, see `heavyFields`) from:
+// This storage wrapper empties the image fields (strings as long as an image's base64: from the
+// schemas, see `heavyFields`; emptied, not left out, so every document still fits its schema,
+// which the dev-mode validator checks, removed ones and schema migrations included) in:
 // - the tombstone written on a removal (nothing reads a removed document's fields: the pull and
 //   the data layer treat a tombstone as absent, and the app has no push replication);
 // - what is posted to the other tabs: a removal's document and previous version, and the
 //   previous version of an update. The new version of an insert or update travels whole, so the
 //   other tabs' queries and documents see the same data as this tab's.
-// The events of this tab keep the whole documents. Otherwise it is RxDB's own multi-instance
+// This tab's own events keep the whole documents (a removal's emptied tombstone aside). Otherwise it is RxDB's own multi-instance
 // support (rx-storage-multiinstance.ts), on the same channel and message format, so tabs of an
 // older build and this one still see each other's writes.
 import {
@@ -35,18 +36,20 @@ interface Message {
   eventBulk: EventBulk;
 }
 
-/** The fields of a schema that hold image bytes: strings allowed to be as long as an image's base64. */
+/** The fields of a schema that hold image bytes: strings allowed to be as long as an image's
+ * base64 (and to be empty). */
 export function heavyFields(schema: AnyParams['schema']): string[] {
-  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; maxLength?: number }>;
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; maxLength?: number; minLength?: number }>;
   return Object.entries(properties)
-    .filter(([, p]) => p.type === 'string' && (p.maxLength ?? 0) >= MAX_IMAGE_BASE64)
+    .filter(([, p]) => p.type === 'string' && (p.maxLength ?? 0) >= MAX_IMAGE_BASE64 && (p.minLength ?? 0) === 0)
     .map(([name]) => name);
 }
 
+/** `doc` with its image fields emptied. */
 function without<T extends Doc>(doc: T, fields: readonly string[]): T {
-  if (!doc || !fields.some((f) => f in doc)) return doc;
+  if (!doc || !fields.some((f) => typeof doc[f] === 'string' && doc[f] !== '')) return doc;
   const light: Record<string, unknown> = { ...doc };
-  for (const f of fields) delete light[f];
+  for (const f of fields) if (typeof light[f] === 'string') light[f] = '';
   return light as T;
 }
 
@@ -73,7 +76,7 @@ export function withLightDeletes<I, O>(storage: RxStorage<I, O>): RxStorage<I, O
   };
 }
 
-/** RxDB's addRxStorageMultiInstanceSupport, with the image fields left out as described above. */
+/** RxDB's addRxStorageMultiInstanceSupport, with the image fields emptied as described above. */
 function broadcastLightly(storageName: string, params: AnyParams, instance: AnyInstance, heavy: readonly string[]): void {
   const channel = getBroadcastChannelReference(storageName, params.databaseInstanceToken, instance.databaseName, instance);
   const fromOthers = new Subject<EventBulk>();
