@@ -27,7 +27,7 @@ describe('the plan of an upload', () => {
     db = await openTestDb();
     const jobs = collectionOf(db, job);
     const at = Date.now();
-    const docs = Array.from({ length: 40 }, (_, i) => {
+    const docs = Array.from({ length: 40 }, (_, i): Record<string, unknown> => {
       const body = sampleBody(job);
       const doc = docFromRow(job, { ...body, createdAt: new Date(at + (i % 7) * 1000).toISOString() }) as Record<string, unknown>;
       // Several made in the same millisecond: the key decides, as in RxDB's sort.
