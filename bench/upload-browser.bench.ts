@@ -12,7 +12,10 @@
 // alternating within each run). BENCH_RECORDS (default 2000), BENCH_RUNS (default 3),
 // BENCH_IMAGE_KB (default 200), BENCH_LATENCY_MS (default 0), BENCH_SEQUENTIAL_RECORDS (default:
 // BENCH_RECORDS; fewer keeps a slow-link run short: a rate is a rate).
-import { writeFileSync } from 'node:fs';
+// BENCH_COMPARE_DIST=path (e.g. a copy of an older `dist`): the same runs against that build too,
+// served by a second server of this code, builds alternating within each run (which goes first
+// alternates between runs); prints `upload_browser_compare.<mode>` and `<mode>_vs_compare`.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { EntityShape } from '../schemas/define';
 import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
@@ -40,8 +43,11 @@ const PROFILE = process.env.BENCH_PROFILE;
 /** BENCH_MODES=batched (comma-separated): only these modes (default: sequential,batched). */
 const MODES = (process.env.BENCH_MODES ?? 'sequential,batched').split(',');
 /** BENCH_TIMELINE=1: prints, per run, when each kind's first and last record settled (ms from
- * the start); BENCH_REQUESTS=1 with it: each request's start, first answer byte and end. */
+ * the start) and the page's main-thread time in tasks and in scripts during the run (CDP
+ * Performance metrics: CPU work, less swayed by the machine's load than the wall time);
+ * BENCH_REQUESTS=1 with it: each request's start, first answer byte and end. */
 const TIMELINE = process.env.BENCH_TIMELINE === '1';
+const COMPARE_DIST = process.env.BENCH_COMPARE_DIST;
 const USER = { userName: 'benchfield', password: 'bench-field-password-1', role: 3, location: 1 };
 
 /** A PNG of about IMAGE_KB (the 1-pixel image plus filler the server stores as it is). */
@@ -123,10 +129,41 @@ async function preparedPage(browser: Browser, baseURL: string, records: number):
   return { page, close: () => context.close(), records: pending.records };
 }
 
-/** One engine run in the page: records per second, from its start to its report. */
-async function uploadRate(page: Page, records: number, options: UploadModeOptions): Promise<number> {
+/** CPU time (ms, user + system) of the PostgreSQL backends serving `database` (Linux /proc; 0 elsewhere). */
+function postgresCpuMs(database: string): number {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks * 10; // USER_HZ = 100
+}
+
+/** One engine run in the page: records per second, from its start to its report. With
+ * BENCH_TIMELINE, also the CPU time of this process (the server; the bench itself waits) and of
+ * the database's backends during the run: CPU work, less swayed by the machine's load. */
+async function uploadRate(page: Page, records: number, options: UploadModeOptions, database = ''): Promise<number> {
+  const cpuBefore = process.cpuUsage();
+  const pgBefore = TIMELINE && database ? postgresCpuMs(database) : 0;
   const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
   if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
+  const metricsCdp = TIMELINE ? await page.context().newCDPSession(page) : undefined;
+  const metrics = async () => {
+    if (!metricsCdp) return {};
+    const { metrics: list } = await metricsCdp.send('Performance.getMetrics');
+    return Object.fromEntries(list.map((m) => [m.name, m.value]));
+  };
+  await metricsCdp?.send('Performance.enable');
+  const before = await metrics();
   // tsx keeps function names with a helper `__name` the page does not have.
   await page.evaluate('window.__name = (f) => f');
   const { ms, uploaded, timeline, requests } = await page.evaluate(async ({ modeOptions, timeline }) => {
@@ -158,6 +195,11 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
     requests.push(...performance.getEntriesByType('measure').map((m) => `${m.name} ${at(m.startTime)}+${Math.round(m.duration)}`));
     return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds, requests };
   }, { modeOptions: options, timeline: TIMELINE });
+  const after = await metrics();
+  const cpu = process.cpuUsage(cpuBefore);
+  if (TIMELINE) console.log(`# server process CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms${database ? `, PostgreSQL backends CPU ${postgresCpuMs(database) - pgBefore} ms` : ''}`);
+  const busy = (name: string) => Math.round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000);
+  if (TIMELINE) console.log(`# page main thread: tasks ${busy('TaskDuration')} ms, scripts ${busy('ScriptDuration')} ms, layout+style ${busy('LayoutDuration') + busy('RecalcStyleDuration')} ms`);
   if (TIMELINE && process.env.BENCH_REQUESTS === '1') console.log(`# requests (start/answer/end ms): ${requests.join(', ')}`);
   if (TIMELINE) console.log(`# timeline ${options.sequential ? 'sequential' : 'batched'} (${Math.round(ms)} ms): ${Object.entries(timeline).map(([t, [a, b]]) => `${t} ${a}-${b}`).join(', ')}`);
   if (cdp) writeFileSync(`${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -167,33 +209,50 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
 
 async function main() {
   const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  const [t, browser] = await Promise.all([startTestServer({ backend }), launchBrowser()]);
-  await ensureOrganisations(t.server.db);
-  await t.createUser(USER);
+  const builds: { name: string; dist?: string }[] = [{ name: '' }, ...(COMPARE_DIST ? [{ name: '_compare', dist: COMPARE_DIST }] : [])];
+  const [browser, ...servers] = await Promise.all([launchBrowser(), ...builds.map(({ dist }) => startTestServer({ backend, ...(dist ? { config: { staticDir: dist } } : {}) }))]);
+  for (const t of servers) {
+    await ensureOrganisations(t.server.db);
+    await t.createUser(USER);
+  }
   const allModes: Record<string, UploadModeOptions & { records: number }> = {
     sequential: { sequential: true, records: SEQUENTIAL_RECORDS },
     batched: { records: RECORDS },
   };
   const modes = Object.fromEntries(Object.entries(allModes).filter(([mode]) => MODES.includes(mode)));
-  const rates: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
+  const rates: Record<string, number[]> = {};
   const sizes: Record<string, number> = {};
   try {
     for (let run = 0; run < RUNS; run += 1) {
       for (const [mode, { records, ...options }] of Object.entries(modes)) { // alternate, so drift hits both alike
-        const prepared = await preparedPage(browser, t.url, records);
-        sizes[mode] = prepared.records;
-        rates[mode]?.push(await uploadRate(prepared.page, prepared.records, options));
-        await prepared.close();
+        const order = builds.map((build, i) => ({ build, t: servers[i] as Awaited<ReturnType<typeof startTestServer>> }));
+        if (run % 2 === 1) order.reverse();
+        for (const { build, t } of order) {
+          if (builds.length > 1) console.log(`# run ${run + 1} ${mode}${build.name || ' (this build)'}`);
+          const prepared = await preparedPage(browser, t.url, records);
+          sizes[mode] = prepared.records;
+          (rates[`${mode}${build.name}`] ??= []).push(await uploadRate(prepared.page, prepared.records, options, t.config.databaseUrl ? new URL(t.config.databaseUrl).pathname.slice(1) : ''));
+          await prepared.close();
+        }
       }
     }
   } finally {
     await browser.close();
-    await t.close();
+    for (const t of servers) await t.close();
   }
   const label = `upload_browser${LATENCY_MS ? `_latency${LATENCY_MS}ms` : ''}`;
-  console.log(`# ${label}: headless Chromium (IndexedDB), ${backend}, 10% of records with an image of ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}`);
-  for (const [mode, values] of Object.entries(rates)) console.log(`${label}.${mode}: ${median(values).toFixed(1)} records/s`);
-  if (rates.batched?.length && rates.sequential?.length) console.log(`${label}.batched_vs_sequential: ${(median(rates.batched ?? []) / median(rates.sequential ?? [])).toFixed(2)} x`);
+  console.log(`# ${label}: headless Chromium (IndexedDB), ${backend}, 10% of records with an image of ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}${COMPARE_DIST ? `; compared with the build in ${COMPARE_DIST}` : ''}`);
+  for (const { name } of builds) {
+    const of = (mode: string) => rates[`${mode}${name}`] ?? [];
+    for (const mode of Object.keys(modes)) console.log(`${label}${name}.${mode}: ${median(of(mode)).toFixed(1)} records/s  (${of(mode).map((r) => r.toFixed(1)).join(', ')})`);
+    if (of('batched').length && of('sequential').length) console.log(`${label}${name}.batched_vs_sequential: ${(median(of('batched')) / median(of('sequential'))).toFixed(2)} x`);
+  }
+  if (COMPARE_DIST) {
+    for (const mode of Object.keys(modes)) {
+      const pairs = (rates[mode] ?? []).map((rate, i) => rate / ((rates[`${mode}_compare`] ?? [])[i] ?? NaN));
+      console.log(`${label}.${mode}_vs_compare: ${median(pairs).toFixed(2)} x  (per run: ${pairs.map((r) => r.toFixed(2)).join(', ')})`);
+    }
+  }
 }
 
 if (process.env.VITEST) {

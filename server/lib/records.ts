@@ -100,16 +100,63 @@ export async function assertRefsInScope(db: Queryable, e: EntityShape, values: V
     if (ownerPath(e) && !access) throw new Error(`${e.name}: write without an organisation scope`);
     return;
   }
-  for (const [name, field] of Object.entries(e.fields)) {
-    const value = values[name];
-    const target = field.kind === 'id' && field.ref ? getEntity(field.ref) : undefined;
-    if (!target || value === undefined || value === null) continue;
-    const mode: ScopeMode = name === e.parent?.field ? 'write' : 'read';
+  const known = KNOWN_IN_SCOPE.get(db);
+  for (const ref of refChecks(e, access)) {
+    const value = values[ref.name];
+    if (value === undefined || value === null || known?.has(refKey(ref, value))) continue;
     const where = new Conditions();
-    const condition = scopeSql(target, recordScope(access.actor, target, mode), where);
-    if (!condition) continue;
-    const found = await db.query(`SELECT 1 FROM ${table(target)} WHERE ${ident(target.keyFields[0])} = ${where.param(value)} AND ${condition}`, where.params);
+    const condition = ref.condition(where);
+    const found = await db.query(`SELECT 1 FROM ${table(ref.target)} WHERE ${ident(ref.target.keyFields[0])} = ${where.param(value)} AND ${condition}`, where.params);
     if (!found.length) throw new HttpError(400, 'http.parentMissing');
+  }
+}
+
+/** An `id` field of `e` that refers to a record of `target`, and the scope that record must be in
+ * (`write` for the parent, `read` for the others); fields whose target has no scope are left out. */
+interface RefCheck {
+  name: string;
+  target: EntityShape;
+  mode: ScopeMode;
+  condition: (where: Conditions) => string | undefined;
+}
+
+function refChecks(e: EntityShape, access: Exclude<Access, 'system'>): RefCheck[] {
+  return Object.entries(e.fields).flatMap(([name, field]): RefCheck[] => {
+    const target = field.kind === 'id' && field.ref ? getEntity(field.ref) : undefined;
+    if (!target) return [];
+    const mode: ScopeMode = name === e.parent?.field ? 'write' : 'read';
+    const scope = recordScope(access.actor, target, mode);
+    if (!scopeSql(target, scope, new Conditions())) return [];
+    return [{ name, target, mode, condition: (where) => scopeSql(target, scope, where) }];
+  });
+}
+
+const refKey = (ref: RefCheck, value: unknown) => `${ref.target.table}\u0000${ref.mode}\u0000${String(value)}`;
+
+/** References found in scope within one transaction of one user (a batch), by the store that
+ * transaction's writes go through: assertRefsInScope asks no more about them. */
+const KNOWN_IN_SCOPE = new WeakMap<Queryable, Set<string>>();
+
+/**
+ * A batch's references checked together (server/plugins/sync/push.ts): for each reference field,
+ * one query for every value the records carry, instead of one per record. The ones found in
+ * scope are remembered for `db` (the batch's transaction: the same user, and rows of other kinds
+ * than the batch's, which its records do not delete or move); each record's own check then asks
+ * only about the others, so a missing or out-of-scope reference is refused exactly as before.
+ */
+export async function prefetchRefsInScope(db: Queryable, e: EntityShape, valuesList: readonly Values[], access: Access): Promise<void> {
+  if (access === 'system') return;
+  const known = KNOWN_IN_SCOPE.get(db) ?? new Set<string>();
+  KNOWN_IN_SCOPE.set(db, known);
+  for (const ref of refChecks(e, access)) {
+    const wanted = [...new Set(valuesList.map((values) => values[ref.name]).filter((v) => typeof v === 'string' && v !== ''))] as string[];
+    if (!wanted.length) continue;
+    const where = new Conditions();
+    const list = where.param(wanted);
+    const key = ident(ref.target.keyFields[0]);
+    const condition = ref.condition(where);
+    const rows = await db.query<{ key: string }>(`SELECT ${key} AS key FROM ${table(ref.target)} WHERE ${key} = ANY(${list}::text[]) AND ${condition}`, where.params);
+    for (const row of rows) known.add(refKey(ref, row.key));
   }
 }
 const keyField = (e: EntityShape) => e.keyFields[0];

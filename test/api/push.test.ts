@@ -168,6 +168,29 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(row?.title).toBe(theirs.title);
   });
 
+  it('checks every reference of a batch: children under own parents land, under another organisation\'s or a missing one 400', async () => {
+    const theirs = sampleBody(job);
+    expect((await push(job.table, [create(theirs)], writer(B))).body.results[0].status).toBe(201);
+    const own = [sampleBody(job), sampleBody(job)];
+    expect((await push(job.table, own.map(create))).body.results.map((r: Body) => r.status)).toEqual([201, 201]);
+    const children = [
+      sampleBody(otherJob, { job: String(own[0]?.jb_Id) }),
+      sampleBody(otherJob, { job: String(theirs.jb_Id) }),
+      sampleBody(otherJob, { job: String(own[1]?.jb_Id) }),
+      sampleBody(otherJob, { job: String(sampleBody(job).jb_Id) }), // a parent nobody has
+      sampleBody(otherJob, { job: String(own[0]?.jb_Id) }), // a parent named twice
+    ];
+    const response = await push(otherJob.table, children.map(create));
+    expect(response.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201, 400, 201]);
+    const stored = await t.server.db.query<{ jb_Id: string }>('SELECT "jb_Id" FROM "tbl_jobs_other" WHERE "jb_Id" = ANY($1::text[])', [
+      [own[0]?.jb_Id, own[1]?.jb_Id, theirs.jb_Id],
+    ]);
+    expect(stored.map((r) => r.jb_Id).sort()).toEqual([own[0]?.jb_Id, own[0]?.jb_Id, own[1]?.jb_Id].map(String).sort());
+    // The same batch from the other organisation: only its own parent is in its scope.
+    const fromB = await push(otherJob.table, [create(sampleBody(otherJob, { job: String(theirs.jb_Id) })), create(sampleBody(otherJob, { job: String(own[0]?.jb_Id) }))], writer(B));
+    expect(fromB.body.results.map((r: Body) => r.status)).toEqual([201, 400]);
+  });
+
   describe('multipart: records with their images', () => {
     const IMAGE = png(8, [200, 30, 30]);
     /** A multipart batch: the field `records` and image parts `{index}.{slot}`. */

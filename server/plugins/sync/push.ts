@@ -17,7 +17,7 @@ import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
 import type { Db, Queryable, Row } from '../../db/index';
 import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
-import { getRow, reading } from '../../lib/records';
+import { getRow, prefetchRefsInScope, reading, writableValues, writing } from '../../lib/records';
 import { MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from '../records/body';
 import { pushShapeOf, writerOf, type PushShape } from '../records/index';
@@ -118,8 +118,13 @@ function recordInput(entity: EntityShape, record: PushRecord, files: UploadedFil
   return { ...jsonInput(record.data), files, removeImages };
 }
 
-/** The batch's transaction as the writer's store: the record's savepoint (pushOne) is its transaction. */
-const batchStore = (tx: Queryable): WriterStore => ({ query: (sql, params) => tx.query(sql, params), transaction: (work) => work(tx) });
+/** The batch's transaction as the writer's store: the record's savepoint (pushOne) is its
+ * transaction. One object for both, so what the batch learnt in it (prefetchRefsInScope) holds
+ * for every write of the batch. */
+function batchStore(tx: Queryable): WriterStore & Queryable {
+  const store: WriterStore & Queryable = { query: (sql, params) => tx.query(sql, params), transaction: (work) => work(store) };
+  return store;
+}
 
 /** Stores one record in its own savepoint of the batch's transaction `tx`; a client's mistake
  * becomes its answer (that record's writes rolled back), a database outage ends the batch. */
@@ -228,10 +233,14 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
       assertAllowed(request, entity, records);
       const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
       const results = await db.transaction(async (tx) => {
-        const p: Pusher = { entity, writer: writerOf(batchStore(tx), entity), ...validators };
+        const store = batchStore(tx);
+        const p: Pusher = { entity, writer: writerOf(store, entity), ...validators };
+        // The records' references in one query per reference field (each record's own check asks
+        // again only about those not found in scope: they are refused as before).
+        await prefetchRefsInScope(store, entity, records.map((r) => writableValues(entity, r.data)), writing(request.user));
         const answers: PushResult[] = [];
         // One after the other, in the order sent: each in its own savepoint.
-        for (const [i, record] of records.entries()) answers.push(await pushOne(request, tx, p, record, files[i]));
+        for (const [i, record] of records.entries()) answers.push(await pushOne(request, store, p, record, files[i]));
         return answers;
       });
       return { results };

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { memo, useEffect, useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Badge, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, Typography } from '@mui/material';
 import type SvgIcon from '@mui/material/SvgIcon';
@@ -37,7 +37,9 @@ const COUNTS: CountRule[] = [
   { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00' },
 ];
 
-function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
+// The tiles, the sync times and the storage card are drawn again only when their own props
+// change, not on every live count of an upload (docs/performance.md, upload from Chromium).
+const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
   const intl = useIntl();
   const label = intl.formatMessage({ id: rule.labelId });
   const Icon = rule.icon;
@@ -63,10 +65,10 @@ function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
       </Box>
     </Card>
   );
-}
+});
 
 /** When this device last uploaded and last pulled (issue 10 §8). */
-function SyncTimesLine() {
+const SyncTimesLine = memo(function SyncTimesLine() {
   const intl = useIntl();
   const times = useSyncTimes();
   const when = (iso: string | null) =>
@@ -81,7 +83,7 @@ function SyncTimesLine() {
       </Typography>
     </Stack>
   );
-}
+});
 
 /** `/offlinehp` (spec §2 Offline home, §4, §5; issue 4 §2-3). */
 export function OfflineHomePage() {

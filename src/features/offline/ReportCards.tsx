@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import {
   Box,
   Button,
@@ -50,7 +50,20 @@ const FIGURES_SX = {
   '& dd[data-tone="warning"]': { color: 'warning.main' },
 } as const;
 
-function KindCard({ kind }: { kind: KindReport }) {
+/** A kind's report as the card shows it: its figures and errors. */
+function sameReport(a: KindReport, b: KindReport): boolean {
+  return (
+    a.table === b.table &&
+    FIGURES.every((figure) => a[figure] === b[figure]) &&
+    a.errors.length === b.errors.length &&
+    a.errors.every((e, i) => e.key === b.errors[i]?.key && e.message === b.errors[i]?.message)
+  );
+}
+
+// Drawn again only when its own figures change: during an upload the live counts and the
+// progress re-render the offline home several times a second, mostly for one kind at a time
+// (13 cards of styled components were most of the page's React time; docs/performance.md).
+const KindCard = memo(function KindCard({ kind }: { kind: KindReport }) {
   const intl = useIntl();
   const [open, setOpen] = useState(false);
   const errorsId = useId();
@@ -103,10 +116,10 @@ function KindCard({ kind }: { kind: KindReport }) {
       </CardContent>
     </Card>
   );
-}
+}, (before, after) => sameReport(before.kind, after.kind));
 
 /** The overall progress bar with its percent (spec §2 Offline home). */
-export function UploadProgress({ report, running }: { report: UploadReport | null; running: boolean }) {
+export const UploadProgress = memo(function UploadProgress({ report, running }: { report: UploadReport | null; running: boolean }) {
   const intl = useIntl();
   const labelId = useId();
   const percent = Math.max(0, Math.min(100, Math.round(report?.percent ?? 0)));
@@ -134,7 +147,7 @@ export function UploadProgress({ report, running }: { report: UploadReport | nul
       />
     </Box>
   );
-}
+});
 
 /** Per-kind reports (spec §2): jobs, other jobs, … images, in upload order. */
 export function ReportCards({ report, counts }: { report: UploadReport | null; counts: PendingCounts | null }) {

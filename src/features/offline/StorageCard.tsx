@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { Alert, Box, Card, CardContent, LinearProgress, Typography } from '@mui/material';
 import StorageIcon from '@mui/icons-material/Storage';
 import { useIntl } from 'react-intl';
@@ -12,7 +12,7 @@ const PERSIST_TEXT: Record<PersistState, { id: string; severity: 'success' | 'wa
 };
 
 /** Storage used and available on this device, and whether the browser keeps it (issue 4 §3). */
-export function StorageCard({ info }: { info: StorageInfo | null }) {
+export const StorageCard = memo(function StorageCard({ info }: { info: StorageInfo | null }) {
   const intl = useIntl();
   const titleId = useId();
   const meterId = useId();
@@ -78,4 +78,4 @@ export function StorageCard({ info }: { info: StorageInfo | null }) {
       </CardContent>
     </Card>
   );
-}
+});

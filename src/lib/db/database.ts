@@ -8,6 +8,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { EntityShape } from '../../../schemas/define';
 import { rxSchema } from '../../../schemas/derive/rxdb';
 import { entities } from '../../../schemas/index';
+import { withLightDeletes } from './lightDeletes';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
 
 export const DB_NAME = 'icrs_db';
@@ -44,7 +45,8 @@ addRxPlugin(RxDBLocalDocumentsPlugin); // the pull checkpoints (replication.ts)
  */
 export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
   performance.mark('icrs-db:open');
-  let storage = options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>);
+  // Removed images leave no bytes behind in IndexedDB or on the way to other tabs (lightDeletes.ts).
+  let storage = withLightDeletes(options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>));
   if (import.meta.env?.DEV) storage = await devModeStorage(storage);
   const db = (await createRxDatabase({
     name: options.name ?? DB_NAME,

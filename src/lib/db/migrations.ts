@@ -2,6 +2,8 @@
 // shape changes, bump its `rxVersion` in schemas/ and add the step here: strategy N turns a
 // version N-1 document into a version N one. A version with no step keeps documents as they are
 // (fields added as optional need nothing), so no stored record is ever dropped by an upgrade.
+// Steps also get removed documents (tombstones), whose image fields are empty strings
+// (lightDeletes.ts): a step must not expect bytes there.
 import type { MigrationStrategies } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
 
