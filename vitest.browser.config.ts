@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     pool: 'forks',
-    fileParallelism: false,
+    // Two files at a time: each has its own server, database and browser (test/helpers), so they
+    // share nothing; on CI's 2 cores the browser files take about half as long as one by one.
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });

@@ -9,11 +9,11 @@ import { preloadSignedInShell } from '../features/shell';
 import { TOAST_DURATION_MS } from '../lib/constants';
 import { takeFlash } from '../lib/flash';
 import type { AppIntl } from '../lib/i18n';
-import { registerNavigate } from '../lib/navigation';
+import { registerNavigate, registerPreload } from '../lib/navigation';
 import { notify } from '../lib/notify';
 import { preloadable } from '../lib/preloadable';
 import { getMode, getUser } from '../lib/session';
-import { prefetchListAt, prefetchOnNavigation } from './listPrefetch';
+import { preloadGridAt, prefetchListAt, prefetchOnNavigation } from './listPrefetch';
 import { preloadRoute, routes } from './routes';
 
 // Made on the first render, not while this module evaluates: the router starts loading the
@@ -25,6 +25,10 @@ function appRouter() {
     prefetchOnNavigation(made);
     // Code outside React (interceptor, logout) navigates through the router, without a reload.
     registerNavigate((to, options) => void made.navigate(to, options));
+    registerPreload((to) => {
+      void preloadRoute(to);
+      void preloadGridAt(to);
+    });
     router = made;
   }
   return router;

@@ -48,6 +48,11 @@ export function prefetchListAt(pathname: string): Promise<unknown> | undefined {
   return gridView.preload().catch(() => undefined); // the grid's own load reports
 }
 
+/** Starts loading the grid's module when `pathname` is a list screen's (a menu link pointed at). */
+export function preloadGridAt(pathname: string): Promise<unknown> | undefined {
+  return listAt(pathname) ? gridView.preload().catch(() => undefined) : undefined;
+}
+
 /** At each in-app navigation, before the router renders the new screen. */
 export function prefetchOnNavigation(router: ReturnType<typeof createBrowserRouter>): () => void {
   let last = router.state.location.pathname;

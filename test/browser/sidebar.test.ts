@@ -113,6 +113,36 @@ describe('sidebar menus by role', () => {
   });
 });
 
+describe('screens asked ahead', () => {
+  it('a menu link pointed at or focused loads its screen before the click, which then draws it without a loading bar', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await signIn(page, userName(4, 1), password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const screenChunk = (name: string) => page.waitForRequest((request) => new RegExp(`/assets/${name}-[\\w-]+\\.js$`).test(new URL(request.url()).pathname), { timeout: 10_000 });
+
+    const jobs = screenChunk('jobs');
+    await mainMenu(page).getByRole('link', { name: 'Available Jobs', exact: true }).hover();
+    await jobs; // asked on hover: nothing was clicked
+
+    const clients = screenChunk('clients');
+    await mainMenu(page).getByRole('link', { name: 'Client List', exact: true }).focus();
+    await clients; // and on keyboard focus
+    await page.waitForLoadState('networkidle');
+
+    const bars: number[] = [];
+    await page.exposeFunction('__noteBar', () => bars.push(1));
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        if (document.querySelector('.MuiLinearProgress-root[aria-label="…"]')) (window as unknown as { __noteBar: () => void }).__noteBar();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await mainMenu(page).getByRole('link', { name: 'Client List', exact: true }).press('Enter');
+    await page.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
+    expect(bars).toEqual([]); // the route's loading bar never showed
+    await context.close();
+  });
+});
+
 describe('sidebar accessibility', () => {
   /** A pending service so that the Verify Services badge shows a count. */
   async function seedPendingService(): Promise<void> {

@@ -13,6 +13,7 @@ import {
 } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { VisuallyHidden } from '../../components';
+import { preloadScreen } from '../../lib/navigation';
 import type { SessionUser } from '../../lib/session';
 import type { MenuEntry, MenuGroup } from './menu';
 import type { PendingCounts } from './usePendingStats';
@@ -73,6 +74,8 @@ function Entry({ entry, props }: { entry: MenuEntry; props: SidebarMenuProps }) 
         to={entry.to}
         selected={isCurrent(pathname, entry.to)}
         onClick={props.onNavigate}
+        onPointerEnter={() => preloadScreen(entry.to)}
+        onFocus={() => preloadScreen(entry.to)}
         sx={{ minHeight: 44, px: 2.5 }}
       >
         <ListItemIcon sx={{ minWidth: 0, mr: props.expanded ? 2 : 'auto', justifyContent: 'center' }}>
