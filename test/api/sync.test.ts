@@ -109,6 +109,28 @@ describe.each(backends)('sync on %s', (backend) => {
     expect((await pull('tbl_serviceprovider', tokens.admin, '?limit=5000')).status).toBe(400);
   });
 
+  it('answers named keys whatever their time, in the same scope, deleted rows marked', async () => {
+    const mine = await newProvider(tokens.org1);
+    const gone = await newProvider(tokens.org1);
+    const theirs = await newProvider(tokens.org2);
+    await t.api('POST', `/sproviers/delete/${gone}`, { token: tokens.org1, body: { reason: 'Closed', password: 'password-org1' } });
+    const byKeys = async (token: string, keys: unknown) =>
+      (await t.api('POST', '/sync/tbl_serviceprovider/keys', { token, body: { keys } })) as { status: number; body: { documents: Record<string, unknown>[] } };
+    const answer = await byKeys(tokens.org1, [mine, gone, theirs, 'no-such-key']);
+    expect(answer.status).toBe(200);
+    const rows = new Map(answer.body.documents.map((d) => [d.sp_Id, d]));
+    expect([...rows.keys()].sort()).toEqual([mine, gone].sort());
+    expect(rows.get(mine)).toMatchObject({ _deleted: false });
+    expect(rows.get(gone)).toMatchObject({ _deleted: true });
+    // The same columns as the feed.
+    const fed = (await pull('tbl_serviceprovider', tokens.org1, '?limit=1000')).body.documents.find((d) => d.sp_Id === mine);
+    expect(rows.get(mine)).toEqual(fed);
+    expect((await byKeys(tokens.reports, [mine])).status).toBe(403);
+    expect((await byKeys(tokens.org1, [])).status).toBe(400);
+    expect((await byKeys(tokens.org1, [{ key: 1 }])).status).toBe(400);
+    expect((await t.api('POST', '/sync/users/keys', { token: tokens.admin, body: { keys: ['1'] } })).status).toBe(404);
+  });
+
   it('bounds the first pull to the newest SYNC_WINDOW rows', async () => {
     await t.server.db.query(
       `INSERT INTO "tbl_serviceprovider" ("sp_Id", "sp_Name", "sp_type", "territory", "createdAt", "updatedAt")

@@ -8,7 +8,7 @@ import { profile, profileImage, service, serviceProvider } from '../../schemas/i
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
-import { resetDatabase } from '../../src/lib/upload';
+import { discardPending, resetDatabase } from '../../src/lib/upload';
 import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
@@ -110,6 +110,42 @@ describe('pull replication', () => {
     const marker2 = await newProvider();
     await until(async () => (await local(marker2)) !== null, 'the pull after the deletion');
     expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited offline', syncState: 'pending' });
+  });
+
+  it('a server row met while the record was pending comes back after a reload, when the edit is dropped', async () => {
+    const key = await newProvider({ sp_Name: 'Server name' });
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: fetchEventSource });
+    await replication.awaitInSync();
+    const data = createDataLayer({ db, http, isOnline: () => false, user: null, lists: null });
+    await data.update(serviceProvider, key, { sp_Name: 'Edited offline' });
+    expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'Edited on server' } })).status).toBe(200);
+    const marker = await newProvider(); // the pull has passed the server edit, held in memory
+    await until(async () => (await local(marker)) !== null, 'the pull after the server edit');
+
+    // A reload: the held row was only in the page's memory; the checkpoint is past it.
+    await replication.stop();
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: fetchEventSource });
+    await replication.awaitInSync();
+    expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited offline', syncState: 'pending' });
+    expect(await discardPending(db, serviceProvider.table, key)).toBe(true);
+    await until(async () => (await local(key))?.get('syncState') === 'synced', "the server's copy");
+    expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited on server', syncState: 'synced' });
+  });
+
+  it("an offline edit discarded while not pulling brings back the server's unchanged copy at the next start", async () => {
+    const key = await newProvider({ sp_Name: 'Unchanged on the server' });
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
+    await replication.awaitInSync();
+    await replication.stop();
+    replication = undefined;
+    const data = createDataLayer({ db, http, isOnline: () => false, user: null, lists: null });
+    await data.update(serviceProvider, key, { sp_Name: 'Edited offline' });
+    expect(await discardPending(db, serviceProvider.table, key)).toBe(true);
+    expect(await local(key)).toBeNull();
+
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
+    await replication.awaitInSync();
+    expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Unchanged on the server', syncState: 'synced' });
   });
 
   it('when the change stream comes back after a cut, what changed meanwhile is pulled', async () => {

@@ -63,14 +63,33 @@ export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUse
     const after = since ? '>' : '>=';
     where.add(`(t."updatedAt", ${key}) ${after} (${where.param(start.updatedAt)}::timestamptz, ${where.param(start.id)})`);
   }
-  const columns = selectList(e).split(', ').map((c) => `t.${c}`).join(', ');
-  const deleted = e.softDelete ? 't."deleted"' : 'false';
   const rows = await db.query<Row & { __key: string; __ts: string }>(
-    `SELECT ${columns}, ${deleted} AS "_deleted", ${key} AS "__key", ${exactTime('t."updatedAt"')} AS "__ts" FROM ${ident(e.table)} t ${where.sql}
+    `SELECT ${feedColumns(e)}, ${key} AS "__key", ${exactTime('t."updatedAt"')} AS "__ts" FROM ${ident(e.table)} t ${where.sql}
      ORDER BY t."updatedAt", ${key} LIMIT ${where.param(limit)}`,
     where.params,
   );
   const last = rows.at(-1);
   const checkpoint = last ? { updatedAt: last.__ts, id: last.__key } : since ?? null;
   return { documents: rows.map(({ __key: _key, __ts: _ts, ...row }) => row), checkpoint };
+}
+
+/** A feed row's columns: the record's, and whether it was deleted. */
+function feedColumns(e: EntityShape): string {
+  const columns = selectList(e).split(', ').map((c) => `t.${c}`).join(', ');
+  return `${columns}, ${e.softDelete ? 't."deleted"' : 'false'} AS "_deleted"`;
+}
+
+/**
+ * The device's mirror rows of some keys, as the feed gives them, whatever their time: for a
+ * record whose local edit was dropped (discarded, or settled in favour of the server's copy)
+ * after the feed had passed its server row. A key missing from the answer is not in the
+ * device's scope any more, or not on the server.
+ */
+export async function pullKeys(db: Queryable, e: EntityShape, user: PublicUser, keys: readonly string[]) {
+  const where = new Conditions();
+  const scope = scopeCondition(e, user, where, 't.');
+  if (scope) where.add(scope);
+  where.add(`${keyExpression(e, 't.')} = ANY(${where.param([...keys])}::text[])`);
+  const rows = await db.query<Row>(`SELECT ${feedColumns(e)} FROM ${ident(e.table)} t ${where.sql}`, where.params);
+  return { documents: rows };
 }

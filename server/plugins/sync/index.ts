@@ -12,7 +12,7 @@ import type { TokenClaims } from '../../lib/tokens';
 import type { SessionUsers } from '../users/sessionUsers';
 import { findUserById, publicUser, type PublicUser } from '../users/store';
 import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
-import { pullChanges } from './feed';
+import { pullChanges, pullKeys } from './feed';
 import pushPlugin from './push';
 
 const HEARTBEAT_MS = 25_000;
@@ -27,6 +27,16 @@ const pullQuery = {
     id: textSchema(200),
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 },
   },
+} as const;
+
+/** The most keys one by-key pull names (a device owes few: its dropped edits). */
+const MAX_KEYS = 200;
+
+const keysBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['keys'],
+  properties: { keys: { type: 'array', minItems: 1, maxItems: MAX_KEYS, items: textSchema(200) } },
 } as const;
 
 function syncedEntity(table: string) {
@@ -70,6 +80,13 @@ export default async function syncPlugin(
     const { updatedAt, id, limit } = request.query as { updatedAt?: string; id?: string; limit: number };
     const since = updatedAt && id !== undefined ? { updatedAt, id } : undefined;
     return pullChanges(db, entity, request.user, since, limit);
+  });
+
+  // The mirror rows of named keys (feed.ts pullKeys): POST, so that any key fits in the body.
+  app.post('/api/sync/:table/keys', { schema: { body: keysBody } }, async (request) => {
+    const entity = syncedEntity((request.params as { table: string }).table);
+    if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
+    return pullKeys(db, entity, request.user, (request.body as { keys: string[] }).keys);
   });
 
   app.get('/api/sync/stream', { config: { public: true } }, async (request, reply) => {

@@ -7,12 +7,15 @@
 // "Pull replication"): the row is decided on the state read just before, and the write names that
 // state as its `previous`, so RxDB refuses it if anything (the upload engine, an edit) wrote in
 // between; the row is then decided again on the new state. A pending document is never written.
+// A row met while its document was pending is owed to the device (owed.ts) until written: a
+// reload or a dropped edit cannot make the feed skip a record for good.
 import type { RxCollection } from 'rxdb';
 import { filter, Observable, share, Subject, type Subscription } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { compareAndSet, heldIsSameOrNewer, isPending, storedDoc, syncedDoc, type DocData, type StoredDoc, type WriteDecision } from '../datalayer/docs';
 import type { HttpClient } from '../datalayer/types';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './database';
+import { owedChanges$, owedKeys, oweServerCopy, settleOwed } from './owed';
 
 export interface Checkpoint {
   updatedAt: string;
@@ -37,7 +40,7 @@ export type EventSourceFactory = (url: string) => EventSourceLike;
 
 export interface ReplicationOptions {
   db: IcrsDatabase;
-  http: Pick<HttpClient, 'get' | 'defaults'>;
+  http: Pick<HttpClient, 'get' | 'post' | 'defaults'>;
   /** The session's JWT: EventSource sends no headers, so the stream takes it in its URL. */
   token: string;
   /** Spec table names to mirror; default: the 12 server-backed offline collections. */
@@ -161,6 +164,19 @@ function pulledDoc(entity: EntityShape, row: PullAnswer['documents'][number]): P
   return { ...syncedDoc(entity, row), _deleted: row._deleted === true };
 }
 
+/** The most owed keys asked in one request (the server takes 200). */
+const OWED_BATCH = 200;
+
+/** The server's current rows of some keys; a key it does not answer is gone from the device's
+ * scope (deleted, or never stored), so it comes back as a deletion. */
+async function fetchKeys(http: ReplicationOptions['http'], entity: EntityShape, primary: string, keys: readonly string[]): Promise<PulledDoc[]> {
+  const { data } = await http.post<{ documents: PullAnswer['documents'] }>(`/sync/${encodeURIComponent(entity.table)}/keys`, { keys }, { silent: true });
+  const rows = data.documents.map((row) => pulledDoc(entity, row));
+  const found = new Set(rows.map((row) => String(row[primary])));
+  const gone = keys.filter((key) => !found.has(key)).map((key): PulledDoc => ({ [primary]: key, _deleted: true }));
+  return [...rows, ...gone];
+}
+
 async function fetchBatch(http: ReplicationOptions['http'], entity: EntityShape, checkpoint: Checkpoint | undefined, batchSize: number) {
   const params = { limit: batchSize, ...(checkpoint ? { updatedAt: checkpoint.updatedAt, id: checkpoint.id } : {}) };
   // Silent: a background pull failing (no network) is retried, not toasted every 5 s.
@@ -231,6 +247,8 @@ class TablePull {
   private readonly wake$ = new Subject<void>();
   /** Rows that met a pending document, by key: applied when that document stops being pending. */
   private readonly held = new Map<string, PulledDoc>();
+  /** The owed keys of this table (owed.ts), as last seen in the store. */
+  private owed = new Set<string>();
   private readonly subscriptions: Subscription[] = [];
 
   constructor(
@@ -244,11 +262,22 @@ class TablePull {
   ) {
     // The engine settles a record by removing it (or a user discards it): a held row then
     // brings the server's copy, decided again at its own write like any pulled row.
+    // An owed record settled without a held row (after a reload, or a dropped edit) is asked
+    // for by key in a pull round.
+    const settled = (event: { operation: string; documentData: unknown }) => event.operation === 'DELETE' || !isPending(event.documentData as DocData);
     this.subscriptions.push(
-      collection.$.pipe(filter((event) => this.held.has(event.documentId) && (event.operation === 'DELETE' || !isPending(event.documentData as DocData)))).subscribe((event) => {
+      collection.$.pipe(filter((event) => (this.held.has(event.documentId) || this.owed.has(event.documentId)) && settled(event))).subscribe((event) => {
         const row = this.held.get(event.documentId);
         this.held.delete(event.documentId);
         if (row) void this.apply([row]).catch((error: unknown) => this.errors$.next(error));
+        else void this.request();
+      }),
+      owedChanges$(options.db, entity.table).subscribe((doc) => {
+        this.owed = new Set(((doc as { get(path: string): unknown } | null)?.get('keys') as string[] | undefined) ?? []);
+        void this.owedDue().then(
+          (due) => void (due.length && this.request()),
+          (error: unknown) => this.errors$.next(error),
+        );
       }),
     );
   }
@@ -275,19 +304,47 @@ class TablePull {
     await this.running;
   }
 
-  /** Writes rows; those meeting a pending document wait in `held`. A document settled between
-   * the decision and the registration would tell nobody, so the held keys are read once more
-   * after registering, and those no longer pending are applied again. */
+  private get primary(): string {
+    return this.collection.schema.primaryPath as string;
+  }
+
+  /** Writes rows; those meeting a pending document wait in `held`, and are owed in the store
+   * until written. A document settled between the decision and the registration would tell
+   * nobody, so the held keys are read once more after registering, and those no longer pending
+   * are applied again. */
   private async apply(rows: readonly PulledDoc[]): Promise<void> {
-    const primary = this.collection.schema.primaryPath as string;
+    const primary = this.primary;
     let todo = rows;
     while (todo.length) {
       const held = (await compareAndSet(this.collection, todo, (stored, row) => decide(stored, row as PulledDoc))) as PulledDoc[];
       for (const row of held) this.held.set(String(row[primary]), row);
       const keys = held.map((row) => String(row[primary]));
+      await oweServerCopy(this.options.db, this.entity.table, keys);
       const stored = keys.length ? await this.collection.storageInstance.findDocumentsById(keys, true) : [];
       const settled = new Set(stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof StoredDoc])));
       todo = held.filter((row) => settled.has(String(row[primary])) && this.held.delete(String(row[primary])));
+    }
+    const written = rows.map((row) => String(row[primary])).filter((key) => this.owed.has(key) && !this.held.has(key));
+    await settleOwed(this.options.db, this.entity.table, written);
+  }
+
+  /** Owed keys whose document is no longer pending and whose row is not held here. */
+  private async owedDue(): Promise<string[]> {
+    const owed = (await owedKeys(this.options.db, this.entity.table)).filter((key) => !this.held.has(key));
+    if (!owed.length) return [];
+    const stored = await this.collection.storageInstance.findDocumentsById(owed, false);
+    const pending = new Set(stored.filter((d) => isPending(d as DocData)).map((d) => String(d[this.primary as keyof StoredDoc])));
+    return owed.filter((key) => !pending.has(key));
+  }
+
+  /** Asks the server for the rows owed to the device, and writes them like pulled rows. */
+  private async pullOwed(): Promise<void> {
+    const due = await this.owedDue();
+    for (let i = 0; i < due.length && !this.stopped; i += OWED_BATCH) {
+      const rows = await fetchKeys(this.options.http, this.entity, this.primary, due.slice(i, i + OWED_BATCH));
+      if (this.stopped) return;
+      this.owed = new Set([...this.owed, ...due]); // settled by apply once written
+      await this.apply(rows);
     }
   }
 
@@ -323,6 +380,7 @@ class TablePull {
     const saved = await this.options.db.getLocal<{ checkpoint: Checkpoint }>(id);
     let checkpoint = saved?.get('checkpoint') as Checkpoint | undefined;
     const batchSize = this.options.batchSize ?? DEFAULT_BATCH;
+    await this.pullOwed();
     for (;;) {
       const answer = await fetchBatch(this.options.http, this.entity, checkpoint, batchSize);
       if (this.stopped) return;

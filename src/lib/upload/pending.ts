@@ -4,7 +4,7 @@ import { combineLatest, map, type Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../db/database';
 import { forgetPullCheckpoints } from '../db/replication';
-import { collection, labelOf, pendingDocs, readDoc, removeWithImages, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
+import { collection, labelOf, pendingDocs, readDoc, dropLocalEdit, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
 import { conflictOf, shownError } from './sync-error';
 import type { PendingRecord } from './types';
 
@@ -74,7 +74,7 @@ export async function resolveConflict(db: IcrsDatabase, table: string, key: stri
   const conflict = doc && conflictOf(doc.syncError);
   if (!doc || !conflict) return false;
   if (keep === 'server') {
-    await removeWithImages(db, entity, doc);
+    await dropLocalEdit(db, entity, doc);
     return true;
   }
   await doc.incrementalModify((d) => {
@@ -91,7 +91,7 @@ export async function discardPending(db: IcrsDatabase, table: string, key: strin
   const entity = uploadKind(table);
   const doc = await readDoc(db, entity, key);
   if (doc?.syncState !== 'pending') return false;
-  await removeWithImages(db, entity, doc);
+  await dropLocalEdit(db, entity, doc);
   return true;
 }
 

@@ -5,6 +5,7 @@ import { recordTitle, type EntityShape } from '../../../schemas/define';
 import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
 import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../db/database';
+import { oweServerCopy } from '../db/owed';
 import { conflictText, errorText } from './sync-error';
 import type { ConflictInfo } from './types';
 
@@ -210,8 +211,13 @@ async function rebase(doc: LocalDoc, serverUpdatedAt: string | undefined): Promi
   });
 }
 
-/** Removes a record and its images (a conflict settled in favour of the server's copy). */
-export async function removeWithImages(db: IcrsDatabase, entity: EntityShape, doc: LocalDoc): Promise<void> {
+/**
+ * Drops a local edit and its images (discarded, or a conflict settled in favour of the server's
+ * copy). The edit had replaced the device's copy of a server record, and the pull feed may be
+ * past that record's row: its server copy is owed first, so the replication brings it back.
+ */
+export async function dropLocalEdit(db: IcrsDatabase, entity: EntityShape, doc: LocalDoc): Promise<void> {
+  if (entity.server) await oweServerCopy(db, entity.table, [doc.primary]);
   const images = await imagesOf(db, entity, doc.primary);
   if (images.length) await collection(db, fileEntity).bulkRemove(images.map((i) => i.primary));
   await doc.collection.bulkRemove([doc.primary]);
