@@ -287,6 +287,13 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           kind: 'sync' as const, entity: e, permission: readOf(e), key: (org: number) => fx[org][e.name],
           request: () => ({ method, url: `/sync/${e.table}?limit=1000` }),
         }));
+      case 'POST /api/sync/{table}/keys':
+        // The mirror's rows of named keys (a dropped local edit): the feed's scope, whatever the key.
+        return serverEntities.filter((e) => e.offline).map((e) => ({
+          kind: 'sync' as const, entity: e, permission: readOf(e), key: (org: number) => fx[org][e.name],
+          // A profile image's key on the device is its two key fields joined (prof_Id|img_for).
+          request: (org: number) => ({ method, url: `/sync/${e.table}/keys`, body: { keys: [e === profileImage ? `${fx[org].profile}|photo` : fx[org][e.name]] } }),
+        }));
     }
     if (url.startsWith('/api/stats/')) return [{ kind: 'stats', entity: profile, permission: 'stats.read', request: () => ({ method, url: url.slice(4) }) }];
     return undefined;
