@@ -9,6 +9,8 @@ import { preloadSignedInShell } from '../features/shell';
 import { TOAST_DURATION_MS } from '../lib/constants';
 import { takeFlash } from '../lib/flash';
 import type { AppIntl } from '../lib/i18n';
+import { appIsOnline } from '../lib/db/online';
+import { loadStoreCode } from '../lib/db/storeCode';
 import { registerNavigate, registerPreload } from '../lib/navigation';
 import { notify } from '../lib/notify';
 import { preloadable } from '../lib/preloadable';
@@ -59,6 +61,9 @@ export function startModules(): Promise<unknown> {
   landOnOfflineHome();
   const { pathname } = window.location;
   const listPage = prefetchListAt(pathname); // first: its request leaves before the modules are asked
+  // Offline (the mode, or no network), the first screen reads the store: RxDB's code loads beside the first render (not
+  // awaited: the frame is drawn before the store opens). Online it loads when the page is idle.
+  if (!appIsOnline()) void loadStoreCode().catch(() => undefined); // the store's opening reports
   return Promise.allSettled([listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);
 }
 

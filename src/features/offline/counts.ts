@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { asyncScheduler, combineLatest, map, throttleTime } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { uploadOrder } from '../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../lib/db/database';
+import { collectionOf, type IcrsDatabase } from '../../lib/db/collections';
 import { useDb } from '../../lib/db/DbProvider';
 
 /** Pending records per table (spec §3 names), in upload order. */

@@ -8,7 +8,7 @@
 // and it is absent unless that key is set on the device.
 import { entityByName } from '../../../schemas/index';
 import { api } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/database';
+import type { IcrsDatabase } from '../../lib/db/collections';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { countPending, exportPending, importPending, listPending, uploadAll, type UploadOptions, type UploadReport } from '../../lib/upload';
 import { startUpload } from './uploadRun';

@@ -6,7 +6,7 @@ import { list as listEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
 import { refreshLists } from '../../lib/datalayer';
 import { emitServerChange, emitServerListening, onServerChange } from '../../lib/events';
-import type { IcrsDatabase } from '../../lib/db/database';
+import type { IcrsDatabase } from '../../lib/db/collections';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
 import { can } from '../../lib/permissions';
 import type { Mode } from '../../lib/session';

@@ -1,6 +1,6 @@
 // Export and import of pending records (issue 4 §3): a file the user keeps, so a broken
 // device's work can be brought to another one and uploaded from there.
-import type { IcrsDatabase } from '../../lib/db/database';
+import type { IcrsDatabase } from '../../lib/db/collections';
 import { downloadText } from '../../lib/download';
 import { exportPending, importPending, type PendingExport } from '../../lib/upload';
 

@@ -4,7 +4,7 @@
 // crash could corrupt (design.md §6), so nothing here needs saving.
 import { useSyncExternalStore } from 'react';
 import { api, errorMessage } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/database';
+import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { countPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { ConfirmDialog, useSessionUser } from '../../components';
 import { errorMessage } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/database';
+import type { IcrsDatabase } from '../../lib/db/collections';
 import { notify } from '../../lib/notify';
 import { countPending, resetDatabase } from '../../lib/upload';
 import { notifyIfQuota } from './quota';

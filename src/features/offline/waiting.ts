@@ -4,7 +4,7 @@
 // schemas/, for display only; the engine decides what is sent.
 import { useEffect, useState } from 'react';
 import { getEntity, getEntityByTable } from '../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../lib/db/database';
+import { collectionOf, type IcrsDatabase } from '../../lib/db/collections';
 import type { PendingRecord } from '../../lib/upload';
 
 export const refOf = (table: string, key: string) => `${table}/${key}`;

@@ -1,7 +1,7 @@
 // What every data-layer operation needs, with the user and lists read when used (storage can
 // change after the layer was made: a login, a refresh of the lists).
 import type { EntityShape } from '../../../schemas/define';
-import { collectionOf, type IcrsCollection, type IcrsDatabase } from '../db/database';
+import { collectionOf, type IcrsCollection, type IcrsDatabase } from '../db/collections';
 import type { SessionUser } from '../session';
 import type { DataLayerDeps, Getter, HttpClient, LookupLists } from './types';
 

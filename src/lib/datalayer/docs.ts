@@ -4,7 +4,7 @@
 import type { RxCollection, RxDocument, RxDocumentData, RxStorageBulkWriteResponse } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, docFromRow, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
-import { collectionOf, type IcrsDatabase } from '../db/database';
+import { collectionOf, type IcrsDatabase } from '../db/collections';
 import type { Values } from './types';
 
 export type DocData = Record<string, unknown>;

@@ -4,7 +4,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey } from '../../../schemas/derive/rxdb';
 import { file as fileEntity, FILE_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, profileImage } from '../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../db/database';
+import { collectionOf, type IcrsDatabase } from '../db/collections';
 import type { DocData } from './docs';
 import type { ImageInput } from './types';
 

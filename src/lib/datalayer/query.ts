@@ -3,7 +3,7 @@
 import type { MangoQuery, MangoQuerySelector, MangoQuerySortPart } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import type { IcrsCollection } from '../db/database';
+import type { IcrsCollection } from '../db/collections';
 import type { ListQuery } from './types';
 
 type Selector = MangoQuerySelector<Record<string, unknown>>;

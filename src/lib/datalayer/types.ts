@@ -6,7 +6,7 @@ import type { Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import type { DocOf } from '../../../schemas/derive/types';
 import type { LookupItem } from '../../../schemas/entities/users';
-import type { IcrsDatabase } from '../db/database';
+import type { IcrsDatabase } from '../db/collections';
 import type { SessionUser } from '../session';
 import type { DuplicateClient, DuplicateQuery } from './clients';
 import type { profileImage } from '../../../schemas/index';

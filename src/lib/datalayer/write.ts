@@ -6,7 +6,7 @@ import { generatedKey, type EntityShape } from '../../../schemas/define';
 import { uuidv7 } from '../../../schemas/ids';
 import { profileImage } from '../../../schemas/index';
 import type { RxDocument } from 'rxdb';
-import { OFFLINE_ENTITIES } from '../db/database';
+import { OFFLINE_ENTITIES } from '../db/collections';
 import { hasRowApi, type Ctx } from './context';
 import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, type DocData } from './docs';
 import { checkImages, hasProfileImages, removedSlots, removeLocalImages, removeLocalSlots, storeImagesOffline } from './images';

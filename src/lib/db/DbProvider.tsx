@@ -2,7 +2,8 @@
 // page that never needs it, and the tests, pay nothing), and hands it to the screens.
 import { useEffect, useState, type ReactNode } from 'react';
 import { DbContext, DbOpeningContext, LOADING, type DbState } from './context';
-import { createIcrsDb, type IcrsDatabase } from './database';
+import type { IcrsDatabase } from './collections';
+import { openStore } from './storeCode';
 
 export { useDb, useDbState, type DbState } from './context';
 export { useDataLayer, useOpeningDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
@@ -14,7 +15,7 @@ let opening: Promise<IcrsDatabase> | null = null;
  * is forgotten, so a later mount can try again. */
 export function openIcrsDbOnce(): Promise<IcrsDatabase> {
   if (typeof indexedDB === 'undefined') return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
-  opening ??= createIcrsDb().catch((error: unknown) => {
+  opening ??= openStore().catch((error: unknown) => {
     opening = null;
     throw error instanceof Error ? error : new Error(String(error));
   });

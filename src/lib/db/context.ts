@@ -1,6 +1,6 @@
 // The store of this page, shared through React context (opened by DbProvider).
 import { createContext, useContext } from 'react';
-import type { IcrsDatabase } from './database';
+import type { IcrsDatabase } from './collections';
 
 export type DbState =
   | { status: 'loading'; db: null; error: null }

@@ -1,29 +1,18 @@
 // The browser store `icrs_db` (spec §3): RxDB on Dexie (IndexedDB) with exactly the 13
-// collections of the spec, each schema derived from its declaration in schemas/.
-import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, type RxStorage } from 'rxdb';
+// collections of the spec, each schema derived from its declaration in schemas/. Loaded only to
+// open the store (DbProvider); everything else names collections through collections.ts.
+import { addRxPlugin, createRxDatabase, type RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBLocalDocumentsPlugin } from 'rxdb/plugins/local-documents';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { EntityShape } from '../../../schemas/define';
 import { rxSchema } from '../../../schemas/derive/rxdb';
-import { entities } from '../../../schemas/index';
+import { collectionName, DB_NAME, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
 import { withLightDeletes } from './lightDeletes';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
 
-export const DB_NAME = 'icrs_db';
-
-/** The 13 offline entities (spec §3 "Local offline store"), in declaration order. */
-export const OFFLINE_ENTITIES: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline);
-
-/** RxDB collection names allow no '-', so `available-jobs` is stored as `available_jobs`. */
-export function collectionName(entity: EntityShape): string {
-  return entity.table.replace(/-/g, '_');
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are typed per entity by callers (DocOf<E>)
-export type IcrsCollection = RxCollection<any>;
-export type IcrsDatabase = RxDatabase<Record<string, IcrsCollection>>;
+export { collectionName, collectionOf, DB_NAME, OFFLINE_ENTITIES, type IcrsCollection, type IcrsDatabase } from './collections';
 
 export interface IcrsDbOptions {
   /** Another storage (tests: Dexie over fake-indexeddb, or memory). Default: Dexie on IndexedDB. */
@@ -76,11 +65,4 @@ async function devModeStorage(storage: RxStorage<unknown, unknown>): Promise<RxS
   disableWarnings();
   addRxPlugin(RxDBDevModePlugin);
   return wrappedValidateAjvStorage({ storage }) as RxStorage<unknown, unknown>;
-}
-
-/** The collection of `entity` in `db`. */
-export function collectionOf(db: IcrsDatabase, entity: EntityShape): IcrsCollection {
-  const collection = db.collections[collectionName(entity)];
-  if (!collection) throw new Error(`no collection for ${entity.table}`);
-  return collection;
 }

@@ -9,7 +9,7 @@
 // here, in the store, and the replication asks the server for it by key once the local document
 // is no longer pending.
 import type { Observable } from 'rxjs';
-import type { IcrsDatabase } from './database';
+import type { IcrsDatabase } from './collections';
 
 interface OwedKeys {
   keys: string[];

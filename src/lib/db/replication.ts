@@ -14,7 +14,7 @@ import { filter, Observable, share, Subject, type Subscription } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { compareAndSet, heldIsSameOrNewer, isPending, storedDoc, syncedDoc, type DocData, type StoredDoc, type WriteDecision } from '../datalayer/docs';
 import type { HttpClient } from '../datalayer/types';
-import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './database';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
 import { owedChanges$, owedKeys, oweServerCopy, settleOwed } from './owed';
 
 export interface Checkpoint {

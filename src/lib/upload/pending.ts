@@ -2,7 +2,7 @@
 // user's choices on it. All of it is read from the documents themselves.
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../db/database';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../db/collections';
 import { forgetPullCheckpoints } from '../db/replication';
 import { collection, labelOf, pendingDocs, readDoc, dropLocalEdit, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
 import { conflictOf, shownError } from './sync-error';

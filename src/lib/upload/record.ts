@@ -5,7 +5,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { pendingRemovals } from '../../../schemas/derive/rxdb';
 import { profile, profileImage, PUSH_LIMITS } from '../../../schemas/index';
-import type { IcrsDatabase } from '../db/database';
+import type { IcrsDatabase } from '../db/collections';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
 import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
 import { finishUploaded, imagesOfMany, markConflict, markFailed, pendingParents, readDocs, serverKey, type DocData, type LocalDoc } from './store';

@@ -4,7 +4,7 @@ import type { RxCollection, RxDocument } from 'rxdb';
 import { recordTitle, type EntityShape } from '../../../schemas/define';
 import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
 import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../db/database';
+import { collectionOf, type IcrsDatabase } from '../db/collections';
 import { oweServerCopy } from '../db/owed';
 import { conflictText, errorText } from './sync-error';
 import type { ConflictInfo } from './types';

@@ -4,7 +4,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_KEY } from '../../../schemas/derive/rxdb';
 import { file as fileEntity } from '../../../schemas/index';
-import type { IcrsDatabase } from '../db/database';
+import type { IcrsDatabase } from '../db/collections';
 import { collection, imagesOfMany, localKey, pendingDocs, uploadKind, UPLOAD_KINDS, type DocData } from './store';
 import type { ImportResult } from './types';
 

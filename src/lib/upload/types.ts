@@ -1,6 +1,6 @@
 // Public types of the upload engine (docs/offline-contract.md "Upload engine").
 import type { AxiosInstance } from 'axios';
-import type { IcrsDatabase } from '../db/database';
+import type { IcrsDatabase } from '../db/collections';
 
 /** The HTTP calls the engine makes: the app's axios instance (baseURL …/api, bearer token) or a test one. */
 export type UploadHttp = Pick<AxiosInstance, 'get' | 'post' | 'put'>;

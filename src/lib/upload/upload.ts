@@ -5,7 +5,7 @@
 // from the store at the start; each record is read again just before it is sent, so nothing but
 // the store decides what is left to do.
 import type { EntityShape } from '../../../schemas/define';
-import type { IcrsDatabase } from '../db/database';
+import type { IcrsDatabase } from '../db/collections';
 import { PUSH_LIMITS } from '../../../schemas/index';
 import { failureOf, imageParts, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
 import { batchable, imageBytes, imageCount, prepareRecord, prepareRecords, pushEntry, sendRecord, uploadRecord, type Outcome, type Ready, type RecordContext } from './record';

@@ -1,0 +1,27 @@
+// The collections of the browser store `icrs_db` (spec §3), without RxDB itself: the screens,
+// the data layer and the upload engine name collections through here, so that RxDB's code
+// (database.ts) loads only when the store opens, after the first screen is drawn (issue 16).
+import type { RxCollection, RxDatabase } from 'rxdb';
+import type { EntityShape } from '../../../schemas/define';
+import { entities } from '../../../schemas/index';
+
+export const DB_NAME = 'icrs_db';
+
+/** The 13 offline entities (spec §3 "Local offline store"), in declaration order. */
+export const OFFLINE_ENTITIES: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline);
+
+/** RxDB collection names allow no '-', so `available-jobs` is stored as `available_jobs`. */
+export function collectionName(entity: EntityShape): string {
+  return entity.table.replace(/-/g, '_');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are typed per entity by callers (DocOf<E>)
+export type IcrsCollection = RxCollection<any>;
+export type IcrsDatabase = RxDatabase<Record<string, IcrsCollection>>;
+
+/** The collection of `entity` in `db`. */
+export function collectionOf(db: IcrsDatabase, entity: EntityShape): IcrsCollection {
+  const collection = db.collections[collectionName(entity)];
+  if (!collection) throw new Error(`no collection for ${entity.table}`);
+  return collection;
+}

@@ -1,0 +1,13 @@
+// RxDB's code (database.ts), loaded on demand: a list draws its first rows from the server
+// without waiting for it, and the store opens once the first screen is drawn (issue 16).
+// Its own module, so that the app's start can ask for it without importing the store's provider.
+import type { IcrsDatabase } from './collections';
+
+export function loadStoreCode(): Promise<typeof import('./database')> {
+  return import('./database');
+}
+
+/** Opens the store through RxDB's code, loaded first if it is not yet. */
+export function openStore(): Promise<IcrsDatabase> {
+  return loadStoreCode().then(({ createIcrsDb }) => createIcrsDb());
+}
