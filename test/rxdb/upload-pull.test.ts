@@ -1,8 +1,10 @@
 // The upload engine and the pull replication together (issue 10 §2), as in the app: the same
 // store, the change stream on, a real server, random delays on every answer (the engine's and the
-// pull's), lost answers and a server restart in some runs. Every run must end with no record
-// pending (right after the upload and after the next pull), every record exactly once on the
-// server, and no settled record ever written back as pending (a "resurrection").
+// pull's), lost answers, a server restart and a page reload (the replication stopped and started
+// again, its memory lost) in some runs. Every run must end with no record pending (right after
+// the upload and after the next pull), every record exactly once on the server, every record
+// mirrored on the device as the server's copy, and no settled record ever written back as
+// pending (a "resurrection").
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,15 +95,25 @@ beforeAll(async () => {
       if (!seeding && event.operation !== 'DELETE' && now?.syncState === 'pending' && !wasPending) resurrections.push(`${entity.table} ${event.documentId}`);
     });
   }
-  replication = startReplication({
+  replication = startPulling();
+  await replication.awaitInSync();
+}, 180_000);
+
+function startPulling(): Replication {
+  return startReplication({
     db,
     http: delayedClient(`${pullProxy.url}/api`, 40),
     token,
     eventSource: fetchEventSource({ reconnectMs: 100 }),
     retryTime: 200,
   });
-  await replication.awaitInSync();
-}, 180_000);
+}
+
+/** A page reload: the replication stops (rows it held in memory are gone) and starts again. */
+async function reloadPage(): Promise<void> {
+  await replication.stop();
+  replication = startPulling();
+}
 
 afterAll(async () => {
   await replication?.stop();
@@ -171,6 +183,15 @@ async function restartServer(): Promise<void> {
   pullProxy.setTarget(t.url);
 }
 
+/** Every uploaded record is on the device as the server's copy (none missing from the mirror). */
+async function expectMirrored(run: number): Promise<void> {
+  for (const [entity, keys] of expected) {
+    const docs = await col(entity).findByIds([...keys]).exec();
+    const synced = [...docs.values()].filter((d) => d.get('syncState') === 'synced').length;
+    expect(synced, `run ${run}: ${entity.table} mirrored as server copies`).toBe(keys.size);
+  }
+}
+
 async function expectOnServerExactlyOnce(): Promise<void> {
   const sql = t.server.db;
   for (const [entity, keys] of expected) {
@@ -186,27 +207,33 @@ async function expectOnServerExactlyOnce(): Promise<void> {
 }
 
 describe('upload engine and pull replication together', () => {
-  it(`${RUNS} runs with random delays, lost answers and server restarts: 0 pending, every record once, none resurrected`, async () => {
+  it(`${RUNS} runs with random delays, lost answers, server restarts and reloads: 0 pending, every record once and mirrored, none resurrected`, async () => {
     let restarts = 0;
+    let reloads = 0;
     for (let run = 1; run <= RUNS; run += 1) {
       seeding = true;
       for (let g = 0; g < GRAPHS_PER_RUN; g += 1) await seedGraph(run * GRAPHS_PER_RUN + g);
       seeding = false;
       const faulty = run % 3 === 0;
       const restart = run % 10 === 2;
+      const reload = run % 2 === 1;
       uploadProxy.setFaults(faulty ? { failRate: 0.05, failAfterRate: 0.05, dropRate: 0.1 } : { failRate: 0, failAfterRate: 0, dropRate: 0 });
 
       let restarting: Promise<void> | undefined;
+      let reloading: Promise<void> | undefined;
       let rounds = 0;
       for (; rounds < 40 && (await countPending(db)) > 0; rounds += 1) {
         await uploadAll(deps(), {
           onProgress: (r) => {
             if (restart && !restarting && r.done >= r.total / 3) restarting = restartServer();
+            if (reload && !reloading && r.done >= r.total / 2) reloading = reloadPage();
           },
         });
         await restarting;
+        await reloading;
       }
       if (restarting) restarts += 1;
+      if (reloading) reloads += 1;
       expect(await countPending(db), `run ${run}: pending after ${rounds} uploads`).toBe(0);
       // A plain run needs one upload; lost answers and a restart may need a few.
       if (!faulty && !restart) expect(rounds, `run ${run}: uploads needed`).toBe(1);
@@ -218,8 +245,10 @@ describe('upload engine and pull replication together', () => {
       expect(await countPending(db), `run ${run}: pending after another pull`).toBe(0);
       expect(resurrections, `run ${run}: records written back as pending`).toEqual([]);
       await expectOnServerExactlyOnce();
+      await expectMirrored(run);
     }
     expect(restarts).toBeGreaterThan(0);
+    expect(reloads).toBeGreaterThan(0);
     expect(uploadProxy.stats.dropped).toBeGreaterThan(0);
     // The pull did mirror the uploads: every uploaded provider is in the store as a server copy.
     const providers = await col(serviceProvider).findByIds([...(expected.get(serviceProvider) ?? [])]).exec();
