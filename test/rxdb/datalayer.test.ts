@@ -614,6 +614,9 @@ describe('createMany', () => {
     expect(new Set(docs.map((d) => d.prof_Id)).size).toBe(40);
     expect(new Set(docs.map((d) => d.prof_Reg_No)).size).toBe(40);
     expect(await collectionOf(db, profile).count({ selector: { syncState: 'pending' } }).exec()).toBe(40);
+    // Made within a few milliseconds, they still list newest first, the last one given on top.
+    const listed = await layer().list(profile, { pageSize: 40, sort: 'createdAt', dir: 'desc' });
+    expect(listed.rows.map((r) => r.firstName)).toEqual([...names].reverse());
   });
 
   it('offline: a document of the same shape as one create stores', async () => {

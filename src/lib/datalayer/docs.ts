@@ -35,9 +35,19 @@ export function docFields(entity: EntityShape, values: Values): DocData {
   return out;
 }
 
+let lastCreation = 0;
+
+/** The local time of a new record, a millisecond after the previous one at least: records
+ * made in the same millisecond (a bulk save) still list newest first, as on the server, where
+ * the tie would otherwise fall to the key in the wrong direction. */
+function creationTime(): number {
+  lastCreation = Math.max(Date.now(), lastCreation + 1);
+  return lastCreation;
+}
+
 /** A record saved on this device and not uploaded yet: its key was made here, and it sorts
  * by the local time until the server's createdAt arrives. */
-export function pendingCreateDoc(entity: EntityShape, values: Values, now = Date.now()): DocData {
+export function pendingCreateDoc(entity: EntityShape, values: Values, now = creationTime()): DocData {
   const key = keyOf(entity, values);
   const doc: DocData = { ...withDefaults(entity, docFields(entity, values)), syncState: 'pending', syncOp: 'create', syncAttempts: 0 };
   if (entity.keyFields.length > 1) doc[COMPOSITE_KEY] = key;
