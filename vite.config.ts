@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import pkg from './package.json' with { type: 'json' };
 import { HASHED_ASSET } from './server/lib/hashedAsset';
+import { precompress } from './server/lib/precompressed';
 
 const apiTarget = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -49,6 +50,7 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
       },
     }),
+    precompress(),
   ],
   server: { proxy: { '/api': { target: apiTarget, changeOrigin: false } } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 4096 },

@@ -2,6 +2,8 @@
 // against the built app on a local server (in-memory PGlite):
 // - startup.login_js_gzip: the JavaScript the login screen loads (every script response until the
 //   form shows and the network is quiet), gzip level 9 of the built files; budget ≤ 350 KB;
+//   startup.login_js_wire: the same scripts' bodies as they crossed the network (the build's
+//   brotli or gzip copies, server/lib/precompressed.ts);
 // - startup.offline_login_ms / startup.offline_home_ms: an installed app (service worker active,
 //   precache filled) with the network off, from navigation to the login form / to the offline
 //   home (signed in, offline mode); median of BENCH_RUNS (default 7) fresh pages; budget ≤ 1 s;
@@ -36,19 +38,27 @@ async function scriptsQuiet(page: Page, seen: () => number, quietMs = 750): Prom
 async function loginScripts(baseURL: string, browser: Awaited<ReturnType<typeof launchBrowser>>) {
   const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
   const scripts = new Set<string>();
+  const wire: Promise<number>[] = [];
+  const encodings = new Set<string>();
   page.on('response', (response) => {
     const url = new URL(response.url());
-    if (url.pathname.endsWith('.js') && url.pathname.startsWith('/assets/')) scripts.add(url.pathname);
+    if (!url.pathname.endsWith('.js') || !url.pathname.startsWith('/assets/')) return;
+    scripts.add(url.pathname);
+    encodings.add(response.headers()['content-encoding'] ?? 'none');
+    wire.push(response.finished().then(async () => (await response.request().sizes()).responseBodySize));
   });
   await page.goto('/login');
   await page.getByRole('button', { name: 'Login' }).waitFor();
   await scriptsQuiet(page, () => scripts.size);
+  const wireBytes = (await Promise.all(wire)).reduce((n, size) => n + size, 0);
   await context.close();
   const files = [...scripts].map((p) => readFileSync(path.join('dist', p)));
   return {
     files: files.length,
     raw: files.reduce((n, f) => n + f.length, 0),
     gzip: files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0),
+    wire: wireBytes,
+    encodings: [...encodings].join(', '),
   };
 }
 
@@ -264,6 +274,7 @@ async function main() {
     console.log(`startup.login_js_files: ${login.files} files`);
     console.log(`startup.login_js_raw: ${(login.raw / 1024).toFixed(1)} KB`);
     console.log(`startup.login_js_gzip: ${(login.gzip / 1024).toFixed(1)} KB`);
+    console.log(`startup.login_js_wire: ${(login.wire / 1024).toFixed(1)} KB (as served, encoding: ${login.encodings})`);
 
     const builds = [await install(browser, 'dist', t)];
     if (other && compareDist) builds.push(await install(browser, compareDist, other));

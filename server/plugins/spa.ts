@@ -16,9 +16,13 @@ async function spaPlugin(app: FastifyInstance, { root }: { root: string }) {
     root,
     index: ['index.html'],
     cacheControl: false,
+    // The build's `.br` / `.gz` copies (server/lib/precompressed.ts) to browsers that accept
+    // them; the file itself otherwise, or where the build has none.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       // Hashed build files never change; everything else (index.html, sw.js, translations) must revalidate.
-      reply.header('Cache-Control', HASHED_ASSET.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      const served = filePath.replace(/\.(br|gz)$/, '');
+      reply.header('Cache-Control', HASHED_ASSET.test(served) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 }

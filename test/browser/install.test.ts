@@ -4,12 +4,13 @@
 // saves); a new build that bumps an RxDB schema version, served while records wait, is offered,
 // activated on confirmation, and every waiting record is still there and uploads; an update
 // waits for a running upload.
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { appendToBuiltFile } from '../helpers/build';
 import { CHROMIUM_ARGS, launchBrowser, newPage, signIn } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -33,7 +34,7 @@ function buildNext(): void {
   const src = path.join(work, 'next');
   mkdirSync(path.join(src, 'server', 'lib'), { recursive: true });
   for (const name of ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', 'src', 'schemas', 'public']) cpSync(path.resolve(name), path.join(src, name), { recursive: true });
-  cpSync(path.resolve('server/lib/hashedAsset.ts'), path.join(src, 'server/lib/hashedAsset.ts'));
+  for (const file of ['hashedAsset.ts', 'precompressed.ts']) cpSync(path.resolve('server/lib', file), path.join(src, 'server/lib', file));
   symlinkSync(path.resolve('node_modules'), path.join(src, 'node_modules'));
   const providers = path.join(src, 'schemas/entities/providers.ts');
   const declaration = "  name: 'serviceProvider',\n";
@@ -235,7 +236,7 @@ describe('installed app', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/offlinehp');
     await page.getByRole('button', { name: 'Upload Data online' }).click();
-    appendFileSync(path.join(staticDir, 'sw.js'), '\n// build 3\n');
+    appendToBuiltFile(staticDir, 'sw.js', '\n// build 3\n');
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     await poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(true);
     // The new worker waits; while the upload runs, nothing is offered.

@@ -1,10 +1,11 @@
 // Service worker and the update prompt (spec §1, §9): a changed service worker on the server
 // makes the running app show the notice and the confirm dialog; confirming loads the new one.
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { appendToBuiltFile } from '../helpers/build';
 import { launchBrowser, newPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -34,7 +35,7 @@ describe('app update', () => {
     });
     await expect(page.getByText('Please refresh your page to update!').count()).resolves.toBe(0);
 
-    appendFileSync(path.join(staticDir, 'sw.js'), '\n// a new version\n');
+    appendToBuiltFile(staticDir, 'sw.js', '\n// a new version\n');
     await page.reload();
     await page.getByText('Please refresh your page to update!').waitFor({ timeout: 40_000 });
     const dialog = page.getByRole('dialog');
@@ -44,6 +45,29 @@ describe('app update', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.waitForTimeout(1000); // time for a (wrong) second prompt to appear
     await expect(page.getByText('Please refresh your page to update!').count()).resolves.toBe(0);
+    await context.close();
+  });
+});
+
+describe('the build on the network', () => {
+  it('reaches the browser compressed: the page and every script worth it in brotli', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    const answers: { path: string; encoding: string; wire: Promise<number> }[] = [];
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname !== '/login' && !pathname.endsWith('.js')) return;
+      const wire = response.finished().then(async () => (await response.request().sizes()).responseBodySize);
+      answers.push({ path: pathname, encoding: response.headers()['content-encoding'] ?? 'none', wire });
+    });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    const worthIt = answers.filter((a) => statSync(path.join(staticDir, a.path === '/login' ? 'index.html' : a.path)).size >= 1024);
+    expect(worthIt.length).toBeGreaterThan(3);
+    expect(worthIt.filter((a) => a.encoding !== 'br').map((a) => a.path)).toEqual([]);
+    // The main script crosses the network at under a third of its size.
+    const main = worthIt.find((a) => /^\/assets\/index-.+\.js$/.test(a.path));
+    expect(main, 'the main script').toBeDefined();
+    expect(await main?.wire).toBeLessThan(statSync(path.join(staticDir, main?.path ?? '')).size / 3);
     await context.close();
   });
 });
