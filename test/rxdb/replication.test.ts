@@ -7,7 +7,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { profile, profileImage, service, serviceProvider } from '../../schemas/index';
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { REPLICATED_ENTITIES, startReplication, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
+import { REPLICATED_ENTITIES, startReplication, type EventSourceFactory, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
 import { discardPending, resetDatabase } from '../../src/lib/upload';
 import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
@@ -43,6 +43,15 @@ async function newProvider(extra: Record<string, unknown> = {}): Promise<string>
 }
 
 const local = (key: string) => collectionOf(db, serviceProvider).findOne(key).exec();
+
+/** Starts the providers' pull, as a page load does (no change stream by default), and waits
+ * until it has caught up with the server. */
+async function pullProviders(eventSource: EventSourceFactory | null = null): Promise<Replication> {
+  const started = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource });
+  replication = started;
+  await started.awaitInSync();
+  return started;
+}
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -86,8 +95,7 @@ describe('pull replication', () => {
 
   it('a soft-deleted row is removed locally', async () => {
     const key = await newProvider();
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: fetchEventSource });
-    await replication.awaitInSync();
+    await pullProviders(fetchEventSource);
     expect(await local(key)).not.toBeNull();
     const deleted = await t.api('POST', `/sproviers/delete/${key}`, { token, body: { reason: 'closed down', password: PASSWORD } });
     expect(deleted.status).toBe(200);
@@ -96,8 +104,7 @@ describe('pull replication', () => {
 
   it('a local pending document is neither overwritten nor deleted by a pull', async () => {
     const key = await newProvider({ sp_Name: 'Server name' });
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: fetchEventSource });
-    await replication.awaitInSync();
+    await pullProviders(fetchEventSource);
     const data = createDataLayer({ db, http, isOnline: () => false, user: null, lists: null });
     await data.update(serviceProvider, key, { sp_Name: 'Edited offline' });
 
@@ -114,8 +121,7 @@ describe('pull replication', () => {
 
   it('a server row met while the record was pending comes back after a reload, when the edit is dropped', async () => {
     const key = await newProvider({ sp_Name: 'Server name' });
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: fetchEventSource });
-    await replication.awaitInSync();
+    const page = await pullProviders(fetchEventSource);
     const data = createDataLayer({ db, http, isOnline: () => false, user: null, lists: null });
     await data.update(serviceProvider, key, { sp_Name: 'Edited offline' });
     expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'Edited on server' } })).status).toBe(200);
@@ -123,9 +129,8 @@ describe('pull replication', () => {
     await until(async () => (await local(marker)) !== null, 'the pull after the server edit');
 
     // A reload: the held row was only in the page's memory; the checkpoint is past it.
-    await replication.stop();
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: fetchEventSource });
-    await replication.awaitInSync();
+    await page.stop();
+    await pullProviders(fetchEventSource);
     expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited offline', syncState: 'pending' });
     expect(await discardPending(db, serviceProvider.table, key)).toBe(true);
     await until(async () => (await local(key))?.get('syncState') === 'synced', "the server's copy");
@@ -134,24 +139,20 @@ describe('pull replication', () => {
 
   it("an offline edit discarded while not pulling brings back the server's unchanged copy at the next start", async () => {
     const key = await newProvider({ sp_Name: 'Unchanged on the server' });
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
-    await replication.awaitInSync();
-    await replication.stop();
+    await (await pullProviders()).stop();
     replication = undefined;
     const data = createDataLayer({ db, http, isOnline: () => false, user: null, lists: null });
     await data.update(serviceProvider, key, { sp_Name: 'Edited offline' });
     expect(await discardPending(db, serviceProvider.table, key)).toBe(true);
     expect(await local(key)).toBeNull();
 
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
-    await replication.awaitInSync();
+    await pullProviders();
     expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Unchanged on the server', syncState: 'synced' });
   });
 
   it('when the change stream comes back after a cut, what changed meanwhile is pulled', async () => {
     const stream = controlledEventSource({ reconnectMs: 50 });
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: stream.open });
-    await replication.awaitInSync();
+    await pullProviders(stream.open);
     const before = await newProvider({ sp_Name: 'Told by the stream' });
     await until(async () => (await local(before)) !== null, 'a row told by the open stream');
 
@@ -186,8 +187,7 @@ describe('pull replication', () => {
     const collection = collectionOf(db, serviceProvider);
     await collection.insert({ ...docFromRow(serviceProvider, { ...body, createdAt: new Date().toISOString() }), syncState: 'pending', syncOp: 'create' });
     const race = betweenReadAndWrite(key, () => collection.bulkRemove([key])); // the engine's settle
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
-    await replication.awaitInSync();
+    await pullProviders();
     expect(race.happened()).toBe(true);
     await until(async () => (await local(key)) !== null, 'the server copy');
     expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Uploaded', syncState: 'synced' });
@@ -195,14 +195,11 @@ describe('pull replication', () => {
 
   it('an edit made while a pull is deciding on the record stays pending (the pull write is refused)', async () => {
     const key = await newProvider({ sp_Name: 'Server v1' });
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
-    await replication.awaitInSync();
-    await replication.stop();
+    await (await pullProviders()).stop();
     expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'Server v2' } })).status).toBe(200);
     const edit = () => collectionOf(db, serviceProvider).findOne(key).exec().then((d) => d?.incrementalPatch({ sp_Name: 'Edited offline', syncState: 'pending', syncOp: 'update' }));
     const race = betweenReadAndWrite(key, edit);
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
-    await replication.awaitInSync();
+    await pullProviders();
     expect(race.happened()).toBe(true);
     expect((await local(key))?.toJSON()).toMatchObject({ sp_Name: 'Edited offline', syncState: 'pending', syncOp: 'update' });
   });
@@ -227,13 +224,12 @@ describe('pull replication', () => {
 
   it("after 'Reset Database' the next pull brings back every server record, not only changed ones", async () => {
     const keys = [await newProvider({ sp_Name: 'Kept on the server 1' }), await newProvider({ sp_Name: 'Kept on the server 2' })];
-    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null });
-    await replication.awaitInSync();
+    const pull = await pullProviders();
     expect((await collectionOf(db, serviceProvider).findByIds(keys).exec()).size).toBe(2);
 
     await resetDatabase(db);
     expect(await collectionOf(db, serviceProvider).count().exec()).toBe(0);
-    await replication.awaitInSync(); // no server change in between: only a forgotten checkpoint brings them back
+    await pull.awaitInSync(); // no server change in between: only a forgotten checkpoint brings them back
     expect((await collectionOf(db, serviceProvider).findByIds(keys).exec()).size).toBe(2);
   });
 
