@@ -3,13 +3,23 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { RxStorage } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { createIcrsDb, type IcrsDatabase, type IcrsDbOptions } from '../../src/lib/db/database';
+import { isVaultOpen, openWithKey } from '../../src/lib/vault/vault';
 
 export function fakeIndexedDbStorage(): RxStorage<unknown, unknown> {
   return getRxStorageDexie({ indexedDB, IDBKeyRange }) as RxStorage<unknown, unknown>;
 }
 
+/** The vault opened with a key of its own, as after a sign-in: the client collections are sealed
+ * in every store the tests open (issue 25). */
+export async function openTestVault(userId = 'test-user'): Promise<void> {
+  if (isVaultOpen(userId)) return;
+  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  openWithKey(userId, key);
+}
+
 let counter = 0;
 /** A fresh store with a name of its own; close it in afterEach/afterAll (RxDB allows 13 open collections). */
-export function openTestDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
+export async function openTestDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
+  await openTestVault();
   return createIcrsDb({ storage: fakeIndexedDbStorage(), name: `icrs_test_${process.pid}_${++counter}`, ...options });
 }

@@ -7,6 +7,14 @@ import { entities } from '../../../schemas/index';
 
 export const DB_NAME = 'icrs_db';
 
+/** Each user's own store on a device (issue 25): `icrs_db-<userId>`. Another user of the same
+ * browser opens another store, and never this one's records, pending or mirrored. */
+export function storeNameFor(userId: string): string {
+  const safe = userId.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  if (!safe) throw new Error('A store needs a user');
+  return `${DB_NAME}-${safe}`;
+}
+
 /** The 13 offline entities (spec §3 "Local offline store"), in declaration order. */
 export const OFFLINE_ENTITIES: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline);
 

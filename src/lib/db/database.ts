@@ -10,6 +10,7 @@ import type { EntityShape } from '../../../schemas/define';
 import { rxSchema } from '../../../schemas/derive/rxdb';
 import { collectionName, DB_NAME, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
 import { withLightDeletes } from './lightDeletes';
+import { withSealedClients } from './sealedStorage';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
 
 export { collectionName, collectionOf, DB_NAME, OFFLINE_ENTITIES, type IcrsCollection, type IcrsDatabase } from './collections';
@@ -34,8 +35,9 @@ addRxPlugin(RxDBLocalDocumentsPlugin); // the pull checkpoints (replication.ts)
  */
 export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
   performance.mark('icrs-db:open');
-  // Removed images leave no bytes behind in IndexedDB or on the way to other tabs (lightDeletes.ts).
-  let storage = withLightDeletes(options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>));
+  // Client data is sealed under the vault's key before it reaches IndexedDB (sealedStorage.ts);
+  // removed images leave no bytes behind in IndexedDB or on the way to other tabs (lightDeletes.ts).
+  let storage = withLightDeletes(withSealedClients(options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>)));
   if (import.meta.env?.DEV) storage = await devModeStorage(storage);
   const db = (await createRxDatabase({
     name: options.name ?? DB_NAME,

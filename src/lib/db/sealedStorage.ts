@@ -1,0 +1,287 @@
+// Client data at rest, sealed (issue 25, docs/security.md "Shared and lost devices"). A storage
+// wrapper under RxDB: the documents of the client collections (profiles, their sub-records and
+// images: the entities whose scope is private, schemas/scope.ts) reach IndexedDB as
+//   { <key and index fields in clear>, _meta, _rev, _deleted, _attachments, sealed: <AES-GCM> }
+// where `sealed` holds every other field, under the vault's data key (src/lib/vault). What stays
+// in clear is what IndexedDB must index and nothing personal: the record's key and its parent's
+// (random UUIDs, and a profile image's kind), `syncState` and `sortDesc` (a time and the key).
+// Directory collections (providers, services, jobs…) pass through unchanged.
+//
+// Queries on clear fields only (by key, by parent, pending first, newest first) run in IndexedDB
+// as before and their documents are opened. A query on a sealed field (the client list's search,
+// filters and sorts) cannot run there: it runs here over the collection's opened documents, kept
+// in memory while the page lives and updated from the storage's change stream (this tab's writes
+// and other tabs'); the profile images' collection keeps none in memory (photos are large) and
+// is never searched on a sealed field.
+import {
+  getQueryMatcher, getSortComparator, normalizeMangoQuery, prepareQuery, type BulkWriteRow, type EventBulk, type PreparedQuery, type RxDocumentData,
+  type RxJsonSchema, type RxStorage, type RxStorageBulkWriteResponse, type RxStorageChangeEvent, type RxStorageInstance, type RxStorageInstanceCreationParams,
+} from 'rxdb';
+import { BehaviorSubject, filter, firstValueFrom, Observable, Subject } from 'rxjs';
+import type { EntityShape } from '../../../schemas/define';
+import { isPrivate } from '../../../schemas/scope';
+import { openJson, sealJson } from '../vault/vault';
+import { collectionName, OFFLINE_ENTITIES } from './collections';
+import { heavyFields } from './lightDeletes';
+
+type Doc = RxDocumentData<Record<string, unknown>>;
+type AnyInstance = RxStorageInstance<Record<string, unknown>, unknown, unknown, unknown>;
+type AnyParams = RxStorageInstanceCreationParams<Record<string, unknown>, unknown>;
+type Schema = RxJsonSchema<Doc>;
+type Events = EventBulk<RxStorageChangeEvent<Doc>, unknown>;
+
+/** The field holding a sealed document's other fields. */
+export const SEALED_FIELD = 'sealed';
+
+/** How documents are sealed and opened: the vault's data key (tests may give another). */
+export interface Sealer {
+  seal(value: Record<string, unknown>): Promise<string>;
+  open(sealed: string): Promise<Record<string, unknown>>;
+}
+
+export const vaultSealer: Sealer = { seal: sealJson, open: (sealed) => openJson<Record<string, unknown>>(sealed) };
+
+/** The entities whose documents are sealed: client data (only its organisation reads it). */
+export const SEALED_ENTITIES: readonly EntityShape[] = OFFLINE_ENTITIES.filter(isPrivate);
+const sealedByCollection = new Map(SEALED_ENTITIES.map((entity) => [collectionName(entity), entity]));
+
+/** RxDB's own fields, in clear: the storage needs them. */
+const META = ['_deleted', '_rev', '_meta', '_attachments'];
+
+/** The fields of `entity` kept in clear: keys, the parent's key, and the two sync index fields. */
+export function clearFields(entity: EntityShape, schema: Schema): Set<string> {
+  const primary = schema.primaryKey;
+  const keyParts = typeof primary === 'string' ? [primary] : [primary.key, ...primary.fields];
+  return new Set([...META, ...keyParts, ...(entity.parent ? [entity.parent.field] : []), 'syncState', 'sortDesc']);
+}
+
+/** What IndexedDB is told of a sealed collection: its clear fields, `sealed`, and only the
+ * indexes made of clear fields. */
+function storedSchema(schema: Schema, clear: ReadonlySet<string>): Schema {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([name]) => clear.has(name)));
+  const indexes = (schema.indexes ?? []).filter((index) => (Array.isArray(index) ? index : [index]).every((field) => clear.has(field)));
+  return {
+    ...schema,
+    properties: { ...properties, [SEALED_FIELD]: { type: 'string' } },
+    required: (schema.required ?? []).filter((name) => clear.has(name)),
+    indexes,
+  } as Schema;
+}
+
+/** The fields a selector or sort reads (top-level names; operators walked through). */
+function fieldsOf(value: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(value)) for (const item of value) fieldsOf(item, into);
+  else if (value && typeof value === 'object') {
+    for (const [name, inner] of Object.entries(value)) {
+      if (name.startsWith('$')) fieldsOf(inner, into);
+      else into.add(name.split('.')[0]);
+    }
+  }
+  return into;
+}
+
+/** True when IndexedDB can answer the query: every field it reads is clear. */
+function inClear(prepared: PreparedQuery<Doc>, clear: ReadonlySet<string>): boolean {
+  const read = fieldsOf(prepared.query.selector, new Set());
+  for (const part of prepared.query.sort) for (const name of Object.keys(part)) read.add(name.split('.')[0]);
+  for (const name of prepared.queryPlan.index) read.add(name.split('.')[0]);
+  return [...read].every((name) => clear.has(name));
+}
+
+/** `storage` with the client collections sealed under `sealer`. */
+export function withSealedClients<I, O>(storage: RxStorage<I, O>, sealer: Sealer = vaultSealer): RxStorage<I, O> {
+  return {
+    name: storage.name,
+    rxdbVersion: storage.rxdbVersion,
+    async createStorageInstance(params) {
+      const entity = sealedByCollection.get(params.collectionName);
+      if (!entity) return storage.createStorageInstance(params);
+      const schema = params.schema as unknown as Schema;
+      const clear = clearFields(entity, schema);
+      const inner = (await storage.createStorageInstance({ ...params, schema: storedSchema(schema, clear) as never })) as unknown as AnyInstance;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the instance keeps its own document type
+      return sealedInstance(inner, schema, clear, sealer, heavyFields(params.schema as AnyParams['schema']).length > 0) as any;
+    },
+  };
+}
+
+function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<string>, sealer: Sealer, heavy: boolean): AnyInstance {
+  // The opened form of each document this page sealed: its own writes come back in the change
+  // events and conflict answers as the very objects it gave, which need no opening.
+  const openedOf = new WeakMap<object, Doc>();
+
+  async function toStorage(doc: Doc): Promise<Doc> {
+    const stored: Record<string, unknown> = {};
+    const hidden: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(doc)) (clear.has(name) ? stored : hidden)[name] = value;
+    stored[SEALED_FIELD] = await sealer.seal(hidden);
+    openedOf.set(stored, doc);
+    return stored as Doc;
+  }
+
+  async function fromStorage(stored: Doc): Promise<Doc> {
+    const known = openedOf.get(stored);
+    if (known) return known;
+    const { [SEALED_FIELD]: sealed, ...rest } = stored as Record<string, unknown>;
+    if (typeof sealed !== 'string') return stored; // written before sealing existed
+    const opened = { ...(await sealer.open(sealed)), ...rest } as Doc;
+    openedOf.set(stored, opened);
+    return opened;
+  }
+
+  const maybeFrom = (doc: Doc | null | undefined) => (doc ? fromStorage(doc) : Promise.resolve(doc));
+
+  // Change events, opened in order: RxDB wants every event of a write out before the write
+  // resolves, so writes wait until the events being opened are through.
+  const opening$ = new BehaviorSubject(0);
+  const events$ = new Subject<Events>();
+  let chain = Promise.resolve();
+  const innerEvents = inner.changeStream().subscribe((bulk) => {
+    opening$.next(opening$.getValue() + 1);
+    chain = chain
+      .then(async () => {
+        const events = await Promise.all(
+          bulk.events.map(async (event) => ({
+            ...event,
+            documentData: (await fromStorage(event.documentData)) as Doc,
+            previousDocumentData: (await maybeFrom(event.previousDocumentData)) as Doc,
+          })),
+        );
+        events$.next({ ...bulk, events });
+      })
+      .catch((error: unknown) => console.error('A change of a sealed collection could not be opened:', error))
+      .finally(() => opening$.next(opening$.getValue() - 1));
+  });
+
+  const cache = heavy ? null : openedCache(inner, events$, fromStorage);
+
+  async function inMemory(prepared: PreparedQuery<Doc>): Promise<Doc[]> {
+    const docs = cache ? await cache.all() : await readAll(inner, fromStorage);
+    const matches = getQueryMatcher(schema, prepared.query);
+    const found = docs.filter((doc) => matches(doc));
+    found.sort(getSortComparator(schema, prepared.query));
+    const skip = prepared.query.skip ?? 0;
+    return found.slice(skip, prepared.query.limit === undefined ? undefined : skip + prepared.query.limit);
+  }
+
+  const instance: AnyInstance = {
+    databaseName: inner.databaseName,
+    internals: inner.internals,
+    options: inner.options,
+    schema: schema as AnyInstance['schema'],
+    collectionName: inner.collectionName,
+    async bulkWrite(rows: BulkWriteRow<Record<string, unknown>>[], context: string): Promise<RxStorageBulkWriteResponse<Record<string, unknown>>> {
+      const stored = await Promise.all(
+        rows.map(async (row) => ({ document: await toStorage(row.document), ...(row.previous ? { previous: await toStorage(row.previous) } : {}) })),
+      );
+      const result = await inner.bulkWrite(stored as never, context);
+      const error = await Promise.all(
+        result.error.map(async (failure) => {
+          const index = stored.findIndex((row) => row.document === failure.writeRow.document);
+          const writeRow = index >= 0 ? rows[index] : { document: await fromStorage(failure.writeRow.document as Doc) };
+          const inDb = 'documentInDb' in failure && failure.documentInDb ? { documentInDb: await fromStorage(failure.documentInDb as Doc) } : {};
+          return { ...failure, ...inDb, writeRow };
+        }),
+      );
+      await firstValueFrom(opening$.pipe(filter((count) => count === 0)));
+      return { error: error as RxStorageBulkWriteResponse<Record<string, unknown>>['error'] };
+    },
+    async findDocumentsById(ids, withDeleted) {
+      return Promise.all((await inner.findDocumentsById(ids, withDeleted)).map((doc) => fromStorage(doc as Doc)));
+    },
+    async query(prepared) {
+      if (inClear(prepared as PreparedQuery<Doc>, clear)) {
+        const { documents } = await inner.query(prepared);
+        return { documents: await Promise.all(documents.map((doc) => fromStorage(doc as Doc))) };
+      }
+      return { documents: await inMemory(prepared as PreparedQuery<Doc>) };
+    },
+    async count(prepared) {
+      if (inClear(prepared as PreparedQuery<Doc>, clear)) return inner.count(prepared);
+      return { count: (await inMemory({ ...(prepared as PreparedQuery<Doc>), query: { ...prepared.query, skip: 0, limit: undefined } } as PreparedQuery<Doc>)).length, mode: 'fast' };
+    },
+    getAttachmentData: inner.getAttachmentData.bind(inner),
+    ...(inner.getChangedDocumentsSince
+      ? {
+          async getChangedDocumentsSince(limit: number, checkpoint?: unknown) {
+            const result = await inner.getChangedDocumentsSince!(limit, checkpoint);
+            return { checkpoint: result.checkpoint, documents: await Promise.all(result.documents.map((doc) => fromStorage(doc as Doc))) };
+          },
+        }
+      : {}),
+    changeStream: () => events$.asObservable() as ReturnType<AnyInstance['changeStream']>,
+    cleanup: inner.cleanup.bind(inner),
+    async close() {
+      innerEvents.unsubscribe();
+      cache?.stop();
+      events$.complete();
+      return inner.close();
+    },
+    async remove() {
+      innerEvents.unsubscribe();
+      cache?.stop();
+      events$.complete();
+      return inner.remove();
+    },
+  };
+  // pendingKeys (src/lib/upload/store.ts) reads the pending index of the Dexie storage below.
+  (instance as { originalStorageInstance?: AnyInstance }).originalStorageInstance = inner;
+  return instance;
+}
+
+/** Every live document of `inner`, opened. */
+async function readAll(inner: AnyInstance, fromStorage: (doc: Doc) => Promise<Doc>): Promise<Doc[]> {
+  const schema = inner.schema as unknown as Schema;
+  const query = normalizeMangoQuery(schema, { selector: {} });
+  const { documents } = await inner.query(prepareQuery(schema, query));
+  return Promise.all(documents.map((doc) => fromStorage(doc as Doc)));
+}
+
+/**
+ * The opened documents of a collection, read once when first asked, then kept up to date by
+ * its change events. An event met while the first read runs is applied after it, and only when
+ * it is not older than the document read (`_meta.lwt`).
+ */
+function openedCache(inner: AnyInstance, events$: Observable<Events>, fromStorage: (doc: Doc) => Promise<Doc>) {
+  const primary = inner.schema.primaryKey;
+  const primaryPath = typeof primary === 'string' ? primary : primary.key;
+  let docs: Map<string, Doc> | null = null;
+  let loading: Promise<Map<string, Doc>> | null = null;
+  const early: RxStorageChangeEvent<Doc>[] = [];
+
+  const apply = (map: Map<string, Doc>, event: RxStorageChangeEvent<Doc>) => {
+    const doc = event.documentData;
+    const known = map.get(event.documentId);
+    if (known && known._meta.lwt > doc._meta.lwt) return;
+    if (event.operation === 'DELETE' || doc._deleted) map.delete(event.documentId);
+    else map.set(event.documentId, doc);
+  };
+
+  const subscription = events$.subscribe((bulk) => {
+    for (const event of bulk.events) {
+      if (docs) apply(docs, event);
+      else if (loading) early.push(event);
+    }
+  });
+
+  return {
+    async all(): Promise<Doc[]> {
+      if (!docs) {
+        loading ??= readAll(inner, fromStorage).then((read) => {
+          const map = new Map(read.map((doc) => [String(doc[primaryPath]), doc]));
+          for (const event of early.splice(0)) apply(map, event);
+          docs = map;
+          return map;
+        });
+        try {
+          await loading;
+        } catch (error) {
+          loading = null; // a failed read (a locked vault) is tried again next time
+          throw error;
+        }
+      }
+      return [...docs!.values()];
+    },
+    stop: () => subscription.unsubscribe(),
+  };
+}

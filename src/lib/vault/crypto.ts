@@ -1,0 +1,112 @@
+// The cryptography of the device's vault (docs/security.md "Shared and lost devices"), WebCrypto
+// only: AES-GCM 256 for data, PBKDF2-SHA-256 for the key a password gives, HKDF-SHA-256 for the
+// key the server's device secret gives. Pure functions over keys and bytes; who holds the keys
+// is vault.ts.
+
+/** OWASP's current recommendation for PBKDF2-HMAC-SHA-256 (Password Storage Cheat Sheet). */
+export const PBKDF2_ITERATIONS = 600_000;
+const IV_BYTES = 12;
+const KEY_BYTES = 32;
+const SALT_BYTES = 16;
+
+const subtle = (): SubtleCrypto => globalThis.crypto.subtle;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
+  return globalThis.crypto.getRandomValues(new Uint8Array(length));
+}
+
+export const newSalt = (): Uint8Array<ArrayBuffer> => randomBytes(SALT_BYTES);
+
+// Base64 without a library or a per-byte string concatenation over large arrays.
+const CHUNK = 0x8000;
+export function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += CHUNK) text += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(text);
+}
+
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+  if (native) return native(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** base64url (the server's device secret) to bytes. */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const plain = text.replace(/-/g, '+').replace(/_/g, '/');
+  return fromBase64(plain + '='.repeat((4 - (plain.length % 4)) % 4));
+}
+
+/** The data key's use: encrypt and decrypt, never exported. */
+function importDataKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  return subtle().importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
+}
+
+/** A key that encrypts the data key (a wrapping key), from a password. Slow on purpose. */
+export async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations = PBKDF2_ITERATIONS): Promise<CryptoKey> {
+  const material = await subtle().importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveKey']);
+  return subtle().deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+}
+
+/** A wrapping key from the server's device secret and this device's salt. */
+export async function secretKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  const material = await subtle().importKey('raw', secret, 'HKDF', false, ['deriveKey']);
+  return subtle().deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt, info: encoder.encode('icrs device data key') },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+}
+
+/** AES-GCM of `plain` under `key`: a fresh 96-bit IV, then the ciphertext with its tag. */
+export async function seal(key: CryptoKey, plain: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const iv = randomBytes(IV_BYTES);
+  const sealed = new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv }, key, plain));
+  const out = new Uint8Array(IV_BYTES + sealed.length);
+  out.set(iv);
+  out.set(sealed, IV_BYTES);
+  return out;
+}
+
+/** The plain bytes of `sealed`; rejects when the key is not the one that sealed it, or the bytes were changed. */
+export async function open(key: CryptoKey, sealed: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const iv = sealed.subarray(0, IV_BYTES);
+  return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv }, key, sealed.subarray(IV_BYTES)));
+}
+
+export async function sealText(key: CryptoKey, text: string): Promise<string> {
+  return toBase64(await seal(key, encoder.encode(text)));
+}
+
+export async function openText(key: CryptoKey, sealed: string): Promise<string> {
+  return decoder.decode(await open(key, fromBase64(sealed)));
+}
+
+/** A new data key: its bytes sealed under each wrapping key, and the key itself (not extractable). */
+export async function newDataKey(wrappers: readonly CryptoKey[]): Promise<{ key: CryptoKey; wrapped: string[] }> {
+  const raw = randomBytes(KEY_BYTES);
+  try {
+    const wrapped = await Promise.all(wrappers.map(async (wrapper) => toBase64(await seal(wrapper, raw))));
+    return { key: await importDataKey(raw), wrapped };
+  } finally {
+    raw.fill(0); // the bytes live no longer than the wrapping
+  }
+}
+
+/** The data key `wrapped` under `wrapper`, and the same key wrapped under `rewrap` (each optional). */
+export async function unwrapDataKey(wrapper: CryptoKey, wrapped: string, rewrap: readonly CryptoKey[] = []): Promise<{ key: CryptoKey; rewrapped: string[] }> {
+  const raw = await open(wrapper, fromBase64(wrapped));
+  try {
+    const rewrapped = await Promise.all(rewrap.map(async (other) => toBase64(await seal(other, raw))));
+    return { key: await importDataKey(raw), rewrapped };
+  } finally {
+    raw.fill(0);
+  }
+}

@@ -1,0 +1,193 @@
+// The one place where client data kept on the device is sealed and opened (issue 25,
+// docs/security.md "Shared and lost devices"). A random AES-GCM data key per user and device
+// lives in this page's memory only, while the vault is open; the device keeps it sealed under
+// the user's password (PBKDF2) and under the server's device secret (HKDF), in the user's
+// keyring (keyring.ts). Locked, nothing of the user's client data can be read here.
+import { newDataKey, newSalt, open, openText, passwordKey, PBKDF2_ITERATIONS, seal, sealText, secretKey, toBase64, fromBase64, unwrapDataKey } from './crypto';
+import { clearFailures, readKeyring, recordFailure, unlockWaitMs, writeKeyring, type Keyring } from './keyring';
+
+export class VaultLockedError extends Error {
+  constructor() {
+    super('The device vault is locked: sign in again to read this data');
+    this.name = 'VaultLockedError';
+  }
+}
+
+interface OpenVault {
+  userId: string;
+  key: CryptoKey;
+}
+
+let current: OpenVault | null = null;
+const listeners = new Set<() => void>();
+
+function setOpen(next: OpenVault | null): void {
+  current = next;
+  for (const listener of listeners) listener();
+}
+
+/** Called whenever the vault opens or locks. Returns the unsubscribe. */
+export function onVaultChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The user whose vault is open in this page, or null. */
+export function openVaultUser(): string | null {
+  return current?.userId ?? null;
+}
+
+export function isVaultOpen(userId?: string): boolean {
+  return current !== null && (userId === undefined || current.userId === userId);
+}
+
+function dataKey(): CryptoKey {
+  if (!current) throw new VaultLockedError();
+  return current.key;
+}
+
+/** The key leaves memory (sign-out, idle lock). */
+export function lockVault(): void {
+  if (current) setOpen(null);
+}
+
+/** Opens the vault with a data key received from another tab of the same user. */
+export function openWithKey(userId: string, key: CryptoKey): void {
+  setOpen({ userId, key });
+}
+
+/** The open data key, to hand to another tab of the same user (tabs.ts). */
+export function sharedKey(userId: string): CryptoKey | null {
+  return current?.userId === userId ? current.key : null;
+}
+
+export type PasswordUnlock = { ok: true } | { ok: false; reason: 'wrong' | 'noKeyring' | 'noPasswordKey' } | { ok: false; reason: 'wait'; waitMs: number };
+
+/** Opens the vault offline with the user's password: refused when wrong, and slower after
+ * repeated failures (the pause is kept on the device). */
+export async function unlockWithPassword(userId: string, password: string): Promise<PasswordUnlock> {
+  const keyring = readKeyring(userId);
+  if (!keyring) return { ok: false, reason: 'noKeyring' };
+  if (!keyring.byPassword) return { ok: false, reason: 'noPasswordKey' };
+  const waitMs = unlockWaitMs(userId);
+  if (waitMs > 0) return { ok: false, reason: 'wait', waitMs };
+  try {
+    const wrapper = await passwordKey(password, fromBase64(keyring.salt), keyring.iterations);
+    const { key } = await unwrapDataKey(wrapper, keyring.byPassword);
+    clearFailures(userId);
+    setOpen({ userId, key });
+    return { ok: true };
+  } catch {
+    recordFailure(userId);
+    return { ok: false, reason: 'wrong' };
+  }
+}
+
+/** Opens the vault with the server's device secret (a signed-in reload while online). False when
+ * this device has no keyring sealed under it. */
+export async function unlockWithSecret(userId: string, secret: Uint8Array<ArrayBuffer>): Promise<boolean> {
+  const keyring = readKeyring(userId);
+  if (!keyring?.bySecret) return false;
+  try {
+    const { key } = await unwrapDataKey(await secretKey(secret, fromBase64(keyring.salt)), keyring.bySecret);
+    setOpen({ userId, key });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface SignInKeys {
+  userId: string;
+  password: string;
+  secret: Uint8Array<ArrayBuffer>;
+  location: number;
+}
+
+export type SignInOutcome = 'created' | 'opened' | 'replaced';
+
+/**
+ * At a sign-in the server accepted: opens this user's vault with the password, or with the
+ * device secret when the password changed since (then seals it under the new password), or
+ * makes a new data key when the device has none for the user. `replaced` means the old keyring
+ * could be opened by neither: its data cannot be read any more and must go (the caller removes it).
+ */
+export async function openAtSignIn({ userId, password, secret, location }: SignInKeys): Promise<SignInOutcome> {
+  const existing = readKeyring(userId);
+  if (existing) {
+    const salt = fromBase64(existing.salt);
+    const [byPassword, bySecret] = await Promise.all([passwordKey(password, salt, PBKDF2_ITERATIONS), secretKey(secret, salt)]);
+    const opened = await firstOpened(existing, byPassword, bySecret);
+    if (opened) {
+      writeKeyring({ ...existing, iterations: PBKDF2_ITERATIONS, byPassword: opened.byPassword, bySecret: opened.bySecret });
+      clearFailures(userId);
+      setOpen({ userId, key: opened.key });
+      return 'opened';
+    }
+  }
+  const salt = newSalt();
+  const [byPassword, bySecret] = await Promise.all([passwordKey(password, salt), secretKey(secret, salt)]);
+  const { key, wrapped } = await newDataKey([byPassword, bySecret]);
+  const keyring: Keyring = { v: 1, userId, salt: toBase64(salt), iterations: PBKDF2_ITERATIONS, byPassword: wrapped[0], bySecret: wrapped[1], location };
+  writeKeyring(keyring);
+  clearFailures(userId);
+  setOpen({ userId, key });
+  return existing ? 'replaced' : 'created';
+}
+
+/** The data key of `keyring` opened by either wrapping key, sealed again under both. */
+async function firstOpened(keyring: Keyring, byPassword: CryptoKey, bySecret: CryptoKey) {
+  for (const [wrapper, wrapped] of [[byPassword, keyring.byPassword], [bySecret, keyring.bySecret]] as const) {
+    if (!wrapped) continue;
+    try {
+      const { key, rewrapped } = await unwrapDataKey(wrapper, wrapped, [byPassword, bySecret]);
+      return { key, byPassword: rewrapped[0], bySecret: rewrapped[1] };
+    } catch {
+      // Not this one: a password changed elsewhere, or a secret this device never had.
+    }
+  }
+  return null;
+}
+
+/** After a password change made here: the data key sealed under the new password. */
+export async function rewrapPassword(userId: string, oldPassword: string, newPassword: string): Promise<boolean> {
+  const keyring = readKeyring(userId);
+  if (!keyring?.byPassword) return false;
+  const salt = fromBase64(keyring.salt);
+  try {
+    const [before, after] = await Promise.all([passwordKey(oldPassword, salt, keyring.iterations), passwordKey(newPassword, salt)]);
+    const { rewrapped } = await unwrapDataKey(before, keyring.byPassword, [after]);
+    writeKeyring({ ...keyring, iterations: PBKDF2_ITERATIONS, byPassword: rewrapped[0] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The organisation the device's data was collected for, as its keyring says. */
+export function keyringLocation(userId: string): number | null {
+  return readKeyring(userId)?.location ?? null;
+}
+
+export function setKeyringLocation(userId: string, location: number): void {
+  const keyring = readKeyring(userId);
+  if (keyring) writeKeyring({ ...keyring, location });
+}
+
+// Sealing, for the store and the drafts. A locked vault throws VaultLockedError.
+
+export function sealJson(value: unknown): Promise<string> {
+  return sealText(dataKey(), JSON.stringify(value));
+}
+
+export async function openJson<T = unknown>(sealed: string): Promise<T> {
+  return JSON.parse(await openText(dataKey(), sealed)) as T;
+}
+
+export function sealBytes(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  return seal(dataKey(), bytes);
+}
+
+export function openBytes(sealed: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  return open(dataKey(), sealed);
+}
