@@ -14,7 +14,9 @@ import { loadStoreCode } from '../lib/db/storeCode';
 import { registerNavigate, registerPreload } from '../lib/navigation';
 import { notify } from '../lib/notify';
 import { preloadable } from '../lib/preloadable';
-import { getMode, getUser } from '../lib/session';
+import { getMode, getToken, getUser } from '../lib/session';
+import { forgetAsked, forgetLegacyData, resumeVault } from '../lib/vault';
+import { reloadLocked, VaultGate } from '../features/auth';
 import { preloadGridAt, prefetchListAt, prefetchOnNavigation } from './listPrefetch';
 import { preloadRoute, routes } from './routes';
 
@@ -57,22 +59,32 @@ const signedInStore = preloadable(() => import('../features/offline').then((modu
  * Resolves once they are in, or failed (their own render reports it).
  */
 export function startModules(): Promise<unknown> {
-  if (getUser() === null) return Promise.resolve();
+  forgetLegacyData();
+  const forgotten = forgetAsked().catch((error: unknown) => console.warn('A removal asked earlier did not finish:', error));
+  const user = getUser();
+  if (user === null) return forgotten;
   landOnOfflineHome();
+  // The user's vault, opened beside the modules when this tab had it open (issue 25): the first
+  // render is then the screen, not the lock screen's spinner.
+  const vault = forgotten.then(() => resumeVault(user.userId, getToken(), reloadLocked));
   const { pathname } = window.location;
   const listPage = prefetchListAt(pathname); // first: its request leaves before the modules are asked
   // Offline (the mode, or no network), the first screen reads the store: RxDB's code loads beside the first render (not
   // awaited: the frame is drawn before the store opens). Online it loads when the page is idle.
   if (!appIsOnline()) void loadStoreCode().catch(() => undefined); // the store's opening reports
-  return Promise.allSettled([listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);
+  return Promise.allSettled([vault, listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);
 }
 
-/** The 'Logged In' toast of spec §8, shown after the reload that follows a login. */
+/** The 'Logged In' toast of spec §8, shown after the reload that follows a login; the word that a
+ * deactivated account was signed out after the reload that follows it. */
 function LoginFlash() {
   const intl = useIntl();
   useEffect(() => {
-    if (takeFlash() === 'loggedIn') {
+    const flash = takeFlash();
+    if (flash === 'loggedIn') {
       notify.success(intl.formatMessage({ id: 'auth.loggedInTitle' }), intl.formatMessage({ id: 'auth.loggedIn' }));
+    } else if (flash === 'accountInactive') {
+      notify.error(intl.formatMessage({ id: 'lock.inactiveTitle' }), intl.formatMessage({ id: 'lock.inactive' }));
     }
   }, [intl]);
   return null;
@@ -87,9 +99,11 @@ function Routes() {
   const app = <RouterProvider router={appRouter()} />;
   if (!signedIn) return app;
   return (
-    <Suspense fallback={null}>
-      <signedInStore.Component>{app}</signedInStore.Component>
-    </Suspense>
+    <VaultGate>
+      <Suspense fallback={null}>
+        <signedInStore.Component>{app}</signedInStore.Component>
+      </Suspense>
+    </VaultGate>
   );
 }
 

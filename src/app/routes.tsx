@@ -5,7 +5,6 @@ import { matchRoutes, Navigate, useParams, useRoutes, type RouteObject } from 'r
 import { LinearProgress } from '@mui/material';
 import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
-import { LoginUnsentNotice } from '../features/offline/login';
 import { Shell } from '../features/shell';
 import { PasswordChangeGate } from '../features/users/PasswordChangeGate';
 import { usePreferences } from '../components';
@@ -157,12 +156,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: 'login',
-        element: (
-          <>
-            <LoginUnsentNotice />
-            <LoginPage />
-          </>
-        ),
+        element: <LoginPage />,
       },
       { path: 'help', ...lazyScreen(async () => (await import('../features/help')).HelpIndex) },
       { path: 'help/:lang', ...lazyScreen(async () => (await import('../features/help')).HelpPage) },

@@ -4,7 +4,8 @@ import { logout } from './auth';
 import { t } from './i18n';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
-import { clearIdentity, getLang, getToken, isSignedIn } from './session';
+import { clearIdentity, getLang, getToken, getUser, isSignedIn } from './session';
+import { forgetAtNextStart } from './vault';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -45,8 +46,17 @@ export function errorMessage(error: unknown): string {
   return error.response?.statusText || error.message;
 }
 
-function applyAuthRules(status: number | undefined, message: string): void {
+/** The machine-readable reason of an error answer (`code`, e.g. `auth.inactive`). */
+function errorCode(error: unknown): string | undefined {
+  const code = isAxiosError<{ code?: unknown }>(error) ? error.response?.data?.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function applyAuthRules(status: number | undefined, message: string, code: string | undefined): void {
   const signedIn = isSignedIn();
+  // A deactivated account: its mirror and drafts leave the device at the next start (issue 25).
+  const user = getUser();
+  if (status === 401 && code === 'auth.inactive' && user) forgetAtNextStart(user.userId);
   if (status === 401) {
     clearIdentity();
     if (signedIn) logout(); // local only: the server already refused the token
@@ -66,7 +76,7 @@ function isStaleUpdate(error: unknown): boolean {
 function onError(error: unknown): Promise<never> {
   const message = errorMessage(error);
   const status = isAxiosError(error) ? error.response?.status : undefined;
-  applyAuthRules(status, message);
+  applyAuthRules(status, message, errorCode(error));
   const silent = (isAxiosError(error) && error.config?.silent === true) || isStaleUpdate(error);
   if (silent) console.warn('API call failed:', message);
   else notify.error(t('errors.interceptorTitle'), message);

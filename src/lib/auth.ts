@@ -1,18 +1,37 @@
 import { LOGOUT_RELOAD_DELAY_MS } from './constants';
 import { navigateTo } from './navigation';
-import { clearSession } from './session';
+import { clearSession, getLang, getToken, getUser } from './session';
+import { lockEverywhere } from './vault';
 
 let loggingOut = false;
 
+/** Tells the server the session is over (it ends it, and asks the browser to clear its HTTP
+ * cache: `Clear-Site-Data: "cache"`). Best effort: offline, or with a token already refused,
+ * the device signs out all the same. `keepalive` lets it finish across the reload. */
+function endServerSession(token: string | null): void {
+  if (!token || typeof fetch !== 'function') return;
+  void fetch('/api/logout', { method: 'POST', keepalive: true, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() } }).catch(() => undefined);
+}
+
 /**
  * Spec §4: clear the session, go to '/', then reload about 200 ms later so every in-memory
- * state (caches, timers, open requests) of the signed-in user is gone. There is no server call:
- * a JWT session has nothing to revoke, and after a 401 the server would refuse it anyway.
+ * state (caches, timers, open requests) of the signed-in user is gone. The device's vault locks
+ * first, in every tab (issue 25): the user's data stays on the device, sealed, for their next
+ * sign-in, and nobody else can read it.
  */
 export function logout(): void {
   if (loggingOut) return; // several failing requests can ask at once
   loggingOut = true;
+  lockEverywhere(getUser()?.userId ?? null);
+  endServerSession(getToken());
   clearSession();
   navigateTo('/', { replace: true });
   window.setTimeout(() => window.location.reload(), LOGOUT_RELOAD_DELAY_MS);
+}
+
+/** Locks the device's data now (the top bar's lock): the page reloads into the lock screen, so
+ * no decrypted value stays in memory; the user unlocks with their password, offline too. */
+export function lockNow(): void {
+  lockEverywhere(getUser()?.userId ?? null);
+  window.location.reload();
 }

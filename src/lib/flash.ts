@@ -3,7 +3,8 @@
 
 const FLASH_KEY = 'icrs.flash';
 
-export type Flash = 'loggedIn';
+export type Flash = 'loggedIn' | 'accountInactive';
+const FLASHES: readonly string[] = ['loggedIn', 'accountInactive'];
 
 export function setFlash(flash: Flash): void {
   try {
@@ -18,7 +19,7 @@ export function takeFlash(): Flash | null {
   try {
     const value = sessionStorage.getItem(FLASH_KEY);
     sessionStorage.removeItem(FLASH_KEY);
-    return value === 'loggedIn' ? value : null;
+    return value && FLASHES.includes(value) ? (value as Flash) : null;
   } catch {
     return null;
   }

@@ -1,6 +1,8 @@
-// Unsaved form drafts in localStorage (issue 5: "forms keep an unsaved draft across a reload"),
-// under `draft:<entity>:<key or new>`. Only the typed values are kept: images are blobs, too big
-// for localStorage, and are picked again.
+// Unsaved form drafts (issue 5: "forms keep an unsaved draft across a reload"), under
+// `draft:<entity>:<key or new>`, among the signed-in user's sealed values (issue 25: another user
+// of the device never sees them, and they are unreadable at rest; src/lib/vault). Only the typed
+// values are kept here; a client registration's files are kept by the vault's draft files.
+import { readSealedValue, writeSealedValue } from '../../lib/vault';
 import type { RawValues } from './validation';
 
 export interface Draft {
@@ -26,28 +28,14 @@ function isDraft(value: unknown): value is Draft {
 }
 
 export function loadDraft(key: string): Draft | null {
-  try {
-    const raw = localStorage.getItem(key);
-    if (!raw) return null;
-    const parsed: unknown = JSON.parse(raw);
-    return isDraft(parsed) ? parsed : null;
-  } catch {
-    return null; // storage disabled or a corrupt entry: start from the record
-  }
+  const value = readSealedValue<unknown>(key);
+  return isDraft(value) ? value : null;
 }
 
 export function saveDraft(key: string, draft: Draft): void {
-  try {
-    localStorage.setItem(key, JSON.stringify(draft));
-  } catch {
-    // Quota or disabled storage: the form still works, only the reload safety net is lost.
-  }
+  writeSealedValue(key, draft);
 }
 
 export function clearDraft(key: string): void {
-  try {
-    localStorage.removeItem(key);
-  } catch {
-    // Nothing stored.
-  }
+  writeSealedValue(key, undefined);
 }

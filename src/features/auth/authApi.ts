@@ -1,22 +1,29 @@
-import { isAxiosError } from 'axios';
+import axios, { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
-import { getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
+import { getLang, getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
+import { openVaultAtSignIn } from '../../lib/vault';
 
 interface LoginAnswer {
   result?: { user?: Record<string, unknown> };
 }
 
 /**
- * POST /api/login; on success stores token and user (spec §3, §4). The request is `silent`
- * because the login screen reports the failure itself ('Login Error' toast and page line).
+ * POST /api/login; on success stores token and user (spec §3, §4) and opens the user's vault on
+ * this device with the password (issue 25). The request is `silent` because the login screen
+ * reports the failure itself ('Login Error' toast and page line). `quiet`: outside the app's
+ * HTTP client, whose 401 rule would sign out the lock screen's user at a wrong password.
  */
-export async function signIn(userName: string, password: string): Promise<SessionUser> {
-  const { data } = await api.post<LoginAnswer>('/login', { userName, password }, { silent: true });
+export async function signIn(userName: string, password: string, options: { quiet?: boolean } = {}): Promise<SessionUser> {
+  const body = { userName, password };
+  const { data } = options.quiet
+    ? await axios.post<LoginAnswer>('/api/login', body, { headers: { 'Accept-Language': getLang() } })
+    : await api.post<LoginAnswer>('/login', body, { silent: true });
   const raw = data.result?.user;
   const user = toSessionUser(raw);
   const token = raw?.token;
   if (!user || typeof token !== 'string' || !token) throw new Error('Unexpected login answer');
   saveSession(user, token);
+  await openVaultAtSignIn(user, password, token);
   return user;
 }
 

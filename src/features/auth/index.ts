@@ -3,3 +3,4 @@ export { LoginPage } from './LoginPage';
 export { changePassword } from './authApi';
 export { RequireAuth, RequirePermission, RequireSelfOrPermission } from './guards';
 export { loginPathFor, safeReturnUrl } from './returnUrl';
+export { VaultGate, reloadLocked } from './VaultGate';

@@ -1,4 +1,4 @@
-import { memo, useEffect, useId } from 'react';
+import { memo, useEffect, useId, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Badge, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, Typography } from '@mui/material';
 import type SvgIcon from '@mui/material/SvgIcon';
@@ -14,6 +14,7 @@ import { Page } from '../../components';
 import { useDb } from '../../lib/db/DbProvider';
 import { totalOf, usePendingCounts } from './counts';
 import { ReportCards, UploadProgress } from './ReportCards';
+import { RemoveMyData } from './RemoveMyData';
 import { StorageCard } from './StorageCard';
 import { StoreProblem } from './StoreProblem';
 import { useStorageInfo } from './storage';
@@ -90,6 +91,7 @@ export function OfflineHomePage() {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const db = useDb();
+  const removeData = useMemo(() => <RemoveMyData />, []); // the storage card stays memoised
   const counts = usePendingCounts();
   const total = counts ? totalOf(counts) : null;
   const run = useUploadRun();
@@ -182,7 +184,7 @@ export function OfflineHomePage() {
         <ReportCards report={run.report} counts={counts} />
       </Box>
 
-      <StorageCard info={storage} />
+      <StorageCard info={storage} action={removeData} />
       {reset.dialogs}
     </Page>
   );

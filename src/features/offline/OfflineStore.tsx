@@ -5,15 +5,16 @@ import { refreshLists } from '../../lib/datalayer';
 import { DbProvider, useDataLayer, useDb } from '../../lib/db/DbProvider';
 import { installDebugHandle } from './debugHandle';
 import { watchQuotaErrors } from './quota';
+import { useOrganisationSettled } from './organisationMove';
 import { useReplication } from './replicationControl';
-import { SwitchUserCheck } from './unsentGuards';
 
 /** What runs beside the screens while the store is open: live pull, safety nets, checks. */
 function StoreServices() {
   const db = useDb();
   const data = useDataLayer();
   const { mode } = usePreferences();
-  useReplication(db, mode);
+  const settled = useOrganisationSettled(db);
+  useReplication(settled ? db : null, mode);
   useEffect(() => {
     // Forms work offline from the cached lookup lists (`lists` key): refresh them after sign-in
     // and whenever the app turns online again.
@@ -21,7 +22,7 @@ function StoreServices() {
   }, [mode]);
   useEffect(() => watchQuotaErrors(), []);
   useEffect(() => (db ? installDebugHandle(db, data) : undefined), [db, data]);
-  return <SwitchUserCheck />;
+  return null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { memo, useId } from 'react';
+import { memo, useId, type ReactNode } from 'react';
 import { Alert, Box, Card, CardContent, LinearProgress, Typography } from '@mui/material';
 import StorageIcon from '@mui/icons-material/Storage';
 import { useIntl } from 'react-intl';
@@ -12,7 +12,7 @@ const PERSIST_TEXT: Record<PersistState, { id: string; severity: 'success' | 'wa
 };
 
 /** Storage used and available on this device, and whether the browser keeps it (issue 4 §3). */
-export const StorageCard = memo(function StorageCard({ info }: { info: StorageInfo | null }) {
+export const StorageCard = memo(function StorageCard({ info, action }: { info: StorageInfo | null; action?: ReactNode }) {
   const intl = useIntl();
   const titleId = useId();
   const meterId = useId();
@@ -75,6 +75,7 @@ export const StorageCard = memo(function StorageCard({ info }: { info: StorageIn
             {intl.formatMessage({ id: persist.id })}
           </Alert>
         )}
+        {action && <Box sx={{ mt: 2 }}>{action}</Box>}
       </CardContent>
     </Card>
   );

@@ -3,7 +3,6 @@ export { OfflineHomePage } from './OfflineHomePage';
 export { PendingRecordsPage } from './PendingRecordsPage';
 export { SignedInStore } from './OfflineStore';
 export { UnsentBanner, useGuardedLogout, logoutNow } from './unsentGuards';
-export { LoginUnsentNotice } from './login';
 export { usePendingTotal } from './counts';
 export { notifyIfQuota, isQuotaError } from './quota';
 export { reportSaveFailure } from './failure';

@@ -1,16 +1,15 @@
-// Logout and switching user warn and ask for confirmation when unsent records exist
-// (issue 4 §3). Reset has its own two-step flow (useReset.tsx).
-import { useEffect, useState } from 'react';
+// Logout warns and asks for confirmation when unsent records exist (issue 4 §3); they stay on
+// the device, sealed, for this user's next sign-in (issue 25). Reset has its own two-step flow (useReset.tsx).
+import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { Alert, Button } from '@mui/material';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { useIntl } from 'react-intl';
-import { usePreferences, useSessionUser } from '../../components';
+import { usePreferences } from '../../components';
 import { logout } from '../../lib/auth';
 import { useDb } from '../../lib/db/DbProvider';
 import { usePendingTotal } from './counts';
 import { countPending } from '../../lib/upload';
-import { foreignOwner, readUnsent, writeUnsent } from './owner';
 import { stopReplication } from './replicationControl';
 import { UnsentDialog } from './UnsentDialog';
 
@@ -70,39 +69,6 @@ export function useGuardedLogout() {
     />
   );
   return { request: () => void request(), dialog };
-}
-
-/**
- * After signing in: records another user left unsent on this device are taken over only after
- * a confirmation (else log out). The owner summary follows the live count from then on.
- */
-export function SwitchUserCheck() {
-  const intl = useIntl();
-  const user = useSessionUser();
-  const total = usePendingTotal();
-  const [summary] = useState(readUnsent); // as the previous session left it
-  const [accepted, setAccepted] = useState(false);
-  const foreign = user && total !== null && !accepted ? foreignOwner(user, total, summary) : null;
-
-  useEffect(() => {
-    if (user && total !== null && !foreign) writeUnsent(user, total);
-  }, [user, total, foreign]);
-
-  if (!user || !foreign) return null;
-  const values = { count: foreign.count, owner: foreign.userName, me: user.userName };
-  return (
-    <UnsentDialog
-      open
-      title={intl.formatMessage({ id: 'offline.unsent.switchTitle' })}
-      text={intl.formatMessage({ id: 'offline.unsent.switchText' }, values)}
-      onCancel={logoutNow}
-      cancelLabel={intl.formatMessage({ id: 'offline.unsent.switchLogout' })}
-      mandatory
-      actions={[
-        { label: intl.formatMessage({ id: 'offline.unsent.switchContinue' }, values), tone: 'primary', onClick: () => setAccepted(true) },
-      ]}
-    />
-  );
 }
 
 /** Online reminder on every screen but the offline ones: records are waiting to be uploaded. */

@@ -8,6 +8,7 @@ import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { countPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
+import { heldBackCount } from './organisationMove';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
 import { setUploading, UPLOAD_LOCK } from './uploadState';
@@ -151,6 +152,13 @@ function progressDrawer(): { show: (report: UploadReport) => void; stop: () => v
  */
 export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[]): Promise<UploadReport | null> {
   if (state.running) return state.report;
+  const held = await heldBackCount(db);
+  if (held > 0) {
+    const summary: UploadSummary = { left: held, severity: 'warning', text: t('lock.heldBack', { count: held }) };
+    setState({ summary });
+    announce(summary);
+    return null;
+  }
   controller = new AbortController();
   const signal = controller.signal;
   setState({ running: true, error: null, busyElsewhere: false, summary: null });

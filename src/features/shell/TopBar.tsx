@@ -5,11 +5,13 @@ import type { Theme } from '@mui/material/styles';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import HomeIcon from '@mui/icons-material/Home';
+import LockIcon from '@mui/icons-material/Lock';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MailIcon from '@mui/icons-material/Mail';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
 import { LanguageSelect } from '../../components';
+import { lockNow } from '../../lib/auth';
 import { NetworkIndicator, UploadOnReconnect, useGuardedLogout } from '../offline';
 import { SIDEBAR_ID } from './Sidebar';
 import { TopBarMenu } from './TopBarMenu';
@@ -78,6 +80,11 @@ export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps)
         <Box sx={{ flexGrow: 1 }} />
         <NetworkIndicator />
         {roomy ? <InlineActions actions={actions} onContact={onContact} /> : <TopBarMenu actions={actions} onContact={onContact} />}
+        <Tooltip title={say('lock.lockNow')}>
+          <IconButton color="inherit" aria-label={say('lock.lockNow')} onClick={lockNow}>
+            <LockIcon />
+          </IconButton>
+        </Tooltip>
         {!actions.offline && (
           <Tooltip title={say('shell.logout')}>
             <IconButton color="inherit" aria-label={say('shell.logout')} onClick={actions.logout} edge="end">

@@ -13,8 +13,13 @@ export interface Keyring {
   byPassword?: string;
   /** The data key sealed under the key the server's device secret gives. */
   bySecret?: string;
-  /** The organisation the data on this device was collected for (the account may move). */
+  /** The key of the user's drafts (sealedKv.ts), sealed under the data key. */
+  draftKey?: string;
+  /** The organisation the records collected here were collected for (the account may move:
+   * they then wait, sealed, until it belongs to it again). */
   location: number;
+  /** The organisation whose records the mirror holds (absent: `location`). */
+  mirrorOf?: number;
 }
 
 const PREFIX = 'icrs.keyring.';
@@ -33,7 +38,9 @@ function isKeyring(value: unknown, userId: string): value is Keyring {
   const v = value as Partial<Keyring> | null;
   return (
     typeof v === 'object' && v !== null && v.v === 1 && v.userId === userId && typeof v.salt === 'string' && typeof v.iterations === 'number' &&
-    typeof v.location === 'number' && (v.byPassword === undefined || typeof v.byPassword === 'string') && (v.bySecret === undefined || typeof v.bySecret === 'string')
+    typeof v.location === 'number' && (v.byPassword === undefined || typeof v.byPassword === 'string') && (v.bySecret === undefined || typeof v.bySecret === 'string') &&
+    (v.draftKey === undefined || typeof v.draftKey === 'string') &&
+    (v.mirrorOf === undefined || typeof v.mirrorOf === 'number')
   );
 }
 

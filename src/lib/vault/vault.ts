@@ -100,7 +100,8 @@ export async function unlockWithSecret(userId: string, secret: Uint8Array<ArrayB
 export interface SignInKeys {
   userId: string;
   password: string;
-  secret: Uint8Array<ArrayBuffer>;
+  /** The server's device secret; null when it could not be had (the password alone then seals). */
+  secret: Uint8Array<ArrayBuffer> | null;
   location: number;
 }
 
@@ -116,19 +117,19 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
   const existing = readKeyring(userId);
   if (existing) {
     const salt = fromBase64(existing.salt);
-    const [byPassword, bySecret] = await Promise.all([passwordKey(password, salt, PBKDF2_ITERATIONS), secretKey(secret, salt)]);
+    const [byPassword, bySecret] = await Promise.all([passwordKey(password, salt, existing.iterations), secret ? secretKey(secret, salt) : null]);
     const opened = await firstOpened(existing, byPassword, bySecret);
     if (opened) {
-      writeKeyring({ ...existing, iterations: PBKDF2_ITERATIONS, byPassword: opened.byPassword, bySecret: opened.bySecret });
+      writeKeyring({ ...existing, byPassword: opened.byPassword, ...(opened.bySecret ? { bySecret: opened.bySecret } : {}) });
       clearFailures(userId);
       setOpen({ userId, key: opened.key });
       return 'opened';
     }
   }
   const salt = newSalt();
-  const [byPassword, bySecret] = await Promise.all([passwordKey(password, salt), secretKey(secret, salt)]);
-  const { key, wrapped } = await newDataKey([byPassword, bySecret]);
-  const keyring: Keyring = { v: 1, userId, salt: toBase64(salt), iterations: PBKDF2_ITERATIONS, byPassword: wrapped[0], bySecret: wrapped[1], location };
+  const wrappers = await Promise.all([passwordKey(password, salt), ...(secret ? [secretKey(secret, salt)] : [])]);
+  const { key, wrapped } = await newDataKey(wrappers);
+  const keyring: Keyring = { v: 1, userId, salt: toBase64(salt), iterations: PBKDF2_ITERATIONS, byPassword: wrapped[0], ...(wrapped[1] ? { bySecret: wrapped[1] } : {}), location };
   writeKeyring(keyring);
   clearFailures(userId);
   setOpen({ userId, key });
@@ -136,12 +137,13 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
 }
 
 /** The data key of `keyring` opened by either wrapping key, sealed again under both. */
-async function firstOpened(keyring: Keyring, byPassword: CryptoKey, bySecret: CryptoKey) {
+async function firstOpened(keyring: Keyring, byPassword: CryptoKey, bySecret: CryptoKey | null) {
+  const wrappers = bySecret ? [byPassword, bySecret] : [byPassword];
   for (const [wrapper, wrapped] of [[byPassword, keyring.byPassword], [bySecret, keyring.bySecret]] as const) {
-    if (!wrapped) continue;
+    if (!wrapper || !wrapped) continue;
     try {
-      const { key, rewrapped } = await unwrapDataKey(wrapper, wrapped, [byPassword, bySecret]);
-      return { key, byPassword: rewrapped[0], bySecret: rewrapped[1] };
+      const { key, rewrapped } = await unwrapDataKey(wrapper, wrapped, wrappers);
+      return { key, byPassword: rewrapped[0], bySecret: rewrapped[1] as string | undefined };
     } catch {
       // Not this one: a password changed elsewhere, or a secret this device never had.
     }
@@ -155,28 +157,31 @@ export async function rewrapPassword(userId: string, oldPassword: string, newPas
   if (!keyring?.byPassword) return false;
   const salt = fromBase64(keyring.salt);
   try {
-    const [before, after] = await Promise.all([passwordKey(oldPassword, salt, keyring.iterations), passwordKey(newPassword, salt)]);
+    const [before, after] = await Promise.all([passwordKey(oldPassword, salt, keyring.iterations), passwordKey(newPassword, salt, keyring.iterations)]);
     const { rewrapped } = await unwrapDataKey(before, keyring.byPassword, [after]);
-    writeKeyring({ ...keyring, iterations: PBKDF2_ITERATIONS, byPassword: rewrapped[0] });
+    writeKeyring({ ...keyring, byPassword: rewrapped[0] });
     return true;
   } catch {
     return false;
   }
 }
 
-/** The organisation the device's data was collected for, as its keyring says. */
-export function keyringLocation(userId: string): number | null {
-  return readKeyring(userId)?.location ?? null;
+/** The organisations of the user's data on this device: `records`, what its pending records
+ * were collected for; `mirror`, whose records it mirrors. Null without a keyring. */
+export function keyringOrganisations(userId: string): { records: number; mirror: number } | null {
+  const keyring = readKeyring(userId);
+  return keyring ? { records: keyring.location, mirror: keyring.mirrorOf ?? keyring.location } : null;
 }
 
-export function setKeyringLocation(userId: string, location: number): void {
+export function setKeyringOrganisations(userId: string, organisations: { records?: number; mirror?: number }): void {
   const keyring = readKeyring(userId);
-  if (keyring) writeKeyring({ ...keyring, location });
+  if (!keyring) return;
+  writeKeyring({ ...keyring, ...(organisations.records !== undefined ? { location: organisations.records } : {}), ...(organisations.mirror !== undefined ? { mirrorOf: organisations.mirror } : {}) });
 }
 
 // Sealing, for the store and the drafts. A locked vault throws VaultLockedError.
 
-export function sealJson(value: unknown): Promise<string> {
+export async function sealJson(value: unknown): Promise<string> {
   return sealText(dataKey(), JSON.stringify(value));
 }
 
@@ -184,10 +189,10 @@ export async function openJson<T = unknown>(sealed: string): Promise<T> {
   return JSON.parse(await openText(dataKey(), sealed)) as T;
 }
 
-export function sealBytes(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+export async function sealBytes(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   return seal(dataKey(), bytes);
 }
 
-export function openBytes(sealed: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+export async function openBytes(sealed: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   return open(dataKey(), sealed);
 }

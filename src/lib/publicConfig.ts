@@ -4,8 +4,8 @@
 // nothing stored, offline, the footer shows the version only (an external site could not open
 // anyway).
 import { useEffect, useState } from 'react';
-import { NO_CONTACT, type ContactDetails, type PublicConfig } from '../../../schemas/publicConfig';
-import { api } from '../../lib/api';
+import { NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
+import { api } from './api';
 
 export type { ContactDetails, PublicConfig };
 

@@ -1,0 +1,54 @@
+// An account moved to another organisation (issue 25): the device's mirror of the former
+// organisation's records goes, with the user's drafts, before the pull fills the store with the
+// new organisation's; records collected here for the former organisation wait, sealed, and are
+// not uploaded (the server would file them under the new one) until the account belongs to it
+// again or the user discards them.
+import { useEffect, useState } from 'react';
+import type { IcrsDatabase } from '../../lib/db/collections';
+import { collectionOf, OFFLINE_ENTITIES } from '../../lib/db/collections';
+import { forgetPullCheckpoints } from '../../lib/db/replication';
+import { t } from '../../lib/i18n';
+import { notify } from '../../lib/notify';
+import { getUser } from '../../lib/session';
+import { countPending } from '../../lib/upload';
+import { clearSealedValues, keyringOrganisations, setKeyringOrganisations } from '../../lib/vault';
+
+/** Removes the mirror when it is another organisation's; settles which organisation the pending
+ * records wait for. */
+export async function settleOrganisation(db: IcrsDatabase): Promise<void> {
+  const user = getUser();
+  const held = user && keyringOrganisations(user.userId);
+  if (!user || !held) return;
+  if (held.mirror !== user.location) {
+    await Promise.all(OFFLINE_ENTITIES.map((entity) => collectionOf(db, entity).find({ selector: { syncState: 'synced' } }).remove()));
+    await forgetPullCheckpoints(db);
+    clearSealedValues();
+    setKeyringOrganisations(user.userId, { mirror: user.location });
+    notify.warning(t('lock.movedTitle'), t('lock.moved'));
+  }
+  if (held.records !== user.location && (await countPending(db)) === 0) setKeyringOrganisations(user.userId, { records: user.location });
+}
+
+/** The number of records waiting for the organisation the account left; 0 when none wait. */
+export async function heldBackCount(db: IcrsDatabase): Promise<number> {
+  const user = getUser();
+  const held = user && keyringOrganisations(user.userId);
+  if (!user || !held || held.records === user.location) return 0;
+  return countPending(db);
+}
+
+/** True once the store's organisation is settled (the pull may start). */
+export function useOrganisationSettled(db: IcrsDatabase | null): boolean {
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (!db) return;
+    let current = true;
+    settleOrganisation(db)
+      .catch((error: unknown) => console.error('The organisation of this device\'s data could not be settled:', error))
+      .finally(() => current && setSettled(true));
+    return () => {
+      current = false;
+    };
+  }, [db]);
+  return settled;
+}

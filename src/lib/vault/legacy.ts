@@ -1,0 +1,20 @@
+// What versions before issue 25 left in clear on the device, removed at start: the forms' drafts
+// in localStorage (`draft:*`), their files' database (`icrs_drafts`), and the unsent-records
+// summary (`icrs.unsent`: another user's name and count, shown on the login screen).
+import Dexie from 'dexie';
+
+const KEYS = /^(draft:|icrs\.unsent$)/;
+
+export function forgetLegacyData(): void {
+  try {
+    const stale: string[] = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && KEYS.test(key)) stale.push(key);
+    }
+    for (const key of stale) localStorage.removeItem(key);
+  } catch {
+    // No storage: nothing left behind either.
+  }
+  if (typeof indexedDB !== 'undefined') void Dexie.delete('icrs_drafts').catch(() => undefined);
+}

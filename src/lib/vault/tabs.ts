@@ -1,0 +1,68 @@
+// The vault across this browser's tabs of one origin: a tab opened while another is unlocked gets
+// the data key from it (a CryptoKey travels by structured clone, never as bytes: it stays
+// unextractable), an unlock in one tab opens the others, and a lock in one tab locks them all.
+// Same origin only (BroadcastChannel), and only between tabs of the same signed-in user.
+import { isVaultOpen, lockVault, onVaultChange, openWithKey, sharedKey } from './vault';
+
+const CHANNEL = 'icrs-vault';
+
+type Message = { type: 'ask'; userId: string } | { type: 'key'; userId: string; key: CryptoKey } | { type: 'lock'; userId: string };
+
+let channel: BroadcastChannel | null = null;
+let tabUser: string | null = null;
+let onLocked: (() => void) | null = null;
+
+function post(message: Message): void {
+  channel?.postMessage(message);
+}
+
+function hear(message: Message): void {
+  if (message.userId !== tabUser) return;
+  if (message.type === 'ask') {
+    const key = sharedKey(message.userId);
+    if (key) post({ type: 'key', userId: message.userId, key });
+  } else if (message.type === 'key') {
+    if (!isVaultOpen()) openWithKey(message.userId, message.key);
+  } else if (sharedKey(message.userId)) {
+    lockVault();
+    onLocked?.();
+  }
+}
+
+/** This tab belongs to `userId` from now on: it answers and hears the user's other tabs.
+ * `locked` runs when another tab locks the vault. */
+export function joinTabs(userId: string, locked: () => void): void {
+  tabUser = userId;
+  onLocked = locked;
+  if (channel || typeof BroadcastChannel === 'undefined') return;
+  channel = new BroadcastChannel(CHANNEL);
+  channel.addEventListener('message', (event: MessageEvent<Message>) => hear(event.data));
+}
+
+/** Asks the user's other tabs for the data key; true when one gave it within `waitMs`. */
+export function keyFromOtherTab(userId: string, waitMs: number): Promise<boolean> {
+  if (!channel || tabUser !== userId) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const stop = onVaultChange(() => {
+      if (isVaultOpen(userId)) done(true);
+    });
+    const timer = setTimeout(() => done(false), waitMs);
+    function done(found: boolean) {
+      clearTimeout(timer);
+      stop();
+      resolve(found);
+    }
+    post({ type: 'ask', userId });
+  });
+}
+
+/** Tells the user's other tabs to lock (sign-out, idle lock). */
+export function lockOtherTabs(userId: string): void {
+  post({ type: 'lock', userId });
+}
+
+/** Gives the key to the user's other tabs still locked (after an unlock here). */
+export function shareWithOtherTabs(userId: string): void {
+  const key = sharedKey(userId);
+  if (key) post({ type: 'key', userId, key });
+}

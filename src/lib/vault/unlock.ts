@@ -1,0 +1,195 @@
+// When and how the signed-in user's vault opens (issue 25, docs/security.md "Shared and lost
+// devices"):
+// - at a sign-in, with the password the server just accepted (openAtSignIn);
+// - at a page load in a tab that had it open (a reload, the language switch, an update): from
+//   another open tab of the user, or, with the network, from the server's device secret. A tab
+//   marks itself in sessionStorage when its vault opens (`icrs.unlocked`); a browser restart, an
+//   idle lock or a sign-out leaves no mark, so the password is asked then, with or without network;
+// - otherwise with the password, offline too (unlockWithPassword).
+// The server also says whether the account still may: deactivated, the device drops the user's
+// mirror and drafts and keeps the pending records sealed.
+import { removeMirror, removeStore } from '../db/deviceData';
+import { getToken, getUser, saveSession } from '../session';
+import { fromBase64Url } from './crypto';
+import { removeDraftFiles } from './draftFiles';
+import { removeKeyring } from './keyring';
+import { closeSealedValues, openSealedValues, removeSealedValues } from './sealedKv';
+import { joinTabs, keyFromOtherTab, lockOtherTabs, shareWithOtherTabs } from './tabs';
+import { isVaultOpen, lockVault, openAtSignIn, unlockWithSecret, type SignInOutcome } from './vault';
+
+const MARK = 'icrs.unlocked';
+/** How long a page load waits for another tab's key before asking for the password. */
+const TAB_WAIT_MS = 300;
+
+/** What the server says of the signed-in account (GET /api/session/device). */
+export interface DeviceAnswer {
+  userId: string;
+  role: number;
+  location: number;
+  active: boolean;
+  deviceSecret: string;
+}
+
+export type DeviceCheck = { status: 'ok'; device: DeviceAnswer } | { status: 'inactive' } | { status: 'ended' } | { status: 'unreachable' };
+
+/** Asks the server about the account, outside the app's HTTP client: a refused session here
+ * must not sign the user out (the vault may still open offline with the password). */
+export async function checkDevice(token: string): Promise<DeviceCheck> {
+  let response: Response;
+  try {
+    response = await fetch('/api/session/device', { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
+  } catch {
+    return { status: 'unreachable' };
+  }
+  if (response.status === 401) {
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+    return body.code === 'auth.inactive' ? { status: 'inactive' } : { status: 'ended' };
+  }
+  if (!response.ok) return { status: 'unreachable' };
+  const device = (await response.json().catch(() => null)) as DeviceAnswer | null;
+  return device && typeof device.deviceSecret === 'string' ? { status: 'ok', device } : { status: 'unreachable' };
+}
+
+/** The account's organisation as the server says now (an administrator may have moved it). */
+function noteOrganisation(location: number): void {
+  const user = getUser();
+  const token = getToken();
+  if (user && token && user.location !== location) saveSession({ ...user, location }, token);
+}
+
+function readMark(): string | null {
+  try {
+    return sessionStorage.getItem(MARK);
+  } catch {
+    return null;
+  }
+}
+
+function writeMark(userId: string | null): void {
+  try {
+    if (userId) sessionStorage.setItem(MARK, userId);
+    else sessionStorage.removeItem(MARK);
+  } catch {
+    // No sessionStorage: every load asks for the password.
+  }
+}
+
+/** Once the vault is open: the user's drafts opened, this tab marked, the user's other tabs told. */
+async function opened(userId: string): Promise<void> {
+  await openSealedValues(userId);
+  writeMark(userId);
+  shareWithOtherTabs(userId);
+}
+
+export type Resumed = 'open' | 'locked' | 'inactive';
+
+let resuming: { userId: string; done: Promise<Resumed> } | null = null;
+
+/**
+ * At a signed-in page load: opens the vault without the password when this tab had it open (a
+ * reload), from another tab or the server; `locked` when the password must be typed; `inactive`
+ * when the server says the account is deactivated (its mirror and drafts are removed then).
+ * `onLockedElsewhere` runs when another tab locks.
+ */
+export function resumeVault(userId: string, token: string | null, onLockedElsewhere: () => void): Promise<Resumed> {
+  // Asked at the start (App.tsx) and by the gate: one resume per page load.
+  if (resuming?.userId !== userId) resuming = { userId, done: resume(userId, token, onLockedElsewhere) };
+  return resuming.done;
+}
+
+async function resume(userId: string, token: string | null, onLockedElsewhere: () => void): Promise<Resumed> {
+  joinTabs(userId, onLockedElsewhere);
+  if (isVaultOpen(userId)) return 'open';
+  const fromTab = keyFromOtherTab(userId, TAB_WAIT_MS);
+  const mayAskServer = readMark() === userId && token !== null;
+  const check = mayAskServer ? checkDevice(token) : Promise.resolve<DeviceCheck>({ status: 'unreachable' });
+  const fromServer = check.then((answer) => {
+    if (answer.status !== 'ok') return false;
+    noteOrganisation(answer.device.location);
+    return unlockWithSecret(userId, fromBase64Url(answer.device.deviceSecret));
+  });
+  const [tab, server, answer] = await Promise.all([fromTab, fromServer.catch(() => false), check]);
+  if (answer.status === 'inactive') {
+    lockVault();
+    await forgetMirror(userId);
+    return 'inactive';
+  }
+  if (!tab && !server) {
+    writeMark(null);
+    return 'locked';
+  }
+  await opened(userId);
+  return 'open';
+}
+
+/** After an unlock with the password on the lock screen. */
+export function unlockedWithPassword(userId: string): Promise<void> {
+  return opened(userId);
+}
+
+/**
+ * At a sign-in the server accepted (the token is stored): opens the user's vault with the
+ * password and the server's device secret. A keyring neither can open (it cannot happen unless
+ * the device's storage was damaged) leaves data nobody can read: that store is removed.
+ */
+export async function openVaultAtSignIn(user: { userId: string; location: number }, password: string, token: string): Promise<SignInOutcome> {
+  const answer = await checkDevice(token);
+  const secret = answer.status === 'ok' ? fromBase64Url(answer.device.deviceSecret) : null;
+  const outcome = await openAtSignIn({ userId: user.userId, password, secret, location: user.location });
+  if (outcome === 'replaced') {
+    console.error('This device held data of this user sealed under a key that can no longer be opened; it is removed.');
+    await Promise.all([removeStore(user.userId), removeDraftFiles(user.userId)]);
+    removeSealedValues(user.userId);
+  }
+  await opened(user.userId);
+  return outcome;
+}
+
+/** The key leaves memory here and in the user's other tabs (sign-out, idle lock). */
+export function lockEverywhere(userId: string | null): void {
+  lockVault();
+  closeSealedValues();
+  writeMark(null);
+  if (userId) lockOtherTabs(userId);
+}
+
+const FORGET = 'icrs.forget';
+
+/** The server said the account is deactivated while the store was open: its mirror is removed at
+ * the next start, before any store opens (removing it under an open store would race the pull). */
+export function forgetAtNextStart(userId: string): void {
+  try {
+    const users = new Set(JSON.parse(localStorage.getItem(FORGET) ?? '[]') as string[]);
+    users.add(userId);
+    localStorage.setItem(FORGET, JSON.stringify([...users]));
+  } catch {
+    // Storage refused: the next resume asks the server again.
+  }
+}
+
+/** At start, before anything opens a store: the removals asked by forgetAtNextStart. */
+export async function forgetAsked(): Promise<void> {
+  let users: string[];
+  try {
+    users = JSON.parse(localStorage.getItem(FORGET) ?? '[]') as string[];
+  } catch {
+    return;
+  }
+  if (!Array.isArray(users) || users.length === 0) return;
+  await Promise.all(users.map((userId) => forgetMirror(String(userId))));
+  localStorage.removeItem(FORGET);
+}
+
+/** A deactivated account: its mirror and drafts leave the device; pending records stay sealed. */
+export async function forgetMirror(userId: string): Promise<void> {
+  removeSealedValues(userId);
+  await Promise.all([removeMirror(userId).catch((error: unknown) => console.warn('The mirror could not be removed:', error)), removeDraftFiles(userId)]);
+}
+
+/** "Remove my data from this device": the user's store, drafts and keyring. */
+export async function removeMyData(userId: string): Promise<void> {
+  lockEverywhere(userId);
+  removeSealedValues(userId);
+  await Promise.all([removeStore(userId), removeDraftFiles(userId)]);
+  removeKeyring(userId);
+}
