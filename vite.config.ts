@@ -1,9 +1,26 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { VitePWA } from 'vite-plugin-pwa';
+import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
 import pkg from './package.json' with { type: 'json' };
 import { HASHED_ASSET } from './server/lib/hashedAsset';
 import { precompress } from './server/lib/precompressed';
+
+// The service worker's options (workbox generateSW). The precache list comes from the glob patterns alone: the favicon and the translations
+// (public/) are in them already, and naming a file twice (e.g. in `includeAssets` too)
+// gives workbox two revisions of one URL, so it refuses the whole list and nothing works
+// offline (issue 10 §1; test/browser/offline-start.test.ts).
+export const workbox: Partial<VitePWAOptions['workbox']> = {
+  globPatterns: ['**/*.{js,mjs,css,html,svg,png,webp,woff2,json}'],
+  // Only the files Vite names by their content may skip the revision; the plugin's default
+  // skips all of assets/, which would keep a changed translation file (public/assets/i18n,
+  // not hashed) stale in the precache forever.
+  dontCacheBustURLsMatching: HASHED_ASSET,
+  navigateFallback: '/index.html',
+  navigateFallbackDenylist: [/^\/api\//],
+  // No runtimeCaching: the service worker keeps the app's own files (the precache above) and
+  // never an API answer, which holds client data (issue 25; test/unit/service-worker.test.ts).
+  maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+};
 
 const apiTarget = `http://localhost:${process.env.PORT ?? 8080}`;
 
@@ -14,7 +31,7 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeManifestIcons: false, // the icons are in the glob patterns below
+      includeManifestIcons: false, // the icons are in the glob patterns of `workbox` above
       manifest: {
         id: '/',
         name: 'ICRS – services, jobs and clients',
@@ -35,20 +52,7 @@ export default defineConfig({
           { src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
         ],
       },
-      // The precache list comes from the glob patterns alone: the favicon and the translations
-      // (public/) are in them already, and naming a file twice (e.g. in `includeAssets` too)
-      // gives workbox two revisions of one URL, so it refuses the whole list and nothing works
-      // offline (issue 10 §1; test/browser/offline-start.test.ts).
-      workbox: {
-        globPatterns: ['**/*.{js,mjs,css,html,svg,png,webp,woff2,json}'],
-        // Only the files Vite names by their content may skip the revision; the plugin's default
-        // skips all of assets/, which would keep a changed translation file (public/assets/i18n,
-        // not hashed) stale in the precache forever.
-        dontCacheBustURLsMatching: HASHED_ASSET,
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//],
-        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
-      },
+      workbox,
     }),
     precompress(),
   ],

@@ -14,6 +14,17 @@ export interface PublicConfig {
   /** The programme's site, linked from the app's footer; null: no link. */
   programmeUrl: string | null;
   contact: ContactDetails;
+  /** Minutes without use after which the app locks the device's data until the user unlocks it
+   * (issue 25); 0: never. LOCK_AFTER_MINUTES, an integer 0..MAX_LOCK_AFTER_MINUTES. */
+  lockAfterMinutes: number;
 }
+
+export const DEFAULT_LOCK_AFTER_MINUTES = 15;
+/** One day: a longer wait is no lock. */
+export const MAX_LOCK_AFTER_MINUTES = 1440;
+
+/** True for a valid lockAfterMinutes (the server's setting, the app's stored copy). */
+export const isLockAfterMinutes = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_LOCK_AFTER_MINUTES;
 
 export const NO_CONTACT: ContactDetails = { name: null, email: null, phone: null, address: null, hours: null };

@@ -10,6 +10,7 @@ import { TokenService } from './lib/tokens';
 import authPlugin from './plugins/auth';
 import healthPlugin from './plugins/health';
 import publicConfigPlugin from './plugins/publicConfig';
+import sessionPlugin from './plugins/session';
 import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
@@ -51,7 +52,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[hidden]' },
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.deviceSecret'], censor: '[hidden]' },
       serializers: {
         req: (request: FastifyRequest) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip }),
         err: loggedError,
@@ -82,7 +83,8 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   await app.register(authPlugin, { db, tokens, users });
   await app.register(healthPlugin, { db });
-  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact });
+  await app.register(sessionPlugin, { db, tokens, users });
+  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact, lockAfterMinutes: config.lockAfterMinutes });
   await app.register(usersPlugin, { db, tokens, users });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });

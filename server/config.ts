@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
 import { contactFromEnv, type ContactDetails } from './plugins/publicConfig';
+import { DEFAULT_LOCK_AFTER_MINUTES, isLockAfterMinutes, MAX_LOCK_AFTER_MINUTES } from '../schemas/publicConfig';
 
 export interface Config extends DbTimeouts {
   port: number;
@@ -34,6 +35,19 @@ export interface Config extends DbTimeouts {
    * group on a grid of the asked zoom, and the map asks for the points of its view when
    * zoomed in (docs/performance.md "Dashboard calls together"). */
   mapPointsLimit: number;
+  /** Minutes without use after which the app locks the device (GET /api/config); 0: never. */
+  lockAfterMinutes: number;
+}
+
+/** LOCK_AFTER_MINUTES: an integer 0..1440, else a clear refusal at start. */
+function lockAfterMinutesFrom(value: string | undefined): number {
+  const text = value?.trim();
+  if (!text) return DEFAULT_LOCK_AFTER_MINUTES;
+  const minutes = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!isLockAfterMinutes(minutes)) {
+    throw new Error(`LOCK_AFTER_MINUTES must be a whole number of minutes from 0 (never lock) to ${MAX_LOCK_AFTER_MINUTES}, got "${value}"`);
+  }
+  return minutes;
 }
 
 function trustProxyFrom(value: string | undefined): boolean | string {
@@ -74,5 +88,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     contact: contactFromEnv(env),
     mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
     mapPointsLimit: Number(env.MAP_POINTS_LIMIT ?? 20000),
+    lockAfterMinutes: lockAfterMinutesFrom(env.LOCK_AFTER_MINUTES),
   };
 }

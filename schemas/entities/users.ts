@@ -41,6 +41,10 @@ export const user = defineEntity({
     /** Raised by a password change or reset and by a deactivation: every session token carries
      * the version it was signed with, and an older one is refused (server/lib/tokens.ts). */
     tokenVersion: f.integer({ required: true, hidden: true, minimum: 0, maximum: MAX_INT, default: 0 }),
+    /** 32 random bytes (base64url) the user's devices unwrap their local data key with after a
+     * reload while online (issue 25): given only by GET /api/session/device, made at its first
+     * call, never changed by a password change or reset (server/plugins/session.ts). */
+    deviceSecret: f.string({ hidden: true, maxLength: 100 }),
   },
 });
 

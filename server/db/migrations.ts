@@ -131,6 +131,15 @@ export const coreMigrations: Migration[] = [
       }
     },
   },
+  {
+    // Issue 25: the devices' unlock secret, hidden like the password hash; made for each user
+    // at the first GET /api/session/device (server/plugins/users/store.ts deviceSecret). New
+    // databases have the column from 0001.
+    id: '0017-users-device-secret',
+    up: async (tx) => {
+      await tx.query(`ALTER TABLE ${ident(user.table)} ADD COLUMN IF NOT EXISTS ${columnSql('deviceSecret', user.fields.deviceSecret)}`);
+    },
+  },
 ];
 
 const MIGRATION_LOCK = 4242_0001;

@@ -1,6 +1,7 @@
-// One error shape for every answer: {statusCode, error, message, errors?}. Client mistakes
+// One error shape for every answer: {statusCode, error, code, message, errors?}. Client mistakes
 // get a 4xx with a message in the user's language; only real faults are 500, and those never
-// show their details.
+// show their details. `code` is the message's key (auth.inactive, auth.sessionEnded, …), the
+// same in every language, so the app can tell the cases apart without reading the text.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/index';
@@ -69,14 +70,24 @@ export function validationErrors(lang: Lang, errors: readonly AjvError[]): Field
   return errors.map((e) => describe(lang, e)).filter((e) => !seen.has(e.field) && seen.add(e.field));
 }
 
-/** An error answer: the status and the body every route sends ({statusCode, error, message, …}). */
+/** The `code` of a validation failure (its `errors` name each field and what is wrong). */
+export const VALIDATION_CODE = 'validation.failed';
+
+export type ErrorCode = MessageKey | typeof VALIDATION_CODE;
+
+/** An error answer: the status and the body every route sends ({statusCode, error, code, message, …}). */
 export interface ErrorAnswer {
   statusCode: number;
-  body: { statusCode: number; error: string | undefined; message: string } & Record<string, unknown>;
+  body: { statusCode: number; error: string | undefined; code: ErrorCode; message: string } & Record<string, unknown>;
 }
 
-function answer(statusCode: number, message: string, extra: Record<string, unknown> = {}): ErrorAnswer {
-  return { statusCode, body: { statusCode, error: STATUS_CODES[statusCode], message, ...extra } };
+function answer(statusCode: number, code: ErrorCode, message: string, extra: Record<string, unknown> = {}): ErrorAnswer {
+  return { statusCode, body: { statusCode, error: STATUS_CODES[statusCode], code, message, ...extra } };
+}
+
+/** The answer of message `key`, in the request's language. */
+function keyed(request: FastifyRequest, statusCode: number, key: MessageKey, values: Record<string, string | number> = {}, extra: Record<string, unknown> = {}): ErrorAnswer {
+  return answer(statusCode, key, translate(requestLang(request), key, values), extra);
 }
 
 function send(reply: FastifyReply, { statusCode, body }: ErrorAnswer) {
@@ -135,13 +146,13 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: H
 }
 
 function httpErrorAnswer(request: FastifyRequest, error: HttpError): ErrorAnswer {
-  return answer(error.statusCode, translate(requestLang(request), error.messageKey, error.values), error.extra);
+  return keyed(request, error.statusCode, error.messageKey, error.values, error.extra);
 }
 
 /** A validation failure of `errors` (Ajv's), in the request's language. */
 export function validationAnswer(request: FastifyRequest, errors: readonly AjvError[]): ErrorAnswer {
   const fields = validationErrors(requestLang(request), errors);
-  return answer(400, fields.map((e) => e.message).join('; '), { errors: fields });
+  return answer(400, VALIDATION_CODE, fields.map((e) => e.message).join('; '), { errors: fields });
 }
 
 /**
@@ -154,15 +165,15 @@ export function clientErrorAnswer(request: FastifyRequest, error: Error): ErrorA
   const framework = error as Partial<FastifyError>;
   if (framework.validation) return validationAnswer(request, framework.validation as AjvError[]);
   const known = framework.code ? FRAMEWORK_ERRORS[framework.code] : undefined;
-  if (known) return answer(known[0], translate(requestLang(request), known[1]));
+  if (known) return keyed(request, known[0], known[1]);
   if (framework.statusCode && framework.statusCode >= 400 && framework.statusCode < 500) {
-    return answer(framework.statusCode, translate(requestLang(request), 'http.badRequest'));
+    return keyed(request, framework.statusCode, 'http.badRequest');
   }
   return undefined;
 }
 
 /** The 500 answer: its details stay in the log. */
-export const internalErrorAnswer = (request: FastifyRequest): ErrorAnswer => answer(500, translate(requestLang(request), 'http.internal'));
+export const internalErrorAnswer = (request: FastifyRequest): ErrorAnswer => keyed(request, 500, 'http.internal');
 
 export function installErrorHandler(app: FastifyInstance, fallback?: (request: FastifyRequest, reply: FastifyReply) => unknown) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -176,7 +187,7 @@ export function installErrorHandler(app: FastifyInstance, fallback?: (request: F
       // Not a bug: the database is down, restarting or frozen. The request may be repeated.
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      return send(reply, answer(503, translate(requestLang(request), 'http.databaseUnavailable')));
+      return send(reply, keyed(request, 503, 'http.databaseUnavailable'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, internalErrorAnswer(request));
@@ -184,7 +195,7 @@ export function installErrorHandler(app: FastifyInstance, fallback?: (request: F
   app.setNotFoundHandler((request, reply) => {
     const answered = fallback?.(request, reply);
     if (answered) return answered;
-    return send(reply, answer(404, translate(requestLang(request), 'http.notFound', { path: request.url.split('?')[0] })));
+    return send(reply, keyed(request, 404, 'http.notFound', { path: request.url.split('?')[0] ?? '' }));
   });
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
+import { DEFAULT_LOCK_AFTER_MINUTES, MAX_LOCK_AFTER_MINUTES, NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
 
 export type { ContactDetails, PublicConfig };
 
@@ -38,10 +38,11 @@ const publicConfigSchema = {
   response: {
     200: {
       type: 'object',
-      required: ['programmeUrl', 'contact'],
+      required: ['programmeUrl', 'contact', 'lockAfterMinutes'],
       additionalProperties: false,
       properties: {
         programmeUrl: nullableText,
+        lockAfterMinutes: { type: 'integer', minimum: 0, maximum: MAX_LOCK_AFTER_MINUTES },
         contact: {
           type: 'object',
           required: ['name', 'email', 'phone', 'address', 'hours'],
@@ -55,11 +56,12 @@ const publicConfigSchema = {
 
 /** GET /api/config: the settings of this installation the app shows before and after sign-in.
  * Public (the login screen has the footer and Contact us too) and holds nothing secret. */
-export default async function publicConfigPlugin(app: FastifyInstance, { programmeUrl, contact }: { programmeUrl?: string; contact?: ContactDetails }) {
-  const body: PublicConfig = { programmeUrl: programmeUrl ?? null, contact: contact ?? NO_CONTACT };
-  app.get('/api/config', { schema: publicConfigSchema, config: { public: true } }, async (_request, reply) => {
-    // Read at each start of the app: a changed setting shows after a restart, not a rebuild.
-    reply.header('Cache-Control', 'no-cache');
-    return body;
-  });
+export default async function publicConfigPlugin(
+  app: FastifyInstance,
+  { programmeUrl, contact, lockAfterMinutes }: { programmeUrl?: string; contact?: ContactDetails; lockAfterMinutes?: number },
+) {
+  const body: PublicConfig = { programmeUrl: programmeUrl ?? null, contact: contact ?? NO_CONTACT, lockAfterMinutes: lockAfterMinutes ?? DEFAULT_LOCK_AFTER_MINUTES };
+  // Read at each start of the app (never cached: Cache-Control no-store, as every API answer):
+  // a changed setting shows after a restart, not a rebuild.
+  app.get('/api/config', { schema: publicConfigSchema, config: { public: true } }, async () => body);
 }

@@ -1,6 +1,6 @@
 // Security headers on every answer, the app's pages and assets as well as the API (issue 10
 // §7, docs/security.md "Response headers"): what the browser may load and run, no framing,
-// no type sniffing, no referrer leaving the site.
+// no type sniffing, no referrer leaving the site; and no API answer kept by the browser's cache.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 
@@ -56,12 +56,27 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Record<st
   };
 }
 
+/** API answers hold client data (records, photos, identity documents, the device secret): the
+ * browser's HTTP cache must never keep one (issue 25). The app's own files keep their caching
+ * (server/plugins/spa.ts). */
+export const API_CACHE_CONTROL = 'no-store';
+
+/** True for an address under /api (the API, its 404s and the change stream). */
+export function isApiUrl(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
 async function securityHeadersPlugin(app: FastifyInstance, options: SecurityHeadersOptions) {
   const headers = Object.entries(securityHeaders(options));
   // Set on the raw response at the start of every request, so they reach every answer: the
   // routes, the static files, errors and 404s, and the change stream, which writes its own head.
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    if (isApiUrl(request.url)) reply.raw.setHeader('Cache-Control', API_CACHE_CONTROL);
+  });
+  // A route's own Cache-Control would win over the raw header: the API's is the only one sent.
+  app.addHook('onSend', async (request, reply) => {
+    if (isApiUrl(request.url)) reply.header('Cache-Control', API_CACHE_CONTROL);
   });
 }
 

@@ -4,12 +4,12 @@
 // nothing stored, offline, the footer shows the version only (an external site could not open
 // anyway).
 import { useEffect, useState } from 'react';
-import { NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
+import { DEFAULT_LOCK_AFTER_MINUTES, isLockAfterMinutes, NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
 import { api } from './api';
 
 export type { ContactDetails, PublicConfig };
 
-const NONE: PublicConfig = { programmeUrl: null, contact: NO_CONTACT };
+const NONE: PublicConfig = { programmeUrl: null, contact: NO_CONTACT, lockAfterMinutes: DEFAULT_LOCK_AFTER_MINUTES };
 /** Not one of the session keys of spec §3: a device setting, kept across sign-outs. */
 const STORAGE_KEY = 'publicConfig';
 
@@ -24,11 +24,12 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 /** Whatever the server or storage holds, as a PublicConfig. */
 export function toPublicConfig(value: unknown): PublicConfig {
   if (typeof value !== 'object' || value === null) return NONE;
-  const v = value as { programmeUrl?: unknown; contact?: Record<string, unknown> | null };
+  const v = value as { programmeUrl?: unknown; contact?: Record<string, unknown> | null; lockAfterMinutes?: unknown };
   const c = typeof v.contact === 'object' && v.contact !== null ? v.contact : {};
   return {
     programmeUrl: isWebAddress(v.programmeUrl) ? v.programmeUrl : null,
     contact: { name: text(c.name), email: text(c.email), phone: text(c.phone), address: text(c.address), hours: text(c.hours) },
+    lockAfterMinutes: isLockAfterMinutes(v.lockAfterMinutes) ? v.lockAfterMinutes : DEFAULT_LOCK_AFTER_MINUTES,
   };
 }
 

@@ -32,25 +32,41 @@ describe('CONTACT_* settings', () => {
   });
 });
 
+describe('LOCK_AFTER_MINUTES', () => {
+  it('is 15 minutes when unset or empty, any whole number of minutes from 0 (never) to 1440', () => {
+    expect(configFromEnv({}).lockAfterMinutes).toBe(15);
+    expect(configFromEnv({ LOCK_AFTER_MINUTES: ' ' }).lockAfterMinutes).toBe(15);
+    expect(configFromEnv({ LOCK_AFTER_MINUTES: '0' }).lockAfterMinutes).toBe(0);
+    expect(configFromEnv({ LOCK_AFTER_MINUTES: ' 30 ' }).lockAfterMinutes).toBe(30);
+    expect(configFromEnv({ LOCK_AFTER_MINUTES: '1440' }).lockAfterMinutes).toBe(1440);
+  });
+
+  it('refuses at start what is not a whole number of minutes from 0 to 1440', () => {
+    for (const value of ['-1', '1441', '2.5', '15m', 'never', '1e3', '0x10']) {
+      expect(() => configFromEnv({ LOCK_AFTER_MINUTES: value }), value).toThrow(/LOCK_AFTER_MINUTES must be a whole number of minutes from 0 \(never lock\) to 1440, got/);
+    }
+  });
+});
+
 describe('GET /api/config', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ config: { programmeUrl: 'https://programme.example.net/icrs' } });
+    t = await startTestServer({ config: { programmeUrl: 'https://programme.example.net/icrs', lockAfterMinutes: 5 } });
   });
   afterAll(() => t?.close());
 
-  it('gives the programme site to anyone, signed in or not, and is read afresh', async () => {
+  it('gives the programme site and the lock delay to anyone, signed in or not, never cached', async () => {
     const response = await fetch(`${t.url}/api/config`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('no-cache');
-    expect(await response.json()).toEqual({ programmeUrl: 'https://programme.example.net/icrs', contact: NO_CONTACT });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ programmeUrl: 'https://programme.example.net/icrs', contact: NO_CONTACT, lockAfterMinutes: 5 });
   });
 
-  it('answers null when the installation names no site', async () => {
+  it('answers null when the installation names no site, and locks after 15 minutes by default', async () => {
     const app = Fastify();
-    await app.register(publicConfigPlugin, { programmeUrl: configFromEnv({}).programmeUrl });
+    await app.register(publicConfigPlugin, { programmeUrl: configFromEnv({}).programmeUrl, lockAfterMinutes: configFromEnv({}).lockAfterMinutes });
     const response = await app.inject({ method: 'GET', url: '/api/config' });
-    expect(response.json()).toEqual({ programmeUrl: null, contact: NO_CONTACT });
+    expect(response.json()).toEqual({ programmeUrl: null, contact: NO_CONTACT, lockAfterMinutes: 15 });
     await app.close();
   });
 });

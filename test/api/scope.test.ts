@@ -35,6 +35,8 @@ const NOT_ORGANISATION_DATA: Record<string, string> = {
   'GET /api/health': 'health',
   'GET /api/config': 'public installation settings (programme site): test/api/public-config.test.ts',
   'GET /api/sync/stream': 'events name only a table the role may read: test/api/sync.test.ts',
+  'GET /api/session/device': "the caller's own device secret: test/api/device-privacy.test.ts",
+  'POST /api/logout': 'sign-out: test/api/device-privacy.test.ts',
 };
 const NOT_ORGANISATION_PREFIXES = ['/api/users', '/api/lists', '/api/health'];
 

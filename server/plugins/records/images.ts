@@ -27,9 +27,10 @@ async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, table
   const record = await getRow(db, owner, ownerKey, reading(request.user));
   if (!record) throw new HttpError(404, 'http.recordNotFound');
   if (owner.fields[image.slot]?.kind === 'image' && record[image.slot] !== image.name) throw new HttpError(404, 'http.recordNotFound');
+  // Cache-Control: no-store, as every API answer (server/plugins/securityHeaders.ts): a client's
+  // photo or identity document must not stay in the browser's cache after sign-out.
   return reply
     .header('Content-Type', image.mime)
-    .header('Cache-Control', 'private, max-age=86400')
     .header('Content-Disposition', `inline; filename="${image.name.replace(/"/g, '')}"`)
     .send(image.data);
 }

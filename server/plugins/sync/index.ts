@@ -103,7 +103,8 @@ export default async function syncPlugin(
     const readable = readableTables(user);
     reply.hijack();
     const out = reply.raw;
-    out.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    // Cache-Control (no-store) is already on the raw response, as on every API answer.
+    out.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     out.write('retry: 3000\n: connected\n\n');
     const waiting = new Set<string>();
     let flushTimer: NodeJS.Timeout | undefined;

@@ -18,6 +18,8 @@ export interface UserRecord {
   lastSignInAt: string | null;
   /** Sessions signed with an older version are over (server/lib/tokens.ts). */
   tokenVersion: number;
+  /** The devices' unlock secret (GET /api/session/device); null until first asked for. */
+  deviceSecret: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -26,10 +28,27 @@ export interface UserRecord {
 // conflict check compares it for equality (records.ts updateRow).
 const NOW = "date_trunc('milliseconds', now())";
 
-export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion'>;
+/** The columns that never leave the server in a user's answer (the entity's hidden fields). */
+export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion' | 'deviceSecret'>;
 
-export function publicUser({ passwordHash: _hidden, tokenVersion: _server, ...rest }: UserRecord): PublicUser {
+export function publicUser({ passwordHash: _hidden, tokenVersion: _server, deviceSecret: _device, ...rest }: UserRecord): PublicUser {
   return rest;
+}
+
+const DEVICE_SECRET_BYTES = 32;
+
+/** The user's device secret, made (32 random bytes, base64url) the first time it is asked for.
+ * Kept as it is by password changes, resets and deactivations: a device re-wraps its data key
+ * with it after its user's password was reset elsewhere. Undefined for an unknown user. */
+export async function deviceSecret(db: Queryable, userId: string): Promise<string | undefined> {
+  const read = async () =>
+    (await db.query<{ deviceSecret: string | null }>('SELECT "deviceSecret" FROM "users" WHERE "userId" = $1', [userId]))[0];
+  const stored = await read();
+  if (!stored || stored.deviceSecret) return stored?.deviceSecret ?? undefined;
+  // Two first calls at once (two tabs, two processes): the first write wins, both read it.
+  const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(DEVICE_SECRET_BYTES))).toString('base64url');
+  await db.query('UPDATE "users" SET "deviceSecret" = $2 WHERE "userId" = $1 AND "deviceSecret" IS NULL', [userId, fresh]);
+  return (await read())?.deviceSecret ?? undefined;
 }
 
 /** Ends every session of a user (password change or reset, deactivation): raises its token
