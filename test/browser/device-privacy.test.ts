@@ -1,0 +1,309 @@
+// Shared and lost phones (issue 25): on one browser, a client's record stays with the user who
+// collected or mirrored it. Another user never sees, restores, lists or uploads it; after a
+// sign-out nothing of it is readable in IndexedDB, localStorage or the Cache Storage; with the
+// network off the app asks for the password, refuses a wrong one and opens with the right one;
+// the idle lock locks; a deactivated user's device drops the mirror and keeps pending records
+// sealed. The built app in headless Chromium, against a real server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { png } from '../helpers/records';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+let adminToken: string;
+// Organisation 2 (ADC) and 3 (CAJ) of the seed lists; role 3 works with clients offline.
+const userA = { userName: 'fieldA', password: 'field-password-A1', role: 3, location: 2 };
+const userB = { userName: 'fieldB', password: 'field-password-B1', role: 3, location: 3 };
+let idA = '';
+
+// A's clients: one mirrored from the server, one collected offline with a photo (pending).
+const mirrored = { firstName: 'Aminatou', lastName: 'Zawadisky', phone: '+243811223344' };
+const collected = { firstName: 'Furaha', lastName: 'Kavirambali', phone: '+243822334455' };
+const PHOTO = png(24, [201, 17, 99]);
+const photoNeedle = PHOTO.toString('base64').slice(40, 100);
+const DRAFT_NAME = 'Draftinabelle';
+const NEEDLES = [mirrored.lastName, mirrored.phone, collected.lastName, collected.phone, DRAFT_NAME, photoNeedle];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  ({ userId: idA } = await server.createUser(userA));
+  await server.createUser(userB);
+  adminToken = await server.login(server.admin.userName, server.admin.password);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestPage> {
+  const opened = await newPage(browser, { baseURL: server.url, lang: 'en', ...options });
+  await opened.context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
+  return opened;
+}
+
+async function storeReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => Boolean(window.__icrs?.data));
+}
+
+/** Everything the origin keeps in the browser, as text: localStorage, every IndexedDB database
+ * (bytes as base64 and as raw characters), and the Cache Storage. */
+function everythingStored(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const parts: string[] = [];
+    const bytesText = (bytes: Uint8Array) => {
+      let raw = '';
+      for (const b of bytes) raw += String.fromCharCode(b);
+      return `${btoa(raw)} ${raw}`;
+    };
+    const blobs: Blob[] = [];
+    const replacer = (_key: string, value: unknown) => {
+      if (value instanceof ArrayBuffer) return bytesText(new Uint8Array(value));
+      if (ArrayBuffer.isView(value)) return bytesText(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      if (value instanceof Blob) {
+        blobs.push(value);
+        return '[blob]';
+      }
+      return value;
+    };
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i)!;
+      parts.push(`${key}=${localStorage.getItem(key)}`);
+    }
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const rows = await new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(store, 'readonly').objectStore(store).getAll();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        parts.push(`${name}/${store}: ${JSON.stringify(rows, replacer)}`);
+      }
+      db.close();
+    }
+    for (const blob of blobs) parts.push(bytesText(new Uint8Array(await blob.arrayBuffer())));
+    for (const cacheName of await caches.keys()) {
+      const cache = await caches.open(cacheName);
+      for (const request of await cache.keys()) parts.push(bytesText(new Uint8Array(await (await cache.match(request))!.arrayBuffer())));
+    }
+    return parts.join('\n');
+  });
+}
+
+function found(text: string): string[] {
+  return NEEDLES.filter((needle) => text.includes(needle));
+}
+
+/** A signs in, creates a client online (mirrored) and one offline with a photo (pending), and
+ * starts a registration (a draft). */
+async function aCollects(page: Page): Promise<void> {
+  await signIn(page, userA.userName, userA.password);
+  await storeReady(page);
+  await page.evaluate(async (client) => {
+    const { data, entities } = window.__icrs!;
+    await data!.create(entities.profile, { ...client, sex: 'F', territory: 1, consent: true });
+  }, mirrored);
+  await page.getByRole('switch', { name: 'Offline mode' }).check();
+  await page.waitForURL((url) => url.pathname === '/offlinehp');
+  await storeReady(page);
+  await page.evaluate(
+    async ({ client, photo }) => {
+      const { data, entities } = window.__icrs!;
+      const bytes = Uint8Array.from(atob(photo), (c) => c.charCodeAt(0));
+      await data!.create(entities.profile, { ...client, sex: 'F', territory: 1, consent: true }, [{ slot: 'photo', blob: new Blob([bytes], { type: 'image/png' }), name: 'face.png' }]);
+    },
+    { client: collected, photo: PHOTO.toString('base64') },
+  );
+  await page.goto('/profiles/add');
+  await page.getByRole('textbox', { name: /^First name/ }).fill(DRAFT_NAME);
+  await page.waitForTimeout(500); // the draft is written
+}
+
+async function logOutAnyway(page: Page): Promise<void> {
+  if (await page.getByRole('switch', { name: 'Offline mode' }).isChecked()) {
+    await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
+    await page.waitForURL((url) => url.pathname === '/');
+  }
+  await page.getByRole('button', { name: 'Log out' }).click();
+  const warning = page.getByRole('alertdialog', { name: 'Log out with records not uploaded?' });
+  await warning.getByText(/sealed: only you can open/).waitFor();
+  await Promise.all([page.waitForEvent('load'), warning.getByRole('button', { name: 'Log out anyway' }).click()]);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+describe('one browser, two users', () => {
+  it('keeps A\'s clients, drafts and photo from B, and unreadable after A signs out', async () => {
+    const { context, page } = await debugPage();
+    await aCollects(page);
+    const whileSignedIn = await everythingStored(page);
+    expect(found(whileSignedIn)).toEqual([]);
+    expect(whileSignedIn).toContain('icrs.keyring.'); // the keyring is there, its keys sealed
+
+    await logOutAnyway(page);
+    expect(found(await everythingStored(page))).toEqual([]);
+
+    // B signs in on the same browser: no draft of A's, none of A's clients, online or offline.
+    await signIn(page, userB.userName, userB.password);
+    await page.goto('/profiles/add');
+    await page.getByRole('textbox', { name: /^First name/ }).waitFor();
+    await expect(page.getByTestId('draft-restored').count()).resolves.toBe(0);
+    await expect(page.getByRole('textbox', { name: /^First name/ }).inputValue()).resolves.toBe('');
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await expect.poll(() => page.getByTestId('offline-count-clients-value').textContent(), { timeout: 15_000 }).toBe('0');
+    await page.goto('/profiles');
+    await page.getByRole('grid').waitFor();
+    await page.waitForTimeout(500);
+    for (const name of [mirrored.lastName, collected.lastName]) await expect(page.getByText(name).count()).resolves.toBe(0);
+    expect(found(await everythingStored(page))).toEqual([]);
+    await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
+    await page.waitForURL((url) => url.pathname === '/');
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Log out' }).click()]);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    // A's pending client waited, sealed: A signs in again and uploads it, once.
+    await signIn(page, userA.userName, userA.password);
+    await page.goto('/offlinehp');
+    await expect.poll(() => page.getByTestId('offline-count-clients-value').textContent(), { timeout: 15_000 }).toBe('1');
+    await page.getByRole('button', { name: 'Upload Data online' }).click();
+    await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
+    const token = await server.login(userA.userName, userA.password);
+    const { body } = await server.api('GET', `/profile?q=${collected.lastName}`, { token });
+    expect(body.total).toBe(1);
+    await context.close();
+  }, 180_000);
+});
+
+describe('offline unlock', () => {
+  it('asks for the password after a restart with the network off, refuses a wrong one, opens with the right one, then uploads', async () => {
+    const { context, page } = await debugPage({ serviceWorkers: 'allow' });
+    await signIn(page, userA.userName, userA.password);
+    await storeReady(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await storeReady(page);
+    await page.evaluate(async () => {
+      const { data, entities } = window.__icrs!;
+      await data!.create(entities.profile, { firstName: 'Neema', lastName: 'Restartova', sex: 'F', territory: 1, consent: true });
+    });
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none')).toBe('activated');
+
+    // The browser restarts (a new tab has no session mark) with the network off.
+    await context.setOffline(true);
+    await page.close();
+    const restarted = await context.newPage();
+    await restarted.goto('/offlinehp');
+    await restarted.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await restarted.getByLabel(/^Password/).fill('not-the-password');
+    await restarted.getByRole('button', { name: 'Unlock' }).click();
+    await restarted.getByTestId('unlock-error').getByText('Wrong password.').waitFor();
+    await restarted.getByLabel(/^Password/).fill(userA.password);
+    await restarted.getByRole('button', { name: 'Unlock' }).click();
+    await restarted.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    await expect.poll(() => restarted.getByTestId('offline-count-clients-value').textContent(), { timeout: 15_000 }).not.toBe('–');
+
+    // A reload with the network off asks again (the server cannot vouch for the tab).
+    await restarted.reload();
+    await restarted.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await restarted.getByLabel(/^Password/).fill(userA.password);
+    await restarted.getByRole('button', { name: 'Unlock' }).click();
+    await restarted.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+
+    // Back online: the pending client uploads, once.
+    await context.setOffline(false);
+    await restarted.getByRole('button', { name: 'Upload Data online' }).click();
+    await restarted.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
+    const token = await server.login(userA.userName, userA.password);
+    expect((await server.api('GET', '/profile?q=Restartova', { token })).body.total).toBe(1);
+    await context.close();
+  }, 180_000);
+
+  it('locks after the idle delay and the lock button, and unlocks with the password', async () => {
+    const { context, page } = await debugPage();
+    await page.clock.install();
+    await signIn(page, userA.userName, userA.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    // 15 minutes (the default of LOCK_AFTER_MINUTES) without a touch.
+    await Promise.all([page.waitForEvent('load'), page.clock.fastForward('16:00')]);
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await page.getByLabel(/^Password/).fill(userA.password);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await page.getByLabel(/^Password/).fill(userA.password);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await context.close();
+  }, 120_000);
+});
+
+describe('a deactivated account', () => {
+  it('drops the device\'s mirror and drafts, keeps the pending records sealed, and gives them back once reactivated', async () => {
+    const { context, page } = await debugPage();
+    await signIn(page, userA.userName, userA.password);
+    await storeReady(page);
+    const mirroredKey = await page.evaluate(async () => {
+      const { data, entities } = window.__icrs!;
+      return (await data!.create(entities.profile, { firstName: 'Mirrora', lastName: 'Deactivska', sex: 'F', territory: 1, consent: true })).prof_Id as string;
+    });
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await storeReady(page);
+    const pendingKey = await page.evaluate(async () => {
+      const { data, entities } = window.__icrs!;
+      return (await data!.create(entities.profile, { firstName: 'Pendra', lastName: 'Waitinghere', sex: 'F', territory: 1, consent: true })).prof_Id as string;
+    });
+    const storedKeys = () =>
+      page.evaluate(async () => {
+        const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^rxdb-dexie-icrs_db-.*--tbl_profiles$/.test(n));
+        const keys: string[] = [];
+        for (const name of names) {
+          const db = await new Promise<IDBDatabase>((resolve) => {
+            const request = indexedDB.open(name);
+            request.onsuccess = () => resolve(request.result);
+          });
+          const rows = await new Promise<Record<string, unknown>[]>((resolve) => {
+            const request = db.transaction('docs').objectStore('docs').getAll();
+            request.onsuccess = () => resolve(request.result as Record<string, unknown>[]);
+          });
+          keys.push(...rows.filter((r) => r._deleted !== '1' && r._deleted !== true).map((r) => String(r.prof_Id)));
+          db.close();
+        }
+        return keys;
+      });
+    await expect.poll(storedKeys).toEqual(expect.arrayContaining([mirroredKey, pendingKey]));
+
+    expect((await server.api('PUT', `/users/${idA}`, { token: adminToken, body: { active: false } })).status).toBe(200);
+    await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 20_000 });
+    await page.getByText(/Your account is deactivated/).waitFor();
+    await expect.poll(storedKeys, { timeout: 15_000 }).toEqual([pendingKey]);
+    const text = await everythingStored(page);
+    for (const name of ['Deactivska', 'Waitinghere', 'Mirrora', 'Pendra']) expect(text).not.toContain(name);
+
+    // Reactivated, A signs in again: the pending record is there and uploads.
+    expect((await server.api('PUT', `/users/${idA}`, { token: adminToken, body: { active: true } })).status).toBe(200);
+    await signIn(page, userA.userName, userA.password);
+    await page.goto('/offlinehp');
+    await page.getByRole('button', { name: 'Upload Data online' }).click();
+    await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
+    const token = await server.login(userA.userName, userA.password);
+    expect((await server.api('GET', '/profile?q=Waitinghere', { token })).body.total).toBe(1);
+    await context.close();
+  }, 180_000);
+});
