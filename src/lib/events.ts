@@ -27,13 +27,17 @@ export function emitServerListening(): void {
   window.dispatchEvent(new Event(SERVER_LISTENING));
 }
 
+// Each unsubscribe removes the listener from the window it was added to (captured), whatever
+// `window` names by then: a test may have replaced or removed the global since.
 export function onServerListening(listener: () => void): () => void {
-  window.addEventListener(SERVER_LISTENING, listener);
-  return () => window.removeEventListener(SERVER_LISTENING, listener);
+  const target = window;
+  target.addEventListener(SERVER_LISTENING, listener);
+  return () => target.removeEventListener(SERVER_LISTENING, listener);
 }
 
 export function onServerChange(listener: (table: string) => void): () => void {
   const handler = (event: Event) => listener((event as CustomEvent<string>).detail);
-  window.addEventListener(SERVER_CHANGE, handler);
-  return () => window.removeEventListener(SERVER_CHANGE, handler);
+  const target = window;
+  target.addEventListener(SERVER_CHANGE, handler);
+  return () => target.removeEventListener(SERVER_CHANGE, handler);
 }

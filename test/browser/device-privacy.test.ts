@@ -190,6 +190,9 @@ describe('offline unlock', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
+    await page.reload(); // now controlled by the worker (online: the vault reopens by itself)
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 }).toBe('activated');
+    await storeReady(page);
     await page.getByRole('switch', { name: 'Offline mode' }).check();
     await page.waitForURL((url) => url.pathname === '/offlinehp');
     await storeReady(page);
@@ -197,7 +200,6 @@ describe('offline unlock', () => {
       const { data, entities } = window.__icrs!;
       await data!.create(entities.profile, { firstName: 'Neema', lastName: 'Restartova', sex: 'F', territory: 1, consent: true });
     });
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none')).toBe('activated');
 
     // The browser restarts (a new tab has no session mark) with the network off.
     await context.setOffline(true);
@@ -286,9 +288,8 @@ describe('a deactivated account', () => {
       });
     await expect.poll(storedKeys).toEqual(expect.arrayContaining([mirroredKey, pendingKey]));
 
+    // Deactivated: the next page load that reaches the server signs A out.
     expect((await server.api('PUT', `/users/${idA}`, { token: adminToken, body: { active: false } })).status).toBe(200);
-    await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
-    await page.waitForURL((url) => url.pathname === '/');
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 20_000 });
     await page.getByText(/Your account is deactivated/).waitFor();
@@ -300,6 +301,7 @@ describe('a deactivated account', () => {
     expect((await server.api('PUT', `/users/${idA}`, { token: adminToken, body: { active: true } })).status).toBe(200);
     await signIn(page, userA.userName, userA.password);
     await page.goto('/offlinehp');
+    await page.getByTestId('offline-total').getByText('1 record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
     const token = await server.login(userA.userName, userA.password);

@@ -238,6 +238,7 @@ describe('offline mode', () => {
     const second = await debugPage();
     await signIn(second.page, field.userName, field.password);
     await second.page.goto('/offlinehp/pending');
+    await second.page.getByTestId('pending-empty').waitFor();
     await second.page.getByTestId('import-input').setInputFiles(file);
     await second.page.getByTestId('transfer-result').getByText('5 records imported, 0 skipped (already on this device).').waitFor();
     await second.context.close();

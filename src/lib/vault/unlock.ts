@@ -118,10 +118,10 @@ async function resume(userId: string, token: string | null, onLockedElsewhere: (
     await forgetMirror(userId);
     return 'inactive';
   }
-  if (!tab && !server) {
-    writeMark(null);
-    return 'locked';
-  }
+  // The tab's mark stays when nothing opened the vault (no network now, or a page going away
+  // whose request was cut): it only lets a later load of this tab ask the server again, which
+  // still needs a live session. Locks and sign-outs remove it (lockEverywhere).
+  if (!tab && !server) return 'locked';
   await opened(userId);
   return 'open';
 }
