@@ -101,6 +101,32 @@ describe('login screen', () => {
     await context.close();
   });
 
+  // Issue 26 §2. The server refuses control characters in an address (400), but a returning
+  // user's service worker answers the navigation with the app itself: the route below does
+  // the same, so the login page reads these returnUrl values as it would there.
+  it('stays on the app after sign-in whatever the crafted returnUrl (tab, newline, CR LF, backslash, another origin)', async () => {
+    const crafted = ['/%09/evil.example', '/%0A/evil.example', '/%0D%0A/evil.example', '/%09%5Cevil.example', '%2F%2Fevil.example',
+      '%2F%5Cevil.example', 'https%3A%2F%2Fevil.example%2F', '/%09%09/evil.example', '%2F%00%2Fevil.example'];
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    const app = await (await fetch(`${server.url}/login`)).text();
+    await page.route((url) => url.pathname === '/login' && url.origin === server.url, (route) => route.fulfill({ contentType: 'text/html', body: app }));
+    const left: string[] = [];
+    await context.route((url) => url.hostname === 'evil.example', (route) => {
+      left.push(route.request().url());
+      return route.fulfill({ contentType: 'text/html', body: 'not the app' });
+    });
+    for (const value of crafted) {
+      await page.goto(`/login?returnUrl=${value}`);
+      await page.getByLabel(/^Username/).fill(server.admin.userName);
+      await page.getByLabel(/^Password/).fill(server.admin.password);
+      await Promise.all([page.waitForURL((url) => url.pathname === '/' || url.hostname === 'evil.example'), page.getByRole('button', { name: 'Login' }).click()]);
+      expect(new URL(page.url()).origin, value).toBe(server.url);
+      await page.evaluate(() => localStorage.clear());
+    }
+    expect(left).toEqual([]);
+    await context.close();
+  });
+
   it('sends a signed-out visitor of / to a plain /login', async () => {
     const { context, page } = await open('/');
     await page.waitForURL((url) => url.pathname === '/login');
