@@ -8,8 +8,11 @@
 //   writes only its own.
 // - Providers, services, jobs and their children are read by every role the matrix allows,
 //   and changed, deleted or verified only by their own organisation.
-// - Role 1 reads and writes everything. A user without an organisation (location 0) reads
-//   everything its role allows, and writes only records that have no organisation either.
+// - Role 1 reads and writes everything. Roles 3-7 need an organisation (issue 26 §1: the user
+//   routes refuse one without, ORGANISATION_ROLES). A user without an organisation (location
+//   0: role 2, or an account older than that rule) reads and writes no client data at all,
+//   reads the shared records its role allows, and changes only those of no organisation.
+//   Failing closed: a missing organisation never widens what a user sees.
 // A record outside the scope does not exist for the user: 404, as if it were not there.
 //
 // Whose a record is comes from its entity's `owner` declaration (schemas/define.ts), never
@@ -26,6 +29,13 @@ export interface Actor {
 }
 
 export const NO_ORGANISATION = 0;
+
+/** The roles whose users must belong to an organisation (issue 26 §1): they work on one
+ * organisation's clients and records. Role 1 sees everything; role 2 (reports) no client data. */
+export const ORGANISATION_ROLES: readonly number[] = [3, 4, 5, 6, 7];
+
+/** True when a user of `role` at `location` lacks the organisation its role needs. */
+export const lacksOrganisation = (user: Actor): boolean => ORGANISATION_ROLES.includes(user.role) && user.location === NO_ORGANISATION;
 
 export type ScopeMode = 'read' | 'write';
 
@@ -75,16 +85,24 @@ export const isPrivate = (entity: EntityShape): boolean => ownerPath(entity)?.ro
 
 /**
  * Which records of `entity` the actor may read or write, beyond what the role matrix allows:
- * `'all'`, or `{ organisation }`: only those whose owner is that organisation (0 = records
- * of no organisation).
+ * `'all'`, `'none'`, or `{ organisation }`: only those whose owner is that organisation
+ * (0 = records of no organisation).
  */
-export type RecordScope = 'all' | { readonly organisation: number };
+export type RecordScope = 'all' | 'none' | { readonly organisation: number };
 
 export function recordScope(actor: Actor, entity: EntityShape, mode: ScopeMode): RecordScope {
   const path = ownerPath(entity);
   if (!path || actor.role === 1) return 'all';
-  if (mode === 'read' && (path.root.reads === 'all' || actor.location === NO_ORGANISATION)) return 'all';
+  // Client data without an organisation: nothing (it used to be everything, issue 26 §1).
+  if (path.root.reads === 'own' && actor.location === NO_ORGANISATION) return 'none';
+  if (mode === 'read' && path.root.reads === 'all') return 'all';
   return { organisation: actor.location };
+}
+
+/** True when `scope` takes in a record owned by `owner` (null: no organisation). */
+export function inScope(scope: RecordScope, owner: number | null | undefined): boolean {
+  if (scope === 'all' || scope === 'none') return scope === 'all';
+  return scope.organisation === ownerOf(owner);
 }
 
 /**
@@ -94,6 +112,7 @@ export function recordScope(actor: Actor, entity: EntityShape, mode: ScopeMode):
  */
 export function mirrorScope(actor: Actor, entity: EntityShape): RecordScope {
   if (!ownerPath(entity) || (actor.role === 1 && actor.location === NO_ORGANISATION)) return 'all';
+  if (recordScope(actor, entity, 'read') === 'none') return 'none';
   return { organisation: actor.location };
 }
 
@@ -104,8 +123,7 @@ export const ownerOf = (location: number | null | undefined): number => location
  * matrix included: what a screen shows, the API allows. */
 export function mayAccess(actor: Actor, entity: EntityShape, mode: ScopeMode, owner: number | null | undefined): boolean {
   if (!can(actor.role, mode === 'read' ? entity.access.read : entity.access.write)) return false;
-  const scope = recordScope(actor, entity, mode);
-  return scope === 'all' || scope.organisation === ownerOf(owner);
+  return inScope(recordScope(actor, entity, mode), owner);
 }
 
 /** The tables whose change events a user may hear of: those it may read at all. The events

@@ -28,6 +28,8 @@ export interface Server {
   tokens: TokenService;
   /** The database's change notifications, as this process hears them. */
   changes: ChangeHub;
+  /** The user rows the session check keeps (plugins/users/sessionUsers.ts). */
+  users: SessionUsers;
   firstAdmin?: FirstAdmin;
 }
 
@@ -93,5 +95,5 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 
-  return { app, db, tokens, changes, firstAdmin };
+  return { app, db, tokens, changes, users, firstAdmin };
 }

@@ -67,6 +67,8 @@ const en = {
   'users.otherOrganisation': 'You can only manage the staff of your own organisation',
   'users.roleNotAllowed': 'You cannot manage users of role {role}; allowed roles: {roles}',
   'lists.duplicateItemId': 'Item id {id} appears more than once',
+  'scope.noOrganisation': 'Your account has no organisation, so it cannot see or record client data. Ask an administrator to set your organisation.',
+  'users.organisationRequired': 'An account of role {role} must belong to an organisation: choose one',
   'lists.itemRemoved': 'Items cannot be removed, deactivate them instead (missing ids: {ids})',
 } as const;
 
@@ -134,6 +136,8 @@ const fr: Record<MessageKey, string> = {
   'users.otherOrganisation': 'Vous ne pouvez gérer que le personnel de votre propre organisation',
   'users.roleNotAllowed': 'Vous ne pouvez pas gérer des utilisateurs de rôle {role} ; rôles permis : {roles}',
   'lists.duplicateItemId': "L'identifiant d'élément {id} apparaît plus d'une fois",
+  'scope.noOrganisation': "Votre compte n'a pas d'organisation : il ne peut ni voir ni enregistrer de données de clients. Demandez à un administrateur de définir votre organisation.",
+  'users.organisationRequired': "Un compte de rôle {role} doit appartenir à une organisation : choisissez-en une",
   'lists.itemRemoved': 'Les éléments ne peuvent pas être supprimés, désactivez-les plutôt (identifiants manquants : {ids})',
 };
 

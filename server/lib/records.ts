@@ -66,6 +66,7 @@ export const writing = (actor: Actor): Access => ({ actor, mode: 'write' });
 export function scopeSql(e: EntityShape, scope: RecordScope, where: Conditions, alias = `${table(e)}.`): string | undefined {
   const path = ownerPath(e);
   if (scope === 'all' || !path) return undefined;
+  if (scope === 'none') return 'false';
   const depth = path.steps.length;
   const rootAlias = depth ? `s${depth}.` : alias;
   const owner = `${rootAlias}${ident(path.root.field)}`;
@@ -100,6 +101,8 @@ export async function assertRefsInScope(db: Queryable, e: EntityShape, values: V
     if (ownerPath(e) && !access) throw new Error(`${e.name}: write without an organisation scope`);
     return;
   }
+  // Client data by a user without an organisation (issue 26 §1): nothing is stored.
+  if (recordScope(access.actor, e, access.mode) === 'none') throw new HttpError(403, 'scope.noOrganisation');
   const known = KNOWN_IN_SCOPE.get(db);
   for (const ref of refChecks(e, access)) {
     const value = values[ref.name];

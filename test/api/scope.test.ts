@@ -1,6 +1,7 @@
 // The organisation scope (issue 10 §3, schemas/scope.ts), tested from the route table: every
 // route the server documents is probed, as every role of two organisations A and B, role 1
-// and a user without an organisation, on the records of both organisations. Another
+// and users without an organisation of every role 2-7 (issue 26 §1: they read no client data
+// at all), on the records of both organisations. Another
 // organisation's client data answers 404 (never its data), another organisation's providers,
 // services and jobs are readable but refuse every change, refused writes leave the database
 // unchanged, and each organisation still reads and writes its own. A route this file cannot
@@ -25,9 +26,14 @@ interface Actor { name: string; role: number; location: number; token: string }
 /** The rule, stated here on its own (not read from schemas/scope.ts), so that the test checks it. */
 const CLIENT_DATA = new Set(['profile', 'skills', 'social', 'security', 'business', 'profileImage', 'referral', 'jobReferral']);
 function inScope(actor: Actor, entity: EntityShape, owner: number, mode: 'read' | 'write'): boolean {
-  if (actor.role === 1 || actor.location === owner) return true;
-  return mode === 'read' && (!CLIENT_DATA.has(entity.name) || actor.location === 0);
+  if (actor.role === 1) return true;
+  if (CLIENT_DATA.has(entity.name) && actor.location === 0) return false; // fail closed (issue 26 §1)
+  if (actor.location === owner) return true;
+  return mode === 'read' && !CLIENT_DATA.has(entity.name);
 }
+
+/** A user of roles 2-7 without an organisation: no client data, ever. */
+const withoutOrganisation = (actor: Actor) => actor.role !== 1 && actor.location === 0;
 
 /** Routes that hold no organisation's records, and where their scope is tested instead. */
 const NOT_ORGANISATION_DATA: Record<string, string> = {
@@ -127,8 +133,12 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         actors.push({ name, role, location: org, token: await t.login(name, `password-${name}`) });
       }
     }
-    await t.createUser({ userName: 'noorg', password: 'password-noorg', role: 3, location: 0 });
-    actors.push({ name: 'role 3 without organisation', role: 3, location: 0, token: await t.login('noorg', 'password-noorg') });
+    // Accounts without an organisation, as made before issue 26 (the API refuses roles 3-7 now).
+    for (const role of [2, 3, 4, 5, 6, 7]) {
+      const name = `noorg-role${role}`;
+      await t.createUserWithoutOrganisation({ userName: name, password: `password-${name}`, role });
+      actors.push({ name, role, location: 0, token: await t.login(name, `password-${name}`) });
+    }
 
     for (const org of ORGS) {
       for (const e of GENERIC) {
@@ -214,7 +224,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     return { method: 'POST', url: `${e.rest}/`, body };
   }
 
-  const passwordOf = (actor: Actor) => (actor.role === 1 && actor.location === 0 ? t.admin.password : actor.name === 'role 3 without organisation' ? 'password-noorg' : `password-${actor.name}`);
+  const passwordOf = (actor: Actor) => (actor.role === 1 && actor.location === 0 ? t.admin.password : `password-${actor.name}`);
 
   function specialProbes(method: string, url: string): Probe[] | undefined {
     const { service, profile, profileImage, referral, job } = entityByName;
@@ -347,7 +357,9 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             } else if (probe.kind === 'create-root') {
               if (response.status !== 400) leaks.push(`${where}: owner field accepted (${response.status})`);
             } else if (probe.kind === 'write') {
-              const expected = visible ? response.status < 300 : [400, 404].includes(response.status);
+              // A user without an organisation is told so (403 scope.noOrganisation) when it tries to store client data.
+              const refused = [400, 404].includes(response.status) || (withoutOrganisation(actor) && response.status === 403 && response.body.code === 'scope.noOrganisation');
+              const expected = visible ? response.status < 300 : refused;
               if (!expected) leaks.push(`${where}: ${response.status} ${answer.slice(0, 200)}`);
             } else if (probe.kind === 'read-one') {
               if (visible !== (response.status === 200) || (!visible && response.status !== 404)) leaks.push(`${where}: ${response.status}`);
@@ -392,6 +404,55 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     expect(failures).toEqual([]);
   }, 240_000);
 
+  it('answers 0 client rows to users without an organisation of every role, not even the clients of no organisation', async () => {
+    // A client filed under no organisation (made by an account older than the rule).
+    const legacy = await make(entityByName.profile, A);
+    await t.server.db.query('UPDATE "tbl_profiles" SET "location" = 0 WHERE "prof_Id" = $1', [legacy]);
+    const routes = new Set((await routeTable()).map(([m, p]) => `${m} ${p}`));
+    const clientEntities = serverEntities.filter((e) => CLIENT_DATA.has(e.name));
+    const orgless = actors.filter(withoutOrganisation);
+    expect(orgless.map((a) => a.role)).toEqual([2, 3, 4, 5, 6, 7]);
+    const answered: string[] = [];
+    let probes = 0;
+    for (const actor of orgless) {
+      for (const e of clientEntities.filter((x) => can(actor.role, readOf(x)))) {
+        const urls = [
+          routes.has(`GET /api${e.rest}`) ? `${e.rest}?pageSize=200` : undefined,
+          e.offline ? `/sync/${e.table}?limit=1000` : undefined,
+        ].filter((url): url is string => url !== undefined);
+        for (const url of urls) {
+          probes++;
+          const response = await t.api('GET', url, { token: actor.token });
+          const rows = (response.body.rows ?? response.body.documents) as unknown[] | undefined;
+          if (response.status !== 200 || rows?.length !== 0 || (response.body.total ?? 0) !== 0) {
+            answered.push(`${actor.name} GET ${url}: ${response.status} ${JSON.stringify(response.body).slice(0, 120)}`);
+          }
+        }
+      }
+      if (can(actor.role, readOf(entityByName.profile))) {
+        probes++;
+        const one = await t.api('GET', `/profile/${legacy}`, { token: actor.token });
+        if (one.status !== 404) answered.push(`${actor.name} GET /profile/{no organisation}: ${one.status}`);
+      }
+      if (can(actor.role, 'stats.read')) {
+        const gen = (await t.api('GET', '/stats/gen', { token: actor.token })).body;
+        if ((gen.profiles ?? 0) !== 0 || (gen.referrals ?? 0) !== 0) answered.push(`${actor.name} /stats/gen: ${JSON.stringify(gen)}`);
+      }
+    }
+    expect(answered).toEqual([]);
+    expect(probes).toBeGreaterThan(20);
+    // Nor may they store client data: told why, nothing stored.
+    const noorg3 = orgless.find((a) => a.role === 3) as Actor;
+    const before = await databaseHash();
+    const body = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC') };
+    const refused = await t.api('POST', '/profile/', { token: noorg3.token, body });
+    expect([refused.status, refused.body.code]).toEqual([400, 'profile.superAdmin']); // the spec's own error (spec §8)
+    const skills = await t.api('POST', `${entityByName.skills.rest}/`, { token: noorg3.token, body: sampleBody(entityByName.skills, { profile: legacy }) });
+    expect([skills.status, skills.body.code]).toEqual([403, 'scope.noOrganisation']);
+    expect(skills.body.message).toMatch(/no organisation/);
+    expect(await databaseHash()).toBe(before);
+  });
+
   it("refuses to move an own record under another organisation's parent, and changes nothing", async () => {
     const moves: [EntityShape, string][] = GENERIC.filter((e) => e.parent && !e.keyFields.includes(e.parent.field))
       .map((e) => [e, (e.parent as { field: string }).field]);
@@ -412,8 +473,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     const PROFILES = 'SELECT count(*)::int AS n FROM "tbl_profiles" WHERE ($1::int IS NULL OR "location" = $1)';
     const REFERRALS = 'SELECT count(*)::int AS n FROM "referral" r JOIN "tbl_profiles" p USING ("prof_Id") WHERE ($1::int IS NULL OR p."location" = $1)';
     for (const actor of actors) {
-      const everything = actor.role === 1 || actor.location === 0;
-      const location = everything ? null : actor.location;
+      const location = actor.role === 1 ? null : actor.location;
       const gen = (await t.api('GET', '/stats/gen', { token: actor.token })).body;
       const kpis = (await t.api('GET', '/stats/getKPIs/', { token: actor.token })).body;
       if (actor.role === 6) {
@@ -422,9 +482,10 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         expect((await t.api('GET', '/stats/byter/profiles', { token: actor.token })).status).toBe(403);
         continue;
       }
-      const profiles = await truth(PROFILES, location as number);
-      const referrals = await truth(REFERRALS, location as number);
-      expect(profiles, 'fixture').toBeGreaterThan(0);
+      // Without an organisation: none, not even the clients of no organisation (issue 26 §1).
+      const profiles = withoutOrganisation(actor) ? 0 : await truth(PROFILES, location as number);
+      const referrals = withoutOrganisation(actor) ? 0 : await truth(REFERRALS, location as number);
+      if (!withoutOrganisation(actor)) expect(profiles, 'fixture').toBeGreaterThan(0);
       expect([gen.profiles, gen.referrals, kpis.profiles, kpis.referrals], actor.name).toEqual([profiles, referrals, profiles, referrals]);
       const byTerritory = (await t.api('GET', '/stats/byter/profiles', { token: actor.token })).body as { count: number }[];
       expect(byTerritory.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(profiles);

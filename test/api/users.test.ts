@@ -229,10 +229,10 @@ describe.each(backends)('users API on %s', (backend) => {
 
     it('answers 409 duplicate entry to a taken user name (any case) or user id', async () => {
       const existing = await newUser(3);
-      const sameName = await t.api('POST', '/users/', { token: tokens[1], body: staffBody({ userName: existing.userName.toUpperCase() }) });
+      const sameName = await t.api('POST', '/users/', { token: tokens[1], body: staffBody({ userName: existing.userName.toUpperCase(), location: ORG }) });
       expect(sameName.status).toBe(409);
       expect(sameName.body.message).toBe('duplicate entry');
-      const sameId = await t.api('POST', '/users/', { token: tokens[1], body: staffBody({ userId: existing.userId }) });
+      const sameId = await t.api('POST', '/users/', { token: tokens[1], body: staffBody({ userId: existing.userId, location: ORG }) });
       expect(sameId.status).toBe(409);
       expect(sameId.body.message).toBe('duplicate entry');
     });
@@ -271,8 +271,9 @@ describe.each(backends)('users API on %s', (backend) => {
     });
 
     it('refuses a role 7 without organisation', async () => {
-      const lone = await newUser(7, 0);
-      const token = await t.login(lone.userName, PASSWORD);
+      const lone = unique('u7_');
+      await t.createUserWithoutOrganisation({ userName: lone, password: PASSWORD, role: 7 }); // older than issue 26 §1
+      const token = await t.login(lone, PASSWORD);
       const { status, body } = await t.api('POST', '/users/createStaff', { token, body: staffBody() });
       expect(status).toBe(403);
       expect(body.message).toBe('An account without an organisation cannot manage staff');

@@ -27,7 +27,8 @@ const refused = [
 beforeAll(async () => {
   [t, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(t.server.db);
-  for (const { has: _has, ...user } of [worker, noOrganisation, ...refused].map((u) => ({ has: '', ...u }))) await t.createUser(user);
+  for (const { has: _has, ...user } of [worker, ...refused].map((u) => ({ has: '', ...u }))) await t.createUser(user);
+  await t.createUserWithoutOrganisation(noOrganisation); // an account older than issue 26 §1
   token = await t.login(worker.userName, worker.password);
 });
 

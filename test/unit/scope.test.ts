@@ -36,8 +36,14 @@ describe('organisation scope declarations', () => {
     expect(recordScope(member, profile, 'read')).toEqual({ organisation: 2 });
     expect(recordScope(member, serviceProvider, 'read')).toBe('all');
     expect(recordScope(member, serviceProvider, 'write')).toEqual({ organisation: 2 });
-    expect(recordScope(unattached, profile, 'read')).toBe('all');
-    expect(recordScope(unattached, profile, 'write')).toEqual({ organisation: 0 });
+    // Client data without an organisation: nothing, read or write (issue 26 §1: it was 'all').
+    expect(recordScope(unattached, profile, 'read')).toBe('none');
+    expect(recordScope(unattached, profile, 'write')).toBe('none');
+    expect(mirrorScope(unattached, profile)).toBe('none');
+    expect(mayAccess(unattached, profile, 'read', null)).toBe(false);
+    expect(mayAccess(unattached, profile, 'read', 2)).toBe(false);
+    expect(recordScope(unattached, serviceProvider, 'read')).toBe('all');
+    expect(recordScope({ role: 1, location: 0 }, profile, 'read')).toBe('all');
     expect(recordScope(admin, profile, 'write')).toBe('all');
     expect(mirrorScope(admin, profile)).toEqual({ organisation: 2 });
     expect(mayAccess(member, profile, 'read', 3)).toBe(false);

@@ -3,7 +3,7 @@
 // load balancer), PGlite in-process; an aborted transaction notifies nobody.
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
-import { isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
+import { inScope, isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
 import type { Db } from '../../db/index';
 
 export const CHANGE_CHANNEL = 'icrs_changes';
@@ -94,8 +94,7 @@ export function parseChange(payload: string): Change {
  * organisation's records (the read scope); other events name a table the stream checked. */
 export function mayHear(actor: Actor, entity: EntityShape | undefined, change: Change): boolean {
   if (change.owner === undefined || !entity) return true;
-  const scope = recordScope(actor, entity, 'read');
-  return scope === 'all' || scope.organisation === change.owner;
+  return inScope(recordScope(actor, entity, 'read'), change.owner);
 }
 
 type Listener = (table: string) => void;

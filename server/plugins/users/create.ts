@@ -8,7 +8,7 @@ import type { Db } from '../../db/index';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { schemas } from './schemas';
-import { assertMayGive, type Person } from './scope';
+import { assertMayGive, assertOrganisation, type Person } from './scope';
 import { insertUser, publicUser, type PublicUser } from './store';
 
 type CreateUserBody = CreateBodyOf<typeof userEntity>;
@@ -36,7 +36,10 @@ export function registerCreateRoutes(app: FastifyInstance, db: Db) {
   app.post<{ Body: CreateUserBody }>(
     '/api/users/',
     { schema: schemas.create, config: { permission: 'users.createAny' } },
-    async (request, reply) => reply.status(201).send(await createUser(db, request.user, request.body)),
+    async (request, reply) => {
+      assertOrganisation(request, { role: request.body.role, location: request.body.location ?? 0, active: request.body.active ?? true });
+      return reply.status(201).send(await createUser(db, request.user, request.body));
+    },
   );
 
   app.post<{ Body: CreateUserBody }>(
@@ -47,6 +50,7 @@ export function registerCreateRoutes(app: FastifyInstance, db: Db) {
       assertMayGive(actor, request.body);
       // An organisation admin files new staff under its own organisation unless told otherwise.
       const location = request.body.location ?? (actor.role === 1 ? 0 : actor.location);
+      assertOrganisation(request, { role: request.body.role, location, active: request.body.active ?? true });
       return reply.status(201).send(await createUser(db, actor, { ...request.body, location }));
     },
   );

@@ -1,8 +1,10 @@
 // Who may see and change which user (design.md §4): role 1 everyone; role 7 the staff of its
 // own organisation (same `location`); everyone their own record. Kept apart from the routes
 // so that every route applies the very same rules.
+import type { FastifyRequest } from 'fastify';
 import { STAFF_ROLES } from '../../../schemas/roles';
-import { HttpError } from '../../lib/errors';
+import { lacksOrganisation } from '../../../schemas/scope';
+import { fieldError, HttpError } from '../../lib/errors';
 import type { Conditions } from '../../lib/records';
 
 export { STAFF_ROLES };
@@ -61,4 +63,11 @@ export function assertNotSelfLockout(actor: Person, targetId: string, body: { ro
   if ((body.role !== undefined && body.role !== actor.role) || body.active === false) {
     throw new HttpError(403, 'users.notYourself');
   }
+}
+
+/** Roles 3-7 need an organisation (issue 26 §1): a create, or an administrator's edit, that
+ * leaves an active account of those roles without one answers 400 on `location`. Deactivating
+ * such an account is allowed (its organisation can be chosen later). */
+export function assertOrganisation(request: FastifyRequest, user: { role: number; location: number; active: boolean }): void {
+  if (user.active && lacksOrganisation(user)) throw fieldError(request, 'location', 'users.organisationRequired', { role: user.role });
 }

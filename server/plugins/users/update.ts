@@ -12,14 +12,20 @@ import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { updateRow, writableValues, type Values } from '../../lib/records';
 import { schemas } from './schemas';
-import { assertManages, assertMayGive, assertNotSelfLockout, type Person } from './scope';
+import { assertManages, assertMayGive, assertNotSelfLockout, assertOrganisation, type Person } from './scope';
 import { endSessions, findUserById } from './store';
 
 type UpdateUserBody = UpdateBodyOf<typeof userEntity>;
 type UpdateRequest = FastifyRequest<{ Params: { id: string }; Body: UpdateUserBody }>;
 
+/** The account as an administrator's edit leaves it: it must keep an organisation (scope.ts). */
+function assertKeepsOrganisation(request: UpdateRequest, target: Person & { active: boolean }): void {
+  const { role, location, active } = request.body;
+  assertOrganisation(request, { role: role ?? target.role, location: location ?? target.location, active: active ?? target.active });
+}
+
 /** Loads the target (404), lets `guard` refuse (403), then writes only what was sent. */
-async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Person) => void): Promise<Row> {
+async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Person & { active: boolean }) => void): Promise<Row> {
   const { id } = request.params;
   const target = await findUserById(db, id);
   if (!target) throw new HttpError(404, 'http.recordNotFound');
@@ -44,7 +50,11 @@ export function registerUpdateRoutes(app: FastifyInstance, db: Db) {
   app.put<{ Params: { id: string }; Body: UpdateUserBody }>(
     '/api/users/:id',
     { schema: schemas.update, config: { permission: 'users.createAny' } },
-    async (request) => applyUpdate(db, request, () => assertNotSelfLockout(request.user, request.params.id, request.body)),
+    async (request) =>
+      applyUpdate(db, request, (target) => {
+        assertNotSelfLockout(request.user, request.params.id, request.body);
+        assertKeepsOrganisation(request, target);
+      }),
   );
 
   app.put<{ Params: { id: string }; Body: UpdateUserBody }>(
@@ -55,6 +65,7 @@ export function registerUpdateRoutes(app: FastifyInstance, db: Db) {
         assertManages(request.user, target);
         assertMayGive(request.user, request.body);
         assertNotSelfLockout(request.user, request.params.id, request.body);
+        assertKeepsOrganisation(request, target);
       }),
   );
 

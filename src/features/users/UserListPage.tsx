@@ -7,7 +7,10 @@ import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { useIntl } from 'react-intl';
 import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
+import { useDisplayContext } from '../../components/entity/useDisplayContext';
+import { cellValue } from '../../components/entity/columns';
 import { can } from '../../lib/permissions';
+import { lacksOrganisation } from '../../../schemas/scope';
 import { listUsers, userEntity, type UserRow } from './usersApi';
 
 const COLUMNS = ['fullName', 'userName', 'role', 'location', 'active', 'lastSignInAt'] as const;
@@ -25,7 +28,21 @@ function ActiveCell({ row }: { row: Record<string, unknown> }) {
   );
 }
 
-const CELLS = { active: (row: Record<string, unknown>) => <ActiveCell row={row} /> };
+/** Roles 3-7 need an organisation (issue 26 §1): an account without one (made before that
+ * rule) sees no client data until an administrator chooses it, so the list points it out. */
+function OrganisationCell({ row }: { row: Record<string, unknown> }) {
+  const intl = useIntl();
+  const ctx = useDisplayContext();
+  if (lacksOrganisation({ role: Number(row.role), location: Number(row.location ?? 0) })) {
+    return <AmberChip label={intl.formatMessage({ id: 'users.organisationMissing' })} testId="user-no-organisation" />;
+  }
+  return cellValue(userEntity, 'location', row.location, ctx);
+}
+
+const CELLS = {
+  active: (row: Record<string, unknown>) => <ActiveCell row={row} />,
+  location: (row: Record<string, unknown>) => <OrganisationCell row={row} />,
+};
 
 export function UserListPage() {
   const intl = useIntl();
