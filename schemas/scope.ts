@@ -129,5 +129,5 @@ export function mayAccess(actor: Actor, entity: EntityShape, mode: ScopeMode, ow
 /** The tables whose change events a user may hear of: those it may read at all. The events
  * name only the table; the records come through the scoped pull feed. */
 export function readableTables(actor: Actor): Set<string> {
-  return new Set(serverEntities.filter((e) => can(actor.role, e.access.read)).map((e) => e.table));
+  return new Set(serverEntities.filter((e) => can(actor.role, e.access.read) && recordScope(actor, e, 'read') !== 'none').map((e) => e.table));
 }

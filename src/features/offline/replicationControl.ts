@@ -8,17 +8,21 @@ import { refreshLists } from '../../lib/datalayer';
 import { emitServerChange, emitServerListening, onServerChange } from '../../lib/events';
 import type { IcrsDatabase } from '../../lib/db/collections';
 import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
-import { can } from '../../lib/permissions';
+import { readableTables, type Actor } from '../../../schemas/scope';
 import type { Mode } from '../../lib/session';
 import { noteSuccess } from './syncTimes';
 import { getToken, getUser } from '../../lib/session';
 
 /**
- * The tables this user's role may read. The feed answers 403 for the others, and the API
- * client sends any 403 to /forbidden, so a role is never asked to pull what it may not see.
+ * The tables this user may read: their role may, and their organisation scope holds records of
+ * it (a user without an organisation reads no client data, issue 26). The feed answers 403 for
+ * the others, and the API client sends any 403 to /forbidden, so a user is never asked to pull
+ * what they may not see. The same rule as the change stream's (schemas/scope.ts).
  */
-export function readableTables(role: number | null | undefined): string[] {
-  return REPLICATED_ENTITIES.filter((entity) => can(role, entity.access.read)).map((entity) => entity.table);
+export function mirroredTables(user: Actor | null): string[] {
+  if (!user) return [];
+  const readable = readableTables(user);
+  return REPLICATED_ENTITIES.filter((entity) => readable.has(entity.table)).map((entity) => entity.table);
 }
 
 const LISTS_TABLE = listEntity.table;
@@ -49,7 +53,7 @@ export function resyncReplication(): void {
 export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
   useEffect(() => {
     const token = getToken();
-    const tables = readableTables(getUser()?.role);
+    const tables = mirroredTables(getUser());
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
     let replication: Replication;
     try {
