@@ -3,7 +3,7 @@
 // field; the lists' search, filters, sorts and counts still answer from it; another key, or none,
 // reads nothing. The real Dexie storage over fake-indexeddb.
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
@@ -114,6 +114,23 @@ describe('sealed client collections', () => {
     expect((await list(profile, { sort: 'firstName', dir: 'asc', pageSize: 10 })).map((d) => d.get('firstName'))).toEqual(['Aaron', 'Chance', 'Dorcas', 'Esther', 'Furaha', 'Zuri']);
     expect(await countOf(profiles, selectorOf(profile, { q: 'Bahati' }))).toBe(0);
     expect(await countOf(profiles, selectorOf(profile, { q: 'Zuri' }))).toBe(1);
+  });
+
+  it('opens only the rows of the page for an unfiltered list and its count (no search over every client)', async () => {
+    const name = `icrs_sealed_count_${process.pid}_${Date.now()}`;
+    db = await openTestDb({ name });
+    expect((await collectionOf(db, profile).bulkInsert(Array.from({ length: 40 }, (_, i) => client(`Name${i}`, `Family${i}`, '+243810000000')))).error).toEqual([]);
+    await db.close();
+    db = await openTestDb({ name }); // a fresh page: nothing opened yet
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    try {
+      const profiles = collectionOf(db, profile);
+      expect((await list(profile, { pageSize: 10 })).length).toBe(10);
+      expect(await countOf(profiles, selectorOf(profile, {}))).toBe(40);
+      expect(decrypt.mock.calls.length).toBeLessThanOrEqual(10);
+    } finally {
+      decrypt.mockRestore();
+    }
   });
 
   it('reads nothing without the key that sealed it, or with the vault locked', async () => {

@@ -22,6 +22,10 @@ export const newSalt = (): Uint8Array<ArrayBuffer> => randomBytes(SALT_BYTES);
 // Base64 without a library or a per-byte string concatenation over large arrays.
 const CHUNK = 0x8000;
 export function toBase64(bytes: Uint8Array): string {
+  // Native where the browser has it: 0.3 ms for a sealed photo, against 51 ms by hand
+  // (docs/performance.md "Device privacy").
+  const native = (bytes as unknown as { toBase64?: () => string }).toBase64;
+  if (typeof native === 'function') return native.call(bytes);
   let text = '';
   for (let i = 0; i < bytes.length; i += CHUNK) text += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
   return btoa(text);
