@@ -72,10 +72,22 @@ describe('sealed client collections', () => {
     const sp_Id = uuidv7();
     await collectionOf(db, serviceProvider).insert({ sp_Id, sp_Name: 'Open Directory Provider', sp_type: 1, territory: 1, syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), sp_Id) });
 
+    const secrets = ['Aminatou', 'Zawadisky', '+243811223344', amina.prof_Reg_No, PHOTO.slice(0, 60), 'Weaving'];
+    const found = (stored: string) => secrets.filter((secret) => stored.includes(secret));
     const stored = await everythingStored();
-    for (const secret of ['Aminatou', 'Zawadisky', '+243811223344', amina.prof_Reg_No, PHOTO.slice(0, 60), 'Weaving']) expect(stored).not.toContain(secret);
+    expect(found(stored)).toEqual([]);
     expect(stored).toContain(amina.prof_Id); // keys stay in clear, for IndexedDB's indexes
     expect(stored).toContain('Open Directory Provider');
+
+    // A write that keeps the photo (the upload's state) seals the rest only.
+    const encrypt = vi.spyOn(crypto.subtle, 'encrypt');
+    try {
+      await (await collectionOf(db, profileImage).findOne(`${amina.prof_Id}|photo`).exec())!.incrementalPatch({ syncAttempts: 1 });
+      expect(encrypt.mock.calls.length).toBe(1);
+    } finally {
+      encrypt.mockRestore();
+    }
+    expect(found(await everythingStored())).toEqual([]);
 
     // The app reads them whole.
     expect((await collectionOf(db, profile).findOne(amina.prof_Id).exec())?.get('lastName')).toBe('Zawadisky');

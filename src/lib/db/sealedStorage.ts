@@ -34,6 +34,13 @@ type Events = EventBulk<RxStorageChangeEvent<Doc>, unknown>;
 /** The field holding a sealed document's other fields. */
 export const SEALED_FIELD = 'sealed';
 
+/** The field holding an image field sealed on its own (`sealed_data`): an upload's writes of a
+ * photo's state seal its bytes once, not at each write. */
+const sealedName = (heavyField: string): string => `${SEALED_FIELD}_${heavyField}`;
+
+/** The last image values sealed, by value: a write that keeps a photo reuses its sealed text. */
+const HEAVY_MEMO = 8;
+
 /** How documents are sealed and opened: the vault's data key (tests may give another). */
 export interface Sealer {
   seal(value: Record<string, unknown>): Promise<string>;
@@ -58,12 +65,13 @@ export function clearFields(entity: EntityShape, schema: Schema): Set<string> {
 
 /** What IndexedDB is told of a sealed collection: its clear fields, `sealed`, and only the
  * indexes made of clear fields. */
-function storedSchema(schema: Schema, clear: ReadonlySet<string>): Schema {
+function storedSchema(schema: Schema, clear: ReadonlySet<string>, heavy: readonly string[]): Schema {
   const properties = Object.fromEntries(Object.entries(schema.properties).filter(([name]) => clear.has(name)));
   const indexes = (schema.indexes ?? []).filter((index) => (Array.isArray(index) ? index : [index]).every((field) => clear.has(field)));
+  const sealedHeavy = Object.fromEntries(heavy.map((name) => [sealedName(name), { type: 'string' }]));
   return {
     ...schema,
-    properties: { ...properties, [SEALED_FIELD]: { type: 'string' } },
+    properties: { ...properties, [SEALED_FIELD]: { type: 'string' }, ...sealedHeavy },
     required: (schema.required ?? []).filter((name) => clear.has(name)),
     indexes,
   } as Schema;
@@ -107,24 +115,45 @@ export function withSealedClients<I, O>(storage: RxStorage<I, O>, sealer: Sealer
       if (!entity) return storage.createStorageInstance(params);
       const schema = params.schema as unknown as Schema;
       const clear = clearFields(entity, schema);
-      const inner = (await storage.createStorageInstance({ ...params, schema: storedSchema(schema, clear) as never })) as unknown as AnyInstance;
+      const heavy = heavyFields(params.schema as AnyParams['schema']);
+      const inner = (await storage.createStorageInstance({ ...params, schema: storedSchema(schema, clear, heavy) as never })) as unknown as AnyInstance;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the instance keeps its own document type
-      return sealedInstance(inner, schema, clear, sealer, heavyFields(params.schema as AnyParams['schema']).length > 0) as any;
+      return sealedInstance(inner, schema, clear, sealer, heavy) as any;
     },
   };
 }
 
-function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<string>, sealer: Sealer, heavy: boolean): AnyInstance {
+function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<string>, sealer: Sealer, heavy: readonly string[]): AnyInstance {
   const storedAs = inner.schema as unknown as Schema;
   // The opened form of each document this page sealed: its own writes come back in the change
   // events and conflict answers as the very objects it gave, which need no opening.
   const openedOf = new WeakMap<object, Doc>();
 
+  const heavyMemo = new Map<string, string>();
+
+  /** An image field's value sealed on its own ('' stays '': no image). */
+  async function sealHeavy(name: string, value: unknown): Promise<string> {
+    if (typeof value !== 'string' || value === '') return '';
+    const known = heavyMemo.get(value);
+    if (known) return known;
+    const sealed = await sealer.seal({ [name]: value });
+    heavyMemo.set(value, sealed);
+    if (heavyMemo.size > HEAVY_MEMO) heavyMemo.delete(heavyMemo.keys().next().value!);
+    return sealed;
+  }
+
   async function toStorage(doc: Doc): Promise<Doc> {
     const stored: Record<string, unknown> = {};
     const hidden: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(doc)) (clear.has(name) ? stored : hidden)[name] = value;
-    stored[SEALED_FIELD] = await sealer.seal(hidden);
+    for (const [name, value] of Object.entries(doc)) {
+      if (clear.has(name)) stored[name] = value;
+      else if (!heavy.includes(name)) hidden[name] = value;
+    }
+    const [rest, ...images] = await Promise.all([sealer.seal(hidden), ...heavy.map((name) => sealHeavy(name, doc[name]))]);
+    stored[SEALED_FIELD] = rest;
+    heavy.forEach((name, i) => {
+      if (name in doc) stored[sealedName(name)] = images[i];
+    });
     openedOf.set(stored, doc);
     return stored as Doc;
   }
@@ -134,9 +163,16 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
     if (known) return known;
     const { [SEALED_FIELD]: sealed, ...rest } = stored as Record<string, unknown>;
     if (typeof sealed !== 'string') return stored; // written before sealing existed
-    const opened = { ...(await sealer.open(sealed)), ...rest } as Doc;
-    openedOf.set(stored, opened);
-    return opened;
+    const opened: Record<string, unknown> = { ...(await sealer.open(sealed)), ...rest };
+    await Promise.all(
+      heavy.map(async (name) => {
+        const image = opened[sealedName(name)];
+        delete opened[sealedName(name)];
+        if (typeof image === 'string') opened[name] = image === '' ? '' : (await sealer.open(image))[name];
+      }),
+    );
+    openedOf.set(stored, opened as Doc);
+    return opened as Doc;
   }
 
   /** A write's `previous`: the storage compares only its revision, and hands it back in the
@@ -171,7 +207,7 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
       .finally(() => opening$.next(opening$.getValue() - 1));
   });
 
-  const cache = heavy ? null : openedCache(inner, events$, fromStorage);
+  const cache = heavy.length ? null : openedCache(inner, events$, fromStorage);
 
   /** The candidates of a query on sealed fields: when it also asks a clear field for a value
    * (`syncState: 'pending'`, a parent's key), the few documents IndexedDB finds for that;
