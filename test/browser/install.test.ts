@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { appendToBuiltFile } from '../helpers/build';
-import { CHROMIUM_ARGS, launchBrowser, newPage, signIn } from '../helpers/browser';
+import { CHROMIUM_ARGS, launchBrowser, newPage, signIn, unlock } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -168,6 +168,9 @@ describe('installed app', () => {
     await context.setOffline(true);
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/');
+    // The device's data opens with the password, without the network (issue 25); every page
+    // load without network asks again.
+    await unlock(page, field.password);
     await page.waitForURL((url) => url.pathname === '/offlinehp');
     await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
     await poll(() => pendingOf(page)).toBe(1);
@@ -180,19 +183,24 @@ describe('installed app', () => {
       ['/profiles', 'Clients'],
     ] as const) {
       await page.goto(url);
+      await unlock(page, field.password);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
     }
     await page.goto('/serviceproviders');
+    await unlock(page, field.password);
     await page.getByRole('row').filter({ hasText: 'Waiting on the device' }).waitFor();
     await page.goto('/offlinehp/pending');
+    await unlock(page, field.password);
     await page.getByText('Waiting on the device').first().waitFor();
     // A screen only the server can answer says so, rather than spin.
     await page.goto('/users/chngpas');
+    await unlock(page, field.password);
     await page.getByRole('heading', { name: 'Change Password', level: 1 }).waitFor();
     await page.getByTestId('needs-connection').waitFor();
 
     // A new record, with the network still off, through the form.
     await page.goto('/serviceproviders/add');
+    await unlock(page, field.password);
     await page.getByLabel(/^Name/).first().fill('Saved after the restart');
     await page.getByRole('combobox', { name: /^Type/ }).click();
     await page.getByRole('option', { name: 'Social' }).click();

@@ -1,6 +1,6 @@
 // Offline mode in the browser (issue 4 §2, §3, §5): the mode switch, the offline home's live
 // counts, reports and storage, upload, reset, the pending-records screen with export and import,
-// the unsent-records warnings, a full quota, and live pull replication between two browsers.
+// the unsent-records warning, a full quota, and live pull replication between two browsers.
 // Records are collected through the real data layer with the support handle `window.__icrs`,
 // which the app installs only when localStorage.icrsDebug is '1' (no form exists yet).
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -202,7 +202,10 @@ describe('offline mode', () => {
     expect(download.suggestedFilename()).toMatch(/^icrs-pending-field4-\d{8}-\d{4}\.json$/);
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'icrs-export-')), download.suggestedFilename());
     await download.saveAs(file);
-    expect(readFileSync(file, 'utf8')).toContain('Mason export');
+    // Sealed for this user's devices (issue 25): no record in clear.
+    const content = readFileSync(file, 'utf8');
+    expect(JSON.parse(content).format).toBe('icrs-pending-sealed');
+    for (const clear of ['Mason export', 'Amina', 'Centre export']) expect(content).not.toContain(clear);
     await page.getByTestId('transfer-result').getByText(/5 records exported to icrs-pending-field4-/).waitFor();
 
     // The device is wiped (through the offline home), then the file brings the records back.
@@ -222,9 +225,25 @@ describe('offline mode', () => {
     await page.getByTestId('transfer-result').getByText('0 records imported, 5 skipped (already on this device).').waitFor();
     await poll(() => page.getByTestId('pending-row').count()).toBe(5);
     await context.close();
+
+    // Another device of the same user opens it; another user's does not.
+    const other = await debugPage();
+    await signIn(other.page, colleague.userName, colleague.password);
+    await other.page.goto('/offlinehp/pending');
+    await other.page.getByTestId('pending-empty').waitFor();
+    await other.page.getByTestId('import-input').setInputFiles(file);
+    await other.page.getByText('This file cannot be opened with your account: an export opens only for the user who made it.').first().waitFor();
+    await poll(() => other.page.getByTestId('pending-row').count()).toBe(0);
+    await other.context.close();
+    const second = await debugPage();
+    await signIn(second.page, field.userName, field.password);
+    await second.page.goto('/offlinehp/pending');
+    await second.page.getByTestId('import-input').setInputFiles(file);
+    await second.page.getByTestId('transfer-result').getByText('5 records imported, 0 skipped (already on this device).').waitFor();
+    await second.context.close();
   });
 
-  it('warns before a logout or a change of user while records are unsent', async () => {
+  it('warns before a logout while records are unsent; they wait for their own user', async () => {
     const { context, page } = await debugPage();
     await signIn(page, field.userName, field.password);
     await goOffline(page);
@@ -256,22 +275,25 @@ describe('offline mode', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await expect(storageItem(page, 'token')).resolves.toBeNull();
 
-    // The login screen says whose records are waiting; another user must confirm taking them.
-    await page.getByTestId('login-unsent').getByText(/holds 1 record not uploaded yet, collected by field4/).waitFor();
+    // The records stay with their user (issue 25): another user signing in sees none of them,
+    // neither on the login screen nor after, and cannot upload them.
+    await expect(page.getByTestId('login-unsent').count()).resolves.toBe(0);
     await signIn(page, colleague.userName, colleague.password);
-    const takeOver = page.getByRole('alertdialog', { name: 'Records of another user' });
-    await takeOver.getByText(/1 record collected on this device by field4 is not uploaded yet/).waitFor();
-    await takeOver.getByRole('button', { name: 'Continue as field5' }).click();
-    await takeOver.waitFor({ state: 'hidden' });
-    await poll(async () => JSON.parse((await storageItem(page, 'icrs.unsent')) ?? '{}').userName).toBe('field5');
-
-    // Nothing pending: logout is immediate.
     await page.goto('/offlinehp');
-    await page.getByRole('button', { name: 'Upload Data online' }).click();
     await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor();
+    await expect(page.getByRole('alertdialog').count()).resolves.toBe(0);
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Log out' }).click()]);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expect(page.getByTestId('login-unsent').count()).resolves.toBe(0);
+
+    // Their collector finds them again, and uploads them.
+    await signIn(page, field.userName, field.password);
+    await page.goto('/offlinehp');
+    await page.getByTestId('offline-total').getByText('1 record is waiting to be uploaded.').waitFor();
+    await page.getByRole('button', { name: 'Upload Data online' }).click();
+    await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor();
+    // Nothing pending: logout is immediate.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Log out' }).click()]);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await context.close();
   });
 

@@ -110,3 +110,12 @@ export async function startAdminSession(options: { server?: Parameters<typeof st
     },
   };
 }
+
+/** Answers the lock screen (issue 25: after a browser restart, a reload without network or an
+ * idle lock) with the password, and waits until it is gone. */
+export async function unlock(page: Page, password: string): Promise<void> {
+  await page.getByRole('heading', { name: /^(This device is locked|Cet appareil est verrouillé)$/ }).waitFor();
+  await page.getByLabel(/^(Password|Mot de passe)/).fill(password);
+  await page.getByRole('button', { name: /^(Unlock|Déverrouiller)$/ }).click();
+  await page.getByTestId('unlock-page').waitFor({ state: 'detached' });
+}

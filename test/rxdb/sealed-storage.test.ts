@@ -102,6 +102,10 @@ describe('sealed client collections', () => {
     expect(men.map((d) => d.get('firstName'))).toEqual(['Furaha', 'Dorcas', 'Amani']);
     expect(await countOf(profiles, selectorOf(profile, { filter: { sex: 'M' } }))).toBe(3);
     expect(await countOf(profiles, selectorOf(profile, { q: 'Bahati' }))).toBe(1);
+    // A condition on a clear field narrows the search in IndexedDB; the rest is checked in memory.
+    const pendingDorcas = await profiles.find({ selector: { syncState: 'pending', syncOp: 'create', firstName: 'Dorcas' } }).exec();
+    expect(pendingDorcas.map((d) => d.get('lastName'))).toEqual(['Family3']);
+    expect(await countOf(profiles, { syncState: 'synced', firstName: 'Dorcas' })).toBe(0);
 
     // Later writes are seen: an edit, a removal, a new client.
     await (await profiles.findOne(docs[0].prof_Id).exec())!.incrementalPatch({ firstName: 'Zuri' });

@@ -1,7 +1,7 @@
 import axios, { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { getLang, getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
-import { openVaultAtSignIn } from '../../lib/vault';
+import { openVaultAtSignIn, rewrapPassword } from '../../lib/vault';
 
 interface LoginAnswer {
   result?: { user?: Record<string, unknown> };
@@ -49,5 +49,7 @@ export async function changePassword(oldPassword: string, newPassword: string): 
   const { data } = await api.post<PasswordChangeAnswer>('/users/changepass', { oldPassword, newPassword });
   const user = getUser();
   if (user && typeof data.token === 'string' && data.token) saveSession(user, data.token);
+  // This device's data key is sealed under the new password too, for offline unlocks (issue 25).
+  if (user) await rewrapPassword(user.userId, oldPassword, newPassword);
   return data.message;
 }

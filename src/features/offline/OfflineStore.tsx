@@ -5,7 +5,7 @@ import { refreshLists } from '../../lib/datalayer';
 import { DbProvider, useDataLayer, useDb } from '../../lib/db/DbProvider';
 import { installDebugHandle } from './debugHandle';
 import { watchQuotaErrors } from './quota';
-import { useOrganisationSettled } from './organisationMove';
+import { useStoreSettled } from './storeSettle';
 import { useReplication } from './replicationControl';
 
 /** What runs beside the screens while the store is open: live pull, safety nets, checks. */
@@ -13,7 +13,7 @@ function StoreServices() {
   const db = useDb();
   const data = useDataLayer();
   const { mode } = usePreferences();
-  const settled = useOrganisationSettled(db);
+  const settled = useStoreSettled(db);
   useReplication(settled ? db : null, mode);
   useEffect(() => {
     // Forms work offline from the cached lookup lists (`lists` key): refresh them after sign-in

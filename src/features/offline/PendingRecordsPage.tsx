@@ -238,10 +238,10 @@ function TransferCard({ busy }: { busy: boolean }) {
   const titleId = useId();
 
   async function doExport() {
-    if (!db) return;
+    if (!db || !user) return;
     setWorking(true);
     try {
-      const { file, count } = await downloadPending(db, user?.userName ?? '');
+      const { file, count } = await downloadPending(db, user);
       const text = say('offline.pending.exported', { count, file });
       setResult(text);
       notify.success(say('offline.pending.export'), text);
@@ -255,10 +255,10 @@ function TransferCard({ busy }: { busy: boolean }) {
   async function doImport(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     event.target.value = ''; // the same file can be chosen again
-    if (!db || !file) return;
+    if (!db || !file || !user) return;
     setWorking(true);
     try {
-      const { imported, skipped } = await importFile(db, file);
+      const { imported, skipped } = await importFile(db, file, user.userId);
       const text = say('offline.pending.imported', { imported, skipped });
       setResult(text);
       notify.success(say('offline.pending.import'), text);

@@ -1,8 +1,10 @@
 // Export and import of pending records (issue 4 §3): a file the user keeps, so a broken
-// device's work can be brought to another one and uploaded from there.
+// device's work can be brought to another one and uploaded from there. The file is sealed for
+// the user's own devices (src/lib/vault/exportSeal.ts).
 import type { IcrsDatabase } from '../../lib/db/collections';
 import { downloadText } from '../../lib/download';
 import { exportPending, importPending, type PendingExport } from '../../lib/upload';
+import { openExport, sealExport } from '../../lib/vault';
 
 /** Number of records in an export (the engine's `PendingExport`: records by table). */
 export function countInExport(json: string): number {
@@ -21,16 +23,17 @@ function stamp(date: Date): string {
 }
 
 /** Writes the pending records (with images) to a downloaded `.json` file. */
-export async function downloadPending(db: IcrsDatabase, userName: string): Promise<{ file: string; count: number }> {
+export async function downloadPending(db: IcrsDatabase, user: { userId: string; userName: string }): Promise<{ file: string; count: number }> {
   const json = await exportPending(db);
+  const userName = user.userName;
   const safeUser = userName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'user';
   const file = `icrs-pending-${safeUser}-${stamp(new Date())}.json`;
-  downloadText(json, file, 'application/json');
+  // Clients' records leave the browser only sealed (issue 25), for this user's devices.
+  downloadText(await sealExport(user.userId, json), file, 'application/json');
   return { file, count: countInExport(json) };
 }
 
 /** Reads a file chosen by the user and adds its records to the local store. */
-export async function importFile(db: IcrsDatabase, file: File): Promise<{ imported: number; skipped: number }> {
-  const text = await file.text();
-  return importPending(db, text);
+export async function importFile(db: IcrsDatabase, file: File, userId: string): Promise<{ imported: number; skipped: number }> {
+  return importPending(db, await openExport(userId, await file.text()));
 }

@@ -8,7 +8,7 @@ import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { countPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
-import { heldBackCount } from './organisationMove';
+import { heldBackCount } from './storeSettle';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
 import { setUploading, UPLOAD_LOCK } from './uploadState';

@@ -54,9 +54,9 @@ export function useResetFlow(db: IcrsDatabase | null) {
   }
 
   async function exportFirst() {
-    if (!db) return;
+    if (!db || !user) return;
     try {
-      const { file, count } = await downloadPending(db, user?.userName ?? '');
+      const { file, count } = await downloadPending(db, user);
       notify.success(say('offline.pending.export'), say('offline.pending.exported', { count, file }));
     } catch (error) {
       if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), errorMessage(error));

@@ -9,7 +9,7 @@ import { storeNameFor } from './collections';
 
 const DOCS = 'docs';
 
-async function databaseNames(): Promise<string[]> {
+export async function databaseNames(): Promise<string[]> {
   if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return [];
   return (await indexedDB.databases()).map((info) => info.name ?? '').filter(Boolean);
 }
@@ -20,14 +20,14 @@ export async function storeDatabases(userId: string): Promise<string[]> {
   return (await databaseNames()).filter((name) => name.startsWith(prefix));
 }
 
-function request<T>(req: IDBRequest<T>): Promise<T> {
+export function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
 }
 
-function deleteDatabase(name: string): Promise<void> {
+export function deleteDatabase(name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = indexedDB.deleteDatabase(name);
     req.onsuccess = () => resolve();

@@ -9,10 +9,11 @@
 //
 // Queries on clear fields only (by key, by parent, pending first, newest first) run in IndexedDB
 // as before and their documents are opened. A query on a sealed field (the client list's search,
-// filters and sorts) cannot run there: it runs here over the collection's opened documents, kept
-// in memory while the page lives and updated from the storage's change stream (this tab's writes
-// and other tabs'); the profile images' collection keeps none in memory (photos are large) and
-// is never searched on a sealed field.
+// filters and sorts) cannot run there: it runs here, in memory, over the documents IndexedDB finds
+// for its conditions on clear fields (`syncState: 'pending'`: the few records waiting), or, with
+// none, over the collection's opened documents, kept in memory while the page lives and updated
+// from the storage's change stream (this tab's writes and other tabs'). The profile images'
+// collection keeps none in memory (photos are large) and is never searched on a sealed field.
 import {
   getQueryMatcher, getSortComparator, normalizeMangoQuery, prepareQuery, type BulkWriteRow, type EventBulk, type PreparedQuery, type RxDocumentData,
   type RxJsonSchema, type RxStorage, type RxStorageBulkWriteResponse, type RxStorageChangeEvent, type RxStorageInstance, type RxStorageInstanceCreationParams,
@@ -129,6 +130,14 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
     return opened;
   }
 
+  /** A write's `previous`: the storage compares only its revision, and hands it back in the
+   * change event, so its clear fields serve (nothing sealed: one seal less per update). */
+  function previousToStorage(doc: Doc): Doc {
+    const stored = Object.fromEntries(Object.entries(doc).filter(([name]) => clear.has(name))) as Doc;
+    openedOf.set(stored, doc);
+    return stored;
+  }
+
   const maybeFrom = (doc: Doc | null | undefined) => (doc ? fromStorage(doc) : Promise.resolve(doc));
 
   // Change events, opened in order: RxDB wants every event of a write out before the write
@@ -155,8 +164,17 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
 
   const cache = heavy ? null : openedCache(inner, events$, fromStorage);
 
+  /** The candidates of a query on sealed fields: when it also asks a clear field for a value
+   * (`syncState: 'pending'`, a parent's key), the few documents IndexedDB finds for that;
+   * else every document (the cache). */
+  async function candidates(prepared: PreparedQuery<Doc>): Promise<Doc[]> {
+    const narrowing = clearConjuncts(prepared.query.selector, clear);
+    if (narrowing) return readWhere(inner, narrowing, fromStorage);
+    return cache ? cache.all() : readWhere(inner, {}, fromStorage);
+  }
+
   async function inMemory(prepared: PreparedQuery<Doc>): Promise<Doc[]> {
-    const docs = cache ? await cache.all() : await readAll(inner, fromStorage);
+    const docs = await candidates(prepared);
     const matches = getQueryMatcher(schema, prepared.query);
     const found = docs.filter((doc) => matches(doc));
     found.sort(getSortComparator(schema, prepared.query));
@@ -172,7 +190,7 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
     collectionName: inner.collectionName,
     async bulkWrite(rows: BulkWriteRow<Record<string, unknown>>[], context: string): Promise<RxStorageBulkWriteResponse<Record<string, unknown>>> {
       const stored = await Promise.all(
-        rows.map(async (row) => ({ document: await toStorage(row.document), ...(row.previous ? { previous: await toStorage(row.previous) } : {}) })),
+        rows.map(async (row) => ({ document: await toStorage(row.document), ...(row.previous ? { previous: previousToStorage(row.previous) } : {}) })),
       );
       const result = await inner.bulkWrite(stored as never, context);
       const error = await Promise.all(
@@ -229,12 +247,24 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
   return instance;
 }
 
-/** Every live document of `inner`, opened. */
-async function readAll(inner: AnyInstance, fromStorage: (doc: Doc) => Promise<Doc>): Promise<Doc[]> {
+/** The top-level conditions of `selector` on clear fields other than RxDB's own, or null when it
+ * has none (then nothing narrows the search in IndexedDB). */
+function clearConjuncts(selector: Record<string, unknown>, clear: ReadonlySet<string>): Record<string, unknown> | null {
+  const found = Object.entries(selector).filter(([name]) => !name.startsWith('$') && !name.startsWith('_') && clear.has(name));
+  return found.length ? Object.fromEntries(found) : null;
+}
+
+/** The live documents of `inner` matching a selector on clear fields, opened. */
+async function readWhere(inner: AnyInstance, selector: Record<string, unknown>, fromStorage: (doc: Doc) => Promise<Doc>): Promise<Doc[]> {
   const schema = inner.schema as unknown as Schema;
-  const query = normalizeMangoQuery(schema, { selector: {} });
+  const query = normalizeMangoQuery(schema, { selector: { ...selector, _deleted: { $eq: false } } as never });
   const { documents } = await inner.query(prepareQuery(schema, query));
   return Promise.all(documents.map((doc) => fromStorage(doc as Doc)));
+}
+
+/** Every live document of `inner`, opened. */
+function readAll(inner: AnyInstance, fromStorage: (doc: Doc) => Promise<Doc>): Promise<Doc[]> {
+  return readWhere(inner, {}, fromStorage);
 }
 
 /**

@@ -8,3 +8,4 @@ export {
 } from './unlock';
 export { readKeyring, keyringUsers, unlockWaitMs } from './keyring';
 export { forgetLegacyData } from './legacy';
+export { sealExport, openExport, SEALED_EXPORT_FORMAT } from './exportSeal';

@@ -15,6 +15,8 @@ export interface Keyring {
   bySecret?: string;
   /** The key of the user's drafts (sealedKv.ts), sealed under the data key. */
   draftKey?: string;
+  /** The key of the user's export files (exportSeal.ts), sealed under the data key. */
+  exportKey?: string;
   /** The organisation the records collected here were collected for (the account may move:
    * they then wait, sealed, until it belongs to it again). */
   location: number;
@@ -40,6 +42,7 @@ function isKeyring(value: unknown, userId: string): value is Keyring {
     typeof v === 'object' && v !== null && v.v === 1 && v.userId === userId && typeof v.salt === 'string' && typeof v.iterations === 'number' &&
     typeof v.location === 'number' && (v.byPassword === undefined || typeof v.byPassword === 'string') && (v.bySecret === undefined || typeof v.bySecret === 'string') &&
     (v.draftKey === undefined || typeof v.draftKey === 'string') &&
+    (v.exportKey === undefined || typeof v.exportKey === 'string') &&
     (v.mirrorOf === undefined || typeof v.mirrorOf === 'number')
   );
 }

@@ -1,9 +1,10 @@
 // What versions before issue 25 left in clear on the device, removed at start: the forms' drafts
-// in localStorage (`draft:*`), their files' database (`icrs_drafts`), and the unsent-records
-// summary (`icrs.unsent`: another user's name and count, shown on the login screen).
+// in localStorage (`draft:*`) and their files' database (`icrs_drafts`). The old shared store
+// and its owner summary (`icrs.unsent`) go once their pending records are taken by their user
+// (src/lib/db/legacyStore.ts).
 import Dexie from 'dexie';
 
-const KEYS = /^(draft:|icrs\.unsent$)/;
+const KEYS = /^draft:/;
 
 export function forgetLegacyData(): void {
   try {

@@ -11,6 +11,7 @@
 import { removeMirror, removeStore } from '../db/deviceData';
 import { getToken, getUser, saveSession } from '../session';
 import { fromBase64Url } from './crypto';
+import { keepExportKey } from './exportSeal';
 import { removeDraftFiles } from './draftFiles';
 import { removeKeyring } from './keyring';
 import { closeSealedValues, openSealedValues, removeSealedValues } from './sealedKv';
@@ -103,10 +104,13 @@ async function resume(userId: string, token: string | null, onLockedElsewhere: (
   const fromTab = keyFromOtherTab(userId, TAB_WAIT_MS);
   const mayAskServer = readMark() === userId && token !== null;
   const check = mayAskServer ? checkDevice(token) : Promise.resolve<DeviceCheck>({ status: 'unreachable' });
-  const fromServer = check.then((answer) => {
+  const fromServer = check.then(async (answer) => {
     if (answer.status !== 'ok') return false;
     noteOrganisation(answer.device.location);
-    return unlockWithSecret(userId, fromBase64Url(answer.device.deviceSecret));
+    const secret = fromBase64Url(answer.device.deviceSecret);
+    const opened = await unlockWithSecret(userId, secret);
+    if (opened) await keepExportKey(userId, secret);
+    return opened;
   });
   const [tab, server, answer] = await Promise.all([fromTab, fromServer.catch(() => false), check]);
   if (answer.status === 'inactive') {
@@ -136,6 +140,7 @@ export async function openVaultAtSignIn(user: { userId: string; location: number
   const answer = await checkDevice(token);
   const secret = answer.status === 'ok' ? fromBase64Url(answer.device.deviceSecret) : null;
   const outcome = await openAtSignIn({ userId: user.userId, password, secret, location: user.location });
+  if (secret) await keepExportKey(user.userId, secret);
   if (outcome === 'replaced') {
     console.error('This device held data of this user sealed under a key that can no longer be opened; it is removed.');
     await Promise.all([removeStore(user.userId), removeDraftFiles(user.userId)]);

@@ -5,7 +5,9 @@ import { createElement } from 'react';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serviceProvider } from '../../../schemas/index';
-import { EntityForm, type EntityFormProps, type FormApi } from '../../../src/components/entity';
+import { EntityForm, loadDraft, type EntityFormProps, type FormApi } from '../../../src/components/entity';
+import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
+import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
 import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
 import { blur, click, helperOf, inputByLabel, render, typeInto, wait, type Lang, type Rendered } from './render';
 
@@ -173,12 +175,21 @@ describe('EntityForm and the server', () => {
 
 describe('EntityForm drafts', () => {
   const KEY = 'draft:serviceProvider:new';
+  // Drafts are the signed-in user's sealed values (issue 25): the vault open as after a sign-in.
+  beforeEach(async () => {
+    openWithKey('draft-user', await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']));
+    await openSealedValues('draft-user');
+  });
+  afterEach(() => {
+    lockVault();
+    closeSealedValues();
+  });
 
   it('keeps typed values across a reload and says so', async () => {
     const first = await open('en');
     await typeInto(inputByLabel(first.container, 'Name'), 'Centre Espoir');
     await wait(400);
-    expect(JSON.parse(localStorage.getItem(KEY) ?? '{}').values).toMatchObject({ sp_Name: 'Centre Espoir' });
+    expect(loadDraft(KEY)?.values).toMatchObject({ sp_Name: 'Centre Espoir' });
     await first.unmount();
     const second = await open('en');
     expect((inputByLabel(second.container, 'Name') as HTMLInputElement).value).toBe('Centre Espoir');
@@ -189,7 +200,7 @@ describe('EntityForm drafts', () => {
     const { container } = await open('en');
     await typeInto(inputByLabel(container, 'Name'), 'Quick');
     window.dispatchEvent(new Event('pagehide'));
-    expect(JSON.parse(localStorage.getItem(KEY) ?? '{}').values?.sp_Name).toBe('Quick');
+    expect(loadDraft(KEY)?.values.sp_Name).toBe('Quick');
   });
 
   it('forgets the draft once saved', async () => {
@@ -197,11 +208,11 @@ describe('EntityForm drafts', () => {
     const { container } = await open('en', { onSubmit, initialValues: VALID });
     await typeInto(inputByLabel(container, 'Name'), 'Centre Espoir Goma');
     await wait(400);
-    expect(localStorage.getItem(KEY)).not.toBeNull();
+    expect(loadDraft(KEY)).not.toBeNull();
     await submit(container);
     await wait(400);
     expect(onSubmit).toHaveBeenCalled();
-    expect(localStorage.getItem(KEY)).toBeNull();
+    expect(loadDraft(KEY)).toBeNull();
   });
 
   it('forgets the draft on cancel', async () => {
@@ -212,7 +223,7 @@ describe('EntityForm drafts', () => {
     const cancel = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Cancel') as HTMLButtonElement;
     await click(cancel);
     expect(onCancel).toHaveBeenCalled();
-    expect(localStorage.getItem(KEY)).toBeNull();
+    expect(loadDraft(KEY)).toBeNull();
   });
 
   it('keeps a location set by the form\'s extra content (a new record had none) across a reload', async () => {
@@ -221,7 +232,7 @@ describe('EntityForm drafts', () => {
     const first = await open('en', { children: pick, initialValues: VALID });
     await click(first.container.querySelector('[data-testid="pick"]') as HTMLElement);
     await wait(400);
-    expect(JSON.parse(localStorage.getItem(KEY) ?? '{}').values).toMatchObject({ lat: '-1.6792', lng: '29.2228' });
+    expect(loadDraft(KEY)?.values).toMatchObject({ lat: '-1.6792', lng: '29.2228' });
     await first.unmount();
     view = null;
 
@@ -236,7 +247,7 @@ describe('EntityForm drafts', () => {
     const { container } = await open('en', { recordKey: key, initialValues: { sp_Id: key, ...VALID } });
     await typeInto(inputByLabel(container, 'Name'), 'Edited');
     await wait(400);
-    expect(localStorage.getItem(`draft:serviceProvider:${key}`)).not.toBeNull();
-    expect(localStorage.getItem(KEY)).toBeNull();
+    expect(loadDraft(`draft:serviceProvider:${key}`)).not.toBeNull();
+    expect(loadDraft(KEY)).toBeNull();
   });
 });

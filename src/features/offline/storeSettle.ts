@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { IcrsDatabase } from '../../lib/db/collections';
 import { collectionOf, OFFLINE_ENTITIES } from '../../lib/db/collections';
+import { adoptLegacyStore } from '../../lib/db/legacyStore';
 import { forgetPullCheckpoints } from '../../lib/db/replication';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
@@ -37,13 +38,24 @@ export async function heldBackCount(db: IcrsDatabase): Promise<number> {
   return countPending(db);
 }
 
-/** True once the store's organisation is settled (the pull may start). */
-export function useOrganisationSettled(db: IcrsDatabase | null): boolean {
+/** The records the previous version's shared store kept for this user, taken into theirs. */
+async function adoptPrevious(db: IcrsDatabase): Promise<void> {
+  const user = getUser();
+  if (!user) return;
+  const taken = await adoptLegacyStore(db, user.userId);
+  if (taken > 0) notify.info(t('lock.adoptedTitle'), t('lock.adopted', { count: taken }));
+}
+
+/** True once the store is settled (records of the previous version taken, the organisation
+ * checked): the pull may start. */
+export function useStoreSettled(db: IcrsDatabase | null): boolean {
   const [settled, setSettled] = useState(false);
   useEffect(() => {
     if (!db) return;
     let current = true;
-    settleOrganisation(db)
+    adoptPrevious(db)
+      .catch((error: unknown) => console.error('Records of the previous version could not be taken into this store:', error))
+      .then(() => settleOrganisation(db))
       .catch((error: unknown) => console.error('The organisation of this device\'s data could not be settled:', error))
       .finally(() => current && setSettled(true));
     return () => {
