@@ -1,0 +1,225 @@
+// The offline client list with 5,000 clients on the device (issue 25, "Benchmarks"): headless
+// Chromium, the built app against a local server (PostgreSQL with TEST_DATABASE_URL, else
+// in-memory PGlite), signed in as a real user (role 3, organisation 2) whose device mirrored
+// BENCH_CLIENTS (default 5,000, the pull's window) client profiles of its organisation (filled on
+// the server by one INSERT … SELECT generate_series, mirrored by the app's first pull: sealed in
+// the new build's store), then the app's offline mode on (the data layer reads the store only):
+// - offline_clients.first_rows_ms: from navigation to /profiles (a full page load of its address)
+//   until the grid's first row is in the page (the page's clock: a mutation observer);
+// - offline_clients.in_app_ms: a fresh load of the offline home, then a click on the clients'
+//   link in the sidebar until the first row shows (the store and its cache cold: a new page);
+// - offline_clients.sort_ms: in the list just loaded, a click on the "First name" column header
+//   until the first row is the first name in order (all 5,000 sorted);
+// - offline_clients.search_ms: then a last name typed into the search field (one input event)
+//   until every row shown is one of its BENCH_CLIENTS/50 clients; includes the search field's
+//   400 ms typing pause (SEARCH_DEBOUNCE_MS), in both builds;
+// median of BENCH_RUNS (default 5).
+// - BENCH_COMPARE_DIST=<dir>: another build (e.g. main before issue 25, its dist/ copied) served by
+//   a second server on the same database, in its own browser context (its own store, filled by
+//   its own first pull), measured in turn with this one (the order alternating from run to run):
+//   its figures as offline_clients.compared.*, and the median of the pairs' ratios this/that.
+//   Aim (issue 25): ratio ≤ 1.25 (no worse than 0.8×).
+//
+// The network stays up: offline mode is the app's switch (the store answers every list), and a
+// full page load of the new build reopens the vault from the server's device secret (GET
+// /api/session/device, loopback) as a reload does; with the network cut a reload shows the lock
+// screen instead (bench/unlock.bench.ts measures that).
+//
+//   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_COMPARE_DIST=/tmp/base-dist npx tsx bench/offline-clients.bench.ts
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { buildApp } from '../server/app';
+import { launchBrowser } from '../test/helpers/browser';
+import { ensureOrganisations } from '../test/helpers/records';
+import { startTestServer } from '../test/helpers/server';
+import { median } from './median';
+import { passLockScreen, signedInAfterFirstPull, storedClients } from './signedIn';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const USER = { userName: 'fieldclients', password: 'field-clients-password-1', role: 3, location: 2 };
+/** The last name of one client in 50 (search: BENCH_CLIENTS/50 matches). */
+const NEEDLE = 'Kavirambali';
+/** The first name first in order (sort): client n = BENCH_CLIENTS has it (7n mod CLIENTS = 0). */
+const FIRST_IN_ORDER = 'F00000';
+const FIRST_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+/** The clients of organisation 2: distinct first names (a permutation, so the order is known),
+ * one in 50 named NEEDLE, the others spread over 997 last names; newest first by creation. */
+async function fillClients(db: Awaited<ReturnType<typeof startTestServer>>['server']['db'], count: number): Promise<number> {
+  const started = performance.now();
+  await db.transaction(async (tx) => {
+    await tx.query('SET LOCAL statement_timeout = 0');
+    await tx.query(
+      `INSERT INTO "tbl_profiles" ("prof_Id", "prof_Reg_No", "firstName", "lastName", "sex", "birthDate", "phone", "territory", "consent", "location", "createdAt", "updatedAt")
+       SELECT lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000025', 'ADC' || lpad(n::text, 8, '0'),
+         'F' || lpad(((n * 7) % $1::int)::text, 5, '0'),
+         CASE WHEN n % 50 = 0 THEN '${NEEDLE}' ELSE 'Kahindo' || (n % 997) END,
+         CASE WHEN n % 2 = 0 THEN 'F' ELSE 'M' END, date '1970-01-01' + (n % 15000), '+24381' || lpad(n::text, 7, '0'),
+         1 + n % 8, true, 2, now() - n * interval '1 minute', now()
+       FROM generate_series(1, $1::int) AS n`,
+      [count],
+    );
+  });
+  await db.query('VACUUM ANALYZE "tbl_profiles"');
+  return (performance.now() - started) / 1000;
+}
+
+/** In every page: `__firstRowAt` (the first grid row in the page), `__until` (a condition on the
+ * page, its time noted when first true), `__inputAt`/`__clickAt` (the last input and click). */
+const WATCH = `(() => {
+  window.__firstRowAt = null;
+  window.__frameAt = null;
+  window.__until = null;
+  document.addEventListener('input', () => { window.__inputAt = performance.now(); }, { capture: true });
+  document.addEventListener('click', () => { window.__clickAt = performance.now(); }, { capture: true });
+  new MutationObserver(() => {
+    const now = performance.now();
+    if (window.__firstRowAt === null && document.querySelector('${FIRST_ROW}')) window.__firstRowAt = now;
+    if (window.__frameAt === null && document.querySelector('nav a[href="/profiles"]')) window.__frameAt = now;
+    if (window.__until && window.__until.at === null && window.__until.test()) window.__until.at = now;
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})()`;
+
+/** Every row shown is a NEEDLE client. */
+const UNTIL_SEARCHED = `(() => { window.__until = { at: null, test: () => {
+  const rows = [...document.querySelectorAll('.MuiDataGrid-row')];
+  return rows.length > 0 && rows.every((row) => row.textContent.includes(${JSON.stringify(NEEDLE)}));
+} }; })()`;
+/** The first row is the first name in order. */
+const UNTIL_SORTED = `(() => { window.__until = { at: null, test: () =>
+  document.querySelector('${FIRST_ROW} [data-field="firstName"]')?.textContent === ${JSON.stringify(FIRST_IN_ORDER)} }; })()`;
+
+interface Figures {
+  shown: number[];
+  inApp: number[];
+  sort: number[];
+  search: number[];
+  /** The page's clock when the app's frame (the sidebar) was first in the page: the vault open
+   * in the new build (its gate shows a spinner until then). */
+  frame: number[];
+  /** The page's clock when the answer of GET /api/session/device was in (the new build's vault reopening). */
+  device: number[];
+}
+
+interface Build {
+  name: string;
+  page: Page;
+  figures: Figures;
+}
+
+/** A server for another build's files on the same database (BENCH_COMPARE_DIST). */
+async function serveOtherBuild(config: Parameters<typeof buildApp>[0], dist: string) {
+  const server = await buildApp({ ...config, staticDir: path.resolve(dist) });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { url: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`, close: () => server.app.close() };
+}
+
+/** Signed in, the first pull done and the store holding the organisation's clients, offline mode on. */
+async function prepared(browser: Browser, name: string, url: string): Promise<Build> {
+  const page = await signedInAfterFirstPull(browser, url, USER, ["localStorage.setItem('icrsDebug', '1')", WATCH]);
+  await page.waitForFunction(() => Boolean(window.__icrs?.db));
+  const count = () => page.evaluate<number>('window.__icrs.db.collections.tbl_profiles.count().exec()');
+  for (let tries = 0; (await count()) < CLIENTS; tries++) {
+    if (tries > 120) throw new Error(`${name}: ${await count()} of ${CLIENTS} clients in the store after 2 minutes`);
+    await page.waitForTimeout(1_000);
+  }
+  const stored = await storedClients(page);
+  console.log(`# ${name}: ${await count()} clients in the device's store; in IndexedDB ${stored.sealed} sealed, ${stored.clear} with a last name in clear`);
+  await page.getByRole('switch', { name: 'Offline mode' }).check();
+  await page.waitForURL((u) => u.pathname === '/offlinehp');
+  return { name, page, figures: { shown: [], inApp: [], sort: [], search: [], frame: [], device: [] } };
+}
+
+async function offlineHome(page: Page): Promise<void> {
+  await page.goto('/offlinehp');
+  if (await passLockScreen(page, USER.password, page.getByRole('heading', { name: 'Offline home', level: 1 }))) console.log('# the lock screen showed at the offline home: unlocked');
+}
+
+/** One run: a full load of /profiles, a sort, a search; then the list from the sidebar. */
+async function oneRun(build: Build): Promise<void> {
+  const { page, figures } = build;
+  await offlineHome(page);
+  await page.goto('/profiles');
+  if (await passLockScreen(page, USER.password, page.locator(FIRST_ROW))) throw new Error(`${build.name}: the lock screen showed at a load of /profiles (the vault did not reopen from the server's device secret)`);
+  figures.shown.push(await page.evaluate<number>('window.__firstRowAt'));
+  figures.frame.push(await page.evaluate<number>('window.__frameAt'));
+  // The new build's vault reopened from the server's device secret: its answer's end (absent in the base build).
+  const device = await page.evaluate<number | null>(`performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/session/device'))?.responseEnd ?? null`);
+  if (device !== null) figures.device.push(device);
+  await page.waitForTimeout(500); // the list's own start settled: only the sort is timed
+
+  await page.evaluate(UNTIL_SORTED);
+  await page.locator('.MuiDataGrid-columnHeader[data-field="firstName"] .MuiDataGrid-columnHeaderTitleContainer').click();
+  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, { timeout: 60_000 });
+  figures.sort.push(await page.evaluate<number>('window.__until.at - window.__clickAt'));
+
+  await page.evaluate(UNTIL_SEARCHED);
+  await page.getByTestId('grid-search').fill(NEEDLE);
+  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, { timeout: 60_000 });
+  figures.search.push(await page.evaluate<number>('window.__until.at - window.__inputAt'));
+
+  await offlineHome(page);
+  const link = page.locator('nav a[href="/profiles"]').first();
+  await link.waitFor();
+  await page.waitForTimeout(1_000); // the home's own start settled: only the navigation is timed
+  await page.evaluate('window.__firstRowAt = null');
+  await link.click();
+  await page.locator(FIRST_ROW).waitFor({ timeout: 60_000 });
+  figures.inApp.push(await page.evaluate<number>('window.__firstRowAt - window.__clickAt'));
+}
+
+const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
+const FIGURES: [keyof Figures, string][] = [['shown', 'first_rows'], ['inApp', 'in_app'], ['sort', 'sort'], ['search', 'search']];
+
+function report(build: Build, prefix: string): void {
+  for (const [key, name] of FIGURES) console.log(`${prefix}${name}_ms: ${median(build.figures[key]).toFixed(0)} ms  (runs: ${runs(build.figures[key])})`);
+  console.log(`# ${prefix}frame_shown_ms: ${median(build.figures.frame).toFixed(0)} ms after navigation, the sidebar  (runs: ${runs(build.figures.frame)})`);
+  if (build.figures.device.length) console.log(`# ${prefix}device_secret_answered_ms: ${median(build.figures.device).toFixed(0)} ms after navigation  (runs: ${runs(build.figures.device)})`);
+}
+
+/** Median of the ratios this/that of the runs in turn. */
+function pairedRatio(these: number[], those: number[]): string {
+  return median(these.map((v, i) => v / (those[i] ?? Number.NaN)).filter(Number.isFinite)).toFixed(2);
+}
+
+async function main() {
+  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
+  const compareDist = process.env.BENCH_COMPARE_DIST;
+  if (compareDist && t.backend !== 'postgres') throw new Error('BENCH_COMPARE_DIST needs TEST_DATABASE_URL (two servers on one database)');
+  const browser = await launchBrowser();
+  const other = compareDist ? await serveOtherBuild(t.config, compareDist) : undefined;
+  try {
+    await ensureOrganisations(t.server.db);
+    const filled = await fillClients(t.server.db, CLIENTS);
+    await t.createUser(USER);
+    console.log(`# offline_clients: headless Chromium, built app, ${CLIENTS.toLocaleString('en')} clients of organisation 2 on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${load()}`);
+    const builds: Build[] = [];
+    for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][]) builds.push(await prepared(browser, name, url));
+    for (let run = 0; run < RUNS; run++) {
+      for (const build of run % 2 ? [...builds].reverse() : builds) await oneRun(build);
+    }
+    console.log(`# load at the end ${load()}`);
+    const [mine, compared] = builds as [Build, Build | undefined];
+    report(mine, 'offline_clients.');
+    if (compared) {
+      report(compared, `offline_clients.compared.`);
+      for (const [key, name] of FIGURES) console.log(`offline_clients.ratio.${name}: ${pairedRatio(mine.figures[key], compared.figures[key])}x  (this/compared, median of ${RUNS} pairs; aim ≤ 1.25)`);
+    }
+  } finally {
+    await browser.close();
+    await other?.close();
+    await t.close();
+  }
+}
+
+if (process.env.VITEST) {
+  const { bench } = await import('vitest');
+  bench.skip('offline_clients: run `npx tsx bench/offline-clients.bench.ts`', () => undefined);
+} else {
+  await main();
+}
