@@ -309,3 +309,43 @@ describe('a deactivated account', () => {
     await context.close();
   }, 180_000);
 });
+
+describe('an account moved to another organisation', () => {
+  it('drops the former organisation\'s mirror and holds back the records collected for it', async () => {
+    const mover = { userName: 'fieldMover', password: 'field-password-M1', role: 3, location: 2 };
+    const { userId } = await server.createUser(mover);
+    const { context, page } = await debugPage();
+    await signIn(page, mover.userName, mover.password);
+    await storeReady(page);
+    await page.evaluate(async () => {
+      const { data, entities } = window.__icrs!;
+      await data!.create(entities.profile, { firstName: 'Formerorg', lastName: 'Mirroredclient', sex: 'F', territory: 1, consent: true });
+    });
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await storeReady(page);
+    await page.evaluate(async () => {
+      const { data, entities } = window.__icrs!;
+      await data!.create(entities.profile, { firstName: 'Heldback', lastName: 'Collectedbefore', sex: 'F', territory: 1, consent: true });
+    });
+    const profiles = () =>
+      page.evaluate(async () => {
+        const { db } = window.__icrs!;
+        return (await db.collections.tbl_profiles.find().exec()).map((d) => `${d.get('lastName')}:${d.get('syncState')}`).sort();
+      });
+    await expect.poll(profiles).toEqual(['Collectedbefore:pending', 'Mirroredclient:synced']);
+
+    // An administrator moves the account to organisation 3; the next load that reaches the server sees it.
+    expect((await server.api('PUT', `/users/${userId}`, { token: adminToken, body: { location: 3 } })).status).toBe(200);
+    await page.reload();
+    await page.getByText('Your account now belongs to another organisation').first().waitFor({ timeout: 20_000 });
+    await storeReady(page);
+    await expect.poll(profiles).toEqual(['Collectedbefore:pending']);
+    await page.getByRole('button', { name: 'Upload Data online' }).click();
+    await page.getByText(/1 record collected for your former organisation waits on this device/).first().waitFor();
+    const token = await server.login(mover.userName, mover.password);
+    expect((await server.api('GET', '/profile?q=Collectedbefore', { token })).body.total).toBe(0);
+    await context.close();
+  }, 120_000);
+});
+
