@@ -31,6 +31,7 @@ import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { fillMainTables, median } from './seed';
+import { pairedRatio } from './median';
 import { signedInAfterFirstPull } from './signedIn';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -165,10 +166,6 @@ function report(build: Build, prefix: string): void {
   console.log(`# ${prefix}live update runs: ${runs(build.live)}`);
 }
 
-/** Median of the ratios this/that of the runs in turn. */
-function pairedRatio(these: number[], those: number[]): string {
-  return median(these.map((v, i) => v / (those[i] ?? Number.NaN)).filter(Number.isFinite)).toFixed(2);
-}
 
 async function main() {
   // The bulk fill can outlast the default statement timeout (and the client's read timeout

@@ -34,7 +34,7 @@ import { buildApp } from '../server/app';
 import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
-import { median } from './median';
+import { median, pairedRatio } from './median';
 import { passLockScreen, signedInAfterFirstPull, storedClients } from './signedIn';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
@@ -182,10 +182,6 @@ function report(build: Build, prefix: string): void {
   if (build.figures.device.length) console.log(`# ${prefix}device_secret_answered_ms: ${median(build.figures.device).toFixed(0)} ms after navigation  (runs: ${runs(build.figures.device)})`);
 }
 
-/** Median of the ratios this/that of the runs in turn. */
-function pairedRatio(these: number[], those: number[]): string {
-  return median(these.map((v, i) => v / (those[i] ?? Number.NaN)).filter(Number.isFinite)).toFixed(2);
-}
 
 async function main() {
   const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });

@@ -35,7 +35,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer, type TestServer } from '../test/helpers/server';
-import { median } from './median';
+import { median, pairedRatio } from './median';
 import { passLockScreen } from './signedIn';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -218,10 +218,6 @@ function report(b: Build, prefix: string): void {
   console.log(`${prefix}sequential_create_clients: ${b.sequentialClients.toFixed(0)} records/s (${SEQUENTIAL_INSERTS} data.create calls of clients, one per record)`);
 }
 
-/** Median of the ratios this/that of the runs in turn. */
-function pairedRatio(these: number[], those: number[]): string {
-  return median(these.map((v, i) => v / (those[i] ?? Number.NaN)).filter(Number.isFinite)).toFixed(2);
-}
 
 async function main() {
   const compareDist = process.env.BENCH_COMPARE_DIST;
