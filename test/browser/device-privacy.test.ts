@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { seriousViolations } from '../helpers/axe';
 import { png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -245,6 +246,7 @@ describe('offline unlock', () => {
 
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
     await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel(/^Password/).fill(userA.password);
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
