@@ -15,7 +15,8 @@ let browser: Browser;
 let token: string;
 let lists: Record<string, { id: number; en: string; fr: string }[]>;
 
-const reporter = { userName: 'report2', password: 'report-password-2', role: 2, location: 0 };
+// Of an organisation: a reader without one sees no client figures (issue 26 §1).
+const reporter = { userName: 'report2', password: 'report-password-2', role: 2, location: 2 };
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
@@ -65,6 +66,7 @@ async function tableRows(page: Page, id: string): Promise<{ rows: string[][]; to
 
 /** The rows a count table should show for `counts` (label, count, share), English numbers. */
 function expected(counts: { id: number | string; count: number }[], name: (id: number | string) => string): string[][] {
+  if (counts.length === 0) return [['No data for this chart yet.']]; // what an empty table shows
   const total = counts.reduce((sum, c) => sum + c.count, 0);
   return counts.map((c) => [name(c.id), c.count.toLocaleString('en'), (Math.round((c.count / total) * 1000) / 10).toLocaleString('en')]);
 }
