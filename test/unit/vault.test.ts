@@ -104,6 +104,18 @@ describe('the device vault', () => {
     expect(await openJson(sealed)).toBe('pending record');
   });
 
+  it('never replaces a keyring it could not try with the secret (a password changed elsewhere, the secret kept back): the records it seals wait', async () => {
+    await signIn('first pass 1');
+    const sealed = await sealJson('pending record');
+    const before = JSON.stringify(readKeyring(USER));
+    lockVault();
+    expect(await signIn('second pass 2', null)).toBe('deferred');
+    expect(isVaultOpen()).toBe(false);
+    expect(JSON.stringify(readKeyring(USER))).toBe(before);
+    expect(await signIn('second pass 2')).toBe('opened'); // the secret given: opened, resealed
+    expect(await openJson(sealed)).toBe('pending record');
+  });
+
   it('seals under a password changed here', async () => {
     await signIn('first pass 1');
     expect(await rewrapPassword(USER, 'first pass 1', 'third pass 3')).toBe(true);

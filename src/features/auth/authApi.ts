@@ -1,7 +1,7 @@
 import axios, { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { getLang, getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
-import { openVaultAtSignIn, rewrapPassword } from '../../lib/vault';
+import { afterPasswordChange, openVaultAtSignIn } from '../../lib/vault';
 
 interface LoginAnswer {
   result?: { user?: Record<string, unknown> };
@@ -42,14 +42,17 @@ interface PasswordChangeAnswer {
 
 /**
  * POST /api/users/changepass. A password change ends every session of the user but this one,
- * which goes on with the token of the answer: it replaces the stored one (docs/security.md).
- * Answers the server's confirmation, in the user's language.
+ * which goes on with the token of the answer: it replaces the stored one, and a temporary
+ * password is no longer (docs/security.md). This device's data key is sealed under the new
+ * password (issue 25). Answers the server's confirmation, in the user's language. `silent`: the
+ * screen shows a refusal beside the fields.
  */
 export async function changePassword(oldPassword: string, newPassword: string): Promise<string> {
-  const { data } = await api.post<PasswordChangeAnswer>('/users/changepass', { oldPassword, newPassword });
+  const { data } = await api.post<PasswordChangeAnswer>('/users/changepass', { oldPassword, newPassword }, { silent: true });
   const user = getUser();
-  if (user && typeof data.token === 'string' && data.token) saveSession(user, data.token);
-  // This device's data key is sealed under the new password too, for offline unlocks (issue 25).
-  if (user) await rewrapPassword(user.userId, oldPassword, newPassword);
+  if (user && typeof data.token === 'string' && data.token) {
+    saveSession({ ...user, mustChangePassword: false }, data.token);
+    await afterPasswordChange(user, oldPassword, newPassword, data.token);
+  }
   return data.message;
 }

@@ -56,12 +56,7 @@ export async function updateOwnProfile(userId: string, values: Record<string, un
 
 /** POST /users/changepass. Every other session of the user ends; this one goes on with the
  * token of the answer, stored at once so the next request is not refused. */
-export async function changePassword(oldPassword: string, newPassword: string): Promise<string> {
-  const { data } = await api.post<{ message: string; token: string }>('/users/changepass', { oldPassword, newPassword }, { silent: true });
-  const current = getUser();
-  if (current) saveSession({ ...current, mustChangePassword: false }, data.token);
-  return data.message;
-}
+export { changePassword } from '../auth';
 
 /** The server copy of a 409 `conflict` answer (someone saved the user since it was read). */
 export function conflictCopy(error: unknown): UserRow | null {

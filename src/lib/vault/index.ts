@@ -4,7 +4,7 @@ export { VaultLockedError, isVaultOpen, openVaultUser, onVaultChange, unlockWith
 export { readSealedValue, writeSealedValue, clearSealedValues } from './sealedKv';
 export { keepDraftFiles, loadDraftFiles, clearDraftFiles, type DraftFileInput } from './draftFiles';
 export {
-  resumeVault, unlockedWithPassword, forgetAtNextStart, forgetAsked, openVaultAtSignIn, lockEverywhere, forgetMirror, removeMyData, checkDevice, type Resumed, type DeviceAnswer, type DeviceCheck,
+  resumeVault, unlockedWithPassword, afterPasswordChange, forgetAtNextStart, forgetAsked, openVaultAtSignIn, lockEverywhere, forgetMirror, removeMyData, checkDevice, type Resumed, type DeviceAnswer, type DeviceCheck,
 } from './unlock';
 export { readKeyring, keyringUsers, unlockWaitMs } from './keyring';
 export { forgetLegacyData } from './legacy';

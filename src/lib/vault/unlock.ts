@@ -16,7 +16,7 @@ import { removeDraftFiles } from './draftFiles';
 import { removeKeyring } from './keyring';
 import { closeSealedValues, openSealedValues, removeSealedValues } from './sealedKv';
 import { joinTabs, keyFromOtherTab, lockOtherTabs, shareWithOtherTabs } from './tabs';
-import { isVaultOpen, lockVault, openAtSignIn, unlockWithSecret, type SignInOutcome } from './vault';
+import { isVaultOpen, lockVault, openAtSignIn, rewrapPassword, unlockWithSecret, type SignInOutcome } from './vault';
 
 const MARK = 'icrs.unlocked';
 /** How long a page load waits for another tab's key before asking for the password. */
@@ -140,6 +140,7 @@ export async function openVaultAtSignIn(user: { userId: string; location: number
   const answer = await checkDevice(token);
   const secret = answer.status === 'ok' ? fromBase64Url(answer.device.deviceSecret) : null;
   const outcome = await openAtSignIn({ userId: user.userId, password, secret, location: user.location });
+  if (outcome === 'deferred') return outcome;
   if (secret) await keepExportKey(user.userId, secret);
   if (outcome === 'replaced') {
     console.error('This device held data of this user sealed under a key that can no longer be opened; it is removed.');
@@ -148,6 +149,14 @@ export async function openVaultAtSignIn(user: { userId: string; location: number
   }
   await opened(user.userId);
   return outcome;
+}
+
+/** After the user changed their password here: the data key sealed under the new one; or, when
+ * the vault could not open before (a temporary password, for which the server keeps the device
+ * secret back), opened now with the new password and the secret. */
+export async function afterPasswordChange(user: { userId: string; location: number }, oldPassword: string, newPassword: string, token: string): Promise<void> {
+  if (isVaultOpen(user.userId)) await rewrapPassword(user.userId, oldPassword, newPassword);
+  else await openVaultAtSignIn(user, newPassword, token);
 }
 
 /** The key leaves memory here and in the user's other tabs (sign-out, idle lock). */

@@ -105,13 +105,14 @@ export interface SignInKeys {
   location: number;
 }
 
-export type SignInOutcome = 'created' | 'opened' | 'replaced';
+export type SignInOutcome = 'created' | 'opened' | 'replaced' | 'deferred';
 
 /**
  * At a sign-in the server accepted: opens this user's vault with the password, or with the
  * device secret when the password changed since (then seals it under the new password), or
  * makes a new data key when the device has none for the user. `replaced` means the old keyring
  * could be opened by neither: its data cannot be read any more and must go (the caller removes it).
+ * `deferred`: the password does not open it and the secret was not given; the vault stays locked.
  */
 export async function openAtSignIn({ userId, password, secret, location }: SignInKeys): Promise<SignInOutcome> {
   const existing = readKeyring(userId);
@@ -125,6 +126,10 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
       setOpen({ userId, key: opened.key });
       return 'opened';
     }
+    // Not opened by this password, and the secret could not be asked (no network, or a
+    // temporary password the server keeps it back for): the keyring waits for the secret. It is
+    // never replaced without it, which would lose the records it seals.
+    if (!secret) return 'deferred';
   }
   const salt = newSalt();
   const wrappers = await Promise.all([passwordKey(password, salt), ...(secret ? [secretKey(secret, salt)] : [])]);
