@@ -71,7 +71,8 @@ const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
 token = JSON.parse((await call('POST', '/login', ADMIN)).text).result.user.token;
 const stream = new StreamReader();
-await stream.open(`${server.url}/api/sync/stream?token=${encodeURIComponent(token)}`);
+const ticket = JSON.parse((await call('POST', '/sync/ticket', {})).text) as { ticket: string };
+await stream.open(`${server.url}/api/sync/stream?ticket=${encodeURIComponent(ticket.ticket)}`);
 
 const statuses = new Map<number, number>();
 let without503RetryAfter = 0;

@@ -17,7 +17,7 @@ try {
     if (status === 429 && firstRefusal === undefined) firstRefusal = i;
   }
   console.log(`${TRIES} wrong passwords for one user name: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}; first 429 at try ${firstRefusal ?? 'never'}`);
-  const stream = await fetch(`${t.url}/api/sync/stream?token=${token}`);
+  const stream = await fetch(await t.streamUrl(token));
   await stream.body?.cancel();
   const lines = log.filter((line) => line.includes('/api/sync/stream'));
   console.log(`stream request log lines: ${lines.length}, containing the token: ${lines.filter((l) => l.includes(token)).length}`);

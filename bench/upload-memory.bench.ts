@@ -78,7 +78,7 @@ async function main() {
     cwd: SERVER_DIR,
     env: {
       ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', LOG_LEVEL: 'error',
-      ADMIN_USERNAME: ADMIN.userName, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'bench-secret', STATIC_DIR: '/nonexistent',
+      ADMIN_USERNAME: ADMIN.userName, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'bench-secret-long-enough-for-32-bytes', STATIC_DIR: '/nonexistent',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

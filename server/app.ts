@@ -7,6 +7,7 @@ import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
 import { installErrorHandler, loggedError } from './lib/errors';
 import { installInputRules } from './lib/input';
 import { TokenService } from './lib/tokens';
+import { Passwords } from './lib/passwords';
 import authPlugin from './plugins/auth';
 import healthPlugin from './plugins/health';
 import publicConfigPlugin from './plugins/publicConfig';
@@ -40,6 +41,19 @@ export function loggedUrl(url: string): string {
   return query === -1 ? url : `${url.slice(0, query)}?[hidden]`;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Hashing in a bounded queue and the one throttled password check (lib/passwords.ts). */
+    passwords: Passwords;
+  }
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count trusts that many proxies from the server
+ * outwards (X-Forwarded-For's right-most addresses, which those proxies wrote). */
+function trustProxyOption(value: Config['trustProxy']): false | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
 export interface BuildOptions {
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: { write(line: string): void };
@@ -61,13 +75,16 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
       },
       ...(logStream ? { stream: logStream } : {}),
     },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true }, // spec §7 writes POST /jobs/ and GET /jobs alike
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   app.addHook('onClose', () => db.close());
   db.onFault((error, what) => app.log.warn({ err: error }, what));
+
+  const passwords = new Passwords(db, { concurrency: config.passwordHashConcurrency, waiting: config.passwordHashQueue });
+  app.decorate('passwords', passwords);
 
   const serveApp = hasBuiltApp(config.staticDir);
   installErrorHandler(app, serveApp ? (request, reply) => (wantsApp(request) ? sendApp(reply) : undefined) : undefined);
@@ -83,7 +100,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
     if (table === 'users' || table === ALL_TABLES) users.forgetAll();
   });
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
-  await app.register(authPlugin, { db, tokens, users });
+  await app.register(authPlugin, { db, tokens, users, passwords });
   await app.register(healthPlugin, { db });
   await app.register(sessionPlugin, { db, tokens, users });
   await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact, lockAfterMinutes: config.lockAfterMinutes });

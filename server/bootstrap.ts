@@ -1,4 +1,7 @@
 // What a fresh database needs before anyone can sign in: a token secret and a first administrator.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Config } from './config';
 import type { Db } from './db/index';
 import { isUniqueViolation } from './lib/errors';
@@ -17,8 +20,21 @@ export async function tokenSecret(db: Db, config: Config): Promise<string> {
 
 export interface FirstAdmin {
   userName: string;
-  /** Set only when the password was generated here: it must be shown once. */
-  generatedPassword?: string;
+  /** Set only when the password was generated here: the file that holds it (issue 26 §5). */
+  passwordFile?: string;
+}
+
+export const FIRST_ADMIN_PASSWORD_FILE = 'first-admin-password.txt';
+
+/** Writes a generated password to a file only the server's user may read (0600), in DATA_DIR
+ * (a temporary folder when the database lives in memory), and answers its path: the password
+ * itself never reaches standard output, which container and service logs keep. */
+function writePasswordFile(config: Config, userName: string, password: string): string {
+  const dir = config.dataDir.startsWith('memory://') ? mkdtempSync(path.join(tmpdir(), 'icrs-')) : path.resolve(config.dataDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, FIRST_ADMIN_PASSWORD_FILE);
+  writeFileSync(file, `user: ${userName}\npassword: ${password}\n`, { mode: 0o600 });
+  return file;
 }
 
 /** Creates the first administrator when the database has no user at all. */
@@ -34,10 +50,12 @@ export async function ensureFirstAdmin(db: Db, config: Config): Promise<FirstAdm
       role: 1,
       location: 0,
       fullName: 'Administrator',
+      // A generated password is temporary: the app and the server ask for a new one at once.
+      mustChangePassword: generatedPassword !== undefined,
     });
   } catch (error) {
     if (isUniqueViolation(error)) return undefined; // another server process made it first
     throw error;
   }
-  return { userName: config.adminUserName, generatedPassword };
+  return { userName: config.adminUserName, passwordFile: generatedPassword ? writePasswordFile(config, config.adminUserName, generatedPassword) : undefined };
 }

@@ -1,6 +1,7 @@
 // Configuration from the environment (README "Configuration"). One place reads process.env.
 import path from 'node:path';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
+import { DEFAULT_HASH_LIMITS } from './lib/passwords';
 import { contactFromEnv, type ContactDetails } from './plugins/publicConfig';
 import { DEFAULT_LOCK_AFTER_MINUTES, isLockAfterMinutes, MAX_LOCK_AFTER_MINUTES } from '../schemas/publicConfig';
 
@@ -24,10 +25,14 @@ export interface Config extends DbTimeouts {
   programmeUrl?: string;
   /** The programme's contact details of "Contact us" (GET /api/config). */
   contact: ContactDetails;
-  /** Fastify's trustProxy: behind a reverse proxy, `true` or the proxies' addresses
-   * ('10.0.0.1,10.0.0.2'), so that sign-in throttling counts each client's address from
-   * X-Forwarded-For, not the proxy's (docs/security.md). */
-  trustProxy: boolean | string;
+  /** Fastify's trustProxy: behind reverse proxies, how many there are in front (a hop count) or
+   * their addresses ('10.0.0.1,10.0.0.2'), so that password throttling counts each client's
+   * address from X-Forwarded-For, not the proxy's, and HTTPS is known from X-Forwarded-Proto
+   * (docs/security.md). Never `true`: that believes the left-most address, which the client writes. */
+  trustProxy: false | number | string;
+  /** Password hashes and checks running at once, and waiting (beyond: 503, lib/passwords.ts). */
+  passwordHashConcurrency: number;
+  passwordHashQueue: number;
   /** MapLibre style the built app uses instead of its bundled base map; its origin is allowed by
    * the Content-Security-Policy. The build reads the same address as VITE_MAP_STYLE_URL. */
   mapStyleUrl?: string;
@@ -50,9 +55,36 @@ function lockAfterMinutesFrom(value: string | undefined): number {
   return minutes;
 }
 
-function trustProxyFrom(value: string | undefined): boolean | string {
-  if (!value || value === 'false') return false;
-  return value === 'true' ? true : value;
+function trustProxyFrom(value: string | undefined): false | number | string {
+  const text = value?.trim();
+  if (!text || text === 'false') return false;
+  if (text === 'true') {
+    throw new Error('TRUST_PROXY=true would believe any X-Forwarded-For address a client writes: give the number of proxies in front of the server (e.g. TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.1,10.0.0.2)');
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops < 1 || hops > 10) throw new Error(`TRUST_PROXY must be a number of proxies from 1 to 10 or their addresses, got "${value}"`);
+    return hops;
+  }
+  return text;
+}
+
+/** JWT_SECRET signs every session: at least 32 bytes, or unset (a random one is kept in the database). */
+const MIN_JWT_SECRET_BYTES = 32;
+
+function jwtSecretFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (Buffer.byteLength(value, 'utf8') < MIN_JWT_SECRET_BYTES) {
+    throw new Error(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long (it is ${Buffer.byteLength(value, 'utf8')}); leave it unset and the server makes a random one, kept in the database`);
+  }
+  return value;
+}
+
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (!value?.trim()) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number from 1, got "${value}"`);
+  return n;
 }
 
 /** An http(s) address, else a clear refusal at start: a typo must not become a broken link. */
@@ -74,7 +106,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir: env.DATA_DIR ?? './data',
     databaseUrl: env.DATABASE_URL || undefined,
-    jwtSecret: env.JWT_SECRET || undefined,
+    jwtSecret: jwtSecretFrom(env.JWT_SECRET),
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 12 * 3600),
     adminUserName: env.ADMIN_USERNAME || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
@@ -84,6 +116,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     connectTimeoutMs: Number(env.DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
     idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    passwordHashConcurrency: positiveInteger('PASSWORD_HASH_CONCURRENCY', env.PASSWORD_HASH_CONCURRENCY, DEFAULT_HASH_LIMITS.concurrency),
+    passwordHashQueue: positiveInteger('PASSWORD_HASH_QUEUE', env.PASSWORD_HASH_QUEUE, DEFAULT_HASH_LIMITS.waiting),
     programmeUrl: webAddress('PROGRAMME_URL', env.PROGRAMME_URL?.trim()),
     contact: contactFromEnv(env),
     mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,

@@ -15,11 +15,11 @@ if (!config.databaseUrl) {
 }
 const { app, firstAdmin } = await buildApp(config);
 
-if (firstAdmin?.generatedPassword) {
-  // Printed once, outside the structured log, so the password is never kept in log files.
+if (firstAdmin?.passwordFile) {
+  // The path, never the password: standard output ends up in container and service logs.
   process.stdout.write(
-    `\n  First administrator created: user "${firstAdmin.userName}", password "${firstAdmin.generatedPassword}"\n` +
-      '  Sign in and change it (sidebar → Change Password). It is not shown again.\n\n',
+    `\n  First administrator created: user "${firstAdmin.userName}"; its password is in ${firstAdmin.passwordFile}\n` +
+      '  (readable by this server\'s user only). Sign in with it: the app asks for a new password at once. Then delete the file.\n\n',
   );
 } else if (firstAdmin) {
   app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');

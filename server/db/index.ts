@@ -137,14 +137,27 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
   pool.on('error', (error) => faults.report(error, 'an idle database connection was lost'));
   // A client in use also fails its running or next query, which is where that fault is reported.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const run = async <T extends Row>(q: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
+  const run = async <T extends Row>(q: pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     (await q.query<T>(sql, params ? [...params] : undefined)).rows;
-  await run(pool, 'SELECT 1'); // fail at start, not at the first request
+  // A statement on a pooled connection, as pool.query does it, except that a failure to get the
+  // connection is told apart: it is always "unavailable" (503), whatever the server said.
+  const query = async <T extends Row>(sql: string, params?: readonly unknown[]) => {
+    const client = await connect(pool);
+    try {
+      const rows = await run<T>(client, sql, params);
+      client.release();
+      return rows;
+    } catch (error) {
+      client.release(error as Error); // as pool.query: a client whose statement failed is not reused
+      throw error;
+    }
+  };
+  await query('SELECT 1'); // fail at start, not at the first request
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    query,
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await connect(pool);
       let destroy = false;
       try {
         await client.query('BEGIN');
@@ -243,6 +256,26 @@ async function listenPostgres(
   };
 }
 
+/** A failure to get a database connection (issue 26 §8): refused, timed out, the pool full, or
+ * the server not accepting connections (SQLSTATE 55000 or 57P03 during maintenance). The
+ * request may be repeated later: always "unavailable", never a bug. */
+class ConnectionFailure extends Error {
+  readonly connectionFailure = true;
+  readonly code: unknown;
+  constructor(cause: unknown) {
+    super(`no database connection: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.code = (cause as { code?: unknown } | null)?.code;
+  }
+}
+
+async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw new ConnectionFailure(error);
+  }
+}
+
 const UNAVAILABLE_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /**
  * SQLSTATEs meaning "the database cannot serve you now": admin_shutdown, crash_shutdown,
@@ -256,6 +289,7 @@ const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying
 /** Whether `error` says the database is unreachable, gone or too slow (a 503, not a bug). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  if (error instanceof ConnectionFailure) return true;
   const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;

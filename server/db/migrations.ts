@@ -5,7 +5,9 @@ import { columnSql, createIndexesSql, ident, indexColumns, indexName, liveOnlyIn
 import { jobReferral, profileImage, referral, user } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
-import { changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
+import { CHANGE_CHANNEL, changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
+import { TICKETS_TABLE_SQL } from '../plugins/sync/tickets';
+import { THROTTLE_TABLE_SQL } from '../lib/throttle';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -138,6 +140,37 @@ export const coreMigrations: Migration[] = [
     id: '0017-users-device-secret',
     up: async (tx) => {
       await tx.query(`ALTER TABLE ${ident(user.table)} ADD COLUMN IF NOT EXISTS ${columnSql('deviceSecret', user.fields.deviceSecret)}`);
+    },
+  },
+  {
+    // Issue 26 §6: failed password checks are counted in the database, so that every server
+    // process counts the same tries (server/lib/throttle.ts).
+    id: '0018-password-failures',
+    up: async (tx) => {
+      await tx.query(THROTTLE_TABLE_SQL);
+    },
+  },
+  {
+    // Issue 26 §3: sign-out ends its session (until the token's expiry), heard by every server
+    // process as a change of the users table; the change stream opens with single-use tickets.
+    id: '0019-signed-out-sessions-and-stream-tickets',
+    up: async (tx) => {
+      await tx.query(`CREATE TABLE IF NOT EXISTS "signed_out_sessions" (
+        "sessionId" text PRIMARY KEY,
+        "userId" text NOT NULL,
+        "expiresAt" timestamptz NOT NULL
+      )`);
+      await tx.query('CREATE INDEX IF NOT EXISTS "signed_out_sessions_userId_idx" ON "signed_out_sessions" ("userId")');
+      await tx.query(`CREATE OR REPLACE FUNCTION icrs_notify_users_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('${CHANGE_CHANNEL}', 'users');
+  RETURN NULL;
+END
+$$`);
+      await tx.query('DROP TRIGGER IF EXISTS "signed_out_sessions_changed" ON "signed_out_sessions"');
+      await tx.query(`CREATE TRIGGER "signed_out_sessions_changed" AFTER INSERT ON "signed_out_sessions"
+        FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_users_change()`);
+      await tx.query(TICKETS_TABLE_SQL);
     },
   },
 ];

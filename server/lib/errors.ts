@@ -145,6 +145,12 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: H
   return send(reply, httpErrorAnswer(request, error));
 }
 
+/** An answer that asks the client to wait (429, 503) says how long in Retry-After too. */
+function retryAfterHeader(reply: FastifyReply, error: Error): void {
+  const seconds = error instanceof HttpError ? error.extra.retryAfter : undefined;
+  if (typeof seconds === 'number') reply.header('Retry-After', String(seconds));
+}
+
 function httpErrorAnswer(request: FastifyRequest, error: HttpError): ErrorAnswer {
   return keyed(request, error.statusCode, error.messageKey, error.values, error.extra);
 }
@@ -182,6 +188,7 @@ export function installErrorHandler(app: FastifyInstance, fallback?: (request: F
     // socket in that state would also hold up the server's close).
     if (!request.raw.complete) reply.header('connection', 'close');
     const client = clientErrorAnswer(request, error);
+    retryAfterHeader(reply, error);
     if (client) return send(reply, client);
     if (isDatabaseUnavailable(error)) {
       // Not a bug: the database is down, restarting or frozen. The request may be repeated.

@@ -3,7 +3,8 @@
 // Every token carries its user's token version (`ver`, users."tokenVersion"): a password change,
 // an administrator's reset or a deactivation raises the version, which ends every older token
 // (auth.ts compares it on each request, the change stream on each users event). A token must
-// also carry `exp`: one without an expiry would be a session that never ends.
+// also carry `exp`: one without an expiry would be a session that never ends. And `sid`, the
+// session's id, which sign-out ends on its own (issue 26 §3, plugins/users/store.ts).
 import { SignJWT, jwtVerify, errors } from 'jose';
 import type { MessageKey } from './messages';
 
@@ -12,6 +13,10 @@ export interface TokenClaims {
   role: number;
   /** The user's token version when the token was signed. */
   ver: number;
+  /** The session's id: made at sign-in, kept by a password change, ended by sign-out. */
+  sid: string;
+  /** The token's expiry, in seconds (set by `verify`). */
+  exp?: number;
 }
 
 /** Tokens whose signature was checked, kept so a session's next requests skip the check. */
@@ -40,7 +45,7 @@ export class TokenService {
   }
 
   async sign(claims: TokenClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
-    return new SignJWT({ role: claims.role, ver: claims.ver })
+    return new SignJWT({ role: claims.role, ver: claims.ver, sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuedAt()
@@ -52,17 +57,19 @@ export class TokenService {
   async verify(token: string): Promise<{ claims: TokenClaims } | { failure: MessageKey }> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.exp > Date.now() / 1000) return { claims: known.claims };
+      if (known.exp > Date.now() / 1000) return { claims: { ...known.claims, exp: known.exp } };
       this.verified.delete(token);
       return { failure: 'auth.expired' };
     }
     try {
       const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
-      const { sub, ver, exp } = payload;
-      if (typeof sub !== 'string' || typeof ver !== 'number' || !Number.isInteger(ver) || typeof exp !== 'number') return { failure: 'auth.badToken' };
-      const claims = { sub, role: Number(payload.role), ver };
+      const { sub, ver, exp, sid } = payload;
+      if (typeof sub !== 'string' || typeof ver !== 'number' || !Number.isInteger(ver) || typeof exp !== 'number' || typeof sid !== 'string' || !sid) {
+        return { failure: 'auth.badToken' };
+      }
+      const claims = { sub, role: Number(payload.role), ver, sid };
       this.remember(token, { claims, exp });
-      return { claims };
+      return { claims: { ...claims, exp } };
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { failure: 'auth.expired' };
       if (error instanceof errors.JWSSignatureVerificationFailed) return { failure: 'auth.badSignature' };

@@ -1,13 +1,13 @@
 // Sign-in and the gate in front of every other endpoint: a valid bearer token of an active
-// user, then the route's permission from the shared role matrix (schemas/roles.ts).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// user whose session was not ended, then a temporary password changed (issue 26 §5), then the
+// route's permission from the shared role matrix (schemas/roles.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, type Permission } from '../../schemas/roles';
 import { textSchema } from '../../schemas/derive/json-schema';
 import type { Db } from '../db/index';
 import { HttpError, sendError } from '../lib/errors';
-import { burnPasswordCheck, checkPassword } from '../lib/passwords';
-import { LoginThrottle } from '../lib/throttle';
+import type { Passwords } from '../lib/passwords';
 import type { TokenClaims, TokenService } from '../lib/tokens';
 import type { SessionUsers } from './users/sessionUsers';
 import { findUserByName, noteSignIn, publicUser, type PublicUser, type UserRecord } from './users/store';
@@ -18,10 +18,14 @@ declare module 'fastify' {
     public?: boolean;
     /** The role-matrix permission the caller must hold. */
     permission?: Permission;
+    /** Open to a user who must still change a temporary password (change password itself). */
+    beforePasswordChange?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in user; set on every non-public route. */
     user: PublicUser;
+    /** The session of the request's token; set on every non-public route. */
+    session: TokenClaims;
   }
 }
 
@@ -29,6 +33,7 @@ export interface AuthOptions {
   db: Db;
   tokens: TokenService;
   users: SessionUsers;
+  passwords: Passwords;
 }
 
 const loginSchema = {
@@ -43,21 +48,23 @@ const loginSchema = {
   },
 } as const;
 
-function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   return match?.[1];
 }
 
-/** Why the session of `claims` is over, read from the user as stored now; undefined while it lasts. */
+/** Why the session of `claims` is over, read from the user as stored now; undefined while it
+ * lasts. The account's state comes first, so a deactivated account's tokens always answer
+ * `auth.inactive`, whatever else happened to them. */
 export function sessionEnd(user: UserRecord | undefined, claims: TokenClaims): HttpError | undefined {
   if (!user) return new HttpError(401, 'auth.unknownUser');
   if (!user.active) return new HttpError(401, 'auth.inactive');
   if (user.tokenVersion !== claims.ver) return new HttpError(401, 'auth.sessionEnded');
+  if (user.signedOutSessions?.includes(claims.sid)) return new HttpError(401, 'auth.signedOut');
   return undefined;
 }
 
-/** The user and claims of a token, or the 401 refusing it: the one check of every API request
- * and of the change stream (server/plugins/sync). */
+/** The user and claims of a token, or the 401 refusing it: the one check of every API request. */
 export async function authenticate(
   users: Pick<SessionUsers, 'get'>,
   tokens: TokenService,
@@ -66,24 +73,29 @@ export async function authenticate(
   if (!token) return { refusal: new HttpError(401, 'auth.noToken') };
   const verdict = await tokens.verify(token);
   if ('failure' in verdict) return { refusal: new HttpError(401, verdict.failure) };
-  const user = await users.get(verdict.claims.sub);
-  const end = sessionEnd(user, verdict.claims);
+  return sessionOf(users, verdict.claims);
+}
+
+/** The user of a session, or the 401 saying it is over (auth, and the change stream's ticket). */
+export async function sessionOf(users: Pick<SessionUsers, 'get'>, claims: TokenClaims): Promise<{ user: UserRecord; claims: TokenClaims } | { refusal: HttpError }> {
+  const user = await users.get(claims.sub);
+  const end = sessionEnd(user, claims);
   if (end || !user) return { refusal: end ?? new HttpError(401, 'auth.unknownUser') };
-  return { user, claims: verdict.claims };
+  return { user, claims };
 }
 
-/** A session token for `user` as stored now (its current token version). */
-export function sessionToken(tokens: TokenService, user: Pick<UserRecord, 'userId' | 'role' | 'tokenVersion'>): Promise<string> {
-  return tokens.sign({ sub: user.userId, role: user.role, ver: user.tokenVersion });
+/** A session token for `user` as stored now (its current token version); `sid` names the
+ * session (a new one at sign-in, the same one after a password change). */
+export function sessionToken(tokens: TokenService, user: Pick<UserRecord, 'userId' | 'role' | 'tokenVersion'>, sid: string): Promise<string> {
+  return tokens.sign({ sub: user.userId, role: user.role, ver: user.tokenVersion, sid });
 }
 
-function tooManyAttempts(reply: FastifyReply, seconds: number): HttpError {
-  reply.header('Retry-After', String(seconds));
-  return new HttpError(429, 'auth.tooManyAttempts', { minutes: Math.ceil(seconds / 60) }, { retryAfter: seconds });
-}
+/** A fresh session id: 16 random bytes. */
+export const newSessionId = (): string => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
 
-async function authPlugin(app: FastifyInstance, { db, tokens, users }: AuthOptions) {
+async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }: AuthOptions) {
   app.decorateRequest('user', null as unknown as PublicUser);
+  app.decorateRequest('session', null as unknown as TokenClaims);
 
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
@@ -94,28 +106,29 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users }: AuthOptio
     if ('refusal' in session) return sendError(reply, request, session.refusal);
     const { user } = session;
     request.user = publicUser(user);
+    request.session = session.claims;
+    // A temporary password (an administrator's reset, a new account, the first administrator's
+    // generated one) opens nothing but its own change (and sign-out, which is public).
+    if (user.mustChangePassword && !config.beforePasswordChange) {
+      return sendError(reply, request, new HttpError(403, 'auth.mustChangePassword'));
+    }
     if (config.permission && !can(user.role, config.permission)) {
       return sendError(reply, request, new HttpError(403, 'auth.forbidden'));
     }
   });
 
-  // Throttled per user name and per address (lib/throttle.ts): checked before the password, so
-  // a refused attempt costs no hash and reveals nothing, even with the right password.
-  const throttle = new LoginThrottle();
-  app.post('/api/login', { schema: loginSchema, config: { public: true } }, async (request, reply) => {
+  // One answer for every failure (issue 26 §8): an unknown name, a deactivated account and a wrong
+  // password all answer 401 badCredentials, after the same throttled check (lib/passwords.ts),
+  // so neither the answer nor its time tells which; the account's state is read before the
+  // password is checked, so a deactivated account's password is never tested.
+  app.post('/api/login', { schema: loginSchema, config: { public: true } }, async (request) => {
     const { password } = request.body as { userName: string; password: string };
     const userName = (request.body as { userName: string }).userName.trim();
-    const wait = throttle.retryAfterSeconds(userName, request.ip);
-    if (wait > 0) throw tooManyAttempts(reply, wait);
-    const user = await findUserByName(db, userName);
-    const passwordOk = user ? await checkPassword(user.passwordHash, password) : await burnPasswordCheck(password).then(() => false);
-    if (!user || !passwordOk) {
-      throttle.failed(userName, request.ip);
-      throw new HttpError(401, 'auth.badCredentials');
-    }
-    throttle.succeeded(userName);
-    if (!user.active) throw new HttpError(401, 'auth.inactive');
-    const token = await sessionToken(tokens, user);
+    const found = await findUserByName(db, userName);
+    const user = found?.active ? found : undefined;
+    const passwordOk = await passwords.verify(request, userName, user?.passwordHash, password);
+    if (!user || !passwordOk) throw new HttpError(401, 'auth.badCredentials');
+    const token = await sessionToken(tokens, user, newSessionId());
     const lastSignInAt = await noteSignIn(db, user.userId);
     request.log.info({ userId: user.userId }, 'signed in');
     return { result: { user: { ...publicUser({ ...user, lastSignInAt }), token } } };

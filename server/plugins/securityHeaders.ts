@@ -53,6 +53,9 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Record<st
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY', // browsers without frame-ancestors
     'Referrer-Policy': 'no-referrer',
+    // A staff app holding client data: no page of it belongs in a search engine (issue 26 §8;
+    // public/robots.txt says the same to crawlers that read it).
+    'X-Robots-Tag': 'noindex, nofollow',
   };
 }
 
@@ -60,6 +63,11 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Record<st
  * browser's HTTP cache must never keep one (issue 25). The app's own files keep their caching
  * (server/plugins/spa.ts). */
 export const API_CACHE_CONTROL = 'no-store';
+
+/** Sent on answers to requests that came over HTTPS (directly, or as a trusted proxy says with
+ * X-Forwarded-Proto): browsers then refuse plain HTTP to this site for a year (issue 26 §8).
+ * Never over plain HTTP, where it means nothing and would break a test or LAN install. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 
 /** True for an address under /api (the API, its 404s and the change stream). */
 export function isApiUrl(url: string): boolean {
@@ -72,6 +80,7 @@ async function securityHeadersPlugin(app: FastifyInstance, options: SecurityHead
   // routes, the static files, errors and 404s, and the change stream, which writes its own head.
   app.addHook('onRequest', async (request, reply) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    if (request.protocol === 'https') reply.raw.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (isApiUrl(request.url)) reply.raw.setHeader('Cache-Control', API_CACHE_CONTROL);
   });
   // A route's own Cache-Control would win over the raw header: the API's is the only one sent.

@@ -1,11 +1,12 @@
 // The signed-in device's session: the secret its local data is unlocked with (issue 25), and
-// sign-out. Sign-in is POST /api/login (auth.ts).
+// sign-out, which ends the session on the server (issue 26 §3). Sign-in is POST /api/login (auth.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index';
 import { HttpError } from '../lib/errors';
 import type { TokenService } from '../lib/tokens';
+import { authenticate, bearerToken } from './auth';
 import type { SessionUsers } from './users/sessionUsers';
-import { deviceSecret } from './users/store';
+import { deviceSecret, signOutSession } from './users/store';
 
 export interface SessionOptions {
   db: Db;
@@ -31,7 +32,7 @@ const deviceSchema = {
   },
 } as const;
 
-export default async function sessionPlugin(app: FastifyInstance, { db }: SessionOptions) {
+export default async function sessionPlugin(app: FastifyInstance, { db, tokens, users }: SessionOptions) {
   // Any signed-in role (the auth hook has checked the token, the account being active and the
   // token version). The device unwraps its local data key with the secret after a reload while
   // online; the answer is never cached (Cache-Control: no-store, as every API answer).
@@ -42,9 +43,15 @@ export default async function sessionPlugin(app: FastifyInstance, { db }: Sessio
     return { userId, role, location, active: true, deviceSecret: secret };
   });
 
-  // Public: signing out always works, even with a missing or expired token. Clear-Site-Data
-  // asks the browser to drop its HTTP cache of this origin.
-  app.post('/api/logout', { config: { public: true } }, async (_request, reply) => {
+  // Public: signing out always works, even with a missing or expired token. A valid token's
+  // session is ended on the server: its id joins the signed-out sessions until the token's own
+  // expiry, which every server process hears (plugins/users/store.ts signOutSession). The
+  // user's other sessions (other devices) go on. Clear-Site-Data asks the browser to drop its
+  // HTTP cache of this origin.
+  const forgetting = users.forgettingAfterEach(db);
+  app.post('/api/logout', { config: { public: true } }, async (request, reply) => {
+    const session = await authenticate(users, tokens, bearerToken(request));
+    if (!('refusal' in session)) await signOutSession(forgetting, session.claims);
     reply.header('Clear-Site-Data', '"cache"');
     return reply.status(204).send();
   });

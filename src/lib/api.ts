@@ -4,6 +4,7 @@ import { logout } from './auth';
 import { t } from './i18n';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
+import { CHANGE_PASSWORD_PATH } from './paths';
 import { clearIdentity, getLang, getToken, getUser, isSignedIn } from './session';
 import { forgetAtNextStart } from './vault';
 
@@ -15,11 +16,16 @@ declare module 'axios' {
   }
 }
 
-/** Server error body (contract): {statusCode, error, message, errors?}; legacy bodies use `result`. */
+/** Server error body (contract): {statusCode, error, code, message, errors?}; legacy bodies use `result`. */
 interface ErrorBody {
   result?: unknown;
   message?: unknown;
+  code?: unknown;
 }
+
+/** The server's 403 while a temporary password must be changed (issue 26 §5): every route but
+ * change password and sign-out answers it, so the app goes to change password. */
+const MUST_CHANGE_PASSWORD = 'auth.mustChangePassword';
 
 const SESSION_ENDING_MESSAGES = ['jwt expired', 'invalid signature'];
 
@@ -63,7 +69,7 @@ function applyAuthRules(status: number | undefined, message: string, code: strin
   } else if (signedIn && SESSION_ENDING_MESSAGES.includes(message)) {
     logout();
   }
-  if (status === 403) navigateTo('/forbidden');
+  if (status === 403) navigateTo(code === MUST_CHANGE_PASSWORD ? CHANGE_PASSWORD_PATH : '/forbidden');
 }
 
 /** The answer to an edit based on a stale copy (409 with the server's copy): the data layer turns

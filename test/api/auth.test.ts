@@ -76,7 +76,7 @@ describe.each(backends)('auth on %s', (backend) => {
 
   it('refuses an expired token with "jwt expired"', async () => {
     const me = await t.api('POST', '/login', { body: { userName: 'admin', password: t.admin.password } });
-    const expired = await t.server.tokens.sign({ sub: me.body.result.user.userId, role: 1, ver: 0 }, -60);
+    const expired = await t.server.tokens.sign({ sub: me.body.result.user.userId, role: 1, ver: 0, sid: 'session-1' }, -60);
     const { status, body } = await t.api('GET', '/users', { token: expired });
     expect(status).toBe(401);
     expect(body.message).toBe('jwt expired');

@@ -82,7 +82,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
     const login = await call('POST', '/login', { body: ADMIN });
     token = (login.body as { result: { user: { token: string } } } & Answer['body']).result.user.token;
     stream = new StreamReader();
-    await stream.open(`${server.url}/api/sync/stream?token=${encodeURIComponent(token)}`);
+    const ticket = await call('POST', '/sync/ticket');
+    await stream.open(`${server.url}/api/sync/stream?ticket=${encodeURIComponent((ticket.body as unknown as { ticket: string }).ticket)}`);
   }, 60_000);
 
   afterAll(async () => {

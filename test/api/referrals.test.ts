@@ -213,7 +213,7 @@ describe.each(backends)('referrals on %s', (backend) => {
     const streams: Record<string, StreamReader> = {};
     for (const who of ['a4', 'b3', 'admin']) {
       streams[who] = new StreamReader();
-      await streams[who].open(`${t.url}/api/sync/stream?token=${token[who]}`);
+      await streams[who].open(await t.streamUrl(token[who]));
     }
     try {
       const ref = await newReferral('a3');

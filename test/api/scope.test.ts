@@ -42,7 +42,8 @@ const NOT_ORGANISATION_DATA: Record<string, string> = {
   'GET /api/config': 'public installation settings (programme site): test/api/public-config.test.ts',
   'GET /api/sync/stream': 'events name only a table the role may read: test/api/sync.test.ts',
   'GET /api/session/device': "the caller's own device secret: test/api/device-privacy.test.ts",
-  'POST /api/logout': 'sign-out: test/api/device-privacy.test.ts',
+  'POST /api/logout': 'sign-out: test/api/device-privacy.test.ts, test/api/access-control.test.ts',
+  'POST /api/sync/ticket': "a ticket for the caller's own change stream: test/api/access-control.test.ts",
 };
 const NOT_ORGANISATION_PREFIXES = ['/api/users', '/api/lists', '/api/health'];
 
@@ -328,6 +329,13 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     expect(unplaced).toEqual([]);
   });
 
+  /** True when `actor` created or last changed the service `id`. */
+  const ownChange = async (actor: Actor, id: string) =>
+    (await t.server.db.query(
+      `SELECT 1 FROM "tbl_sp_detail" s JOIN "users" u ON u."userId" IN (s."createdBy", s."updatedBy") WHERE s."sp_Detail_Id" = $1 AND u."userName" = $2`,
+      [id, actor.role === 1 && actor.location === 0 ? t.admin.userName : actor.name],
+    )).length > 0;
+
   it('answers every read and write of another organisation as if the record did not exist, and changes nothing', async () => {
     const routes = (await routeTable()).filter(([m, p]) => isOrganisationData(m, p));
     const leaks: string[] = [];
@@ -356,6 +364,9 @@ describe.each(backends)('organisation scope on %s', (backend) => {
               if (response.status !== 403) leaks.push(`${where}: ${response.status} instead of 403`);
             } else if (probe.kind === 'create-root') {
               if (response.status !== 400) leaks.push(`${where}: owner field accepted (${response.status})`);
+            } else if (probe.kind === 'write' && visible && request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
+              // Nobody verifies a service they created or last changed (issue 26 §7).
+              if (response.status !== 403 || response.body.code !== 'verify.ownService') leaks.push(`${where}: own service ${response.status}`);
             } else if (probe.kind === 'write') {
               // A user without an organisation is told so (403 scope.noOrganisation) when it tries to store client data.
               const refused = [400, 404].includes(response.status) || (withoutOrganisation(actor) && response.status === 403 && response.body.code === 'scope.noOrganisation');
@@ -393,8 +404,14 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         for (const actor of actors.filter((a) => a.location !== 0 && can(a.role, probe.permission))) {
           const org = actor.location;
           const where = `${actor.name}: ${method} ${path} (${probe.entity.name})`;
-          const response = await send(actor, await probe.request(org, actor));
+          const request = await probe.request(org, actor);
+          const response = await send(actor, request);
           const answer = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+          // Nobody verifies a service they created or last changed (issue 26 §7): refused when the database says so.
+          if (request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
+            if (response.status !== 403 || response.body.code !== 'verify.ownService') failures.push(`${where}: own service ${response.status}`);
+            continue;
+          }
           if (response.status >= 300) failures.push(`${where}: ${response.status} ${answer.slice(0, 200)}`);
           else if (probe.kind === 'create-root' && response.body.location !== org) failures.push(`${where}: filed under ${response.body.location}`);
           else if ((probe.kind === 'read-list' || probe.kind === 'sync') && !answer.includes(probe.key?.(org) ?? '')) failures.push(`${where}: own record missing`);

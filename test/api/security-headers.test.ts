@@ -58,6 +58,8 @@ describe('security headers', () => {
     const headers = await headersOf(url, init);
     expect(headers.get('x-content-type-options')).toBe('nosniff');
     expect(headers.get('x-frame-options')).toBe('DENY');
+    expect(headers.get('x-robots-tag')).toBe('noindex, nofollow'); // issue 26 §8
+    expect(headers.get('strict-transport-security')).toBeNull(); // plain HTTP: see access-control.test.ts
     expect(headers.get('referrer-policy')).toBe('no-referrer');
     const csp = directives(headers.get('content-security-policy'));
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
@@ -65,7 +67,7 @@ describe('security headers', () => {
 
   it('the change stream carries them too', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${t.url}/api/sync/stream?token=${encodeURIComponent(token)}`, { signal: controller.signal });
+    const response = await fetch(await t.streamUrl(token), { signal: controller.signal });
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(directives(response.headers.get('content-security-policy')).get('frame-ancestors')).toEqual(["'none'"]);

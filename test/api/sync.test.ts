@@ -150,18 +150,21 @@ describe.each(backends)('sync on %s', (backend) => {
   });
 
   it('tells open streams which table changed, only for tables the role may read', async () => {
-    const events = await readEvents(`${t.url}/api/sync/stream?token=${tokens.org1}`, 1, async () => { await newProvider(tokens.org1); });
+    const events = await readEvents(await t.streamUrl(tokens.org1), 1, async () => { await newProvider(tokens.org1); });
     expect(events).toContain('tbl_serviceprovider');
-    const none = await readEvents(`${t.url}/api/sync/stream?token=${tokens.reports}`, 1, async () => { await newProvider(tokens.org1); }, 1500);
+    const none = await readEvents(await t.streamUrl(tokens.reports), 1, async () => { await newProvider(tokens.org1); }, 1500);
     expect(none).toEqual([]);
   });
 
-  it('refuses a stream without a valid token', async () => {
+  it('refuses a stream without a valid ticket, and never takes the session token (issue 26 §3)', async () => {
     expect((await fetch(`${t.url}/api/sync/stream`)).status).toBe(401);
-    const expired = await t.server.tokens.sign({ sub: 'x', role: 1, ver: 0 }, -10);
-    const response = await fetch(`${t.url}/api/sync/stream?token=${expired}`, { headers: { 'accept-language': 'en' } });
-    expect(response.status).toBe(401);
-    expect((await response.json()).message).toBe('jwt expired');
+    const withToken = await fetch(`${t.url}/api/sync/stream?token=${tokens.org1}`, { headers: { 'accept-language': 'en' } });
+    expect(withToken.status).toBe(400); // not a parameter of the stream
+    const expired = await t.server.tokens.sign({ sub: 'x', role: 1, ver: 0, sid: 'old' }, -10);
+    const ticket = await t.api('POST', '/sync/ticket', { token: expired });
+    expect([ticket.status, ticket.body.message]).toEqual([401, 'jwt expired']);
+    const unknown = await fetch(`${t.url}/api/sync/stream?ticket=not-a-ticket`, { headers: { 'accept-language': 'en' } });
+    expect([unknown.status, (await unknown.json()).code]).toEqual([401, 'auth.badTicket']);
   });
 
   it.runIf(backend === 'postgres')('holds back rows that a still-running earlier transaction could overtake', async () => {

@@ -26,7 +26,10 @@ beforeAll(async () => {
   const service = { sp_Id: ids.provider, category: 1, serviceType: 1, territory: 1, description: 'Counselling for families' };
   ids.service = await created('/spDetail/', token, { ...service, name: 'Family counselling' }, 'sp_Detail_Id');
   ids.rejected = await created('/spDetail/', token, { ...service, name: 'Night shelter' }, 'sp_Detail_Id');
-  const verdict = await server.api('POST', '/sverify/', { token, body: { sp_Detail_Id: ids.rejected, status: 2, comment: 'Address not found' } });
+  // Another administrator decides: nobody verifies a service they created (issue 26 §7).
+  await server.createUser({ userName: 'phone-verifier', password: 'phone-verifier-pass', role: 1 });
+  const verifier = await server.login('phone-verifier', 'phone-verifier-pass');
+  const verdict = await server.api('POST', '/sverify/', { token: verifier, body: { sp_Detail_Id: ids.rejected, status: 2, comment: 'Address not found' } });
   expect(verdict.status).toBe(200);
   ids.job = await created('/jobs/', token, { title: 'Mason for a school building site', employer: 'Lake Kivu Builders', sector: 1, territory: 1, positions: 3 }, 'jb_Id');
 });

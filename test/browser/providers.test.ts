@@ -18,12 +18,16 @@ let adminToken: string;
 const admin = { userName: 'sp-admin', password: 'sp-admin-password', role: 1, location: 1, fullName: 'Awa Admin' };
 const restricted = { userName: 'sp-role6', password: 'sp-role6-password', role: 6, location: 1 };
 const reports = { userName: 'sp-role2', password: 'sp-role2-password', role: 2, location: 1 };
+/** Makes the services the administrator verifies: nobody verifies their own (issue 26 §7). */
+const seeder = { userName: 'sp-seeder', password: 'sp-seeder-password', role: 3, location: 1 };
+let seederToken: string;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(server.server.db);
-  for (const user of [admin, restricted, reports]) await server.createUser(user);
+  for (const user of [admin, restricted, reports, seeder]) await server.createUser(user);
   adminToken = await server.login(admin.userName, admin.password);
+  seederToken = await server.login(seeder.userName, seeder.password);
 });
 
 afterAll(async () => {
@@ -55,7 +59,7 @@ async function seedProvider(values: ProviderInput): Promise<string> {
 
 async function seedService(spId: string, name: string): Promise<string> {
   const { status, body } = await server.api('POST', '/spDetail/', {
-    token: adminToken,
+    token: seederToken,
     body: { sp_Id: spId, name, category: 1, serviceType: 1, territory: 1, description: `What ${name} offers` },
   });
   expect(status, JSON.stringify(body)).toBe(201);
@@ -448,6 +452,31 @@ describe('deleting a provider', () => {
 });
 
 describe('verification', () => {
+  // Issue 26 §7: nobody verifies a service they created or last changed; the screen says why.
+  it('says why a service may not be verified by its own maker, and why one is pending again', async () => {
+    const spId = await seedProvider({ sp_Name: 'Own Works', sp_type: 2, territory: 1 });
+    const own = (await server.api('POST', '/spDetail/', { token: adminToken, body: { sp_Id: spId, name: 'VY Own bakery', category: 1, serviceType: 1, territory: 1 } })).body.sp_Detail_Id as string;
+    const again = await seedService(spId, 'VY Moved clinic');
+    expect((await server.api('POST', '/sverify/', { token: adminToken, body: { sp_Detail_Id: again, status: 1 } })).status).toBe(200);
+    const role6 = await server.login(restricted.userName, restricted.password);
+    expect((await server.api('PUT', `/sproviers/${spId}`, { token: role6, body: { sp_Address: 'Nouvelle avenue 3' } })).status).toBe(200);
+    const { context, page } = await open(admin);
+    await page.goto('/serviceproviders/verify');
+    await page.getByRole('heading', { name: 'Verify Services', level: 1 }).waitFor();
+    await search(page, 'VY');
+    await poll(() => gridColumn(page, 'name')).toEqual(expect.arrayContaining(['VY Own bakery', 'VY Moved clinic']));
+    const row = (id: string) => page.locator(`.MuiDataGrid-row[data-id="${id}"]`);
+    await expect(row(own).getByTestId('verify-note').textContent()).resolves.toBe('You created or last changed this service: another verifier must verify it.');
+    await expect(row(own).getByRole('button', { name: 'Approve VY Own bakery' }).isDisabled()).resolves.toBe(true);
+    await expect(row(again).getByTestId('verify-note').textContent()).resolves.toBe('Verified before, then its address, contact or location changed: check it again.');
+    await expect(row(again).getByRole('button', { name: 'Approve VY Moved clinic' }).isDisabled()).resolves.toBe(false);
+    await row(own).locator('[data-field="name"]').click();
+    const review = page.getByRole('dialog', { name: 'VY Own bakery' });
+    await review.getByTestId('review-note').getByText('another verifier must verify it').waitFor();
+    await expect(review.getByRole('button', { name: 'Approve' }).isDisabled()).resolves.toBe(true);
+    await context.close();
+  });
+
   it('approves, rejects only with a comment, and the badges and lists follow', async () => {
     const spId = await seedProvider({ sp_Name: 'Verified Works', sp_type: 2, territory: 1, lat: -1.68, lng: 29.22 });
     const approveId = await seedService(spId, 'VX Approve tailoring');

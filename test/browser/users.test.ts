@@ -91,6 +91,31 @@ describe('user management', () => {
     await user.context.close();
   });
 
+  // Issue 26 §5: the server, not only the screens, holds a temporary password to its change.
+  it('sends to Change Password when the server refuses a temporary password, even if the device lost its flag', async () => {
+    const created = await t.api('POST', '/users/', {
+      token: adminToken,
+      body: { userName: 'temp.server', password: TEMPORARY, role: 4, location: 2, fullName: 'Temp Server', mustChangePassword: true },
+    });
+    expect(created.status).toBe(201);
+    const user = await newPage(browser, { baseURL: t.url, lang: 'en' });
+    await signIn(user.page, 'temp.server', TEMPORARY);
+    await user.page.waitForURL((url) => url.pathname === '/users/chngpas');
+    // A device whose stored user lost the flag (an older app, an edited storage): the screens let it on…
+    await user.page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('user') ?? '{}') as Record<string, unknown>;
+      delete stored.mustChangePassword;
+      localStorage.setItem('user', JSON.stringify(stored));
+    });
+    const refused = user.page.waitForResponse((response) => response.url().includes('/api/referral') && response.status() === 403);
+    await user.page.goto('/referral');
+    // …but the server answers 403 auth.mustChangePassword, and the app goes to Change Password.
+    expect((await (await refused).json()).code).toBe('auth.mustChangePassword');
+    await user.page.waitForURL((url) => url.pathname === '/users/chngpas');
+    await user.page.getByLabel(/^Current password/).waitFor();
+    await user.context.close();
+  });
+
   it('deactivates a user, who is signed out at the next request, and reactivates them', async () => {
     const user = await newPage(browser, { baseURL: t.url, lang: 'en' });
     await signIn(user.page, 'awa.diallo', CHOSEN);

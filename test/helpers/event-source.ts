@@ -37,6 +37,8 @@ export function controlledEventSource(options: FetchEventSourceOptions = {}): St
     const listeners = new Map<string, ((event: { data?: unknown }) => void)[]>();
     const emit = (type: string, data?: string) => listeners.get(type)?.forEach((listener) => listener({ data }));
     const controller = new AbortController();
+    /** 0 connecting, 1 open, 2 closed: a browser closes for good after an answer that is not 200. */
+    let readyState = 0;
     const connect = async () => {
       await held;
       const connection = new AbortController();
@@ -52,7 +54,12 @@ export function controlledEventSource(options: FetchEventSourceOptions = {}): St
     };
     const read = async (signal: AbortSignal) => {
       const response = await fetch(url, { signal });
-      if (!response.ok || !response.body) return;
+      if (!response.ok || !response.body) {
+        readyState = 2; // as a browser: a refused stream is not tried again
+        await response.body?.cancel();
+        return;
+      }
+      readyState = 1;
       emit('open');
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
@@ -74,14 +81,21 @@ export function controlledEventSource(options: FetchEventSourceOptions = {}): St
           // refused, reset or aborted by close()
         }
         if (controller.signal.aborted) return;
+        if (readyState !== 2) readyState = 0;
         emit('error');
-        if (options.reconnectMs === null) return;
+        if (options.reconnectMs === null || readyState === 2) return;
         await new Promise((resolve) => setTimeout(resolve, options.reconnectMs ?? 100));
       }
     })();
     return {
+      get readyState() {
+        return readyState;
+      },
       addEventListener: (type, listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
-      close: () => controller.abort(),
+      close: () => {
+        readyState = 2;
+        controller.abort();
+      },
     };
   };
   return {

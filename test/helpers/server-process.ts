@@ -23,7 +23,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
       HOST: '127.0.0.1',
       ADMIN_USERNAME: ADMIN.userName,
       ADMIN_PASSWORD: ADMIN.password,
-      JWT_SECRET: 'server-process-test-secret',
+      JWT_SECRET: 'server-process-test-secret-of-32-bytes-or-more',
       STATIC_DIR: '/nonexistent', // API only
       LOG_LEVEL: 'info', // the line that says it is ready, with its port
       ...env,

@@ -12,6 +12,7 @@ export interface TestUser {
   role: number;
   location?: number;
   fullName?: string;
+  mustChangePassword?: boolean;
 }
 
 export interface TestServer {
@@ -21,6 +22,8 @@ export interface TestServer {
   server: Server;
   admin: { userName: string; password: string };
   login(userName: string, password: string): Promise<string>;
+  /** The change stream's address for the session of `token`, with a fresh single-use ticket. */
+  streamUrl(token: string): Promise<string>;
   createUser(user: TestUser): Promise<{ userId: string }>;
   /** A user of `user.role` without an organisation, as accounts made before roles 3-7 needed
    * one (issue 26 §1) still are: the API refuses to make one, so it is moved in the database. */
@@ -43,7 +46,7 @@ export async function startTestServer(
     host: '127.0.0.1',
     dataDir: 'memory://',
     databaseUrl: scratch?.url,
-    jwtSecret: 'test-secret-for-this-file',
+    jwtSecret: 'test-secret-for-this-file-at-least-32-bytes',
     adminUserName: ADMIN.userName,
     adminPassword: ADMIN.password,
     staticDir: path.resolve('dist'),
@@ -93,6 +96,11 @@ export async function startTestServer(
     api,
     login,
     createUser,
+    async streamUrl(token) {
+      const { status, body } = await api('POST', '/sync/ticket', { token });
+      if (status !== 200) throw new Error(`no stream ticket: ${status} ${JSON.stringify(body)}`);
+      return `${url}/api/sync/stream?ticket=${encodeURIComponent(body.ticket as string)}`;
+    },
     async createUserWithoutOrganisation(user) {
       const created = await createUser({ ...user, location: 1 });
       await server.db.query('UPDATE "users" SET "location" = 0 WHERE "userId" = $1', [created.userId]);

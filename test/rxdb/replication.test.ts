@@ -88,7 +88,9 @@ describe('pull replication', () => {
     await until(async () => (await local(after)) !== null, 'the new provider');
     await until(async () => (await collectionOf(db, service).findOne(child.sp_Detail_Id as string).exec()) !== null, 'its service');
     expect(openedStreams).toHaveLength(1);
-    expect(openedStreams[0]).toBe(`${t.url}/api/sync/stream?token=${encodeURIComponent(token)}`);
+    // Opened with a single-use ticket, never the session token (issue 26 §3).
+    expect(openedStreams[0]).toMatch(new RegExp(`^${t.url}/api/sync/stream\\?ticket=[\\w-]{43}$`));
+    expect(openedStreams[0]).not.toContain(token);
     // Screens showing server figures hear the same stream (issue 13: the dashboard).
     expect(heard).toEqual(expect.arrayContaining([serviceProvider.table, service.table]));
   });
@@ -161,7 +163,10 @@ describe('pull replication', () => {
     const missed = await newProvider({ sp_Name: 'Made while the stream was down' });
     stream.release();
     await until(async () => (await local(missed)) !== null, 'the row made while the stream was down');
-    expect(stream.opened).toHaveLength(1); // one EventSource, which reconnected by itself
+    // The source's own reconnect is refused (its ticket was used: issue 26 §3), so a second
+    // EventSource opens, with a new ticket, and everything is pulled.
+    expect(stream.opened).toHaveLength(2);
+    expect(new Set(stream.opened).size).toBe(2);
   });
 
   /** Runs `between` right after the pull reads the stored state of `key`, before it writes. */

@@ -1,6 +1,6 @@
 // The change stream's EventSource: a browser gives up for good after an answer that is not 200
-// (a 503 while the server's database is away); the app must open a new one and then pull
-// everything, or live lists stop for good.
+// (a 503 while the server's database is away, a used ticket); the app must open a new one,
+// with a new ticket (issue 26 §3), and then pull everything, or live lists stop for good.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changeStream, type EventSourceLike } from '../../src/lib/db/replication';
 
@@ -31,27 +31,32 @@ class FakeSource implements EventSourceLike {
 afterEach(() => vi.useRealTimers());
 
 describe('change stream', () => {
-  it('opens a new EventSource when the browser gave up, and then asks for every table', () => {
+  it('opens a new EventSource with a new ticket when the browser gave up, and then asks for every table', async () => {
     vi.useFakeTimers();
     const sources: FakeSource[] = [];
+    const urls: string[] = [];
     const seen: string[] = [];
-    const sub = changeStream('/api/sync/stream', () => {
+    let tickets = 0;
+    const sub = changeStream(async () => `/api/sync/stream?ticket=t${++tickets}`, (url) => {
       const source = new FakeSource();
       sources.push(source);
+      urls.push(url);
       return source;
     }).subscribe((table) => seen.push(table));
+    await vi.advanceTimersByTimeAsync(0);
 
     sources[0].emit('open');
     sources[0].emit('change', JSON.stringify({ table: 'tbl_profiles' }));
     sources[0].refuse();
     expect(sources).toHaveLength(1);
-    vi.advanceTimersByTime(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(sources).toHaveLength(2);
     sources[1].refuse(); // still refused: the next try waits twice as long
-    vi.advanceTimersByTime(1_999);
+    await vi.advanceTimersByTimeAsync(1_999);
     expect(sources).toHaveLength(2);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(sources).toHaveLength(3);
+    expect(urls).toEqual(['/api/sync/stream?ticket=t1', '/api/sync/stream?ticket=t2', '/api/sync/stream?ticket=t3']);
     sources[2].emit('open');
     sources[2].emit('change', JSON.stringify({ table: 'available-jobs' }));
     expect(seen).toEqual(['tbl_profiles', '*', 'available-jobs']);
@@ -60,19 +65,41 @@ describe('change stream', () => {
     expect(sources[2].closed).toBe(true);
   });
 
-  it('leaves a reconnect the browser makes itself to the browser, and still asks for every table', () => {
+  it('tries again later when no ticket could be had (offline, server away)', async () => {
+    vi.useFakeTimers();
+    const sources: FakeSource[] = [];
+    let calls = 0;
+    const sub = changeStream(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('network down');
+      return '/s?ticket=ok';
+    }, () => {
+      const source = new FakeSource();
+      sources.push(source);
+      return source;
+    }).subscribe(() => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sources).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sources).toHaveLength(1);
+    sub.unsubscribe();
+    expect(sources[0].closed).toBe(true);
+  });
+
+  it('leaves a reconnect the browser makes itself to the browser, and still asks for every table', async () => {
     vi.useFakeTimers();
     const sources: FakeSource[] = [];
     const seen: string[] = [];
-    const sub = changeStream('/s', () => {
+    const sub = changeStream(async () => '/s', () => {
       const source = new FakeSource();
       sources.push(source);
       return source;
     }).subscribe((table) => seen.push(table));
+    await vi.advanceTimersByTimeAsync(0);
     sources[0].emit('open');
     sources[0].readyState = 0; // a dropped connection: the browser is reconnecting
     sources[0].emit('error');
-    vi.advanceTimersByTime(60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(sources).toHaveLength(1);
     sources[0].emit('open');
     expect(seen).toEqual(['*']);

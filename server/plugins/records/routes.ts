@@ -7,7 +7,6 @@ import { uuidv7 } from '../../../schemas/ids';
 import type { Db, Queryable, Row } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
 import { deleteImages, putImage, storedName } from '../../lib/images';
-import { checkPassword } from '../../lib/passwords';
 import {
   Conditions,
   getRow,
@@ -185,9 +184,12 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     app.post(`${base}/delete/:id`, { schema: { params: idParams, body: deleteBody }, config: write }, async (request) => {
       const { id } = request.params as { id: string };
       const { reason, password } = request.body as { reason: string; password: string };
-      // Deleting asks for the password again (spec §5): a wrong one deletes nothing.
+      // Deleting asks for the password again (spec §5): a wrong one deletes nothing. The one
+      // throttled check (sign-in's, issue 26 §4): a borrowed token cannot try passwords without limit.
       const me = await findUserById(db, request.user.userId);
-      if (!me || !(await checkPassword(me.passwordHash, password))) throw new HttpError(400, 'delete.badPassword');
+      if (!me || !(await app.passwords.verify(request, me.userName, me.passwordHash, password, 'auth.tooManyPasswords'))) {
+        throw new HttpError(400, 'delete.badPassword');
+      }
       return db.transaction(async (tx) => {
         await getRowOr404(tx, entity, id, writing(request.user));
         await softDelete(tx, entity, id, request.user.userId, reason);

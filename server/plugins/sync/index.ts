@@ -7,10 +7,11 @@ import { readableTables } from '../../../schemas/scope';
 import type { Db } from '../../db/index';
 import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
-import { authenticate, sessionEnd } from '../auth';
+import { sessionEnd, sessionOf } from '../auth';
 import type { TokenClaims } from '../../lib/tokens';
 import type { SessionUsers } from '../users/sessionUsers';
-import { findUserById, publicUser, type PublicUser } from '../users/store';
+import { findSessionUser, publicUser, type PublicUser } from '../users/store';
+import { issueTicket, redeemTicket, TICKET_SECONDS } from './tickets';
 import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
 import { pullChanges, pullKeys } from './feed';
 import pushPlugin from './push';
@@ -45,18 +46,35 @@ function syncedEntity(table: string) {
   return entity;
 }
 
-/** EventSource cannot send headers, so the stream takes the token in its query string (the
- * server's log never shows query strings: server/app.ts). */
-async function streamUser(users: SessionUsers, tokens: TokenService, request: FastifyRequest): Promise<{ user: PublicUser; claims: TokenClaims }> {
-  const session = await authenticate(users, tokens, (request.query as { token?: string }).token);
+const streamQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ticket: textSchema(100) },
+} as const;
+
+const ticketAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['ticket', 'expiresIn'],
+  properties: { ticket: { type: 'string' }, expiresIn: { type: 'integer' } },
+} as const;
+
+/** EventSource cannot send headers, so the stream takes a single-use ticket in its query string
+ * (tickets.ts), never the session token (the server's log never shows query strings either). */
+async function streamUser(db: Db, users: SessionUsers, request: FastifyRequest): Promise<{ user: PublicUser; claims: TokenClaims }> {
+  const ticket = (request.query as { ticket?: string }).ticket;
+  const claims = ticket ? await redeemTicket(db, ticket) : undefined;
+  if (!claims) throw new HttpError(401, 'auth.badTicket');
+  const session = await sessionOf(users, claims);
   if ('refusal' in session) throw session.refusal;
   return { user: publicUser(session.user), claims: session.claims };
 }
 
-/** True while the stream's session lasts: its user is active and its token version current. */
+/** True while the stream's session lasts: its user is active, its token version current and
+ * the session not signed out. */
 async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
   try {
-    return !sessionEnd(await findUserById(db, claims.sub), claims);
+    return !sessionEnd(await findSessionUser(db, claims.sub), claims);
   } catch {
     return true; // database unreachable: keep the stream; the next check decides
   }
@@ -64,7 +82,7 @@ async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
 
 export default async function syncPlugin(
   app: FastifyInstance,
-  { db, tokens, hub, users }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers },
+  { db, hub, users }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers },
 ) {
   const openStreams = new Set<FastifyReply>();
   app.addHook('preClose', async () => {
@@ -89,11 +107,17 @@ export default async function syncPlugin(
     return pullKeys(db, entity, request.user, (request.body as { keys: string[] }).keys);
   });
 
-  app.get('/api/sync/stream', { config: { public: true } }, async (request, reply) => {
+  // Any signed-in role: a ticket for this session's change stream, to use within TICKET_SECONDS.
+  app.post('/api/sync/ticket', { schema: { response: { 200: ticketAnswer } } }, async (request) => ({
+    ticket: await issueTicket(db, request.session),
+    expiresIn: TICKET_SECONDS,
+  }));
+
+  app.get('/api/sync/stream', { schema: { querystring: streamQuery }, config: { public: true } }, async (request, reply) => {
     let user: PublicUser;
     let claims: TokenClaims;
     try {
-      ({ user, claims } = await streamUser(users, tokens, request));
+      ({ user, claims } = await streamUser(db, users, request));
     } catch (error) {
       if (error instanceof HttpError) return sendError(reply, request, error);
       throw error;

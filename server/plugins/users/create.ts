@@ -6,7 +6,6 @@ import { user as userEntity } from '../../../schemas/index';
 import { uuidv7 } from '../../../schemas/ids';
 import type { Db } from '../../db/index';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
 import { schemas } from './schemas';
 import { assertMayGive, assertOrganisation, type Person } from './scope';
 import { insertUser, publicUser, type PublicUser } from './store';
@@ -15,13 +14,13 @@ type CreateUserBody = CreateBodyOf<typeof userEntity>;
 
 /** `mustChangePassword: true` (what the user screens send) makes the first password a
  * temporary one: the user chooses their own, under the strength rule, at the first sign-in. */
-async function createUser(db: Db, actor: Person, body: CreateUserBody): Promise<PublicUser> {
+async function createUser(db: Db, actor: Person, body: CreateUserBody, hash: (password: string) => Promise<string>): Promise<PublicUser> {
   const { password, ...fields } = body;
   try {
     const user = await insertUser(db, {
       ...fields,
       userId: body.userId ?? uuidv7(),
-      passwordHash: await hashPassword(password),
+      passwordHash: await hash(password),
       createdBy: actor.userId,
     });
     return publicUser(user);
@@ -38,7 +37,7 @@ export function registerCreateRoutes(app: FastifyInstance, db: Db) {
     { schema: schemas.create, config: { permission: 'users.createAny' } },
     async (request, reply) => {
       assertOrganisation(request, { role: request.body.role, location: request.body.location ?? 0, active: request.body.active ?? true });
-      return reply.status(201).send(await createUser(db, request.user, request.body));
+      return reply.status(201).send(await createUser(db, request.user, request.body, (p) => app.passwords.hash(p)));
     },
   );
 
@@ -51,7 +50,7 @@ export function registerCreateRoutes(app: FastifyInstance, db: Db) {
       // An organisation admin files new staff under its own organisation unless told otherwise.
       const location = request.body.location ?? (actor.role === 1 ? 0 : actor.location);
       assertOrganisation(request, { role: request.body.role, location, active: request.body.active ?? true });
-      return reply.status(201).send(await createUser(db, actor, { ...request.body, location }));
+      return reply.status(201).send(await createUser(db, actor, { ...request.body, location }, (p) => app.passwords.hash(p)));
     },
   );
 }

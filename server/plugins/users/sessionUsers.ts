@@ -12,7 +12,7 @@
 // - and a row is kept at most KEEP_MS, which bounds what a notification lost in a fault could
 //   leave behind.
 import type { Db, Queryable } from '../../db/index';
-import { findUserById, type UserRecord } from './store';
+import { findSessionUser, type UserRecord } from './store';
 
 /** The longest a user row is reused without being read again. */
 export const KEEP_MS = 2_000;
@@ -41,7 +41,7 @@ export class SessionUsers {
     const under = this.reading.get(userId);
     if (under) return under;
     const generation = this.generation;
-    const read = findUserById(this.db, userId).finally(() => {
+    const read = findSessionUser(this.db, userId).finally(() => {
       if (this.reading.get(userId) === read) this.reading.delete(userId);
     });
     read.then(

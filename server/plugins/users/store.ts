@@ -20,6 +20,8 @@ export interface UserRecord {
   tokenVersion: number;
   /** The devices' unlock secret (GET /api/session/device); null until first asked for. */
   deviceSecret: string | null;
+  /** Sessions signed out and not yet expired (read by findSessionUser only). */
+  signedOutSessions?: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -29,10 +31,32 @@ export interface UserRecord {
 const NOW = "date_trunc('milliseconds', now())";
 
 /** The columns that never leave the server in a user's answer (the entity's hidden fields). */
-export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion' | 'deviceSecret'>;
+export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion' | 'deviceSecret' | 'signedOutSessions'>;
 
-export function publicUser({ passwordHash: _hidden, tokenVersion: _server, deviceSecret: _device, ...rest }: UserRecord): PublicUser {
+export function publicUser({ passwordHash: _hidden, tokenVersion: _server, deviceSecret: _device, signedOutSessions: _out, ...rest }: UserRecord): PublicUser {
   return rest;
+}
+
+/** The user as the session check reads it: the row and its signed-out sessions still running. */
+export async function findSessionUser(db: Queryable, userId: string): Promise<UserRecord | undefined> {
+  const rows = await db.query<UserRecord & Record<string, unknown>>(
+    `SELECT u.*, ARRAY(SELECT s."sessionId" FROM "signed_out_sessions" s WHERE s."userId" = u."userId" AND s."expiresAt" > now()) AS "signedOutSessions"
+     FROM "users" u WHERE u."userId" = $1`,
+    [userId],
+  );
+  return rows[0];
+}
+
+/** Ends one session (sign-out, issue 26 §3): its id is kept until the token's own expiry, and
+ * the insert notifies every server process as a change of the users table (migration 0019), so
+ * each one's session check reads it at the next request. Expired entries are deleted. */
+export async function signOutSession(db: Queryable, claims: { sub: string; sid: string; exp?: number }): Promise<void> {
+  await db.query('DELETE FROM "signed_out_sessions" WHERE "expiresAt" <= now()');
+  await db.query(
+    `INSERT INTO "signed_out_sessions" ("sessionId", "userId", "expiresAt") VALUES ($1, $2, to_timestamp($3))
+     ON CONFLICT ("sessionId") DO NOTHING`,
+    [claims.sid, claims.sub, claims.exp ?? Math.floor(Date.now() / 1000) + 86_400],
+  );
 }
 
 const DEVICE_SECRET_BYTES = 32;

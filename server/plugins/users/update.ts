@@ -9,7 +9,6 @@ import type { UpdateBodyOf } from '../../../schemas/index';
 import { user as userEntity } from '../../../schemas/index';
 import type { Db, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
-import { hashPassword } from '../../lib/passwords';
 import { updateRow, writableValues, type Values } from '../../lib/records';
 import { schemas } from './schemas';
 import { assertManages, assertMayGive, assertNotSelfLockout, assertOrganisation, type Person } from './scope';
@@ -33,7 +32,7 @@ async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Perso
   const { password, updatedAt, ...fields } = request.body;
   const values: Values = writableValues(userEntity, fields);
   if (password) {
-    values.passwordHash = await hashPassword(password);
+    values.passwordHash = await request.server.passwords.hash(password);
     // A password set by someone else is temporary unless said otherwise: its owner chooses
     // their own at the next sign-in.
     values.mustChangePassword = fields.mustChangePassword ?? id !== request.user.userId;

@@ -1,7 +1,7 @@
 // A pending service in full before deciding: what it offers, to whom, where, and the
 // provider's name; approve, reject (with a comment) or open its own page.
 import { Link as RouterLink } from 'react-router';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { service } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext, type GridRow } from '../../components/entity';
 import { useSay } from './i18n';
@@ -11,13 +11,16 @@ const SHOWN = ['category', 'serviceType', 'territory', 'description', 'eligibili
 
 interface Props {
   row: GridRow | null;
+  /** Why the user may not decide, or why the service is pending again (VerifyPage verifyNote). */
+  note?: 'providers.verify.ownService' | 'providers.verify.changedSinceVerified' | null;
   busy: boolean;
   onClose: () => void;
   onApprove: () => void;
   onReject: () => void;
 }
 
-export function ReviewDialog({ row, busy, onClose, onApprove, onReject }: Props) {
+export function ReviewDialog({ row, note = null, busy, onClose, onApprove, onReject }: Props) {
+  const own = note === 'providers.verify.ownService';
   const say = useSay();
   const ctx = useDisplayContext();
   const value = (name: string) => (row ? displayValue(service, name, row[name], ctx) : '');
@@ -25,6 +28,11 @@ export function ReviewDialog({ row, busy, onClose, onApprove, onReject }: Props)
     <Dialog open={row !== null} onClose={onClose} aria-labelledby="review-title" fullWidth maxWidth="sm">
       <DialogTitle id="review-title">{row ? String(row.name) : ''}</DialogTitle>
       <DialogContent dividers>
+        {note && (
+          <Alert severity={own ? 'warning' : 'info'} sx={{ mb: 2 }} data-testid="review-note">
+            {say(note)}
+          </Alert>
+        )}
         <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '10rem 1fr' }, columnGap: 2, rowGap: 0.5 }}>
           {[['providerName', say('providers.verify.provider'), row ? String(row.providerName ?? '') : ''] as const, ...SHOWN.map((name) => [name, fieldLabel(service, name, ctx.t), value(name)] as const)]
             .filter(([, , text]) => text !== '')
@@ -47,10 +55,10 @@ export function ReviewDialog({ row, busy, onClose, onApprove, onReject }: Props)
           </Button>
         )}
         <Button onClick={onClose}>{say('common.close')}</Button>
-        <Button color="error" variant="outlined" onClick={onReject} disabled={busy}>
+        <Button color="error" variant="outlined" onClick={onReject} disabled={busy || own}>
           {say('providers.verify.reject')}
         </Button>
-        <Button color="success" variant="contained" onClick={onApprove} disabled={busy}>
+        <Button color="success" variant="contained" onClick={onApprove} disabled={busy || own}>
           {say('providers.verify.approve')}
         </Button>
       </DialogActions>

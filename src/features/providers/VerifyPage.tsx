@@ -7,7 +7,7 @@ import { Alert, AlertTitle, Box, IconButton, Tooltip } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import CancelIcon from '@mui/icons-material/CancelOutlined';
 import { service } from '../../../schemas/index';
-import { Page } from '../../components';
+import { Page, useSessionUser } from '../../components';
 import { EntityGrid, type CustomColumn, type GridRow } from '../../components/entity';
 import { api } from '../../lib/api';
 import type { DataLayer, ListQuery } from '../../lib/datalayer/types';
@@ -20,25 +20,33 @@ import { useConnected } from '../../components/useConnected';
 import { useVerify, type Target } from './useVerify';
 import { listPending } from './verifyApi';
 
-const COLUMNS = ['name', 'providerName', 'category', 'territory', 'createdAt', 'actions'];
+const COLUMNS = ['name', 'providerName', 'category', 'territory', 'createdAt', 'why', 'actions'];
 
 const targetOf = (row: GridRow): Target => ({ id: String(row.sp_Detail_Id), name: String(row.name) });
 
-function Decide({ row, busy, onApprove, onReject }: { row: GridRow; busy: boolean; onApprove: () => void; onReject: () => void }) {
+/** Why the user may not decide on this service (issue 26 §7: nobody verifies a service they
+ * created or last changed; the server refuses it too), or why it is pending again; null: nothing to say. */
+export function verifyNote(row: GridRow, userId: string | undefined): 'providers.verify.ownService' | 'providers.verify.changedSinceVerified' | null {
+  if (userId && (row.createdBy === userId || row.updatedBy === userId)) return 'providers.verify.ownService';
+  if (row.verifiedAt) return 'providers.verify.changedSinceVerified';
+  return null;
+}
+
+function Decide({ row, busy, own, onApprove, onReject }: { row: GridRow; busy: boolean; own: boolean; onApprove: () => void; onReject: () => void }) {
   const say = useSay();
   const name = String(row.name);
   return (
     <Box sx={{ display: 'flex', gap: 0.5 }}>
-      <Tooltip title={say('providers.verify.approve')}>
+      <Tooltip title={say(own ? 'providers.verify.ownService' : 'providers.verify.approve')}>
         <span>
-          <IconButton color="success" onClick={onApprove} disabled={busy} aria-label={say('providers.verify.approveOf', { name })}>
+          <IconButton color="success" onClick={onApprove} disabled={busy || own} aria-label={say('providers.verify.approveOf', { name })}>
             <CheckCircleIcon />
           </IconButton>
         </span>
       </Tooltip>
-      <Tooltip title={say('providers.verify.reject')}>
+      <Tooltip title={say(own ? 'providers.verify.ownService' : 'providers.verify.reject')}>
         <span>
-          <IconButton color="error" onClick={onReject} disabled={busy} aria-label={say('providers.verify.rejectOf', { name })}>
+          <IconButton color="error" onClick={onReject} disabled={busy || own} aria-label={say('providers.verify.rejectOf', { name })}>
             <CancelIcon />
           </IconButton>
         </span>
@@ -49,6 +57,7 @@ function Decide({ row, busy, onApprove, onReject }: { row: GridRow; busy: boolea
 
 function PendingServices({ data }: { data: DataLayer }) {
   const say = useSay();
+  const me = useSessionUser()?.userId;
   const [version, setVersion] = useState(0);
   const [review, setReview] = useState<GridRow | null>(null);
   const [rejecting, setRejecting] = useState<Target | null>(null);
@@ -69,11 +78,24 @@ function PendingServices({ data }: { data: DataLayer }) {
 
   const custom: Record<string, CustomColumn> = {
     providerName: { header: say('providers.verify.provider'), render: (row) => String(row.providerName ?? ''), text: (row) => String(row.providerName ?? '') },
+    why: {
+      header: say('providers.verify.why'),
+      render: (row) => {
+        const note = verifyNote(row, me);
+        return note ? <span data-testid="verify-note">{say(note)}</span> : '';
+      },
+      text: (row) => {
+        const note = verifyNote(row, me);
+        return note ? say(note) : '';
+      },
+    },
     actions: {
       header: say('providers.verify.decision'),
       actions: true,
       width: 112,
-      render: (row) => <Decide row={row} busy={verify.busy.has(String(row.sp_Detail_Id))} onApprove={() => approve(row)} onReject={() => startReject(row)} />,
+      render: (row) => (
+        <Decide row={row} busy={verify.busy.has(String(row.sp_Detail_Id))} own={verifyNote(row, me) === 'providers.verify.ownService'} onApprove={() => approve(row)} onReject={() => startReject(row)} />
+      ),
     },
   };
 
@@ -94,6 +116,7 @@ function PendingServices({ data }: { data: DataLayer }) {
       />
       <ReviewDialog
         row={review}
+        note={review ? verifyNote(review, me) : null}
         busy={review !== null && verify.busy.has(String(review.sp_Detail_Id))}
         onClose={() => setReview(null)}
         onApprove={() => review && approve(review)}

@@ -1,8 +1,9 @@
 // Loaded with the shell (not with the users screens): every signed-in route passes through it.
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { CHANGE_PASSWORD_PATH } from '../../lib/paths';
 import { getUser } from '../../lib/session';
 
-export const CHANGE_PASSWORD_PATH = '/users/chngpas';
+export { CHANGE_PASSWORD_PATH };
 
 /** Signed-in users whose password an administrator set go to Change Password first. */
 export function PasswordChangeGate() {

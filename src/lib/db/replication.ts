@@ -38,10 +38,14 @@ export interface EventSourceLike {
 }
 export type EventSourceFactory = (url: string) => EventSourceLike;
 
+/** The address the change stream opens at, with a fresh single-use ticket each time (issue 26
+ * §3: never the session token, which a proxy's access log would keep). */
+export type StreamUrl = () => Promise<string>;
+
 export interface ReplicationOptions {
   db: IcrsDatabase;
   http: Pick<HttpClient, 'get' | 'post' | 'defaults'>;
-  /** The session's JWT: EventSource sends no headers, so the stream takes it in its URL. */
+  /** The session's JWT: names the mirror's owner (the stream opens with a ticket asked with it). */
   token: string;
   /** Spec table names to mirror; default: the 12 server-backed offline collections. */
   tables?: readonly string[];
@@ -121,14 +125,29 @@ const REOPEN_MAX_MS = 30_000;
  * restart behind a proxy): then a new EventSource is opened, after a pause that doubles up to
  * 30 s, so live lists never stop for good.
  */
-export function changeStream(url: string, open: EventSourceFactory, onOpen?: () => void): Observable<string> {
+export function changeStream(streamUrl: StreamUrl, open: EventSourceFactory, onOpen?: () => void): Observable<string> {
   return new Observable<string>((subscriber) => {
     let source: EventSourceLike | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let pause = REOPEN_FIRST_MS;
     let broken = false;
+    let closed = false;
+    const retry = () => {
+      timer = setTimeout(connect, pause);
+      pause = Math.min(pause * 2, REOPEN_MAX_MS);
+    };
+    // A ticket serves once: a reconnect of the browser's own is refused (401) and closes the
+    // source, and a new one is opened here with a new ticket.
     const connect = () => {
-      const current = open(url);
+      streamUrl().then((url) => {
+        if (closed) return;
+        attach(open(url));
+      }, () => {
+        broken = true;
+        if (!closed) retry();
+      });
+    };
+    const attach = (current: EventSourceLike) => {
       source = current;
       current.addEventListener('change', (event) => {
         const table = tableOf(event.data);
@@ -138,8 +157,7 @@ export function changeStream(url: string, open: EventSourceFactory, onOpen?: () 
         broken = true;
         if (current.readyState !== CLOSED || source !== current) return;
         current.close();
-        timer = setTimeout(connect, pause);
-        pause = Math.min(pause * 2, REOPEN_MAX_MS);
+        retry();
       });
       current.addEventListener('open', () => {
         pause = REOPEN_FIRST_MS;
@@ -150,6 +168,7 @@ export function changeStream(url: string, open: EventSourceFactory, onOpen?: () 
     };
     connect();
     return () => {
+      closed = true;
       clearTimeout(timer);
       source?.close();
     };
@@ -405,7 +424,11 @@ function selectedEntities(tables?: readonly string[]): readonly EntityShape[] {
 export function startReplication(options: ReplicationOptions): Replication {
   const base = apiBase(options.http);
   const open = options.eventSource === undefined ? defaultEventSource() : options.eventSource;
-  const changes$ = open ? changeStream(`${base}/sync/stream?token=${encodeURIComponent(options.token)}`, open, options.onStreamOpen) : null;
+  const streamUrl: StreamUrl = async () => {
+    const { data } = await options.http.post<{ ticket: string }>('/sync/ticket', {}, { silent: true });
+    return `${base}/sync/stream?ticket=${encodeURIComponent(data.ticket)}`;
+  };
+  const changes$ = open ? changeStream(streamUrl, open, options.onStreamOpen) : null;
   const identity = `${base}|${tokenSubject(options.token)}`;
   const errors$ = new Subject<unknown>();
   const pulled$ = new Subject<string>();
