@@ -62,7 +62,7 @@ export function VaultGate({ children }: { children: ReactNode }) {
   // A temporary password: the server keeps the device secret back until it is changed (issue
   // 26), and the app shows nothing but Change Password meanwhile, which needs no local data; the
   // vault opens with the new password (afterPasswordChange).
-  if (state === 'locked' && user.mustChangePassword) return <>{children}</>;
+  if (state === 'mustChangePassword' || (state === 'locked' && user.mustChangePassword)) return <>{children}</>;
   if (state === 'locked') return <UnlockPage user={user} />;
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>

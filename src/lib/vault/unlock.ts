@@ -31,7 +31,7 @@ export interface DeviceAnswer {
   deviceSecret: string;
 }
 
-export type DeviceCheck = { status: 'ok'; device: DeviceAnswer } | { status: 'inactive' } | { status: 'ended' } | { status: 'unreachable' };
+export type DeviceCheck = { status: 'ok'; device: DeviceAnswer } | { status: 'inactive' } | { status: 'ended' } | { status: 'mustChangePassword' } | { status: 'unreachable' };
 
 /** Asks the server about the account, outside the app's HTTP client: a refused session here
  * must not sign the user out (the vault may still open offline with the password). */
@@ -45,6 +45,11 @@ export async function checkDevice(token: string): Promise<DeviceCheck> {
   if (response.status === 401) {
     const body = (await response.json().catch(() => ({}))) as { code?: unknown };
     return body.code === 'auth.inactive' ? { status: 'inactive' } : { status: 'ended' };
+  }
+  if (response.status === 403) {
+    // A temporary password: the server keeps the secret back until it is changed (issue 26).
+    const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+    if (body.code === 'auth.mustChangePassword') return { status: 'mustChangePassword' };
   }
   if (!response.ok) return { status: 'unreachable' };
   const device = (await response.json().catch(() => null)) as DeviceAnswer | null;
@@ -82,7 +87,7 @@ async function opened(userId: string): Promise<void> {
   shareWithOtherTabs(userId);
 }
 
-export type Resumed = 'open' | 'locked' | 'inactive';
+export type Resumed = 'open' | 'locked' | 'inactive' | 'mustChangePassword';
 
 let resuming: { userId: string; done: Promise<Resumed> } | null = null;
 
@@ -121,7 +126,7 @@ async function resume(userId: string, token: string | null, onLockedElsewhere: (
   // The tab's mark stays when nothing opened the vault (no network now, or a page going away
   // whose request was cut): it only lets a later load of this tab ask the server again, which
   // still needs a live session. Locks and sign-outs remove it (lockEverywhere).
-  if (!tab && !server) return 'locked';
+  if (!tab && !server) return answer.status === 'mustChangePassword' ? 'mustChangePassword' : 'locked';
   await opened(userId);
   return 'open';
 }
