@@ -288,7 +288,7 @@ describe('a deactivated account', () => {
         }
         return keys;
       });
-    await expect.poll(storedKeys).toEqual(expect.arrayContaining([mirroredKey, pendingKey]));
+    await expect.poll(storedKeys, { timeout: 15_000 }).toEqual(expect.arrayContaining([mirroredKey, pendingKey]));
 
     // Deactivated: the next page load that reaches the server signs A out.
     expect((await server.api('PUT', `/users/${idA}`, { token: adminToken, body: { active: false } })).status).toBe(200);
@@ -335,14 +335,15 @@ describe('an account moved to another organisation', () => {
         const { db } = window.__icrs!;
         return (await db.collections.tbl_profiles.find().exec()).map((d) => `${d.get('lastName')}:${d.get('syncState')}`).sort();
       });
-    await expect.poll(profiles).toEqual(['Collectedbefore:pending', 'Mirroredclient:synced']);
+    // The mirror holds organisation 2's clients (the other tests' too) and the one collected here.
+    await expect.poll(profiles, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Collectedbefore:pending', 'Mirroredclient:synced']));
 
     // An administrator moves the account to organisation 3; the next load that reaches the server sees it.
     expect((await server.api('PUT', `/users/${userId}`, { token: adminToken, body: { location: 3 } })).status).toBe(200);
     await page.reload();
     await page.getByText('Your account now belongs to another organisation').first().waitFor({ timeout: 20_000 });
     await storeReady(page);
-    await expect.poll(profiles).toEqual(['Collectedbefore:pending']);
+    await expect.poll(profiles, { timeout: 15_000 }).toEqual(['Collectedbefore:pending']);
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     await page.getByText(/1 record collected for your former organisation waits on this device/).first().waitFor();
     const token = await server.login(mover.userName, mover.password);
