@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
@@ -56,6 +57,9 @@ export default defineConfig({
     }),
     precompress(),
   ],
+  // RxDB's leader election cleans up on `unload` (the `unload` package), a deprecated event that
+  // keeps pages out of the back/forward cache: the same API on `pagehide` (issue 27).
+  resolve: { alias: [{ find: /^unload$/, replacement: fileURLToPath(new URL('./src/lib/unloadOnPagehide.ts', import.meta.url)) }] },
   server: { proxy: { '/api': { target: apiTarget, changeOrigin: false } } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 4096 },
 });

@@ -13,8 +13,6 @@
 // Without TEST_DATABASE_URL: in-memory PGlite (one connection, in the server's process).
 // BENCH_RUNS (default 3) rounds of BENCH_SECONDS (default 5) per route, BENCH_CONNECTIONS (10)
 // connections. autocannon runs in a process of its own, so it does not share the server's thread.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { serviceProvider } from '../schemas/index';
@@ -22,56 +20,15 @@ import type { Queryable } from '../server/db/index';
 import { selectList } from '../server/lib/records';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer, type TestServer } from '../test/helpers/server';
+import { hammer, type Load, type Outcome } from './load';
 import { benchKey, fillMainTables, median } from './seed';
 
-const run = promisify(execFile);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TERRITORY = 3;
 const LIST_QUERY = { page: 1, pageSize: 20, sort: 'sp_Name', dir: 'asc', territory: TERRITORY };
-
-interface Load {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  /** A fixed JSON body, or 'provider' for a new provider per request. */
-  body?: unknown;
-  /** Paths picked in turn (one per request), for reads by id. */
-  paths?: string[];
-}
-
-interface Outcome {
-  rps: number;
-  p99: number;
-  bad: number;
-}
-
-// The load generator, in a process of its own: its data in argv, its outcome as JSON on stdout.
-const GENERATOR = `
-const { randomUUID } = require('node:crypto');
-const autocannon = require('autocannon');
-const { load, seconds, connections } = JSON.parse(process.argv[1]);
-let turn = 0;
-const request = { method: load.method, headers: load.headers };
-if (load.body !== undefined && load.body !== 'provider') request.body = JSON.stringify(load.body);
-request.setupRequest = (req) => {
-  const next = { ...req };
-  if (load.paths) next.path = load.paths[turn++ % load.paths.length];
-  if (load.body === 'provider') next.body = JSON.stringify({ sp_Id: randomUUID(), sp_Name: 'Bench provider ' + turn++, sp_type: 2, territory: 3 });
-  return next;
-};
-autocannon({ url: load.url, connections, duration: seconds, requests: [request] }, (error, result) => {
-  if (error) throw error;
-  console.log(JSON.stringify({ rps: result.requests.average, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts }));
-});
-`;
-
-async function hammer(load: Load): Promise<Outcome> {
-  const { stdout } = await run(process.execPath, ['-e', GENERATOR, JSON.stringify({ load, seconds: SECONDS, connections: CONNECTIONS })]);
-  return JSON.parse(stdout) as Outcome;
-}
 
 /** The list's page and count, as the server runs them, behind a route with nothing else: its
  * own pg pool on PostgreSQL; on PGlite (in-process, one connection) the server's database. */
@@ -138,7 +95,7 @@ async function main() {
       const pair = round % 2 === 0 ? (['list', 'bare'] as const) : (['bare', 'list'] as const);
       const measured: Partial<Record<string, Outcome>> = {};
       for (const name of [...pair, 'get', 'create']) {
-        const outcome = await hammer(loads[name] as Load);
+        const outcome = await hammer(loads[name] as Load, { seconds: SECONDS, connections: CONNECTIONS });
         if (outcome.bad > 0) throw new Error(`${name}: ${outcome.bad} failed requests`);
         measured[name] = outcome;
         outcomes[name]?.push(outcome);

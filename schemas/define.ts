@@ -88,6 +88,9 @@ export interface FieldFlags {
   /** Cannot change once set (prof_Reg_No): an update may repeat the stored value, a different
    * one is refused (400); the form shows it read-only when editing. */
   readonly immutable?: boolean;
+  /** Names or describes a client (names, numbers, free text about them): what a client's
+   * erasure blanks (issue 28, server/plugins/audit/erasure.ts). */
+  readonly personal?: boolean;
   /** Translation key of the label; `defineEntity` fills `field.<entity>.<field>` when absent. */
   readonly label?: string;
 }

@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   'route.referral': [1, 3, 4, 5],
   'route.reports': [1, 2],
   'route.testing': ALL,
+  'route.audit': [1, 7],
 
   // Sidebar menus (spec §6).
   'menu.administration': [1, 7],
@@ -43,6 +44,7 @@ export const PERMISSIONS = {
   'menu.referrals': except(2, 6, 7),
   'menu.reports': [1, 2],
   'menu.help': ALL,
+  'menu.audit': [1, 7],
 
   // Dashboard tiles (spec §6). Their 'More info' links follow the route of their target
   // (canOpen below): spec §6 also lists the Clients and Referrals links for role 7, whose
@@ -67,6 +69,12 @@ export const PERMISSIONS = {
   'referrals.read': [1, 3, 4, 5],
   'referrals.write': [1, 3, 4, 5],
   'reports.read': [1, 2],
+  // Issue 28: the audit log (role 7: its own organisation's entries), and a client's data
+  // handed over (export) or erased, for role 1 and, in its own organisation, role 7.
+  'audit.read': [1, 7],
+  'clients.handover': [1, 7],
+  // Issue 29: the server's metrics (GET /api/metrics), else only to the scrape token.
+  'metrics.read': [1],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

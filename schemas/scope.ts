@@ -126,8 +126,26 @@ export function mayAccess(actor: Actor, entity: EntityShape, mode: ScopeMode, ow
   return inScope(recordScope(actor, entity, mode), owner);
 }
 
-/** The tables whose change events a user may hear of: those it may read at all. The events
- * name only the table; the records come through the scoped pull feed. */
+/** The audit log's table name, as its change events name it. */
+export const AUDIT_LOG = 'audit_log';
+
+/**
+ * Whose audit entries a user reads (issue 28): role 1 every entry, role 7 those of its own
+ * organisation (the record's owner, or the acting user's organisation), no one else. Also the
+ * scope of a client's hand-over (export, erasure). Failing closed: role 7 without an
+ * organisation reads nothing.
+ */
+export function auditScope(actor: Actor): RecordScope {
+  if (!can(actor.role, 'audit.read')) return 'none';
+  if (actor.role === 1) return 'all';
+  return actor.location === NO_ORGANISATION ? 'none' : { organisation: actor.location };
+}
+
+/** The tables whose change events a user may hear of: those it may read at all, and the audit
+ * log for its readers. The events name only the table; the records come through the scoped
+ * pull feed. */
 export function readableTables(actor: Actor): Set<string> {
-  return new Set(serverEntities.filter((e) => can(actor.role, e.access.read) && recordScope(actor, e, 'read') !== 'none').map((e) => e.table));
+  const tables = serverEntities.filter((e) => can(actor.role, e.access.read) && recordScope(actor, e, 'read') !== 'none').map((e) => e.table);
+  if (auditScope(actor) !== 'none') tables.push(AUDIT_LOG);
+  return new Set(tables);
 }

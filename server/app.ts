@@ -2,13 +2,16 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import { openDb, type Db } from './db/index';
-import { migrate } from './db/migrations';
+import { coreMigrations, migrate, type Migration } from './db/migrations';
 import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
+import { lastRestoreSeconds } from './ops/restoreMark';
 import { installErrorHandler, loggedError } from './lib/errors';
 import { installInputRules } from './lib/input';
 import { TokenService } from './lib/tokens';
 import { Passwords } from './lib/passwords';
 import authPlugin from './plugins/auth';
+import auditPlugin from './plugins/audit/index';
+import { withAuditActor } from './plugins/audit/context';
 import healthPlugin from './plugins/health';
 import publicConfigPlugin from './plugins/publicConfig';
 import sessionPlugin from './plugins/session';
@@ -22,6 +25,8 @@ import recordsPlugin from './plugins/records/index';
 import docsPlugin from './plugins/docs';
 import syncPlugin from './plugins/sync/index';
 import securityHeadersPlugin from './plugins/securityHeaders';
+import metricsPlugin from './plugins/metrics';
+import { createMetrics, NO_METRICS, type Metrics } from './lib/metrics';
 
 export interface Server {
   app: FastifyInstance;
@@ -45,6 +50,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Hashing in a bounded queue and the one throttled password check (lib/passwords.ts). */
     passwords: Passwords;
+    /** What GET /api/metrics reports (lib/metrics.ts); does nothing with METRICS=off. */
+    metrics: Metrics;
   }
 }
 
@@ -57,12 +64,16 @@ function trustProxyOption(value: Config['trustProxy']): false | string | ((addre
 export interface BuildOptions {
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: { write(line: string): void };
+  /** The migrations this code knows (a test starts "the next release" with one more). */
+  migrations?: Migration[];
 }
 
-export async function buildApp(config: Config, { logStream }: BuildOptions = {}): Promise<Server> {
-  const db = await openDb(config);
-  await migrate(db);
-  const tokens = new TokenService(await tokenSecret(db, config), config.tokenTtlSeconds);
+export async function buildApp(config: Config, { logStream, migrations = coreMigrations }: BuildOptions = {}): Promise<Server> {
+  // Every write made for a request tells the database who makes it (the audit log, issue 28).
+  const db = withAuditActor(await openDb(config));
+  await migrate(db, migrations);
+  // After a restore from a backup, every earlier session is over (server/ops/restoreMark.ts).
+  const tokens = new TokenService(await tokenSecret(db, config), config.tokenTtlSeconds, (await lastRestoreSeconds(db)) ?? 0);
   const firstAdmin = await ensureFirstAdmin(db, config);
 
   const app = Fastify({
@@ -83,7 +94,9 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   app.addHook('onClose', () => db.close());
   db.onFault((error, what) => app.log.warn({ err: error }, what));
 
-  const passwords = new Passwords(db, { concurrency: config.passwordHashConcurrency, waiting: config.passwordHashQueue });
+  const metrics = config.metrics ? createMetrics(db) : NO_METRICS;
+  app.decorate('metrics', metrics);
+  const passwords = new Passwords(db, { concurrency: config.passwordHashConcurrency, waiting: config.passwordHashQueue }, metrics);
   app.decorate('passwords', passwords);
 
   const serveApp = hasBuiltApp(config.staticDir);
@@ -95,11 +108,12 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   // forgets the user rows it keeps when users change anywhere.
   const changes = new ChangeHub();
   await changes.start(db);
-  const users = new SessionUsers(db);
+  const users = new SessionUsers(db, Date.now, db.kind === 'postgres' ? () => changes.caughtUp(db) : undefined);
   changes.subscribe((table) => {
     if (table === 'users' || table === ALL_TABLES) users.forgetAll();
   });
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
+  if (config.metrics) await app.register(metricsPlugin, { metrics, scrapeToken: config.metricsToken, tokens, users });
   await app.register(authPlugin, { db, tokens, users, passwords });
   await app.register(healthPlugin, { db });
   await app.register(sessionPlugin, { db, tokens, users });
@@ -109,6 +123,7 @@ export async function buildApp(config: Config, { logStream }: BuildOptions = {})
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });
   await app.register(recordsPlugin, { db });
   await app.register(syncPlugin, { db, tokens, hub: changes, users });
+  await app.register(auditPlugin, { db, retentionDays: config.auditRetentionDays });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 

@@ -42,6 +42,12 @@ export interface Config extends DbTimeouts {
   mapPointsLimit: number;
   /** Minutes without use after which the app locks the device (GET /api/config); 0: never. */
   lockAfterMinutes: number;
+  /** Days the audit log keeps an entry (AUDIT_RETENTION_DAYS); 0, the default: forever. */
+  auditRetentionDays: number;
+  /** GET /api/metrics is collected and served (METRICS=off: neither). */
+  metrics: boolean;
+  /** A Prometheus server's bearer token for GET /api/metrics (METRICS_TOKEN), beside role 1. */
+  metricsToken?: string;
 }
 
 /** LOCK_AFTER_MINUTES: an integer 0..1440, else a clear refusal at start. */
@@ -53,6 +59,14 @@ function lockAfterMinutesFrom(value: string | undefined): number {
     throw new Error(`LOCK_AFTER_MINUTES must be a whole number of minutes from 0 (never lock) to ${MAX_LOCK_AFTER_MINUTES}, got "${value}"`);
   }
   return minutes;
+}
+
+/** AUDIT_RETENTION_DAYS: a whole number of days, 0 (the default) keeping entries forever. */
+function retentionDaysFrom(value: string | undefined): number {
+  const text = value?.trim();
+  if (!text) return 0;
+  if (!/^\d+$/.test(text) || Number(text) > 36_500) throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days (0: keep forever), got "${value}"`);
+  return Number(text);
 }
 
 function trustProxyFrom(value: string | undefined): false | number | string {
@@ -67,6 +81,26 @@ function trustProxyFrom(value: string | undefined): false | number | string {
     return hops;
   }
   return text;
+}
+
+/** METRICS_TOKEN: long enough not to be guessed (it opens the metrics to whoever holds it), or unset. */
+const MIN_METRICS_TOKEN_LENGTH = 24;
+
+function metricsTokenFrom(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (text.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(text)) {
+    throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 24\`), or unset`);
+  }
+  return text;
+}
+
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  const text = value?.trim().toLowerCase();
+  if (!text) return fallback;
+  if (['on', 'true', '1'].includes(text)) return true;
+  if (['off', 'false', '0'].includes(text)) return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
 }
 
 /** JWT_SECRET signs every session: at least 32 bytes, or unset (a random one is kept in the database). */
@@ -123,5 +157,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
     mapPointsLimit: Number(env.MAP_POINTS_LIMIT ?? 20000),
     lockAfterMinutes: lockAfterMinutesFrom(env.LOCK_AFTER_MINUTES),
+    auditRetentionDays: retentionDaysFrom(env.AUDIT_RETENTION_DAYS),
+    metrics: onOff('METRICS', env.METRICS, true),
+    metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
   };
 }

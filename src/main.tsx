@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, startModules } from './app/App';
 import { buildIntl, loadMessages, setAppIntl, type Messages } from './lib/i18n';
@@ -27,10 +27,15 @@ async function start(): Promise<void> {
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   performance.mark('app:render');
-  createRoot(root).render(
-    <StrictMode>
-      <App intl={intl} />
-    </StrictMode>,
+  // A transition: React draws the first screen in slices of a few milliseconds, so a phone's
+  // main thread answers input meanwhile rather than freezing for the whole tree (issue 27).
+  const app = createRoot(root);
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <App intl={intl} />
+      </StrictMode>,
+    ),
   );
 }
 

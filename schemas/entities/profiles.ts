@@ -63,24 +63,27 @@ export const profile = defineEntity({
   fields: {
     prof_Id: f.id({ required: true }),
     /** Organisation abbreviation + 8 of A-Z0-9 (spec §5), made on the device (ids.ts). */
-    prof_Reg_No: f.string({ required: true, unique: true, immutable: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
-    firstName: f.string({ required: true, minLength: 1, maxLength: 100 }),
-    middleName: text(100),
-    lastName: f.string({ required: true, minLength: 1, maxLength: 100 }),
+    prof_Reg_No: f.string({ required: true, unique: true, immutable: true, personal: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
+    firstName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
+    middleName: text(100, { personal: true }),
+    lastName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
     sex: f.enum({ required: true, values: ['F', 'M'], names: ['female', 'male'] }),
-    birthDate: f.date(),
-    phone: phone(),
+    birthDate: f.date({ personal: true }),
+    phone: { ...phone(), personal: true },
     territory: f.lookup({ required: true, list: 'territory' }),
-    address: text(500),
+    address: text(500, { personal: true }),
     populationGroup: f.enum({ values: ['resident', 'displaced', 'returnee', 'refugee', 'host', 'other'] }),
     householdSize: f.integer({ minimum: 1, maximum: 50 }),
     educationLevel: f.lookup({ list: 'educationLevel' }),
     disability: f.boolean({ required: true, default: false }),
-    disabilityDetail: text(500),
+    disabilityDetail: text(500, { personal: true }),
     /** The client agreed to the keeping of their data; the form will not save without an answer. */
     consent: f.boolean({ required: true }),
     location: f.lookup({ list: 'organisation', allowNone: true, readOnly: true }),
-    BspData: f.json<BspData>()({ schema: bspSchema }),
+    BspData: f.json<BspData>()({ schema: bspSchema, personal: true }),
+    /** When the client's data was erased (issue 28): the row stays, blanked, so that the
+     * statistics still count the client's referrals and devices learn to drop it. */
+    erasedAt: f.dateTime({ hidden: true }),
   },
 });
 

@@ -113,9 +113,9 @@ export const referral = defineEntity({
     prof_Id: f.id({ required: true, ref: 'profile' }),
     sp_Detail_Id: f.id({ required: true, ref: 'service' }),
     date: f.date({ required: true }),
-    reason: f.string({ required: true, minLength: 2, maxLength: 1000 }),
+    reason: f.string({ required: true, minLength: 2, maxLength: 1000, personal: true }),
     status: f.enum({ required: true, values: REFERRAL_STATUSES, default: 'sent' }),
-    feedback: text(2000),
+    feedback: text(2000, { personal: true }),
     followUpDate: f.date(),
     /** The day of the last status change (the history keeps every one). */
     statusDate: f.date(),
@@ -145,8 +145,8 @@ export const jobReferral = defineEntity({
     date: f.date({ required: true }),
     status: f.enum({ required: true, values: JOB_REFERRAL_STATUSES, default: 'sent' }),
     /** Why this client for this job (issue 12 "record the date and a note"). */
-    note: text(1000),
-    feedback: text(2000),
+    note: text(1000, { personal: true }),
+    feedback: text(2000, { personal: true }),
     followUpDate: f.date(),
     statusDate: f.date(),
     history: f.json<StatusChange[]>()({ readOnly: true, schema: historySchema }),

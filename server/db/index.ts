@@ -10,6 +10,13 @@ import pg from 'pg';
 
 export type Row = Record<string, unknown>;
 
+/** Statements that change rows (a SELECT calling a function that writes is not one we make). */
+const WRITES = /^\s*(INSERT|UPDATE|DELETE|WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b)/i;
+
+export function isWrite(sql: string): boolean {
+  return WRITES.test(sql);
+}
+
 export interface Queryable {
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
@@ -25,14 +32,31 @@ export interface Db extends Queryable {
    * it is back `onResumed` is called: notifications sent meanwhile were missed.
    */
   listen(channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>>;
-  /** Runs `work` in one transaction: all of it is stored, or none of it. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction: all of it is stored, or none of it. `settings` are set
+   * for the transaction only (set_config(name, value, true)) before `work`; on PostgreSQL in the
+   * same round trip as BEGIN. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>, settings?: Readonly<Record<string, string>>): Promise<T>;
   /** Whether the database answers within `timeoutMs`; never throws, never waits longer. */
   ping(timeoutMs: number): Promise<boolean>;
   /** Listens to the faults the layer survived (lost connections, a failed LISTEN). */
   onFault(listener: FaultListener): void;
+  /** How the connections are used now (GET /api/metrics). */
+  usage(): DbUsage;
+  /** Hears every wait for a connection: how long it took, and whether one came. */
+  onConnectionWait(listener: ConnectionWaitListener): void;
   close(): Promise<void>;
 }
+
+/** Connections now: the most there may be, those open, those idle, and requests waiting for one.
+ * The embedded database has one connection, busy while a statement or transaction runs. */
+export interface DbUsage {
+  max: number;
+  open: number;
+  idle: number;
+  waiting: number;
+}
+
+export type ConnectionWaitListener = (seconds: number, gotOne: boolean) => void;
 
 /** Time limits of the PostgreSQL connections (README "Configuration"). */
 export interface DbTimeouts {
@@ -95,17 +119,35 @@ function faultReporter() {
 async function openPglite(dataDir: string): Promise<Db> {
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
+  // PGlite runs one statement at a time: the others queue inside it. Counted for the metrics.
+  let running = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+    }
+  };
   const run = async <T extends Row>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
     (await q.query<T>(sql, params ? [...params] : undefined)).rows;
   // In-process: no connection to lose, so no fault to report and no LISTEN to resume.
   const faults = faultReporter();
   return {
     kind: 'pglite',
-    query: (sql, params) => run(lite, sql, params),
-    transaction: (work) => lite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) })),
+    query: (sql, params) => counted(() => run(lite, sql, params)),
+    transaction: (work, settings) =>
+      counted(() =>
+        lite.transaction(async (tx) => {
+          for (const [name, value] of Object.entries(settings ?? {})) await run(tx, 'SELECT set_config($1, $2, true)', [name, value]);
+          return work({ query: (sql, params) => run(tx, sql, params) });
+        }),
+      ),
     listen: (channel, onMessage) => lite.listen(channel, onMessage),
     ping: (timeoutMs) => within(run(lite, 'SELECT 1').then(() => true, () => false), timeoutMs, false),
     onFault: faults.onFault,
+    usage: () => ({ max: 1, open: 1, idle: running === 0 ? 1 : 0, waiting: Math.max(0, running - 1) }),
+    onConnectionWait: () => undefined, // no pool to wait for: a queued statement shows as `waiting`
     close: () => lite.close(),
   };
 }
@@ -128,10 +170,15 @@ function clientConfig(connectionString: string, timeouts: DbTimeouts): pg.Client
   };
 }
 
+/** Connections each server process may open (several processes share the server's max_connections). */
+const POOL_SIZE = 10;
+
 async function openPostgres(connectionString: string, timeouts: DbTimeouts): Promise<Db> {
   const settings = clientConfig(connectionString, timeouts);
   const faults = faultReporter();
-  const pool = new pg.Pool({ ...settings, max: 10 });
+  const waits = new Set<ConnectionWaitListener>();
+  const pool = new pg.Pool({ ...settings, max: POOL_SIZE });
+  const connect = () => connectTimed(pool, waits);
   // An idle client whose connection dies makes the pool emit 'error' (it already dropped the
   // client); a client that is checked out emits it itself. Unheard, either ends the process.
   pool.on('error', (error) => faults.report(error, 'an idle database connection was lost'));
@@ -142,7 +189,7 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
   // A statement on a pooled connection, as pool.query does it, except that a failure to get the
   // connection is told apart: it is always "unavailable" (503), whatever the server said.
   const query = async <T extends Row>(sql: string, params?: readonly unknown[]) => {
-    const client = await connect(pool);
+    const client = await connect();
     try {
       const rows = await run<T>(client, sql, params);
       client.release();
@@ -156,11 +203,11 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
   return {
     kind: 'postgres',
     query,
-    async transaction(work) {
-      const client = await connect(pool);
+    async transaction(work, settings) {
+      const client = await connect();
       let destroy = false;
       try {
-        await client.query('BEGIN');
+        await client.query(beginWith(settings));
         const result = await work({ query: (sql, params) => run(client, sql, params) });
         await client.query('COMMIT');
         return result;
@@ -181,8 +228,19 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
       return within(pool.query(probe).then(() => true, () => false), timeoutMs, false);
     },
     onFault: faults.onFault,
+    usage: () => ({ max: POOL_SIZE, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    onConnectionWait: (listener) => void waits.add(listener),
     close: () => pool.end(),
   };
+}
+
+/** A SQL string literal (standard_conforming_strings, on since PostgreSQL 9.1: only quotes double). */
+const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** BEGIN and the transaction's settings as one simple query: one round trip. */
+function beginWith(settings: Readonly<Record<string, string>> = {}): string {
+  const sets = Object.entries(settings).map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`);
+  return sets.length ? `BEGIN; SELECT ${sets.join(', ')}` : 'BEGIN';
 }
 
 /**
@@ -268,10 +326,16 @@ class ConnectionFailure extends Error {
   }
 }
 
-async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+/** A pooled connection, its wait told to `waits` (the metrics' connection waits). */
+async function connectTimed(pool: pg.Pool, waits: ReadonlySet<ConnectionWaitListener>): Promise<pg.PoolClient> {
+  const started = performance.now();
+  const told = (gotOne: boolean) => waits.forEach((listener) => listener((performance.now() - started) / 1000, gotOne));
   try {
-    return await pool.connect();
+    const client = await pool.connect();
+    told(true);
+    return client;
   } catch (error) {
+    told(false);
     throw new ConnectionFailure(error);
   }
 }

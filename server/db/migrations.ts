@@ -2,12 +2,13 @@
 // transaction under an advisory lock, so several server processes may start together.
 import { serverEntities } from '../../schemas/index';
 import { columnSql, createIndexesSql, ident, indexColumns, indexName, liveOnlyIndex, schemaSql } from '../../schemas/derive/sql';
-import { jobReferral, profileImage, referral, user } from '../../schemas/index';
+import { jobReferral, profile, profileImage, referral, user } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
 import { CHANGE_CHANNEL, changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
 import { TICKETS_TABLE_SQL } from '../plugins/sync/tickets';
 import { THROTTLE_TABLE_SQL } from '../lib/throttle';
+import { AUDIT_TABLES_SQL, auditTriggerSql } from '../plugins/audit/triggers';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -171,6 +172,17 @@ $$`);
       await tx.query(`CREATE TRIGGER "signed_out_sessions_changed" AFTER INSERT ON "signed_out_sessions"
         FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_users_change()`);
       await tx.query(TICKETS_TABLE_SQL);
+    },
+  },
+  {
+    // Issue 28: the append-only audit log, written by a row trigger on every entity table in
+    // the transaction of the change (server/plugins/audit/triggers.ts).
+    id: '0020-audit-log',
+    up: async (tx) => {
+      for (const statement of AUDIT_TABLES_SQL) await tx.query(statement);
+      // A client's erasure keeps its row, blanked (schemas/entities/profiles.ts erasedAt).
+      await tx.query(`ALTER TABLE ${ident(profile.table)} ADD COLUMN IF NOT EXISTS ${columnSql('erasedAt', profile.fields.erasedAt)}`);
+      for (const entity of serverEntities) for (const statement of auditTriggerSql(entity)) await tx.query(statement);
     },
   },
 ];

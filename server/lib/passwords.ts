@@ -9,6 +9,7 @@ import type { Queryable } from '../db/index';
 import { HttpError } from './errors';
 import type { MessageKey } from './messages';
 import { PasswordThrottle } from './throttle';
+import { NO_METRICS, type Metrics } from './metrics';
 
 export const hashPassword = (password: string) => hash(password);
 
@@ -81,7 +82,11 @@ export class Passwords {
   private readonly queue: HashQueue;
   private readonly throttle: PasswordThrottle;
 
-  constructor(db: Queryable, limits: HashLimits = DEFAULT_HASH_LIMITS) {
+  constructor(
+    db: Queryable,
+    limits: HashLimits = DEFAULT_HASH_LIMITS,
+    private readonly metrics: Pick<Metrics, 'throttled'> = NO_METRICS,
+  ) {
     this.queue = new HashQueue(limits);
     this.throttle = new PasswordThrottle(db);
   }
@@ -98,7 +103,10 @@ export class Passwords {
    */
   async verify(request: FastifyRequest, userName: string, passwordHash: string | undefined, password: string, refusal: MessageKey = 'auth.tooManyAttempts'): Promise<boolean> {
     const wait = await this.throttle.retryAfterSeconds(userName, request.ip);
-    if (wait > 0) throw tooManyAttempts(refusal, wait);
+    if (wait > 0) {
+      this.metrics.throttled();
+      throw tooManyAttempts(refusal, wait);
+    }
     const ok = await this.queue.run(() => (passwordHash ? checkPassword(passwordHash, password) : burnPasswordCheck(password).then(() => false)));
     if (ok) await this.throttle.succeeded(userName);
     else await this.throttle.failed(userName, request.ip);

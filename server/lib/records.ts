@@ -169,10 +169,18 @@ export function selectList(e: EntityShape): string {
   return rowFields(e).map(([name]) => ident(name)).join(', ');
 }
 
+/** Keeps the live records of `e`: not soft-deleted, and not a client's erased row (issue 28),
+ * which stays, blanked, for the statistics and the devices' pull. */
+export function addLive(e: EntityShape, where: Conditions, alias = ''): Conditions {
+  if (e.softDelete) where.add(`NOT ${alias}"deleted"`);
+  if (e.fields.erasedAt) where.add(`${alias}"erasedAt" IS NULL`);
+  return where;
+}
+
 /** The list filters of `query` for `e`, plus the soft-delete rule and the organisation scope. */
 export function listConditions(e: EntityShape, query: Partial<ListQuery>, where = new Conditions(), access?: Access): Conditions {
   addScope(e, access, where);
-  if (e.softDelete) where.add('NOT "deleted"');
+  addLive(e, where);
   for (const name of e.list?.filters ?? []) {
     const value = query[name];
     if (value !== undefined) where.add(`${ident(name)} = ${where.param(value)}`);
@@ -217,7 +225,7 @@ function keyConditions(e: EntityShape, key: string | readonly string[], where = 
 export async function getRow(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access, includeDeleted = false): Promise<Row | undefined> {
   const where = keyConditions(e, key);
   addScope(e, access, where);
-  if (e.softDelete && !includeDeleted) where.add('NOT "deleted"');
+  if (!includeDeleted) addLive(e, where);
   const rows = await db.query(`SELECT ${selectList(e)} FROM ${table(e)} ${where.sql}`, where.params);
   return rows[0];
 }
@@ -285,7 +293,7 @@ export async function updateRow(
   sets.push(`"updatedAt" = ${NOW}`, `"updatedBy" = ${where.param(userId)}`);
   keyConditions(e, key, where);
   addScope(e, access, where);
-  if (e.softDelete) where.add('NOT "deleted"');
+  addLive(e, where);
   if (baseUpdatedAt) where.add(`"updatedAt" = ${where.param(baseUpdatedAt)}::timestamptz`);
   let rows: Row[];
   try {

@@ -40,7 +40,11 @@ export class TokenService {
    */
   private readonly verified = new Map<string, Verified>();
 
-  constructor(secret: string, private readonly ttlSeconds: number) {
+  /**
+   * @param notBefore tokens issued before this time (seconds) are over: the database was
+   * restored from a backup since (server/ops/restoreMark.ts).
+   */
+  constructor(secret: string, private readonly ttlSeconds: number, private readonly notBefore = 0) {
     this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
@@ -63,10 +67,11 @@ export class TokenService {
     }
     try {
       const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
-      const { sub, ver, exp, sid } = payload;
+      const { sub, ver, exp, sid, iat } = payload;
       if (typeof sub !== 'string' || typeof ver !== 'number' || !Number.isInteger(ver) || typeof exp !== 'number' || typeof sid !== 'string' || !sid) {
         return { failure: 'auth.badToken' };
       }
+      if (this.notBefore && (typeof iat !== 'number' || iat < this.notBefore)) return { failure: 'auth.restored' };
       const claims = { sub, role: Number(payload.role), ver, sid };
       this.remember(token, { claims, exp });
       return { claims: { ...claims, exp } };

@@ -10,6 +10,8 @@ import { HttpError, sendError } from '../lib/errors';
 import type { Passwords } from '../lib/passwords';
 import type { TokenClaims, TokenService } from '../lib/tokens';
 import type { SessionUsers } from './users/sessionUsers';
+import { runAs } from './audit/context';
+import { writeAudit } from './audit/entries';
 import { findUserByName, noteSignIn, publicUser, type PublicUser, type UserRecord } from './users/store';
 
 declare module 'fastify' {
@@ -117,6 +119,15 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }
     }
   });
 
+  // The handler and what it starts run as the signed-in user: every transaction it opens names
+  // them to the audit triggers (plugins/audit/context.ts). A callback hook, so that the rest of
+  // the request runs inside the user's context.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const user = request.user;
+    if (!user) return done();
+    runAs({ userId: user.userId, userName: user.userName, role: user.role, location: user.location ?? 0 }, done);
+  });
+
   // One answer for every failure (issue 26 §8): an unknown name, a deactivated account and a wrong
   // password all answer 401 badCredentials, after the same throttled check (lib/passwords.ts),
   // so neither the answer nor its time tells which; the account's state is read before the
@@ -127,7 +138,15 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }
     const found = await findUserByName(db, userName);
     const user = found?.active ? found : undefined;
     const passwordOk = await passwords.verify(request, userName, user?.passwordHash, password);
-    if (!user || !passwordOk) throw new HttpError(401, 'auth.badCredentials');
+    if (!user || !passwordOk) {
+      app.metrics.signInFailed();
+      // The name tried, as typed (an unknown one too: a guessing attack shows in the log).
+      await writeAudit(db, {
+        action: 'signin.failed', entity: found ? 'user' : undefined, recordId: found?.userId, location: found?.location ?? null,
+        actor: { userId: found?.userId, userName: userName.slice(0, 100), role: found?.role, location: found?.location },
+      });
+      throw new HttpError(401, 'auth.badCredentials');
+    }
     const token = await sessionToken(tokens, user, newSessionId());
     const lastSignInAt = await noteSignIn(db, user.userId);
     request.log.info({ userId: user.userId }, 'signed in');

@@ -1,5 +1,6 @@
 // The signed-in device's session: the secret its local data is unlocked with (issue 25), and
 // sign-out, which ends the session on the server (issue 26 §3). Sign-in is POST /api/login (auth.ts).
+import { writeAudit } from './audit/entries';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index';
 import { HttpError } from '../lib/errors';
@@ -51,7 +52,14 @@ export default async function sessionPlugin(app: FastifyInstance, { db, tokens, 
   const forgetting = users.forgettingAfterEach(db);
   app.post('/api/logout', { config: { public: true } }, async (request, reply) => {
     const session = await authenticate(users, tokens, bearerToken(request));
-    if (!('refusal' in session)) await signOutSession(forgetting, session.claims);
+    if (!('refusal' in session)) {
+      const { user } = session;
+      await signOutSession(forgetting, session.claims);
+      await writeAudit(db, {
+        action: 'signout', entity: 'user', recordId: user.userId, location: user.location,
+        actor: { userId: user.userId, userName: user.userName, role: user.role, location: user.location },
+      });
+    }
     reply.header('Clear-Site-Data', '"cache"');
     return reply.status(204).send();
   });

@@ -7,7 +7,7 @@
 // changed how the build split the shared code, and the offline start got 25 % slower.
 import type { createBrowserRouter } from 'react-router';
 import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery';
-import { gridView } from '../components/entity/gridViewModule';
+import { preloadListView } from '../components/entity/gridViewModule';
 import { api } from '../lib/api';
 import { prefetchPage } from '../lib/datalayer/prefetch';
 import { appIsOnline } from '../lib/db/online';
@@ -38,19 +38,20 @@ function listAt(pathname: string): ListRoute | undefined {
 }
 
 /** Asks the first page of the list at `pathname`, if it is one the signed-in user may open and
- * the app is online (offline a list reads the store), and starts loading the grid's module.
+ * the app is online (offline a list reads the store), and starts loading the grid's module (a
+ * wide screen's: a phone's list draws without it).
  * Returns that load when it did. */
 export function prefetchListAt(pathname: string): Promise<unknown> | undefined {
   const route = listAt(pathname);
   const user = getUser();
   if (!route || !user || !appIsOnline() || !route.permissions.every((permission) => can(user.role, permission))) return undefined;
   prefetchPage(api, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
-  return gridView.preload().catch(() => undefined); // the grid's own load reports
+  return preloadListView().catch(() => undefined); // the grid's own load reports
 }
 
 /** Starts loading the grid's module when `pathname` is a list screen's (a menu link pointed at). */
 export function preloadGridAt(pathname: string): Promise<unknown> | undefined {
-  return listAt(pathname) ? gridView.preload().catch(() => undefined) : undefined;
+  return listAt(pathname) ? preloadListView().catch(() => undefined) : undefined;
 }
 
 /** At each in-app navigation, before the router renders the new screen. */

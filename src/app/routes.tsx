@@ -147,6 +147,7 @@ const signedInRoutes: RouteObject[] = [
   lazyArea('availablejobs', 'route.availablejobs', async () => featureRoutes((await import('../features/jobs')).jobRoutes)),
   lazyArea('profiles', 'route.profiles', async () => featureRoutes((await import('../features/clients')).clientRoutes)),
   lazyArea('referral', 'route.referral', async () => featureRoutes((await import('../features/referrals')).referralRoutes)),
+  lazyArea('audit', 'route.audit', async () => featureRoutes((await import('../features/audit')).auditRoutes)),
   { path: 'reports', ...lazyScreen(async () => { const { ReportsPage } = await import('../features/reports'); return () => serverOnly('screens.reports', <ReportsPage />); }, 'route.reports') },
 ];
 

@@ -13,6 +13,10 @@ interface DeleteDialogProps {
   onCancel: () => void;
   /** Deletes; a rejection's message (e.g. a wrong password) is shown and the dialog stays open. */
   onConfirm: (reason: string, password: string) => Promise<void>;
+  /** Own texts for another removal with a reason and a password (a client's erasure), already
+   * translated; the deletion's by default. */
+  texts?: { title?: string; text?: string; confirm?: string; failed?: string };
+  testId?: string;
 }
 
 const MIN_REASON = 3;
@@ -25,7 +29,7 @@ function messageOf(error: unknown, intl: IntlShape): string {
 }
 
 /** Deleting a provider or a service needs a reason and the user's password (spec §5). */
-export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: DeleteDialogProps) {
+export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, texts = {}, testId }: DeleteDialogProps) {
   const intl = useIntl();
   const [reason, setReason] = useState('');
   const [password, setPassword] = useState('');
@@ -57,10 +61,10 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: D
   };
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : close} aria-labelledby="delete-title" component="form" onSubmit={submit}>
-      <DialogTitle id="delete-title">{intl.formatMessage({ id: 'deleteDialog.title' }, { name })}</DialogTitle>
+    <Dialog open={open} onClose={busy ? undefined : close} aria-labelledby="delete-title" component="form" onSubmit={submit} data-testid={testId}>
+      <DialogTitle id="delete-title">{texts.title ?? intl.formatMessage({ id: 'deleteDialog.title' }, { name })}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{intl.formatMessage({ id: 'deleteDialog.text' }, { entity: entityLabel })}</DialogContentText>
+        <DialogContentText>{texts.text ?? intl.formatMessage({ id: 'deleteDialog.text' }, { entity: entityLabel })}</DialogContentText>
         <TextField
           label={intl.formatMessage({ id: 'deleteDialog.reason' })}
           helperText={intl.formatMessage({ id: 'deleteDialog.reasonHelp' })}
@@ -85,7 +89,7 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: D
         />
         {error && (
           <Alert severity="error" role="alert">
-            <AlertTitle>{intl.formatMessage({ id: 'deleteDialog.failed' })}</AlertTitle>
+            <AlertTitle>{texts.failed ?? intl.formatMessage({ id: 'deleteDialog.failed' })}</AlertTitle>
             {error}
           </Alert>
         )}
@@ -93,7 +97,7 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm }: D
       <DialogActions>
         <Button onClick={close} disabled={busy}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
         <Button type="submit" color="error" variant="contained" disabled={!valid || busy} startIcon={busy ? <CircularProgress size={16} /> : undefined}>
-          {intl.formatMessage({ id: 'deleteDialog.confirm' })}
+          {texts.confirm ?? intl.formatMessage({ id: 'deleteDialog.confirm' })}
         </Button>
       </DialogActions>
     </Dialog>

@@ -5,8 +5,8 @@ import type { ReactNode } from 'react';
 
 const HIDDEN = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
   p: 0,
   m: '-1px',
   overflow: 'hidden',

@@ -44,6 +44,7 @@ const NOT_ORGANISATION_DATA: Record<string, string> = {
   'GET /api/session/device': "the caller's own device secret: test/api/device-privacy.test.ts",
   'POST /api/logout': 'sign-out: test/api/device-privacy.test.ts, test/api/access-control.test.ts',
   'POST /api/sync/ticket': "a ticket for the caller's own change stream: test/api/access-control.test.ts",
+  'GET /api/metrics': 'counts and times of the whole process, no record: role 1 or the scrape token only, test/api/metrics.test.ts',
 };
 const NOT_ORGANISATION_PREFIXES = ['/api/users', '/api/lists', '/api/health'];
 
@@ -119,6 +120,8 @@ describe.each(backends)('organisation scope on %s', (backend) => {
   async function databaseHash(): Promise<string> {
     const tables = [...serverEntities.map((e) => e.table), 'images'];
     const parts = tables.map((table) => `(SELECT coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') FROM "${table}" t)`);
+    // The audit log only grows: its size tells whether a refused write left an entry (issue 28).
+    parts.push(`(SELECT count(*)::text FROM "audit_log")`);
     const [row] = await t.server.db.query<{ hash: string }>(`SELECT ${parts.join(" || ':' || ")} AS hash`);
     return row.hash;
   }
@@ -245,6 +248,35 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         return [{ kind: 'read-one', entity: service, permission: readOf(service), key: (org) => fx[org].service, request: (org) => ({ method, url: `/spDetail/view/${fx[org].service}` }) }];
       case 'POST /api/sverify':
         return [{ kind: 'write', entity: service, permission: 'services.verify', request: (org) => ({ method, url: '/sverify/', body: { sp_Detail_Id: fx[org].service, status: 2, comment: 'Scope test' } }) }];
+      case 'GET /api/history/{entity}/{id}':
+        // A record's history (issue 28): read as the record itself.
+        return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
+          kind: 'read-one' as const, entity: e, permission: readOf(e), request: (org: number) => ({ method, url: `/history/${e.name}/${fx[org][e.name]}` }),
+        }));
+      case 'GET /api/audit':
+      case 'GET /api/audit/csv':
+        // The audit log of a record: role 1 reads every entry, role 7 its own organisation's (the write scope's rule).
+        return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
+          kind: 'read-list' as const, entity: e, permission: 'audit.read' as const, scope: 'write' as const, key: (org: number) => fx[org][e.name],
+          request: (org: number) => ({ method, url: `${url.slice(4)}?entity=${e.name}&recordId=${fx[org][e.name]}` }),
+        }));
+      case 'GET /api/audit/clients':
+        // The clients one may hand over (issue 28 §4): role 1 every one, role 7 its organisation's.
+        return [{
+          kind: 'read-list', entity: profile, permission: 'clients.handover', scope: 'write', key: (org) => fx[org].profile,
+          request: async (org) => {
+            const [client] = await t.server.db.query<{ prof_Reg_No: string }>('SELECT "prof_Reg_No" FROM "tbl_profiles" WHERE "prof_Id" = $1', [fx[org].profile]);
+            return { method, url: `/audit/clients?q=${client?.prof_Reg_No}` };
+          },
+        }];
+      case 'GET /api/profile/{id}/export':
+        return [{ kind: 'read-one', entity: profile, permission: 'clients.handover', scope: 'write', request: (org) => ({ method, url: `/profile/${fx[org].profile}/export` }) }];
+      case 'POST /api/profile/{id}/erase':
+        // A fresh client each time: an erasure is for good.
+        return [{
+          kind: 'write', entity: profile, permission: 'clients.handover',
+          request: async (org, actor) => ({ method, url: `/profile/${await make(profile, org)}/erase`, body: { reason: 'Scope test', password: passwordOf(actor) } }),
+        }];
       case 'POST /api/profile/basicSp':
         return [{ kind: 'write', entity: profile, permission: writeOf(profile), request: (org) => ({ method, url: '/profile/basicSp', body: { prof_Id: fx[org].profile, BspData: { appr: [], orgHelp: [{ tbl_Id: 2 }] } } }) }];
       case 'GET /api/profile/images/{id}':
@@ -405,8 +437,18 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           const org = actor.location;
           const where = `${actor.name}: ${method} ${path} (${probe.entity.name})`;
           const request = await probe.request(org, actor);
+          const [{ last }] = await t.server.db.query<{ last: string }>('SELECT coalesce(max("id"), 0)::text AS last FROM "audit_log"');
           const response = await send(actor, request);
           const answer = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+          // Every write that stored leaves its entries (issue 28): at least one, one per record changed, by this user.
+          if ((probe.kind === 'write' || probe.kind === 'create-root') && response.status < 300) {
+            const entries = await t.server.db.query<{ record: string; userName: string }>(
+              `SELECT "entity" || ':' || "recordId" AS record, "userName" FROM "audit_log" WHERE "id" > $1::bigint AND "action" <> 'file.download'`, [last]);
+            const records = entries.map((e) => e.record);
+            if (!entries.length) failures.push(`${where}: stored without an audit entry`);
+            if (new Set(records).size !== records.length) failures.push(`${where}: a record audited twice (${records.join(', ')})`);
+            if (entries.some((e) => e.userName !== actor.name)) failures.push(`${where}: audited as ${entries.map((e) => e.userName).join(', ')}`);
+          }
           // Nobody verifies a service they created or last changed (issue 26 §7): refused when the database says so.
           if (request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
             if (response.status !== 403 || response.body.code !== 'verify.ownService') failures.push(`${where}: own service ${response.status}`);

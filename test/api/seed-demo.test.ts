@@ -9,6 +9,7 @@ import { isRegistrationNumber } from '../../schemas/ids';
 import { seedLists } from '../../server/seed/lists';
 import { buildDemoRows, DEMO_ENTITIES, parseArgs, PER_SCALE, seedDemo, type DemoSummary } from '../../server/seed/demo';
 import { backends } from '../helpers/db';
+import { selectList } from '../../server/lib/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const SCALE = 0.2;
@@ -78,7 +79,8 @@ describe.each(backends)('demo seed on %s', (backend) => {
     for (const name of DEMO_ENTITIES) {
       const entity: EntityShape = entityByName[name];
       const validate = ajv.compile(rowSchema(entity));
-      const stored = JSON.parse(JSON.stringify(await rows(entity.table))) as unknown[];
+      // The columns an answer carries (hidden ones, as a client's erasure mark, stay on the server).
+      const stored = JSON.parse(JSON.stringify(await t.server.db.query(`SELECT ${selectList(entity)} FROM "${entity.table}"`))) as unknown[];
       for (const row of stored) expect(validate(row), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
   });

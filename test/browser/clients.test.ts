@@ -111,6 +111,28 @@ async function addFiles(page: Page): Promise<void> {
   await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
 }
 
+/** Waits until the drafts' database of the signed-in user holds `count` files. */
+async function draftFilesKept(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(async (expected) => {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((name) => name.startsWith('icrs_drafts-'));
+    let kept = 0;
+    for (const name of names) {
+      kept += await new Promise<number>((resolve) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => resolve(0);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('files')) return (db.close(), resolve(0));
+          const counting = db.transaction('files').objectStore('files').count();
+          counting.onsuccess = () => (db.close(), resolve(counting.result));
+          counting.onerror = () => (db.close(), resolve(0));
+        };
+      });
+    }
+    return kept >= expected;
+  }, count);
+}
+
 /** Saves from the review step; answers the new client's key and registration number. */
 async function saveFromReview(page: Page): Promise<{ profId: string; regNo: string }> {
   await next(page);
@@ -215,7 +237,8 @@ describe('clients', () => {
     await page.getByRole('textbox', { name: /^Business idea/ }).fill('A tailoring workshop');
     await next(page);
     await addFiles(page);
-    // The picked files survive a reload too.
+    // The picked files survive a reload too, once kept (sealing them takes a moment).
+    await draftFilesKept(page, 2);
     await page.reload();
     await atStep(page, 'Photo and documents');
     await page.getByTestId('file-slot-photo').locator('img').waitFor();
@@ -256,7 +279,7 @@ describe('clients', () => {
     await page.waitForURL((url) => url.pathname.endsWith(profId));
     await page.getByTestId('client-business').getByText('A tailoring workshop').waitFor();
     await context.close();
-  });
+  }, 120_000); // a whole registration, two reloads and an upload: over a minute on a loaded CI machine
 
   it('edits one section from the client page and removes a document from the server', async () => {
     const list = await t.api('GET', `/profile?q=${encodeURIComponent(online.last)}`, { token });
@@ -344,5 +367,5 @@ describe('clients', () => {
       }
       await context.close();
     }
-  });
+  }, 120_000); // twelve axe checks: over a minute on a loaded CI machine
 });

@@ -83,8 +83,14 @@ async function chartShown(page: Page, chart: string): Promise<{ values: number[]
   return { values, labels: ticks.slice(-values.length) };
 }
 
-/** Resolves once the page's map has loaded and stopped moving. */
+/** Scrolls to the dashboard's map: it starts only once on or near the screen (issue 27). */
+async function scrollToMap(page: Page): Promise<void> {
+  await page.getByTestId('dashboard-map').locator('.MuiSkeleton-root, .maplibregl-map').first().scrollIntoViewIfNeeded();
+}
+
+/** Scrolls to the map and resolves once it has loaded and stopped moving. */
 async function mapAtRest(page: Page): Promise<void> {
+  await scrollToMap(page);
   await page.waitForFunction(() => {
     const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as (HTMLElement & { maplibreMap?: { loaded(): boolean; isMoving(): boolean } }) | null;
     return c?.maplibreMap?.loaded() === true && !c.maplibreMap.isMoving();
@@ -156,6 +162,7 @@ describe('dashboard', () => {
     await poll(() => page.getByTestId('map-header').textContent()).toBe(`${geo.latlangs.length} Services, ${geo.jbLatlangs.length} Available Jobs with geo location data`);
     await page.getByText('Click icon to remove from the Map').waitFor();
     const region = page.getByRole('region', { name: 'Map of services and available jobs' });
+    await scrollToMap(page);
     await poll(() => region.getAttribute('data-points')).toBe(String(geo.latlangs.length + geo.jbLatlangs.length));
     await page.waitForFunction(() => {
       const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as (HTMLElement & { maplibreMap?: { loaded(): boolean } }) | null;
@@ -309,6 +316,10 @@ describe('dashboard', () => {
       const { context, page, outside } = await signedIn({ userName: t.admin.userName, password: t.admin.password }, { lang: 'fr', width: 360, dark });
       await page.getByText('Services par catégorie').waitFor();
       await page.getByText('Cliquez sur une icône pour la retirer de la carte').waitFor();
+      // On a phone the map is far below the figures: it starts when scrolled to (issue 27).
+      await page.waitForTimeout(500);
+      expect(await page.locator('[data-testid="dashboard-map"] .maplibregl-map').count(), 'map started before it was scrolled to').toBe(0);
+      await scrollToMap(page);
       await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').waitFor();
       // The list of the markers in view, open, in French.
       await page.getByRole('button', { name: 'Lister les marqueurs visibles' }).click();

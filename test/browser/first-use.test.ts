@@ -4,7 +4,7 @@
 // programme's site only when the installation names one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn } from '../helpers/browser';
+import { launchBrowser, newPage, saveProviderOffline, signIn } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -142,13 +142,17 @@ async function clipped(element: Locator): Promise<string[]> {
   });
 }
 
+/** The rows' name cells, in the data grid (wide) or the phone list (narrow, issue 27). */
+const NAME_CELLS = '[role="grid"] [role="gridcell"][data-field="sp_Name"]';
+const nameCell = (page: Page) => page.locator(NAME_CELLS).first();
+
 function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 async function searchList(page: Page, text: string): Promise<void> {
   await page.getByTestId('grid-search').fill(text);
-  await poll(() => page.locator('.MuiDataGrid-row [data-field="sp_Name"]').allTextContents()).toEqual([expect.stringContaining(text)]);
+  await poll(() => page.locator(NAME_CELLS).allTextContents()).toEqual([expect.stringContaining(text)]);
 }
 
 describe('list names', () => {
@@ -160,28 +164,19 @@ describe('list names', () => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/serviceproviders');
       await searchList(page, 'Association des mamans');
-      const cell = page.locator('.MuiDataGrid-row [data-field="sp_Name"]').first();
+      const cell = nameCell(page);
       await expect(cell.innerText(), `${width} px`).resolves.toBe(LONG_NAME);
       expect(await clipped(cell), `${width} px`).toEqual([]);
     }
     // A provider saved on this device only carries the mark.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
-    await page.getByRole('switch', { name: 'Offline mode' }).check();
-    await page.waitForURL((url) => url.pathname === '/offlinehp');
-    await page.goto('/serviceproviders/add');
-    await page.getByRole('textbox', { name: 'Name' }).fill(LONG_LOCAL_NAME);
-    await page.getByRole('combobox', { name: 'Type', exact: true }).click();
-    await page.getByRole('option', { name: 'Education', exact: true }).click();
-    await page.getByRole('combobox', { name: 'Territory' }).fill('Beni');
-    await page.getByRole('option', { name: 'Beni', exact: true }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForURL((url) => /^\/serviceproviders\/[0-9a-f-]{36}$/.test(url.pathname));
+    await saveProviderOffline(page, LONG_LOCAL_NAME);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/serviceproviders');
       await searchList(page, 'Coopérative des femmes');
-      const cell = page.locator('.MuiDataGrid-row [data-field="sp_Name"]').first();
+      const cell = nameCell(page);
       const title = cell.getByTestId('row-title');
       const mark = cell.getByTestId('not-uploaded');
       await expect(title.innerText(), `${width} px`).resolves.toBe(LONG_LOCAL_NAME);

@@ -238,7 +238,7 @@ describe('available jobs', () => {
     const all = await t.api('GET', `/jobsother/jb/${jbId}`, { token });
     expect(all.body.rows.map((r: { title: string }) => r.title).sort()).toEqual(['Carpenter', 'House painter', 'Site guard']);
     await context.close();
-  });
+  }, 120_000); // the whole life of a job, with three axe checks: over a minute on a loaded CI machine
 
   it('closes and reopens a job after a confirmation; the open/closed filter follows', async () => {
     const created = await t.api('POST', '/jobs/', { token, body: { title: 'Driver to close', employer: 'Transport SARL', sector: 5, territory: 2 } });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { appendToBuiltFile } from '../helpers/build';
-import { launchBrowser, newPage } from '../helpers/browser';
+import { launchBrowser, newPage, signIn } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -68,6 +68,35 @@ describe('the build on the network', () => {
     const main = worthIt.find((a) => /^\/assets\/index-.+\.js$/.test(a.path));
     expect(main, 'the main script').toBeDefined();
     expect(await main?.wire).toBeLessThan(statSync(path.join(staticDir, main?.path ?? '')).size / 3);
+    await context.close();
+  });
+
+  it('adds no unload listener (issue 27): the store\'s leader tab hands the pull over on pagehide', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    // Every window listener the page's code adds, by event type (before any of its scripts run).
+    await context.addInitScript(() => {
+      const types: string[] = [];
+      (window as unknown as { __listenerTypes: string[] }).__listenerTypes = types;
+      const add = window.addEventListener.bind(window);
+      window.addEventListener = ((type: string, ...rest: [EventListenerOrEventListenerObject, (boolean | AddEventListenerOptions)?]) => {
+        types.push(type);
+        add(type, ...rest);
+      }) as typeof window.addEventListener;
+    });
+    const pulled = (p: typeof page) => p.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/sync/tbl_'), { timeout: 30_000 });
+    const firstPull = pulled(page);
+    await signIn(page, server.admin.userName, server.admin.password, '/login?returnUrl=%2Fserviceproviders');
+    await firstPull; // this tab leads the store's tabs: it pulls
+    const types = await page.evaluate(() => (window as unknown as { __listenerTypes: string[] }).__listenerTypes);
+    expect(types).toContain('pagehide');
+    expect(types).not.toContain('unload');
+
+    const second = await context.newPage();
+    await second.goto('/offlinehp'); // the vault's key comes from the open tab: no lock screen
+    await second.getByRole('heading', { name: 'Offline home' }).waitFor();
+    const takeover = pulled(second);
+    await page.close();
+    await takeover; // the second tab leads now, and pulls
     await context.close();
   });
 });

@@ -414,6 +414,10 @@ describe('services offline', () => {
     await page.goto('/offlinehp');
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     await poll(() => page.getByTestId('offline-count-services-value').textContent()).toBe('0');
+    // The run settles the apprenticeship after the server answers: leaving the page before that
+    // would lose the answer (the next upload would find it as a duplicate), so wait for the end.
+    await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor();
+    await page.getByRole('button', { name: 'Upload Data online' }).waitFor(); // back once the run ends
     await poll(async () => (await serverService(id)).status).toBe(200);
     const { body } = await serverService(id);
     expect(body).toMatchObject({ name: 'Water point repairs', sp_Id: spId, status: 0 });

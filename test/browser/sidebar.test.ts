@@ -11,7 +11,7 @@ let browser: Browser;
 // Expected menu entries per role, in sidebar order, written out from spec §6 / design.md §4.
 const EXPECTED_MENU: Record<number, string[]> = {
   1: [
-    'User Management', 'List Management', 'Change Password',
+    'User Management', 'List Management', 'Audit log', 'Change Password',
     'Service Provider List', 'Services', 'Verify Services', 'Rejected Services', 'Add Service Provider',
     'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Reports', 'Help',
   ],
@@ -33,7 +33,7 @@ const EXPECTED_MENU: Record<number, string[]> = {
     'Available Jobs', 'Add Available Jobs', 'Help',
   ],
   7: [
-    'User Management', 'Change Password', 'Service Provider List', 'Services', 'Verify Services',
+    'User Management', 'Audit log', 'Change Password', 'Service Provider List', 'Services', 'Verify Services',
     'Rejected Services', 'Add Service Provider', 'Available Jobs', 'Add Available Jobs', 'Help',
   ],
 };

@@ -119,3 +119,18 @@ export async function unlock(page: Page, password: string): Promise<void> {
   await page.getByRole('button', { name: /^(Unlock|Déverrouiller)$/ }).click();
   await page.getByTestId('unlock-page').waitFor({ state: 'detached' });
 }
+
+/** Turns offline mode on (the top bar's switch) and saves an Education provider in Beni named
+ * `name` through its form; resolves on the new provider's page. */
+export async function saveProviderOffline(page: Page, name: string): Promise<void> {
+  await page.getByRole('switch', { name: 'Offline mode' }).check();
+  await page.waitForURL((url) => url.pathname === '/offlinehp');
+  await page.goto('/serviceproviders/add');
+  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.getByRole('combobox', { name: 'Type', exact: true }).click();
+  await page.getByRole('option', { name: 'Education', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Territory' }).fill('Beni');
+  await page.getByRole('option', { name: 'Beni', exact: true }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL((url) => /^\/serviceproviders\/[0-9a-f-]{36}$/.test(url.pathname));
+}

@@ -8,6 +8,7 @@ import { profile, profileImage, service, serviceProvider } from '../../schemas/i
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { REPLICATED_ENTITIES, startReplication, type EventSourceFactory, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
+import { writeSynced } from '../../src/lib/datalayer/docs';
 import { discardPending, resetDatabase } from '../../src/lib/upload';
 import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
@@ -225,6 +226,26 @@ describe('pull replication', () => {
     expect(requests.length).toBeGreaterThanOrEqual(3);
     expect(requests[0]).toEqual({ limit: 10 });
     expect(requests[1]).toMatchObject({ limit: 10, updatedAt: expect.any(String), id: expect.any(String) });
+  });
+
+  it('writes a pulled page in small pieces (issue 27), losing no row and leaving a pending record alone', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 60; i += 1) keys.push(await newProvider({ sp_Name: `Piece ${i}` }));
+    // One of them edited on this device before the first pull: it must stay pending.
+    const pendingKey = keys[30] as string;
+    const data = createDataLayer({ db, http, isOnline: () => false, user: null, lists: null });
+    await writeSynced(db, serviceProvider, [(await t.api('GET', `/sproviers/${pendingKey}`, { token })).body]);
+    await data.update(serviceProvider, pendingKey, { sp_Name: 'Edited here first' });
+    const writes: number[] = [];
+    const sub = collectionOf(db, serviceProvider).storageInstance.changeStream().subscribe((bulk) => writes.push(bulk.events.length));
+    replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null, batchSize: 200 });
+    await replication.awaitInSync();
+    sub.unsubscribe();
+    const mirrored = await collectionOf(db, serviceProvider).findByIds(keys).exec();
+    expect(mirrored.size).toBe(60);
+    expect(mirrored.get(pendingKey)?.toJSON()).toMatchObject({ sp_Name: 'Edited here first', syncState: 'pending' });
+    expect(Math.max(...writes)).toBeLessThanOrEqual(25);
+    expect(writes.reduce((n, w) => n + w, 0)).toBeGreaterThanOrEqual(59);
   });
 
   it("after 'Reset Database' the next pull brings back every server record, not only changed ones", async () => {

@@ -6,6 +6,9 @@ import type { Db } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { findImage } from '../../lib/images';
 import { getRow, reading } from '../../lib/records';
+import { isPrivate } from '../../../schemas/scope';
+import { writeAudit } from '../audit/entries';
+import { clientLocation } from '../audit/clients';
 
 const query = (nameParam: string) => ({
   type: 'object',
@@ -27,6 +30,14 @@ async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, table
   const record = await getRow(db, owner, ownerKey, reading(request.user));
   if (!record) throw new HttpError(404, 'http.recordNotFound');
   if (owner.fields[image.slot]?.kind === 'image' && record[image.slot] !== image.name) throw new HttpError(404, 'http.recordNotFound');
+  // A client's photo, document or referral attachment: who took a copy is on the record (issue 28).
+  // Directory photos (services, jobs) are shown in every list and are not client data.
+  if (isPrivate(owner)) {
+    await writeAudit(db, {
+      action: 'file.download', entity: owner.name, recordId: owner.keyFields.map((k) => String(record[k])).join('|'),
+      clientId: String(record[owner.parent?.field ?? owner.keyFields[0] as string]), location: await clientLocation(db, owner, record), note: image.name,
+    });
+  }
   // Cache-Control: no-store, as every API answer (server/plugins/securityHeaders.ts): a client's
   // photo or identity document must not stay in the browser's cache after sign-out.
   return reply

@@ -12,6 +12,7 @@ import {
   jobReferral,
   jobReferralView,
   nextStatuses,
+  profile,
   referral,
   referralView,
   type StatusChange,
@@ -21,7 +22,7 @@ import { recordScope } from '../../../schemas/scope';
 import type { Db, Queryable } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
-import { Conditions, getRowOr404, scopeSql, updateRow, writing, type ListQuery, type Values } from '../../lib/records';
+import { addLive, Conditions, getRowOr404, scopeSql, updateRow, writing, type ListQuery, type Values } from '../../lib/records';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
 import type { EntityHooks } from './routes';
 
@@ -148,6 +149,7 @@ async function searchView(db: Queryable, spec: ViewSql, query: ListQuery, reques
   const where = new Conditions();
   const scope = scopeSql(spec.base, recordScope(request.user, spec.base, 'read'), where, 'r.');
   if (scope) where.add(scope);
+  addLive(profile, where, 'p.'); // an erased client's referrals count in the statistics only
   for (const [name, expression] of Object.entries(spec.filters)) {
     const value = query[name];
     if (value !== undefined) where.add(`${expression} = ${where.param(value)}`);

@@ -34,13 +34,24 @@ export interface EntityHooks {
   afterDelete?(key: string, request: FastifyRequest, tx: Queryable, reason: string): Promise<void>;
 }
 
-const idParams = { type: 'object', required: ['id'], properties: { id: textSchema(100, 1) } } as const;
-const deleteBody = {
+export const idParams = { type: 'object', required: ['id'], properties: { id: textSchema(100, 1) } } as const;
+/** What a removal for good asks (a delete, a client's erasure): why, and the password again. */
+export const reasonAndPassword = {
   type: 'object',
   required: ['reason', 'password'],
   additionalProperties: false,
   properties: { reason: textSchema(500, 3), password: textSchema(200, 1) },
 } as const;
+
+/** Asks the signed-in user's password again (spec §5, a delete): a wrong one changes nothing
+ * (400 delete.badPassword). The one throttled check (sign-in's, issue 26 §4): a borrowed token
+ * cannot try passwords without limit. */
+export async function confirmPassword(app: FastifyInstance, db: Queryable, request: FastifyRequest, password: string): Promise<void> {
+  const me = await findUserById(db, request.user.userId);
+  if (!me || !(await app.passwords.verify(request, me.userName, me.passwordHash, password, 'auth.tooManyPasswords'))) {
+    throw new HttpError(400, 'delete.badPassword');
+  }
+}
 
 /** A JSON body schema that leaves multipart requests to the handler (which validates them itself). */
 const jsonBody = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
@@ -181,15 +192,10 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
   app.put(`${base}/:id`, { schema: { params: idParams, body: jsonBody(updateSchema), response: { 200: row } }, config: write }, update);
 
   if (entity.softDelete) {
-    app.post(`${base}/delete/:id`, { schema: { params: idParams, body: deleteBody }, config: write }, async (request) => {
+    app.post(`${base}/delete/:id`, { schema: { params: idParams, body: reasonAndPassword }, config: write }, async (request) => {
       const { id } = request.params as { id: string };
       const { reason, password } = request.body as { reason: string; password: string };
-      // Deleting asks for the password again (spec §5): a wrong one deletes nothing. The one
-      // throttled check (sign-in's, issue 26 §4): a borrowed token cannot try passwords without limit.
-      const me = await findUserById(db, request.user.userId);
-      if (!me || !(await app.passwords.verify(request, me.userName, me.passwordHash, password, 'auth.tooManyPasswords'))) {
-        throw new HttpError(400, 'delete.badPassword');
-      }
+      await confirmPassword(app, db, request, password);
       return db.transaction(async (tx) => {
         await getRowOr404(tx, entity, id, writing(request.user));
         await softDelete(tx, entity, id, request.user.userId, reason);

@@ -3,8 +3,9 @@
 // load balancer), PGlite in-process; an aborted transaction notifies nobody.
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
-import { inScope, isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
-import type { Db } from '../../db/index';
+import { AUDIT_LOG, auditScope, inScope, isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../../db/index';
 
 export const CHANGE_CHANNEL = 'icrs_changes';
 /**
@@ -32,7 +33,7 @@ $$`;
 export const hasOwnedEvents = (entity: EntityShape): boolean => !entity.offline && isPrivate(entity);
 
 /** The owner of the row `NEW` (or `OLD` on a delete), through the entity's parents. */
-function ownerExpression(entity: EntityShape, row: 'NEW' | 'OLD'): string {
+export function ownerExpression(entity: EntityShape, row: 'NEW' | 'OLD'): string {
   const path = ownerPath(entity);
   if (!path) throw new Error(`${entity.name}: no owner`);
   if (!path.steps.length) return `${row}.${ident(path.root.field)}`;
@@ -93,20 +94,55 @@ export function parseChange(payload: string): Change {
 /** True when `actor` may hear of `change`: owned events only reach those who may read that
  * organisation's records (the read scope); other events name a table the stream checked. */
 export function mayHear(actor: Actor, entity: EntityShape | undefined, change: Change): boolean {
+  if (change.table === AUDIT_LOG) return inScope(auditScope(actor), change.owner);
   if (change.owner === undefined || !entity) return true;
   return inScope(recordScope(actor, entity, 'read'), change.owner);
 }
 
 type Listener = (table: string) => void;
 
+/** A notification of this process's own, sent to learn when it has heard what came before it. */
+const CAUGHT_UP_MARK = 'caught-up:';
+/** The longest a write waits to hear its own notification (the LISTEN connection may be down). */
+const CAUGHT_UP_MS = 1_000;
+
 /** Fans the database's change notifications out to the open streams of this process. */
 export class ChangeHub {
   private readonly listeners = new Set<Listener>();
+  private readonly marks = new Map<string, () => void>();
   private unlisten?: () => Promise<void>;
 
   async start(db: Db): Promise<void> {
-    const publish = (table: string) => this.listeners.forEach((listener) => listener(table));
+    const publish = (table: string) => {
+      if (table.startsWith(CAUGHT_UP_MARK)) return this.marks.get(table)?.();
+      this.listeners.forEach((listener) => listener(table));
+    };
     this.unlisten = await db.listen(CHANGE_CHANNEL, publish, () => publish(ALL_TABLES));
+  }
+
+  /**
+   * Resolves once this process has heard every change committed before the call: PostgreSQL
+   * delivers notifications in commit order, so hearing a mark sent now means those before it
+   * were delivered, here and, at the same moment, to every other server process. A write that
+   * ends sessions waits for it before answering, so the next request, whichever process it
+   * reaches, finds the session over (issue 29 §3). At most CAUGHT_UP_MS.
+   */
+  async caughtUp(db: Queryable): Promise<void> {
+    const mark = `${CAUGHT_UP_MARK}${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve) => {
+      this.marks.set(mark, resolve);
+      timer = setTimeout(resolve, CAUGHT_UP_MS);
+    });
+    try {
+      // Bounded even while the database is frozen; a failure to send the mark (the database went
+      // away after the write) leaves the write standing, and the kept rows expire anyway.
+      const sent = db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, mark]).then(() => heard, () => undefined);
+      await Promise.race([sent, heard]);
+    } finally {
+      clearTimeout(timer);
+      this.marks.delete(mark);
+    }
   }
 
   subscribe(listener: Listener): () => void {

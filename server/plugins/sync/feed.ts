@@ -3,6 +3,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
 import { ident } from '../../../schemas/derive/sql';
+import { getEntity } from '../../../schemas/index';
 import { mirrorScope } from '../../../schemas/scope';
 import type { Queryable, Row } from '../../db/index';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
@@ -31,10 +32,13 @@ function scopeCondition(e: EntityShape, user: PublicUser, where: Conditions, ali
 /**
  * Rows are returned only once no running write transaction can still commit a row that sorts
  * before them: a row's updatedAt is its transaction's start, so everything older than the
- * oldest running writer's start is final. Without writers, now() is the horizon.
+ * oldest running writer's start is final. Without writers, now() is the horizon. Only this
+ * database's writers count: another database on the same server (another installation, a
+ * test's scratch database) commits nothing here, and must not hold the feed back.
  */
 export const HORIZON_SQL = `coalesce(
-  (SELECT date_trunc('milliseconds', min(xact_start)) FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()),
+  (SELECT date_trunc('milliseconds', min(xact_start)) FROM pg_stat_activity
+    WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()),
   now())`;
 
 /** A time as exact text (microseconds), so a checkpoint sent back compares equal to its row. */
@@ -73,10 +77,19 @@ export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUse
   return { documents: rows.map(({ __key: _key, __ts: _ts, ...row }) => row), checkpoint };
 }
 
-/** A feed row's columns: the record's, and whether it was deleted. */
+/** True for a row of an erased client (issue 28): the client's own row, or one of its records. */
+function erasedSql(e: EntityShape): string {
+  if (e.fields.erasedAt) return 't."erasedAt" IS NOT NULL';
+  const parent = e.parent && getEntity(e.parent.entity);
+  if (!e.parent || !parent?.fields.erasedAt) return 'false';
+  return `EXISTS (SELECT 1 FROM ${ident(parent.table)} c WHERE c.${ident(parent.keyFields[0] as string)} = t.${ident(e.parent.field)} AND c."erasedAt" IS NOT NULL)`;
+}
+
+/** A feed row's columns: the record's, and whether it was deleted (or its client erased: the
+ * device drops it at its next pull). */
 function feedColumns(e: EntityShape): string {
   const columns = selectList(e).split(', ').map((c) => `t.${c}`).join(', ');
-  return `${columns}, ${e.softDelete ? 't."deleted"' : 'false'} AS "_deleted"`;
+  return `${columns}, (${e.softDelete ? 't."deleted"' : 'false'} OR ${erasedSql(e)}) AS "_deleted"`;
 }
 
 /**

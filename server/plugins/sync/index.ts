@@ -85,6 +85,7 @@ export default async function syncPlugin(
   { db, hub, users }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers },
 ) {
   const openStreams = new Set<FastifyReply>();
+  app.metrics.countStreams(() => openStreams.size);
   app.addHook('preClose', async () => {
     for (const reply of openStreams) reply.raw.end();
     await hub.stop();

@@ -1,8 +1,9 @@
 // Batched upload (issue 16): POST /api/sync/push/{table} takes up to PUSH_LIMITS records of one
 // kind and answers one result per record, each what the single-record route would have answered
 // (status and body). Every record is stored through the same writer as POST {rest}/ and PUT
-// {rest}/{id} (server/plugins/records/routes.ts), in its own savepoint of the batch's one
-// transaction, so one bad record never fails the others, the batch costs one commit (one WAL
+// {rest}/{id} (server/plugins/records/routes.ts), in the batch's one transaction; a record that
+// fails is rolled back alone (the batch then runs again with a savepoint per record), so one bad
+// record never fails the others, the batch costs one commit (one WAL
 // flush) instead of one per record, and the role and organisation rules are the single-record
 // routes' own. A batch whose transaction fails stores none of its records: it has no answer, and
 // the engine finds nothing of it on its next run.
@@ -12,6 +13,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createPermission, type EntityShape, type JsonSchema } from '../../../schemas/define';
+import { currentActor, declareActor, runAs, type AuditActor } from '../audit/context';
 import { textSchema } from '../../../schemas/derive/json-schema';
 import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
@@ -32,6 +34,8 @@ export interface PushRecord {
   data: Record<string, unknown>;
   /** Image slots to empty (updates), as the single-record route's `removeImages`. */
   removeImages?: string[];
+  /** When the change was made on the device (the audit log keeps it beside the server's time). */
+  deviceAt?: string;
 }
 
 /** One record's answer: what the single-record route would have answered. */
@@ -59,6 +63,7 @@ const pushBody = {
           id: textSchema(100, 1),
           data: { type: 'object' },
           removeImages: { type: 'array', maxItems: 10, items: textSchema(64, 1) },
+          deviceAt: { type: 'string', format: 'date-time', maxLength: 40 },
         },
       },
     },
@@ -83,6 +88,8 @@ function assertAllowed(request: FastifyRequest, entity: EntityShape, records: re
 
 interface Pusher {
   entity: EntityShape;
+  /** The previous record declared its own device time (the next one resets it). */
+  deviceAtSaid?: boolean;
   writer: EntityWriter;
   validateCreate: (data: unknown) => ValidationResult;
   validateUpdate: (data: unknown) => ValidationResult;
@@ -128,23 +135,37 @@ function batchStore(tx: Queryable): WriterStore & Queryable {
 
 /** Stores one record in its own savepoint of the batch's transaction `tx`; a client's mistake
  * becomes its answer (that record's writes rolled back), a database outage ends the batch. */
-async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record: PushRecord, images: RecordFiles = NO_FILES): Promise<PushResult> {
+/** A record failed after its writes began in a batch run without savepoints: the batch runs
+ * again, each record in its own savepoint, so that the failure is that record's alone. */
+class NeedsSavepoints extends Error {}
+
+/** Stores one record in the batch's transaction `tx`; `isolated`, in its own savepoint, so that a
+ * client's mistake becomes its answer (that record's writes rolled back). Not isolated (the first
+ * try of a batch: two round trips less per record), a failure after the record's writes began
+ * asks for the batch again, isolated. A database outage ends the batch. */
+async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record: PushRecord, images: RecordFiles, isolated: boolean): Promise<PushResult> {
   const key = keyOf(p.entity, record);
   const checked = record.op === 'create' ? p.validateCreate(record.data) : p.validateUpdate(record.data);
   if (!checked.ok) return { key, status: checked.answer.statusCode, body: checked.answer.body };
-  let saved = false;
+  let writing = false;
   try {
     if (images.refused) throw images.refused;
     if (record.op === 'update' && !record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
     const input = recordInput(p.entity, record, images.files);
-    await tx.query('SAVEPOINT push_record');
-    saved = true;
+    writing = true;
+    if (isolated) await tx.query('SAVEPOINT push_record');
+    // The device's time, when the record says it (rolled back with the savepoint, else reset by the next).
+    if (record.deviceAt || p.deviceAtSaid) {
+      p.deviceAtSaid = Boolean(record.deviceAt);
+      await declareActor(tx, uploadActor(record.deviceAt));
+    }
     const { row, status } = record.op === 'create' ? await p.writer.create(request, input) : { row: await p.writer.update(request, String(record.id), input), status: 200 };
-    await tx.query('RELEASE SAVEPOINT push_record');
+    if (isolated) await tx.query('RELEASE SAVEPOINT push_record');
     return { key, status, body: row };
   } catch (error) {
     if (!(error instanceof Error) || isDatabaseUnavailable(error)) throw error;
-    if (saved) {
+    if (writing && !isolated) throw new NeedsSavepoints();
+    if (writing) {
       await tx.query('ROLLBACK TO SAVEPOINT push_record');
       await tx.query('RELEASE SAVEPOINT push_record');
     }
@@ -162,6 +183,13 @@ async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record
     }
     return { key, status: answer.statusCode, body: answer.body };
   }
+}
+
+/** The request's user at work on a batch (the audit triggers take a new record's device time
+ * from its UUIDv7 key), with the device's time of a record that says it. */
+function uploadActor(deviceAt?: string): AuditActor | undefined {
+  const actor = currentActor();
+  return actor && { ...actor, upload: true, deviceAt };
 }
 
 const IMAGE_PART = /^(\d+)\.(.+)$/;
@@ -232,17 +260,28 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
         : { records: (request.body as { records: PushRecord[] }).records, files: [] };
       assertAllowed(request, entity, records);
       const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
-      const results = await db.transaction(async (tx) => {
+      const batch = uploadActor();
+      const run = (isolated: boolean) => db.transaction(async (tx) => {
         const store = batchStore(tx);
         const p: Pusher = { entity, writer: writerOf(store, entity), ...validators };
         // The records' references in one query per reference field (each record's own check asks
         // again only about those not found in scope: they are refused as before).
         await prefetchRefsInScope(store, entity, records.map((r) => writableValues(entity, r.data)), writing(request.user));
         const answers: PushResult[] = [];
-        // One after the other, in the order sent: each in its own savepoint.
-        for (const [i, record] of records.entries()) answers.push(await pushOne(request, store, p, record, files[i]));
+        // One after the other, in the order sent.
+        for (const [i, record] of records.entries()) answers.push(await pushOne(request, store, p, record, files[i] ?? NO_FILES, isolated));
         return answers;
       });
+      // Most batches store every record: tried first without a savepoint per record; one that
+      // fails after its writes began rolls the whole try back, and the batch runs isolated.
+      const attempt = () => run(false).catch((error: unknown) => {
+        if (error instanceof NeedsSavepoints) return run(true);
+        throw error;
+      });
+      // The batch's transaction says it is an upload (the audit's device times).
+      const results = await (batch ? runAs(batch, attempt) : attempt());
+      const refused = results.filter((r) => r.status >= 300).length;
+      app.metrics.uploadBatch(entity.table, results.length - refused, refused);
       return { results };
     },
   );

@@ -5,13 +5,14 @@
 //
 // A kept row never outlives a change that could end a session:
 // - a write through the users routes of this process forgets every kept row as it settles
-//   (`forgettingAfterEach`), before its answer leaves;
+//   (`forgettingAfterEach`), before its answer leaves, and with several processes it answers once
+//   every process heard it (`caughtUp`);
 // - a write anywhere else (another server process, a script) reaches every process as the
 //   users table's change notification (sync/changes.ts), and so does a LISTEN connection coming
 //   back after a fault (`ALL_TABLES`): both forget every kept row;
 // - and a row is kept at most KEEP_MS, which bounds what a notification lost in a fault could
 //   leave behind.
-import type { Db, Queryable } from '../../db/index';
+import { isWrite, type Db, type Queryable } from '../../db/index';
 import { findSessionUser, type UserRecord } from './store';
 
 /** The longest a user row is reused without being read again. */
@@ -29,9 +30,16 @@ export class SessionUsers {
   /** Raised by `forgetAll`: a read that started before it is answered but not kept. */
   private generation = 0;
 
+  /**
+   * @param caughtUp resolves once every server process has heard the changes committed so far
+   * (sync/changes.ts ChangeHub.caughtUp; several processes share PostgreSQL): a write that ends
+   * a session answers only then, so no process serves that session's next request from a row
+   * it kept. One process alone needs no wait: its own writes forget its rows.
+   */
   constructor(
     private readonly db: Queryable,
     private readonly now: () => number = Date.now,
+    private readonly caughtUp: () => Promise<void> = async () => undefined,
   ) {}
 
   /** The user as stored (at most KEEP_MS ago, and not before the last change heard). */
@@ -66,10 +74,16 @@ export class SessionUsers {
    * when it settles, so a change a route makes is seen by the very next request. */
   forgettingAfterEach(db: Db): Db {
     const forget = <T>(work: Promise<T>): Promise<T> => work.finally(() => this.forgetAll());
+    // A write also waits until every server process has heard of it (see `caughtUp`).
+    const written = async <T>(work: Promise<T>): Promise<T> => {
+      const result = await forget(work);
+      await this.caughtUp();
+      return result;
+    };
     return {
       ...db,
-      query: (sql, params) => forget(db.query(sql, params)),
-      transaction: (work) => forget(db.transaction(work)),
+      query: (sql, params) => (isWrite(sql) ? written(db.query(sql, params)) : forget(db.query(sql, params))),
+      transaction: (work, settings) => written(db.transaction(work, settings)),
     };
   }
 }

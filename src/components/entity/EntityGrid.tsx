@@ -1,7 +1,9 @@
 // A list screen's grid (design.md §5): server-side paging with the spec's page sizes, sorting,
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
-// offline; rows saved on this device only carry a "not uploaded" chip.
+// offline; rows saved on this device only carry a "not uploaded" chip. Wide screens draw the
+// rows with the MUI data grid (GridView, loaded on demand), phones with a light list of the
+// same columns (PhoneList, issue 27).
 import { Suspense, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
@@ -15,7 +17,8 @@ import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
 import { gridView } from './gridViewModule';
 import { GridFilters, selectableFilters } from './GridFilters';
-import type { Paging } from './ListPagination';
+import type { Paging } from './paging';
+import PhoneList from './PhoneList';
 import { usePage, useGridQuery, wholePage, type Filters, type FirstPage, type PageLoad, type PageSizeMenu } from './useGridQuery';
 
 export interface EntityGridProps<R extends object> {
@@ -142,6 +145,9 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
 
   const paging: Paging = { total: page.total, model: state.paginationModel, sizes: state.pageSizeOptions, onChange: state.setPaginationModel };
 
+  // A phone draws the light list and never loads the data grid's code (issue 27).
+  const ListView = narrow ? PhoneList : gridView.Component;
+
   const csv = useCsvExport(csvColumns(entity, names, ctx, customColumns), ctx, () => fetchAllRows((query) => wholePage(load, query), state.baseQuery), props.exportName ?? title);
 
   return (
@@ -170,7 +176,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
       )}
       <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: 220, width: '100%' }}>
         <Suspense fallback={<LinearProgress aria-label={ctx.t('common.loading')} />}>
-          <gridView.Component
+          <ListView
             ariaLabel={props.ariaLabel ?? title}
             rows={page.rows as GridRow[]}
             columns={columns}

@@ -1,42 +1,13 @@
 // The data grid itself, loaded on demand by EntityGrid (issue 16): the only module of this
 // folder that needs the grid's code at run time.
-import { Box, LinearProgress } from '@mui/material';
-import { DataGrid, type GridColDef, type GridColumnVisibilityModel, type GridSortModel } from '@mui/x-data-grid';
+import { DataGrid } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';
-import { useIntl } from 'react-intl';
 import type { GridRow } from './columns';
-import { ListPagination, PagingContext, WHOLE_PAGE, type Paging } from './ListPagination';
+import { insideControl, NamedLinearProgress, RefreshingBar, type GridViewProps } from './listParts';
+import { ListPagination, PagingContext, WHOLE_PAGE } from './ListPagination';
 
-export interface GridViewProps {
-  ariaLabel: string;
-  rows: GridRow[];
-  columns: GridColDef<GridRow>[];
-  rowId: (row: GridRow) => string;
-  loading: boolean;
-  paging: Paging;
-  sortModel: GridSortModel;
-  onSortModelChange: (model: GridSortModel) => void;
-  visibility: GridColumnVisibilityModel;
-  onVisibilityChange: (model: GridColumnVisibilityModel) => void;
-  narrow: boolean;
-  lang: string;
-  emptyText?: string;
-  onRowClick?: (row: GridRow) => void;
-  /** Whether `field` is a column of buttons (Enter there does the button's work, not the row's). */
-  actionColumn: (field: string) => boolean;
-}
+export type { GridViewProps };
 
-/** The grid's loading bar (over rows already shown; an empty grid shows skeleton rows) with
- * an accessible name, which the grid's own lacks (axe: aria-progressbar-name). */
-function NamedLinearProgress() {
-  const intl = useIntl();
-  return <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />;
-}
-
-/** A click or Enter on a button or link inside a row does its own thing, not the row's. */
-function insideControl(target: EventTarget): boolean {
-  return target instanceof Element && target.closest('button, a') !== null;
-}
 
 export default function GridView(props: GridViewProps) {
   const { onRowClick } = props;
@@ -47,9 +18,7 @@ export default function GridView(props: GridViewProps) {
   const refreshing = props.loading && props.rows.length > 0;
   return (
     <PagingContext value={props.paging}>
-      <Box sx={{ height: 4 }} data-testid="grid-refreshing" data-busy={refreshing}>
-        {refreshing && <NamedLinearProgress />}
-      </Box>
+      <RefreshingBar refreshing={refreshing} />
       <DataGrid
         aria-label={props.ariaLabel}
         rows={props.rows}

@@ -2,40 +2,23 @@
 // it shows the rows of the page it is given, whatever their number, while its built-in pager
 // stops at 100 rows (the MIT Data Grid caps its `pageSize`). Spec §9's lists offer 200, so the
 // list keeps the page and its size and this pager shows them, with the grid's own pagination
-// control (basePagination) and labels, in the user's language.
-import { createContext, useContext, useEffect } from 'react';
-import { useGridRootProps, type GridPaginationModel } from '@mui/x-data-grid';
+// control (basePagination) and labels, in the user's language. The phone list has its own
+// (PhonePagination), on the same state (paging.ts).
+import { useGridRootProps } from '@mui/x-data-grid';
+import { usePager } from './paging';
 
-export interface Paging {
-  total: number;
-  model: GridPaginationModel;
-  sizes: readonly number[];
-  onChange: (model: GridPaginationModel) => void;
-}
-
-export const PagingContext = createContext<Paging | null>(null);
-
-/** The grid's own pagination model: one page holding every row it is given (server mode). */
-export const WHOLE_PAGE: GridPaginationModel = { page: 0, pageSize: 100 };
+export { PagingContext, WHOLE_PAGE, type Paging } from './paging';
 
 export function ListPagination() {
-  const paging = useContext(PagingContext);
+  const pager = usePager();
   const rootProps = useGridRootProps();
-  const total = paging?.total ?? 0;
-  const { page, pageSize } = paging?.model ?? { page: 0, pageSize: 1 };
-  const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
-  const onChange = paging?.onChange;
-  // Fewer rows than before (a record deleted, uploaded, filtered away elsewhere): back to the
-  // last page that has rows rather than an empty one.
-  useEffect(() => {
-    if (total > 0 && page > lastPage) onChange?.({ page: lastPage, pageSize });
-  }, [total, page, lastPage, pageSize, onChange]);
-  if (!paging) return null;
+  if (!pager) return null;
+  const { paging, page, pageSize } = pager;
   const Base = rootProps.slots.basePagination;
   return (
     <Base
       count={paging.total}
-      page={Math.min(page, lastPage)}
+      page={page}
       rowsPerPage={pageSize}
       rowsPerPageOptions={paging.sizes}
       onPageChange={(_event, next) => paging.onChange({ page: next, pageSize })}

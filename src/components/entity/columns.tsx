@@ -1,6 +1,7 @@
-// Data Grid columns derived from an entity's declaration: the header is the field's label, the
-// cell its display value (lookup and enum labels, short dates), and the first column carries
-// the "not uploaded" chip of rows saved on this device only (design.md §6).
+// List columns derived from an entity's declaration: the header is the field's label, the cell
+// its display value (lookup and enum labels, short dates), and the first column carries the
+// "not uploaded" chip of rows saved on this device only (design.md §6). Each column says once
+// how its cell is drawn (`draw`): the data grid (wide screens) and the phone list both use it.
 import type { ReactNode } from 'react';
 import { Box } from '@mui/material';
 import { AmberChip } from '../AmberChip';
@@ -22,17 +23,29 @@ export function isPendingRow(row: GridRow): boolean {
   return row.syncState === 'pending';
 }
 
-function FirstCell({ params, label }: { params: GridRenderCellParams<GridRow, string>; label: string }) {
-  if (!isPendingRow(params.row)) return params.value ?? '';
+/** What a cell shows for `row`: one function per column, for both views of a list. */
+export type CellDraw = (row: GridRow) => ReactNode;
+
+/** A list column: the data grid's column definition (header, sorting, widths, the value as
+ * text) and how its cell is drawn. */
+export type ListColumn = GridColDef<GridRow> & { draw: CellDraw };
+
+function FirstCell({ value, pending, label }: { value: string; pending: boolean; label: string }) {
+  if (!pending) return value;
   return (
     // The name first and whole, the mark on its own line below: it never covers the name.
     <Box component="span" sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5, minWidth: 0 }}>
       <Box component="span" data-testid="row-title">
-        {params.value}
+        {value}
       </Box>
       <AmberChip label={label} testId="not-uploaded" />
     </Box>
   );
+}
+
+/** The data grid draws a column's cell with the column's own `draw`. */
+function renderWith(draw: CellDraw) {
+  return (params: GridRenderCellParams<GridRow>) => draw(params.row);
 }
 
 /** What a cell shows: the display value, with date-times as their day (spec §9: date columns
@@ -45,12 +58,15 @@ export function cellValue(entity: EntityShape, name: string, value: unknown, ctx
 
 /** One column per name, in that order. Throws on a name the entity lacks: a typo in a screen
  * should fail its first test, not show an empty column. */
-export function buildColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext): GridColDef<GridRow, string>[] {
+export function buildColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext): (GridColDef<GridRow, string> & { draw: CellDraw })[] {
   const notUploaded = ctx.t('entityGrid.notUploaded');
   return names.map((name, index) => {
     const field = requireField(entity, name, 'EntityGrid');
     const numeric = field.kind === 'integer' || field.kind === 'number';
-    const column: GridColDef<GridRow, string> = {
+    const text = (row: GridRow) => cellValue(entity, name, row[name], ctx);
+    // The first column names the row and carries the "not uploaded" mark; the others are text.
+    const draw: CellDraw = index === 0 ? (row) => <FirstCell value={text(row)} pending={isPendingRow(row)} label={notUploaded} /> : text;
+    const column: GridColDef<GridRow, string> & { draw: CellDraw } = {
       field: name,
       headerName: fieldLabel(entity, name, ctx.t),
       // The first column names the row: it gets the room, so names wrap on fewer lines.
@@ -58,10 +74,11 @@ export function buildColumns(entity: EntityShape, names: readonly string[], ctx:
       minWidth: index === 0 ? 180 : numeric ? 90 : 140,
       sortable: isSortable(field),
       // Labels, not raw ids, so what the grid shows (and copies) is what people read.
-      valueGetter: (_value: never, row: GridRow) => cellValue(entity, name, row[name], ctx),
+      valueGetter: (_value: never, row: GridRow) => text(row),
       ...(numeric ? { align: 'right' as const, headerAlign: 'right' as const } : {}),
+      draw,
     };
-    if (index === 0) column.renderCell = (params) => <FirstCell params={params} label={notUploaded} />;
+    if (index === 0) column.renderCell = renderWith(draw);
     return column;
   });
 }
@@ -85,7 +102,7 @@ export interface ColumnOverrides {
   render?: Readonly<Record<string, (row: GridRow) => ReactNode>>;
 }
 
-function customColumn(name: string, custom: CustomColumn): GridColDef<GridRow> {
+function customColumn(name: string, custom: CustomColumn): ListColumn {
   return {
     field: name,
     headerName: custom.header,
@@ -94,23 +111,24 @@ function customColumn(name: string, custom: CustomColumn): GridColDef<GridRow> {
     minWidth: custom.width ?? 140,
     width: custom.actions ? (custom.width ?? 140) : undefined,
     valueGetter: (_value: never, row: GridRow) => custom.text?.(row) ?? '',
-    renderCell: (params: GridRenderCellParams<GridRow>) => custom.render(params.row),
+    renderCell: renderWith(custom.render),
     ...(custom.actions ? { align: 'right' as const, headerAlign: 'right' as const, disableColumnMenu: true } : {}),
+    draw: custom.render,
   };
 }
 
 /** The grid's columns: derived from the entity (the first of its fields carries the "not
  * uploaded" chip) with the screen's overrides. */
-export function gridColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext, overrides: ColumnOverrides = {}): GridColDef<GridRow>[] {
+export function gridColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext, overrides: ColumnOverrides = {}): ListColumn[] {
   const { custom, render } = overrides;
   const own = names.filter((name) => !custom?.[name]);
-  const derived = new Map(buildColumns(entity, own, ctx).map((column) => [column.field, column as GridColDef<GridRow>]));
+  const derived = new Map(buildColumns(entity, own, ctx).map((column) => [column.field, column as ListColumn]));
   return names.map((name) => {
     const screenColumn = custom?.[name];
     if (screenColumn) return customColumn(name, screenColumn);
-    const column = derived.get(name) as GridColDef<GridRow>;
+    const column = derived.get(name) as ListColumn;
     const draw = render?.[name];
-    return draw ? { ...column, renderCell: (params: GridRenderCellParams<GridRow>) => draw(params.row) } : column;
+    return draw ? { ...column, renderCell: renderWith(draw), draw } : column;
   });
 }
 

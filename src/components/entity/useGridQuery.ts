@@ -1,7 +1,7 @@
 // The list state of an EntityGrid (page, sort, search, filters) as one ListQuery, and the page
 // that query loads. The grid pages, sorts and filters on the server (or in RxDB offline): it
 // only ever holds the rows it shows.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { from, lastValueFrom, type Observable, type Subscription } from 'rxjs';
@@ -110,10 +110,12 @@ export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unkn
   const start = useCallback((q: ListQuery, forKey: string) => {
     current.current?.unsubscribe();
     current.current = from(latest.current.load(q)).subscribe({
-      next: (page) => {
-        setLoaded({ key: forKey, page, error: null });
-        setLastPage(page);
-      },
+      // A new page redraws the grid, a long piece of work on a phone: in slices (issue 27).
+      next: (page) =>
+        startTransition(() => {
+          setLoaded({ key: forKey, page, error: null });
+          setLastPage(page);
+        }),
       error: (error: unknown) => setLoaded({ key: forKey, page: null, error }),
     });
   }, []);

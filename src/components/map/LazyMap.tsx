@@ -1,19 +1,38 @@
 // MapCanvas behind React.lazy, a WebGL check and an error boundary: a device without WebGL 2,
 // a map chunk that cannot load (offline before it was cached) or a map that fails to start
 // shows a message instead, and the rest of the page keeps working.
-import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Alert, Skeleton } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { MapCanvasProps } from './MapCanvas';
+import { whenIdle } from '../../lib/mainThread';
 import { hasWebGL2 } from './webgl';
 
-const loadMapCanvas = () => import('./MapCanvas');
-const MapCanvas = lazy(loadMapCanvas);
+const MapCanvas = lazy(() => import('./MapCanvas'));
 
-/** Starts loading MapLibre now (a screen that will show a map once its data arrives fetches
- * both at once); nothing happens on a device that cannot draw the map. */
-export function preloadMap(): void {
-  if (hasWebGL2()) loadMapCanvas().catch((error: unknown) => console.warn('Map chunk not preloaded:', error));
+/** The longest a map waits for the page to be idle before it starts anyway. */
+const MAP_START_MAX_WAIT_MS = 2_000;
+/** How near the screen a map's place must come for it to start. */
+const NEAR_SCREEN = '300px';
+
+/**
+ * True once the page was idle after the first render, and (`whenShown`) the map's place is on or
+ * near the screen: the screen's own content (figures, charts, a form) is drawn first, and a map
+ * far below it (the dashboard's, on a phone) starts when the user scrolls to it. MapLibre's code
+ * is large: on a phone, evaluating it and starting the map are long tasks (issue 27).
+ */
+function useStartWhenShown(place: RefObject<HTMLElement | null>, whenShown: boolean): boolean {
+  const [near, setNear] = useState(() => !whenShown || typeof IntersectionObserver === 'undefined');
+  const [due, setDue] = useState(false);
+  useEffect(() => {
+    const element = place.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: NEAR_SCREEN });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near, place]);
+  useEffect(() => (near ? whenIdle(() => setDue(true), MAP_START_MAX_WAIT_MS) : undefined), [near]);
+  return due;
 }
 
 interface BoundaryProps {
@@ -40,20 +59,27 @@ class MapBoundary extends Component<BoundaryProps, { failed: boolean }> {
 export type LazyMapProps = Omit<MapCanvasProps, 'onUnavailable'> & {
   /** Text shown instead of the map when it cannot be drawn. */
   unavailableText?: string;
+  /** Start only once on or near the screen (default: at the first idle moment). */
+  whenShown?: boolean;
 };
 
-export function LazyMap({ unavailableText, ...props }: LazyMapProps) {
+export function LazyMap({ unavailableText, whenShown = false, ...props }: LazyMapProps) {
   const intl = useIntl();
   const [failed, setFailed] = useState(() => !hasWebGL2());
+  const place = useRef<HTMLSpanElement>(null);
+  const due = useStartWhenShown(place, whenShown);
   const fallback = (
     <Alert severity="info" data-testid="map-unavailable">
       {unavailableText ?? intl.formatMessage({ id: 'map.unavailable' })}
     </Alert>
   );
   if (failed) return fallback;
+  // An image role: a plain span may not carry a name (axe, Lighthouse: aria-prohibited-attr).
+  const loading = <Skeleton ref={place} variant="rectangular" height={props.height} role="img" aria-label={intl.formatMessage({ id: 'map.loading' })} />;
+  if (!due) return loading;
   return (
     <MapBoundary fallback={fallback}>
-      <Suspense fallback={<Skeleton variant="rectangular" height={props.height} aria-label={intl.formatMessage({ id: 'map.loading' })} />}>
+      <Suspense fallback={loading}>
         <MapCanvas
           {...props}
           onUnavailable={(error) => {

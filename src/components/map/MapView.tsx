@@ -23,9 +23,11 @@ export interface MapViewProps {
   /** Map height in px (default 320). */
   height?: number | string;
   ariaLabel?: string;
+  /** Start only once the map is on or near the screen (a map far below a screen's content). */
+  whenShown?: boolean;
 }
 
-export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, center, zoom, height = 320, ariaLabel }: MapViewProps) {
+export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, center, zoom, height = 320, ariaLabel, whenShown }: MapViewProps) {
   const intl = useIntl();
   const placed = markers.filter((m) => isLatLng(m));
   const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];
@@ -43,6 +45,7 @@ export function MapView({ markers = [], groups, clusters, onViewChange, renderPo
       groupName={groupName}
       height={height}
       ariaLabel={ariaLabel ?? intl.formatMessage({ id: 'map.title' })}
+      whenShown={whenShown}
     />
   );
 }

@@ -2,7 +2,6 @@
 // dashboard's clustered points. None imports MapLibre: it loads with the first map shown.
 export { LocationPicker, type LocationPickerProps, type LocationValue } from './LocationPicker';
 export { MapView, type MapViewProps } from './MapView';
-export { preloadMap } from './LazyMap';
 export type { MapMarker, MapViewport } from './MapCanvas';
 export { averageCenter, defaultCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, roundCoord, type LatLng } from './coords';
 export { MAP_STYLE_URL, baseStyle, basemapUrl, mapStyle } from './mapStyle';

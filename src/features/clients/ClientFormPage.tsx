@@ -201,9 +201,12 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   };
 
   const isLast = reg.step === STEPS.length - 1;
+  // Until the device's store is open (a reload, an unlock) a save could go nowhere: the button
+  // says so and waits, rather than taking the tap and doing nothing.
+  const storeOpen = Boolean(data && local);
   const saveButton = (
-    <Button variant="contained" onClick={() => void save()} disabled={saving} startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}>
-      {saving ? ctx.t('entityForm.saving') : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
+    <Button variant="contained" onClick={() => void save()} disabled={saving || !storeOpen} startIcon={saving || !storeOpen ? <CircularProgress size={16} color="inherit" /> : undefined}>
+      {saving ? ctx.t('entityForm.saving') : !storeOpen ? ctx.t('clients.form.storeOpening') : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
     </Button>
   );
   const buttons = (

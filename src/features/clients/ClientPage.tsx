@@ -2,7 +2,7 @@
 // documents (open, download), who registered the client and when, whether the record still
 // waits on this device, and the client's referrals (issue 12's ClientReferrals).
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
@@ -10,12 +10,14 @@ import type { BspData } from '../../../schemas/entities/profiles';
 import { Page, useSessionUser } from '../../components';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { RecordGate } from '../../components/RecordGate';
+import { useConnected } from '../../components/useConnected';
 import { lookupLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
 import { api } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { can, mayChange } from '../../lib/permissions';
 import type { SessionUser } from '../../lib/session';
 import { userNames } from '../../lib/userNames';
+import { ClientDataActions, HistorySection } from '../audit';
 import { ClientReferrals } from '../referrals';
 import { ClientSections } from './ClientSections';
 import { clientPath, CLIENTS_PATH, editClientPath } from './paths';
@@ -71,12 +73,38 @@ function Summary({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
   );
 }
 
+/** A client's data handed over or erased (issue 28 §4): for the roles that hold
+ * clients.handover, online, once the client is on the server. */
+function ClientData({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
+  const navigate = useNavigate();
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="client-data-title" data-testid="client-data">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+        <Typography variant="h6" component="h2" id="client-data-title">
+          {ctx.t('audit.clientData.title')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {ctx.t('audit.clientData.intro')}
+        </Typography>
+        <ClientDataActions
+          profId={doc.prof_Id}
+          name={`${doc.firstName} ${doc.lastName}`}
+          regNo={doc.prof_Reg_No}
+          onErased={() => void navigate(CLIENTS_PATH, { replace: true })}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
 function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates }) {
   const ctx = useDisplayContext();
   const user = useSessionUser();
   const location = useLocation();
   const { files } = useClientFiles(doc.prof_Id);
   const canWrite = can(user?.role, 'profiles.write') && mayChange(user, profile, doc);
+  const connected = useConnected();
+  const onServer = !(doc.syncState === 'pending' && doc.syncOp === 'create');
   const justSaved = (location.state as { savedRegNo?: string } | null)?.savedRegNo;
   const actions = (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
@@ -114,6 +142,9 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
       ) : (
         <ClientReferrals profId={doc.prof_Id} />
       )}
+      {onServer && connected && can(user?.role, 'clients.handover') && <ClientData doc={doc} ctx={ctx} />}
+      {/* Who changed what (issue 28 §2): the client, its sub-records, photos and referrals. */}
+      {onServer && <HistorySection entity="profile" recordId={doc.prof_Id} />}
     </Page>
   );
 }

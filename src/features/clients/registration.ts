@@ -10,7 +10,8 @@ import { initialRaw } from '../../components/entity/formState';
 import { validateValues, type Problem, type RawValues } from '../../components/entity/validation';
 import type { ImageChanges } from '../../components/images';
 import type { ImageInput } from '../../lib/datalayer/types';
-import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/vault';
+// Straight from its module, not the vault's index: Dexie stays out of the first screen (issue 27).
+import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/vault/draftFiles';
 import type { SavePart } from './saveClient';
 import { IDENTITY_FIELDS, profile, recordFields, STEPS, SUB_PARTS, SUB_RECORDS, type StepId, type SubPart } from './steps';
 

@@ -3,7 +3,7 @@
 // the name and address ('Upload Missing' without one), asked when it opens. The markers come
 // one by one, or as the server's clusters when there are too many (then asked again for each
 // view): src/lib/geoStats.ts.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
 import PlaceIcon from '@mui/icons-material/Place';
@@ -124,7 +124,8 @@ function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
   );
 }
 
-export function DashboardMap({ geo }: { geo: GeoMarkers }) {
+/** Memoised: a refresh bringing the same markers keeps `geo` (useDashboard), and the map is not drawn again. */
+export const DashboardMap = memo(function DashboardMap({ geo }: { geo: GeoMarkers }) {
   const intl = useIntl();
   const [hidden, setHidden] = useState<ReadonlySet<GroupId>>(new Set());
   const view = useViewMarkers(Boolean(geo.clusters));
@@ -180,8 +181,10 @@ export function DashboardMap({ geo }: { geo: GeoMarkers }) {
         center={geo.center ?? FALLBACK_CENTER}
         zoom={DEFAULT_ZOOM}
         height="min(60vh, 480px)"
+        // Below the figures and charts (three screens down on a phone): it starts when scrolled to.
+        whenShown
         ariaLabel={intl.formatMessage({ id: 'home.map.title' })}
       />
     </Box>
   );
-}
+});

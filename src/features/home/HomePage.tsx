@@ -1,10 +1,9 @@
-import { useEffect } from 'react';
+import { memo } from 'react';
 import { Box, Card, CardContent, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useIntl } from 'react-intl';
 import { Page, usePreferences, useSessionUser } from '../../components';
 import { CountBarChart } from '../../components/charts';
-import { preloadMap } from '../../components/map';
 import { langOf, lookupLabel, useLookupLists } from '../../components/entity';
 import { CHARTS, type Dashboard } from './dashboardData';
 import { DashboardMap } from './DashboardMap';
@@ -14,16 +13,17 @@ import { useDashboard } from './useDashboard';
 
 const CHART_COLORS: Record<string, string> = { services: '#00838f', jobs: '#2e7d32' };
 
-function Charts({ data }: { data: Dashboard | null }) {
+/** The four charts; memoised: a refresh bringing the same figures keeps `charts` (useDashboard). */
+const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['charts'] | null; answered: Dashboard['lists'] | null }) {
   const intl = useIntl();
   const cached = useLookupLists();
-  const lists = data?.lists ?? cached;
+  const lists = answered ?? cached;
   const lang = langOf(intl.locale);
   return (
     <Grid container spacing={2}>
       {CHARTS.map((chart) => {
         const title = intl.formatMessage({ id: `home.chart.${chart.id}` });
-        const counts = data?.charts[chart.id] ?? [];
+        const counts = charts?.[chart.id] ?? [];
         const rows = counts.map((c) => ({ key: c.id, label: lookupLabel(lists, chart.list, c.id, lang), count: c.count }));
         return (
           <Grid key={chart.id} size={{ xs: 12, lg: 6 }}>
@@ -32,7 +32,7 @@ function Charts({ data }: { data: Dashboard | null }) {
                 <Typography component="h2" variant="h6" gutterBottom>
                   {title}
                 </Typography>
-                {data && (
+                {charts && (
                   <CountBarChart
                     rows={rows}
                     seriesLabel={intl.formatMessage({ id: `home.${chart.counts}` })}
@@ -48,7 +48,7 @@ function Charts({ data }: { data: Dashboard | null }) {
       })}
     </Grid>
   );
-}
+});
 
 /** Dashboard (spec §2): tiles, four charts and the map; figures refresh when the change
  * stream reports new records. Offline mode goes to the offline home instead (app/routes.tsx). */
@@ -57,10 +57,6 @@ export function HomePage() {
   const { mode } = usePreferences();
   const user = useSessionUser();
   const { data, refreshing, refresh } = useDashboard(mode === 'online');
-  // The map's code loads while the figures are asked, not after they arrive.
-  useEffect(() => {
-    if (mode === 'online') preloadMap();
-  }, [mode]);
   const tiles = tilesFor(user?.role);
   const stats = data?.general ?? null;
   const refreshLabel = intl.formatMessage({ id: 'home.refresh' });
@@ -96,7 +92,7 @@ export function HomePage() {
           </Grid>
         ))}
       </Grid>
-      <Charts data={data} />
+      <Charts charts={data?.charts ?? null} answered={data?.lists ?? null} />
       <Card variant="outlined">
         <CardContent>{data?.geo ? <DashboardMap geo={data.geo} /> : <Box sx={{ minHeight: 80 }} />}</CardContent>
       </Card>

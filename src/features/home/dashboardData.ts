@@ -87,3 +87,17 @@ export async function fetchDashboard(): Promise<Dashboard> {
     fetchedAt: new Date(),
   };
 }
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * `next`, with each part that holds the same figures as in `previous` taken from `previous`: the
+ * parts drawn apart (the charts, the map) keep their identity and are not drawn again when a
+ * refresh brings the same figures, as the change stream's opening asks on every page load
+ * (issue 27: drawing the charts is long on a phone). `fetchedAt` is always the new one.
+ */
+export function withUnchangedParts(previous: Dashboard | null, next: Dashboard): Dashboard {
+  if (!previous) return next;
+  const keep = <K extends 'general' | 'geo' | 'charts' | 'lists'>(part: K): Dashboard[K] => (sameJson(previous[part], next[part]) ? previous[part] : next[part]);
+  return { ...next, general: keep('general'), geo: keep('geo'), charts: keep('charts'), lists: keep('lists') };
+}

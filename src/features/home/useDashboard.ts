@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useServerChanges } from '../../lib/serverChanges';
-import { fetchDashboard, type Dashboard } from './dashboardData';
+import { fetchDashboard, withUnchangedParts, type Dashboard } from './dashboardData';
 
 /** Tables whose changes alter the dashboard's figures: a new service or job (spec §2 charts and
  * map), provider (map), client or referral (tiles). */
@@ -24,7 +24,7 @@ export function useDashboard(enabled: boolean): DashboardState {
     if (!enabled) return;
     let cancelled = false;
     void fetchDashboard().then((data) => {
-      if (!cancelled) setAnswer({ data, generation });
+      if (!cancelled) setAnswer((was) => ({ data: withUnchangedParts(was.data, data), generation }));
     });
     return () => {
       cancelled = true;

@@ -10,6 +10,7 @@ import LockOpenIcon from '@mui/icons-material/LockOpen';
 import { useIntl } from 'react-intl';
 import { job } from '../../../schemas/index';
 import { ConfirmDialog, FullPageSpinner, Page, useSessionUser } from '../../components';
+import { HistorySection } from '../audit';
 import { messageOf, useDisplayContext } from '../../components/entity';
 import { useRecordImages } from '../../components/images';
 import { MapView, isLatLng } from '../../components/map';
@@ -139,6 +140,7 @@ function JobView({ record }: { record: JobDoc }) {
         </Grid>
       </Grid>
       <OtherJobsSection jbId={record.jb_Id} parent={record} others={others} canWrite={canWrite} />
+      {!(record.syncState === 'pending' && record.syncOp === 'create') && <HistorySection entity="job" recordId={record.jb_Id} />}
       <ConfirmDialog
         open={toggle.asking}
         title={say(toggle.closing ? 'jobs.close.title' : 'jobs.reopen.title')}

@@ -11,6 +11,7 @@ import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../l
 import { readableTables, type Actor } from '../../../schemas/scope';
 import type { Mode } from '../../lib/session';
 import { noteSuccess } from './syncTimes';
+import { whenIdle } from '../../lib/mainThread';
 import { getToken, getUser } from '../../lib/session';
 
 /**
@@ -28,6 +29,8 @@ export function mirroredTables(user: Actor | null): string[] {
 const LISTS_TABLE = listEntity.table;
 
 let current: Replication | null = null;
+/** Cancels a start still waiting for the page to be idle. */
+let cancelStart: (() => void) | null = null;
 
 async function stop(replication: Replication): Promise<void> {
   try {
@@ -39,6 +42,8 @@ async function stop(replication: Replication): Promise<void> {
 
 /** Stops the running replication, if any (logout calls this before clearing the session). */
 export function stopReplication(): Promise<void> {
+  cancelStart?.();
+  cancelStart = null;
   const running = current;
   current = null;
   return running ? stop(running) : Promise.resolve();
@@ -55,31 +60,51 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     const token = getToken();
     const tables = mirroredTables(getUser());
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
-    let replication: Replication;
-    try {
-      replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange, onStreamOpen: emitServerListening });
-    } catch (error) {
-      console.warn('Replication could not start:', error);
-      return;
-    }
-    current = replication;
-    // Pull failures are retried by RxDB; log them for support, never toast them.
-    const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
-    const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
-    // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
-    const stopLists = onServerChange((table) => {
-      if (table === LISTS_TABLE || table === '*') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
-    });
-    // Back on the network: pull at once rather than at the next retry.
-    const onOnline = () => replication.reSync();
-    window.addEventListener('online', onOnline);
+    let stopRunning: (() => void) | undefined;
+    // The first screen first: the pull starts once the page is idle (issue 27), not beside the
+    // screen's first drawing on a phone's slow CPU.
+    const cancel = whenIdle(() => {
+      cancelStart = null;
+      if (getToken() === token) stopRunning = run(db, token, tables);
+    }, PULL_START_MAX_WAIT_MS);
+    cancelStart = cancel;
     return () => {
-      window.removeEventListener('online', onOnline);
-      errors.unsubscribe();
-      pulled.unsubscribe();
-      stopLists();
-      if (current === replication) current = null;
-      void stop(replication);
+      cancel();
+      if (cancelStart === cancel) cancelStart = null;
+      stopRunning?.();
     };
   }, [db, mode]);
+}
+
+/** The longest the pull waits for the page to be idle before it starts anyway. */
+const PULL_START_MAX_WAIT_MS = 3_000;
+
+/** Starts the replication and what listens to it; answers its stop. */
+function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | undefined {
+  let replication: Replication;
+  try {
+    replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange, onStreamOpen: emitServerListening });
+  } catch (error) {
+    console.warn('Replication could not start:', error);
+    return undefined;
+  }
+  current = replication;
+  // Pull failures are retried by RxDB; log them for support, never toast them.
+  const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
+  const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
+  // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
+  const stopLists = onServerChange((table) => {
+    if (table === LISTS_TABLE || table === '*') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
+  });
+  // Back on the network: pull at once rather than at the next retry.
+  const onOnline = () => replication.reSync();
+  window.addEventListener('online', onOnline);
+  return () => {
+    window.removeEventListener('online', onOnline);
+    errors.unsubscribe();
+    pulled.unsubscribe();
+    stopLists();
+    if (current === replication) current = null;
+    void stop(replication);
+  };
 }

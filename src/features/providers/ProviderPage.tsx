@@ -10,6 +10,7 @@ import { messageOf } from '../../components/entity';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { mayChange } from '../../lib/permissions';
+import { HistorySection } from '../audit';
 import { DeleteProvider } from './DeleteProvider';
 import { useSay } from './i18n';
 import { PROVIDERS_PATH, providerEditPath, providerPath } from './paths';
@@ -101,6 +102,7 @@ function Provider({ doc, data }: { doc: ProviderDoc; data: DataLayer }) {
         </Grid>
       </Grid>
       <ProviderServices data={data} spId={doc.sp_Id} name={recordTitle(serviceProvider, doc)} canAdd={canWrite} />
+      {!(doc.syncState === 'pending' && doc.syncOp === 'create') && <HistorySection entity="serviceProvider" recordId={doc.sp_Id} />}
     </Page>
   );
 }

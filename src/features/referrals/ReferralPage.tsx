@@ -7,6 +7,7 @@ import { Alert, Box, Button, Card, CardContent, Grid, Link, List, ListItem, List
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { useIntl } from 'react-intl';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
+import { HistorySection } from '../audit';
 import { lookupLabel, messageOf, useDisplayContext } from '../../components/entity';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { can } from '../../lib/permissions';
@@ -186,6 +187,7 @@ function ReferralView({ kind, bundle, onReferral }: { kind: ReferralKind; bundle
           )}
         </Grid>
       </Grid>
+      <HistorySection entity={KIND_INFO[kind].entity.name} recordId={String(referral[KIND_INFO[kind].key])} />
     </Page>
   );
 }

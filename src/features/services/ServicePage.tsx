@@ -9,6 +9,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
 import { recordTitle, service, SERVICE_STATUS, serviceProvider } from '../../../schemas/index';
+import { HistorySection } from '../audit';
 import { ConfirmDialog, Page, ServiceStatusChip, useSessionUser, WARNING_OUTLINED_SX } from '../../components';
 import { DeleteDialog } from '../../components/DeleteDialog';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
@@ -183,6 +184,7 @@ function ServiceView({ doc }: { doc: Service }) {
       </Card>
       <TrainingSection kind="appr" serviceId={doc.sp_Detail_Id} localOnly={localOnly} online={online} canWrite={canWrite} />
       <TrainingSection kind="voc" serviceId={doc.sp_Detail_Id} localOnly={localOnly} online={online} canWrite={canWrite} />
+      {!localOnly && <HistorySection entity="service" recordId={doc.sp_Detail_Id} />}
       {deletion.neverUploaded ? (
         <ConfirmDialog
           open={deletion.open}

@@ -1,6 +1,7 @@
 import { Box, Drawer, Toolbar } from '@mui/material';
 import type { CSSObject, Theme } from '@mui/material/styles';
-import type { ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { whenIdle } from '../../lib/mainThread';
 
 export const SIDEBAR_ID = 'app-sidebar';
 const DRAWER_WIDTH = 264;
@@ -27,7 +28,19 @@ interface SidebarProps {
  * Above 991 px a permanent mini drawer (icons when collapsed, labels when expanded); at 991 px
  * and below a temporary drawer over the content, closed by a click outside it (spec §2, §9).
  */
+/** The longest the closed phone menu waits for the page to be idle before it is drawn. */
+const MENU_MOUNT_MAX_WAIT_MS = 3_000;
+
+/** True once the closed menu may be drawn (kept mounted, hidden): at the page's first idle
+ * moment, in slices, or at once when it opens. The first screen is drawn without it (issue 27). */
+function useMenuMounted(open: boolean): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenIdle(() => startTransition(() => setIdle(true)), MENU_MOUNT_MAX_WAIT_MS), []);
+  return idle || open;
+}
+
 export function Sidebar({ open, wide, onClose, children }: SidebarProps) {
+  const menuMounted = useMenuMounted(open);
   if (!wide) {
     return (
       <Drawer
@@ -35,7 +48,7 @@ export function Sidebar({ open, wide, onClose, children }: SidebarProps) {
         variant="temporary"
         open={open}
         onClose={onClose}
-        ModalProps={{ keepMounted: true }}
+        ModalProps={{ keepMounted: menuMounted }}
         slotProps={{ paper: { sx: { width: DRAWER_WIDTH, maxWidth: '85vw' } } }}
       >
         {/* The top bar stays above the drawer so its toggle can close it; keep clear of it. */}

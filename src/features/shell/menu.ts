@@ -5,6 +5,7 @@ import AssessmentIcon from '@mui/icons-material/Assessment';
 import BlockIcon from '@mui/icons-material/Block';
 import BusinessIcon from '@mui/icons-material/Business';
 import GroupIcon from '@mui/icons-material/Group';
+import HistoryIcon from '@mui/icons-material/History';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import MiscellaneousServicesIcon from '@mui/icons-material/MiscellaneousServices';
@@ -57,6 +58,7 @@ function rules(lang: Lang): GroupRule[] {
       items: [
         { id: 'users', labelId: 'menu.userManagement', to: '/users', icon: GroupIcon, permission: 'menu.userManagement' },
         { id: 'lists', labelId: 'menu.listManagement', to: '/lists', icon: ListAltIcon, permission: 'menu.listManagement' },
+        { id: 'audit', labelId: 'menu.audit', to: '/audit', icon: HistoryIcon, permission: 'menu.audit' },
       ],
     },
     {

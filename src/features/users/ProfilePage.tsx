@@ -4,7 +4,9 @@ import { Link as RouterLink } from 'react-router';
 import { Alert, Box, Button, FormControl, FormControlLabel, FormLabel, Paper, Radio, RadioGroup, Stack, Typography } from '@mui/material';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { useIntl } from 'react-intl';
-import { FullPageSpinner, Page, usePreferences } from '../../components';
+import { FullPageSpinner, Page, usePreferences, useSessionUser } from '../../components';
+import { HistorySection } from '../audit';
+import { can } from '../../lib/permissions';
 import { EntityForm, lookupLabel, useLookupLists } from '../../components/entity';
 import { LANGS, isLang } from '../../lib/session';
 import { notify } from '../../lib/notify';
@@ -45,6 +47,7 @@ export function ProfilePage({ userId }: { userId: string }) {
   const say = (id: string) => intl.formatMessage({ id });
   const record = useUserRecord(userId);
   const lists = useLookupLists();
+  const actor = useSessionUser();
   if (record.loading) return <FullPageSpinner label={say('common.loading')} />;
   if (!record.row) return <Alert severity="error">{record.error}</Alert>;
   const row = record.row;
@@ -83,6 +86,8 @@ export function ProfilePage({ userId }: { userId: string }) {
       <Paper variant="outlined" sx={{ p: 2 }}>
         <LanguageChoice />
       </Paper>
+      {/* One's own history, for the roles that read users' records (the server's rule). */}
+      {can(actor?.role, 'users.manage') && <HistorySection entity="user" recordId={row.userId} />}
     </Page>
   );
 }

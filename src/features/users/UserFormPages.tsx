@@ -9,6 +9,7 @@ import { EntityForm, type FormApi, type Problem } from '../../components/entity'
 import { passwordProblems } from '../../../schemas/passwords';
 import { notify } from '../../lib/notify';
 import { can } from '../../lib/permissions';
+import { HistorySection } from '../audit';
 import { AdminActions } from './AdminActions';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
@@ -129,6 +130,7 @@ function AdminEdit({ userId }: { userId: string }) {
           notify.success(say('users.saved'), saved.userName);
         }}
       />
+      <HistorySection entity="user" recordId={row.userId} />
     </Page>
   );
 }

@@ -1,9 +1,10 @@
 // Opens icrs_db once per page, when the app first mounts this provider (not at import, so a
 // page that never needs it, and the tests, pay nothing), and hands it to the screens.
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { DbContext, DbOpeningContext, LOADING, type DbState } from './context';
 import type { IcrsDatabase } from './collections';
 import { openStore } from './storeCode';
+import { whenIdle } from '../mainThread';
 
 export { useDb, useDbState, type DbState } from './context';
 export { useDataLayer, useOpeningDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
@@ -31,19 +32,6 @@ export interface DbProviderProps {
 /** The longest the store waits for the first screen before it opens anyway. */
 export const STORE_OPEN_MAX_WAIT_MS = 500;
 
-/**
- * Runs `start` when the page is first idle after this call (at the latest after `maxWaitMs`),
- * at once where the browser cannot tell (no requestIdleCallback: Safari). Returns a cancel.
- */
-function whenIdle(start: () => void, maxWaitMs: number): () => void {
-  if (typeof window === 'undefined' || typeof window.requestIdleCallback !== 'function') {
-    start();
-    return () => undefined;
-  }
-  const id = window.requestIdleCallback(start, { timeout: maxWaitMs });
-  return () => window.cancelIdleCallback(id);
-}
-
 /** A promise settled from outside: the store's, made at the first render, opened in the effect. */
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -69,7 +57,8 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
       open().then(
         (db) => {
           opening.resolve(db);
-          if (mounted) setState({ status: 'ready', db, error: null });
+          // Every screen under the store draws again: in slices, not in one long task.
+          if (mounted) startTransition(() => setState({ status: 'ready', db, error: null }));
         },
         (error: unknown) => {
           console.error('icrs_db could not be opened:', error);

@@ -12,6 +12,10 @@ import { collectionName, DB_NAME, OFFLINE_ENTITIES, type IcrsDatabase } from './
 import { withLightDeletes } from './lightDeletes';
 import { withSealedClients } from './sealedStorage';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
+import { inPieces, yieldToBrowser } from '../mainThread';
+
+/** Collections set up in one step when the store opens. */
+const COLLECTIONS_PER_STEP = 3;
 
 export { collectionName, collectionOf, DB_NAME, OFFLINE_ENTITIES, type IcrsCollection, type IcrsDatabase } from './collections';
 
@@ -54,7 +58,13 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
       return [collectionName(entity), { schema: rxSchema(entity), migrationStrategies: migrationStrategiesFor(entity, options.migrationSteps ?? MIGRATION_STEPS) }];
     }),
   );
-  await db.addCollections(specs);
+  // A few collections at a time, with the browser's turn between: setting up a collection is
+  // tens of milliseconds of the main thread on a phone, and all 13 at once were one long task
+  // of the first screen (issue 27).
+  for (const piece of inPieces(Object.entries(specs), COLLECTIONS_PER_STEP)) {
+    await yieldToBrowser();
+    await db.addCollections(Object.fromEntries(piece));
+  }
   performance.mark('icrs-db:collections');
   return db;
 }

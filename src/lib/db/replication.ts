@@ -16,6 +16,7 @@ import { compareAndSet, heldIsSameOrNewer, isPending, storedDoc, syncedDoc, type
 import type { HttpClient } from '../datalayer/types';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
 import { owedChanges$, owedKeys, oweServerCopy, settleOwed } from './owed';
+import { inPieces, yieldToBrowser } from '../mainThread';
 
 export interface Checkpoint {
   updatedAt: string;
@@ -81,6 +82,11 @@ export interface Replication {
 
 /** The tables this app mirrors: every offline collection the server has (not `files`). */
 export const REPLICATED_ENTITIES: readonly EntityShape[] = OFFLINE_ENTITIES.filter((e) => e.server);
+
+/** Rows written in one piece: storing a document costs the main thread ~1 ms on a phone-class
+ * CPU (RxDB, sealing, IndexedDB's copy), so a piece stays well under the 50 ms of a long task
+ * and the browser answers input between two pieces (issue 27; bench/first-signin.bench.ts). */
+const WRITE_PIECE = 25;
 
 /** Stream event naming every table: after a reconnect, changes may have been missed. */
 const ALL_TABLES = '*';
@@ -327,11 +333,19 @@ class TablePull {
     return this.collection.schema.primaryPath as string;
   }
 
+  /** Writes rows in pieces of WRITE_PIECE, letting the browser draw and answer input between. */
+  private async apply(rows: readonly PulledDoc[]): Promise<void> {
+    for (const piece of inPieces(rows, WRITE_PIECE)) {
+      if (rows.length > WRITE_PIECE) await yieldToBrowser();
+      await this.applyPiece(piece);
+    }
+  }
+
   /** Writes rows; those meeting a pending document wait in `held`, and are owed in the store
    * until written. A document settled between the decision and the registration would tell
    * nobody, so the held keys are read once more after registering, and those no longer pending
    * are applied again. */
-  private async apply(rows: readonly PulledDoc[]): Promise<void> {
+  private async applyPiece(rows: readonly PulledDoc[]): Promise<void> {
     const primary = this.primary;
     let todo = rows;
     while (todo.length) {

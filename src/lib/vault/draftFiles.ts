@@ -42,9 +42,28 @@ function db(): DraftDb | null {
   return database;
 }
 
+/** The last write of each draft's files asked for, running or waiting. */
+const writes = new Map<string, Promise<void>>();
+
+/** Runs the writes of one draft's files in the order they were asked: sealing takes longer for
+ * more files, so an earlier, smaller write could otherwise land last and drop the file picked
+ * after it, or bring back files a clear had just removed. */
+function inOrder(draft: string, job: () => Promise<void>): Promise<void> {
+  const write = (writes.get(draft) ?? Promise.resolve()).then(job);
+  writes.set(draft, write);
+  void write.then(() => {
+    if (writes.get(draft) === write) writes.delete(draft);
+  });
+  return write;
+}
+
 /** The files of draft `draft` become exactly `files`. Failures (private mode, quota, a locked
  * vault) only cost the safety net: the form goes on. */
-export async function keepDraftFiles(draft: string, files: readonly DraftFileInput[]): Promise<void> {
+export function keepDraftFiles(draft: string, files: readonly DraftFileInput[]): Promise<void> {
+  return inOrder(draft, () => writeDraftFiles(draft, files));
+}
+
+async function writeDraftFiles(draft: string, files: readonly DraftFileInput[]): Promise<void> {
   const database = db();
   if (!database) return;
   try {
@@ -81,12 +100,14 @@ export async function loadDraftFiles(draft: string): Promise<DraftFileInput[]> {
   }
 }
 
-export async function clearDraftFiles(draft: string): Promise<void> {
-  try {
-    await db()?.files.where('draft').equals(draft).delete();
-  } catch {
-    // Nothing kept.
-  }
+export function clearDraftFiles(draft: string): Promise<void> {
+  return inOrder(draft, async () => {
+    try {
+      await db()?.files.where('draft').equals(draft).delete();
+    } catch {
+      // Nothing kept.
+    }
+  });
 }
 
 /** Removes a user's draft files from this device (and the unsealed store of older versions). */

@@ -2,7 +2,6 @@
 // sealed at rest. docs/security.md "Shared and lost devices".
 export { VaultLockedError, isVaultOpen, openVaultUser, onVaultChange, unlockWithPassword, rewrapPassword, keyringOrganisations, setKeyringOrganisations, type PasswordUnlock } from './vault';
 export { readSealedValue, writeSealedValue, clearSealedValues } from './sealedKv';
-export { keepDraftFiles, loadDraftFiles, clearDraftFiles, type DraftFileInput } from './draftFiles';
 export {
   resumeVault, unlockedWithPassword, afterPasswordChange, forgetAtNextStart, forgetAsked, openVaultAtSignIn, lockEverywhere, forgetMirror, removeMyData, checkDevice, type Resumed, type DeviceAnswer, type DeviceCheck,
 } from './unlock';

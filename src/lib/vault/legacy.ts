@@ -2,7 +2,7 @@
 // in localStorage (`draft:*`) and their files' database (`icrs_drafts`). The old shared store
 // and its owner summary (`icrs.unsent`) go once their pending records are taken by their user
 // (src/lib/db/legacyStore.ts).
-import Dexie from 'dexie';
+import { deleteDatabase } from '../db/deviceData';
 
 const KEYS = /^draft:/;
 
@@ -17,5 +17,7 @@ export function forgetLegacyData(): void {
   } catch {
     // No storage: nothing left behind either.
   }
-  if (typeof indexedDB !== 'undefined') void Dexie.delete('icrs_drafts').catch(() => undefined);
+  // Raw IndexedDB, not Dexie: this runs at every start, and Dexie stays out of the first screen's
+  // code (issue 27).
+  if (typeof indexedDB !== 'undefined') void deleteDatabase('icrs_drafts').catch(() => undefined);
 }

@@ -12,11 +12,14 @@ import { removeMirror, removeStore } from '../db/deviceData';
 import { getToken, getUser, saveSession } from '../session';
 import { fromBase64Url } from './crypto';
 import { keepExportKey } from './exportSeal';
-import { removeDraftFiles } from './draftFiles';
 import { removeKeyring } from './keyring';
 import { closeSealedValues, openSealedValues, removeSealedValues } from './sealedKv';
 import { joinTabs, keyFromOtherTab, lockOtherTabs, shareWithOtherTabs } from './tabs';
 import { isVaultOpen, lockVault, openAtSignIn, rewrapPassword, unlockWithSecret, type SignInOutcome } from './vault';
+
+/** The user's draft files removed; their module (and Dexie with it) loaded only then, not with
+ * the first screen (issue 27). */
+const removeDraftFiles = (userId: string): Promise<void> => import('./draftFiles').then((drafts) => drafts.removeDraftFiles(userId));
 
 const MARK = 'icrs.unlocked';
 /** How long a page load waits for another tab's key before asking for the password. */

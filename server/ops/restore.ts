@@ -1,0 +1,255 @@
+// `npm run restore -- <file> [--force]` (scripts/restore.ts): a backup of `npm run backup` back
+// into the database the server uses (docs/decisions.md "Backups (issue 29)").
+// Before anything changes, the schema version is read from the file's content (a renamed file
+// cannot lie) and a backup holding a migration this code does not know is refused; a target
+// that holds data is replaced only with --force. An older backup is restored as it is: the
+// server migrates it forward at its next start.
+// - PostgreSQL: the public schema is dropped and made again, then pg_restore fills it in one
+//   transaction. Other sessions on the database (a running server) are a refusal.
+// - The embedded database: the tarball is loaded into a folder beside DATA_DIR, then takes its
+//   place; an existing folder is moved aside (`<DATA_DIR>.before-restore-<time>`), never deleted.
+// Either way the restore is marked (ops/restoreMark.ts): every session signed before it ends.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { openDb, type Db, type DbOptions } from '../db/index';
+import { LOCK_FILE, holdDataDir } from '../lib/dataDirLock';
+import {
+  codeVersion, describeCounts, dumpMigrations, latestMigration, recordCounts, refuseUnknownMigrations, storedMigrations,
+  tablesWithRows, utcStamp, backupKindOf, type BackupKind, type RecordCounts,
+} from './backupFile';
+import { embeddedFolder, holdFolder, holdsDatabase, queryableOf } from './embedded';
+import { OperatorError } from './errors';
+import { connectionFor, findTool, runTool } from './pgTools';
+import { markRestore, OPS_SCHEMA } from './restoreMark';
+
+export interface RestoreOptions {
+  /** Replace a database that holds data. */
+  force?: boolean;
+  /** The restore's time, in the name of the folder moved aside (tests); now by default. */
+  now?: Date;
+}
+
+export interface RestoreResult {
+  kind: BackupKind;
+  file: string;
+  /** Where it went: 'PostgreSQL database icrs on db.example.org' or the data folder. */
+  into: string;
+  /** The last migration in the backup, and the code's. */
+  version: string;
+  codeVersion: string;
+  counts: RecordCounts;
+  /** The embedded database's previous folder, kept (with --force, or when it held no data). */
+  movedAside?: string;
+  seconds: number;
+}
+
+/** Restores `file` into the database `target` names (DATABASE_URL, else the embedded one in DATA_DIR). */
+export async function restore(target: DbOptions, file: string, options: RestoreOptions = {}): Promise<RestoreResult> {
+  const started = performance.now();
+  const kind = await backupKindOf(file);
+  if (kind === 'pglite' && target.databaseUrl) {
+    throw new OperatorError(`${path.basename(file)} is a backup of the embedded database (PGlite), and DATABASE_URL names a PostgreSQL server: unset DATABASE_URL to restore it into DATA_DIR`);
+  }
+  if (kind === 'postgres' && !target.databaseUrl) {
+    throw new OperatorError(`${path.basename(file)} is a PostgreSQL backup (pg_dump): set DATABASE_URL to the database to restore it into`);
+  }
+  const force = options.force ?? false;
+  const done = target.databaseUrl
+    ? await restorePostgres(target, target.databaseUrl, file, force)
+    : await restoreEmbedded(target.dataDir, file, force, options.now ?? new Date());
+  return { kind, file: path.resolve(file), codeVersion: codeVersion(), ...done, seconds: (performance.now() - started) / 1000 };
+}
+
+/** What `npm run restore` prints when it is done. */
+export function restoreReport(result: RestoreResult): string {
+  const lines = [
+    `Restored ${path.basename(result.file)} (schema ${result.version}) into ${result.into} in ${result.seconds.toFixed(1)} s: ${describeCounts(result.counts)}.`,
+  ];
+  lines.push('Every session signed in before the restore is over: everyone signs in again (on the accounts as the backup holds them).');
+  if (result.movedAside) lines.push(`The previous data folder was moved to ${result.movedAside}: delete it once you have checked the restored data.`);
+  if (result.version !== result.codeVersion) {
+    lines.push(`The backup's schema (${result.version}) is older than this code's (${result.codeVersion}): the server migrates it forward at its next start.`);
+  }
+  return lines.join('\n');
+}
+
+type Restored = Pick<RestoreResult, 'into' | 'version' | 'counts' | 'movedAside'>;
+
+function refuseHeldData(where: string, tables: readonly string[]): never {
+  const named = tables.length > 4 ? `${tables.slice(0, 4).join(', ')} and ${tables.length - 4} more tables` : tables.join(', ');
+  throw new OperatorError(
+    `${where} holds data (rows in ${named}): the restore would replace it. ` +
+      'Check that it is the right target, back it up first (npm run backup), then restore again with --force.',
+  );
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+// ---------------------------------------------------------------------------------------------
+
+/** 'PostgreSQL database icrs on db.example.org:5432', never the password. */
+function describeDatabase(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `PostgreSQL database ${decodeURIComponent(url.pathname.slice(1)) || '(default)'} on ${url.host || 'the local server'}`;
+  } catch {
+    return 'the PostgreSQL database of DATABASE_URL';
+  }
+}
+
+async function connect(target: DbOptions, where: string): Promise<Db> {
+  try {
+    return await openDb(target);
+  } catch (error) {
+    throw new OperatorError(`Cannot connect to the ${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Refuses while other sessions use the database: a server would keep serving from a schema
+ * that is dropped under it, and its caches would outlive the restore. */
+async function refuseOtherSessions(db: Db, where: string): Promise<void> {
+  const [others] = await db.query<{ n: number; who: string | null }>(
+    `SELECT count(*)::int AS n, string_agg(DISTINCT coalesce(nullif(application_name, ''), host(client_addr), 'a local process'), ', ') AS who
+     FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+  );
+  if (others.n > 0) {
+    throw new OperatorError(`${others.n} other session(s) are connected to the ${where} (${others.who}): stop every ICRS server using it (and close other connections), then restore`);
+  }
+}
+
+async function restorePostgres(target: DbOptions, databaseUrl: string, file: string, force: boolean): Promise<Restored> {
+  findTool('pg_restore');
+  const ids = await dumpMigrations(file);
+  if (!ids.length) throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations rows): not an ICRS backup`);
+  refuseUnknownMigrations(ids, file);
+  const where = describeDatabase(databaseUrl);
+  const db = await connect(target, where);
+  try {
+    await refuseOtherSessions(db, where);
+    const held = await tablesWithRows(db);
+    if (held.length && !force) refuseHeldData(capitalised(where), held);
+    // An empty schema for the backup, whatever the database held: the tables of a newer
+    // migration must not survive the restore of an older backup.
+    await db.transaction(async (tx) => {
+      await tx.query('DROP SCHEMA IF EXISTS public CASCADE');
+      await tx.query(`DROP SCHEMA IF EXISTS "${OPS_SCHEMA}" CASCADE`); // marks of what it replaces
+      await tx.query('CREATE SCHEMA public');
+      // As PostgreSQL makes it: anyone may look up objects in it (their own rights still apply).
+      await tx.query('GRANT USAGE ON SCHEMA public TO PUBLIC');
+    });
+  } finally {
+    await db.close();
+  }
+  const { dbname, env } = connectionFor(databaseUrl);
+  // Objects belong to the restoring user (the server's), rights as that user has them; one
+  // transaction, so that a failure leaves the empty schema rather than half a database.
+  await runTool('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`, file], env);
+  const restored = await connect(target, where);
+  try {
+    await markRestore(restored);
+    return { into: where, version: latestMigration(ids), counts: await recordCounts(restored) };
+  } finally {
+    await restored.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The embedded database
+// ---------------------------------------------------------------------------------------------
+
+/** Why the restored folder could not take the place of `folder`, in the operator's terms. */
+function moveFailure(folder: string, error: unknown): OperatorError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const hint = code === 'EXDEV' || code === 'EBUSY' ? ' Is the data folder a mount point? Set DATA_DIR to a folder inside the mount, or mount its parent folder.' : '';
+  return new OperatorError(`The restored database could not take the place of ${folder}: ${(error as Error).message}.${hint}`);
+}
+
+function rmdirIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty after all, or gone: left as it is
+  }
+}
+
+async function restoreEmbedded(dataDir: string, file: string, force: boolean, now: Date): Promise<Restored> {
+  const folder = embeddedFolder(dataDir);
+  const where = `the embedded database in ${folder}`;
+  const existed = existsSync(folder);
+  const release = holdFolder(folder, 'a restore', 'stop the server first, then restore');
+  // Beside the folder, so that it takes the folder's place with a rename (one file system).
+  const staging = `${folder}.restoring-${process.pid}`;
+  let placed = false;
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    let lite: PGlite;
+    try {
+      lite = await PGlite.create(staging, { loadDataDir: new Blob([await readFile(file)]) });
+    } catch (error) {
+      throw new OperatorError(`${path.basename(file)} could not be opened as a PGlite database: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    let ids: string[] | null;
+    let counts: RecordCounts | undefined;
+    try {
+      ids = await storedMigrations(queryableOf(lite));
+      if (ids?.length) counts = await recordCounts(queryableOf(lite));
+      // In the staging copy: it is deleted, mark and all, if the restore stops below.
+      if (ids?.length) await markRestore(queryableOf(lite));
+    } finally {
+      await lite.close();
+    }
+    if (!ids?.length || !counts) throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations): not an ICRS backup`);
+    refuseUnknownMigrations(ids, file);
+
+    if (!force && holdsDatabase(folder)) {
+      const current = await connect({ dataDir: folder }, where);
+      try {
+        const held = await tablesWithRows(current);
+        if (held.length) refuseHeldData(capitalised(where), held);
+      } finally {
+        await current.close();
+      }
+    }
+
+    // The tarball carries the lock of the process that made it: the restored folder is held by
+    // this one from the moment it takes its place.
+    rmSync(path.join(staging, LOCK_FILE), { force: true });
+    holdDataDir(staging, 'a restore');
+    const kept = readdirSync(folder).filter((name) => name !== LOCK_FILE);
+    let aside: string | undefined;
+    if (kept.length) {
+      aside = `${folder}.before-restore-${utcStamp(now)}`;
+      for (let n = 2; existsSync(aside); n += 1) aside = `${folder}.before-restore-${utcStamp(now)}-${n}`;
+      try {
+        renameSync(folder, aside);
+      } catch (error) {
+        throw moveFailure(folder, error);
+      }
+    } else {
+      try {
+        unlinkSync(path.join(folder, LOCK_FILE));
+        rmdirSync(folder);
+      } catch (error) {
+        throw moveFailure(folder, error);
+      }
+    }
+    try {
+      renameSync(staging, folder);
+    } catch (error) {
+      if (aside && !existsSync(folder)) renameSync(aside, folder); // as it was
+      throw moveFailure(folder, error);
+    }
+    placed = true;
+    if (aside) rmSync(path.join(aside, LOCK_FILE), { force: true }); // this process's, moved along
+    return { into: where, version: latestMigration(ids), counts, movedAside: aside };
+  } finally {
+    if (!placed) rmSync(staging, { recursive: true, force: true });
+    release(); // the restored folder's lock: this process's since the staging folder was held
+    if (!placed && !existed) rmdirIfEmpty(folder); // made by holding it
+  }
+}

@@ -1,0 +1,208 @@
+// A client's data handed over or erased (issue 28 §4), by role 1 or, for its own organisation's
+// clients, role 7 (schemas/scope.ts auditScope):
+// - GET /api/audit/clients?q=: the clients one may hand over or erase (the data requests screen);
+// - GET /api/profile/{id}/export: everything held about the client as one ZIP, a readable JSON
+//   (profile, sub-records, referrals, history) and the photo, documents and attachments;
+// - POST /api/profile/{id}/erase {reason, password}: personal fields, sub-records, files and the
+//   client's values in the audit log are gone; the row stays, blanked, so referrals still count
+//   in the statistics, and devices drop the client at their next pull (sync/feed.ts). The log
+//   keeps that the erasure happened, by whom and why (the reason without the client's values).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntityShape, Field } from '../../../schemas/define';
+import { serverFields } from '../../../schemas/define';
+import { textSchema } from '../../../schemas/derive/json-schema';
+import { ident } from '../../../schemas/derive/sql';
+import { job, profile, profileImage, referral, serverEntities, service } from '../../../schemas/index';
+import { auditScope, isPrivate } from '../../../schemas/scope';
+import type { Db, Queryable, Row } from '../../db/index';
+import { HttpError } from '../../lib/errors';
+import { Conditions, scopeSql, selectList } from '../../lib/records';
+import { zip, type ZipEntry } from '../../lib/zip';
+import { confirmPassword, idParams, reasonAndPassword } from '../records/routes';
+import { writeAudit } from './entries';
+import { AUDIT_TABLE, AUDIT_VALUES_TABLE } from './triggers';
+
+/** The records of a client, each with the field holding the client's key. */
+const CLIENT_RECORDS: readonly EntityShape[] = serverEntities.filter((e) => isPrivate(e) && e.parent?.entity === profile.name);
+/** A client's one-to-one records (skills, social…): their key is the client's, all else is personal. */
+const isSubRecord = (e: EntityShape) => e.keyFields.length === 1 && e.keyFields[0] === e.parent?.field;
+
+const searchQuery = { type: 'object', additionalProperties: false, properties: { q: textSchema(100) } } as const;
+
+/** The client `id` as the hand-over scope lets the user see it (404 otherwise, or once erased). */
+async function handedClient(db: Queryable, request: FastifyRequest, id: string, lock = false): Promise<Row> {
+  const where = new Conditions();
+  where.add(`"prof_Id" = ${where.param(id)}`).add('"erasedAt" IS NULL');
+  const scope = scopeSql(profile, auditScope(request.user), where);
+  if (scope) where.add(scope);
+  const [row] = await db.query(`SELECT ${selectList(profile)} FROM ${ident(profile.table)} ${where.sql}${lock ? ' FOR UPDATE' : ''}`, where.params);
+  if (!row) throw new HttpError(404, 'http.recordNotFound');
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+// ---------------------------------------------------------------------------------------------
+
+const safeName = (name: string) => name.replace(/[^\w.\- ]+/g, '_').slice(-120) || 'file';
+
+/** The client's records of `e`, deleted ones left out (a removed photo is not held any more). */
+async function recordsOf(db: Queryable, e: EntityShape, id: string): Promise<Row[]> {
+  const live = e.softDelete ? ' AND NOT "deleted"' : '';
+  return db.query(`SELECT ${selectList(e)} FROM ${ident(e.table)} WHERE ${ident(e.parent?.field as string)} = $1${live} ORDER BY "createdAt"`, [id]);
+}
+
+async function clientArchive(db: Queryable, request: FastifyRequest, client: Row): Promise<Buffer> {
+  const id = String(client.prof_Id);
+  const files: ZipEntry[] = [];
+  const records: Record<string, Row | Row[] | null> = {};
+  for (const e of CLIENT_RECORDS) {
+    const rows = await recordsOf(db, e, id);
+    records[e.name] = isSubRecord(e) ? (rows[0] ?? null) : rows;
+  }
+  // What a referral points at, by name, so that the file reads without the database.
+  for (const row of (records[referral.name] as Row[]) ?? []) {
+    const [target] = await db.query<{ name: string }>(`SELECT "name" FROM ${ident(service.table)} WHERE "sp_Detail_Id" = $1`, [row.sp_Detail_Id]);
+    row.serviceName = target?.name ?? null;
+  }
+  for (const row of (records.jobReferral as Row[]) ?? []) {
+    const [target] = await db.query<{ title: string }>(`SELECT "title" FROM ${ident(job.table)} WHERE "jb_Id" = $1`, [row.jb_Id]);
+    row.jobTitle = target?.title ?? null;
+  }
+  const referralIds = ((records[referral.name] as Row[]) ?? []).map((r) => String(r.ref_Id));
+  const stored = await db.query<{ ownerTable: string; ownerId: string; slot: string; name: string; data: Uint8Array }>(
+    `SELECT "ownerTable", "ownerId", "slot", "name", "data" FROM "images"
+     WHERE ("ownerTable" = $1 AND "ownerId" = $2) OR ("ownerTable" = $3 AND "ownerId" = ANY($4::text[])) ORDER BY "ownerTable", "ownerId", "slot"`,
+    [profileImage.table, id, referral.table, referralIds],
+  );
+  const documents = stored.map((file) => {
+    const path = file.ownerTable === referral.table ? `attachments/${file.ownerId}/${safeName(file.name)}` : `documents/${file.slot}-${safeName(file.name)}`;
+    files.push({ name: path, data: Buffer.from(file.data) });
+    return { record: file.ownerTable === referral.table ? 'referral' : 'profileImage', recordId: file.ownerId, slot: file.slot, name: file.name, file: path };
+  });
+  const history = await db.query(
+    `SELECT a."at", a."deviceAt", a."userName", a."role", a."action", a."entity", a."recordId", a."fields",
+       coalesce(a."changes", v."changes") AS "changes", coalesce(a."note", v."note") AS "note"
+     FROM "${AUDIT_TABLE}" a LEFT JOIN "${AUDIT_VALUES_TABLE}" v ON v."entryId" = a."id"
+     WHERE a."clientId" = $1 OR (a."entity" = $2 AND a."recordId" = $1) ORDER BY a."id"`,
+    [id, profile.name],
+  );
+  const about = {
+    exportedAt: new Date().toISOString(),
+    exportedBy: request.user.userName,
+    client,
+    records,
+    documents,
+    history,
+  };
+  return zip([{ name: 'client.json', data: `${JSON.stringify(about, null, 2)}\n` }, ...files]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Erasure
+// ---------------------------------------------------------------------------------------------
+
+/** What a blanked field holds: nothing, or for a required one a neutral stand-in (a unique one
+ * for a unique field, so that the registration number is gone and the column stays unique). */
+function blank(field: Field): unknown {
+  if (!field.required) return null;
+  if (field.kind === 'string') {
+    if (field.unique) return `ERASED${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex').toUpperCase()}`.slice(0, field.maxLength);
+    return '-'.repeat(Math.max(1, field.minLength ?? 1));
+  }
+  if (field.kind === 'boolean') return false;
+  throw new Error(`no blank value for a required ${field.kind} field`);
+}
+
+/** The columns an erasure blanks in `e`: its personal fields (every field of a sub-record). */
+function blankedFields(e: EntityShape): [string, Field][] {
+  return serverFields(e).filter(([name, field]) => !e.keyFields.includes(name) && name !== e.parent?.field && (field.personal || (isSubRecord(e) && !field.readOnly && !field.hidden)));
+}
+
+/** The reason as the log keeps it: any of the client's own values in it replaced. */
+export function withoutClientValues(reason: string, client: Row): string {
+  const values = serverFields(profile)
+    .filter(([, field]) => field.personal)
+    .map(([name]) => client[name])
+    .filter((value): value is string => typeof value === 'string' && value.trim().length >= 2);
+  let kept = reason;
+  for (const value of values) kept = kept.replace(new RegExp(value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '…');
+  return kept;
+}
+
+const NOW = "date_trunc('milliseconds', now())";
+
+async function blankRows(tx: Queryable, e: EntityShape, id: string, userId: string, extra: string[] = []): Promise<void> {
+  const params: unknown[] = [id, userId];
+  const sets = blankedFields(e).map(([name, field]) => `${ident(name)} = $${params.push(blank(field))}`);
+  const keyColumn = e === profile ? 'prof_Id' : (e.parent?.field as string);
+  await tx.query(
+    `UPDATE ${ident(e.table)} SET ${[...sets, ...extra, `"updatedAt" = ${NOW}`, '"updatedBy" = $2'].join(', ')} WHERE ${ident(keyColumn)} = $1`,
+    params,
+  );
+}
+
+async function eraseClient(tx: Queryable, client: Row, reason: string, userId: string): Promise<void> {
+  const id = String(client.prof_Id);
+  // Read by the audit triggers: this transaction's changes of the client are its erasure.
+  await tx.query("SELECT set_config('icrs.erasing', $1, true), set_config('icrs.erase_reason', $2, true)", [id, withoutClientValues(reason, client)]);
+  await blankRows(tx, profile, id, userId, ['"erasedAt" = now()']);
+  for (const e of CLIENT_RECORDS) {
+    const extra: string[] = [];
+    if (e.fields.history) extra.push(`"history" = (SELECT jsonb_agg(h - 'feedback') FROM jsonb_array_elements("history") h)`);
+    if (e.fields.attachments) extra.push('"attachments" = NULL');
+    if (e.softDelete) extra.push('"deleted" = true', `"deletedAt" = coalesce("deletedAt", now())`, '"deletedBy" = coalesce("deletedBy", $2)', '"deleteReason" = NULL');
+    if (e === profileImage) extra.push('"name" = "img_for"');
+    await blankRows(tx, e, id, userId, extra);
+  }
+  await tx.query(
+    `DELETE FROM "images" WHERE ("ownerTable" = $1 AND "ownerId" = $2)
+       OR ("ownerTable" = $3 AND "ownerId" IN (SELECT "ref_Id" FROM ${ident(referral.table)} WHERE "prof_Id" = $2))`,
+    [profileImage.table, id, referral.table],
+  );
+  await tx.query(`DELETE FROM "${AUDIT_VALUES_TABLE}" WHERE "clientId" = $1`, [id]);
+}
+
+export default async function handoverPlugin(app: FastifyInstance, { db }: { db: Db }) {
+  const handover = { permission: 'clients.handover' } as const;
+
+  app.get('/api/audit/clients', { schema: { querystring: searchQuery }, config: handover }, async (request) => {
+    const q = (request.query as { q?: string }).q?.trim() ?? '';
+    const where = new Conditions().add('"erasedAt" IS NULL');
+    const scope = scopeSql(profile, auditScope(request.user), where);
+    if (scope) where.add(scope);
+    if (q) {
+      const pattern = where.param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.add(`("prof_Reg_No" ILIKE ${pattern} OR "firstName" ILIKE ${pattern} OR "lastName" ILIKE ${pattern} OR "phone" ILIKE ${pattern})`);
+    }
+    const rows = await db.query(
+      `SELECT "prof_Id" AS "profId", "prof_Reg_No" AS "regNo", trim(coalesce("firstName", '') || ' ' || coalesce("lastName", '')) AS "name", "location"
+       FROM ${ident(profile.table)} ${where.sql} ORDER BY "createdAt" DESC LIMIT 20`,
+      where.params,
+    );
+    return { rows };
+  });
+
+  app.get('/api/profile/:id/export', { schema: { params: idParams }, config: handover }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const archive = await db.transaction(async (tx) => {
+      const client = await handedClient(tx, request, id);
+      const made = await clientArchive(tx, request, client);
+      await writeAudit(tx, { action: 'export', entity: profile.name, recordId: id, location: (client.location as number | null) ?? null });
+      return { made, regNo: String(client.prof_Reg_No) };
+    });
+    return reply
+      .header('Content-Type', 'application/zip')
+      .header('Content-Disposition', `attachment; filename="client-${archive.regNo}.zip"`)
+      .send(archive.made);
+  });
+
+  app.post('/api/profile/:id/erase', { schema: { params: idParams, body: reasonAndPassword }, config: handover }, async (request) => {
+    const { id } = request.params as { id: string };
+    const { reason, password } = request.body as { reason: string; password: string };
+    // As a delete: the password again (throttled like sign-in); a wrong one erases nothing.
+    await confirmPassword(app, db, request, password);
+    await db.transaction(async (tx) => eraseClient(tx, await handedClient(tx, request, id, true), reason.trim(), request.user.userId));
+    return { result: 'erased', id };
+  });
+}

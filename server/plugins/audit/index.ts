@@ -1,0 +1,171 @@
+// The audit log's routes (issue 28): a record's history, the audit screen's pages and its CSV
+// export (itself audited). Reads go through the organisation scope (schemas/scope.ts
+// auditScope, and the record's own read scope for a history): what a user may not read does not
+// exist for them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EntityShape, JsonSchema } from '../../../schemas/define';
+import { dateSchema, PAGE_SIZES, textSchema } from '../../../schemas/derive/json-schema';
+import { getEntity, user as userEntity } from '../../../schemas/index';
+import { can } from '../../../schemas/roles';
+import { auditScope, isPrivate, type RecordScope } from '../../../schemas/scope';
+import type { Db, Row } from '../../db/index';
+import { HttpError } from '../../lib/errors';
+import { Conditions, getRow, reading } from '../../lib/records';
+import { asPerson } from '../users/read';
+import { canRead } from '../users/scope';
+import { findUserById } from '../users/store';
+import { AUDIT_ACTIONS } from './actions';
+import { allEntries, entryPage, writeAudit } from './entries';
+import handoverPlugin from './handover';
+import { keepRetention } from './retention';
+
+const MAX_CSV_ROWS = 50_000;
+
+const pageProperties = {
+  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+  pageSize: { type: 'integer', enum: PAGE_SIZES, default: 20 },
+} as const;
+
+const historyParams: JsonSchema = {
+  type: 'object',
+  required: ['entity', 'id'],
+  properties: { entity: textSchema(40, 1), id: textSchema(100, 1) },
+};
+
+const filterProperties = {
+  userId: textSchema(100, 1),
+  location: { type: 'integer', minimum: 0 },
+  entity: textSchema(40, 1),
+  recordId: textSchema(100, 1),
+  action: { type: 'string', enum: [...AUDIT_ACTIONS] },
+  dateFrom: dateSchema(),
+  dateTo: dateSchema(),
+} as const;
+
+const entrySchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    at: { type: 'string', format: 'date-time' },
+    deviceAt: { type: ['string', 'null'], format: 'date-time' },
+    userId: { type: ['string', 'null'] },
+    userName: { type: ['string', 'null'] },
+    role: { type: ['integer', 'null'] },
+    userLocation: { type: ['integer', 'null'] },
+    location: { type: ['integer', 'null'] },
+    action: { type: 'string', enum: [...AUDIT_ACTIONS] },
+    entity: { type: ['string', 'null'] },
+    recordId: { type: ['string', 'null'] },
+    clientId: { type: ['string', 'null'] },
+    fields: { type: 'array', items: { type: 'string' } },
+    changes: { type: ['object', 'null'], additionalProperties: true },
+    note: { type: ['string', 'null'] },
+  },
+};
+
+const entryPageSchema: JsonSchema = {
+  type: 'object',
+  properties: { rows: { type: 'array', items: entrySchema }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } },
+};
+
+interface AuditFilters {
+  userId?: string;
+  location?: number;
+  entity?: string;
+  recordId?: string;
+  action?: string;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+/** The entries `scope` lets a reader see, narrowed by the screen's filters. */
+export function auditConditions(scope: RecordScope, filters: AuditFilters, where = new Conditions()): Conditions {
+  if (scope === 'none') return where.add('false');
+  if (scope !== 'all') where.add(`a."location" = ${where.param(scope.organisation)}`);
+  if (filters.userId) where.add(`a."userId" = ${where.param(filters.userId)}`);
+  if (filters.location !== undefined) where.add(`coalesce(a."location", 0) = ${where.param(filters.location)}`);
+  if (filters.entity) where.add(`a."entity" = ${where.param(filters.entity)}`);
+  if (filters.recordId) where.add(`a."recordId" = ${where.param(filters.recordId)}`);
+  if (filters.action) where.add(`a."action" = ${where.param(filters.action)}`);
+  if (filters.dateFrom) where.add(`a."at" >= ${where.param(filters.dateFrom)}::date`);
+  if (filters.dateTo) where.add(`a."at" < (${where.param(filters.dateTo)}::date + 1)`);
+  return where;
+}
+
+/** As the record itself: 403 for a role the matrix refuses the record, 404 unless the user may
+ * read the record whose history is asked. */
+async function assertReadable(db: Db, request: FastifyRequest, entity: EntityShape, id: string): Promise<void> {
+  const actor = request.user;
+  if (entity === userEntity) {
+    const own = id === actor.userId;
+    if (!own && !can(actor.role, 'users.manage')) throw new HttpError(403, 'auth.forbidden');
+    const target = await findUserById(db, id);
+    if (target && (own || canRead(actor, asPerson(target as unknown as Row)))) return;
+    throw new HttpError(404, 'http.recordNotFound');
+  }
+  if (!can(actor.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
+  if (entity.keyFields.length !== 1) throw new HttpError(404, 'http.recordNotFound');
+  if (!(await getRow(db, entity, id, reading(actor)))) throw new HttpError(404, 'http.recordNotFound');
+}
+
+/** A record's entries: a client's are its own and those of every record that belongs to it. */
+function historyConditions(entity: EntityShape, id: string): Conditions {
+  const where = new Conditions();
+  const key = where.param(id);
+  const record = `(a."entity" = ${where.param(entity.name)} AND a."recordId" = ${key})`;
+  // A client (the private root record) gathers the entries of its sub-records, files and referrals.
+  return where.add(isPrivate(entity) && !entity.parent ? `(${record} OR a."clientId" = ${key})` : record);
+}
+
+const CSV_COLUMNS = ['at', 'deviceAt', 'userName', 'role', 'userLocation', 'location', 'action', 'entity', 'recordId', 'fields', 'note', 'changes'] as const;
+
+/** One CSV cell: quoted, and a leading formula character defused (a spreadsheet must not run it). */
+function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+export function entriesCsv(rows: readonly Row[]): string {
+  const lines = rows.map((row) => CSV_COLUMNS.map((name) => csvCell(name === 'fields' ? (row.fields as string[]).join(' ') : row[name])).join(','));
+  return `\uFEFF${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
+}
+
+export default async function auditPlugin(app: FastifyInstance, { db, retentionDays }: { db: Db; retentionDays: number }) {
+  const stopRetention = keepRetention(db, retentionDays, (error) => app.log.error({ err: error }, 'audit retention: purge failed'));
+  app.addHook('onClose', async () => stopRetention());
+
+  app.get(
+    '/api/history/:entity/:id',
+    { schema: { params: historyParams, querystring: { type: 'object', properties: pageProperties }, response: { 200: entryPageSchema } } },
+    async (request) => {
+      const { entity: name, id } = request.params as { entity: string; id: string };
+      const { page, pageSize } = request.query as { page: number; pageSize: number };
+      const entity = getEntity(name);
+      if (!entity?.server) throw new HttpError(404, 'http.recordNotFound');
+      await assertReadable(db, request, entity, id);
+      return entryPage(db, historyConditions(entity, id), page, pageSize);
+    },
+  );
+
+  const auditQuery = { type: 'object', additionalProperties: false, properties: { ...pageProperties, ...filterProperties } };
+  app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: entryPageSchema } }, config: { permission: 'audit.read' } }, async (request) => {
+    const query = request.query as AuditFilters & { page: number; pageSize: number };
+    return entryPage(db, auditConditions(auditScope(request.user), query), query.page, query.pageSize);
+  });
+
+  const csvQuery = { type: 'object', additionalProperties: false, properties: filterProperties };
+  app.get('/api/audit/csv', { schema: { querystring: csvQuery }, config: { permission: 'audit.read' } }, async (request, reply: FastifyReply) => {
+    const filters = request.query as AuditFilters;
+    const rows = await allEntries(db, auditConditions(auditScope(request.user), filters), MAX_CSV_ROWS);
+    // The export is itself an entry: who took which part of the log, and how much.
+    await writeAudit(db, { action: 'export', entity: 'audit', note: JSON.stringify({ ...filters, rows: rows.length }) });
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="icrs-audit-${day}.csv"`)
+      .send(entriesCsv(rows));
+  });
+
+  await app.register(handoverPlugin, { db });
+}

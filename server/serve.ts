@@ -1,0 +1,50 @@
+// A server process from start to stop: the data folder held, the app built, the first
+// administrator announced, signals and stray failures handled, then listening. `npm start`
+// (server/main.ts) runs it; a test runs "the next release" through it with one more migration.
+import { buildApp, type BuildOptions, type Server } from './app';
+import type { Config } from './config';
+import { DataDirBusyError, holdDataDir } from './lib/dataDirLock';
+
+const SHUTDOWN_LIMIT_MS = 10_000;
+
+export async function serve(config: Config, options: BuildOptions = {}): Promise<Server> {
+  if (!config.databaseUrl) {
+    try {
+      holdDataDir(config.dataDir, 'the ICRS server');
+    } catch (error) {
+      if (!(error instanceof DataDirBusyError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    }
+  }
+  const server = await buildApp(config, options);
+  const { app, firstAdmin } = server;
+
+  if (firstAdmin?.passwordFile) {
+    // The path, never the password: standard output ends up in container and service logs.
+    process.stdout.write(
+      `\n  First administrator created: user "${firstAdmin.userName}"; its password is in ${firstAdmin.passwordFile}\n` +
+        '  (readable by this server\'s user only). Sign in with it: the app asks for a new password at once. Then delete the file.\n\n',
+    );
+  } else if (firstAdmin) {
+    app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info({ signal }, 'shutting down');
+      // A connection that does not end must not keep the process (and the data folder) alive.
+      setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
+
+  // Last line of defence: a promise nobody awaited that failed (a fault the code did not expect)
+  // is logged, and the server goes on serving the others; the database layer recovers by itself.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const port = new URL(address).port;
+  app.log.info({ port: Number(port) }, `ICRS is ready on http://localhost:${port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);
+  return server;
+}

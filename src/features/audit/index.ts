@@ -1,0 +1,7 @@
+// The audit log (issue 28): a record's History section for the record pages, the audit screen
+// and the client data requests (routes), and a client's export and erasure buttons.
+export { auditRoutes } from './routes';
+export { HistorySection, type HistorySectionProps } from './HistorySection';
+export { ClientDataActions, type ClientDataActionsProps } from './ClientDataActions';
+export { AUDIT_PATH, AUDIT_CLIENTS_PATH } from './paths';
+export type { AuditAction, AuditEntry, AuditFilters, AuditPage as AuditPageResult } from './types';

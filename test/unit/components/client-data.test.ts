@@ -1,0 +1,140 @@
+// @vitest-environment jsdom
+// A client's data handed over or erased (issue 28 §4): "Export all data (ZIP)" saves the
+// server's ZIP under its name; "Erase this client" asks a reason (3 characters at least) and
+// the password, shows the server's wrong-password message and stays open, then erases; the
+// client data requests screen finds clients and offers both actions on each.
+import { createElement } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../../../src/lib/api';
+import { click, inputByLabel, render, typeInto, wait, type Rendered } from './render';
+import { mockApi, PROF, signIn, type Call } from './audit-fixtures';
+
+const saved = vi.hoisted(() => [] as { blob: Blob; fileName: string }[]);
+vi.mock('../../../src/lib/download', () => ({
+  downloadBlob: (blob: Blob, fileName: string) => saved.push({ blob, fileName }),
+  downloadText: () => undefined,
+  openBlob: () => undefined,
+}));
+
+const toasts = vi.hoisted(() => [] as string[][]);
+vi.mock('../../../src/lib/notify', () => ({
+  notify: {
+    success: (title: string, text = '') => toasts.push(['success', title, text]),
+    error: (title: string, text = '') => toasts.push(['error', title, text]),
+    info: () => undefined,
+    warning: () => undefined,
+  },
+}));
+
+const { ClientDataActions } = await import('../../../src/features/audit');
+const { ClientRequestsPage } = await import('../../../src/features/audit/ClientRequestsPage');
+const { PreferencesProvider } = await import('../../../src/components');
+
+const original = api.defaults.adapter;
+let shown: Rendered | undefined;
+let calls: Call[] = [];
+
+function answer(password = 'right-pass') {
+  calls = mockApi((call) => {
+    if (call.url === `/profile/${PROF}/export`) return { status: 200, data: new Blob(['PK']), headers: { 'content-disposition': `attachment; filename="client-ESPAB12CD34.zip"` } };
+    if (call.url === `/profile/${PROF}/erase`) {
+      const body = call.data as { password?: string };
+      if (body.password !== password) return { status: 400, data: { statusCode: 400, code: 'delete.badPassword', message: 'Wrong password: nothing was deleted' } };
+      return { status: 200, data: { result: 'erased', id: PROF } };
+    }
+    if (call.url === '/audit/clients') return { status: 200, data: { rows: [{ profId: PROF, regNo: 'ESPAB12CD34', name: 'Neema Baraka', location: 2 }] } };
+    return { status: 404, data: {} };
+  });
+}
+
+const dialog = () => document.querySelector<HTMLElement>('[data-testid="client-erase-dialog"]');
+const confirmButton = () => dialog()?.querySelector<HTMLButtonElement>('button[type="submit"]') ?? null;
+
+describe('ClientDataActions', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    saved.length = 0;
+    signIn(1);
+  });
+  afterEach(async () => {
+    await shown?.unmount();
+    shown = undefined;
+    api.defaults.adapter = original;
+    document.body.innerHTML = '';
+  });
+
+  it('exports the whole client as the ZIP the server names', async () => {
+    answer();
+    const onErased = vi.fn();
+    shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
+    const exportButton = shown.container.querySelector('[data-testid="client-export"]');
+    expect(exportButton?.textContent).toBe('Export all data (ZIP)');
+    await click(exportButton as Element);
+    await wait(20);
+    expect(calls).toEqual([expect.objectContaining({ method: 'get', url: `/profile/${PROF}/export`, responseType: 'blob' })]);
+    expect(saved.map((s) => s.fileName)).toEqual(['client-ESPAB12CD34.zip']);
+  });
+
+  it('erases with a reason and the password; a wrong password says so and keeps the dialog', async () => {
+    answer();
+    const onErased = vi.fn();
+    shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
+    await click(shown.container.querySelector('[data-testid="client-erase"]') as Element);
+    expect(dialog()?.textContent).toContain('Erase Neema Baraka (ESPAB12CD34)?');
+    expect(confirmButton()?.disabled).toBe(true);
+    await typeInto(inputByLabel(document.body, 'Reason'), 'ab');
+    await typeInto(inputByLabel(document.body, 'Your password') as HTMLInputElement, 'wrong-pass');
+    expect(confirmButton()?.disabled).toBe(true); // a reason of 3 characters at least
+    await typeInto(inputByLabel(document.body, 'Reason'), 'Asked by the client on 20 Nov');
+    expect(confirmButton()?.textContent).toBe('Erase');
+    await click(confirmButton() as Element);
+    await wait(20);
+    expect(dialog()?.querySelector('[role="alert"]')?.textContent).toContain('Wrong password: nothing was deleted');
+    expect(onErased).not.toHaveBeenCalled();
+    await typeInto(inputByLabel(document.body, 'Your password') as HTMLInputElement, 'right-pass');
+    await click(confirmButton() as Element);
+    await wait(20);
+    expect(calls.filter((c) => c.method === 'post').map((c) => [c.url, c.data])).toEqual([
+      [`/profile/${PROF}/erase`, { reason: 'Asked by the client on 20 Nov', password: 'wrong-pass' }],
+      [`/profile/${PROF}/erase`, { reason: 'Asked by the client on 20 Nov', password: 'right-pass' }],
+    ]);
+    expect(onErased).toHaveBeenCalledTimes(1);
+    expect(toasts).toEqual([['success', 'Client erased', 'The data of Neema Baraka (ESPAB12CD34) was erased.']]);
+    await wait(400); // the dialog's closing transition
+    expect(dialog()).toBeNull();
+  });
+});
+
+describe('ClientRequestsPage', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    signIn(7);
+  });
+  afterEach(async () => {
+    await shown?.unmount();
+    shown = undefined;
+    api.defaults.adapter = original;
+    document.body.innerHTML = '';
+  });
+
+  it('searches from 2 characters and offers export and erasure on each client found', async () => {
+    answer();
+    shown = await render(createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(ClientRequestsPage))), 'fr');
+    expect(shown.container.querySelector('h1')?.textContent).toBe('Demandes sur les données des clients');
+    const search = shown.container.querySelector('[data-testid="audit-clients-search"]') as HTMLInputElement;
+    await typeInto(search, 'N');
+    await wait(500);
+    expect(calls).toEqual([]);
+    await typeInto(search, 'Neema');
+    await wait(500);
+    expect(calls.map((c) => [c.url, c.params])).toEqual([['/audit/clients', { q: 'Neema' }]]);
+    const rows = Array.from(shown.container.querySelectorAll<HTMLElement>('[data-testid="audit-client-row"]'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.textContent).toContain('Neema Baraka');
+    expect(rows[0]?.querySelector('[data-testid="audit-client-regno"]')?.textContent).toBe('ESPAB12CD34');
+    expect(rows[0]?.textContent).toContain('Espoir RDC');
+    expect(rows[0]?.querySelector('[data-testid="client-export"]')?.textContent).toBe('Exporter toutes les données (ZIP)');
+    expect(rows[0]?.querySelector('[data-testid="client-erase"]')?.textContent).toBe('Effacer ce client');
+  });
+});
