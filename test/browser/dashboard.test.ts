@@ -77,6 +77,8 @@ async function apiGet<T>(path: string, token = adminToken): Promise<T> {
 /** The values written beside the bars, top to bottom, and the category labels of the axis. */
 async function chartShown(page: Page, chart: string): Promise<{ values: number[]; labels: string[] }> {
   const root = page.getByTestId(`chart-${chart}`);
+  // A chart far below the first screen is drawn when scrolled to (issue 27).
+  await root.scrollIntoViewIfNeeded();
   await root.locator('.MuiBarChart-label').first().waitFor();
   const values = (await root.locator('.MuiBarChart-label').allTextContents()).map((v) => Number(v.replace(/\D/g, '')));
   const ticks = await root.locator('.MuiChartsAxis-tickLabel').allTextContents();
@@ -132,6 +134,12 @@ describe('dashboard', () => {
     expect(await page.getByTestId('tile-jobs-count').textContent()).toBe(String(gen.jobs));
     expect(await page.getByTestId('tile-clients-count').textContent()).toBe(String(gen.profiles));
     expect(await page.getByTestId('tile-referrals-count').textContent()).toBe(String(gen.referrals));
+
+    // On a desktop screen the four charts are near enough to be drawn without scrolling.
+    for (const chart of ['byCategory', 'byTerritory', 'byServiceType', 'jobsBySector']) {
+      await page.getByTestId(`chart-${chart}`).locator('.MuiBarChart-label').first().waitFor();
+    }
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
     const lists = await apiGet<Record<string, { id: number; en: string }[]>>('/lists/profilelist');
     const items = (key: string) => lists[key] ?? [];
@@ -319,7 +327,17 @@ describe('dashboard', () => {
       // On a phone the map is far below the figures: it starts when scrolled to (issue 27).
       await page.waitForTimeout(500);
       expect(await page.locator('[data-testid="dashboard-map"] .maplibregl-map').count(), 'map started before it was scrolled to').toBe(0);
-      await scrollToMap(page);
+      // So is the last chart: its place is kept, and it is drawn once scrolled to.
+      const lastChart = page.getByTestId('chart-jobsBySector');
+      expect(await lastChart.locator('svg').count(), 'chart drawn before it was scrolled to').toBe(0);
+      const placeHeight = await lastChart.evaluate((element) => {
+        element.setAttribute('data-place', 'kept');
+        return element.getBoundingClientRect().height;
+      });
+      await scrollToMap(page); // the last chart is just above the map
+      await lastChart.locator('.MuiBarChart-label').first().waitFor();
+      expect(await lastChart.getAttribute('data-place'), 'the same element, drawn in its place').toBe('kept');
+      expect(await lastChart.evaluate((element) => element.getBoundingClientRect().height)).toBeCloseTo(placeHeight, 0);
       await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').waitFor();
       // The list of the markers in view, open, in French.
       await page.getByRole('button', { name: 'Lister les marqueurs visibles' }).click();

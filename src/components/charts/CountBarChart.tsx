@@ -1,9 +1,11 @@
 // Counts per category as horizontal bars (the dashboard's and the reports' charts): bars 20 px
 // thick (spec §9) whatever the number of categories, long labels shortened on the axis and
 // whole in the tooltip, the value written beside each bar, readable in both themes.
+import { useRef } from 'react';
 import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { BarChart, type BarChartProps } from '@mui/x-charts/BarChart';
 import { useIntl } from 'react-intl';
+import { useNearScreen } from '../../lib/nearScreen';
 
 /** Spec §9: chart bar thickness 20. */
 export const BAR_THICKNESS = 20;
@@ -12,6 +14,8 @@ const BAND = 30;
 const GAP_RATIO = 1 - BAR_THICKNESS / BAND;
 const X_AXIS_HEIGHT = 28;
 const MARGIN = { top: 4, bottom: 4 };
+/** How near the screen a `whenShown` chart must come to be drawn. */
+const NEAR_SCREEN = '300px';
 
 /** The chart height whose band scale gives each category exactly BAND px: x-charts pads half a
  * gap before the first band and after the last, so the bands share the plot height evenly. */
@@ -34,6 +38,9 @@ export interface CountBarChartProps {
   ariaLabel: string;
   color?: string;
   testId?: string;
+  /** Drawn only once on or near the screen (the dashboard's, below the figures on a phone);
+   * its place is kept meanwhile, so nothing moves when it comes. */
+  whenShown?: boolean;
 }
 
 function shorten(text: string, max: number): string {
@@ -49,16 +56,19 @@ interface HorizontalBarsProps {
   /** Largest value of the value axis (room for labels written beyond the bars). */
   max?: number;
   legend: boolean;
+  whenShown?: boolean;
 }
 
 type BarSeries = NonNullable<BarChartProps['series']>[number];
 
 /** Horizontal bars 20 px thick whatever their number, long category names shortened on the
  * axis and whole in the tooltip; a note instead of an empty chart. */
-function HorizontalBars({ categories, series, ariaLabel, testId, max, legend }: HorizontalBarsProps) {
+function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, whenShown = false }: HorizontalBarsProps) {
   const intl = useIntl();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  const place = useRef<HTMLDivElement>(null);
+  const near = useNearScreen(place, NEAR_SCREEN, whenShown);
   if (categories.length === 0) {
     return (
       <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid={testId}>
@@ -67,31 +77,34 @@ function HorizontalBars({ categories, series, ariaLabel, testId, max, legend }: 
     );
   }
   const maxLabel = narrow ? 16 : 28;
+  const height = chartHeight(categories.length);
   return (
-    <Box role="img" aria-label={ariaLabel} data-testid={testId}>
-      <BarChart
-        layout="horizontal"
-        height={chartHeight(categories.length)}
-        hideLegend={!legend}
-        slotProps={legend ? { legend: { position: { vertical: 'bottom', horizontal: 'center' } } } : undefined}
-        margin={{ ...MARGIN, right: legend ? 16 : 40, left: 4 }}
-        yAxis={[
-          {
-            scaleType: 'band',
-            data: [...categories],
-            categoryGapRatio: GAP_RATIO,
-            width: narrow ? 110 : 180,
-            valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
-          },
-        ]}
-        xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, max, valueFormatter: (value: number) => intl.formatNumber(value) }]}
-        series={[...series]}
-      />
+    <Box ref={place} role="img" aria-label={ariaLabel} data-testid={testId} sx={{ minHeight: height }}>
+      {near && (
+        <BarChart
+          layout="horizontal"
+          height={height}
+          hideLegend={!legend}
+          slotProps={legend ? { legend: { position: { vertical: 'bottom', horizontal: 'center' } } } : undefined}
+          margin={{ ...MARGIN, right: legend ? 16 : 40, left: 4 }}
+          yAxis={[
+            {
+              scaleType: 'band',
+              data: [...categories],
+              categoryGapRatio: GAP_RATIO,
+              width: narrow ? 110 : 180,
+              valueFormatter: (value: string, context) => (context.location === 'tick' ? shorten(value, maxLabel) : value),
+            },
+          ]}
+          xAxis={[{ height: X_AXIS_HEIGHT, tickMinStep: 1, max, valueFormatter: (value: number) => intl.formatNumber(value) }]}
+          series={[...series]}
+        />
+      )}
     </Box>
   );
 }
 
-export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId }: CountBarChartProps) {
+export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId, whenShown }: CountBarChartProps) {
   const intl = useIntl();
   const theme = useTheme();
   return (
@@ -99,6 +112,7 @@ export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId }: C
       categories={rows.map((row) => row.label)}
       ariaLabel={ariaLabel}
       testId={testId}
+      whenShown={whenShown}
       legend={false}
       // Room beyond the longest bar for its value (labels outside the plot area are clipped).
       max={Math.max(1, ...rows.map((r) => r.count)) * 1.15}

@@ -6,6 +6,7 @@ import { Alert, Skeleton } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { MapCanvasProps } from './MapCanvas';
 import { whenIdle } from '../../lib/mainThread';
+import { useNearScreen } from '../../lib/nearScreen';
 import { hasWebGL2 } from './webgl';
 
 const MapCanvas = lazy(() => import('./MapCanvas'));
@@ -22,15 +23,8 @@ const NEAR_SCREEN = '300px';
  * is large: on a phone, evaluating it and starting the map are long tasks (issue 27).
  */
 function useStartWhenShown(place: RefObject<HTMLElement | null>, whenShown: boolean): boolean {
-  const [near, setNear] = useState(() => !whenShown || typeof IntersectionObserver === 'undefined');
+  const near = useNearScreen(place, NEAR_SCREEN, whenShown);
   const [due, setDue] = useState(false);
-  useEffect(() => {
-    const element = place.current;
-    if (near || !element) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: NEAR_SCREEN });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [near, place]);
   useEffect(() => (near ? whenIdle(() => setDue(true), MAP_START_MAX_WAIT_MS) : undefined), [near]);
   return due;
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useServerChanges } from '../../lib/serverChanges';
 import { fetchDashboard, withUnchangedParts, type Dashboard } from './dashboardData';
 
@@ -24,7 +24,8 @@ export function useDashboard(enabled: boolean): DashboardState {
     if (!enabled) return;
     let cancelled = false;
     void fetchDashboard().then((data) => {
-      if (!cancelled) setAnswer((was) => ({ data: withUnchangedParts(was.data, data), generation }));
+      // A transition: the figures are drawn in slices, so a tap meanwhile is answered (issue 27).
+      if (!cancelled) startTransition(() => setAnswer((was) => ({ data: withUnchangedParts(was.data, data), generation })));
     });
     return () => {
       cancelled = true;

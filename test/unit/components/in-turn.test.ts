@@ -1,0 +1,39 @@
+// @vitest-environment jsdom
+// Heavy parts drawn one per task (issue 27, src/lib/useInTurn.ts): none before the data is
+// ready, then one more per commit, in order, each commit its own; never more than the total.
+import { createElement } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useInTurn } from '../../../src/lib/useInTurn';
+import { render, wait, type Rendered } from './render';
+
+const commits: number[] = [];
+
+function Parts({ ready }: { ready: boolean }) {
+  const shown = useInTurn(4, ready);
+  commits.push(shown);
+  return createElement('ol', null, Array.from({ length: shown }, (_, i) => createElement('li', { key: i }, `part ${i + 1}`)));
+}
+
+let rendered: Rendered | undefined;
+afterEach(async () => {
+  await rendered?.unmount();
+  commits.length = 0;
+});
+
+describe('useInTurn', () => {
+  it('draws nothing until ready, then one part per turn, in order, up to the total', async () => {
+    rendered = await render(createElement(Parts, { ready: false }));
+    await wait(20);
+    expect(rendered.container.querySelectorAll('li')).toHaveLength(0);
+
+    await rendered.rerender(createElement(Parts, { ready: true }));
+    await wait(50);
+    const items = [...rendered.container.querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual(['part 1', 'part 2', 'part 3', 'part 4']);
+    // Each count was drawn on its own: 0 while not ready, then 1, 2, 3, 4, never two at once.
+    const distinct = commits.filter((n, i) => i === 0 || n !== commits[i - 1]);
+    expect(distinct).toEqual([0, 1, 2, 3, 4]);
+    await wait(20);
+    expect(Math.max(...commits)).toBe(4);
+  });
+});
