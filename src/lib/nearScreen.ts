@@ -1,15 +1,17 @@
-import { startTransition, useEffect, useState, type RefObject } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
- * True once `place` is on the screen or within `margin` of it (an IntersectionObserver root
- * margin, e.g. '300px'); at once when `enabled` is false or the browser has no observer. Heavy
- * parts far below the first screen (the dashboard's lower charts and its map, on a phone) are
- * then drawn when the user scrolls towards them, not in the page's first seconds (issue 27).
+ * `[near, place]`: give `place` as the `ref` of the part's placeholder; `near` turns true once
+ * that element is on the screen or within `margin` of it (an IntersectionObserver root margin,
+ * e.g. '300px'), at once when `enabled` is false or the browser has no observer. Heavy parts far
+ * below the first screen (the dashboard's lower charts and its map, on a phone) are then drawn
+ * when the user scrolls towards them, not in the page's first seconds (issue 27). A callback ref,
+ * so a placeholder that mounts later (a chart whose first figures were empty) is watched too.
  */
-export function useNearScreen(place: RefObject<Element | null>, margin: string, enabled = true): boolean {
+export function useNearScreen(margin: string, enabled = true): [boolean, (element: Element | null) => void] {
   const [near, setNear] = useState(() => !enabled || typeof IntersectionObserver === 'undefined');
+  const [element, setElement] = useState<Element | null>(null);
   useEffect(() => {
-    const element = place.current;
     if (near || !element) return;
     const observer = new IntersectionObserver(
       (entries) => {
@@ -20,6 +22,6 @@ export function useNearScreen(place: RefObject<Element | null>, margin: string, 
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [near, place, margin]);
-  return near;
+  }, [near, element, margin]);
+  return [near, setElement];
 }

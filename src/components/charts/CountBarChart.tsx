@@ -1,7 +1,6 @@
 // Counts per category as horizontal bars (the dashboard's and the reports' charts): bars 20 px
 // thick (spec §9) whatever the number of categories, long labels shortened on the axis and
 // whole in the tooltip, the value written beside each bar, readable in both themes.
-import { useRef } from 'react';
 import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { BarChart, type BarChartProps } from '@mui/x-charts/BarChart';
 import { useIntl } from 'react-intl';
@@ -67,8 +66,7 @@ function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, wh
   const intl = useIntl();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
-  const place = useRef<HTMLDivElement>(null);
-  const near = useNearScreen(place, NEAR_SCREEN, whenShown);
+  const [near, place] = useNearScreen(NEAR_SCREEN, whenShown);
   if (categories.length === 0) {
     return (
       <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid={testId}>

@@ -1,7 +1,7 @@
 // MapCanvas behind React.lazy, a WebGL check and an error boundary: a device without WebGL 2,
 // a map chunk that cannot load (offline before it was cached) or a map that fails to start
 // shows a message instead, and the rest of the page keeps working.
-import { Component, lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Skeleton } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { MapCanvasProps } from './MapCanvas';
@@ -22,11 +22,11 @@ const NEAR_SCREEN = '300px';
  * far below it (the dashboard's, on a phone) starts when the user scrolls to it. MapLibre's code
  * is large: on a phone, evaluating it and starting the map are long tasks (issue 27).
  */
-function useStartWhenShown(place: RefObject<HTMLElement | null>, whenShown: boolean): boolean {
-  const near = useNearScreen(place, NEAR_SCREEN, whenShown);
+function useStartWhenShown(whenShown: boolean): [boolean, (element: Element | null) => void] {
+  const [near, place] = useNearScreen(NEAR_SCREEN, whenShown);
   const [due, setDue] = useState(false);
   useEffect(() => (near ? whenIdle(() => setDue(true), MAP_START_MAX_WAIT_MS) : undefined), [near]);
-  return due;
+  return [due, place];
 }
 
 interface BoundaryProps {
@@ -60,8 +60,7 @@ export type LazyMapProps = Omit<MapCanvasProps, 'onUnavailable'> & {
 export function LazyMap({ unavailableText, whenShown = false, ...props }: LazyMapProps) {
   const intl = useIntl();
   const [failed, setFailed] = useState(() => !hasWebGL2());
-  const place = useRef<HTMLSpanElement>(null);
-  const due = useStartWhenShown(place, whenShown);
+  const [due, place] = useStartWhenShown(whenShown);
   const fallback = (
     <Alert severity="info" data-testid="map-unavailable">
       {unavailableText ?? intl.formatMessage({ id: 'map.unavailable' })}

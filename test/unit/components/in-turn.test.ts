@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
 // Heavy parts drawn one per task (issue 27, src/lib/useInTurn.ts): none before the data is
-// ready, then one more per commit, in order, each commit its own; never more than the total.
+// ready, then one more per commit, in order, each commit its own; never more than the total;
+// and parts drawn only once near the screen (src/lib/nearScreen.ts).
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { useNearScreen } from '../../../src/lib/nearScreen';
 import { useInTurn } from '../../../src/lib/useInTurn';
 import { render, wait, type Rendered } from './render';
 
@@ -35,5 +37,48 @@ describe('useInTurn', () => {
     expect(distinct).toEqual([0, 1, 2, 3, 4]);
     await wait(20);
     expect(Math.max(...commits)).toBe(4);
+  });
+});
+
+// A fake IntersectionObserver (jsdom has none): the test says when an element comes near.
+const observed = new Set<Element>();
+let notify: ((element: Element) => void) | undefined;
+class FakeObserver {
+  constructor(private readonly callback: (entries: { isIntersecting: boolean; target: Element }[]) => void) {
+    notify = (element) => observed.has(element) && this.callback([{ isIntersecting: true, target: element }]);
+  }
+  observe(element: Element): void {
+    observed.add(element);
+  }
+  disconnect(): void {
+    observed.clear();
+  }
+}
+
+function Placeholder({ shown }: { shown: boolean }) {
+  const [near, place] = useNearScreen('300px');
+  if (!shown) return createElement('p', null, 'nothing yet');
+  return createElement('div', { ref: place, 'data-testid': 'place' }, near ? 'drawn' : 'waiting');
+}
+
+describe('useNearScreen', () => {
+  it('watches a placeholder that mounts later, and draws once it comes near', async () => {
+    const globals = globalThis as { IntersectionObserver?: unknown };
+    const before = globals.IntersectionObserver;
+    globals.IntersectionObserver = FakeObserver;
+    try {
+      rendered = await render(createElement(Placeholder, { shown: false }));
+      expect(observed.size).toBe(0);
+      await rendered.rerender(createElement(Placeholder, { shown: true }));
+      const place = rendered.container.querySelector('[data-testid="place"]');
+      expect(place?.textContent).toBe('waiting');
+      expect(observed.has(place as Element)).toBe(true);
+      notify?.(place as Element);
+      await wait(20);
+      expect(rendered.container.querySelector('[data-testid="place"]')?.textContent).toBe('drawn');
+      expect(observed.size).toBe(0); // no longer watched once drawn
+    } finally {
+      globals.IntersectionObserver = before;
+    }
   });
 });
