@@ -87,7 +87,8 @@ async function chartShown(page: Page, chart: string): Promise<{ values: number[]
 
 /** Scrolls to the dashboard's map: it starts only once on or near the screen (issue 27). */
 async function scrollToMap(page: Page): Promise<void> {
-  await page.getByTestId('dashboard-map').locator('.MuiSkeleton-root, .maplibregl-map').first().scrollIntoViewIfNeeded();
+  // In one step in the page: the placeholder inside is replaced by the map as it starts.
+  await page.getByTestId('dashboard-map').evaluate((element) => element.scrollIntoView({ block: 'center' }));
 }
 
 /** Scrolls to the map and resolves once it has loaded and stopped moving. */

@@ -40,6 +40,8 @@ export interface CountBarChartProps {
   /** Drawn only once on or near the screen (the dashboard's, below the figures on a phone);
    * its place is kept meanwhile, so nothing moves when it comes. */
   whenShown?: boolean;
+  /** False: only its place for now (the page draws its charts in turn). Default true. */
+  draw?: boolean;
 }
 
 function shorten(text: string, max: number): string {
@@ -56,13 +58,14 @@ interface HorizontalBarsProps {
   max?: number;
   legend: boolean;
   whenShown?: boolean;
+  draw?: boolean;
 }
 
 type BarSeries = NonNullable<BarChartProps['series']>[number];
 
 /** Horizontal bars 20 px thick whatever their number, long category names shortened on the
  * axis and whole in the tooltip; a note instead of an empty chart. */
-function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, whenShown = false }: HorizontalBarsProps) {
+function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, whenShown = false, draw = true }: HorizontalBarsProps) {
   const intl = useIntl();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
@@ -78,7 +81,7 @@ function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, wh
   const height = chartHeight(categories.length);
   return (
     <Box ref={place} role="img" aria-label={ariaLabel} data-testid={testId} sx={{ minHeight: height }}>
-      {near && (
+      {near && draw && (
         <BarChart
           layout="horizontal"
           height={height}
@@ -102,7 +105,7 @@ function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, wh
   );
 }
 
-export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId, whenShown }: CountBarChartProps) {
+export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId, whenShown, draw }: CountBarChartProps) {
   const intl = useIntl();
   const theme = useTheme();
   return (
@@ -111,6 +114,7 @@ export function CountBarChart({ rows, seriesLabel, ariaLabel, color, testId, whe
       ariaLabel={ariaLabel}
       testId={testId}
       whenShown={whenShown}
+      draw={draw}
       legend={false}
       // Room beyond the longest bar for its value (labels outside the plot area are clipped).
       max={Math.max(1, ...rows.map((r) => r.count)) * 1.15}
