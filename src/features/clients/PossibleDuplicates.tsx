@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, AlertTitle, Box, Link } from '@mui/material';
-import type { DuplicateClient, DuplicateQuery } from '../../lib/datalayer/clients';
+import type { DuplicateClient, DuplicateQuery } from '../../lib/datalayer';
 import { useDataLayer } from '../../lib/db/hooks';
 import { formatDate } from '../../lib/format';
 import type { DisplayContext } from '../../components/entity';

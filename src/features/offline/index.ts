@@ -8,4 +8,3 @@ export { notifyIfQuota, isQuotaError } from './quota';
 export { reportSaveFailure } from './failure';
 export { NetworkIndicator, UploadOnReconnect } from './network';
 export { useUploadRun } from './uploadRun';
-export { afterUploads, useUploading } from './uploadState';

@@ -11,7 +11,7 @@ import { countPending, uploadAll, type RecordRef, type UploadReport } from '../.
 import { heldBackCount } from './storeSettle';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
-import { setUploading, UPLOAD_LOCK } from './uploadState';
+import { setUploading, UPLOAD_LOCK } from '../../lib/uploadState';
 
 export interface UploadRunState {
   running: boolean;

@@ -5,7 +5,7 @@ import { useIntl } from 'react-intl';
 import { ConfirmDialog } from '../../components';
 import { UPDATE_CHECK_DELAY_MS } from '../../lib/constants';
 // The light module, not the offline feature: the prompt loads with the shell, before any store.
-import { afterUploads, useUploading } from '../offline/uploadState';
+import { afterUploads, useUploading } from '../../lib/uploadState';
 
 const HOURLY_MS = 60 * 60 * 1000;
 

@@ -3,13 +3,13 @@
 // too, at once online, at the upload offline), and the search for possible duplicates (the
 // server's, within the user's organisation, and this device's store).
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey, pendingRemovals } from '../../../schemas/derive/rxdb';
-import { duplicateMatch, foldName, type Duplicate, type DuplicateQuery } from '../../../schemas/duplicates';
+import { duplicateMatch, foldName, type DuplicateQuery } from '../../../schemas/duplicates';
 import { profile, profileImage } from '../../../schemas/index';
 import type { Ctx } from './context';
 import { isPending, plain, writeSynced, type DocData } from './docs';
 import { checkImages, storeImagesOffline } from './images';
 import { isNetworkError, putProfileImage } from './remote';
-import type { ImageInput } from './types';
+import type { DuplicateClient, ImageInput } from './types';
 
 export const PROFILE_FILE_KINDS = profileImage.fields.img_for.values as readonly string[];
 
@@ -112,12 +112,6 @@ export async function listProfileFiles(ctx: Ctx, key: string): Promise<DocData[]
 // ------------------------------------------------------------------------------------------
 // Possible duplicates
 // ------------------------------------------------------------------------------------------
-
-/** A possible duplicate as the client shows it. */
-export interface DuplicateClient extends Duplicate {
-  /** Found in this device's store only (not uploaded, or the search could not reach the server). */
-  local?: boolean;
-}
 
 export { duplicateMatch, foldName, type DuplicateQuery };
 

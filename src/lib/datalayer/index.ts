@@ -5,4 +5,4 @@ export { base64ToBlob, blobToBase64 } from './images';
 export { ConflictError } from './remote';
 export { syncedDoc, keyOf, writeSynced, type WriteSyncedOptions } from './docs';
 export type * from './types';
-export { isRemovalPending, duplicateMatch, foldName, PROFILE_FILE_KINDS, type DuplicateClient, type DuplicateQuery } from './clients';
+export { isRemovalPending, duplicateMatch, foldName, PROFILE_FILE_KINDS, type DuplicateQuery } from './clients';

@@ -8,7 +8,7 @@ import type { DocOf } from '../../../schemas/derive/types';
 import type { LookupItem } from '../../../schemas/entities/users';
 import type { IcrsDatabase } from '../db/collections';
 import type { SessionUser } from '../session';
-import type { DuplicateClient, DuplicateQuery } from './clients';
+import type { Duplicate, DuplicateQuery } from '../../../schemas/duplicates';
 import type { profileImage } from '../../../schemas/index';
 
 /** The HTTP calls the data layer makes: the app's axios instance (`api`) or a test one. */
@@ -126,4 +126,10 @@ export interface DataLayer {
   /** Clients that may be the one being registered: same names and birth date (case and accents
    * ignored) or same phone; the server's (organisation scope) online, and this device's. */
   findDuplicates(query: DuplicateQuery): Promise<DuplicateClient[]>;
+}
+
+/** A possible duplicate as the client shows it. */
+export interface DuplicateClient extends Duplicate {
+  /** Found in this device's store only (not uploaded, or the search could not reach the server). */
+  local?: boolean;
 }

@@ -1,5 +1,6 @@
-// Whether an upload runs, and the cross-tab upload lock, without the engine: what the update
-// prompt (loaded with the app's shell, before any store) needs to wait for uploads.
+// Whether an upload runs, and the cross-tab upload lock, without the engine: set by the offline
+// feature's upload run (uploadRun.ts), read by the update prompt (features/pwa, loaded with the
+// app's shell, before any store), which waits for uploads.
 import { useSyncExternalStore } from 'react';
 
 /** The Web Lock an upload holds in whichever tab runs it. */
