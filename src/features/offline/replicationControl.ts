@@ -89,7 +89,9 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
     return undefined;
   }
   current = replication;
-  // Pull failures are retried by RxDB; log them for support, never toast them.
+  // Pull failures are retried by the replication itself (src/lib/db/replication/tablePull.ts: the
+  // table's round again after 5 s, or at once when the change stream or reSync asks, until it
+  // is stopped); log them for support, never toast them.
   const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
   const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
   // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
