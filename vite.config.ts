@@ -3,8 +3,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
 import pkg from './package.json' with { type: 'json' };
-import { HASHED_ASSET } from './server/lib/hashedAsset';
-import { precompress } from './server/lib/precompressed';
+import { HASHED_ASSET } from './server/lib/hashedAsset.ts';
+import { precompress } from './server/lib/precompressed.ts';
 
 // The service worker's options (workbox generateSW). The precache list comes from the glob patterns alone: the favicon and the translations
 // (public/) are in them already, and naming a file twice (e.g. in `includeAssets` too)
