@@ -18,7 +18,10 @@
 //   Lighthouse counts tasks. Not a PerformanceObserver('longtask'): the sign-in loads a new
 //   document, whose observer would miss what the first one saw;
 // - first_signin.longest_task_fill_ms, .blocking_fill_ms, .long_tasks_fill: the same for the
-//   tasks starting until the mirror is complete; aim: longest ≤ 100 ms;
+//   tasks starting until the mirror is complete (the landing page's own start included);
+// - first_signin.longest_task_pull_ms, .blocking_pull_ms, .long_tasks_pull: the tasks starting
+//   from the first pull request (the store starts filling) until the mirror is complete: what
+//   filling the store costs; aim: longest ≤ 100 ms;
 // - first_signin.tap_median_ms, .tap_worst_ms: BENCH_TAPS (default 4) taps on the menu button
 //   while the mirror fills (the first when the button shows, then every BENCH_TAP_EVERY_MS,
 //   default 2,500, until the mirror is complete), each answered by the drawer: the interaction's
@@ -336,6 +339,8 @@ function watchMirror(cdp: CDPSession, origin: string, expected: Map<string, numb
 interface Run {
   tasks30: TaskFigures;
   tasksFill: TaskFigures;
+  /** From the first pull request on: the tasks of filling the store, without the page's start. */
+  tasksPull: TaskFigures;
   taps: number[];
   mirrorMs: number;
   lastPullMs: number;
@@ -379,15 +384,25 @@ async function tapMenu(page: Page): Promise<number> {
   return answer;
 }
 
+/** A pull request of the first sync (GET /api/sync/{table}, POST …/keys), not the change stream. */
+function isPull(pathname: string): boolean {
+  return pathname.startsWith('/api/sync/') && pathname !== '/api/sync/stream' && pathname !== '/api/sync/ticket';
+}
+
 async function firstSignIn(browser: Browser, build: Build, userName: string, options: { profile?: boolean; traceFile?: string } = {}): Promise<Run> {
   const { context, page } = await newPage(browser, { baseURL: build.server.url, lang: 'en', viewport: VIEWPORT });
   await context.addInitScript(WATCH);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
   let lastPullUs = 0;
+  let firstPullUs = 0;
+  page.on('request', (request) => {
+    const p = new URL(request.url()).pathname;
+    if (!firstPullUs && isPull(p)) firstPullUs = nowUs();
+  });
   page.on('response', (response) => {
     const p = new URL(response.url()).pathname;
-    if (p.startsWith('/api/sync/') && p !== '/api/sync/stream' && p !== '/api/sync/ticket') lastPullUs = nowUs();
+    if (isPull(p)) lastPullUs = nowUs();
   });
   await page.goto(`/login?returnUrl=${encodeURIComponent(LANDING)}`);
   await page.getByLabel(/^Username/).fill(userName);
@@ -431,6 +446,7 @@ async function firstSignIn(browser: Browser, build: Build, userName: string, opt
     const run: Run = {
       tasks30: taskFigures(thread.tasks, clickUs, clickUs + WINDOW_MS * 1000),
       tasksFill: taskFigures(thread.tasks, clickUs, mirror.completeUs),
+      tasksPull: taskFigures(thread.tasks, firstPullUs || clickUs, mirror.completeUs),
       taps,
       mirrorMs: (mirror.completeUs - clickUs) / 1000,
       lastPullMs: (lastPullUs - clickUs) / 1000,
@@ -456,9 +472,12 @@ const FIGURES: { key: string; unit: string; aim?: string; of: (r: Run) => number
   { key: 'longest_task_30s_ms', unit: 'ms', aim: '≤ 300', of: (r) => r.tasks30.longest },
   { key: 'blocking_30s_ms', unit: 'ms', aim: '≤ 1000', of: (r) => r.tasks30.blocking },
   { key: 'long_tasks_30s', unit: 'tasks', of: (r) => r.tasks30.count },
-  { key: 'longest_task_fill_ms', unit: 'ms', aim: '≤ 100', of: (r) => r.tasksFill.longest },
+  { key: 'longest_task_fill_ms', unit: 'ms', of: (r) => r.tasksFill.longest },
   { key: 'blocking_fill_ms', unit: 'ms', of: (r) => r.tasksFill.blocking },
   { key: 'long_tasks_fill', unit: 'tasks', of: (r) => r.tasksFill.count },
+  { key: 'longest_task_pull_ms', unit: 'ms', aim: '≤ 100', of: (r) => r.tasksPull.longest },
+  { key: 'blocking_pull_ms', unit: 'ms', of: (r) => r.tasksPull.blocking },
+  { key: 'long_tasks_pull', unit: 'tasks', of: (r) => r.tasksPull.count },
   { key: 'tap_run_median_ms', unit: 'ms', of: (r) => (r.taps.length ? median(r.taps) : Number.NaN) },
   { key: 'tap_run_worst_ms', unit: 'ms', of: (r) => (r.taps.length ? Math.max(...r.taps) : Number.NaN) },
   { key: 'mirror_complete_ms', unit: 'ms', of: (r) => r.mirrorMs },
@@ -524,7 +543,7 @@ async function main() {
         const traceFile = traceDir ? path.join(traceDir, `first-signin-${builds.indexOf(build) ? 'compared' : 'this'}-${run + 1}.json`) : undefined;
         const result = await firstSignIn(browser, build, userName, { traceFile });
         build.runs.push(result);
-        console.log(`# run ${run + 1} ${build.name}: longest ${result.tasks30.longest.toFixed(0)} ms, blocking ${result.tasks30.blocking.toFixed(0)} ms (${result.tasks30.count} long tasks) in 30 s; fill: longest ${result.tasksFill.longest.toFixed(0)} ms, blocking ${result.tasksFill.blocking.toFixed(0)} ms; mirror ${result.mirrorMs.toFixed(0)} ms; taps ${result.taps.map((t) => t.toFixed(0)).join(' ')}; load ${load()}`);
+        console.log(`# run ${run + 1} ${build.name}: longest ${result.tasks30.longest.toFixed(0)} ms, blocking ${result.tasks30.blocking.toFixed(0)} ms (${result.tasks30.count} long tasks) in 30 s; fill: longest ${result.tasksFill.longest.toFixed(0)} ms, blocking ${result.tasksFill.blocking.toFixed(0)} ms; from the first pull: longest ${result.tasksPull.longest.toFixed(0)} ms, blocking ${result.tasksPull.blocking.toFixed(0)} ms; mirror ${result.mirrorMs.toFixed(0)} ms; taps ${result.taps.map((t) => t.toFixed(0)).join(' ')}; load ${load()}`);
       }
     }
     report(mine, 'first_signin.');
