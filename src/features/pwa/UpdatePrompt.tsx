@@ -6,8 +6,6 @@ import { ConfirmDialog } from '../../components';
 import { UPDATE_CHECK_DELAY_MS } from '../../lib/constants';
 // The light module, not the offline feature: the prompt loads with the shell, before any store.
 import { afterUploads, useUploading } from '../../lib/uploadState';
-import { isQuotaError } from '../offline/quota';
-void isQuotaError;
 
 const HOURLY_MS = 60 * 60 * 1000;
 
