@@ -3,8 +3,6 @@
 import { createElement, type ReactNode } from 'react';
 import { enqueueSnackbar, type VariantType } from 'notistack';
 import { TOAST_DURATION_MS } from './constants';
-import type { api } from './api';
-export type ApiInstance = typeof api;
 
 function body(title: string, text: string): ReactNode {
   return createElement(
