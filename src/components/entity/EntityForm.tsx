@@ -2,9 +2,10 @@
 // the server's validation rules checked as the user types and on submit, the server's own
 // field errors shown where they belong, and an unsaved draft that survives a reload.
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Box, Button, CircularProgress } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, CircularProgress } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { formatDateTime } from '../../lib/format';
+import { isQuotaError } from '../../lib/quota';
 import type { Draft } from './drafts';
 import { draftKey } from './drafts';
 import { messageOf, serverFieldErrors, type FieldMessage } from './errors';
@@ -54,6 +55,8 @@ export interface EntityFormProps {
 interface ServerMessages {
   fields: Record<string, string>;
   general: string[];
+  /** The device's storage is full: nothing the user typed is wrong (issue 30 §7). */
+  storageFull?: boolean;
 }
 
 const NO_SERVER: ServerMessages = { fields: {}, general: [] };
@@ -89,6 +92,16 @@ function DraftNotice({ restored, base, ctx, onDiscard }: { restored: Draft; base
     <Alert severity="info" action={<Button color="inherit" size="small" onClick={onDiscard}>{ctx.t('entityForm.discardDraft')}</Button>}>
       {ctx.t('entityForm.draftRestored', { time: formatDateTime(restored.savedAt, ctx.lang) })}
       {outdated ? ` ${ctx.t('entityForm.draftOutdated')}` : ''}
+    </Alert>
+  );
+}
+
+/** The save failed because the device is full: said in words, as the toast says it. */
+function StorageFull({ ctx }: { ctx: DisplayContext }) {
+  return (
+    <Alert severity="error" role="alert" data-testid="form-storage-full">
+      <AlertTitle>{ctx.t('offline.quota.title')}</AlertTitle>
+      {ctx.t('offline.quota.text')}
     </Alert>
   );
 }
@@ -144,6 +157,11 @@ export function EntityForm(props: EntityFormProps) {
   };
 
   const failed = (error: unknown) => {
+    if (isQuotaError(error)) {
+      setServer({ ...NO_SERVER, storageFull: true });
+      props.onError?.(error);
+      return;
+    }
     const list = serverFieldErrors(error);
     const placed = list.length ? placeServerErrors(list, Object.keys(raw), fieldsByName, label) : { fields: {}, general: [messageOf(error)] };
     setServer(placed);
@@ -182,6 +200,7 @@ export function EntityForm(props: EntityFormProps) {
   return (
     <Box component="form" noValidate onSubmit={(event: FormEvent) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} aria-busy={saving}>
       {showDraftNotice && form.restored && <DraftNotice restored={form.restored} base={form.base} ctx={ctx} onDiscard={discardDraft} />}
+      {server.storageFull && <StorageFull ctx={ctx} />}
       <ErrorSummary lines={summary} ctx={ctx} />
       <FieldGrid
         entity={entity}

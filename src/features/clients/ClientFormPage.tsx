@@ -20,6 +20,7 @@ import { useDataLayer } from '../../lib/db/hooks';
 import { useLocalDataLayer } from '../../lib/db/useLocalDataLayer';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
+import { isQuotaError } from '../../lib/quota';
 import { reportSaveFailure } from '../offline';
 import { BasicServicesStep } from './BasicServicesStep';
 import { ClientSections, fileSlots } from './ClientSections';
@@ -140,7 +141,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       void navigate(clientPath(reg.profId), { replace: true, state: { savedRegNo: result.profile.prof_Reg_No } });
     } catch (error) {
       const cause = error instanceof ProfileNotSaved ? error.cause : error;
-      setProfileError(cause instanceof ConflictError ? ctx.t('clients.error.conflict') : messageOf(cause));
+      setProfileError(cause instanceof ConflictError ? ctx.t('clients.error.conflict') : isQuotaError(cause) ? ctx.t('offline.quota.text') : messageOf(cause));
       reportSaveFailure('clients.error.saveTitle', cause, 'clients.error.conflict');
     } finally {
       setSaving(false);
@@ -279,7 +280,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
           <AlertTitle>{ctx.t('clients.error.parts')}</AlertTitle>
           <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
             {failures.map((f) => (
-              <li key={f.part}>{`${ctx.t(`clients.steps.${f.part === 'profile' ? 'identity' : f.part}`)}: ${f.message}`}</li>
+              <li key={f.part}>{`${ctx.t(`clients.steps.${f.part === 'profile' ? 'identity' : f.part}`)}: ${isQuotaError(f.error) ? ctx.t('offline.quota.text') : f.message}`}</li>
             ))}
           </Box>
           <Button component={RouterLink} to={clientPath(reg.profId)} size="small" color="inherit">

@@ -9,6 +9,7 @@ import { EntityForm, messageOf, useLookupLists, type FormApi, type Problem } fro
 import { LocationPicker, defaultCenter } from '../../components/map';
 import { ConflictError } from '../../lib/datalayer';
 import { notify } from '../../lib/notify';
+import { showQuotaFull, isQuotaError } from '../../lib/quota';
 import { useSay } from './i18n';
 import { MAP_LINKS } from './mapLinks';
 
@@ -70,6 +71,8 @@ export function ProviderForm({ initial, recordKey, onSubmit, onCancel, onConflic
     if (error instanceof ConflictError) {
       notify.warning(say('providers.form.conflictTitle'), say('providers.form.conflict'));
       onConflict?.();
+    } else if (isQuotaError(error)) {
+      showQuotaFull();
     } else if (!isAxiosError(error)) {
       // API failures are already toasted by the app's interceptor; the store's are not.
       notify.error(say('providers.form.failedTitle'), messageOf(error));

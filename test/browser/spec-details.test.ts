@@ -1,0 +1,74 @@
+// The spec's last details (issue 30 §7), driven in the built app: a full device said in words in
+// the form, the offline switch only where the store can be kept, the offline home's client
+// figures by role, the error titles of spec §8, upload progress and a record deleted on the
+// server while it was edited offline.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { ensureOrganisations } from '../helpers/records';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+
+// Organisation 2 of the seed lists (abbreviation ADC), so profiles get registration numbers.
+const field = { userName: 'details4', password: 'details-password-4', role: 4, location: 2 };
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  await ensureOrganisations(server.server.db);
+  await server.createUser(field);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(user: { userName: string; password: string } = field): Promise<TestPage> {
+  const opened = await newPage(browser, { baseURL: server.url, lang: 'en' });
+  await signIn(opened.page, user.userName, user.password);
+  // Lookup lists are cached at sign-in: the offline forms read them.
+  await opened.page.waitForFunction(() => localStorage.getItem('lists') !== null);
+  return opened;
+}
+
+async function pick(page: Page, combobox: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: combobox, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('a full device', () => {
+  it("says so in the form's error box, in words, not as a field to correct", async () => {
+    const { context, page } = await open();
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await page.goto('/serviceproviders/add');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Centre on a full phone');
+    await pick(page, 'Type', 'Education');
+    await page.getByRole('combobox', { name: 'Territory' }).fill('Beni');
+    await page.getByRole('option', { name: 'Beni', exact: true }).click();
+
+    // The device is full: IndexedDB refuses the provider store's writes with the browser's
+    // QuotaExceededError (simulated, as in offline.test.ts).
+    await page.evaluate(() => {
+      const proto = IDBObjectStore.prototype as unknown as Record<'put' | 'add', (...args: unknown[]) => IDBRequest>;
+      for (const name of ['put', 'add'] as const) {
+        const original = proto[name];
+        proto[name] = function (this: IDBObjectStore, ...args: unknown[]) {
+          if (/tbl_serviceprovider/.test(this.transaction.db.name)) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          return original.apply(this, args);
+        };
+      }
+    });
+    await page.getByRole('button', { name: 'Save' }).click();
+    const box = page.getByTestId('form-storage-full');
+    await box.getByText('Storage full').waitFor();
+    await box.getByText(/This device has no space left: the last change was NOT saved/).waitFor();
+    await page.getByTestId('toast-title').getByText('Storage full').waitFor();
+    expect(await page.getByText(/Please correct/).count()).toBe(0);
+    expect(await page.getByText(/QuotaExceededError/).count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/serviceproviders/add'); // nothing saved: the form stays
+    await context.close();
+  });
+});
