@@ -72,3 +72,43 @@ describe('a full device', () => {
     await context.close();
   });
 });
+
+describe('the offline-mode switch (spec §2 "if supported")', () => {
+  const switchOf = (page: Page) => page.getByRole('switch', { name: 'Offline mode' });
+
+  it('shows where the browser can keep the store', async () => {
+    const { context, page } = await open();
+    await switchOf(page).waitFor();
+    await context.close();
+  });
+
+  for (const [name, script] of [
+    ['has no IndexedDB', () => Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true })],
+    [
+      'refuses to open a database (a private mode)',
+      () => {
+        IDBFactory.prototype.open = function () {
+          throw new DOMException('A mutation operation was attempted on a database that did not allow mutations.', 'InvalidStateError');
+        };
+      },
+    ],
+  ] as const) {
+    it(`is not offered where the browser ${name}`, async () => {
+      const opened = await newPage(browser, { baseURL: server.url, lang: 'en' });
+      const { context, page } = opened;
+      await context.addInitScript(script);
+      await signIn(page, field.userName, field.password);
+      // The signed-in top bar is drawn (its theme switch), and the offline switch is not there.
+      await page.getByRole('switch', { name: 'Dark theme' }).waitFor();
+      // The probe answers within a task of the first draw: two frames later its answer is shown.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      expect(await switchOf(page).count()).toBe(0);
+      // Nor in the phone's overflow menu.
+      await page.setViewportSize({ width: 360, height: 740 });
+      await page.getByRole('button', { name: 'More actions' }).click();
+      await page.getByRole('menuitemcheckbox', { name: /Dark theme/ }).waitFor();
+      expect(await page.getByRole('menuitemcheckbox', { name: /Offline mode/ }).count()).toBe(0);
+      await context.close();
+    });
+  }
+});

@@ -39,11 +39,13 @@ function InlineActions({ actions, onContact }: { actions: ShellActions; onContac
           </IconButton>
         </Tooltip>
       )}
-      <FormControlLabel
-        control={<Switch checked={actions.offline} onChange={actions.toggleOffline} color="default" />}
-        label={say('shell.offlineMode')}
-        sx={{ mx: 0.5 }}
-      />
+      {actions.offlineSwitch && (
+        <FormControlLabel
+          control={<Switch checked={actions.offline} onChange={actions.toggleOffline} color="default" />}
+          label={say('shell.offlineMode')}
+          sx={{ mx: 0.5 }}
+        />
+      )}
       <FormControlLabel
         control={<Switch checked={actions.dark} onChange={actions.toggleTheme} color="default" />}
         label={say('shell.darkTheme')}

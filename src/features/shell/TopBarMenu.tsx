@@ -45,11 +45,13 @@ export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onCo
             <ListItemText>{say(actions.fullscreen.active ? 'shell.fullscreenExit' : 'shell.fullscreenEnter')}</ListItemText>
           </MenuItem>
         )}
-        <MenuItem role="menuitemcheckbox" aria-checked={actions.offline} onClick={run(actions.toggleOffline)}>
-          <ListItemIcon><CloudOffIcon fontSize="small" /></ListItemIcon>
-          <ListItemText>{say('shell.offlineMode')}</ListItemText>
-          {check(actions.offline)}
-        </MenuItem>
+        {actions.offlineSwitch && (
+          <MenuItem role="menuitemcheckbox" aria-checked={actions.offline} onClick={run(actions.toggleOffline)}>
+            <ListItemIcon><CloudOffIcon fontSize="small" /></ListItemIcon>
+            <ListItemText>{say('shell.offlineMode')}</ListItemText>
+            {check(actions.offline)}
+          </MenuItem>
+        )}
         <MenuItem role="menuitemcheckbox" aria-checked={actions.dark} onClick={run(actions.toggleTheme)}>
           <ListItemIcon><DarkModeIcon fontSize="small" /></ListItemIcon>
           <ListItemText>{say('shell.darkTheme')}</ListItemText>

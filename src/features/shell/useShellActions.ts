@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { usePreferences } from '../../components';
 import { useFullscreen } from './useFullscreen';
+import { useStoreSupport } from './useStoreSupport';
 
 /**
  * The top-bar behaviours (spec §2, §4), shared by the inline bar and the phone overflow menu.
@@ -11,8 +12,12 @@ export function useShellActions(logout: () => void) {
   const prefs = usePreferences();
   const fullscreen = useFullscreen();
   const offline = prefs.mode === 'offline';
+  const storeSupported = useStoreSupport();
   return {
     offline,
+    /** Spec §2 "if supported": the switch shows where the browser can keep the store, and always
+     * while offline (the way back online). */
+    offlineSwitch: offline || storeSupported === true,
     dark: prefs.themeName === 'dark',
     lang: prefs.lang,
     fullscreen,
