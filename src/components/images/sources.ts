@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { EntityShape } from '../../../schemas/define';
 import { file as fileEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
-import { base64ToBlob } from '../../lib/datalayer/images';
+import { base64Blob } from '../../lib/base64';
 import { useLiveQuery } from '../../lib/db/hooks';
 
 export type ImageSource =
@@ -34,7 +34,7 @@ export async function fetchServerImage(id: string, name: string, file = false): 
 
 /** The bytes of an existing image or file, wherever they are. */
 export async function sourceBlob(source: ImageSource): Promise<Blob> {
-  return source.kind === 'local' ? base64ToBlob(source.data, source.type) : fetchServerImage(source.id, source.name, source.file);
+  return source.kind === 'local' ? base64Blob(source.data, source.type) : fetchServerImage(source.id, source.name, source.file);
 }
 
 export type BlobState = { status: 'loading' } | { status: 'ready'; blob: Blob } | { status: 'failed' };
@@ -42,7 +42,7 @@ export type BlobState = { status: 'loading' } | { status: 'ready'; blob: Blob } 
 /** The blob of an existing image: decoded at once when local, fetched when on the server. */
 export function useImageBlob(source: ImageSource): BlobState {
   const local = source.kind === 'local' ? source : null;
-  const localBlob = useMemo(() => (local ? base64ToBlob(local.data, local.type) : null), [local?.data, local?.type]); // eslint-disable-line react-hooks/exhaustive-deps -- the bytes, not the object
+  const localBlob = useMemo(() => (local ? base64Blob(local.data, local.type) : null), [local?.data, local?.type]); // eslint-disable-line react-hooks/exhaustive-deps -- the bytes, not the object
   const serverKey = source.kind === 'server' ? `${source.id}|${source.name}|${source.file ? 'file' : ''}` : '';
   const [fetched, setFetched] = useState<{ key: string; state: BlobState } | null>(null);
   useEffect(() => {

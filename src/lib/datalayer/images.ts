@@ -7,25 +7,9 @@ import { file as fileEntity, FILE_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, profileIm
 import { collectionOf, type IcrsDatabase } from '../db/collections';
 import type { DocData } from './docs';
 import type { ImageInput } from './types';
+import { blobBase64 } from '../base64';
 
 const PROFILE_SLOTS = profileImage.fields.img_for.values as readonly string[];
-const CHUNK = 0x8000; // String.fromCharCode takes its arguments on the stack: stay well below its limit
-
-/** Base64 of a blob, with the functions both browsers and Node 20 have. */
-export async function blobToBase64(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
-  return btoa(binary);
-}
-
-/** The blob of stored base64 (what the upload engine sends). */
-export function base64ToBlob(data: string, type: string): Blob {
-  const binary = atob(data);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return new Blob([bytes], { type });
-}
 
 /** True for entities whose images are profile images rather than record slots. */
 export function hasProfileImages(entity: EntityShape): boolean {
@@ -58,7 +42,7 @@ function slotNumber(slot: string): number {
 async function fileDoc(entity: EntityShape, key: string, image: ImageInput, now: number): Promise<DocData> {
   const imgNo = slotNumber(image.slot);
   const pk = `${key}${COMPOSITE_SEPARATOR}${imgNo}`;
-  const data = await blobToBase64(image.blob);
+  const data = await blobBase64(image.blob);
   return {
     [COMPOSITE_KEY]: pk, srcId: key, srcTable: entity.table, imgNo, name: imageName(image), type: image.blob.type,
     size: image.blob.size, data, syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(now, pk),
@@ -67,7 +51,7 @@ async function fileDoc(entity: EntityShape, key: string, image: ImageInput, now:
 
 async function profileImageDoc(key: string, image: ImageInput, now: number, op: 'create' | 'update'): Promise<DocData> {
   const pk = `${key}${COMPOSITE_SEPARATOR}${image.slot}`;
-  const data = await blobToBase64(image.blob);
+  const data = await blobBase64(image.blob);
   return {
     [COMPOSITE_KEY]: pk, prof_Id: key, img_for: image.slot, name: imageName(image), type: image.blob.type,
     size: image.blob.size, data, syncState: 'pending', syncOp: op, syncAttempts: 0, sortDesc: newestFirstKey(now, pk),

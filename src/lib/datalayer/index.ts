@@ -1,7 +1,6 @@
 // The data layer (docs/offline-contract.md): screens call only this, online and offline.
 export { createDataLayer } from './datalayer';
 export { refreshLists, getCachedLists, saveLists, organisationAbbr, newRegistrationNumber, LISTS_KEY, LISTS_CHANGED_EVENT } from './lists';
-export { base64ToBlob, blobToBase64 } from './images';
 export { ConflictError } from './remote';
 export { syncedDoc, keyOf, writeSynced, type WriteSyncedOptions } from './docs';
 export type * from './types';
