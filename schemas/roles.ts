@@ -42,6 +42,8 @@ export const PERMISSIONS = {
   'menu.employers': except(2),
   'menu.clients': except(2, 6, 7),
   'menu.referrals': except(2, 6, 7),
+  // The offline home's client figures (spec §6 "offline clients").
+  'offline.clients': except(2, 6, 7),
   'menu.reports': [1, 2],
   'menu.help': ALL,
   'menu.audit': [1, 7],

@@ -13,11 +13,14 @@ let browser: Browser;
 
 // Organisation 2 of the seed lists (abbreviation ADC), so profiles get registration numbers.
 const field = { userName: 'details4', password: 'details-password-4', role: 4, location: 2 };
+const restricted = { userName: 'details6', password: 'details-password-6', role: 6, location: 2 };
+const orgAdmin = { userName: 'details7', password: 'details-password-7', role: 7, location: 2 };
+const reporter = { userName: 'details2', password: 'details-password-2', role: 2, location: 2 };
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(server.server.db);
-  await server.createUser(field);
+  for (const user of [field, restricted, orgAdmin, reporter]) await server.createUser(user);
 });
 
 afterAll(async () => {
@@ -108,6 +111,24 @@ describe('the offline-mode switch (spec §2 "if supported")', () => {
       await page.getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('menuitemcheckbox', { name: /Dark theme/ }).waitFor();
       expect(await page.getByRole('menuitemcheckbox', { name: /Offline mode/ }).count()).toBe(0);
+      await context.close();
+    });
+  }
+});
+
+describe("the offline home's client figures (spec §6 'offline clients')", () => {
+  for (const [user, clients] of [
+    [field, true],
+    [restricted, false],
+    [orgAdmin, false],
+    [reporter, false],
+  ] as const) {
+    it(`are ${clients ? '' : 'not '}shown to role ${user.role}`, async () => {
+      const { context, page } = await open(user);
+      await page.goto('/offlinehp');
+      await page.getByTestId('offline-count-services-value').getByText('0').waitFor();
+      await page.getByTestId('offline-count-jobs-value').getByText('0').waitFor();
+      expect(await page.getByTestId('offline-count-clients').count()).toBe(clients ? 1 : 0);
       await context.close();
     });
   }

@@ -10,8 +10,9 @@ import PeopleIcon from '@mui/icons-material/People';
 import StopCircleIcon from '@mui/icons-material/StopCircle';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
-import { Page } from '../../components';
+import { Page, useSessionUser } from '../../components';
 import { useDb } from '../../lib/db/DbProvider';
+import { can, type Permission } from '../../lib/permissions';
 import { totalOf, usePendingCounts } from './counts';
 import { ReportCards, UploadProgress } from './ReportCards';
 import { RemoveMyData } from './RemoveMyData';
@@ -28,6 +29,8 @@ interface CountRule {
   labelId: string;
   icon: typeof SvgIcon;
   color: string;
+  /** Shown only to the roles holding it. */
+  show?: Permission;
 }
 
 // Spec §2 Offline home: local counts of Services, Available Jobs and Clients.
@@ -35,7 +38,7 @@ interface CountRule {
 const COUNTS: CountRule[] = [
   { id: 'services', table: 'tbl_sp_detail', labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#006064' },
   { id: 'jobs', table: 'available-jobs', labelId: 'offline.count.jobs', icon: WorkIcon, color: '#1b5e20' },
-  { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00' },
+  { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00', show: 'offline.clients' },
 ];
 
 // The tiles, the sync times and the storage card are drawn again only when their own props
@@ -93,6 +96,8 @@ export function OfflineHomePage() {
   const db = useDb();
   const removeData = useMemo(() => <RemoveMyData />, []); // the storage card stays memoised
   const counts = usePendingCounts();
+  const role = useSessionUser()?.role;
+  const tiles = COUNTS.filter((rule) => !rule.show || can(role, rule.show));
   const total = counts ? totalOf(counts) : null;
   const run = useUploadRun();
   const storage = useStorageInfo(`${total}-${run.running}`);
@@ -122,8 +127,8 @@ export function OfflineHomePage() {
           {say('offline.collected')}
         </Typography>
         <Grid container spacing={{ xs: 1, sm: 2 }}>
-          {COUNTS.map((rule) => (
-            <Grid key={rule.id} size={4}>
+          {tiles.map((rule) => (
+            <Grid key={rule.id} size={12 / tiles.length}>
               <CountTile rule={rule} count={counts ? (counts[rule.table] ?? 0) : null} />
             </Grid>
           ))}
