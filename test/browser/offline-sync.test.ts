@@ -153,7 +153,7 @@ describe('offline home, network and uploads', () => {
     const summary = page.getByTestId('upload-summary');
     await summary.waitFor({ timeout: 30_000 });
     const text = await summary.textContent();
-    expect(text).toMatch(/Not uploaded: Jobs: 1\./);
+    expect(text).toMatch(/Not uploaded: Available job: 1\./);
     expect(text).toMatch(/The server could not be reached/);
     expect(text).toMatch(/kept on this device: nothing was lost/);
     expect(text).not.toMatch(/Every record is on the server/);

@@ -30,6 +30,7 @@ import { errorMessage } from '../../lib/api';
 import { useDb, useDbState } from '../../lib/db/DbProvider';
 import { notify } from '../../lib/notify';
 import { ConflictActions } from './ConflictActions';
+import { kindLabel } from './counts';
 import { discardPending, pending$, retry, type PendingRecord } from '../../lib/upload';
 import { notifyIfQuota } from './quota';
 import { UploadProgress } from './ReportCards';
@@ -49,7 +50,7 @@ const STATE_COLORS: Record<string, ChipColor> = {
 };
 
 function kindName(intl: IntlShape, table: string): string {
-  return intl.formatMessage({ id: `offline.kind.${table}`, defaultMessage: table });
+  return intl.formatMessage({ id: kindLabel(table), defaultMessage: table });
 }
 
 function stateName(intl: IntlShape, state: string): string {

@@ -16,7 +16,7 @@ import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useIntl } from 'react-intl';
 import { emptyKind, type KindReport, type UploadReport } from '../../lib/upload';
-import { UPLOAD_KINDS, type PendingCounts } from './counts';
+import { kindLabel, UPLOAD_KINDS, type PendingCounts } from './counts';
 
 type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';
 const FIGURES: Figure[] = ['total', 'success', 'failed', 'skipped', 'images', 'imagesFailed'];
@@ -67,7 +67,7 @@ const KindCard = memo(function KindCard({ kind }: { kind: KindReport }) {
   const intl = useIntl();
   const [open, setOpen] = useState(false);
   const errorsId = useId();
-  const name = intl.formatMessage({ id: `offline.kind.${kind.table}`, defaultMessage: kind.table });
+  const name = intl.formatMessage({ id: kindLabel(kind.table), defaultMessage: kind.table });
   const titleId = useId();
   return (
     <Card variant="outlined" component="section" aria-labelledby={titleId} data-testid={`report-${kind.table}`} sx={{ height: '100%' }}>

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { asyncScheduler, combineLatest, map, throttleTime } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
-import { uploadOrder } from '../../../schemas/index';
+import { getEntityByTable, uploadOrder } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../lib/db/collections';
 import { useDb } from '../../lib/db/DbProvider';
 
@@ -13,6 +13,12 @@ export type PendingCounts = Readonly<Record<string, number>>;
 
 /** The kinds the offline home reports on (spec §2): the upload order of spec §4. */
 export const UPLOAD_KINDS: readonly EntityShape[] = uploadOrder;
+
+/** The translation key that names a kind of record (`table`) on the offline screens and in the
+ * upload's summary: its entity's label (`entity.<name>`), as everywhere else in the app. */
+export function kindLabel(table: string): string {
+  return getEntityByTable(table)?.label ?? table;
+}
 
 /** At most one new count per this many ms: an upload removes records one by one, and a
  * re-render of the offline home per record removed cost as much CPU as the upload itself on a

@@ -8,6 +8,7 @@ import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { countPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
+import { kindLabel } from './counts';
 import { heldBackCount } from './storeSettle';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
@@ -75,11 +76,11 @@ export function failureText(message: string): string {
   return message;
 }
 
-/** Which kinds failed, and how many of each ("Jobs: 3, Profile: 1"). */
+/** Which kinds failed, and how many of each ("Available job: 3, Client: 1"). */
 function failedKinds(report: UploadReport): string {
   return report.kinds
     .filter((k) => k.failed > 0)
-    .map((k) => t('offline.summary.kindCount', { kind: t(`offline.kind.${k.table}`), count: k.failed }))
+    .map((k) => t('offline.summary.kindCount', { kind: t(kindLabel(k.table)), count: k.failed }))
     .join(', ');
 }
 
