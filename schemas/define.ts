@@ -323,6 +323,10 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
   /** The fields that name a record for people (joined with spaces): page titles, pickers,
    * messages, the pending screen. Absent: the record's key names it. */
   readonly title?: readonly (keyof F & string)[];
+  /** The title without its reference number, where a record is named in a sentence or a heading
+   * (a client: first and last names; the registration number is shown beside, or not at all).
+   * Absent: the title. */
+  readonly shortTitle?: readonly (keyof F & string)[];
   readonly fields: F;
 }
 
@@ -347,6 +351,7 @@ export interface EntityShape {
   readonly rxVersion: number;
   readonly owner?: OwnerInput;
   readonly title: readonly string[];
+  readonly shortTitle: readonly string[];
   readonly fields: FieldMap;
   readonly systemFields: FieldMap;
   readonly images: readonly string[];
@@ -392,6 +397,7 @@ export function defineEntity<const D extends EntityInput>(def: D & EntityInput<D
     rxVersion: def.rxVersion ?? 0,
     owner: def.owner,
     title: def.title ?? [],
+    shortTitle: def.shortTitle ?? def.title ?? [],
     fields: labelled(def.name, def.fields),
     systemFields: systemFieldsFor(server, def.softDelete === true),
     images: Object.keys(def.fields).filter((k) => def.fields[k]?.kind === 'image'),
@@ -438,15 +444,16 @@ function checkEntity(e: EntityShape): void {
   if (e.server && (!e.rest || !e.rest.startsWith('/'))) fail('server entities need a rest path starting with /');
   if (e.upload && !e.offline) fail('only offline entities upload');
   if (e.list) checkList(e.list, all, fail);
-  for (const name of e.title) if (!e.fields[name]) fail(`title field ${name} is not a field`);
+  for (const name of [...e.title, ...e.shortTitle]) if (!e.fields[name]) fail(`title field ${name} is not a field`);
   checkOwner(e, fail);
 }
 
 /** The name of a record for people: its title fields joined with spaces, or '' when they are
- * all empty (the caller then says "unnamed" or shows the key, as it sees fit). */
-export function recordTitle(entity: EntityShape, data: Readonly<Record<string, unknown>>): string {
-  return entity.title
-    .map((name) => data[name])
+ * all empty (the caller then says "unnamed" or shows the key, as it sees fit). `short`: without
+ * its reference number (EntityInput.shortTitle), for a sentence or a heading. */
+export function recordTitle(entity: EntityShape, data: object, form: 'full' | 'short' = 'full'): string {
+  return (form === 'short' ? entity.shortTitle : entity.title)
+    .map((name) => (data as Readonly<Record<string, unknown>>)[name])
     .filter((value) => value !== undefined && value !== null && value !== '')
     .join(' ');
 }

@@ -48,6 +48,7 @@ const profileKey = () => f.id({ required: true, ref: 'profile' });
 export const profile = defineEntity({
   name: 'profile',
   title: ['prof_Reg_No', 'firstName', 'lastName'],
+  shortTitle: ['firstName', 'lastName'],
   table: 'tbl_profiles',
   key: 'prof_Id',
   rest: '/profile',

@@ -4,10 +4,12 @@
 // rules before the next; the optional records can be skipped; the whole registration is kept as
 // a draft until it is saved, online to the API in the spec's order, offline in the store.
 import { useState, type ReactNode } from 'react';
+import { isAxiosError } from 'axios';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, Step, StepButton, StepContent, StepLabel, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
+import { recordTitle } from '../../../schemas/index';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { RecordGate } from '../../components/RecordGate';
 import { fieldLabel, messageOf, useDisplayContext, type DisplayContext } from '../../components/entity';
@@ -142,7 +144,10 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     } catch (error) {
       const cause = error instanceof ProfileNotSaved ? error.cause : error;
       setProfileError(cause instanceof ConflictError ? ctx.t('clients.error.conflict') : isQuotaError(cause) ? ctx.t('offline.quota.text') : messageOf(cause));
-      reportSaveFailure('clients.error.saveTitle', cause, 'clients.error.conflict');
+      // Spec §8 'Overall Save Profile Error': the save failed as a whole, nothing was stored. A
+      // refused call was toasted by the interceptor in the server's words; this says what it means.
+      if (isAxiosError(cause)) notify.error(ctx.t('errors.overallSaveProfileTitle'), ctx.t('clients.error.profile'));
+      else reportSaveFailure('errors.overallSaveProfileTitle', cause, 'clients.error.conflict');
     } finally {
       setSaving(false);
     }
@@ -340,7 +345,7 @@ export function ClientEditPage() {
       {ctx.t('clients.page.backToClient')}
     </Button>
   );
-  const name = client.status === 'ready' ? `${client.doc.firstName} ${client.doc.lastName}` : '';
+  const name = client.status === 'ready' ? recordTitle(profile, client.doc, 'short') : '';
   return (
     <Page title={name ? ctx.t('clients.form.editTitle', { name }) : ctx.t('clients.form.editTitleShort')} actions={back}>
       <RecordGate record={client} notFoundId="clients.page.notFound" backTo={CLIENTS_PATH} backLabelId="clients.page.back" failedId="clients.page.loadFailed">

@@ -7,6 +7,7 @@ import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/ma
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
 import type { BspData } from '../../../schemas/entities/profiles';
+import { recordTitle } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { RecordGate } from '../../components/RecordGate';
@@ -88,7 +89,7 @@ function ClientData({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
         </Typography>
         <ClientDataActions
           profId={doc.prof_Id}
-          name={`${doc.firstName} ${doc.lastName}`}
+          name={recordTitle(profile, doc, 'short')}
           regNo={doc.prof_Reg_No}
           onErased={() => void navigate(CLIENTS_PATH, { replace: true })}
         />
@@ -119,7 +120,7 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
     </Box>
   );
   return (
-    <Page title={`${doc.firstName} ${doc.middleName ? `${doc.middleName} ` : ''}${doc.lastName}`} actions={actions}>
+    <Page title={recordTitle(profile, doc, 'short')} actions={actions}>
       {justSaved && (
         <Alert severity="success" data-testid="client-saved">
           {ctx.t('clients.saved', { regNo: justSaved })}

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, AlertTitle, Box, Link } from '@mui/material';
+import { profile, recordTitle } from '../../../schemas/index';
 import type { DuplicateClient, DuplicateQuery } from '../../lib/datalayer';
 import { useDataLayer } from '../../lib/db/hooks';
 import { formatDate } from '../../lib/format';
@@ -41,7 +42,7 @@ export function PossibleDuplicates({ rows, ctx }: { rows: readonly DuplicateClie
             <Link component={RouterLink} to={clientPath(row.prof_Id)}>
               {row.prof_Reg_No}
             </Link>
-            {` — ${row.firstName} ${row.lastName}`}
+            {` — ${recordTitle(profile, row, 'short')}`}
             {row.birthDate ? `, ${formatDate(row.birthDate, ctx.lang)}` : ''}
             {row.phone ? `, ${row.phone}` : ''}
             {` (${row.match.map((m) => ctx.t(`clients.duplicates.match.${m}`)).join(', ')})`}

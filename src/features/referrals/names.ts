@@ -1,8 +1,7 @@
 // How a client is named on the referral screens.
+import { profile, recordTitle } from '../../../schemas/index';
 import type { Row } from './referralApi';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 export function clientName(client: Row | null | undefined): string {
-  return client ? `${text(client.firstName)} ${text(client.lastName)}`.trim() : '';
+  return client ? recordTitle(profile, client, 'short') : '';
 }
