@@ -6,3 +6,4 @@ export type { MapMarker, MapViewport } from './MapCanvas';
 export { averageCenter, defaultCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, roundCoord, type LatLng } from './coords';
 export { MAP_STYLE_URL, baseStyle, basemapUrl, mapStyle } from './mapStyle';
 export type { CountedCluster, MapPoint, PointGroup } from './PointLayers';
+export { JOB_MARKER_COLOR, PROVIDER_TYPE_COLORS, providerTypeColor, type ProviderType } from './markerColors';

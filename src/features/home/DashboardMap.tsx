@@ -8,17 +8,16 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
 import PlaceIcon from '@mui/icons-material/Place';
 import { useIntl } from 'react-intl';
-import { DEFAULT_ZOOM, FALLBACK_CENTER, MapView, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
+import { DEFAULT_ZOOM, FALLBACK_CENTER, JOB_MARKER_COLOR, MapView, PROVIDER_TYPE_COLORS, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
 import { fetchGeoPlaces, fetchGeoView, JOB_GROUP, type GeoMarkers, type JobPlace, type MarkerCluster, type MarkerPoint, type ProviderPlace } from '../../lib/geoStats';
 
-/** Marker groups and colours (spec §2): social blue, economic green, legal yellow, education
- * red (sp_type 1-4), jobs a purple pin. */
+/** Marker groups (spec §2): the provider types (sp_type 1-4) in their colours, jobs a pin. */
 export const MAP_GROUPS = [
-  { id: 'social', spType: 1, color: '#1976d2', symbol: 'circle' },
-  { id: 'economic', spType: 2, color: '#2e7d32', symbol: 'circle' },
-  { id: 'legal', spType: 3, color: '#f9a825', symbol: 'circle' },
-  { id: 'education', spType: 4, color: '#d32f2f', symbol: 'circle' },
-  { id: 'jobs', spType: null, color: '#7b1fa2', symbol: 'pin' },
+  { id: 'social', spType: 1, color: PROVIDER_TYPE_COLORS[1], symbol: 'circle' },
+  { id: 'economic', spType: 2, color: PROVIDER_TYPE_COLORS[2], symbol: 'circle' },
+  { id: 'legal', spType: 3, color: PROVIDER_TYPE_COLORS[3], symbol: 'circle' },
+  { id: 'education', spType: 4, color: PROVIDER_TYPE_COLORS[4], symbol: 'circle' },
+  { id: 'jobs', spType: null, color: JOB_MARKER_COLOR, symbol: 'pin' },
 ] as const;
 
 type GroupId = (typeof MAP_GROUPS)[number]['id'];

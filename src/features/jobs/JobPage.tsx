@@ -13,7 +13,7 @@ import { ConfirmDialog, FullPageSpinner, Page, useSessionUser } from '../../comp
 import { HistorySection } from '../audit';
 import { messageOf, useDisplayContext } from '../../components/entity';
 import { useRecordImages } from '../../components/images';
-import { MapView, isLatLng } from '../../components/map';
+import { JOB_MARKER_COLOR, MapView, isLatLng } from '../../components/map';
 import { useDataLayer } from '../../lib/db/hooks';
 import { formatDate } from '../../lib/format';
 import { t } from '../../lib/i18n';
@@ -27,9 +27,6 @@ import { JobGallery } from './JobGallery';
 import { OtherJobsSection } from './OtherJobsSection';
 import { isPastDeadline } from './rules';
 import { isNotUploaded, useJob, useOtherJobs, type JobDoc } from './useJobData';
-
-/** Purple, the jobs colour of the dashboard map (spec §2). */
-export const JOB_MARKER_COLOR = '#7b1fa2';
 
 function SectionCard({ titleId, id, children }: { titleId: string; id: string; children: ReactNode }) {
   const intl = useIntl();

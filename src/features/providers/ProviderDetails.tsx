@@ -4,15 +4,11 @@ import type { ReactNode } from 'react';
 import { Alert, Box, Card, CardContent, Link, Typography } from '@mui/material';
 import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
-import { MapView, isLatLng } from '../../components/map';
+import { MapView, isLatLng, providerTypeColor } from '../../components/map';
 import { formatDate } from '../../lib/format';
 import { useSay } from './i18n';
 import { MAP_LINKS } from './mapLinks';
 import type { ProviderDoc } from './useProvider';
-
-/** Marker colours of the dashboard map (spec §2): social blue, economic green, legal yellow,
- * education red. */
-export const TYPE_COLORS: Record<number, string> = { 1: '#1565c0', 2: '#2e7d32', 3: '#f9a825', 4: '#c62828' };
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -69,7 +65,7 @@ export function ProviderMap({ doc }: { doc: ProviderDoc }) {
             <MapView
               height={280}
               ariaLabel={say('providers.page.mapOf', { name: recordTitle(serviceProvider, doc) })}
-              markers={[{ ...position, id: doc.sp_Id, title: recordTitle(serviceProvider, doc), color: TYPE_COLORS[doc.sp_type], popup: doc.sp_Address ?? undefined }]}
+              markers={[{ ...position, id: doc.sp_Id, title: recordTitle(serviceProvider, doc), color: providerTypeColor(doc.sp_type), popup: doc.sp_Address ?? undefined }]}
             />
             <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="provider-coords">
               {say('providers.page.coords', { lat: displayValue(serviceProvider, 'lat', position.lat, ctx), lng: displayValue(serviceProvider, 'lng', position.lng, ctx) })}

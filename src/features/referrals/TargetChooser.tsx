@@ -9,13 +9,9 @@ import { useIntl } from 'react-intl';
 import type { LookupKey } from '../../../schemas/define';
 import { lookupLabel, lookupOptions, messageOf, useDisplayContext } from '../../components/entity';
 import { useDebouncedValue } from '../../components/entity/useGridQuery';
-import { MapView, type MapMarker } from '../../components/map';
+import { MapView, providerTypeColor, type MapMarker } from '../../components/map';
 import type { ReferralKind } from './kinds';
 import { findJobs, findServices, providerPlaces, type ProviderPlace, type Row, type TargetFilter } from './referralApi';
-
-/** Marker colours of the provider types (spec §2 dashboard map: social blue, economic green,
- * legal yellow, education red). */
-const TYPE_COLORS: Record<number, string> = { 1: '#1565c0', 2: '#2e7d32', 3: '#f9a825', 4: '#c62828' };
 
 const FILTERS: Record<ReferralKind, readonly (keyof TargetFilter & LookupKey)[]> = {
   service: ['category', 'serviceType', 'territory'],
@@ -88,7 +84,7 @@ function ServiceMap({ services, places, onChoose }: ServiceMapProps) {
         id: place.id,
         lat: place.lat,
         lng: place.lng,
-        color: TYPE_COLORS[place.sp_type],
+        color: providerTypeColor(place.sp_type),
         title: place.name,
         popup: (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, alignItems: 'flex-start' }}>
