@@ -14,7 +14,7 @@ export function onPendingStatsChanged(listener: () => void): () => void {
 
 const SERVER_CHANGE = 'icrs:server-change';
 
-/** The change stream named a table that changed on the server ('*': any table). */
+/** The change stream named a table that changed on the server (ALL_TABLES, schemas/changeStream.ts: any table). */
 export function emitServerChange(table: string): void {
   window.dispatchEvent(new CustomEvent<string>(SERVER_CHANGE, { detail: table }));
 }

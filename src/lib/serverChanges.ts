@@ -4,10 +4,8 @@
 // only the tables the user's role may read; a role that reads none (reports, role 2) hears
 // nothing and refreshes on demand.
 import { useEffect, useRef } from 'react';
+import { ALL_TABLES } from '../../schemas/changeStream';
 import { onServerChange, onServerListening } from './events';
-
-/** The stream's "every table" event (after a reconnect: what changed meanwhile is unknown). */
-const ALL_TABLES = '*';
 
 /** Calls `onChange` once per burst of changes to any of `tables` (and once the stream opens).
  * Trailing (the default): when

@@ -5,6 +5,7 @@
 // exactly as its own: this device's pending records merged, the page written into the store.
 // The organisation scope stays the server's: it is the same request with the same session.
 import type { EntityShape } from '../../../schemas/define';
+import { ALL_TABLES } from '../../../schemas/changeStream';
 import { onServerChange } from '../events';
 import { getPage, type Page } from './pages';
 import type { HttpClient, ListQuery } from './types';
@@ -39,7 +40,7 @@ export function prefetchPage(http: HttpClient, entity: EntityShape, query: ListQ
   page.catch(() => undefined); // the grid that takes it reports a failure; no taker, no report
   const timer = setTimeout(() => forget(), PREFETCH_MAX_AGE_MS);
   const stopListening = onServerChange((table) => {
-    if (table === '*' || table === entity.table) forget();
+    if (table === ALL_TABLES || table === entity.table) forget();
   });
   const entry: Prefetched = { http, page, forget: () => forget() };
   void page.then((answer) => (entry.answer = answer), () => undefined);

@@ -1,6 +1,7 @@
 // The change stream (issue 10 §2): one server-sent event stream (GET /api/sync/stream) tells
 // every collection when its table changed.
 import { Observable, share } from 'rxjs';
+import { ALL_TABLES } from '../../../../schemas/changeStream';
 
 /** The part of EventSource the stream uses, so that tests (Node has none) can pass their own. */
 export interface EventSourceLike {
@@ -15,8 +16,7 @@ export type EventSourceFactory = (url: string) => EventSourceLike;
  * §3: never the session token, which a proxy's access log would keep). */
 export type StreamUrl = () => Promise<string>;
 
-/** Stream event naming every table: after a reconnect, changes may have been missed. */
-export const ALL_TABLES = '*';
+export { ALL_TABLES };
 
 function tableOf(data: unknown): string | undefined {
   try {
