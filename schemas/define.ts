@@ -291,6 +291,18 @@ export type OwnerInput<K extends string = string> =
   | { readonly via: 'parent' }
   | null;
 
+/** Offline upload (spec §4, §8). */
+export interface UploadConfig {
+  /** Place in the upload order: parents before children. */
+  readonly order: number;
+  /** The toast title of a failure (spec §8). */
+  readonly errorTitle: string;
+  /** After 'duplicate entry' (an earlier answer lost), the whole record goes again as an update,
+   * even when nothing differs (spec §4: profiles are always updated first). Otherwise only the
+   * changed fields go, and nothing when none changed. */
+  readonly updateOnDuplicate?: boolean;
+}
+
 /** What an entity declaration says. `F` is its field map. */
 export interface EntityInput<F extends FieldMap = FieldMap> {
   /** camelCase name used in code and translation keys (`entity.<name>`). */
@@ -305,8 +317,7 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
   readonly rest?: string;
   /** Extra REST routes of spec §7 beyond list/get/create/update. */
   readonly routes?: RestRoutes;
-  /** Offline upload (spec §4, §8). */
-  readonly upload?: { readonly order: number; readonly errorTitle: string };
+  readonly upload?: UploadConfig;
   /** An RxDB collection of icrs_db (spec §3 "Local offline store"). */
   readonly offline?: boolean;
   /** False for `files`: no table, no API. */
@@ -327,6 +338,12 @@ export interface EntityInput<F extends FieldMap = FieldMap> {
    * (a client: first and last names; the registration number is shown beside, or not at all).
    * Absent: the title. */
   readonly shortTitle?: readonly (keyof F & string)[];
+  /** The field given a new registration number (the organisation's code and 8 characters) when a
+   * record is created without one, by the app online and offline (a client's prof_Reg_No). */
+  readonly registrationNumber?: keyof F & string;
+  /** The entity whose records hold this one's photo and documents, one per kind, instead of image
+   * fields on the record (a client's: profileImage, sent after the record by PUT /profile/images). */
+  readonly fileRecords?: string;
   readonly fields: F;
 }
 
@@ -340,7 +357,7 @@ export interface EntityShape {
   readonly parent?: { readonly field: string; readonly entity: string };
   readonly rest?: string;
   readonly routes: RestRoutes;
-  readonly upload?: { readonly order: number; readonly errorTitle: string };
+  readonly upload?: UploadConfig;
   readonly offline: boolean;
   readonly server: boolean;
   /** Role-matrix permissions: `create` (new records) defaults to `write` (edits). The API's
@@ -352,6 +369,8 @@ export interface EntityShape {
   readonly owner?: OwnerInput;
   readonly title: readonly string[];
   readonly shortTitle: readonly string[];
+  readonly registrationNumber?: string;
+  readonly fileRecords?: string;
   readonly fields: FieldMap;
   readonly systemFields: FieldMap;
   readonly images: readonly string[];
@@ -398,6 +417,8 @@ export function defineEntity<const D extends EntityInput>(def: D & EntityInput<D
     owner: def.owner,
     title: def.title ?? [],
     shortTitle: def.shortTitle ?? def.title ?? [],
+    registrationNumber: def.registrationNumber,
+    fileRecords: def.fileRecords,
     fields: labelled(def.name, def.fields),
     systemFields: systemFieldsFor(server, def.softDelete === true),
     images: Object.keys(def.fields).filter((k) => def.fields[k]?.kind === 'image'),
@@ -445,6 +466,7 @@ function checkEntity(e: EntityShape): void {
   if (e.upload && !e.offline) fail('only offline entities upload');
   if (e.list) checkList(e.list, all, fail);
   for (const name of [...e.title, ...e.shortTitle]) if (!e.fields[name]) fail(`title field ${name} is not a field`);
+  if (e.registrationNumber && e.fields[e.registrationNumber]?.kind !== 'string') fail(`registration number ${e.registrationNumber} must be a string field`);
   checkOwner(e, fail);
 }
 

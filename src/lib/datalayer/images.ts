@@ -13,7 +13,7 @@ const PROFILE_SLOTS = profileImage.fields.img_for.values as readonly string[];
 
 /** True for entities whose images are profile images rather than record slots. */
 export function hasProfileImages(entity: EntityShape): boolean {
-  return entity.table === 'tbl_profiles';
+  return entity.fileRecords === profileImage.name;
 }
 
 function imageName(image: ImageInput): string {

@@ -29,17 +29,18 @@ async function regNo(ctx: Ctx): Promise<string> {
   return newRegistrationNumber(user, lists);
 }
 
-/** Values of a new record: its key (made here unless it is the parent's) and, for a profile,
- * its registration number (none of `takenRegNos`: those of the same bulk save); offline copies
+/** Values of a new record: its key (made here unless it is the parent's) and, for a profile
+ * (EntityInput.registrationNumber), its registration number (none of `takenRegNos`: those of the same bulk save); offline copies
  * also carry their owner organisation. */
 async function prepareCreate(ctx: Ctx, entity: EntityShape, values: Values, takenRegNos = new Set<unknown>()): Promise<Values> {
   const out: Record<string, unknown> = { ...values };
   const own = generatedKey(entity);
   if (own && !out[own]) out[own] = uuidv7();
-  if (entity.table === 'tbl_profiles' && !out.prof_Reg_No) {
-    do out.prof_Reg_No = await regNo(ctx);
-    while (takenRegNos.has(out.prof_Reg_No));
-    takenRegNos.add(out.prof_Reg_No);
+  const regField = entity.registrationNumber;
+  if (regField && !out[regField]) {
+    do out[regField] = await regNo(ctx);
+    while (takenRegNos.has(out[regField]));
+    takenRegNos.add(out[regField]);
   }
   for (const k of entity.keyFields) if (out[k] === undefined || out[k] === null || out[k] === '') throw new Error(`${entity.table}: ${k} is required`);
   if (entity.fields.location?.readOnly) out.location = ctx.user()?.location ?? 0;

@@ -4,7 +4,7 @@
 // dropped, so a lost answer, a crash or a second tab never loses or doubles a record.
 import type { EntityShape } from '../../../schemas/define';
 import { pendingRemovals } from '../../../schemas/derive/rxdb';
-import { profile, profileImage, PUSH_LIMITS } from '../../../schemas/index';
+import { profileImage, PUSH_LIMITS } from '../../../schemas/index';
 import type { IcrsDatabase } from '../db/collections';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
 import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
@@ -139,7 +139,6 @@ export async function sendRecord(ctx: RecordContext, entity: EntityShape, { doc,
 }
 
 // By table: tests and migrations may hand in a copy of a declaration.
-const isProfile = (entity: EntityShape) => entity.table === profile.table;
 const isProfileImage = (entity: EntityShape) => entity.table === profileImage.table;
 
 function errorTitle(entity: EntityShape): string {
@@ -187,9 +186,9 @@ async function afterDuplicate(ctx: RecordContext, entity: EntityShape, data: Rea
   const fields = changedFields(entity, data, server);
   const newImages = await changedImages(ctx.http, entity, key, images, server);
   const differs = Object.keys(fields).length > 0 || newImages.length > 0;
-  if (!differs && !isProfile(entity)) return stored(server);
+  if (!differs && !entity.upload?.updateOnDuplicate) return stored(server);
   if (differs && server.updatedAt !== server.createdAt) return { kind: 'conflict', info: conflictInfo(entity, server, fields, newImages) };
-  const body = isProfile(entity) ? updateBody(entity, data) : fields;
+  const body = entity.upload?.updateOnDuplicate ? updateBody(entity, data) : fields;
   return putOnto(ctx, entity, data, key, body, newImages, server);
 }
 
