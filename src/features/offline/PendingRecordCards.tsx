@@ -1,0 +1,49 @@
+// The pending list on phones: one card per record.
+import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { RecordActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
+import { kindName, opName, recordName } from './pendingNames';
+
+/** Phones: one card per record, every field labelled. */
+export function RecordCards({ records, waiting, busy, onRetry, onDiscard }: ListProps) {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  return (
+    <Stack component="ul" spacing={1} sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label={say('offline.pending.title')}>
+      {records.map((record) => (
+        <Card
+          component="li"
+          variant="outlined"
+          key={`${record.table}/${record.key}`}
+          data-testid="pending-row"
+          data-table={record.table}
+          data-key={record.key}
+          data-state={shownState(record, waiting)}
+        >
+          <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+            <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, alignItems: 'flex-start' }}>
+              <Box sx={{ minWidth: 0 }}>
+                <Typography variant="caption" color="text.secondary">
+                  {kindName(intl, record.table)} · {opName(intl, record.op)}
+                </Typography>
+                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{recordName(intl, record)}</Typography>
+              </Box>
+              <StateChip state={shownState(record, waiting)} />
+            </Box>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              {say('offline.pending.attempts')}: {intl.formatNumber(record.attempts ?? 0)}
+            </Typography>
+            {record.lastError && (
+              <Typography variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }}>
+                {say('offline.pending.lastError')}: {record.lastError}
+              </Typography>
+            )}
+            <Box sx={{ mt: 1 }}>
+              <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} />
+            </Box>
+          </CardContent>
+        </Card>
+      ))}
+    </Stack>
+  );
+}

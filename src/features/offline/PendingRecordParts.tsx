@@ -1,0 +1,77 @@
+// What both renderings of the pending list show for a record: its state chip and its actions.
+import { Button, Chip, Stack } from '@mui/material';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import ReplayIcon from '@mui/icons-material/Replay';
+import { useIntl } from 'react-intl';
+import type { PendingRecord } from '../../lib/upload';
+import { ConflictActions } from './ConflictActions';
+import { recordName, stateName } from './pendingNames';
+import { refOf } from './waiting';
+
+type ChipColor = 'default' | 'warning' | 'error' | 'info' | 'secondary';
+
+const STATE_COLORS: Record<string, ChipColor> = {
+  pending: 'info',
+  failed: 'error',
+  conflict: 'warning',
+  waiting: 'secondary',
+};
+
+interface ActionProps {
+  record: PendingRecord;
+  /** Its parent is pending too: it goes after it, so retrying it alone is pointless. */
+  waiting: boolean;
+  busy: boolean;
+  onRetry: () => void;
+  onDiscard: () => void;
+}
+
+export function RecordActions({ record, waiting, onRetry, onDiscard, busy }: ActionProps) {
+  const intl = useIntl();
+  const name = recordName(intl, record);
+  if (record.state === 'conflict') return <ConflictActions record={record} name={name} disabled={busy} />;
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      {!waiting && (
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<ReplayIcon />}
+          onClick={onRetry}
+          disabled={busy}
+          aria-label={intl.formatMessage({ id: 'offline.pending.retryOf' }, { name })}
+        >
+          {intl.formatMessage({ id: 'offline.pending.retry' })}
+        </Button>
+      )}
+      <Button
+        size="small"
+        color="error"
+        startIcon={<DeleteOutlineIcon />}
+        onClick={onDiscard}
+        disabled={busy}
+        aria-label={intl.formatMessage({ id: 'offline.pending.discardOf' }, { name })}
+      >
+        {intl.formatMessage({ id: 'offline.pending.discard' })}
+      </Button>
+    </Stack>
+  );
+}
+
+export function StateChip({ state }: { state: string }) {
+  const intl = useIntl();
+  return <Chip size="small" label={stateName(intl, state)} color={STATE_COLORS[state] ?? 'default'} variant={state === 'pending' ? 'outlined' : 'filled'} />;
+}
+
+/** The state to show: the engine's, or "waiting for parent" when its parent is pending too. */
+export function shownState(record: PendingRecord, waiting: ReadonlySet<string>): string {
+  return record.state !== 'conflict' && waiting.has(refOf(record.table, record.key)) ? 'waiting' : record.state;
+}
+
+export interface ListProps {
+  records: PendingRecord[];
+  waiting: ReadonlySet<string>;
+  busy: boolean;
+  onRetry: (record: PendingRecord) => void;
+  onDiscard: (record: PendingRecord) => void;
+}
