@@ -4,12 +4,16 @@
 // server while it was edited offline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { sampleBody } from '../../schemas/derive/sample';
+import { registrationNumber } from '../../schemas/ids';
+import { entityByName } from '../../schemas/index';
 import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
-import { ensureOrganisations } from '../helpers/records';
+import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let browser: Browser;
+let token: string;
 
 // Organisation 2 of the seed lists (abbreviation ADC), so profiles get registration numbers.
 const field = { userName: 'details4', password: 'details-password-4', role: 4, location: 2 };
@@ -21,6 +25,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(server.server.db);
   for (const user of [field, restricted, orgAdmin, reporter]) await server.createUser(user);
+  token = await server.login(field.userName, field.password);
 });
 
 afterAll(async () => {
@@ -28,8 +33,17 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(user: { userName: string; password: string } = field): Promise<TestPage> {
-  const opened = await newPage(browser, { baseURL: server.url, lang: 'en' });
+/** expect.poll with room for a page load under load (its default is 1 s). */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+/** Toasts now shown under `title`. */
+const toasts = (page: Page, title: string) => page.getByTestId('toast').filter({ has: page.getByTestId('toast-title').getByText(title, { exact: true }) });
+
+/** Two frames: what a settled state draws (a toast enqueued with it) is on the screen. */
+const frames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+async function open(user: { userName: string; password: string } = field, lang: 'en' | 'fr' = 'en'): Promise<TestPage> {
+  const opened = await newPage(browser, { baseURL: server.url, lang });
   await signIn(opened.page, user.userName, user.password);
   // Lookup lists are cached at sign-in: the offline forms read them.
   await opened.page.waitForFunction(() => localStorage.getItem('lists') !== null);
@@ -104,7 +118,7 @@ describe('the offline-mode switch (spec §2 "if supported")', () => {
       // The signed-in top bar is drawn (its theme switch), and the offline switch is not there.
       await page.getByRole('switch', { name: 'Dark theme' }).waitFor();
       // The probe answers within a task of the first draw: two frames later its answer is shown.
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await frames(page);
       expect(await switchOf(page).count()).toBe(0);
       // Nor in the phone's overflow menu.
       await page.setViewportSize({ width: 360, height: 740 });
@@ -132,4 +146,97 @@ describe("the offline home's client figures (spec §6 'offline clients')", () =>
       await context.close();
     });
   }
+});
+
+describe('the error titles of spec §8', () => {
+  async function serverClient(): Promise<string> {
+    const body: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Neema', lastName: 'Kavira' };
+    const made = await server.api('POST', '/profile/', { token, body });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    return String(body.prof_Id);
+  }
+
+  it("'Overall Save Profile Error' when a client's save fails as a whole", async () => {
+    const profId = await serverClient();
+    const { context, page } = await open();
+    await page.route(new RegExp(`/api/profile/${profId}$`), (route) =>
+      route.request().method() === 'PUT' ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Database unavailable' }) }) : route.fallback(),
+    );
+    await page.goto(`/profiles/edit/${profId}?step=identity`);
+    await page.getByRole('textbox', { name: /^Address/ }).fill('Typed while the server fails');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toasts(page, 'Overall Save Profile Error').getByText('The client was not saved; nothing was stored.').waitFor();
+    await page.getByTestId('client-save-error').waitFor();
+    await context.close();
+  });
+
+  it("'Job Sync Error' and 'Profile Sync Error' when the pull of that kind fails, once each", async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    const refuse = (route: import('playwright-core').Route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Feed unavailable' }) });
+    await page.route(/\/api\/sync\/available-jobs(\?|$)/, refuse);
+    await page.route(/\/api\/sync\/(tbl_profiles|tbl_skills)(\?|$)/, refuse);
+    await signIn(page, field.userName, field.password);
+    await toasts(page, 'Job Sync Error').getByText(/Feed unavailable/).waitFor();
+    await toasts(page, 'Profile Sync Error').getByText(/Feed unavailable/).waitFor();
+    // Two failing client tables, one toast; the other kinds pulled without a word.
+    expect(await toasts(page, 'Profile Sync Error').count()).toBe(1);
+    expect(await toasts(page, 'Interceptor Error').count()).toBe(0);
+    await context.close();
+  });
+
+  it('is translated: the French title of a failed job pull', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'fr' });
+    await page.route(/\/api\/sync\/available-jobs(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"statusCode":503,"message":"Flux indisponible"}' }));
+    await signIn(page, field.userName, field.password);
+    await toasts(page, 'Erreur de synchronisation des emplois').getByText(/Flux indisponible/).waitFor();
+    await context.close();
+  });
+
+  it("'error loading offline stats' when the offline home cannot count the device's records", async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await signIn(page, field.userName, field.password);
+    // The device's store refuses to count (a broken or evicted IndexedDB).
+    await context.addInitScript(() => {
+      IDBIndex.prototype.count = function () {
+        throw new DOMException('The database connection is closing.', 'InvalidStateError');
+      };
+    });
+    await page.goto('/offlinehp');
+    await toasts(page, 'error loading offline stats').getByText(/could not be counted/).waitFor();
+    await context.close();
+  });
+
+  it("'Error getting image2' and 'Error getting SP image3', once per page, besides the mark in place", async () => {
+    const jobBody = sampleBody(entityByName.job, {});
+    const job = await multipartRequest(server, 'POST', '/jobs/', token, jobBody, { jb_img2: PNG_1PX });
+    expect(job.status, JSON.stringify(job.body)).toBe(201);
+    const provider = sampleBody(entityByName.serviceProvider, {});
+    expect((await server.api('POST', '/sproviers/', { token, body: provider })).status).toBe(201);
+    const serviceBody: Record<string, unknown> = { ...sampleBody(entityByName.service, {}), sp_Id: provider.sp_Id };
+    const service = await multipartRequest(server, 'POST', '/spDetail/', token, serviceBody, { sp_img3: PNG_1PX });
+    expect(service.status, JSON.stringify(service.body)).toBe(201);
+
+    const { context, page } = await open();
+    let asked = 0;
+    await page.route(/\/api\/imgs\/getById/, (route) => {
+      asked += 1;
+      return route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"message":"Image store unavailable"}' });
+    });
+    await page.goto(`/availablejobs/${String(jobBody.jb_Id)}`);
+    await toasts(page, 'Error getting image2').getByText('Image store unavailable').waitFor();
+    await page.getByTestId('job-images').getByText('Not available offline').waitFor();
+    // Opened larger, the image fails again: the mark shows, the toast does not repeat.
+    await page.getByRole('button', { name: 'Show image 1 larger' }).click();
+    await page.getByTestId('job-image-large').getByText('Not available offline').waitFor();
+    await poll(() => asked).toBeGreaterThanOrEqual(2);
+    await frames(page);
+    expect(await toasts(page, 'Error getting image2').count()).toBe(1);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/serviceproviders/services/${String(serviceBody.sp_Detail_Id)}`);
+    await toasts(page, 'Error getting SP image3').getByText('Image store unavailable').waitFor();
+    await page.locator('[data-testid="service-image"][data-slot="sp_img3"]').getByText('Not available offline').waitFor();
+    await context.close();
+  });
 });

@@ -4,3 +4,4 @@ export { useRecordImages, fetchServerImage, sourceBlob, type ExistingImage, type
 export { FileSlots, type FileSlot, type FileSlotsProps } from './FileSlots';
 export { shrinkImage, prepareDocument, targetSize, jpegName, ImageRejected, MAX_SIDE, JPEG_QUALITY, PDF_TYPE, type ImageProblem } from './shrink';
 export { BlobImage, ImageUnavailable, SourceImage, type ImageFit } from './BlobImage';
+export { toastImageFailure, imageNumber } from './failureToast';

@@ -1,7 +1,7 @@
 // Where the images a record already has come from: the server (fetched with the bearer token,
 // hence through the app's axios instance rather than an <img src>) or this device's `files`
 // store (pending upload, base64).
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EntityShape } from '../../../schemas/define';
 import { file as fileEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
@@ -39,8 +39,13 @@ export async function sourceBlob(source: ImageSource): Promise<Blob> {
 
 export type BlobState = { status: 'loading' } | { status: 'ready'; blob: Blob } | { status: 'failed' };
 
-/** The blob of an existing image: decoded at once when local, fetched when on the server. */
-export function useImageBlob(source: ImageSource): BlobState {
+/** The blob of an existing image: decoded at once when local, fetched when on the server.
+ * `onFailed` hears why a server image could not be fetched. */
+export function useImageBlob(source: ImageSource, onFailed?: (error: unknown) => void): BlobState {
+  const failedRef = useRef(onFailed);
+  useEffect(() => {
+    failedRef.current = onFailed;
+  });
   const local = source.kind === 'local' ? source : null;
   const localBlob = useMemo(() => (local ? base64Blob(local.data, local.type) : null), [local?.data, local?.type]); // eslint-disable-line react-hooks/exhaustive-deps -- the bytes, not the object
   const serverKey = source.kind === 'server' ? `${source.id}|${source.name}|${source.file ? 'file' : ''}` : '';
@@ -51,7 +56,11 @@ export function useImageBlob(source: ImageSource): BlobState {
     const [id = '', name = '', file = ''] = serverKey.split('|');
     fetchServerImage(id, name, file === 'file').then(
       (blob) => current && setFetched({ key: serverKey, state: { status: 'ready', blob } }),
-      () => current && setFetched({ key: serverKey, state: { status: 'failed' } }),
+      (error: unknown) => {
+        if (!current) return;
+        setFetched({ key: serverKey, state: { status: 'failed' } });
+        failedRef.current?.(error);
+      },
     );
     return () => {
       current = false;

@@ -5,9 +5,17 @@ import { Box, ButtonBase, Chip, Dialog, DialogActions, DialogContent, DialogTitl
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useIntl } from 'react-intl';
-import { SourceImage, type ExistingImage } from '../../components/images';
+import { imageNumber, SourceImage, toastImageFailure, type ExistingImage } from '../../components/images';
 
-function Viewer({ images, index, onIndex, onClose }: { images: readonly ExistingImage[]; index: number | null; onIndex: (i: number) => void; onClose: () => void }) {
+type FailedHandler = (slot: string) => (error: unknown) => void;
+
+/** Spec §8 'Error getting image1/2/3', once per page (besides the mark in place). */
+function useFailureToast(): FailedHandler {
+  const intl = useIntl();
+  return (slot) => (error) => toastImageFailure(intl.formatMessage({ id: 'errors.jobImageTitle' }, { n: imageNumber(slot) }), error);
+}
+
+function Viewer({ images, index, onIndex, onClose, failed }: { images: readonly ExistingImage[]; index: number | null; onIndex: (i: number) => void; onClose: () => void; failed: FailedHandler }) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
   const current = index === null ? null : images[index];
@@ -33,7 +41,7 @@ function Viewer({ images, index, onIndex, onClose }: { images: readonly Existing
           </IconButton>
         )}
         <Box sx={{ flexGrow: 1, minWidth: 0, display: 'grid', placeItems: 'center', minHeight: 200 }} data-testid="job-image-large">
-          {current && index !== null && <SourceImage key={current.slot} source={current.source} alt={say('images.alt', { n: index + 1 })} fit="contain" />}
+          {current && index !== null && <SourceImage key={current.slot} source={current.source} alt={say('images.alt', { n: index + 1 })} fit="contain" onFailed={failed(current.slot)} />}
         </Box>
         {count > 1 && (
           <IconButton onClick={() => step(1)} aria-label={say('jobs.images.next')}>
@@ -52,6 +60,7 @@ export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
   const [open, setOpen] = useState<number | null>(null);
+  const failed = useFailureToast();
   if (!images.length) return <Typography color="text.secondary">{say('jobs.images.none')}</Typography>;
   return (
     <>
@@ -64,7 +73,7 @@ export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
             aria-label={say(image.pending ? 'jobs.images.openPending' : 'jobs.images.open', { n: index + 1 })}
             sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }}
           >
-            <SourceImage source={image.source} alt={say('images.alt', { n: index + 1 })} fit="cover" />
+            <SourceImage source={image.source} alt={say('images.alt', { n: index + 1 })} fit="cover" onFailed={failed(image.slot)} />
             {image.pending && (
               // Dark and opaque: readable over any photo (a warning orange is not, for small text).
               <Chip size="small" label={say('images.notUploaded')} sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)', bgcolor: 'rgba(0, 0, 0, 0.78)', color: '#fff' }} />
@@ -72,7 +81,7 @@ export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
           </ButtonBase>
         ))}
       </Box>
-      <Viewer images={images} index={open} onIndex={setOpen} onClose={() => setOpen(null)} />
+      <Viewer images={images} index={open} onIndex={setOpen} onClose={() => setOpen(null)} failed={failed} />
     </>
   );
 }

@@ -95,7 +95,7 @@ export function OfflineHomePage() {
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const db = useDb();
   const removeData = useMemo(() => <RemoveMyData />, []); // the storage card stays memoised
-  const counts = usePendingCounts();
+  const counts = usePendingCounts(true);
   const role = useSessionUser()?.role;
   const tiles = COUNTS.filter((rule) => !rule.show || can(role, rule.show));
   const total = counts ? totalOf(counts) : null;

@@ -7,6 +7,9 @@ import type { EntityShape } from '../../../schemas/define';
 import { getEntityByTable, uploadOrder } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../lib/db/collections';
 import { useDb } from '../../lib/db/DbProvider';
+import { errorMessage } from '../../lib/api';
+import { t } from '../../lib/i18n';
+import { notify } from '../../lib/notify';
 
 /** Pending records per table (spec §3 names), in upload order. */
 export type PendingCounts = Readonly<Record<string, number>>;
@@ -41,18 +44,22 @@ export function totalOf(counts: PendingCounts | null): number {
   return counts ? Object.values(counts).reduce((a, b) => a + b, 0) : 0;
 }
 
-/** Live pending counts of the signed-in store; null until the first answer. */
-export function usePendingCounts(): PendingCounts | null {
+/** Live pending counts of the signed-in store; null until the first answer. `report`: the
+ * screen that shows them says when they cannot be read (spec §8 'error loading offline stats'). */
+export function usePendingCounts(report = false): PendingCounts | null {
   const db = useDb();
   const [counts, setCounts] = useState<PendingCounts | null>(null);
   useEffect(() => {
     if (!db) return;
     const subscription = pendingCounts$(db).subscribe({
       next: setCounts,
-      error: (error: unknown) => console.error('Pending counts unavailable:', error),
+      error: (error: unknown) => {
+        console.error('Pending counts unavailable:', error);
+        if (report) notify.error(t('errors.offlineStatsTitle'), t('errors.offlineStatsText', { message: errorMessage(error) }));
+      },
     });
     return () => subscription.unsubscribe();
-  }, [db]);
+  }, [db, report]);
   return counts;
 }
 

@@ -11,6 +11,7 @@ import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../l
 import { readableTables, type Actor } from '../../../schemas/scope';
 import type { Mode } from '../../lib/session';
 import { noteSuccess } from './syncTimes';
+import { syncFailureToasts } from './syncErrors';
 import { whenIdle } from '../../lib/mainThread';
 import { getToken, getUser } from '../../lib/session';
 
@@ -91,9 +92,17 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
   current = replication;
   // Pull failures are retried by the replication itself (src/lib/db/replication/tablePull.ts: the
   // table's round again after 5 s, or at once when the change stream or reSync asks, until it
-  // is stopped); log them for support, never toast them.
-  const errors = replication.error$.subscribe((error: unknown) => console.warn('Replication pull failed:', error));
-  const pulled = replication.pulled$.subscribe(() => noteSuccess('pull'));
+  // is stopped); log them for support, and toast a server's refusal of jobs or clients once
+  // (spec §8 'Job Sync Error', 'Profile Sync Error').
+  const toasts = syncFailureToasts();
+  const errors = replication.error$.subscribe((error: unknown) => {
+    console.warn('Replication pull failed:', error);
+    toasts.failed(error);
+  });
+  const pulled = replication.pulled$.subscribe((table) => {
+    noteSuccess('pull');
+    toasts.pulled(table);
+  });
   // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
   const stopLists = onServerChange((table) => {
     if (table === LISTS_TABLE || table === '*') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));

@@ -3,13 +3,14 @@
 import { useState } from 'react';
 import { Box, ButtonBase, Chip, CircularProgress, Dialog, DialogActions, DialogContent, Button, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { BlobImage, ImageUnavailable, type ExistingImage } from '../../components/images';
+import { BlobImage, imageNumber, ImageUnavailable, toastImageFailure, type ExistingImage } from '../../components/images';
 import { useImageBlob } from '../../components/images/sources';
 import { WARNING_FILLED_SX } from '../../components';
 
 function Thumb({ image, alt, onOpen }: { image: ExistingImage; alt: string; onOpen: (blob: Blob) => void }) {
   const intl = useIntl();
-  const state = useImageBlob(image.source);
+  // Spec §8 'Error getting SP image1/2/3', once per page (besides the mark in place).
+  const state = useImageBlob(image.source, (error) => toastImageFailure(intl.formatMessage({ id: 'errors.serviceImageTitle' }, { n: imageNumber(image.slot) }), error));
   return (
     <Box sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }} data-testid="service-image" data-slot={image.slot}>
       {state.status === 'loading' && <CircularProgress size={24} aria-label={alt} />}
