@@ -3,20 +3,10 @@
 import { rowFields, writableFields, type EntityShape } from '../../schemas/define';
 import { ident } from '../../schemas/derive/sql';
 import { getEntity } from '../../schemas/index';
+import type { ListParams, ListRequest } from '../../schemas/listQuery';
 import { ownerPath, recordScope, type Actor, type RecordScope, type ScopeMode } from '../../schemas/scope';
 import type { Queryable, Row } from '../db/index';
 import { HttpError, isUniqueViolation } from './errors';
-
-export interface ListQuery {
-  page: number;
-  pageSize: number;
-  sort?: string;
-  dir?: 'asc' | 'desc';
-  q?: string;
-  dateFrom?: string;
-  dateTo?: string;
-  [filter: string]: unknown;
-}
 
 export interface Page<T = Row> {
   rows: T[];
@@ -178,7 +168,7 @@ export function addLive(e: EntityShape, where: Conditions, alias = ''): Conditio
 }
 
 /** The list filters of `query` for `e`, plus the soft-delete rule and the organisation scope. */
-export function listConditions(e: EntityShape, query: Partial<ListQuery>, where = new Conditions(), access?: Access): Conditions {
+export function listConditions(e: EntityShape, query: ListParams, where = new Conditions(), access?: Access): Conditions {
   addScope(e, access, where);
   addLive(e, where);
   for (const name of e.list?.filters ?? []) {
@@ -196,7 +186,7 @@ export function listConditions(e: EntityShape, query: Partial<ListQuery>, where 
   return where;
 }
 
-export async function listRows(db: Queryable, e: EntityShape, query: ListQuery, where?: Conditions, access?: Access): Promise<Page> {
+export async function listRows(db: Queryable, e: EntityShape, query: ListRequest, where?: Conditions, access?: Access): Promise<Page> {
   const conditions = listConditions(e, query, where, access);
   const sort = query.sort ?? e.list?.defaultSort.field ?? keyField(e);
   const dir = (query.dir ?? e.list?.defaultSort.dir ?? 'asc') === 'desc' ? 'DESC' : 'ASC';

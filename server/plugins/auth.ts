@@ -4,11 +4,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, type Permission } from '../../schemas/roles';
-import { textSchema } from '../../schemas/derive/json-schema';
+import { object, text } from '../../schemas/derive/typed';
 import type { Db } from '../db/index';
 import { HttpError, sendError } from '../lib/errors';
 import type { Passwords } from '../lib/passwords';
 import type { TokenClaims, TokenService } from '../lib/tokens';
+import { typed } from '../lib/typeProvider';
+import { userRow } from './users/schemas';
 import type { SessionUsers } from './users/sessionUsers';
 import { runAs } from './audit/context';
 import { writeAudit } from './audit/entries';
@@ -38,17 +40,27 @@ export interface AuthOptions {
   passwords: Passwords;
 }
 
+/** The signed-in user's row (never a password, its hash, the device secret or the token version:
+ * users/store.ts publicUser) with the new session token. Open, so that nothing the row carries
+ * is dropped on the way. */
+const signedInUser = {
+  ...userRow,
+  additionalProperties: true,
+  required: [...(userRow.required ?? []), 'token'],
+  properties: { ...userRow.properties, token: { type: 'string' } },
+};
+
 const loginSchema = {
-  body: {
-    type: 'object',
-    required: ['userName', 'password'],
-    additionalProperties: false,
-    properties: {
-      userName: textSchema(100, 1),
-      password: textSchema(200, 1),
+  body: object({ userName: text(100, 1), password: text(200, 1) }, ['userName', 'password']),
+  response: {
+    200: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['result'],
+      properties: { result: { type: 'object', additionalProperties: false, required: ['user'], properties: { user: signedInUser } } },
     },
   },
-} as const;
+};
 
 export function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -132,9 +144,9 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }
   // password all answer 401 badCredentials, after the same throttled check (lib/passwords.ts),
   // so neither the answer nor its time tells which; the account's state is read before the
   // password is checked, so a deactivated account's password is never tested.
-  app.post('/api/login', { schema: loginSchema, config: { public: true } }, async (request) => {
-    const { password } = request.body as { userName: string; password: string };
-    const userName = (request.body as { userName: string }).userName.trim();
+  typed(app).post('/api/login', { schema: loginSchema, config: { public: true } }, async (request) => {
+    const { password } = request.body;
+    const userName = request.body.userName.trim();
     const found = await findUserByName(db, userName);
     const user = found?.active ? found : undefined;
     const passwordOk = await passwords.verify(request, userName, user?.passwordHash, password);

@@ -50,7 +50,7 @@ export default async function sessionPlugin(app: FastifyInstance, { db, tokens, 
   // user's other sessions (other devices) go on. Clear-Site-Data asks the browser to drop its
   // HTTP cache of this origin.
   const forgetting = users.forgettingAfterEach(db);
-  app.post('/api/logout', { config: { public: true } }, async (request, reply) => {
+  app.post('/api/logout', { schema: { response: { 204: { description: 'Signed out (always)', type: 'null' } } }, config: { public: true } }, async (request, reply) => {
     const session = await authenticate(users, tokens, bearerToken(request));
     if (!('refusal' in session)) {
       const { user } = session;

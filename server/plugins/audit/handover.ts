@@ -10,14 +10,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { serverFields } from '../../../schemas/define';
-import { textSchema } from '../../../schemas/derive/json-schema';
+import { object, text } from '../../../schemas/derive/typed';
 import { ident } from '../../../schemas/derive/sql';
 import { job, profile, profileImage, referral, serverEntities, service } from '../../../schemas/index';
 import { auditScope, isPrivate } from '../../../schemas/scope';
 import type { Db, Queryable, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
 import { zip, type ZipEntry } from '../../lib/zip';
+import { fileAnswer } from '../records/images';
 import { confirmPassword, idParams, reasonAndPassword } from '../records/routes';
 import { writeAudit } from './entries';
 import { AUDIT_TABLE, AUDIT_VALUES_TABLE } from './triggers';
@@ -27,7 +29,31 @@ const CLIENT_RECORDS: readonly EntityShape[] = serverEntities.filter((e) => isPr
 /** A client's one-to-one records (skills, social…): their key is the client's, all else is personal. */
 const isSubRecord = (e: EntityShape) => e.keyFields.length === 1 && e.keyFields[0] === e.parent?.field;
 
-const searchQuery = { type: 'object', additionalProperties: false, properties: { q: textSchema(100) } } as const;
+const searchQuery = object({ q: text(100) });
+
+/** GET /audit/clients: at most 20 clients, newest first. */
+const clientsAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rows'],
+  properties: {
+    rows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { profId: { type: 'string' }, regNo: { type: 'string' }, name: { type: 'string' }, location: { type: ['integer', 'null'] } },
+      },
+    },
+  },
+};
+
+const erasedAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['result', 'id'],
+  properties: { result: { type: 'string', enum: ['erased'] }, id: { type: 'string' } },
+};
 
 /** The client `id` as the hand-over scope lets the user see it (404 otherwise, or once erased). */
 async function handedClient(db: Queryable, request: FastifyRequest, id: string, lock = false): Promise<Row> {
@@ -163,11 +189,12 @@ async function eraseClient(tx: Queryable, client: Row, reason: string, userId: s
   await tx.query(`DELETE FROM "${AUDIT_VALUES_TABLE}" WHERE "clientId" = $1`, [id]);
 }
 
-export default async function handoverPlugin(app: FastifyInstance, { db }: { db: Db }) {
+export default async function handoverPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(instance);
   const handover = { permission: 'clients.handover' } as const;
 
-  app.get('/api/audit/clients', { schema: { querystring: searchQuery }, config: handover }, async (request) => {
-    const q = (request.query as { q?: string }).q?.trim() ?? '';
+  app.get('/api/audit/clients', { schema: { querystring: searchQuery, response: { 200: clientsAnswer } }, config: handover }, async (request) => {
+    const q = request.query.q?.trim() ?? '';
     const where = new Conditions().add('"erasedAt" IS NULL');
     const scope = scopeSql(profile, auditScope(request.user), where);
     if (scope) where.add(scope);
@@ -183,8 +210,9 @@ export default async function handoverPlugin(app: FastifyInstance, { db }: { db:
     return { rows };
   });
 
-  app.get('/api/profile/:id/export', { schema: { params: idParams }, config: handover }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+  const zipAnswer = fileAnswer(['application/zip'], "The client's data: a readable JSON and the photo, documents and attachments");
+  app.get('/api/profile/:id/export', { schema: { params: idParams, response: zipAnswer }, config: handover }, async (request, reply) => {
+    const { id } = request.params;
     const archive = await db.transaction(async (tx) => {
       const client = await handedClient(tx, request, id);
       const made = await clientArchive(tx, request, client);
@@ -197,9 +225,9 @@ export default async function handoverPlugin(app: FastifyInstance, { db }: { db:
       .send(archive.made);
   });
 
-  app.post('/api/profile/:id/erase', { schema: { params: idParams, body: reasonAndPassword }, config: handover }, async (request) => {
-    const { id } = request.params as { id: string };
-    const { reason, password } = request.body as { reason: string; password: string };
+  app.post('/api/profile/:id/erase', { schema: { params: idParams, body: reasonAndPassword, response: { 200: erasedAnswer } }, config: handover }, async (request) => {
+    const { id } = request.params;
+    const { reason, password } = request.body;
     // As a delete: the password again (throttled like sign-in); a wrong one erases nothing.
     await confirmPassword(app, db, request, password);
     await db.transaction(async (tx) => eraseClient(tx, await handedClient(tx, request, id, true), reason.trim(), request.user.userId));

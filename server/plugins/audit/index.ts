@@ -2,15 +2,18 @@
 // export (itself audited). Reads go through the organisation scope (schemas/scope.ts
 // auditScope, and the record's own read scope for a history): what a user may not read does not
 // exist for them.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { EntityShape, JsonSchema } from '../../../schemas/define';
-import { dateSchema, PAGE_SIZES, textSchema } from '../../../schemas/derive/json-schema';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_INT, type EntityShape, type JsonSchema } from '../../../schemas/define';
+import { PAGE_SIZES } from '../../../schemas/derive/json-schema';
+import { date, integer, object, oneOf, text, withDefault, type SchemaValue } from '../../../schemas/derive/typed';
 import { getEntity, user as userEntity } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
 import { auditScope, isPrivate, type RecordScope } from '../../../schemas/scope';
 import type { Db, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { Conditions, getRow, reading } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
+import { fileAnswer } from '../records/images';
 import { asPerson } from '../users/read';
 import { canRead } from '../users/scope';
 import { findUserById } from '../users/store';
@@ -22,25 +25,25 @@ import { keepRetention } from './retention';
 const MAX_CSV_ROWS = 50_000;
 
 const pageProperties = {
-  page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-  pageSize: { type: 'integer', enum: PAGE_SIZES, default: 20 },
-} as const;
-
-const historyParams: JsonSchema = {
-  type: 'object',
-  required: ['entity', 'id'],
-  properties: { entity: textSchema(40, 1), id: textSchema(100, 1) },
+  page: withDefault(integer(1, 100_000), 1),
+  pageSize: withDefault(oneOf('integer', PAGE_SIZES), 20),
 };
 
+const historyParams = object({ entity: text(40, 1), id: text(100, 1) }, ['entity', 'id'], { open: true });
+
 const filterProperties = {
-  userId: textSchema(100, 1),
-  location: { type: 'integer', minimum: 0 },
-  entity: textSchema(40, 1),
-  recordId: textSchema(100, 1),
-  action: { type: 'string', enum: [...AUDIT_ACTIONS] },
-  dateFrom: dateSchema(),
-  dateTo: dateSchema(),
-} as const;
+  userId: text(100, 1),
+  location: integer(0, MAX_INT),
+  entity: text(40, 1),
+  recordId: text(100, 1),
+  action: oneOf('string', AUDIT_ACTIONS),
+  dateFrom: date(),
+  dateTo: date(),
+};
+
+/** GET /audit/csv: the screen's filters. */
+const csvQuery = object(filterProperties);
+type AuditFilters = SchemaValue<typeof csvQuery>;
 
 const entrySchema: JsonSchema = {
   type: 'object',
@@ -67,16 +70,6 @@ const entryPageSchema: JsonSchema = {
   type: 'object',
   properties: { rows: { type: 'array', items: entrySchema }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } },
 };
-
-interface AuditFilters {
-  userId?: string;
-  location?: number;
-  entity?: string;
-  recordId?: string;
-  action?: string;
-  dateFrom?: string;
-  dateTo?: string;
-}
 
 /** The entries `scope` lets a reader see, narrowed by the screen's filters. */
 export function auditConditions(scope: RecordScope, filters: AuditFilters, where = new Conditions()): Conditions {
@@ -131,16 +124,17 @@ export function entriesCsv(rows: readonly Row[]): string {
   return `\uFEFF${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
-export default async function auditPlugin(app: FastifyInstance, { db, retentionDays }: { db: Db; retentionDays: number }) {
+export default async function auditPlugin(instance: FastifyInstance, { db, retentionDays }: { db: Db; retentionDays: number }) {
+  const app = typed(instance);
   const stopRetention = keepRetention(db, retentionDays, (error) => app.log.error({ err: error }, 'audit retention: purge failed'));
   app.addHook('onClose', async () => stopRetention());
 
   app.get(
     '/api/history/:entity/:id',
-    { schema: { params: historyParams, querystring: { type: 'object', properties: pageProperties }, response: { 200: entryPageSchema } } },
+    { schema: { params: historyParams, querystring: object(pageProperties, [], { open: true }), response: { 200: entryPageSchema } } },
     async (request) => {
-      const { entity: name, id } = request.params as { entity: string; id: string };
-      const { page, pageSize } = request.query as { page: number; pageSize: number };
+      const { entity: name, id } = request.params;
+      const { page, pageSize } = request.query;
       const entity = getEntity(name);
       if (!entity?.server) throw new HttpError(404, 'http.recordNotFound');
       await assertReadable(db, request, entity, id);
@@ -148,15 +142,15 @@ export default async function auditPlugin(app: FastifyInstance, { db, retentionD
     },
   );
 
-  const auditQuery = { type: 'object', additionalProperties: false, properties: { ...pageProperties, ...filterProperties } };
+  const auditQuery = object({ ...pageProperties, ...filterProperties });
   app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: entryPageSchema } }, config: { permission: 'audit.read' } }, async (request) => {
-    const query = request.query as AuditFilters & { page: number; pageSize: number };
+    const query = request.query;
     return entryPage(db, auditConditions(auditScope(request.user), query), query.page, query.pageSize);
   });
 
-  const csvQuery = { type: 'object', additionalProperties: false, properties: filterProperties };
-  app.get('/api/audit/csv', { schema: { querystring: csvQuery }, config: { permission: 'audit.read' } }, async (request, reply: FastifyReply) => {
-    const filters = request.query as AuditFilters;
+  const csv = fileAnswer(['text/csv'], 'The entries as CSV (UTF-8 with a byte order mark), at most 50,000');
+  app.get('/api/audit/csv', { schema: { querystring: csvQuery, response: csv }, config: { permission: 'audit.read' } }, async (request, reply) => {
+    const filters = request.query;
     const rows = await allEntries(db, auditConditions(auditScope(request.user), filters), MAX_CSV_ROWS);
     // The export is itself an entry: who took which part of the log, and how much.
     await writeAudit(db, { action: 'export', entity: 'audit', note: JSON.stringify({ ...filters, rows: rows.length }) });

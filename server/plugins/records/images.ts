@@ -1,23 +1,30 @@
 // Serving stored images and files, only to users who may read the record they belong to.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../../../schemas/roles';
+import { object, text } from '../../../schemas/derive/typed';
 import { getEntityByTable, job, profileImage, referral, service, serviceProvider } from '../../../schemas/index';
 import type { Db } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { findImage } from '../../lib/images';
 import { getRow, reading } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
+import { DOCUMENT_TYPES } from '../../lib/uploads';
 import { isPrivate } from '../../../schemas/scope';
 import { writeAudit } from '../audit/entries';
 import { clientLocation } from '../audit/clients';
 
-const query = (nameParam: string) => ({
-  type: 'object',
-  required: ['id', nameParam],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 }, [nameParam]: { type: 'string', minLength: 1, maxLength: 255 } },
-});
+/** The record's key and the stored file's name. */
+const imageQuery = object({ id: text(100, 1), imagename: text(255, 1) }, ['id', 'imagename'], { open: true });
+/** Profile images and documents: the client's key and the kind (photo, idDocument, consentForm). */
+const fileQuery = object({ id: text(100, 1), filename: text(255, 1) }, ['id', 'filename'], { open: true });
 
-async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, tables: readonly string[], name: string) {
-  const { id } = request.query as { id: string };
+/** The bytes, in the type they were stored with (the images and documents accepted: lib/uploads.ts). */
+export const fileAnswer = (types: readonly string[], description: string) => ({
+  200: { description, content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) },
+});
+const answer = fileAnswer(DOCUMENT_TYPES, 'The stored file');
+
+async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, tables: readonly string[], id: string, name: string) {
   const readable = tables.filter((table) => can(request.user.role, getEntityByTable(table)?.access.read ?? ''));
   if (!readable.length) throw new HttpError(403, 'auth.forbidden');
   const image = await findImage(db, readable, id, name);
@@ -46,16 +53,17 @@ async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, table
     .send(image.data);
 }
 
-export default async function imagesPlugin(app: FastifyInstance, { db }: { db: Db }) {
+export default async function imagesPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(instance);
   // Images of jobs and services (jb_img1..3, sp_img1..3), by the name stored in the record.
-  app.get('/api/imgs/getById', { schema: { querystring: query('imagename') } }, (request, reply) =>
-    serve(db, request, reply, [job.table, service.table, serviceProvider.table], (request.query as { imagename: string }).imagename),
+  app.get('/api/imgs/getById', { schema: { querystring: imageQuery, response: answer } }, (request, reply) =>
+    serve(db, request, reply, [job.table, service.table, serviceProvider.table], request.query.id, request.query.imagename),
   );
-  app.get('/api/imgs/getrefimg', { schema: { querystring: query('imagename') } }, (request, reply) =>
-    serve(db, request, reply, [referral.table], (request.query as { imagename: string }).imagename),
+  app.get('/api/imgs/getrefimg', { schema: { querystring: imageQuery, response: answer } }, (request, reply) =>
+    serve(db, request, reply, [referral.table], request.query.id, request.query.imagename),
   );
   // Profile images and documents: filename is the kind (photo, idDocument, consentForm).
-  app.get('/api/imgs/getfile', { schema: { querystring: query('filename') } }, (request, reply) =>
-    serve(db, request, reply, [profileImage.table], (request.query as { filename: string }).filename),
+  app.get('/api/imgs/getfile', { schema: { querystring: fileQuery, response: answer } }, (request, reply) =>
+    serve(db, request, reply, [profileImage.table], request.query.id, request.query.filename),
   );
 }

@@ -2,16 +2,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { profile, profileImage } from '../../../schemas/index';
 import { isRegistrationNumber } from '../../../schemas/ids';
-import { inputSchema, nullable, textSchema } from '../../../schemas/derive/json-schema';
+import { inputSchema, rowSchema } from '../../../schemas/derive/json-schema';
+import { fieldValue, object, oneOf, orNull, text } from '../../../schemas/derive/typed';
 import type { Db, Queryable, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { deleteImages, putImage } from '../../lib/images';
 import { getRowOr404, reading, updateRow, upsertRow, writing } from '../../lib/records';
-import type { DuplicateQuery } from '../../../schemas/duplicates';
 import { findDuplicates } from './duplicates';
 import { DOCUMENT_TYPES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from './body';
-import type { EntityHooks, EntityWriter, WriterStore } from './routes';
+import { idParams, type EntityHooks, type EntityWriter, type WriterStore } from './routes';
+import { typed } from '../../lib/typeProvider';
 
 /** The abbreviation of an organisation (lookup list `organisation`), if it has one. */
 export async function organisationAbbr(db: Queryable, location: number): Promise<string | undefined> {
@@ -34,35 +35,64 @@ export const profileHooks: EntityHooks = {
   },
 };
 
-const basicSpBody = {
-  type: 'object',
-  required: ['prof_Id', 'BspData'],
-  additionalProperties: false,
-  properties: { prof_Id: textSchema(64, 1), BspData: profile.fields.BspData.schema },
-} as const;
+const basicSpBody = object(
+  { prof_Id: text(64, 1), BspData: fieldValue(profile.fields.BspData, profile.fields.BspData.schema) },
+  ['prof_Id', 'BspData'],
+);
 
-const IMAGE_KINDS = profileImage.fields.img_for.values as readonly string[];
+const IMAGE_KINDS = profileImage.fields.img_for.values;
 
-const removeImageBody = {
-  type: 'object',
-  required: ['img_for'],
-  additionalProperties: false,
-  properties: { img_for: { type: 'string', enum: IMAGE_KINDS } },
-} as const;
+const removeImageBody = object({ img_for: oneOf('string', IMAGE_KINDS) }, ['img_for']);
 
 /** The fields of a new client the duplicate search compares (all optional: it answers what it can). */
-const duplicatesBody = {
+const duplicatesBody = object({
+  firstName: orNull(fieldValue(profile.fields.firstName)),
+  lastName: orNull(fieldValue(profile.fields.lastName)),
+  birthDate: orNull(fieldValue(profile.fields.birthDate)),
+  phone: orNull(text(24)),
+  /** The client being edited, left out of its own duplicates. */
+  exclude: orNull(fieldValue(profile.fields.prof_Id)),
+});
+
+/** A profile image's row as PUT /profile/images/{id} answers it. */
+const imageRow = rowSchema(profileImage);
+
+/** GET /profile/images/{id}: the client's images and documents, without their bytes. */
+const imageList = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(['prof_Id', 'img_for', 'name', 'type', 'size', 'updatedAt'].map((name) => [name, imageRow.properties?.[name] ?? {}])),
+  },
+};
+
+/** POST /profile/images/delete/{id}: whether there was an image of that kind. */
+const removedAnswer = {
   type: 'object',
   additionalProperties: false,
-  properties: {
-    firstName: nullable(inputSchema(profile.fields.firstName)),
-    lastName: nullable(inputSchema(profile.fields.lastName)),
-    birthDate: nullable(inputSchema(profile.fields.birthDate)),
-    phone: nullable(textSchema(24)),
-    /** The client being edited, left out of its own duplicates. */
-    exclude: nullable(inputSchema(profile.fields.prof_Id)),
+  required: ['result', 'prof_Id', 'img_for'],
+  properties: { result: { type: 'string', enum: ['removed', 'absent'] }, prof_Id: { type: 'string' }, img_for: { type: 'string' } },
+};
+
+/** POST /profile/duplicates: possible duplicates, newest first (schemas/duplicates.ts Duplicate). */
+const duplicatesAnswer = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['prof_Id', 'prof_Reg_No', 'firstName', 'lastName', 'match'],
+    properties: {
+      prof_Id: { type: 'string' },
+      prof_Reg_No: { type: 'string' },
+      firstName: { type: 'string' },
+      lastName: { type: 'string' },
+      birthDate: { type: ['string', 'null'] },
+      phone: { type: ['string', 'null'] },
+      match: { type: 'array', items: { type: 'string', enum: ['name', 'phone'] } },
+    },
   },
-} as const;
+};
 
 /** Marks the image of `kind` deleted and deletes its bytes; false when there was none. */
 async function removeProfileImage(tx: Queryable, id: string, kind: string, userId: string): Promise<boolean> {
@@ -117,29 +147,30 @@ export function profileImageWriter(db: WriterStore): EntityWriter {
   };
 }
 
-export default async function profilesPlugin(app: FastifyInstance, { db }: { db: Db }) {
+export default async function profilesPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(instance);
   const write = { permission: profile.access.write };
   const read = { permission: profile.access.read };
 
-  app.post('/api/profile/basicSp', { schema: { body: basicSpBody }, config: write }, async (request) => {
-    const { prof_Id, BspData } = request.body as { prof_Id: string; BspData: unknown };
+  app.post('/api/profile/basicSp', { schema: { body: basicSpBody, response: { 200: rowSchema(profile) } }, config: write }, async (request) => {
+    const { prof_Id, BspData } = request.body;
     return updateRow(db, profile, prof_Id, { BspData }, request.user.userId, undefined, writing(request.user));
   });
 
   // One image per kind (photo, idDocument, consentForm); multipart field `file` and `img_for`.
-  app.put('/api/profile/images/:id', { config: write }, async (request) => {
-    const { id } = request.params as { id: string };
+  app.put('/api/profile/images/:id', { schema: { params: idParams, response: { 200: imageRow } }, config: write }, async (request) => {
+    const { id } = request.params;
     if (!request.isMultipart()) throw new HttpError(415, 'http.mediaType');
     const { fields, files } = await readMultipart(request, DOCUMENT_TYPES);
     const file = files.find((f) => f.field === PROFILE_IMAGE_PART);
     if (!file) throw new HttpError(400, 'validation.required', { field: PROFILE_IMAGE_PART });
     const kind = fields.img_for;
-    if (!IMAGE_KINDS.includes(kind)) throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
+    if (!(IMAGE_KINDS as readonly string[]).includes(kind)) throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
     return db.transaction((tx) => storeProfileImage(tx, request, id, kind, file));
   });
 
-  app.get('/api/profile/images/:id', { config: read }, async (request) => {
-    const { id } = request.params as { id: string };
+  app.get('/api/profile/images/:id', { schema: { params: idParams, response: { 200: imageList } }, config: read }, async (request) => {
+    const { id } = request.params;
     await getRowOr404(db, profile, id, reading(request.user));
     return db.query(
       `SELECT "prof_Id", "img_for", "name", "type", "size", "updatedAt" FROM "tbl_profiles_images" WHERE "prof_Id" = $1 AND NOT "deleted" ORDER BY "img_for"`,
@@ -149,9 +180,9 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
 
   // Removes a photo or document (issue 11): the row is marked deleted (so devices forget it at
   // their next pull) and the bytes are deleted. Repeating it is harmless (a lost answer).
-  app.post('/api/profile/images/delete/:id', { schema: { body: removeImageBody }, config: write }, async (request) => {
-    const { id } = request.params as { id: string };
-    const kind = (request.body as { img_for: string }).img_for;
+  app.post('/api/profile/images/delete/:id', { schema: { params: idParams, body: removeImageBody, response: { 200: removedAnswer } }, config: write }, async (request) => {
+    const { id } = request.params;
+    const kind = request.body.img_for;
     const removed = await db.transaction(async (tx) => {
       await getRowOr404(tx, profile, id, writing(request.user));
       return removeProfileImage(tx, id, kind, request.user.userId);
@@ -160,7 +191,7 @@ export default async function profilesPlugin(app: FastifyInstance, { db }: { db:
   });
 
   // Possible duplicates of a client being registered (issue 11), among the clients the user may read.
-  app.post('/api/profile/duplicates', { schema: { body: duplicatesBody }, config: read }, (request) =>
-    findDuplicates(db, request.body as DuplicateQuery, reading(request.user)),
+  app.post('/api/profile/duplicates', { schema: { body: duplicatesBody, response: { 200: duplicatesAnswer } }, config: read }, (request) =>
+    findDuplicates(db, request.body, reading(request.user)),
   );
 }

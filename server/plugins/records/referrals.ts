@@ -4,7 +4,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
-import { listQuerySchema, pageSchema } from '../../../schemas/derive/json-schema';
+import { pageSchema, rowSchema } from '../../../schemas/derive/json-schema';
+import { listQuery } from '../../../schemas/derive/typed';
+import type { ListRequest } from '../../../schemas/listQuery';
 import {
   JOB_REFERRAL_FLOW,
   REFERRAL_FLOW,
@@ -22,9 +24,10 @@ import { recordScope } from '../../../schemas/scope';
 import type { Db, Queryable } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
-import { addLive, Conditions, getRowOr404, scopeSql, updateRow, writing, type ListQuery, type Values } from '../../lib/records';
+import { addLive, Conditions, getRowOr404, scopeSql, updateRow, writing, type Values } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
-import type { EntityHooks } from './routes';
+import { idParams, type EntityHooks } from './routes';
 
 const MAX_ATTACHMENTS = 10;
 
@@ -145,7 +148,7 @@ const JOB_VIEW: ViewSql = {
   search: [CLIENT_NAME, 'p."prof_Reg_No"', 'j."title"', 'j."employer"', 'r."note"', 'r."feedback"'],
 };
 
-async function searchView(db: Queryable, spec: ViewSql, query: ListQuery, request: FastifyRequest) {
+async function searchView(db: Queryable, spec: ViewSql, query: ListRequest, request: FastifyRequest) {
   const where = new Conditions();
   const scope = scopeSql(spec.base, recordScope(request.user, spec.base, 'read'), where, 'r.');
   if (scope) where.add(scope);
@@ -177,17 +180,20 @@ async function searchView(db: Queryable, spec: ViewSql, query: ListQuery, reques
   return { rows, total, page: query.page, pageSize: query.pageSize };
 }
 
-export default async function referralsPlugin(app: FastifyInstance, { db }: { db: Db }) {
+export default async function referralsPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(instance);
   for (const spec of [SERVICE_VIEW, JOB_VIEW]) {
     app.post(
       `/api${spec.base.rest as string}/search`,
-      { schema: { body: listQuerySchema(spec.view), response: { 200: pageSchema(spec.view) } }, config: { permission: spec.base.access.read } },
-      (request) => searchView(db, spec, request.body as ListQuery, request),
+      { schema: { body: listQuery(spec.view), response: { 200: pageSchema(spec.view) } }, config: { permission: spec.base.access.read } },
+      (request) => searchView(db, spec, request.body, request),
     );
   }
 
-  app.put('/api/referral/images/:id', { config: { permission: referral.access.write } }, async (request) => {
-    const { id } = request.params as { id: string };
+  // Multipart (checked here): no body schema. The answer is the referral's row, as PUT /referral/{id}'s.
+  const answer = { response: { 200: rowSchema(referral) } };
+  app.put('/api/referral/images/:id', { schema: { params: idParams, ...answer }, config: { permission: referral.access.write } }, async (request) => {
+    const { id } = request.params;
     if (!request.isMultipart()) throw new HttpError(415, 'http.mediaType');
     const { files } = await readMultipart(request, DOCUMENT_TYPES);
     if (!files.length) throw new HttpError(400, 'validation.required', { field: 'file' });

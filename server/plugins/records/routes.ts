@@ -2,7 +2,8 @@
 // of a parent, get, create (JSON or multipart with images), update, upsert and soft delete.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createPermission, generatedKey, immutableFields, type EntityShape, type JsonSchema } from '../../../schemas/define';
-import { createBodySchema, listQuerySchema, pageSchema, rowSchema, textSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { createBodySchema, pageSchema, rowSchema, updateBodySchema } from '../../../schemas/derive/json-schema';
+import { listQuery, object, oneOf, text } from '../../../schemas/derive/typed';
 import { uuidv7 } from '../../../schemas/ids';
 import type { Db, Queryable, Row } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
@@ -18,9 +19,9 @@ import {
   upsertRow,
   writableValues,
   writing,
-  type ListQuery,
   type Values,
 } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
 import { findUserById } from '../users/store';
 import { readRecordInput, type RecordInput } from './body';
 
@@ -34,14 +35,10 @@ export interface EntityHooks {
   afterDelete?(key: string, request: FastifyRequest, tx: Queryable, reason: string): Promise<void>;
 }
 
-export const idParams = { type: 'object', required: ['id'], properties: { id: textSchema(100, 1) } } as const;
+/** The `:id` of a record's path. */
+export const idParams = object({ id: text(100, 1) }, ['id'], { open: true });
 /** What a removal for good asks (a delete, a client's erasure): why, and the password again. */
-export const reasonAndPassword = {
-  type: 'object',
-  required: ['reason', 'password'],
-  additionalProperties: false,
-  properties: { reason: textSchema(500, 3), password: textSchema(200, 1) },
-} as const;
+export const reasonAndPassword = object({ reason: text(500, 3), password: text(200, 1) }, ['reason', 'password']);
 
 /** Asks the signed-in user's password again (spec §5, a delete): a wrong one changes nothing
  * (400 delete.badPassword). The one throttled check (sign-in's, issue 26 §4): a borrowed token
@@ -54,7 +51,7 @@ export async function confirmPassword(app: FastifyInstance, db: Queryable, reque
 }
 
 /** A JSON body schema that leaves multipart requests to the handler (which validates them itself). */
-const jsonBody = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
+const jsonBody = <S extends JsonSchema>(schema: S) => ({ content: { 'application/json': { schema } } });
 
 /** The server-owned owner of a new record: the creating user's organisation. */
 function fillOwner(entity: EntityShape, values: Values, request: FastifyRequest) {
@@ -140,7 +137,8 @@ export function entityWriter(db: WriterStore, entity: EntityShape, hooks: Entity
   };
 }
 
-export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: EntityShape, hooks: EntityHooks = {}) {
+export function registerEntityRoutes(instance: FastifyInstance, db: Db, entity: EntityShape, hooks: EntityHooks = {}) {
+  const app = typed(instance);
   const base = `/api${entity.rest}`;
   const read = { permission: entity.access.read };
   const write = { permission: entity.access.write };
@@ -149,7 +147,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
   const createSchema = createBodySchema(entity);
   const updateSchema = updateBodySchema(entity);
   const page = pageSchema(entity);
-  const query = listQuerySchema(entity);
+  const query = listQuery(entity);
   const writer = entityWriter(db, entity, hooks);
 
   async function create(request: FastifyRequest, reply: FastifyReply) {
@@ -158,19 +156,18 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
     return reply.status(status).send(created);
   }
 
-  async function update(request: FastifyRequest) {
-    const { id } = request.params as { id: string };
-    return writer.update(request, id, await readRecordInput(request, entity, updateSchema));
+  async function update(request: FastifyRequest<{ Params: { id: string } }>) {
+    return writer.update(request, request.params.id, await readRecordInput(request, entity, updateSchema));
   }
 
   if (entity.list) {
     app.get(base, { schema: { querystring: query, response: { 200: page } }, config: read }, (request) =>
-      listRows(db, entity, request.query as ListQuery, undefined, reading(request.user)),
+      listRows(db, entity, request.query, undefined, reading(request.user)),
     );
   }
   if (entity.list && entity.routes.search) {
     app.post(`${base}${entity.routes.search}`, { schema: { body: query, response: { 200: page } }, config: read }, (request) =>
-      listRows(db, entity, request.body as ListQuery, undefined, reading(request.user)),
+      listRows(db, entity, request.body, undefined, reading(request.user)),
     );
   }
   if (entity.list && entity.routes.byParent && entity.parent) {
@@ -179,11 +176,11 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
       `${base}${entity.routes.byParent}/:id`,
       { schema: { params: idParams, querystring: query, response: { 200: page } }, config: read },
       (request) =>
-        listRows(db, entity, { ...(request.query as ListQuery), [parentField]: (request.params as { id: string }).id }, undefined, reading(request.user)),
+        listRows(db, entity, { ...request.query, [parentField]: request.params.id }, undefined, reading(request.user)),
     );
   }
   app.get(`${base}/:id`, { schema: { params: idParams, response: { 200: row } }, config: read }, (request) =>
-    getRowOr404(db, entity, (request.params as { id: string }).id, reading(request.user)),
+    getRowOr404(db, entity, request.params.id, reading(request.user)),
   );
 
   // Upsert entities (profile sub-records): POST creates the record or replaces what it says.
@@ -192,9 +189,10 @@ export function registerEntityRoutes(app: FastifyInstance, db: Db, entity: Entit
   app.put(`${base}/:id`, { schema: { params: idParams, body: jsonBody(updateSchema), response: { 200: row } }, config: write }, update);
 
   if (entity.softDelete) {
-    app.post(`${base}/delete/:id`, { schema: { params: idParams, body: reasonAndPassword }, config: write }, async (request) => {
-      const { id } = request.params as { id: string };
-      const { reason, password } = request.body as { reason: string; password: string };
+    const deleted = { response: { 200: object({ result: oneOf('string', ['deleted']), id: text(100) }, ['result', 'id']) } };
+    app.post(`${base}/delete/:id`, { schema: { params: idParams, body: reasonAndPassword, ...deleted }, config: write }, async (request) => {
+      const { id } = request.params;
+      const { reason, password } = request.body;
       await confirmPassword(app, db, request, password);
       return db.transaction(async (tx) => {
         await getRowOr404(tx, entity, id, writing(request.user));

@@ -4,15 +4,18 @@
 // whose address, contact or location changes returns to pending unless a verifier of its
 // organisation (or role 1) made the change: vulnerable clients are referred to verified services.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ListRequest } from '../../../schemas/listQuery';
 import { can } from '../../../schemas/roles';
 import { apprenticeship, service, serviceProvider, SERVICE_STATUS, vocational } from '../../../schemas/index';
-import { listQuerySchema, pageSchema, textSchema } from '../../../schemas/derive/json-schema';
+import { nullable, pageSchema, rowSchema } from '../../../schemas/derive/json-schema';
+import { listQuery, object, oneOf, text } from '../../../schemas/derive/typed';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
-import { addScope, Conditions, getRowOr404, listRows, reading, writing, type ListQuery, type Values } from '../../lib/records';
+import { addScope, Conditions, getRowOr404, listRows, reading, writing, type Values } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
 import type { Row } from '../../db/index';
 import type { EntityHooks } from './routes';
-import { softDelete } from './routes';
+import { idParams, softDelete } from './routes';
 
 /** What a client is sent to: where the service is and whom it belongs to. */
 const SERVICE_CHECKED_FIELDS = ['territory', 'sp_Id'] as const;
@@ -64,38 +67,63 @@ export const providerHooks: EntityHooks = {
   },
 };
 
-const verifyBody = {
+const verifyBody = object(
+  {
+    sp_Detail_Id: text(64, 1),
+    status: oneOf('integer', [SERVICE_STATUS.verified, SERVICE_STATUS.rejected]),
+    comment: text(1000),
+  },
+  ['sp_Detail_Id', 'status'],
+);
+
+/** POST /sverify/: the decision as stored. */
+const verifyAnswer = {
   type: 'object',
-  required: ['sp_Detail_Id', 'status'],
   additionalProperties: false,
+  required: ['sp_Detail_Id', 'status', 'verifiedBy', 'verifiedAt'],
   properties: {
-    sp_Detail_Id: textSchema(64, 1),
-    status: { type: 'integer', enum: [SERVICE_STATUS.verified, SERVICE_STATUS.rejected] },
-    comment: textSchema(1000),
+    sp_Detail_Id: { type: 'string' },
+    status: { type: 'integer' },
+    verifyComment: { type: ['string', 'null'] },
+    verifiedBy: { type: 'string' },
+    verifiedAt: { type: 'string', format: 'date-time' },
   },
 } as const;
 
-export default async function servicesPlugin(app: FastifyInstance, { db }: { db: Db }) {
-  const query = listQuerySchema(service);
+/** GET /spDetail/view/{id}: the service's row, its provider's (null when the user may not read
+ * it) and its apprenticeships and vocational trainings. */
+const serviceView = {
+  ...rowSchema(service),
+  properties: {
+    ...rowSchema(service).properties,
+    provider: nullable(rowSchema(serviceProvider)),
+    apprenticeships: { type: 'array', items: rowSchema(apprenticeship) },
+    vocational: { type: 'array', items: rowSchema(vocational) },
+  },
+};
+
+export default async function servicesPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(instance);
+  const query = listQuery(service);
   const page = pageSchema(service);
   // The verification lists hold what the user may verify or fix: its organisation's services
   // (role 1: all), the same scope as a change.
-  const byStatus = (status: number) => (request: FastifyRequest) => {
+  const byStatus = (status: number) => (request: FastifyRequest<{ Querystring: ListRequest }>) => {
     const where = new Conditions();
     where.add(`"status" = ${where.param(status)}`);
-    return listRows(db, service, request.query as ListQuery, where, writing(request.user));
+    return listRows(db, service, request.query, where, writing(request.user));
   };
   app.get('/api/spDetail/spending', { schema: { querystring: query, response: { 200: page } }, config: { permission: 'services.verify' } },
     byStatus(SERVICE_STATUS.pending));
   app.get('/api/spDetail/srejected', { schema: { querystring: query, response: { 200: page } }, config: { permission: 'serviceProviders.read' } },
     byStatus(SERVICE_STATUS.rejected));
 
-  app.get('/api/spDetail/view/:id', { config: { permission: 'serviceProviders.read' } }, async (request) => {
-    const { id } = request.params as { id: string };
+  app.get('/api/spDetail/view/:id', { schema: { params: idParams, response: { 200: serviceView } }, config: { permission: 'serviceProviders.read' } }, async (request) => {
+    const { id } = request.params;
     const access = reading(request.user);
     const detail = await getRowOr404(db, service, id, access);
     const provider = await getRowOr404(db, serviceProvider, String(detail.sp_Id), access).catch(() => null);
-    const children = { page: 1, pageSize: 200 } as ListQuery;
+    const children = { page: 1, pageSize: 200 };
     const [apprenticeships, trainings] = await Promise.all([
       listRows(db, apprenticeship, { ...children, sp_d_Id: id }, undefined, access),
       listRows(db, vocational, { ...children, sp_d_Id: id }, undefined, access),
@@ -103,8 +131,8 @@ export default async function servicesPlugin(app: FastifyInstance, { db }: { db:
     return { ...detail, provider, apprenticeships: apprenticeships.rows, vocational: trainings.rows };
   });
 
-  app.post('/api/sverify/', { schema: { body: verifyBody }, config: { permission: 'services.verify' } }, async (request) => {
-    const { sp_Detail_Id, status, comment } = request.body as { sp_Detail_Id: string; status: number; comment?: string };
+  app.post('/api/sverify/', { schema: { body: verifyBody, response: { 200: verifyAnswer } }, config: { permission: 'services.verify' } }, async (request) => {
+    const { sp_Detail_Id, status, comment } = request.body;
     if (status === SERVICE_STATUS.rejected && !comment?.trim()) throw new HttpError(400, 'verify.commentRequired');
     // Verifiers verify their own organisation's services (role 1: all): verifying is a change.
     // Not their own: a service they created or last changed needs another verifier (§7). The

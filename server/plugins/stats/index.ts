@@ -8,6 +8,7 @@ import type { ChangeHub } from '../sync/changes';
 import type { Db, Queryable } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
+import { typed, type TypedInstance } from '../../lib/typeProvider';
 import { MarkerIndex } from './markers';
 import * as q from './queries';
 import {
@@ -27,8 +28,6 @@ import {
   pendingsSchema,
   placesQuerySchema,
   placesSchema,
-  type ByterEntity,
-  type CountedEntity,
   type StatsFilter,
 } from './schemas';
 
@@ -36,7 +35,7 @@ export { statsIndexes } from './indexes';
 
 const config = { permission: 'stats.read' } as const;
 
-function schema(summary: string, response: unknown, extra: FastifySchema = {}): FastifySchema {
+function schema<S extends FastifySchema>(summary: string, response: unknown, extra: S = {} as S) {
   return { tags: ['stats'], summary, ...extra, response: { 200: response } };
 }
 
@@ -70,24 +69,16 @@ function mayCount(request: FastifyRequest, x: string): void {
 }
 
 /** The POST filters are all optional, so a call without a body means "no filter". */
-async function emptyBodyIsNoFilter(request: FastifyRequest) {
+async function emptyBodyIsNoFilter(request: FastifyRequest<{ Body: StatsFilter }>) {
   request.body ??= {};
 }
 
 /** The dashboard map opens at zoom 7.5 (spec §9): the whole map's clusters are cut for it. */
 const WHOLE_MAP_ZOOM = 7.5;
 
-interface GeoQuery {
-  zoom?: number;
-  west?: number;
-  south?: number;
-  east?: number;
-  north?: number;
-}
-
 const idsOf = (list: string | undefined) => (list ? list.split(',') : []);
 
-function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: number) {
+function registerMap(app: TypedInstance, db: Db, changes: ChangeHub, limit: number) {
   // Providers and jobs are read by every role: one index and one whole-map answer for all users.
   const markers = new MarkerIndex(db, changes, limit);
   markers.warm().catch((error: unknown) => app.log.warn({ err: error }, 'map markers not read at start'));
@@ -95,7 +86,7 @@ function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: nu
     '/api/stats/geo',
     { config, schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, { querystring: geoQuerySchema }) },
     async (request, reply) => {
-      const { zoom, west, south, east, north } = request.query as GeoQuery;
+      const { zoom, west, south, east, north } = request.query;
       if (west === undefined || south === undefined || east === undefined || north === undefined) {
         return reply.type('application/json; charset=utf-8').send(await markers.wholeMapJson(WHOLE_MAP_ZOOM));
       }
@@ -106,31 +97,31 @@ function registerMap(app: FastifyInstance, db: Db, changes: ChangeHub, limit: nu
     '/api/stats/geo/places',
     { config, schema: schema('Names and addresses of map markers (info window, referral map)', placesSchema, { querystring: placesQuerySchema }) },
     (request) => {
-      const { providers, jobs } = request.query as { providers?: string; jobs?: string };
+      const { providers, jobs } = request.query;
       return q.places(db, idsOf(providers), idsOf(jobs));
     },
   );
 }
 
-function registerOverview(app: FastifyInstance, db: Db) {
+function registerOverview(app: TypedInstance, db: Db) {
   app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
   app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
   // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
     app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary), { querystring: kpiQuerySchema }) }, (request) =>
-      query(db, filterOf(request, request.query as StatsFilter)),
+      query(db, filterOf(request, request.query)),
     );
   }
 }
 
-function registerReports(app: FastifyInstance, db: Db) {
+function registerReports(app: TypedInstance, db: Db) {
   app.get(
     '/api/stats/byter/:x',
     { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema, querystring: kpiQuerySchema }) },
     (request) => {
-      const { x } = request.params as { x: ByterEntity };
+      const { x } = request.params;
       mayCount(request, x);
-      return q.countByTerritory(db, x, request.user, filterOf(request, request.query as StatsFilter));
+      return q.countByTerritory(db, x, request.user, filterOf(request, request.query));
     },
   );
   app.get(
@@ -143,13 +134,13 @@ function registerReports(app: FastifyInstance, db: Db) {
       }),
     },
     (request) => {
-      const { x, field } = request.params as { x: CountedEntity; field: string };
+      const { x, field } = request.params;
       mayCount(request, x);
       if (!(COUNTED_FIELDS[x] as readonly string[]).includes(field)) {
         const values = { field: 'field' };
         throw new HttpError(400, 'validation.other', values, { errors: [{ field: 'field', message: translate(requestLang(request), 'validation.other', values) }] });
       }
-      return q.countBy(db, x, field, filterOf(request, request.query as StatsFilter), request.user);
+      return q.countBy(db, x, field, filterOf(request, request.query), request.user);
     },
   );
   const cross = (summary: string) => ({
@@ -158,17 +149,18 @@ function registerReports(app: FastifyInstance, db: Db) {
     schema: schema(summary, crossCountsSchema(summary), { body: crossFilterSchema }),
   });
   app.post('/api/stats/byterCate/', cross('Services per territory and category'), (request) =>
-    q.servicesByTerritoryCategory(db, filterOf(request, request.body as StatsFilter), false),
+    q.servicesByTerritoryCategory(db, filterOf(request, request.body), false),
   );
   app.post('/api/stats/byterCateMain/', cross("Services per territory and main category (the service type's parent)"), (request) =>
-    q.servicesByTerritoryCategory(db, filterOf(request, request.body as StatsFilter), true),
+    q.servicesByTerritoryCategory(db, filterOf(request, request.body), true),
   );
   app.get('/api/stats/getKPIs/', { config, schema: schema('Key figures of the reports', kpisSchema, { querystring: kpiQuerySchema }) }, (request) =>
-    q.kpis(db, filterOf(request, request.query as StatsFilter), request.user).then((row) => visibleFigures(request, row)),
+    q.kpis(db, filterOf(request, request.query), request.user).then((row) => visibleFigures(request, row)),
   );
 }
 
-export default async function statsPlugin(app: FastifyInstance, { db, changes, mapPointsLimit }: { db: Db; changes: ChangeHub; mapPointsLimit: number }) {
+export default async function statsPlugin(instance: FastifyInstance, { db, changes, mapPointsLimit }: { db: Db; changes: ChangeHub; mapPointsLimit: number }) {
+  const app = typed(instance);
   registerOverview(app, db);
   registerMap(app, db, changes, mapPointsLimit);
   registerReports(app, db);

@@ -2,7 +2,8 @@
 // a message per field), and answer shapes that make serialization fast and appear in /api/docs.
 import { MAX_INT, UUID_LENGTH, UUID_PATTERN, type JsonSchema } from '../../../schemas/define';
 import { serviceProvider } from '../../../schemas/index';
-import { dateSchema, nullable } from '../../../schemas/derive/json-schema';
+import { nullable } from '../../../schemas/derive/json-schema';
+import { date, integer, number, object as typedObject, oneOf, orNull, type SchemaValue, type Typed } from '../../../schemas/derive/typed';
 import type { Permission } from '../../../schemas/roles';
 
 /** Client figures and the permission that shows them: the dashboard tile's (spec §6: not
@@ -35,8 +36,8 @@ export type CountedEntity = keyof typeof COUNTED_FIELDS;
 
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const itemId: JsonSchema = { type: 'integer', minimum: 0, maximum: MAX_INT };
-const nullableItemId: JsonSchema = { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT };
-const nullableDate: JsonSchema = nullable(dateSchema());
+const nullableItemId = orNull(integer(1, MAX_INT));
+const nullableDate = orNull(date());
 
 function object(properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema {
   return { type: 'object', additionalProperties: false, properties, required };
@@ -77,13 +78,13 @@ export const placesSchema = object({
 /** At most this many ids of each kind per GET /stats/geo/places (the referral map asks for
  * the providers of a page of 100 services). */
 export const MAX_PLACES = 100;
-const idList = (what: string): JsonSchema => ({
+const idList = (what: string): Typed<string> => ({
   type: 'string',
   maxLength: MAX_PLACES * (UUID_LENGTH + 1),
   pattern: `^(${UUID_PATTERN.slice(1, -1)}(,${UUID_PATTERN.slice(1, -1)})*)?$`,
   description: `Ids of ${what}, comma-separated (at most ${MAX_PLACES}).`,
 });
-export const placesQuerySchema = object({ providers: idList('service providers'), jobs: idList('open jobs') }, []);
+export const placesQuerySchema = typedObject({ providers: idList('service providers'), jobs: idList('open jobs') });
 
 const lng: JsonSchema = place.lng;
 const lat: JsonSchema = place.lat;
@@ -111,10 +112,11 @@ export const geoSchema = object(
   [],
 );
 
-const coordinate = (limit: number): JsonSchema => ({ type: 'number', minimum: -limit, maximum: limit });
+const coordinate = (limit: number) => number(-limit, limit);
+const geoView = typedObject({ zoom: number(0, 24), west: coordinate(180), south: coordinate(90), east: coordinate(180), north: coordinate(90) });
 /** The view of GET /stats/geo: a zoom, and the bounds all four or none (the whole map). */
-export const geoQuerySchema: JsonSchema = {
-  ...object({ zoom: { type: 'number', minimum: 0, maximum: 24 }, west: coordinate(180), south: coordinate(90), east: coordinate(180), north: coordinate(90) }, []),
+export const geoQuerySchema: typeof geoView = {
+  ...geoView,
   dependencies: { west: ['south', 'east', 'north', 'zoom'], south: ['west'], east: ['west'], north: ['west'] },
 };
 
@@ -134,26 +136,17 @@ const kpiFigures: Record<string, JsonSchema> = Object.fromEntries(KPI_NAMES.map(
 export const kpisSchema = object(kpiFigures, alwaysThere(kpiFigures));
 
 /** Filters of the reports calls; null or absent means "all". Dates are inclusive days. */
-export interface StatsFilter {
-  territory?: number | null;
-  category?: number | null;
-  dateFrom?: string | null;
-  dateTo?: string | null;
-}
+export const crossFilterSchema = typedObject({ territory: nullableItemId, category: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate });
+export type StatsFilter = SchemaValue<typeof crossFilterSchema>;
 
-export const crossFilterSchema = object(
-  { territory: nullableItemId, category: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate },
-  [],
-);
+export const kpiQuerySchema = typedObject({ territory: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate });
 
-export const kpiQuerySchema = object({ territory: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate }, []);
+export const byterParamsSchema = typedObject({ x: oneOf('string', BYTER_ENTITIES) }, ['x']);
 
-export const byterParamsSchema = object({ x: { type: 'string', enum: BYTER_ENTITIES } });
-
-export const countedParamsSchema = object({
-  x: { type: 'string', enum: Object.keys(COUNTED_FIELDS) },
-  field: { type: 'string', enum: [...new Set(Object.values(COUNTED_FIELDS).flat())] },
-});
+const COUNTED_ENTITIES = Object.keys(COUNTED_FIELDS) as CountedEntity[];
+/** Any field some entity is counted by; the handler checks it is one of `x`'s. */
+const COUNTED_FIELD_NAMES = [...new Set(Object.values(COUNTED_FIELDS).flat())];
+export const countedParamsSchema = typedObject({ x: oneOf('string', COUNTED_ENTITIES), field: oneOf('string', COUNTED_FIELD_NAMES) }, ['x', 'field']);
 
 /** `[{id, count}]` of /stats/by/{x}/{field}: a lookup item id, a provider type, or the code of
  * an enumerated field (sex 'F'/'M', a referral status). */

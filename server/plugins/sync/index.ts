@@ -1,12 +1,13 @@
 // Live sync (issue 4 §4): the pull feed per offline table and the server-sent change stream.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { can } from '../../../schemas/roles';
 import { getEntityByTable } from '../../../schemas/index';
-import { textSchema, withInputRules } from '../../../schemas/derive/json-schema';
+import { arrayOf, dateTime, integer, object, text, withDefault } from '../../../schemas/derive/typed';
 import { readableTables } from '../../../schemas/scope';
 import type { Db } from '../../db/index';
 import { HttpError, sendError } from '../../lib/errors';
 import type { TokenService } from '../../lib/tokens';
+import { typed } from '../../lib/typeProvider';
 import { sessionEnd, sessionOf } from '../auth';
 import type { TokenClaims } from '../../lib/tokens';
 import type { SessionUsers } from '../users/sessionUsers';
@@ -14,31 +15,56 @@ import { findSessionUser, publicUser, type PublicUser } from '../users/store';
 import { issueTicket, redeemTicket, TICKET_SECONDS } from './tickets';
 import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
 import { pullChanges, pullKeys } from './feed';
-import pushPlugin from './push';
+import pushPlugin, { tableParams } from './push';
 
 const HEARTBEAT_MS = 25_000;
 /** Change events of one table within this time go out as one. */
 const COALESCE_MS = 50;
 
-const pullQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    updatedAt: withInputRules({ type: 'string', format: 'date-time' }),
-    id: textSchema(200),
-    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 200 },
-  },
-} as const;
+const pullQuery = object({
+  updatedAt: dateTime(),
+  id: text(200),
+  limit: withDefault(integer(1, 1000), 200),
+});
 
 /** The most keys one by-key pull names (a device owes few: its dropped edits). */
 const MAX_KEYS = 200;
 
-const keysBody = {
+const keysBody = object({ keys: arrayOf(text(200), { minItems: 1, maxItems: MAX_KEYS }) }, ['keys']);
+
+/**
+ * A row of the device's mirror: every column of the record as the table keeps it (the entity's
+ * row, schemas/derive/json-schema.ts rowSchema) and `_deleted` (a deleted record, or an erased
+ * client's: the device drops it). Open on purpose: the answer carries every column the feed
+ * selects, in its order, untouched by the serializer.
+ */
+const mirrorRow = {
+  type: 'object',
+  additionalProperties: true,
+  description: "The record's row (GET {rest}/{id}) and `_deleted: boolean`.",
+};
+
+/** Where the next pull starts: the last row's time (microseconds) and key; null before any row. */
+const checkpoint = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['updatedAt', 'id'],
+  properties: { updatedAt: { type: 'string' }, id: { type: 'string' } },
+};
+
+const pullAnswer = {
   type: 'object',
   additionalProperties: false,
-  required: ['keys'],
-  properties: { keys: { type: 'array', minItems: 1, maxItems: MAX_KEYS, items: textSchema(200) } },
-} as const;
+  required: ['documents', 'checkpoint'],
+  properties: { documents: { type: 'array', items: mirrorRow }, checkpoint },
+};
+
+const keysAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['documents'],
+  properties: { documents: { type: 'array', items: mirrorRow } },
+};
 
 function syncedEntity(table: string) {
   const entity = getEntityByTable(table);
@@ -46,11 +72,10 @@ function syncedEntity(table: string) {
   return entity;
 }
 
-const streamQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ticket: textSchema(100) },
-} as const;
+const streamQuery = object({ ticket: text(100) });
+
+/** Server-sent events: `change` events naming a table (`{"table": …}`), and comments. */
+const streamAnswer = { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } };
 
 const ticketAnswer = {
   type: 'object',
@@ -61,8 +86,7 @@ const ticketAnswer = {
 
 /** EventSource cannot send headers, so the stream takes a single-use ticket in its query string
  * (tickets.ts), never the session token (the server's log never shows query strings either). */
-async function streamUser(db: Db, users: SessionUsers, request: FastifyRequest): Promise<{ user: PublicUser; claims: TokenClaims }> {
-  const ticket = (request.query as { ticket?: string }).ticket;
+async function streamUser(db: Db, users: SessionUsers, ticket: string | undefined): Promise<{ user: PublicUser; claims: TokenClaims }> {
   const claims = ticket ? await redeemTicket(db, ticket) : undefined;
   if (!claims) throw new HttpError(401, 'auth.badTicket');
   const session = await sessionOf(users, claims);
@@ -81,9 +105,10 @@ async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
 }
 
 export default async function syncPlugin(
-  app: FastifyInstance,
+  instance: FastifyInstance,
   { db, hub, users }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers },
 ) {
+  const app = typed(instance);
   const openStreams = new Set<FastifyReply>();
   app.metrics.countStreams(() => openStreams.size);
   app.addHook('preClose', async () => {
@@ -93,19 +118,19 @@ export default async function syncPlugin(
 
   await app.register(pushPlugin, { db });
 
-  app.get('/api/sync/:table', { schema: { querystring: pullQuery } }, async (request) => {
-    const entity = syncedEntity((request.params as { table: string }).table);
+  app.get('/api/sync/:table', { schema: { params: tableParams, querystring: pullQuery, response: { 200: pullAnswer } } }, async (request) => {
+    const entity = syncedEntity(request.params.table);
     if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
-    const { updatedAt, id, limit } = request.query as { updatedAt?: string; id?: string; limit: number };
+    const { updatedAt, id, limit } = request.query;
     const since = updatedAt && id !== undefined ? { updatedAt, id } : undefined;
     return pullChanges(db, entity, request.user, since, limit);
   });
 
   // The mirror rows of named keys (feed.ts pullKeys): POST, so that any key fits in the body.
-  app.post('/api/sync/:table/keys', { schema: { body: keysBody } }, async (request) => {
-    const entity = syncedEntity((request.params as { table: string }).table);
+  app.post('/api/sync/:table/keys', { schema: { params: tableParams, body: keysBody, response: { 200: keysAnswer } } }, async (request) => {
+    const entity = syncedEntity(request.params.table);
     if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
-    return pullKeys(db, entity, request.user, (request.body as { keys: string[] }).keys);
+    return pullKeys(db, entity, request.user, request.body.keys);
   });
 
   // Any signed-in role: a ticket for this session's change stream, to use within TICKET_SECONDS.
@@ -114,11 +139,11 @@ export default async function syncPlugin(
     expiresIn: TICKET_SECONDS,
   }));
 
-  app.get('/api/sync/stream', { schema: { querystring: streamQuery }, config: { public: true } }, async (request, reply) => {
+  app.get('/api/sync/stream', { schema: { querystring: streamQuery, response: streamAnswer }, config: { public: true } }, async (request, reply) => {
     let user: PublicUser;
     let claims: TokenClaims;
     try {
-      ({ user, claims } = await streamUser(db, users, request));
+      ({ user, claims } = await streamUser(db, users, request.query.ticket));
     } catch (error) {
       if (error instanceof HttpError) return sendError(reply, request, error);
       throw error;

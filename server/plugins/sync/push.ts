@@ -14,7 +14,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createPermission, type EntityShape, type JsonSchema } from '../../../schemas/define';
 import { currentActor, declareActor, runAs, type AuditActor } from '../audit/context';
-import { textSchema } from '../../../schemas/derive/json-schema';
+import { anyObject, arrayOf, object, oneOf, string, text, type SchemaValue } from '../../../schemas/derive/typed';
 import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
 import type { Db, Queryable, Row } from '../../db/index';
@@ -25,18 +25,8 @@ import type { RecordInput } from '../records/body';
 import { pushShapeOf, writerOf, type PushShape } from '../records/index';
 import { jsonInput, type EntityWriter, type WriterStore } from '../records/routes';
 import { isDatabaseUnavailable } from '../../db/index';
+import { checked, typed } from '../../lib/typeProvider';
 
-export interface PushRecord {
-  op: 'create' | 'update';
-  /** The record's key (updates; creates carry theirs in `data`). */
-  id?: string;
-  /** The fields, as the JSON body of POST {rest}/ or PUT {rest}/{id} (with `updatedAt` = the edit's base). */
-  data: Record<string, unknown>;
-  /** Image slots to empty (updates), as the single-record route's `removeImages`. */
-  removeImages?: string[];
-  /** When the change was made on the device (the audit log keeps it beside the server's time). */
-  deviceAt?: string;
-}
 
 /** One record's answer: what the single-record route would have answered. */
 export interface PushResult {
@@ -45,30 +35,52 @@ export interface PushResult {
   body: Row | ErrorAnswer['body'];
 }
 
-const pushBody = {
+/** The table of a sync route's path (an offline collection's name). */
+export const tableParams = object({ table: text(64, 1) }, ['table'], { open: true });
+
+const pushRecord = object(
+  {
+    op: oneOf('string', ['create', 'update']),
+    /** The record's key (updates; creates carry theirs in `data`). */
+    id: text(100, 1),
+    /** The fields, as the JSON body of POST {rest}/ or PUT {rest}/{id} (with `updatedAt` = the edit's base). */
+    data: anyObject(),
+    /** Image slots to empty (updates), as the single-record route's `removeImages`. */
+    removeImages: arrayOf(text(64, 1), { maxItems: 10 }),
+    /** When the change was made on the device (the audit log keeps it beside the server's time).
+     * Any year: a device's clock may be wrong, and its records must still go up. */
+    deviceAt: string({ type: 'string', format: 'date-time', maxLength: 40 }),
+  },
+  ['op', 'data'],
+);
+
+export type PushRecord = SchemaValue<typeof pushRecord>;
+
+const pushBody = object({ records: arrayOf(pushRecord, { minItems: 1, maxItems: PUSH_LIMITS.records }) }, ['records']);
+
+/** One answer per record, in the order sent: its key, and the status and body the single-record
+ * route would have answered (the row, or the error with, for a duplicate, the server's copy).
+ * The body is open: the serializer passes every column and error field untouched. */
+const pushAnswer = {
   type: 'object',
-  required: ['records'],
   additionalProperties: false,
+  required: ['results'],
   properties: {
-    records: {
+    results: {
       type: 'array',
-      minItems: 1,
-      maxItems: PUSH_LIMITS.records,
       items: {
         type: 'object',
-        required: ['op', 'data'],
         additionalProperties: false,
+        required: ['key', 'status', 'body'],
         properties: {
-          op: { type: 'string', enum: ['create', 'update'] },
-          id: textSchema(100, 1),
-          data: { type: 'object' },
-          removeImages: { type: 'array', maxItems: 10, items: textSchema(64, 1) },
-          deviceAt: { type: 'string', format: 'date-time', maxLength: 40 },
+          key: { type: 'string' },
+          status: { type: 'integer' },
+          body: { type: 'object', additionalProperties: true, description: 'The row stored, or the error answer ({statusCode, error, code, message, …}).' },
         },
       },
     },
   },
-} as const;
+};
 
 /** The tables that take batches: offline kinds stored through the generic routes, and profile images. */
 function pushableEntity(table: string): { entity: EntityShape; shape: PushShape } {
@@ -216,9 +228,7 @@ async function readMultipartBatch(request: FastifyRequest, shape: PushShape): Pr
   } catch {
     throw new HttpError(400, 'http.badJson');
   }
-  const validate = request.compileValidationSchema(pushBody as unknown as Record<string, unknown>);
-  if (!validate(body)) throw Object.assign(new Error('validation'), { validation: validate.errors ?? [], statusCode: 400 });
-  const { records } = body as { records: PushRecord[] };
+  const { records } = checked(request, pushBody, body);
   const byRecord: RecordFiles[] = records.map(() => ({ files: [] }));
   const target = (field: string) => {
     const match = IMAGE_PART.exec(field);
@@ -236,7 +246,8 @@ async function readMultipartBatch(request: FastifyRequest, shape: PushShape): Pr
   return { records, files: byRecord };
 }
 
-export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db }) {
+export default async function pushPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(instance);
   // Multipart batches (records with their images); the per-file limit of the single-record routes.
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
   // Made once per table: Fastify caches compiled validators by schema object.
@@ -250,14 +261,14 @@ export default async function pushPlugin(app: FastifyInstance, { db }: { db: Db 
     '/api/sync/push/:table',
     {
       // JSON batches are validated by the route; multipart ones by readMultipartBatch (same schema).
-      schema: { params: { type: 'object', properties: { table: textSchema(64, 1) } }, body: { content: { 'application/json': { schema: pushBody } } } },
+      schema: { params: tableParams, body: { content: { 'application/json': { schema: pushBody } } }, response: { 200: pushAnswer } },
       bodyLimit: PUSH_LIMITS.bytes,
     },
     async (request) => {
-      const { entity, shape } = pushable((request.params as { table: string }).table);
+      const { entity, shape } = pushable(request.params.table);
       const { records, files } = request.isMultipart()
         ? await readMultipartBatch(request, shape)
-        : { records: (request.body as { records: PushRecord[] }).records, files: [] };
+        : { records: request.body.records, files: [] };
       assertAllowed(request, entity, records);
       const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
       const batch = uploadActor();

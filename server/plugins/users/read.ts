@@ -1,11 +1,12 @@
 // GET /users, /users/all and /users/{id}: what a user may read of the others (scope.ts).
 import type { FastifyInstance } from 'fastify';
-import { listQuerySchema } from '../../../schemas/derive/json-schema';
+import { listQuery } from '../../../schemas/derive/typed';
 import { user as userEntity } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
 import type { Db, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
-import { Conditions, getRowOr404, listRows, type ListQuery } from '../../lib/records';
+import { Conditions, getRowOr404, listRows } from '../../lib/records';
+import { typed } from '../../lib/typeProvider';
 import { schemas } from './schemas';
 import { canRead, readScope, type Person } from './scope';
 import { pickerUsers } from './store';
@@ -14,11 +15,12 @@ export function asPerson(row: Row): Person {
   return { userId: String(row.userId), role: Number(row.role), location: Number(row.location) };
 }
 
-export function registerReadRoutes(app: FastifyInstance, db: Db) {
+export function registerReadRoutes(instance: FastifyInstance, db: Db) {
+  const app = typed(instance);
   app.get(
     '/api/users',
-    { schema: { querystring: listQuerySchema(userEntity), ...schemas.list }, config: { permission: 'users.manage' } },
-    async (request) => listRows(db, userEntity, request.query as ListQuery, readScope(request.user, new Conditions())),
+    { schema: { querystring: listQuery(userEntity), ...schemas.list }, config: { permission: 'users.manage' } },
+    async (request) => listRows(db, userEntity, request.query, readScope(request.user, new Conditions())),
   );
 
   app.get('/api/users/all', { schema: schemas.all, config: { permission: 'users.manage' } }, async (request) =>

@@ -74,7 +74,7 @@ export function registerUpdateRoutes(app: FastifyInstance, db: Db) {
       schema: schemas.updateSelf,
       // Before body validation: another user's id is refused whatever the body says.
       preValidation: async (request) => {
-        if ((request.params as { id?: string }).id !== request.user.userId) throw new HttpError(403, 'users.selfOnly');
+        if (request.params.id !== request.user.userId) throw new HttpError(403, 'users.selfOnly');
       },
     },
     async (request) => applyUpdate(db, request, () => undefined),
