@@ -28,6 +28,7 @@ export {
   jobReferralView,
 } from './entities/referrals.ts';
 export type { RowOf, CreateBodyOf, UpdateBodyOf, DocOf, SyncFields, ValueOf } from './derive/types.ts';
+export { listParams, type FilterValue, type ListQuery, type ListParams, type ListRequest } from './listQuery.ts';
 export {
   user,
   list,

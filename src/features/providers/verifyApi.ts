@@ -3,6 +3,7 @@
 // their own translated message rather than the interceptor's generic toast.
 import type { RowOf } from '../../../schemas/derive/types';
 import { SERVICE_STATUS, type service } from '../../../schemas/index';
+import { listParams } from '../../../schemas/listQuery';
 import type { HttpClient, ListQuery, ListResult } from '../../lib/datalayer/types';
 
 export type ServiceRow = RowOf<typeof service>;
@@ -24,15 +25,9 @@ export interface VerifyAnswer {
   verifiedAt: string;
 }
 
-/** List query → query string (filters are top-level parameters on the API). */
-function params(query: ListQuery): Record<string, unknown> {
-  const { filter, ...rest } = query;
-  return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
-}
-
 /** One page of the services waiting for verification (GET /spDetail/spending, list envelope). */
 export async function listPending(http: HttpClient, query: ListQuery): Promise<ListResult<ServiceRow>> {
-  const { data } = await http.get<ListResult<ServiceRow>>('/spDetail/spending', { params: params(query), silent: true });
+  const { data } = await http.get<ListResult<ServiceRow>>('/spDetail/spending', { params: listParams(query), silent: true });
   return data;
 }
 

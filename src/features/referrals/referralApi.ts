@@ -2,6 +2,7 @@
 // holds the 13 tables of spec §3), so these go straight to the API through the app's client.
 import { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
+import { listParams } from '../../../schemas/listQuery';
 import type { ListQuery, ListResult } from '../../lib/datalayer/types';
 import { KIND_INFO, type ReferralKind } from './kinds';
 
@@ -11,15 +12,9 @@ export type { Attachment, StatusChange } from '../../../schemas/index';
 
 const rest = (kind: ReferralKind) => KIND_INFO[kind].entity.rest as string;
 
-/** List query → the search body (filters are top-level there, the date range too). */
-function searchBody(query: ListQuery): Row {
-  const { filter, ...others } = query;
-  return Object.fromEntries(Object.entries({ ...others, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
-}
-
 /** One page of the list view (a referral with its client and its service or job). */
 export async function searchReferrals(kind: ReferralKind, query: ListQuery): Promise<ListResult<Row>> {
-  const { data } = await api.post<ListResult<Row>>(`${rest(kind)}/search`, searchBody(query));
+  const { data } = await api.post<ListResult<Row>>(`${rest(kind)}/search`, listParams(query));
   return data;
 }
 

@@ -4,17 +4,12 @@ import { isAxiosError } from 'axios';
 import { user as userEntity, type RowOf } from '../../../schemas/index';
 import { can } from '../../lib/permissions';
 import { api } from '../../lib/api';
+import { listParams } from '../../../schemas/listQuery';
 import type { ListQuery, ListResult } from '../../lib/datalayer';
 import { getUser, getToken, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
 
 export type UserRow = RowOf<typeof userEntity>;
 export { userEntity };
-
-/** List query → API parameters (filters are top-level parameters there). */
-function listParams(query: ListQuery): Record<string, unknown> {
-  const { filter, ...rest } = query;
-  return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
-}
 
 export async function listUsers(query: ListQuery): Promise<ListResult<UserRow>> {
   const { data } = await api.get<ListResult<UserRow>>('/users', { params: listParams(query) });

@@ -1,6 +1,7 @@
 // A list page from the server: no store, no images, so the app's start can ask it (the list's
 // first page asked with the address, prefetch.ts) without loading RxDB.
 import type { EntityShape } from '../../../schemas/define';
+import { listParams } from '../../../schemas/listQuery';
 import type { HttpClient, ListQuery } from './types';
 
 export type Row = Record<string, unknown>;
@@ -15,12 +16,6 @@ export interface Page {
 export function restOf(entity: EntityShape): string {
   if (!entity.rest) throw new Error(`${entity.name} has no API`);
   return entity.rest;
-}
-
-/** List query → API parameters (filters are top-level parameters there). */
-function listParams(query: ListQuery): Record<string, unknown> {
-  const { filter, ...rest } = query;
-  return Object.fromEntries(Object.entries({ ...rest, ...filter }).filter(([, v]) => v !== undefined && v !== ''));
 }
 
 /** One page from the server: through the entity's POST search call when it has one (spec §7:
