@@ -240,3 +240,37 @@ describe('the error titles of spec §8', () => {
     await context.close();
   });
 });
+
+describe('a client file sent online (spec §7: PUT /profile/images/{id} with progress events)', () => {
+  it('shows how much of it is sent while it uploads', async () => {
+    const body: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Furaha', lastName: 'Mumbere' };
+    expect((await server.api('POST', '/profile/', { token, body })).status).toBe(201);
+    const profId = String(body.prof_Id);
+    // A scanned identity document of 1 MB, sent over a slow uplink (200 kB/s): seen going.
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n', 'latin1'), Buffer.alloc(1024 * 1024, 0x20), Buffer.from('\n%%EOF\n', 'latin1')]);
+
+    const { context, page } = await open();
+    await page.goto(`/profiles/edit/${profId}?step=files`);
+    await page.getByTestId('file-input-idDocument').setInputFiles({ name: 'id-card.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 200 * 1024 });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+
+    const progress = page.getByTestId('file-upload-progress');
+    await progress.getByText(/^Sending to the server \(Identity document\): \d+%$/).waitFor();
+    const bar = progress.getByRole('progressbar', { name: /Identity document/ });
+    // Part of the file is sent, not all of it yet: the bar moves with the bytes.
+    await poll(async () => Number((await bar.getAttribute('aria-valuenow').catch(() => null)) ?? -1)).toBeGreaterThan(0);
+    const partway = Number(await bar.getAttribute('aria-valuenow').catch(() => 100));
+    expect(partway).toBeLessThan(100);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+    await page.waitForURL((url) => url.pathname === `/profiles/${profId}`);
+    expect(await progress.count()).toBe(0);
+    const files = await server.api('GET', `/profile/images/${profId}`, { token });
+    expect(files.body.map((row: { img_for: string }) => row.img_for)).toEqual(['idDocument']);
+    await context.close();
+  });
+});

@@ -6,7 +6,7 @@
 import { useState, type ReactNode } from 'react';
 import { isAxiosError } from 'axios';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, Step, StepButton, StepContent, StepLabel, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, LinearProgress, Step, StepButton, StepContent, StepLabel, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
 import { recordTitle } from '../../../schemas/index';
@@ -56,6 +56,20 @@ function valuesOf(reg: Registration) {
   return { profileValues, records };
 }
 
+/** A photo or document going to the server: which one and how much of it has left. */
+function FileProgress({ sending, ctx }: { sending: { slot: string; sent: number }; ctx: DisplayContext }) {
+  const percent = Math.round(sending.sent * 100);
+  const label = ctx.t('clients.form.sendingFile', { file: ctx.t(`enum.profileImage.img_for.${sending.slot}`), percent });
+  return (
+    <Box sx={{ mt: 2 }} data-testid="file-upload-progress">
+      <Typography variant="body2" id="file-upload-progress-label">
+        {label}
+      </Typography>
+      <LinearProgress variant="determinate" value={percent} aria-labelledby="file-upload-progress-label" />
+    </Box>
+  );
+}
+
 interface FormProps {
   /** The client edited, or null for a new one. */
   stored: StoredClient | null;
@@ -78,6 +92,8 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const [saving, setSaving] = useState(false);
   const [failures, setFailures] = useState<PartFailure[]>([]);
   const [profileError, setProfileError] = useState<string | null>(null);
+  /** The file being sent online and the share of it sent (spec §7 progress events). */
+  const [sending, setSending] = useState<{ slot: string; sent: number } | null>(null);
   const [showRestored, setShowRestored] = useState(restored !== null);
   const editing = editedId !== null;
   const step = STEPS[reg.step] ?? 'identity';
@@ -130,6 +146,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       const result = await saveClient({
         data, local, profId: reg.profId, exists: reg.exists, basedOn: reg.basedOn.profile,
         profileValues, records: recordInput, files, done: new Set(reg.done),
+        onFileProgress: (slot, sent) => setSending({ slot, sent }),
       });
       if (result.failures.length) {
         setReg((r) => ({ ...r, exists: true, done: [...result.done] }));
@@ -150,6 +167,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       else reportSaveFailure('errors.overallSaveProfileTitle', cause, 'clients.error.conflict');
     } finally {
       setSaving(false);
+      setSending(null);
     }
   };
 
@@ -250,6 +268,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
         )}
       </Typography>
       {body(step)}
+      {saving && sending && <FileProgress sending={sending} ctx={ctx} />}
       {buttons}
     </Box>
   );

@@ -4,7 +4,7 @@
 // profile and what worked, says which part failed, and a second save sends only the rest.
 import type { ImageChanges } from '../../components/images';
 import { messageOf } from '../../components/entity';
-import type { DataLayer, Doc, Values } from '../../lib/datalayer/types';
+import type { DataLayer, Doc, UploadProgress, Values } from '../../lib/datalayer/types';
 import { profile, SUB_RECORDS, type SubPart } from './steps';
 
 export type ClientDoc = Doc<typeof profile>;
@@ -26,6 +26,8 @@ export interface ClientSaveInput {
   files: ImageChanges;
   /** Parts saved by an earlier attempt of this form: not sent again. */
   done: ReadonlySet<SavePart>;
+  /** Hears the photo and documents being sent online (spec §7 progress events). */
+  onFileProgress?: UploadProgress;
 }
 
 export interface PartFailure {
@@ -95,7 +97,7 @@ export async function saveClient(input: ClientSaveInput): Promise<ClientSaveResu
   }
   if (!done.has('files') && hasFileWork(input.files)) {
     try {
-      await input.data.saveProfileImages(input.profId, input.files.images, input.files.removeImages);
+      await input.data.saveProfileImages(input.profId, input.files.images, input.files.removeImages, input.onFileProgress);
       done.add('files');
     } catch (error) {
       failures.push({ part: 'files', message: messageOf(error), error });

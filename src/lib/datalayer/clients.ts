@@ -9,7 +9,7 @@ import type { Ctx } from './context';
 import { isPending, plain, writeSynced, type DocData } from './docs';
 import { checkImages, storeImagesOffline } from './images';
 import { isNetworkError, putProfileImage } from './remote';
-import type { DuplicateClient, ImageInput } from './types';
+import type { DuplicateClient, ImageInput, UploadProgress } from './types';
 
 export const PROFILE_FILE_KINDS = profileImage.fields.img_for.values as readonly string[];
 
@@ -57,7 +57,7 @@ async function profileOnServer(ctx: Ctx, key: string): Promise<boolean> {
  * idDocument, consentForm), `remove` names kinds to delete. Online (and the client on the
  * server) they go at once, removals first; what the network drops waits here for the upload.
  */
-export async function saveProfileImages(ctx: Ctx, key: string, images: readonly ImageInput[], remove: readonly string[] = []): Promise<void> {
+export async function saveProfileImages(ctx: Ctx, key: string, images: readonly ImageInput[], remove: readonly string[] = [], onProgress?: UploadProgress): Promise<void> {
   checkImages(profile, images);
   const removals = remove.filter((kind) => PROFILE_FILE_KINDS.includes(kind) && !images.some((image) => image.slot === kind));
   const onServer = await profileOnServer(ctx, key);
@@ -78,7 +78,8 @@ export async function saveProfileImages(ctx: Ctx, key: string, images: readonly 
   for (const [i, image] of images.entries()) {
     if (online) {
       try {
-        const row = await putProfileImage(ctx.http, key, image);
+        onProgress?.(image.slot, 0);
+        const row = await putProfileImage(ctx.http, key, image, onProgress && ((sent) => onProgress(image.slot, sent)));
         await writeSynced(ctx.db, profileImage, [row], { replacePending: true });
         continue;
       } catch (error) {

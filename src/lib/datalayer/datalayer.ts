@@ -55,7 +55,7 @@ export function createDataLayer(deps: DataLayerDeps): DataLayer {
     count$<E extends EntityShape>(entity: E, selector: MangoQuerySelector<Doc<E>> = {}) {
       return from(store()).pipe(switchMap((ctx) => read.count$(ctx, entity, selector as unknown as NonNullable<Untyped['selector']>)));
     },
-    saveProfileImages: async (key, images, remove = []) => saveProfileImages(await store(), key, images, remove),
+    saveProfileImages: async (key, images, remove = [], onProgress) => saveProfileImages(await store(), key, images, remove, onProgress),
     findDuplicates: async (query) => findDuplicates(await store(), query),
     async listProfileFiles(key: string) {
       return typed<Doc<typeof profileImage>[]>(await listProfileFiles(await store(), key));

@@ -1,6 +1,6 @@
 // The API calls of the data layer (docs/api.md): entity routes derived from schemas/, the list
 // envelope, multipart images, the conflict answer of updates.
-import { isAxiosError, type AxiosRequestConfig } from 'axios';
+import { isAxiosError, type AxiosProgressEvent, type AxiosRequestConfig } from 'axios';
 import type { EntityShape } from '../../../schemas/define';
 import { recordForm, profileImageForm } from './images';
 import { restOf, type Row } from './pages';
@@ -72,9 +72,11 @@ export async function putRecord(
   }
 }
 
-/** PUT /profile/images/{id}: one image per kind; answers the tbl_profiles_images row. */
-export async function putProfileImage(http: HttpClient, key: string, image: ImageInput): Promise<Row> {
-  const { data } = await http.put<Row>(`/profile/images/${encodeURIComponent(key)}`, profileImageForm(image), MULTIPART);
+/** PUT /profile/images/{id}: one image per kind; answers the tbl_profiles_images row.
+ * `onProgress` hears the share of the bytes sent (axios onUploadProgress). */
+export async function putProfileImage(http: HttpClient, key: string, image: ImageInput, onProgress?: (sent: number) => void): Promise<Row> {
+  const config = onProgress ? { ...MULTIPART, onUploadProgress: (event: AxiosProgressEvent) => onProgress(event.total ? Math.min(1, event.loaded / event.total) : (event.progress ?? 0)) } : MULTIPART;
+  const { data } = await http.put<Row>(`/profile/images/${encodeURIComponent(key)}`, profileImageForm(image), config);
   return data;
 }
 

@@ -17,6 +17,10 @@ export type HttpClient = Pick<AxiosInstance, 'get' | 'post' | 'put' | 'defaults'
 /** What GET /api/lists/profilelist answers and the `lists` storage key holds. */
 export type LookupLists = Readonly<Record<string, readonly LookupItem[]>>;
 
+/** Hears a file being sent online (spec §7: PUT /profile/images/{id} with progress events):
+ * its kind (`slot`) and the share of its bytes sent, 0 to 1. */
+export type UploadProgress = (slot: string, sent: number) => void;
+
 /** A value or a function reading the current one (storage can change after creation). */
 export type Getter<T> = T | (() => T);
 
@@ -119,7 +123,7 @@ export interface DataLayer {
   /** A client's photo, identity document and consent form (issue 11): `images` fill or replace
    * their kind (`slot` photo / idDocument / consentForm), `remove` deletes kinds, on the server
    * too (at once online, with the upload offline). */
-  saveProfileImages(key: string, images: readonly ImageInput[], remove?: readonly string[]): Promise<void>;
+  saveProfileImages(key: string, images: readonly ImageInput[], remove?: readonly string[], onProgress?: UploadProgress): Promise<void>;
   /** A client's photo and documents (tbl_profiles_images documents, removals waiting for the
    * upload included): the server's list online, written into the store; the store's offline. */
   listProfileFiles(key: string): Promise<Doc<typeof profileImage>[]>;
