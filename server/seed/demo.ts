@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { ident } from '../../schemas/derive/sql';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
-import { JOB_REFERRAL_FLOW, REFERRAL_FLOW, type StatusFlow } from '../../schemas/index';
+import { entityByName, JOB_REFERRAL_FLOW, REFERRAL_FLOW, type StatusFlow } from '../../schemas/index';
 import { configFromEnv } from '../config';
 import { openDb, type Db, type Queryable } from '../db/index';
 import { migrate } from '../db/migrations';
@@ -565,12 +565,6 @@ export function buildDemoRows(options: DemoOptions): Rows {
   return rows;
 }
 
-const TABLES: Record<DemoEntity, string> = {
-  serviceProvider: 'tbl_serviceprovider', service: 'tbl_sp_detail', apprenticeship: 'tbl_apprship', vocational: 'tbl_voc_train',
-  job: 'available-jobs', otherJob: 'tbl_jobs_other', profile: 'tbl_profiles', skills: 'tbl_skills', social: 'tbl_profiles_social',
-  security: 'tbl_profiles_sec', business: 'tbl_profiles_bstart', referral: 'referral', jobReferral: 'jobreferral',
-};
-
 const BATCH = 1000;
 
 /** Multi-row INSERTs of up to BATCH rows: one JSON parameter per statement, expanded by
@@ -592,7 +586,7 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
   const rows = buildDemoRows(options);
   return db.transaction(async (tx) => {
     const lists = (await seedLookupLists(tx)).length;
-    for (const name of DEMO_ENTITIES) await insertRows(tx, TABLES[name], rows[name]);
+    for (const name of DEMO_ENTITIES) await insertRows(tx, entityByName[name].table, rows[name]);
     const counts = Object.fromEntries(DEMO_ENTITIES.map((name) => [name, rows[name].length])) as Record<DemoEntity, number>;
     return { ...counts, lists };
   });
@@ -625,7 +619,7 @@ async function firstAdministrator(db: Queryable): Promise<string | null> {
 }
 
 function report(summary: DemoSummary, seconds: number, where: string): string {
-  const lines = DEMO_ENTITIES.map((name) => `  ${TABLES[name].padEnd(20)} ${String(summary[name]).padStart(8)}`);
+  const lines = DEMO_ENTITIES.map((name) => `  ${entityByName[name].table.padEnd(20)} ${String(summary[name]).padStart(8)}`);
   const total = DEMO_ENTITIES.reduce((sum, name) => sum + summary[name], 0);
   return [
     `Demo data inserted into ${where}:`, ...lines, `  ${'total'.padEnd(20)} ${String(total).padStart(8)}`,
