@@ -2,6 +2,7 @@
 // when the signed-in store opens in online mode or the mode switch turns online, stopped when
 // it turns offline, and stopped before a logout clears the token it uses.
 import { useEffect } from 'react';
+import { ALL_TABLES } from '../../../schemas/changeStream';
 import { list as listEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
 import { refreshLists } from '../../lib/datalayer';
@@ -105,7 +106,7 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
   });
   // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
   const stopLists = onServerChange((table) => {
-    if (table === LISTS_TABLE || table === '*') refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
+    if (table === LISTS_TABLE || table === ALL_TABLES) refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
   });
   // Back on the network: pull at once rather than at the next retry.
   const onOnline = () => replication.reSync();
