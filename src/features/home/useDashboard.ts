@@ -1,10 +1,11 @@
 import { startTransition, useCallback, useEffect, useState } from 'react';
+import { job, profile, referral, service, serviceProvider } from '../../../schemas/index';
 import { useServerChanges } from '../../lib/serverChanges';
 import { fetchDashboard, withUnchangedParts, type Dashboard } from './dashboardData';
 
 /** Tables whose changes alter the dashboard's figures: a new service or job (spec §2 charts and
  * map), provider (map), client or referral (tiles). */
-const WATCHED = ['tbl_serviceprovider', 'tbl_sp_detail', 'available-jobs', 'tbl_profiles', 'referral'];
+const WATCHED = [serviceProvider.table, service.table, job.table, profile.table, referral.table];
 
 export interface DashboardState {
   data: Dashboard | null;

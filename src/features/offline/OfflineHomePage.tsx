@@ -10,6 +10,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import StopCircleIcon from '@mui/icons-material/StopCircle';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
+import { job, profile, service } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
 import { useDb } from '../../lib/db/DbProvider';
 import { can, type Permission } from '../../lib/permissions';
@@ -36,9 +37,9 @@ interface CountRule {
 // Spec §2 Offline home: local counts of Services, Available Jobs and Clients.
 // White text on these reaches 7:1 or more (WCAG AAA), small captions included, in both themes.
 const COUNTS: CountRule[] = [
-  { id: 'services', table: 'tbl_sp_detail', labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#006064' },
-  { id: 'jobs', table: 'available-jobs', labelId: 'offline.count.jobs', icon: WorkIcon, color: '#1b5e20' },
-  { id: 'clients', table: 'tbl_profiles', labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00', show: 'offline.clients' },
+  { id: 'services', table: service.table, labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#006064' },
+  { id: 'jobs', table: job.table, labelId: 'offline.count.jobs', icon: WorkIcon, color: '#1b5e20' },
+  { id: 'clients', table: profile.table, labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00', show: 'offline.clients' },
 ];
 
 // The tiles, the sync times and the storage card are drawn again only when their own props
