@@ -10,6 +10,7 @@ import type { IcrsDatabase } from '../db/collections';
 import type { SessionUser } from '../session';
 import type { Duplicate, DuplicateQuery } from '../../../schemas/duplicates';
 import type { profileImage } from '../../../schemas/index';
+import type { FilterValue, ListQuery } from '../../../schemas/listQuery';
 
 /** The HTTP calls the data layer makes: the app's axios instance (`api`) or a test one. */
 export type HttpClient = Pick<AxiosInstance, 'get' | 'post' | 'put' | 'defaults'>;
@@ -43,24 +44,8 @@ export type Doc<E extends EntityShape = EntityShape> = DocOf<E>;
 /** Form values: the entity's fields by name. Unknown names are ignored, null clears a field. */
 export type Values = Readonly<Record<string, unknown>>;
 
-export type FilterValue = string | number | boolean;
-
-/** One page request, the same online (API query) and offline (RxDB query). */
-export interface ListQuery {
-  /** From 1. */
-  page?: number;
-  /** One of the API's PAGE_SIZES (5, 10, 15, 20, 25, 50, 100, 200); default 10. */
-  pageSize?: number;
-  /** A field name; `createdAt` (or none: the entity's default) lists newest first. */
-  sort?: string;
-  dir?: 'asc' | 'desc';
-  /** Text search in the entity's search fields. */
-  q?: string;
-  /** Equality filters by field name (`territory`, `status`, `sp_Id`, …; offline also `syncState`). */
-  filter?: Readonly<Record<string, FilterValue>>;
-  dateFrom?: string;
-  dateTo?: string;
-}
+/** One page request (one definition, shared with the server: schemas/listQuery.ts). */
+export type { FilterValue, ListQuery };
 
 export interface ListResult<D> {
   rows: D[];
