@@ -40,12 +40,11 @@ export interface AuthOptions {
   passwords: Passwords;
 }
 
-/** The signed-in user's row (never a password, its hash, the device secret or the token version:
- * users/store.ts publicUser) with the new session token. Open, so that nothing the row carries
- * is dropped on the way. */
+/** The signed-in user's row with the new session token. Closed, as every user answer: the user
+ * is read whole (`SELECT *`), and only the columns the entity declares public may leave, never
+ * a password hash, the device secret or the token version (a column added later included). */
 const signedInUser = {
   ...userRow,
-  additionalProperties: true,
   required: [...(userRow.required ?? []), 'token'],
   properties: { ...userRow.properties, token: { type: 'string' } },
 };
