@@ -220,10 +220,11 @@ export async function getRow(db: Queryable, e: EntityShape, key: string | readon
   return rows[0];
 }
 
-/** The record, or 404 when it does not exist, is soft-deleted or is outside the user's scope. */
-export async function getRowOr404(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access): Promise<Row> {
+/** The record, or 404 when it does not exist, is soft-deleted or is outside the user's scope;
+ * `tellDeleted` (an edit): the 404 of a deleted record says when, by whom and why. */
+export async function getRowOr404(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access, tellDeleted = false): Promise<Row> {
   const row = await getRow(db, e, key, access);
-  if (!row) throw new HttpError(404, 'http.recordNotFound');
+  if (!row) throw tellDeleted ? await missingRecord(db, e, key, access) : new HttpError(404, 'http.recordNotFound');
   return row;
 }
 
@@ -295,8 +296,21 @@ export async function updateRow(
   }
   if (rows[0]) return rows[0];
   const current = await getRow(db, e, key, access);
-  if (!current) throw new HttpError(404, 'http.recordNotFound');
+  if (!current) throw await missingRecord(db, e, key, access);
   throw new HttpError(409, 'http.conflict', {}, { result: 'conflict', server: current });
+}
+
+/** The 404 of an edit whose record is not there. One the user could see that was deleted (or a
+ * client erased) says when, by whom and, for a deletion, why, in `deleted` (issue 30 §7): an
+ * offline edit of it can then be discarded knowingly instead of retried for ever. */
+async function missingRecord(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access): Promise<HttpError> {
+  const gone = e.softDelete || e.fields.erasedAt ? await getRow(db, e, key, access, true) : undefined;
+  const at = gone && (gone.deletedAt ?? gone.erasedAt);
+  if (!gone || !at) return new HttpError(404, 'http.recordNotFound');
+  const userId = gone.deletedAt ? gone.deletedBy : gone.updatedBy;
+  const [user] = userId ? await db.query<{ name: string }>('SELECT coalesce(nullif("fullName", \'\'), "userName") AS "name" FROM "users" WHERE "userId" = $1', [userId]) : [];
+  const reason = gone.deletedAt && typeof gone.deleteReason === 'string' && gone.deleteReason ? gone.deleteReason : null;
+  return new HttpError(404, 'http.recordDeleted', {}, { deleted: { at: new Date(at as string).toISOString(), by: user?.name ?? null, reason } });
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {

@@ -20,11 +20,12 @@ const field = { userName: 'details4', password: 'details-password-4', role: 4, l
 const restricted = { userName: 'details6', password: 'details-password-6', role: 6, location: 2 };
 const orgAdmin = { userName: 'details7', password: 'details-password-7', role: 7, location: 2 };
 const reporter = { userName: 'details2', password: 'details-password-2', role: 2, location: 2 };
+const deleter = { userName: 'details3', password: 'details-password-3', role: 3, location: 2, fullName: 'Aline Deleter' };
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(server.server.db);
-  for (const user of [field, restricted, orgAdmin, reporter]) await server.createUser(user);
+  for (const user of [field, restricted, orgAdmin, reporter, deleter]) await server.createUser(user);
   token = await server.login(field.userName, field.password);
 });
 
@@ -271,6 +272,54 @@ describe('a client file sent online (spec §7: PUT /profile/images/{id} with pro
     expect(await progress.count()).toBe(0);
     const files = await server.api('GET', `/profile/images/${profId}`, { token });
     expect(files.body.map((row: { img_for: string }) => row.img_for)).toEqual(['idDocument']);
+    await context.close();
+  });
+});
+
+describe('an offline edit of a record deleted on the server meanwhile', () => {
+  it('says so on the pending page, with when, by whom and why, and offers Export and Discard, not Retry', async () => {
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
+    await context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
+    await signIn(page, field.userName, field.password);
+    await page.waitForFunction(() => Boolean(window.__icrs?.data));
+    // Saved online (a synced copy on the device), then edited offline.
+    const key = await page.evaluate(async () => {
+      const { data, entities } = window.__icrs!;
+      return (await data!.create(entities.serviceProvider, { sp_Name: 'Centre Tumaini', sp_type: 1, territory: 1 })).sp_Id;
+    });
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await page.waitForFunction(() => Boolean(window.__icrs?.data));
+    await page.evaluate(async (id) => {
+      const { data, entities } = window.__icrs!;
+      await data!.update(entities.serviceProvider, id, { sp_Name: 'Centre Tumaini (new phone)' });
+    }, key);
+    // Meanwhile a colleague deletes it on the server, with a reason.
+    const gone = await server.api('POST', `/sproviers/delete/${key}`, { token: await server.login(deleter.userName, deleter.password), body: { reason: 'Closed for good', password: deleter.password } });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+
+    await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/offlinehp');
+    await page.getByRole('button', { name: 'Upload Data online' }).click();
+    // The upload's summary names it.
+    await page.getByTestId('upload-summary').getByText(/Deleted on the server meanwhile, so not sent: Service provider “Centre Tumaini \(new phone\)”/).waitFor();
+
+    await page.getByRole('link', { name: /Pending records/ }).click();
+    const row = page.locator(`[data-testid="pending-row"][data-key="${key}"]`);
+    await poll(() => row.getAttribute('data-state')).toBe('deleted');
+    await row.getByText('Deleted on the server', { exact: true }).waitFor();
+    const said = (await row.getByTestId('pending-error').textContent()) ?? '';
+    expect(said).toMatch(/^Deleted on the server on .+ by Aline Deleter: your change cannot be sent\. Reason: Closed for good$/);
+    expect(said).not.toContain('No record with this id');
+    expect(await row.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+
+    // Export keeps a copy (the pending records' file, this one in it), then Discard drops it.
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export Centre Tumaini (new phone) to a file, with the other pending records' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^icrs-pending-details4-.*\.json$/);
+    await row.getByRole('button', { name: 'Discard Centre Tumaini (new phone)' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();
+    await row.waitFor({ state: 'detached' });
     await context.close();
   });
 });

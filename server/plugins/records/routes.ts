@@ -124,7 +124,7 @@ export function entityWriter(db: WriterStore, entity: EntityShape, hooks: Entity
       const values = writableValues(entity, input.body);
       const images = imageColumns(input, values);
       return db.transaction(async (tx) => {
-        const current = await getRowOr404(tx, entity, id, writing(request.user));
+        const current = await getRowOr404(tx, entity, id, writing(request.user), true);
         assertImmutableKept(request, entity, values, current);
         await hooks.beforeUpdate?.(values, current, request, tx);
         const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined, writing(request.user));

@@ -2,10 +2,10 @@
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { RecordActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
-import { kindName, opName, recordName } from './pendingNames';
+import { deletedOnServer, kindName, opName, recordName } from './pendingNames';
 
 /** Phones: one card per record, every field labelled. */
-export function RecordCards({ records, waiting, busy, onRetry, onDiscard }: ListProps) {
+export function RecordCards({ records, waiting, busy, onRetry, onDiscard, onExport }: ListProps) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
   return (
@@ -34,12 +34,12 @@ export function RecordCards({ records, waiting, busy, onRetry, onDiscard }: List
               {say('offline.pending.attempts')}: {intl.formatNumber(record.attempts ?? 0)}
             </Typography>
             {record.lastError && (
-              <Typography variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }}>
-                {say('offline.pending.lastError')}: {record.lastError}
+              <Typography variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }} data-testid="pending-error">
+                {say('offline.pending.lastError')}: {deletedOnServer(intl, record) ?? record.lastError}
               </Typography>
             )}
             <Box sx={{ mt: 1 }}>
-              <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} />
+              <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} onExport={onExport} />
             </Box>
           </CardContent>
         </Card>

@@ -1,6 +1,7 @@
 // What both renderings of the pending list show for a record: its state chip and its actions.
 import { Button, Chip, Stack } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useIntl } from 'react-intl';
 import type { PendingRecord } from '../../lib/upload';
@@ -15,6 +16,7 @@ const STATE_COLORS: Record<string, ChipColor> = {
   failed: 'error',
   conflict: 'warning',
   waiting: 'secondary',
+  deleted: 'error',
 };
 
 interface ActionProps {
@@ -24,15 +26,31 @@ interface ActionProps {
   busy: boolean;
   onRetry: () => void;
   onDiscard: () => void;
+  /** Saves the pending records to a file (a record deleted on the server: keep a copy first). */
+  onExport: () => void;
 }
 
-export function RecordActions({ record, waiting, onRetry, onDiscard, busy }: ActionProps) {
+export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, busy }: ActionProps) {
   const intl = useIntl();
   const name = recordName(intl, record);
   if (record.state === 'conflict') return <ConflictActions record={record} name={name} disabled={busy} />;
+  // Deleted on the server: a retry can never succeed (issue 30 §7); keep a copy, then discard.
+  const deleted = record.state === 'deleted';
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      {!waiting && (
+      {deleted && (
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<FileDownloadIcon />}
+          onClick={onExport}
+          disabled={busy}
+          aria-label={intl.formatMessage({ id: 'offline.pending.exportOf' }, { name })}
+        >
+          {intl.formatMessage({ id: 'offline.pending.exportOne' })}
+        </Button>
+      )}
+      {!waiting && !deleted && (
         <Button
           size="small"
           variant="outlined"
@@ -74,4 +92,5 @@ export interface ListProps {
   busy: boolean;
   onRetry: (record: PendingRecord) => void;
   onDiscard: (record: PendingRecord) => void;
+  onExport: () => void;
 }

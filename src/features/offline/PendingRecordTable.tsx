@@ -2,9 +2,9 @@
 import { Card, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { RecordActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
-import { kindName, opName, recordName } from './pendingNames';
+import { deletedOnServer, kindName, opName, recordName } from './pendingNames';
 
-export function RecordTable({ records, waiting, busy, onRetry, onDiscard }: ListProps) {
+export function RecordTable({ records, waiting, busy, onRetry, onDiscard, onExport }: ListProps) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
   return (
@@ -31,11 +31,11 @@ export function RecordTable({ records, waiting, busy, onRetry, onDiscard }: List
                 <StateChip state={shownState(record, waiting)} />
               </TableCell>
               <TableCell align="right">{intl.formatNumber(record.attempts ?? 0)}</TableCell>
-              <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere', color: record.lastError ? 'error.main' : undefined }}>
-                {record.lastError || '—'}
+              <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere', color: record.lastError ? 'error.main' : undefined }} data-testid="pending-error">
+                {deletedOnServer(intl, record) ?? (record.lastError || '—')}
               </TableCell>
               <TableCell>
-                <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} />
+                <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} onExport={onExport} />
               </TableCell>
             </TableRow>
           ))}

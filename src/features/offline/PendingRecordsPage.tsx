@@ -19,7 +19,7 @@ import { RecordTable } from './PendingRecordTable';
 import { notifyIfQuota } from './quota';
 import { UploadProgress } from './ReportCards';
 import { StoreProblem } from './StoreProblem';
-import { TransferCard } from './TransferCard';
+import { TransferCard, useExportPending } from './TransferCard';
 import { UnsentDialog } from './UnsentDialog';
 import { startUpload, useUploadRun } from './uploadRun';
 import { usePendingRecords } from './usePendingRecords';
@@ -37,6 +37,8 @@ export function PendingRecordsPage() {
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
 
   const [discarding, setDiscarding] = useState<PendingRecord | null>(null);
+  const exportPending = useExportPending();
+  const onExport = () => void exportPending();
 
   /** Clears the record's error, then sends it at once (alone). */
   async function retryOne(record: PendingRecord) {
@@ -92,9 +94,9 @@ export function PendingRecordsPage() {
       )}
       {records !== null && records.length > 0 && (
         narrow ? (
-          <RecordCards records={records} waiting={waiting} busy={run.running} onRetry={(r) => void retryOne(r)} onDiscard={setDiscarding} />
+          <RecordCards records={records} waiting={waiting} busy={run.running} onRetry={(r) => void retryOne(r)} onDiscard={setDiscarding} onExport={onExport} />
         ) : (
-          <RecordTable records={records} waiting={waiting} busy={run.running} onRetry={(r) => void retryOne(r)} onDiscard={setDiscarding} />
+          <RecordTable records={records} waiting={waiting} busy={run.running} onRetry={(r) => void retryOne(r)} onDiscard={setDiscarding} onExport={onExport} />
         )
       )}
       <TransferCard busy={run.running} />

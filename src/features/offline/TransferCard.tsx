@@ -11,6 +11,26 @@ import { notify } from '../../lib/notify';
 import { notifyIfQuota } from './quota';
 import { downloadPending, importFile } from './transfer';
 
+/** Saves the pending records to a file, told by a toast; answers the text shown (or null). */
+export function useExportPending(): () => Promise<string | null> {
+  const intl = useIntl();
+  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const db = useDb();
+  const user = useSessionUser();
+  return async () => {
+    if (!db || !user) return null;
+    try {
+      const { file, count } = await downloadPending(db, user);
+      const text = say('offline.pending.exported', { count, file });
+      notify.success(say('offline.pending.export'), text);
+      return text;
+    } catch (error) {
+      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), errorMessage(error));
+      return null;
+    }
+  };
+}
+
 /** Export and import of pending records, with the counts shown (issue 4 §3). */
 export function TransferCard({ busy }: { busy: boolean }) {
   const intl = useIntl();
@@ -21,17 +41,13 @@ export function TransferCard({ busy }: { busy: boolean }) {
   const [result, setResult] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
   const titleId = useId();
+  const exportPending = useExportPending();
 
   async function doExport() {
-    if (!db || !user) return;
     setWorking(true);
     try {
-      const { file, count } = await downloadPending(db, user);
-      const text = say('offline.pending.exported', { count, file });
-      setResult(text);
-      notify.success(say('offline.pending.export'), text);
-    } catch (error) {
-      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), errorMessage(error));
+      const text = await exportPending();
+      if (text) setResult(text);
     } finally {
       setWorking(false);
     }

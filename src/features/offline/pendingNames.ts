@@ -15,6 +15,16 @@ export function opName(intl: IntlShape, op: string): string {
   return intl.formatMessage({ id: `offline.op.${op}`, defaultMessage: op });
 }
 
+/** What the server told of a record deleted there meanwhile: when, by whom and why, as far as
+ * it said (issue 30 §7); undefined for any other record. */
+export function deletedOnServer(intl: IntlShape, record: PendingRecord): string | undefined {
+  const info = record.deleted;
+  if (!info) return undefined;
+  const when = intl.formatDate(info.at, { dateStyle: 'medium', timeStyle: 'short' });
+  const said = info.by ? intl.formatMessage({ id: 'offline.pending.deletedBy' }, { when, by: info.by }) : intl.formatMessage({ id: 'offline.pending.deletedAt' }, { when });
+  return info.reason ? `${said} ${intl.formatMessage({ id: 'offline.pending.deletedReason' }, { reason: info.reason })}` : said;
+}
+
 export function recordName(intl: IntlShape, record: PendingRecord): string {
   return record.label?.trim() || intl.formatMessage({ id: 'offline.pending.noName' });
 }

@@ -7,7 +7,7 @@ import { api, errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { countPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
+import { countPending, listPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
 import { kindLabel } from './counts';
 import { heldBackCount } from './storeSettle';
 import { notifyIfQuota } from './quota';
@@ -93,7 +93,7 @@ function firstError(report: UploadReport): string | undefined {
  * only when the store holds no pending record after the run: the report says what was tried,
  * the store what is left.
  */
-export function summaryOf(report: UploadReport, left: number): UploadSummary | null {
+export function summaryOf(report: UploadReport, left: number, deleted: readonly string[] = []): UploadSummary | null {
   const kept = t('offline.summary.kept', { count: left });
   if (report.stopped === 'noConnection') return left ? { left, severity: 'error', text: `${t('offline.failure.network')} ${kept}` } : null;
   if (report.stopped === 'aborted') return { left, severity: 'info', text: `${t('offline.stopped')} ${kept}` };
@@ -101,6 +101,7 @@ export function summaryOf(report: UploadReport, left: number): UploadSummary | n
   const parts = [uploadFigures(report)];
   const failed = failedKinds(report);
   if (failed) parts.push(t('offline.summary.failed', { kinds: failed }));
+  if (deleted.length) parts.push(t('offline.summary.deleted', { names: deleted.join(', ') }));
   const reason = report.stopped === 'connectionLost' ? t('offline.failure.network') : firstError(report);
   if (reason) parts.push(failureText(reason));
   parts.push(kept);
@@ -111,6 +112,12 @@ export function summaryOf(report: UploadReport, left: number): UploadSummary | n
 function uploadFigures(report: UploadReport): string {
   const sum = (pick: (k: UploadReport['kinds'][number]) => number) => report.kinds.reduce((n, k) => n + pick(k), 0);
   return t('offline.uploadDone', { success: sum((k) => k.success), failed: sum((k) => k.failed), skipped: sum((k) => k.skipped) });
+}
+
+/** The records the server answered were deleted there meanwhile ("Service provider: Centre X"). */
+async function deletedOnServer(db: IcrsDatabase): Promise<string[]> {
+  const records = await listPending(db);
+  return records.filter((r) => r.state === 'deleted').map((r) => t('offline.summary.namedRecord', { kind: t(kindLabel(r.table)), name: r.label }));
 }
 
 function announce(summary: UploadSummary | null): void {
@@ -183,7 +190,7 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
       return null;
     }
     if (report.uploaded > 0) noteSuccess('upload');
-    const summary = summaryOf(report, await countPending(db));
+    const summary = summaryOf(report, await countPending(db), await deletedOnServer(db));
     setState({ running: false, report, summary });
     announce(summary);
     return report;

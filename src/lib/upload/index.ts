@@ -27,5 +27,6 @@ export type {
   PendingRecord,
   PendingState,
   ConflictInfo,
+  DeletedInfo,
   ImportResult,
 } from './types';

@@ -5,7 +5,7 @@ import type { EntityShape } from '../../../schemas/define';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../db/collections';
 import { forgetPullCheckpoints } from '../db/replication';
 import { collection, labelOf, pendingDocs, readDoc, dropLocalEdit, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
-import { conflictOf, shownError } from './sync-error';
+import { conflictOf, deletedOf, shownError } from './sync-error';
 import type { PendingRecord } from './types';
 
 const PENDING = { selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' as const }] };
@@ -14,15 +14,17 @@ function toPending(entity: EntityShape, doc: LocalDoc): PendingRecord {
   const data = doc.toJSON() as DocData;
   const conflict = conflictOf(data.syncError);
   const lastError = shownError(data.syncError);
+  const deleted = deletedOf(data.syncError);
   return {
     table: entity.table,
     key: doc.primary,
     label: labelOf(entity, data),
     op: data.syncOp ?? 'create',
-    state: conflict ? 'conflict' : lastError ? 'failed' : 'pending',
+    state: conflict ? 'conflict' : deleted ? 'deleted' : lastError ? 'failed' : 'pending',
     attempts: data.syncAttempts ?? 0,
     ...(lastError ? { lastError } : {}),
     ...(conflict ? { conflict } : {}),
+    ...(deleted ? { deleted: { at: deleted.at, ...(deleted.by ? { by: deleted.by } : {}), ...(deleted.reason ? { reason: deleted.reason } : {}) } } : {}),
   };
 }
 

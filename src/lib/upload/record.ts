@@ -9,7 +9,7 @@ import type { IcrsDatabase } from '../db/collections';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
 import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
 import { finishUploaded, imagesOfMany, markConflict, markFailed, pendingParents, readDocs, serverKey, type DocData, type LocalDoc } from './store';
-import { CONFLICT, conflictOf } from './sync-error';
+import { CONFLICT, conflictOf, deletedText } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
 
 /** Report text of a child held back because its parent is not on the server (issue 4 §3). */
@@ -147,7 +147,7 @@ function errorTitle(entity: EntityShape): string {
 
 async function fail(ctx: RecordContext, entity: EntityShape, doc: LocalDoc, images: number, failure: Failure, serverUpdatedAt?: string): Promise<Outcome> {
   ctx.notify(errorTitle(entity), failure.message);
-  await markFailed(doc, failure.message, serverUpdatedAt);
+  await markFailed(doc, deletedText(failure.status, failure.body, failure.message) ?? failure.message, serverUpdatedAt);
   return { status: 'failed', message: failure.message, images, transient: failure.transient, httpStatus: failure.status };
 }
 

@@ -1,7 +1,7 @@
 // The last upload error of a record lives in its `syncError` (2,000 characters, schemas/derive/rxdb.ts).
 // A conflict is kept there too, as JSON, so the state survives reloads without a field of its own:
 // the RxDB schemas are derived from schemas/ and a new field would need a migration.
-import type { ConflictInfo } from './types';
+import type { ConflictInfo, DeletedInfo } from './types';
 
 export const SYNC_ERROR_MAX = 2000;
 export const CONFLICT = 'conflict';
@@ -40,5 +40,26 @@ export function conflictOf(syncError: unknown): ConflictInfo | undefined {
 /** The text to show for `syncError`. */
 export function shownError(syncError: unknown): string | undefined {
   if (typeof syncError !== 'string' || !syncError) return undefined;
-  return conflictOf(syncError) ? CONFLICT : syncError;
+  return conflictOf(syncError) ? CONFLICT : (deletedOf(syncError)?.message ?? syncError);
+}
+
+/** The record was deleted on the server (404 'http.recordDeleted' with `deleted`, issue 30 §7):
+ * its `syncError`, kept as JSON like a conflict's; undefined for any other failure. */
+export function deletedText(status: number | undefined, body: Readonly<Record<string, unknown>> | undefined, message: string): string | undefined {
+  const deleted = body?.deleted as Partial<Record<keyof DeletedInfo, unknown>> | undefined;
+  if (status !== 404 || body?.code !== 'http.recordDeleted' || !deleted || typeof deleted.at !== 'string') return undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 500) : undefined);
+  return JSON.stringify({ deleted: true, message: text(message) ?? 'deleted', at: deleted.at, by: text(deleted.by), reason: text(deleted.reason) });
+}
+
+/** The deletion kept in `syncError`, if that is what it holds. */
+export function deletedOf(syncError: unknown): (DeletedInfo & { message: string }) | undefined {
+  if (typeof syncError !== 'string' || !syncError.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(syncError) as Partial<DeletedInfo & { deleted: boolean; message: string }>;
+    if (parsed.deleted !== true || typeof parsed.at !== 'string') return undefined;
+    return { message: parsed.message ?? '', at: parsed.at, ...(parsed.by ? { by: parsed.by } : {}), ...(parsed.reason ? { reason: parsed.reason } : {}) };
+  } catch {
+    return undefined;
+  }
 }

@@ -82,7 +82,7 @@ export interface UploadReport {
 }
 
 /** State of a pending record on the pending-records screen. */
-export type PendingState = 'pending' | 'failed' | 'conflict';
+export type PendingState = 'pending' | 'failed' | 'conflict' | 'deleted';
 
 /** One line of the pending-records screen. */
 export interface PendingRecord {
@@ -96,6 +96,18 @@ export interface PendingRecord {
   lastError?: string;
   /** For a conflict: the server's `updatedAt` and its values of the fields that differ. */
   conflict?: ConflictInfo;
+  /** For an edit of a record deleted on the server meanwhile: what the server told of it. */
+  deleted?: DeletedInfo;
+}
+
+/** A record deleted (or a client erased) on the server, as its 404 tells it (issue 30 §7). */
+export interface DeletedInfo {
+  /** When, ISO 8601. */
+  at: string;
+  /** Who, by name, when the server says. */
+  by?: string;
+  /** Why, when the server says. */
+  reason?: string;
 }
 
 /** The server side of a conflict, kept in the record's `syncError` for the pending screen. */
