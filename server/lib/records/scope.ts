@@ -1,0 +1,125 @@
+// The organisation scope in SQL (schemas/scope.ts says who may see what): who reads or writes
+// (Access), the condition keeping a table's rows to a scope, and the check that a record points
+// only at records its writer may reach.
+import type { EntityShape } from '../../../schemas/define';
+import { ident } from '../../../schemas/derive/sql';
+import { getEntity } from '../../../schemas/index';
+import { ownerPath, recordScope, type Actor, type RecordScope, type ScopeMode } from '../../../schemas/scope';
+import type { Queryable } from '../../db/index';
+import { HttpError } from '../errors';
+import { Conditions } from './conditions';
+
+/**
+ * Who reads or writes a record: the signed-in user and what they do, or `'system'` for the
+ * server's own bookkeeping. Every read and write of an entity with an owner (schemas/scope.ts)
+ * says which: forgetting it throws, so no route can skip the organisation scope.
+ */
+export type Access = { readonly actor: Actor; readonly mode: ScopeMode } | 'system';
+
+export const reading = (actor: Actor): Access => ({ actor, mode: 'read' });
+export const writing = (actor: Actor): Access => ({ actor, mode: 'write' });
+
+/**
+ * The SQL condition keeping the rows of `e` (as `alias`, the table's own name by default) to
+ * `scope`: a root compares its owner column, a child asks that its parent (through every
+ * step up to the root) is in scope. Undefined when nothing is excluded.
+ */
+export function scopeSql(e: EntityShape, scope: RecordScope, where: Conditions, alias = `${ident(e.table)}.`): string | undefined {
+  const path = ownerPath(e);
+  if (scope === 'all' || !path) return undefined;
+  if (scope === 'none') return 'false';
+  const depth = path.steps.length;
+  const rootAlias = depth ? `s${depth}.` : alias;
+  const owner = `${rootAlias}${ident(path.root.field)}`;
+  // Records of no organisation: 0, or NULL for rows older than the rule.
+  let condition = scope.organisation === 0 ? `COALESCE(${owner}, 0) = 0` : `${owner} = ${where.param(scope.organisation)}`;
+  for (let i = depth - 1; i >= 0; i--) {
+    const step = path.steps[i];
+    const outer = i === 0 ? alias : `s${i}.`;
+    const inner = `s${i + 1}`;
+    const join = `${inner}.${ident(step.parent.keyFields[0])} = ${outer}${ident(step.parentField)}`;
+    condition = `EXISTS (SELECT 1 FROM ${ident(step.parent.table)} ${inner} WHERE ${join} AND ${condition})`;
+  }
+  return condition;
+}
+
+/** The scope condition of `access` for `e`, added to `where`. */
+export function addScope(e: EntityShape, access: Access | undefined, where: Conditions, alias?: string): Conditions {
+  if (!ownerPath(e)) return where;
+  if (!access) throw new Error(`${e.name}: read or write without an organisation scope`);
+  if (access === 'system') return where;
+  const condition = scopeSql(e, recordScope(access.actor, e, access.mode), where, alias);
+  return condition ? where.add(condition) : where;
+}
+
+/**
+ * A record may only point at parents it may write (a referral at its own organisation's
+ * client, a service at its own provider) and at other records it may read. One outside the
+ * scope is answered like a missing one: 400 'parent missing', nothing stored.
+ */
+export async function assertRefsInScope(db: Queryable, e: EntityShape, values: Readonly<Record<string, unknown>>, access: Access | undefined): Promise<void> {
+  if (!access || access === 'system') {
+    if (ownerPath(e) && !access) throw new Error(`${e.name}: write without an organisation scope`);
+    return;
+  }
+  // Client data by a user without an organisation (issue 26 §1): nothing is stored.
+  if (recordScope(access.actor, e, access.mode) === 'none') throw new HttpError(403, 'scope.noOrganisation');
+  const known = KNOWN_IN_SCOPE.get(db);
+  for (const ref of refChecks(e, access)) {
+    const value = values[ref.name];
+    if (value === undefined || value === null || known?.has(refKey(ref, value))) continue;
+    const where = new Conditions();
+    const condition = ref.condition(where);
+    const found = await db.query(`SELECT 1 FROM ${ident(ref.target.table)} WHERE ${ident(ref.target.keyFields[0])} = ${where.param(value)} AND ${condition}`, where.params);
+    if (!found.length) throw new HttpError(400, 'http.parentMissing');
+  }
+}
+
+/** An `id` field of `e` that refers to a record of `target`, and the scope that record must be in
+ * (`write` for the parent, `read` for the others); fields whose target has no scope are left out. */
+interface RefCheck {
+  name: string;
+  target: EntityShape;
+  mode: ScopeMode;
+  condition: (where: Conditions) => string | undefined;
+}
+
+function refChecks(e: EntityShape, access: Exclude<Access, 'system'>): RefCheck[] {
+  return Object.entries(e.fields).flatMap(([name, field]): RefCheck[] => {
+    const target = field.kind === 'id' && field.ref ? getEntity(field.ref) : undefined;
+    if (!target) return [];
+    const mode: ScopeMode = name === e.parent?.field ? 'write' : 'read';
+    const scope = recordScope(access.actor, target, mode);
+    if (!scopeSql(target, scope, new Conditions())) return [];
+    return [{ name, target, mode, condition: (where) => scopeSql(target, scope, where) }];
+  });
+}
+
+const refKey = (ref: RefCheck, value: unknown) => `${ref.target.table}\u0000${ref.mode}\u0000${String(value)}`;
+
+/** References found in scope within one transaction of one user (a batch), by the store that
+ * transaction's writes go through: assertRefsInScope asks no more about them. */
+const KNOWN_IN_SCOPE = new WeakMap<Queryable, Set<string>>();
+
+/**
+ * A batch's references checked together (server/plugins/sync/push.ts): for each reference field,
+ * one query for every value the records carry, instead of one per record. The ones found in
+ * scope are remembered for `db` (the batch's transaction: the same user, and rows of other kinds
+ * than the batch's, which its records do not delete or move); each record's own check then asks
+ * only about the others, so a missing or out-of-scope reference is refused exactly as before.
+ */
+export async function prefetchRefsInScope(db: Queryable, e: EntityShape, valuesList: readonly Readonly<Record<string, unknown>>[], access: Access): Promise<void> {
+  if (access === 'system') return;
+  const known = KNOWN_IN_SCOPE.get(db) ?? new Set<string>();
+  KNOWN_IN_SCOPE.set(db, known);
+  for (const ref of refChecks(e, access)) {
+    const wanted = [...new Set(valuesList.map((values) => values[ref.name]).filter((v) => typeof v === 'string' && v !== ''))] as string[];
+    if (!wanted.length) continue;
+    const where = new Conditions();
+    const list = where.param(wanted);
+    const key = ident(ref.target.keyFields[0]);
+    const condition = ref.condition(where);
+    const rows = await db.query<{ key: string }>(`SELECT ${key} AS key FROM ${ident(ref.target.table)} WHERE ${key} = ANY(${list}::text[]) AND ${condition}`, where.params);
+    for (const row of rows) known.add(refKey(ref, row.key));
+  }
+}
