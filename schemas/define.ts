@@ -1,4 +1,4 @@
-// The entity DSL: every entity of design.md §3 is declared once with `defineEntity`, and the
+// The entity DSL: every entity of product.md §D3 is declared once with `defineEntity`, and the
 // SQL tables, JSON schemas, RxDB schemas and TypeScript types are derived from that
 // declaration (see ./derive). This file holds only data and types, no I/O, so that both the
 // browser and the server can import it.
@@ -9,7 +9,7 @@ import type { Permission } from './roles.ts';
 // Shared constants
 // ---------------------------------------------------------------------------------------------
 
-/** Lookup lists the entities refer to (design.md §3 "list"). The server seeds exactly these. */
+/** Lookup lists the entities refer to (product.md §D3 "list"). The server seeds exactly these. */
 export const LOOKUP_KEYS = [
   'territory',
   'category',
@@ -230,7 +230,7 @@ export const text = <const O extends Options<FieldFlags> = Record<never, never>>
   ({ kind: 'string', maxLength: max, ...o }) as Built<'string', O & { maxLength: number }>;
 
 // ---------------------------------------------------------------------------------------------
-// System fields (design.md §2): added by defineEntity, never declared per entity
+// System fields (product.md §D2): added by defineEntity, never declared per entity
 // ---------------------------------------------------------------------------------------------
 
 /** Audit fields of every server row. */
@@ -241,7 +241,7 @@ export const auditFields = {
   updatedBy: f.id({ readOnly: true, label: 'field.system.updatedBy' }),
 } as const;
 
-/** Soft-delete fields of entities the spec deletes with a reason (spec §5, §7). */
+/** Soft-delete fields of entities the spec deletes with a reason (product.md §5, §7). */
 export const softDeleteFields = {
   deleted: f.boolean({ required: true, readOnly: true, default: false, label: 'field.system.deleted' }),
   deleteReason: text(500, { readOnly: true, label: 'field.system.deleteReason' }),
@@ -270,7 +270,7 @@ export interface ListConfig<K extends string = string> {
   readonly dateField?: K | 'createdAt';
 }
 
-/** Spec §7 routes some entities have besides list, get, create and update. */
+/** product.md §7 routes some entities have besides list, get, create and update. */
 export interface RestRoutes {
   /** POST `<rest><search>` takes the list filters in its body (e.g. '/search/', '/srch'). */
   readonly search?: string;
@@ -291,14 +291,14 @@ export type OwnerInput<K extends string = string> =
   | { readonly via: 'parent' }
   | null;
 
-/** Offline upload (spec §4, §8). */
+/** Offline upload (product.md §4, §8). */
 export interface UploadConfig {
   /** Place in the upload order: parents before children. */
   readonly order: number;
-  /** The toast title of a failure (spec §8). */
+  /** The toast title of a failure (product.md §8). */
   readonly errorTitle: string;
   /** After 'duplicate entry' (an earlier answer lost), the whole record goes again as an update,
-   * even when nothing differs (spec §4: profiles are always updated first). Otherwise only the
+   * even when nothing differs (product.md §4: profiles are always updated first). Otherwise only the
    * changed fields go, and nothing when none changed. */
   readonly updateOnDuplicate?: boolean;
 }
@@ -307,18 +307,18 @@ export interface UploadConfig {
 export interface EntityInput<F extends FieldMap = FieldMap> {
   /** camelCase name used in code and translation keys (`entity.<name>`). */
   readonly name: string;
-  /** Exact spec §3 table / collection name. */
+  /** Exact product.md §3 table / collection name. */
   readonly table: string;
   /** Primary key: one field, or two for a composite key. */
   readonly key: (keyof F & string) | readonly [keyof F & string, keyof F & string];
   /** The field pointing at the parent record (an id field with `ref`). */
   readonly parent?: keyof F & string;
-  /** REST base path under /api (spec §7, spelling kept). Absent for client-only entities. */
+  /** REST base path under /api (product.md §7, spelling kept). Absent for client-only entities. */
   readonly rest?: string;
-  /** Extra REST routes of spec §7 beyond list/get/create/update. */
+  /** Extra REST routes of product.md §7 beyond list/get/create/update. */
   readonly routes?: RestRoutes;
   readonly upload?: UploadConfig;
-  /** An RxDB collection of icrs_db (spec §3 "Local offline store"). */
+  /** An RxDB collection of icrs_db (product.md §3 "Local offline store"). */
   readonly offline?: boolean;
   /** False for `files`: no table, no API. */
   readonly server?: boolean;

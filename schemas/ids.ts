@@ -1,7 +1,7 @@
-// Keys and registration numbers made on the device (design.md §2, spec §5). Uses
+// Keys and registration numbers made on the device (product.md §D2, product.md §5). Uses
 // crypto.getRandomValues only, which Node 20 and every browser provide as a global.
 
-/** Message of spec §5 when a user without organisation tries to create a profile. */
+/** Message of product.md §5 when a user without organisation tries to create a profile. */
 export const SUPER_ADMIN_CANNOT_CREATE = 'Error Saving Super admin cannot create';
 
 const REG_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -72,7 +72,7 @@ function randomChars(alphabet: string, count: number): string {
 }
 
 /** Registration number of a new client profile: the organisation abbreviation followed by 8
- * characters from A-Z0-9 (spec §5). No abbreviation (super admin, location 0) → the spec's
+ * characters from A-Z0-9 (product.md §5). No abbreviation (super admin, location 0) → the spec's
  * 'Error Saving Super admin cannot create'. */
 export function registrationNumber(abbr: string | null | undefined): string {
   const prefix = (abbr ?? '').trim().toUpperCase();

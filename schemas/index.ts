@@ -1,4 +1,4 @@
-// The registry of every entity (design.md §3). Derivations live in ./derive; this module
+// The registry of every entity (product.md §D3). Derivations live in ./derive; this module
 // only lists and indexes the declarations, so importing it costs nothing at run time.
 
 import type { EntityShape } from './define.ts';
@@ -82,7 +82,7 @@ export function getEntity(name: string): EntityShape | undefined {
   return (entityByName as Readonly<Record<string, EntityShape>>)[name];
 }
 
-/** The entity stored in `table` (a spec §3 table or collection name). */
+/** The entity stored in `table` (a product.md §3 table or collection name). */
 export function getEntityByTable(table: string): EntityShape | undefined {
   return (entities as readonly EntityShape[]).find((e) => e.table === table);
 }
@@ -90,11 +90,11 @@ export function getEntityByTable(table: string): EntityShape | undefined {
 /** Entities with a server table, parents before children. */
 export const serverEntities: readonly EntityShape[] = entities.filter((e) => e.server);
 
-/** Offline upload order (spec §4): jobs, other jobs, providers, services, apprenticeships,
+/** Offline upload order (product.md §4): jobs, other jobs, providers, services, apprenticeships,
  * vocational; then profiles, skills, social, security, business; profile images last. */
 export const uploadOrder: readonly EntityShape[] = (entities as readonly EntityShape[])
   .filter((e) => e.upload)
   .sort((a, b) => (a.upload?.order ?? 0) - (b.upload?.order ?? 0));
 
-/** The 13 RxDB collections of icrs_db (spec §3 "Local offline store"). */
+/** The 13 RxDB collections of icrs_db (product.md §3 "Local offline store"). */
 export const offlineCollections: readonly string[] = entities.filter((e) => e.offline).map((e) => e.table);

@@ -1,6 +1,6 @@
 // The one role matrix of the product, used by the client (routes, menus, tiles) and by the
-// server (every endpoint). Source: spec §2 route table and §6; where the spec gives two
-// readings, design.md §4 chooses (user management for roles 1 and 7, lists for role 1).
+// server (every endpoint). Source: product.md §2 route table and §6; where the spec gives two
+// readings, product.md §D4 chooses (user management for roles 1 and 7, lists for role 1).
 
 export const ROLES = [1, 2, 3, 4, 5, 6, 7] as const;
 export type Role = (typeof ROLES)[number];
@@ -15,7 +15,7 @@ const PROVIDER_EDITORS: readonly Role[] = [1, 3, 4, 5, 6, 7];
 
 /** Who may do what. A key missing here is denied to everyone ("unknown keys are hidden"). */
 export const PERMISSIONS = {
-  // Routes (spec §2 route table).
+  // Routes (product.md §2 route table).
   'route.home': ALL,
   'route.offlinehp': ALL,
   'route.users': ALL,
@@ -28,7 +28,7 @@ export const PERMISSIONS = {
   'route.testing': ALL,
   'route.audit': [1, 7],
 
-  // Sidebar menus (spec §6).
+  // Sidebar menus (product.md §6).
   'menu.administration': [1, 7],
   'menu.userManagement': [1, 7],
   'menu.listManagement': [1],
@@ -42,19 +42,19 @@ export const PERMISSIONS = {
   'menu.employers': except(2),
   'menu.clients': except(2, 6, 7),
   'menu.referrals': except(2, 6, 7),
-  // The offline home's client figures (spec §6 "offline clients").
+  // The offline home's client figures (product.md §6 "offline clients").
   'offline.clients': except(2, 6, 7),
   'menu.reports': [1, 2],
   'menu.help': ALL,
   'menu.audit': [1, 7],
 
-  // Dashboard tiles (spec §6). Their 'More info' links follow the route of their target
-  // (canOpen below): spec §6 also lists the Clients and Referrals links for role 7, whose
+  // Dashboard tiles (product.md §6). Their 'More info' links follow the route of their target
+  // (canOpen below): product.md §6 also lists the Clients and Referrals links for role 7, whose
   // routes it refuses, and a link must never lead to the 403 page.
   'tile.clients': except(6),
   'tile.referrals': except(6),
 
-  // Server actions (design.md §4): what a screen hides, the API refuses.
+  // Server actions (product.md §D4): what a screen hides, the API refuses.
   'users.manage': [1, 7],
   'users.createAny': [1],
   'lists.read': ALL,

@@ -88,7 +88,7 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true }, // spec §7 writes POST /jobs/ and GET /jobs alike
+    routerOptions: { ignoreTrailingSlash: true }, // product.md §7 writes POST /jobs/ and GET /jobs alike
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   app.addHook('onClose', () => db.close());

@@ -8,7 +8,7 @@ import { getLang } from './lib/session';
  * then it draws what it has, and the rest as it comes. */
 const MODULES_WAIT_MS = 3_000;
 
-/** Translations are loaded before the first render (spec §7), so no screen flashes ids; a
+/** Translations are loaded before the first render (product.md §7), so no screen flashes ids; a
  * signed-in start's modules too (App.tsx `startModules`), so it draws its first screen whole. */
 async function start(): Promise<void> {
   const lang = getLang();

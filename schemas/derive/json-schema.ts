@@ -32,7 +32,7 @@ export function dateSchema(): JsonSchema {
   return withInputRules(stringSchema(undefined, 10, undefined, 'date'));
 }
 
-/** Page sizes of the spec's table menus (spec §9). */
+/** Page sizes of the spec's table menus (product.md §9). */
 export const PAGE_SIZES = [5, 10, 15, 20, 25, 50, 100, 200] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_SEARCH_LENGTH = 200;
@@ -139,7 +139,7 @@ export function createBodySchema(entity: EntityShape): JsonSchema {
 
 /** PUT body: any writable field but the key, none required and no defaults (a partial update
  * must never reset what it does not mention), plus the `updatedAt` the edit is based on
- * (design.md §6: the server answers 409 `conflict` when its row changed since). */
+ * (product.md §D6: the server answers 409 `conflict` when its row changed since). */
 export function updateBodySchema(entity: EntityShape): JsonSchema {
   const fields = writableFields(entity).filter(([name]) => !entity.keyFields.includes(name));
   const properties = Object.fromEntries(fields.map(([name, field]) => [name, valueSchema(field)]));

@@ -1,7 +1,7 @@
 // RxDB 17 collection schemas derived from the entity declarations, checked against RxDB's
 // own rules (rxdb/plugins/dev-mode checkSchema):
 // - top-level names must match ^[a-zA-Z](?:[a-zA-Z0-9_]*[a-zA-Z0-9])?$ and may not start with
-//   '_' (SC1, SC8), so the sync fields of design.md §6 are `syncState`, `syncOp`, `syncBase`,
+//   '_' (SC1, SC8), so the sync fields of product.md §D6 are `syncState`, `syncOp`, `syncBase`,
 //   `syncAttempts`, `syncError` and `sortDesc` rather than `_syncState` and friends;
 // - `deleted` and `synced` are reserved document properties (SC17), so the server's
 //   soft-delete fields stay out: a soft-deleted row reaches the device as an RxDB deletion;
@@ -177,7 +177,7 @@ export function rxSchema<E extends EntityShape>(entity: E): RxJsonSchema<DocOf<E
   return schema as unknown as RxJsonSchema<DocOf<E>>;
 }
 
-/** A server row as an RxDB document (design.md §6 "synced"): nulls and server-only fields
+/** A server row as an RxDB document (product.md §D6 "synced"): nulls and server-only fields
  * dropped, sync fields added. The caller maps a soft-deleted row to an RxDB deletion. */
 export function docFromRow<E extends EntityShape>(entity: E, row: Readonly<Record<string, unknown>>): DocOf<E> {
   const allowed = new Set(Object.keys(rxProperties(entity)));

@@ -122,7 +122,7 @@ export function indexName(table: string, columns: readonly string[]): string {
 }
 
 /** The column lists one entity is indexed on: references (parents), list filters, the default
- * list order, and ("updatedAt", key) for the pull-sync checkpoint (design.md §6). */
+ * list order, and ("updatedAt", key) for the pull-sync checkpoint (product.md §D6). */
 export function indexColumns(entity: EntityShape): string[][] {
   const refs = Object.entries(entity.fields)
     .filter(([name, field]) => field.kind === 'id' && field.ref && name !== entity.keyFields[0])

@@ -82,7 +82,7 @@ export type CreateBodyOf<E extends EntityShape> = Simplify<
 >;
 
 /** The body of PUT (update): any writable field but the key, plus the `updatedAt` the edit is
- * based on (design.md §6: the server answers 409 `conflict` when its row changed since). */
+ * based on (product.md §D6: the server answers 409 `conflict` when its row changed since). */
 export type UpdateBodyOf<E extends EntityShape> = Simplify<
   {
     -readonly [K in Exclude<WritableKeys<Fields<E>>, KeyFields<E>>]?: OptionalValue<Fields<E>[K]>;
@@ -91,7 +91,7 @@ export type UpdateBodyOf<E extends EntityShape> = Simplify<
 
 // --- RxDB documents --------------------------------------------------------------------------
 
-/** Sync state of every offline document (design.md §6). Names without a leading underscore:
+/** Sync state of every offline document (product.md §D6). Names without a leading underscore:
  * RxDB reserves top-level `_` names (schema error SC8). */
 export interface SyncFields {
   /** 'synced': a copy of the server's row; 'pending': a local change not yet uploaded. */

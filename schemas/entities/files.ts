@@ -1,4 +1,4 @@
-// `files`: the browser-side store of job and service images awaiting upload (spec §3 "files
+// `files`: the browser-side store of job and service images awaiting upload (product.md §3 "files
 // (keyed by source id and image number)"). Client-only: no table, no API; an image travels
 // in the multipart POST of its record (jb_img1..3, sp_img1..3) and is deleted with it.
 

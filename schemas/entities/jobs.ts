@@ -1,4 +1,4 @@
-// Available jobs posted by employers and further positions of the same posting (spec §3).
+// Available jobs posted by employers and further positions of the same posting (product.md §3).
 
 import { defineEntity, f, text } from '../define.ts';
 import { email, longText, name, owner, phone } from './common.ts';

@@ -1,5 +1,5 @@
-// Client profiles and their one-per-profile records (spec §3, design.md §3). Upload after
-// the providers and jobs, in this order, profile images last (spec §4).
+// Client profiles and their one-per-profile records (product.md §3, product.md §D3). Upload after
+// the providers and jobs, in this order, profile images last (product.md §4).
 
 import { defineEntity, f, MAX_INT, text, UUID_LENGTH, UUID_PATTERN } from '../define.ts';
 import { FILE_TYPES, MAX_IMAGE_BASE64, MAX_IMAGE_BYTES, phone } from './common.ts';
@@ -65,7 +65,7 @@ export const profile = defineEntity({
   },
   fields: {
     prof_Id: f.id({ required: true }),
-    /** Organisation abbreviation + 8 of A-Z0-9 (spec §5), made on the device (ids.ts). */
+    /** Organisation abbreviation + 8 of A-Z0-9 (product.md §5), made on the device (ids.ts). */
     prof_Reg_No: f.string({ required: true, unique: true, immutable: true, personal: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
     firstName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
     middleName: text(100, { personal: true }),

@@ -1,10 +1,10 @@
 // Service providers and what they offer: services (sp_detail), apprenticeships and
-// vocational trainings (spec §3; design.md §3). Upload order and titles: spec §4, §8.
+// vocational trainings (product.md §3; product.md §D3). Upload order and titles: product.md §4, §8.
 
 import { defineEntity, f, text } from '../define.ts';
 import { durationMonths, email, longText, name, owner, phone, places } from './common.ts';
 
-/** A service's verification status (spec §4): new services are pending; a verifier sets
+/** A service's verification status (product.md §4): new services are pending; a verifier sets
  * verified or rejected; an edited rejected service returns to pending. */
 export const SERVICE_STATUS = { pending: 0, verified: 1, rejected: 2 } as const;
 export type ServiceStatusValue = (typeof SERVICE_STATUS)[keyof typeof SERVICE_STATUS];

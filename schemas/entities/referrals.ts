@@ -1,5 +1,5 @@
-// Referrals of clients to services and to jobs (design.md §3). Server-only: RxDB holds only
-// the 13 collections of spec §3.
+// Referrals of clients to services and to jobs (product.md §D3). Server-only: RxDB holds only
+// the 13 collections of product.md §3.
 
 import { defineEntity, f, text } from '../define.ts';
 import { FILE_TYPES, MAX_IMAGE_BYTES } from './common.ts';

@@ -1,5 +1,5 @@
-// Server-only entities: staff users and lookup lists (design.md §3). Not RxDB collections:
-// the open-core limit is the 13 collections of spec §3; the client caches the signed-in user
+// Server-only entities: staff users and lookup lists (product.md §D3). Not RxDB collections:
+// the open-core limit is the 13 collections of product.md §3; the client caches the signed-in user
 // and the lists under the `user` and `lists` storage keys instead.
 
 import { defineEntity, f, MAX_INT } from '../define.ts';
@@ -21,12 +21,12 @@ export const user = defineEntity({
   fields: {
     userId: f.id({ required: true }),
     userName: f.string({ required: true, unique: true, minLength: 3, maxLength: 50, pattern: '^[A-Za-z0-9._@-]+$', example: 'jdoe' }),
-    /** The clear password of a create body (spec §7); never stored nor returned. */
+    /** The clear password of a create body (product.md §7); never stored nor returned. */
     password: f.string({ required: true, writeOnly: true, minLength: 8, maxLength: 128 }),
     /** Its argon2id hash, the column the server checks sign-ins against. */
     passwordHash: f.string({ required: true, hidden: true, maxLength: 500 }),
     role: f.enum({ required: true, values: ROLES }),
-    /** Organisation (lookup item id); 0 = none, as for the super admin (spec §5). */
+    /** Organisation (lookup item id); 0 = none, as for the super admin (product.md §5). */
     location: f.lookup({ required: true, list: 'organisation', allowNone: true, default: 0 }),
     fullName: f.string({ required: true, minLength: 2, maxLength: 120 }),
     email: email(),
@@ -49,7 +49,7 @@ export const user = defineEntity({
 });
 
 /** One item of a lookup list. `abbr` is the organisation abbreviation that prefixes
- * registration numbers (spec §5); `parent` links an item to one of another list (a service
+ * registration numbers (product.md §5); `parent` links an item to one of another list (a service
  * type to its main category) for the "by category main" statistics. */
 export interface LookupItem {
   id: number;

@@ -1,5 +1,5 @@
 // Session tokens: HS256 JWTs. Verification failures are named with the words the client
-// reacts to (spec §8: 'jwt expired', 'invalid signature').
+// reacts to (product.md §8: 'jwt expired', 'invalid signature').
 // Every token carries its user's token version (`ver`, users."tokenVersion"): a password change,
 // an administrator's reset or a deactivation raises the version, which ends every older token
 // (auth.ts compares it on each request, the change stream on each users event). A token must

@@ -1,5 +1,5 @@
 // `npm run backup` (scripts/backup.ts): one file per backup, named with its UTC time and the
-// schema version it holds (docs/decisions.md "Backups (issue 29)").
+// schema version it holds (docs/decisions.md "Backups").
 // - PostgreSQL (DATABASE_URL): pg_dump's custom format, taken online from one snapshot while
 //   servers run; the version in the name is read back from the written file.
 // - The embedded database (DATA_DIR): PGlite's own tarball of its data folder. Only one process

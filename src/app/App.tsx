@@ -75,7 +75,7 @@ export function startModules(): Promise<unknown> {
   return Promise.allSettled([vault, listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);
 }
 
-/** The 'Logged In' toast of spec §8, shown after the reload that follows a login; the word that a
+/** The 'Logged In' toast of product.md §8, shown after the reload that follows a login; the word that a
  * deactivated account was signed out after the reload that follows it. */
 function LoginFlash() {
   const intl = useIntl();

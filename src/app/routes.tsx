@@ -1,4 +1,4 @@
-// Route table of spec §2. Guards: RequireAuth (login), RequirePermission (role keys of
+// Route table of product.md §2. Guards: RequireAuth (login), RequirePermission (role keys of
 // schemas/roles.ts, else /forbidden).
 import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
@@ -87,7 +87,7 @@ function serverOnly(titleId: string, element: ReactNode): ReactNode {
 }
 
 
-/** profile/{id} → users/edit/{id} (spec §2). */
+/** profile/{id} → users/edit/{id} (product.md §2). */
 function ProfileRedirect() {
   const { id = '' } = useParams();
   return <Navigate to={`/users/edit/${encodeURIComponent(id)}`} replace />;

@@ -28,7 +28,7 @@ function messageOf(error: unknown, intl: IntlShape): string {
   return errorMessage(error);
 }
 
-/** Deleting a provider or a service needs a reason and the user's password (spec §5). */
+/** Deleting a provider or a service needs a reason and the user's password (product.md §5). */
 export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, texts = {}, testId }: DeleteDialogProps) {
   const intl = useIntl();
   const [reason, setReason] = useState('');

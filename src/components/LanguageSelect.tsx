@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import { LANGS, isLang } from '../lib/session';
 import { usePreferences } from './PreferencesProvider';
 
-/** fr/en select (spec §2 top bar); choosing stores the language and reloads. */
+/** fr/en select (product.md §2 top bar); choosing stores the language and reloads. */
 export function LanguageSelect() {
   const intl = useIntl();
   const { lang, setLang } = usePreferences();

@@ -1,5 +1,5 @@
-// Device preferences (spec §3 keys theme, mode, lang): stored, restored at start, and shared by
-// the shell and the screens. Theme and mode change in place; a language change reloads (spec §4).
+// Device preferences (product.md §3 keys theme, mode, lang): stored, restored at start, and shared by
+// the shell and the screens. Theme and mode change in place; a language change reloads (product.md §4).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { barColour, createAppTheme } from '../lib/theme';

@@ -1,4 +1,4 @@
-// The one HTTP client (spec §7, §8). Screens and features call the API only through `api`.
+// The one HTTP client (product.md §7, §8). Screens and features call the API only through `api`.
 import axios, { AxiosHeaders, isAxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { logout } from './auth';
 import { t } from './i18n';
@@ -11,7 +11,7 @@ import { forgetAtNextStart } from './vault';
 declare module 'axios' {
   interface AxiosRequestConfig {
     /** Do not toast a failure: the caller shows it itself (the delete dialog, the upload
-     * report) or it is only logged (dashboard calls, spec §2). Auth rules still apply. */
+     * report) or it is only logged (dashboard calls, product.md §2). Auth rules still apply. */
     silent?: boolean;
   }
 }

@@ -1,10 +1,10 @@
-// Business constants of spec §9 and the few fixed addresses of the product, in one place so that
+// Business constants of product.md §9 and the few fixed addresses of the product, in one place so that
 // a change (programme site, support mailbox, delays) never hunts through components.
 
 /** Version shown in the footer, taken from package.json at build time. */
 export const APP_VERSION: string = __APP_VERSION__;
 
-/** At this width and below the sidebar is a temporary drawer (spec §9: 991 px). */
+/** At this width and below the sidebar is a temporary drawer (product.md §9: 991 px). */
 export const NARROW_MAX_WIDTH = 991;
 export const WIDE_MEDIA_QUERY = `(min-width:${NARROW_MAX_WIDTH + 1}px)`;
 
@@ -14,5 +14,5 @@ export const PENDING_STATS_DELAY_MS = 500;
 export const SW_REGISTER_TIMEOUT_MS = 30_000;
 export const TOAST_DURATION_MS = 5000;
 
-/** Roles that can reset another user's password (spec §6 readings, design.md §4). */
+/** Roles that can reset another user's password (product.md §6 readings, product.md §D4). */
 export const PASSWORD_RESET_ROLES = [1, 7] as const;

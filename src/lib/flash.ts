@@ -1,4 +1,4 @@
-// Login ends with a full page load (spec §4), which would swallow a toast shown before it.
+// Login ends with a full page load (product.md §4), which would swallow a toast shown before it.
 // A one-shot sessionStorage flag carries the message across the reload.
 
 const FLASH_KEY = 'icrs.flash';

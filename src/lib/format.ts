@@ -1,4 +1,4 @@
-// Dates and numbers as staff read them (spec §9: "short month, day and year"), in the user's
+// Dates and numbers as staff read them (product.md §9: "short month, day and year"), in the user's
 // language: 'Nov 21, 2026' in English, '21 nov. 2026' in French. One module, so every list,
 // page and export shows the same thing.
 import type { Lang } from './session';

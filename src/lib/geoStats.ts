@@ -1,4 +1,4 @@
-// The map's markers (GET /api/stats/geo, spec §3 "geo") and their names and addresses (GET
+// The map's markers (GET /api/stats/geo, product.md §3 "geo") and their names and addresses (GET
 // /api/stats/geo/places), as the dashboard map and the referral map use them. The marker
 // answer is bounded (docs/performance.md "Dashboard calls together"): every marker as a short
 // tuple while there are at most the server's limit (20,000), else clusters counted per group

@@ -1,6 +1,6 @@
 // One intl object per page load, created before React renders, so code outside React (the axios
 // interceptor, toasts) and components translate from the same catalog. A language change
-// reloads the page (spec §4), so the object never needs to change at run time.
+// reloads the page (product.md §4), so the object never needs to change at run time.
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
 import type { ReactNode } from 'react';
 import { DEFAULT_LANG, type Lang } from './session';
@@ -31,7 +31,7 @@ export function missingKeys(a: Messages, b: Messages): string[] {
 
 const catalogCache = new Map<Lang, Promise<Messages>>();
 
-/** Spec §7: GET /assets/i18n/{lang}.json. Cached so help pages can show the other language. */
+/** product.md §7: GET /assets/i18n/{lang}.json. Cached so help pages can show the other language. */
 export function loadMessages(lang: Lang): Promise<Messages> {
   let pending = catalogCache.get(lang);
   if (!pending) {

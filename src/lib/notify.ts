@@ -1,4 +1,4 @@
-// Toasts with a title (spec §8 names every toast by its title), shown the same way everywhere.
+// Toasts with a title (product.md §8 names every toast by its title), shown the same way everywhere.
 // Uses notistack's global enqueueSnackbar so the axios interceptor can toast outside React.
 import { createElement, type ReactNode } from 'react';
 import { enqueueSnackbar, type VariantType } from 'notistack';

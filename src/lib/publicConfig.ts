@@ -10,7 +10,7 @@ import { api } from './api';
 export type { ContactDetails, PublicConfig };
 
 const NONE: PublicConfig = { programmeUrl: null, contact: NO_CONTACT, lockAfterMinutes: DEFAULT_LOCK_AFTER_MINUTES };
-/** Not one of the session keys of spec §3: a device setting, kept across sign-outs. */
+/** Not one of the session keys of product.md §3: a device setting, kept across sign-outs. */
 const STORAGE_KEY = 'publicConfig';
 
 let loading: Promise<PublicConfig> | null = null;

@@ -1,4 +1,4 @@
-// Browser storage of spec §3: token, user, lang, mode, theme, lists. Every read validates what it
+// Browser storage of product.md §3: token, user, lang, mode, theme, lists. Every read validates what it
 // finds, because localStorage is shared with older builds and can hold anything.
 
 export type Lang = 'fr' | 'en';
@@ -120,7 +120,7 @@ export function saveSession(user: SessionUser, token: string): void {
   write(KEY.user, JSON.stringify(user));
 }
 
-/** Removes only the identity (spec §8 on 401), keeping lists for a later decision by logout. */
+/** Removes only the identity (product.md §8 on 401), keeping lists for a later decision by logout. */
 export function clearIdentity(): void {
   remove(KEY.token);
   remove(KEY.user);

@@ -1,4 +1,4 @@
-// Can this browser keep the offline store (spec §2: the offline switch shows "if supported")?
+// Can this browser keep the offline store (product.md §2: the offline switch shows "if supported")?
 // IndexedDB must exist and accept a database: some private modes offer the object but refuse
 // `open`, or have none at all. Probed once per page load with a throwaway database.
 const PROBE = 'icrs_probe';

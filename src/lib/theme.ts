@@ -11,7 +11,7 @@ export function barColour(name: ThemeName): string {
   return name === 'dark' ? DARK_BAR : BRAND;
 }
 
-/** Day and dark themes (spec §4). Dark mode darkens the page and, through MUI, the top bar. */
+/** Day and dark themes (product.md §4). Dark mode darkens the page and, through MUI, the top bar. */
 export function createAppTheme(name: ThemeName): Theme {
   return createTheme({
     palette: {

@@ -1,7 +1,7 @@
 // Who did something (registered a client, rejected a service), by name rather than user id.
 import type { HttpClient } from './datalayer/types';
 
-/** Names of the users the caller may list (GET /users/all: roles 1 and 7, design.md §4), to
+/** Names of the users the caller may list (GET /users/all: roles 1 and 7, product.md §D4), to
  * say who rejected a service; an empty map for other roles or on failure. */
 export async function userNames(http: HttpClient): Promise<ReadonlyMap<string, string>> {
   try {

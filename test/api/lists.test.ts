@@ -1,4 +1,4 @@
-// Lookup lists over HTTP (spec §7 "Lists"): seeding once, GET /lists, the profilelist shape,
+// Lookup lists over HTTP (product.md §7 "Lists"): seeding once, GET /lists, the profilelist shape,
 // PUT (ids stay) and POST (next id), with validation, 401, 403 per role, 404 and 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_KEYS } from '../../schemas/define';

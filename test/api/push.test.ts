@@ -144,7 +144,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
           expect(response.status, `${entity.name} role ${role}`).toBe(403);
           expect(await count(entity, [String(body[entity.keyFields[0] as string])]), `${entity.name} role ${role}`).toBe(0);
         } else if (entity.name === 'profile' && role === 1) {
-          // Role 1 here has no organisation: no registration number (spec §5), as POST /profile/ answers.
+          // Role 1 here has no organisation: no registration number (product.md §5), as POST /profile/ answers.
           expect(response.body.results[0].status).toBe(400);
         } else {
           expect(response.status, `${entity.name} role ${role}`).toBe(200);

@@ -1,4 +1,4 @@
-// The entity routes of spec §7, derived from schemas/: for every entity the normal case,
+// The entity routes of product.md §7, derived from schemas/: for every entity the normal case,
 // validation (400, nothing written), no token (401), each disallowed role (403), duplicate
 // key (409) and unknown id (404); then the rules that are an entity's own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -505,7 +505,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     const before = await databaseHash();
     const body = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC') };
     const refused = await t.api('POST', '/profile/', { token: noorg3.token, body });
-    expect([refused.status, refused.body.code]).toEqual([400, 'profile.superAdmin']); // the spec's own error (spec §8)
+    expect([refused.status, refused.body.code]).toEqual([400, 'profile.superAdmin']); // the spec's own error (product.md §8)
     const skills = await t.api('POST', `${entityByName.skills.rest}/`, { token: noorg3.token, body: sampleBody(entityByName.skills, { profile: legacy }) });
     expect([skills.status, skills.body.code]).toEqual([403, 'scope.noOrganisation']);
     expect(skills.body.message).toMatch(/no organisation/);

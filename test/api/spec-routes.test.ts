@@ -1,10 +1,10 @@
-// Every call of spec §7 is a route the server registers (a missing call fails the suite),
+// Every call of product.md §7 is a route the server registers (a missing call fails the suite),
 // and every registered route answers 401 without a token unless it is public.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HTTPMethods } from 'fastify';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-/** Spec §7, as written there (ids in braces; paths under /api). */
+/** product.md §7, as written there (ids in braces; paths under /api). */
 const SPEC_CALLS = `
 POST /login
 GET /users
@@ -96,7 +96,7 @@ GET /stats/getKPIs/
 /** The spec's path as a URL with a sample id, under /api. */
 const sampleUrl = (path: string) => `/api${path.replace(/\{\w+\}/g, 'services')}`;
 
-describe('spec §7 calls', () => {
+describe('product.md §7 calls', () => {
   let t: TestServer;
   beforeAll(async () => { t = await startTestServer(); });
   afterAll(() => t?.close());

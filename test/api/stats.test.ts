@@ -1,4 +1,4 @@
-// The stats calls of spec §7 over HTTP, on a small fixture whose every figure is known:
+// The stats calls of product.md §7 over HTTP, on a small fixture whose every figure is known:
 // soft-deleted services and providers are left out, jobs count open or closed, the map shows
 // open jobs only, the main category comes from the service type's parent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -340,7 +340,7 @@ describe.each(backends)('stats on %s', (backend) => {
     expect((await get('/gen')).body.services).toBe(6);
   });
 
-  it('registers every stats call of spec §7 and documents its answer', async () => {
+  it('registers every stats call of product.md §7 and documents its answer', async () => {
     const calls = [
       ['GET', '/geo'], ['GET', '/geo/places'], ['GET', '/pendings'], ['GET', '/gen'], ['GET', '/byspdtype'], ['GET', '/bySpdTerr'],
       ['GET', '/byServiceType'], ['GET', '/byoffrall'], ['GET', '/byter/:x'], ['POST', '/byterCate/'],

@@ -1,4 +1,4 @@
-// User management over HTTP (spec §7 "Auth and users", design.md §4): every endpoint's
+// User management over HTTP (product.md §7 "Auth and users", product.md §D4): every endpoint's
 // normal case, validation, 401, 403 for each role outside the matrix, 404, 409, role 7
 // organisation scoping, self-edits, password changes and deactivation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

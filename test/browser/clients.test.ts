@@ -313,7 +313,7 @@ describe('clients', () => {
   it('refuses a user without organisation with the spec error, storing nothing', async () => {
     const before = (await t.api('GET', '/profile', { token: await t.login(t.admin.userName, t.admin.password) })).body.total;
     const { context, page } = await signedIn(noOrganisation);
-    // No 'Add Clients' in the menu (spec §2: only when the location is not 0).
+    // No 'Add Clients' in the menu (product.md §2: only when the location is not 0).
     await page.getByRole('link', { name: 'Client List' }).waitFor({ state: 'attached' });
     await expect(page.getByRole('link', { name: 'Add Clients' }).count()).resolves.toBe(0);
     await page.goto('/profiles/add');

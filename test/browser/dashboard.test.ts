@@ -187,7 +187,7 @@ describe('dashboard', () => {
     expect(drawn.towns).toBeGreaterThan(0);
     expect(drawn.markers).toBeGreaterThan(0);
     expect(drawn.zoom).toBe(7.5);
-    // Centred on the markers' average position (spec §2).
+    // Centred on the markers' average position (product.md §2).
     const all = [...geo.latlangs, ...geo.jbLatlangs];
     const centre = await onMap(page, (map) => map.getCenter().toArray() as [number, number], null);
     expect(centre[0]).toBeCloseTo(all.reduce((sum, p) => sum + p.lng, 0) / all.length, 4);
@@ -263,7 +263,7 @@ describe('dashboard', () => {
     for (const chart of ['byCategory', 'byServiceType', 'jobsBySector']) await page.getByTestId(`chart-${chart}`).waitFor();
     await page.getByTestId('dashboard-map').waitFor();
     if (role === 7) {
-      // A failing dashboard call is only logged (spec §2): no message, the rest is drawn.
+      // A failing dashboard call is only logged (product.md §2): no message, the rest is drawn.
       await page.route('**/api/stats/byServiceType', (route) => route.fulfill({ status: 500, json: { statusCode: 500, error: 'Internal Server Error', message: 'boom' } }));
       await page.reload();
       await page.getByTestId('fetched-at').filter({ hasText: /\d/ }).waitFor();

@@ -1,4 +1,4 @@
-// Login screen (spec §2, §5, §8) and the returnUrl rule of the route table.
+// Login screen (product.md §2, §5, §8) and the returnUrl rule of the route table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage, signIn, storageItem } from '../helpers/browser';

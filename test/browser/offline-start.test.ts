@@ -89,7 +89,7 @@ describe('offline start', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.waitForFunction(() => localStorage.getItem('lists') !== null); // the offline forms' lists
 
-    // Online, the device's store pulls the server's records; offline mode (spec §4) lists them.
+    // Online, the device's store pulls the server's records; offline mode (product.md §4) lists them.
     await pulled(page, 'serviceProvider', keys.provider);
     await pulled(page, 'job', keys.job);
     await page.getByRole('switch', { name: 'Offline mode' }).check();
@@ -99,7 +99,7 @@ describe('offline start', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    await page.goto('/'); // the stored offline mode leads home to the offline home (spec §2)
+    await page.goto('/'); // the stored offline mode leads home to the offline home (product.md §2)
     await page.waitForURL((url) => url.pathname === '/offlinehp');
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none')).toBe('activated');
 
@@ -171,7 +171,7 @@ describe('offline home while the store opens', () => {
     await page.evaluate(() => (window as unknown as { releaseIdle: () => void }).releaseIdle());
     await expect.poll(() => page.getByTestId('offline-total').textContent()).toBe('1 record is waiting to be uploaded.');
     await expect(page.getByTestId('offline-count-jobs-value').textContent()).resolves.toBe('1');
-    // Role 6 may not see clients: no client figures (spec §6 "offline clients").
+    // Role 6 may not see clients: no client figures (product.md §6 "offline clients").
     expect(await page.getByTestId('offline-count-clients').count()).toBe(0);
     await context.close();
   }, 90_000);

@@ -160,7 +160,7 @@ describe('offline home, network and uploads', () => {
     // The job failed, its other job waited for it: 2 of 4 are on the server, and the bar says so.
     await expect(page.getByTestId('upload-percent').textContent()).resolves.toBe('2 of 4 records uploaded (50%)');
     await expect(page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow')).resolves.toBe('50');
-    // The per-record toast keeps the spec §8 title of its kind, with a sentence instead of 'Network Error'.
+    // The per-record toast keeps the product.md §8 title of its kind, with a sentence instead of 'Network Error'.
     const toast = page.getByTestId('toast').filter({ hasText: 'JAALL Error' }).first();
     await toast.getByText(/The server could not be reached/).waitFor({ state: 'attached' });
     expect(await page.getByTestId('toast').filter({ hasText: 'Network Error' }).count()).toBe(0);

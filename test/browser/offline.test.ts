@@ -2,7 +2,7 @@
 // counts, reports and storage, upload, reset, the pending-records screen with export and import,
 // the unsent-records warning, a full quota, and live pull replication between two browsers.
 // Records are collected through the real data layer with the support handle `window.__icrs`,
-// which the app installs only when localStorage.icrsDebug is '1' (no form exists yet).
+// which the app installs only when localStorage.icrsDebug is '1' (the forms themselves are driven in clients, jobs and services tests).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -156,7 +156,7 @@ describe('offline mode', () => {
     await collect(page, 'reset');
     await expectCounts(page, 1, 2, 1);
 
-    // No network: the upload says so (spec §5, §8 wording) and sends nothing.
+    // No network: the upload says so (product.md §5, §8 wording) and sends nothing.
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     const toast = page.getByTestId('toast').filter({ hasText: 'connetivity Error' });

@@ -1,4 +1,4 @@
-// Theme, language and mode (spec §3, §4) and logout.
+// Theme, language and mode (product.md §3, §4) and logout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn, storageItem } from '../helpers/browser';
@@ -95,7 +95,7 @@ describe('preferences', () => {
       localStorage.setItem('lists', '{"cached":true}');
       localStorage.setItem('theme', 'dark');
     });
-    // Logout navigates, then reloads about 200 ms later (spec §4): wait for that load.
+    // Logout navigates, then reloads about 200 ms later (product.md §4): wait for that load.
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Log out' }).click()]);
     // The reloaded '/' has no session: the app sends it to the login screen.
     await page.waitForURL((url) => url.pathname === '/login');

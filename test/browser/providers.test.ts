@@ -241,7 +241,7 @@ describe('service provider list', () => {
     await page.waitForURL((url) => url.pathname === '/forbidden');
     await page.goto('/serviceproviders/rejected');
     await page.getByRole('heading', { name: 'Rejected Services', level: 1 }).waitFor();
-    // Role 6 adds providers (spec §6): the list offers it.
+    // Role 6 adds providers (product.md §6): the list offers it.
     await page.goto('/serviceproviders');
     await page.getByRole('link', { name: 'Add service provider', exact: true }).waitFor();
     await context.close();

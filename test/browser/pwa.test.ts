@@ -1,4 +1,4 @@
-// Service worker and the update prompt (spec §1, §9): a changed service worker on the server
+// Service worker and the update prompt (product.md §1, §9): a changed service worker on the server
 // makes the running app show the notice and the confirm dialog; confirming loads the new one.
 import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

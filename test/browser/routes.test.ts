@@ -1,4 +1,4 @@
-// Route guards (spec §2 route table), the error pages and the interceptor's session rules (§8).
+// Route guards (product.md §2 route table), the error pages and the interceptor's session rules (§8).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage, signIn, storageItem } from '../helpers/browser';

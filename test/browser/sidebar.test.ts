@@ -1,4 +1,4 @@
-// Sidebar menus per role (spec §6, via schemas/roles.ts) and the phone-width drawer (spec §2, §9).
+// Sidebar menus per role (product.md §6, via schemas/roles.ts) and the phone-width drawer (product.md §2, §9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe';
@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 let server: TestServer;
 let browser: Browser;
 
-// Expected menu entries per role, in sidebar order, written out from spec §6 / design.md §4.
+// Expected menu entries per role, in sidebar order, written out from product.md §6 / product.md §D4.
 const EXPECTED_MENU: Record<number, string[]> = {
   1: [
     'User Management', 'List Management', 'Audit log', 'Change Password',

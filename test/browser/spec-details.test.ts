@@ -1,6 +1,6 @@
 // The spec's last details (issue 30 §7), driven in the built app: a full device said in words in
 // the form, the offline switch only where the store can be kept, the offline home's client
-// figures by role, the error titles of spec §8, upload progress and a record deleted on the
+// figures by role, the error titles of product.md §8, upload progress and a record deleted on the
 // server while it was edited offline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -91,7 +91,7 @@ describe('a full device', () => {
   });
 });
 
-describe('the offline-mode switch (spec §2 "if supported")', () => {
+describe('the offline-mode switch (product.md §2 "if supported")', () => {
   const switchOf = (page: Page) => page.getByRole('switch', { name: 'Offline mode' });
 
   it('shows where the browser can keep the store', async () => {
@@ -131,7 +131,7 @@ describe('the offline-mode switch (spec §2 "if supported")', () => {
   }
 });
 
-describe("the offline home's client figures (spec §6 'offline clients')", () => {
+describe("the offline home's client figures (product.md §6 'offline clients')", () => {
   for (const [user, clients] of [
     [field, true],
     [restricted, false],
@@ -149,7 +149,7 @@ describe("the offline home's client figures (spec §6 'offline clients')", () =>
   }
 });
 
-describe('the error titles of spec §8', () => {
+describe('the error titles of product.md §8', () => {
   async function serverClient(): Promise<string> {
     const body: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Neema', lastName: 'Kavira' };
     const made = await server.api('POST', '/profile/', { token, body });
@@ -242,7 +242,7 @@ describe('the error titles of spec §8', () => {
   });
 });
 
-describe('a client file sent online (spec §7: PUT /profile/images/{id} with progress events)', () => {
+describe('a client file sent online (product.md §7: PUT /profile/images/{id} with progress events)', () => {
   it('shows how much of it is sent while it uploads', async () => {
     const body: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Furaha', lastName: 'Mumbere' };
     expect((await server.api('POST', '/profile/', { token, body })).status).toBe(201);

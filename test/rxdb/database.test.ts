@@ -1,4 +1,4 @@
-// The icrs_db store: the 13 collections of spec §3 on Dexie, and schema migration without loss.
+// The icrs_db store: the 13 collections of product.md §3 on Dexie, and schema migration without loss.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { docFromRow } from '../../schemas/derive/rxdb';
@@ -11,7 +11,7 @@ describe('icrs_db', () => {
   let db: IcrsDatabase | undefined;
   afterEach(async () => { await db?.close(); db = undefined; });
 
-  it('has exactly the 13 collections of spec §3', async () => {
+  it('has exactly the 13 collections of product.md §3', async () => {
     db = await openTestDb();
     expect(Object.keys(db.collections).sort()).toEqual(offlineCollections.map((t) => t.replace(/-/g, '_')).sort());
     expect(offlineCollections).toHaveLength(13);

@@ -132,7 +132,7 @@ describe('batched upload', () => {
     db = await openTestDb();
     const keys: string[] = [];
     for (let i = 0; i < 5; i += 1) {
-      // The third is numbered for another organisation: the server refuses it (spec §5), the store cannot tell.
+      // The third is numbered for another organisation: the server refuses it (product.md §5), the store cannot tell.
       const prof = await addPending(profile, { ...sampleBody(profile), prof_Reg_No: registrationNumber(i === 2 ? 'ADC' : 'ICRS') });
       await addPending(skills, sampleBody(skills, { profile: prof }));
       keys.push(prof);

@@ -1,4 +1,4 @@
-// The upload engine (issue 4 §3, spec §4, §8) over fake-indexeddb against a real server: the
+// The upload engine (issue 4 §3, product.md §4, §8) over fake-indexeddb against a real server: the
 // order, each per-record outcome, the report, parents and children, conflicts, images, and the
 // rescue of a device's work through export and import.
 import axios, { type AxiosInstance } from 'axios';
@@ -220,7 +220,7 @@ describe('uploadAll', () => {
 
     const kinds = log.map(kindOf);
     expect(kinds.every((k) => k >= 0)).toBe(true);
-    expect(kinds).toEqual([...kinds].sort((a, b) => a - b)); // spec §4 order, kind after kind
+    expect(kinds).toEqual([...kinds].sort((a, b) => a - b)); // product.md §4 order, kind after kind
     expect(new Set(kinds).size).toBe(12);
     expect(maxInFlight()).toBeGreaterThan(1);
     expect(maxInFlight()).toBeLessThanOrEqual(4);
@@ -394,7 +394,7 @@ describe('per-record outcomes', () => {
     expect(await localCount()).toBe(0);
   });
 
-  it("'duplicate entry' on a profile: PUT first (spec §4), then the local copy goes", async () => {
+  it("'duplicate entry' on a profile: PUT first (product.md §4), then the local copy goes", async () => {
     await open();
     const unchanged = bodyOf(profile);
     const changed = bodyOf(profile);
@@ -415,7 +415,7 @@ describe('per-record outcomes', () => {
     expect(await localCount()).toBe(0);
   });
 
-  it('any other error is shown with the spec §8 title and the record is kept; its children wait', async () => {
+  it('any other error is shown with the product.md §8 title and the record is kept; its children wait', async () => {
     await open();
     // A profile of another organisation's number: the server refuses it (400).
     const refused = { ...bodyOf(profile), prof_Reg_No: registrationNumber('ADC') };

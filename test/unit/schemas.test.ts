@@ -57,10 +57,10 @@ const byTable = (table: string): EntityShape => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The declarations against spec §3, §4, §7, §8
+// The declarations against product.md §3, §4, §7, §8
 // ---------------------------------------------------------------------------------------------
 
-/** Spec §3 field names per table (kept exactly), plus design.md §3's referral fields. */
+/** product.md §3 field names per table (kept exactly), plus product.md §D3's referral fields. */
 const SPEC_FIELDS: Record<string, string[]> = {
   users: ['userId', 'userName', 'password', 'role', 'location'],
   lists: ['id', 'key', 'items'],
@@ -115,7 +115,7 @@ const PARENTS: Record<string, [string, string]> = {
   jobreferral: ['prof_Id', 'profile'],
 };
 
-/** Spec §7 base paths (spelling kept: sproviers). */
+/** product.md §7 base paths (spelling kept: sproviers). */
 const REST: Record<string, string> = {
   users: '/users',
   lists: '/lists',
@@ -135,7 +135,7 @@ const REST: Record<string, string> = {
   jobreferral: '/jobreferral',
 };
 
-/** Spec §4 upload order with spec §8 titles. */
+/** product.md §4 upload order with product.md §8 titles. */
 const UPLOAD: [string, string][] = [
   ['available-jobs', 'JAALL Error'],
   ['tbl_jobs_other', 'OtJob Error'],
@@ -168,7 +168,7 @@ const OFFLINE = [
 ];
 
 describe('entity declarations', () => {
-  it('declare every table of spec §3 and design.md §3, once', () => {
+  it('declare every table of product.md §3 and product.md §D3, once', () => {
     expect(entities.map((e) => e.table).sort()).toEqual(Object.keys(SPEC_FIELDS).sort());
     expect(new Set(entities.map((e) => e.name)).size).toBe(entities.length);
   });
@@ -211,15 +211,15 @@ describe('entity declarations', () => {
     }
   });
 
-  it('use the REST paths of spec §7', () => {
+  it('use the REST paths of product.md §7', () => {
     for (const e of entities) expect(e.rest, e.table).toBe(REST[e.table]);
   });
 
-  it('upload in the order of spec §4 with the titles of spec §8', () => {
+  it('upload in the order of product.md §4 with the titles of product.md §8', () => {
     expect(uploadOrder.map((e) => [e.table, e.upload?.errorTitle])).toEqual(UPLOAD);
   });
 
-  it('keep exactly the 13 offline collections of spec §3', () => {
+  it('keep exactly the 13 offline collections of product.md §3', () => {
     expect([...offlineCollections].sort()).toEqual([...OFFLINE].sort());
     expect(offlineCollections).toHaveLength(13);
   });

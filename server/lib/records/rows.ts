@@ -107,7 +107,7 @@ function jsonReady(value: unknown): unknown {
   return value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value) ? JSON.stringify(value) : value;
 }
 
-/** Inserts a record. A key that exists already answers 409 'duplicate entry' (design.md §2). */
+/** Inserts a record. A key that exists already answers 409 'duplicate entry' (product.md §D2). */
 export async function insertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null, access?: Access): Promise<Row> {
   await assertRefsInScope(db, e, values, access);
   const columns = Object.keys(values);

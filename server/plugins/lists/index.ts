@@ -1,4 +1,4 @@
-// Lookup lists (spec §7 "Lists", design.md §3): read by every role (forms need them), edited
+// Lookup lists (product.md §7 "Lists", product.md §D3): read by every role (forms need them), edited
 // by role 1. The seed lists are written when the plugin registers, after the migrations.
 import type { FastifyInstance } from 'fastify';
 import { list as listEntity } from '../../../schemas/index';

@@ -1,4 +1,4 @@
-// Every entity route of spec §7 except users, lists and stats: the generic routes derived from
+// Every entity route of product.md §7 except users, lists and stats: the generic routes derived from
 // schemas/ plus the few rules that are an entity's own.
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';

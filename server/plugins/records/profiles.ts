@@ -1,4 +1,4 @@
-// Client profiles: registration numbers (spec §5), basic service data, and profile images.
+// Client profiles: registration numbers (product.md §5), basic service data, and profile images.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { profile, profileImage } from '../../../schemas/index';
 import { isRegistrationNumber } from '../../../schemas/ids';

@@ -40,7 +40,7 @@ export const idParams = object({ id: text(100, 1) }, ['id'], { open: true });
 /** What a removal for good asks (a delete, a client's erasure): why, and the password again. */
 export const reasonAndPassword = object({ reason: text(500, 3), password: text(200, 1) }, ['reason', 'password']);
 
-/** Asks the signed-in user's password again (spec §5, a delete): a wrong one changes nothing
+/** Asks the signed-in user's password again (product.md §5, a delete): a wrong one changes nothing
  * (400 delete.badPassword). The one throttled check (sign-in's, issue 26 §4): a borrowed token
  * cannot try passwords without limit. */
 export async function confirmPassword(app: FastifyInstance, db: Queryable, request: FastifyRequest, password: string): Promise<void> {

@@ -1,4 +1,4 @@
-// Statistics of spec §7 "Stats" for the dashboard (spec §2), the sidebar badges and the
+// Statistics of product.md §7 "Stats" for the dashboard (product.md §2), the sidebar badges and the
 // reports. Every call needs `stats.read` (every role); every figure is one SQL statement
 // (./queries.ts) and every answer has a JSON schema (./schemas.ts), so it is serialized fast
 // and documented in /api/docs. Paths are spelt as in the spec, trailing slashes included.
@@ -73,7 +73,7 @@ async function emptyBodyIsNoFilter(request: FastifyRequest<{ Body: StatsFilter }
   request.body ??= {};
 }
 
-/** The dashboard map opens at zoom 7.5 (spec §9): the whole map's clusters are cut for it. */
+/** The dashboard map opens at zoom 7.5 (product.md §9): the whole map's clusters are cut for it. */
 const WHOLE_MAP_ZOOM = 7.5;
 
 const idsOf = (list: string | undefined) => (list ? list.split(',') : []);

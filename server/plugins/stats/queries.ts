@@ -1,5 +1,5 @@
 // The statistics, each one SQL statement (GROUP BY / FILTER), never a loop over rows in
-// JavaScript. What counts (decisions, docs/decisions.md "Stats"):
+// JavaScript. What counts (decisions, docs/decisions.md "Statistics (`/stats`)"):
 // - a service counts when neither it nor its provider is soft-deleted;
 // - a provider counts when it is not soft-deleted;
 // - jobs are every posting, open or closed (the map shows open ones only);
@@ -100,7 +100,7 @@ export async function countBy(db: Queryable, x: CountedEntity, field: string, fi
   );
 }
 
-/** spec §3 "general": the dashboard tiles, client figures within the actor's scope. */
+/** product.md §3 "general": the dashboard tiles, client figures within the actor's scope. */
 export async function general(db: Queryable, actor: Actor) {
   const where = new Conditions();
   const [row] = await db.query(
@@ -113,7 +113,7 @@ export async function general(db: Queryable, actor: Actor) {
 }
 
 /** A provider or job as the map knows it: its group (0 an open job, 1-4 a provider's sp_type,
- * the marker's colour, spec §2), its position, and whether it is on the map at all (a live
+ * the marker's colour, product.md §2), its position, and whether it is on the map at all (a live
  * provider or an open job, with both coordinates). */
 export interface MarkerRow {
   table: 'p' | 'j';

@@ -6,7 +6,7 @@ import { nullable } from '../../../schemas/derive/json-schema';
 import { date, integer, number, object as typedObject, oneOf, orNull, type SchemaValue, type Typed } from '../../../schemas/derive/typed';
 import type { Permission } from '../../../schemas/roles';
 
-/** Client figures and the permission that shows them: the dashboard tile's (spec §6: not
+/** Client figures and the permission that shows them: the dashboard tile's (product.md §6: not
  * role 6). Other roles get the answer without them; /stats/byter/{x} answers 403. */
 export const CLIENT_FIGURES: Readonly<Record<string, Permission>> = {
   profiles: 'tile.clients',

@@ -9,7 +9,7 @@ import type { Queryable, Row } from '../../db/index';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
 import type { PublicUser } from '../users/store';
 
-/** The most rows of one table a device mirrors on its first pull (design.md §6: bounded). */
+/** The most rows of one table a device mirrors on its first pull (product.md §D6: bounded). */
 export const SYNC_WINDOW = 5000;
 
 export interface Checkpoint {

@@ -188,7 +188,7 @@ async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record
       return { key, status: internal.statusCode, body: internal.body };
     }
     // 'duplicate entry' comes with the server's copy (when the user may read it), so the engine
-    // can compare it with the local one without asking for it (design.md §2).
+    // can compare it with the local one without asking for it (product.md §D2).
     if (answer.statusCode === 409 && record.op === 'create' && key) {
       const server = await getRow(tx, p.entity, key, reading(request.user));
       if (server) return { key, status: 409, body: { ...answer.body, server } };

@@ -25,7 +25,7 @@ async function createUser(db: Db, actor: Person, body: CreateUserBody, hash: (pa
     });
     return publicUser(user);
   } catch (error) {
-    // A taken user name (whatever its case) or user id: the upload engine's word (design.md §2).
+    // A taken user name (whatever its case) or user id: the upload engine's word (product.md §D2).
     if (isUniqueViolation(error)) throw new HttpError(409, 'http.duplicate');
     throw error;
   }

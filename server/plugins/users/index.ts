@@ -1,4 +1,4 @@
-// User management (spec §7 "Auth and users", design.md §4): roles 1 and 7 manage users, role 7
+// User management (product.md §7 "Auth and users", product.md §D4): roles 1 and 7 manage users, role 7
 // only the staff of its own organisation; everyone reads and edits their own profile and
 // changes their own password. The rules live in scope.ts, the schemas in schemas.ts.
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// Who may see and change which user (design.md §4): role 1 everyone; role 7 the staff of its
+// Who may see and change which user (product.md §D4): role 1 everyone; role 7 the staff of its
 // own organisation (same `location`); everyone their own record. Kept apart from the routes
 // so that every route applies the very same rules.
 import type { FastifyRequest } from 'fastify';

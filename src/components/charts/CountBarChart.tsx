@@ -1,12 +1,12 @@
 // Counts per category as horizontal bars (the dashboard's and the reports' charts): bars 20 px
-// thick (spec §9) whatever the number of categories, long labels shortened on the axis and
+// thick (product.md §9) whatever the number of categories, long labels shortened on the axis and
 // whole in the tooltip, the value written beside each bar, readable in both themes.
 import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { BarChart, type BarChartProps } from '@mui/x-charts/BarChart';
 import { useIntl } from 'react-intl';
 import { useNearScreen } from '../../lib/nearScreen';
 
-/** Spec §9: chart bar thickness 20. */
+/** product.md §9: chart bar thickness 20. */
 export const BAR_THICKNESS = 20;
 /** Room per category: the bar and the gap around it. */
 const BAND = 30;

@@ -1,4 +1,4 @@
-// An add/edit form generated from an entity's declaration (design.md §5): one input per field,
+// An add/edit form generated from an entity's declaration (product.md §D5): one input per field,
 // the server's validation rules checked as the user types and on submit, the server's own
 // field errors shown where they belong, and an unsaved draft that survives a reload.
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';

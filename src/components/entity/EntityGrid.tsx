@@ -1,4 +1,4 @@
-// A list screen's grid (design.md §5): server-side paging with the spec's page sizes, sorting,
+// A list screen's grid (product.md §D5): server-side paging with the spec's page sizes, sorting,
 // a quick search, the entity's filters, CSV export of the filtered rows and a row click. Rows
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip. Wide screens draw the
@@ -37,7 +37,7 @@ export interface EntityGridProps<R extends object> {
   initialFilter?: Filters;
   /** Filters applied and not shown (a provider's services: `{ sp_Id }`). */
   fixedFilter?: Filters;
-  /** Page-size menu of spec §9: 'list' (25, 50, 100, 200; default), 'short' (5, 10, 15, 20),
+  /** Page-size menu of product.md §9: 'list' (25, 50, 100, 200; default), 'short' (5, 10, 15, 20),
    * 'medium' (10, 15, 20, 50). */
   pageSizes?: PageSizeMenu;
   initialPageSize?: number;
@@ -61,7 +61,7 @@ export interface EntityGridProps<R extends object> {
 }
 
 /** A change of the list's table on the server (saved in another browser) loads the page shown
- * again at once: live lists (design.md §6). The changes that follow are at most one reload per
+ * again at once: live lists (product.md §D6). The changes that follow are at most one reload per
  * this gap (an upload of 50 records is a few reloads, not 50). */
 const LIVE_RELOAD_GAP_MS = 300;
 

@@ -39,7 +39,7 @@ export default function GridView(props: GridViewProps) {
         columnVisibilityModel={props.visibility}
         onColumnVisibilityModelChange={props.onVisibilityChange}
         density={props.narrow ? 'compact' : 'standard'}
-        // Names are read whole (spec §9 lists, phones included): cells wrap, rows grow.
+        // Names are read whole (product.md §9 lists, phones included): cells wrap, rows grow.
         getRowHeight={() => 'auto'}
         slots={{ baseLinearProgress: NamedLinearProgress, pagination: ListPagination }}
         localeText={{

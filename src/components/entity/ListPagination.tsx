@@ -1,6 +1,6 @@
 // The grid's pager, driven by the list's own state. The grid pages on the server (or in RxDB):
 // it shows the rows of the page it is given, whatever their number, while its built-in pager
-// stops at 100 rows (the MIT Data Grid caps its `pageSize`). Spec §9's lists offer 200, so the
+// stops at 100 rows (the MIT Data Grid caps its `pageSize`). product.md §9's lists offer 200, so the
 // list keeps the page and its size and this pager shows them, with the grid's own pagination
 // control (basePagination) and labels, in the user's language. The phone list has its own
 // (PhonePagination), on the same state (paging.ts).

@@ -1,6 +1,6 @@
 // List columns derived from an entity's declaration: the header is the field's label, the cell
 // its display value (lookup and enum labels, short dates), and the first column carries the
-// "not uploaded" chip of rows saved on this device only (design.md §6). Each column says once
+// "not uploaded" chip of rows saved on this device only (product.md §D6). Each column says once
 // how its cell is drawn (`draw`): the data grid (wide screens) and the phone list both use it.
 import type { ReactNode } from 'react';
 import { Box } from '@mui/material';
@@ -48,7 +48,7 @@ function renderWith(draw: CellDraw) {
   return (params: GridRenderCellParams<GridRow>) => draw(params.row);
 }
 
-/** What a cell shows: the display value, with date-times as their day (spec §9: date columns
+/** What a cell shows: the display value, with date-times as their day (product.md §9: date columns
  * show short month, day and year; the time stays in the record's page and the CSV). */
 export function cellValue(entity: EntityShape, name: string, value: unknown, ctx: DisplayContext): string {
   const field = requireField(entity, name, 'EntityGrid');

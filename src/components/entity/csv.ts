@@ -1,4 +1,4 @@
-// CSV export of "the filtered rows" (design.md §5): every page of the current query, fetched
+// CSV export of "the filtered rows" (product.md §D5): every page of the current query, fetched
 // through the same `load` as the grid (so it works offline too), written as a file Excel opens
 // correctly in both languages.
 import type { ListQuery, ListResult } from '../../lib/datalayer/types';

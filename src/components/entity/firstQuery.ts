@@ -4,7 +4,7 @@ import type { GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import type { FilterValue, ListQuery } from '../../lib/datalayer/types';
 
-/** The page-size menus of spec §9 ("5, 10, 15, 20; 25, 50, 100, 200; 10, 15, 20, 50"): the
+/** The page-size menus of product.md §9 ("5, 10, 15, 20; 25, 50, 100, 200; 10, 15, 20, 50"): the
  * main lists offer 25 to 200 rows, a short table inside a page 5 to 20, a page's longer table
  * 10 to 50. Each size is one the list API accepts (PAGE_SIZES of schemas/derive). A menu's
  * first size is its default. */
@@ -24,7 +24,7 @@ export const DATE_FROM = 'dateFrom';
 export const DATE_TO = 'dateTo';
 
 export interface GridQueryOptions {
-  /** Which page-size menu of spec §9 (default: the main lists' 25, 50, 100, 200). */
+  /** Which page-size menu of product.md §9 (default: the main lists' 25, 50, 100, 200). */
   pageSizes?: PageSizeMenu;
   initialPageSize?: number;
   initialFilter?: Filters;

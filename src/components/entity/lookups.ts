@@ -1,5 +1,5 @@
 // Lookup lists (territory, category, sector, …) as the forms and lists show them: item labels in
-// the user's language, read from the copy cached under the `lists` key at sign-in (spec §3), so
+// the user's language, read from the copy cached under the `lists` key at sign-in (product.md §3), so
 // the same labels appear online and offline.
 import { useEffect, useState } from 'react';
 import type { LookupItem } from '../../../schemas/entities/users';

@@ -1,5 +1,5 @@
 // A record's image that cannot be loaded is marked in place, and told once per page by a toast
-// under its spec §8 title ('Error getting image2', 'Error getting SP image1'): a gallery that
+// under its product.md §8 title ('Error getting image2', 'Error getting SP image1'): a gallery that
 // draws a thumbnail again, or opens it larger, does not repeat it. Another page starts afresh.
 // Offline, the mark ("Not available offline") is what is expected, not an error to toast.
 import { isAxiosError } from 'axios';

@@ -1,5 +1,5 @@
 // A read-only map of markers with popups (a provider's page, a job's page, the dashboard),
-// centred on the markers' average position at zoom 7.5 (spec §2, §9).
+// centred on the markers' average position at zoom 7.5 (product.md §2, §9).
 import { useIntl } from 'react-intl';
 import { averageCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, PLACE_ZOOM, type LatLng } from './coords';
 import { LazyMap } from './LazyMap';

@@ -7,7 +7,7 @@ export interface LatLng {
   lng: number;
 }
 
-/** Spec §9: maps open at zoom 7.5. */
+/** product.md §9: maps open at zoom 7.5. */
 export const DEFAULT_ZOOM = 7.5;
 
 /** Zoom when the map shows one chosen place (street level). */
@@ -37,7 +37,7 @@ export function parseCoord(text: string): number | null {
   return Number.isFinite(n) ? n : Number.NaN;
 }
 
-/** Spec §2: a map of markers is centred on their average position. */
+/** product.md §2: a map of markers is centred on their average position. */
 export function averageCenter(points: readonly Partial<LatLng>[]): LatLng | null {
   const valid = points.filter(isLatLng);
   if (!valid.length) return null;

@@ -5,7 +5,7 @@ import type { serviceProvider } from '../../../schemas/index';
 /** A provider type: the schema's sp_type (1 social, 2 economic, 3 legal, 4 education). */
 export type ProviderType = (typeof serviceProvider.fields.sp_type.values)[number];
 
-/** One colour per provider type (spec §2 dashboard map: social blue, economic green, legal
+/** One colour per provider type (product.md §2 dashboard map: social blue, economic green, legal
  * yellow, education red), keyed by the schema's sp_type: a type added there needs its colour here. */
 export const PROVIDER_TYPE_COLORS: Readonly<Record<ProviderType, string>> = {
   1: '#1976d2',

@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import { InfoDialog } from '../../components';
 import { PASSWORD_RESET_ROLES } from '../../lib/constants';
 
-/** Passwords are reset by an administrator; this explains whom to ask (design.md §4). */
+/** Passwords are reset by an administrator; this explains whom to ask (product.md §D4). */
 export function ForgotPasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const intl = useIntl();
   const roles = PASSWORD_RESET_ROLES.map((role) => intl.formatMessage({ id: `role.${role}` }));

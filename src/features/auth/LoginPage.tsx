@@ -58,7 +58,7 @@ export function LoginPage() {
     setPageError('');
     try {
       await signIn(form.userName.trim(), form.password);
-      setFlash('loggedIn'); // toast after the full load below (spec §4: the page reloads)
+      setFlash('loggedIn'); // toast after the full load below (product.md §4: the page reloads)
       window.location.assign(returnUrl);
     } catch (error) {
       const minutes = signInPausedMinutes(error);
@@ -147,7 +147,7 @@ export function LoginPage() {
           <Link component="button" type="button" variant="body2" onClick={() => setForgotOpen(true)}>
             {say('auth.forgot')}
           </Link>
-          {/* The help is public (spec §2): reachable before signing in. */}
+          {/* The help is public (product.md §2): reachable before signing in. */}
           <Link component={RouterLink} to={`/help/${intl.locale.startsWith('en') ? 'en' : 'fr'}`} variant="body2">
             {say('menu.help')}
           </Link>

@@ -8,7 +8,7 @@ interface LoginAnswer {
 }
 
 /**
- * POST /api/login; on success stores token and user (spec §3, §4) and opens the user's vault on
+ * POST /api/login; on success stores token and user (product.md §3, §4) and opens the user's vault on
  * this device with the password (issue 25). The request is `silent` because the login screen
  * reports the failure itself ('Login Error' toast and page line). `quiet`: outside the app's
  * HTTP client, whose 401 rule would sign out the lock screen's user at a wrong password.

@@ -1,4 +1,4 @@
-// Route guards of the spec §2 route table. Role rules come only from schemas/roles.ts.
+// Route guards of the product.md §2 route table. Role rules come only from schemas/roles.ts.
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useSessionUser } from '../../components';

@@ -1,4 +1,4 @@
-// Spec §2: an unauthenticated user goes to login with a returnUrl, unless the target is '/' or
+// product.md §2: an unauthenticated user goes to login with a returnUrl, unless the target is '/' or
 // '/temp'. Only addresses of the app itself are accepted back (issue 26 §2), so a crafted link
 // cannot send a freshly signed-in user to another site: the address is parsed against the
 // app's origin, as the browser will read it, and kept only when it stays on that origin and

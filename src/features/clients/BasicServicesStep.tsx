@@ -1,4 +1,4 @@
-// The basic service data of a client (BspData, spec §3): the apprenticeship offers the client is
+// The basic service data of a client (BspData, product.md §3): the apprenticeship offers the client is
 // put forward for, chosen among the apprenticeships of verified services, and the kinds of
 // organisational help (the `orgHelp` lookup list).
 import { useEffect, useState } from 'react';

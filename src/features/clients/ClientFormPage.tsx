@@ -92,7 +92,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const [saving, setSaving] = useState(false);
   const [failures, setFailures] = useState<PartFailure[]>([]);
   const [profileError, setProfileError] = useState<string | null>(null);
-  /** The file being sent online and the share of it sent (spec §7 progress events). */
+  /** The file being sent online and the share of it sent (product.md §7 progress events). */
   const [sending, setSending] = useState<{ slot: string; sent: number } | null>(null);
   const [showRestored, setShowRestored] = useState(restored !== null);
   const editing = editedId !== null;
@@ -161,7 +161,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     } catch (error) {
       const cause = error instanceof ProfileNotSaved ? error.cause : error;
       setProfileError(cause instanceof ConflictError ? ctx.t('clients.error.conflict') : isQuotaError(cause) ? ctx.t('offline.quota.text') : messageOf(cause));
-      // Spec §8 'Overall Save Profile Error': the save failed as a whole, nothing was stored. A
+      // product.md §8 'Overall Save Profile Error': the save failed as a whole, nothing was stored. A
       // refused call was toasted by the interceptor in the server's words; this says what it means.
       if (isAxiosError(cause)) notify.error(ctx.t('errors.overallSaveProfileTitle'), ctx.t('clients.error.profile'));
       else reportSaveFailure('errors.overallSaveProfileTitle', cause, 'clients.error.conflict');

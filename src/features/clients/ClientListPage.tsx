@@ -22,7 +22,7 @@ export function ClientListPage() {
   const user = useSessionUser();
   const navigate = useNavigate();
   const title = ctx.t('screens.profiles');
-  // Spec §2: 'Add Clients' only for a user with an organisation (location not 0).
+  // product.md §2: 'Add Clients' only for a user with an organisation (location not 0).
   const add =
     can(user?.role, 'profiles.write') && user?.location ? (
       <Button component={RouterLink} to={ADD_CLIENT_PATH} variant="contained" startIcon={<PersonAddIcon />}>

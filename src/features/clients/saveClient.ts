@@ -26,7 +26,7 @@ export interface ClientSaveInput {
   files: ImageChanges;
   /** Parts saved by an earlier attempt of this form: not sent again. */
   done: ReadonlySet<SavePart>;
-  /** Hears the photo and documents being sent online (spec §7 progress events). */
+  /** Hears the photo and documents being sent online (product.md §7 progress events). */
   onFileProgress?: UploadProgress;
 }
 

@@ -2,7 +2,7 @@ import { Link as RouterLink } from 'react-router';
 import { Box, Button, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 
-/** Spec §2: a large 403 for a role that may not open the screen. */
+/** product.md §2: a large 403 for a role that may not open the screen. */
 export function ForbiddenPage() {
   const intl = useIntl();
   return (

@@ -2,7 +2,7 @@ import { Link as RouterLink } from 'react-router';
 import { Box, Button, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 
-/** Spec §2: the text 'page not found' for any unknown path. */
+/** product.md §2: the text 'page not found' for any unknown path. */
 export function NotFoundPage() {
   const intl = useIntl();
   return (

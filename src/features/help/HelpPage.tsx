@@ -12,7 +12,7 @@ export function HelpIndex() {
   return <Navigate to={`/help/${lang}`} replace />;
 }
 
-/** help/en and help/fr (spec §2): public pages. */
+/** help/en and help/fr (product.md §2): public pages. */
 export function HelpPage() {
   const { lang } = useParams();
   if (!isLang(lang)) return <Navigate to="/not-found" replace />;

@@ -1,4 +1,4 @@
-// The dashboard's map (spec §2 Home): providers by type and open jobs with coordinates, one
+// The dashboard's map (product.md §2 Home): providers by type and open jobs with coordinates, one
 // legend button per group that takes it off the map and puts it back, and an info window with
 // the name and address ('Upload Missing' without one), asked when it opens. The markers come
 // one by one, or as the server's clusters when there are too many (then asked again for each
@@ -11,7 +11,7 @@ import { useIntl } from 'react-intl';
 import { DEFAULT_ZOOM, FALLBACK_CENTER, JOB_MARKER_COLOR, MapView, PROVIDER_TYPE_COLORS, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
 import { fetchGeoPlaces, fetchGeoView, JOB_GROUP, type GeoMarkers, type JobPlace, type MarkerCluster, type MarkerPoint, type ProviderPlace } from '../../lib/geoStats';
 
-/** Marker groups (spec §2): the provider types (sp_type 1-4) in their colours, jobs a pin. */
+/** Marker groups (product.md §2): the provider types (sp_type 1-4) in their colours, jobs a pin. */
 export const MAP_GROUPS = [
   { id: 'social', spType: 1, color: PROVIDER_TYPE_COLORS[1], symbol: 'circle' },
   { id: 'economic', spType: 2, color: PROVIDER_TYPE_COLORS[2], symbol: 'circle' },
@@ -47,7 +47,7 @@ function clustersOf(clusters: readonly MarkerCluster[], hidden: ReadonlySet<Grou
 }
 
 /** The view's markers when the whole map came as clusters: asked again after every move, the
- * newest answer wins; a failure keeps what is shown (and is only logged, spec §2). */
+ * newest answer wins; a failure keeps what is shown (and is only logged, product.md §2). */
 function useViewMarkers(clustered: boolean) {
   const [answer, setAnswer] = useState<GeoMarkers | null>(null);
   const asked = useRef(0);

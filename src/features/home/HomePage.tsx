@@ -56,7 +56,7 @@ const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['c
   );
 });
 
-/** Dashboard (spec §2): tiles, four charts and the map; figures refresh when the change
+/** Dashboard (product.md §2): tiles, four charts and the map; figures refresh when the change
  * stream reports new records. Offline mode goes to the offline home instead (app/routes.tsx). */
 export function HomePage() {
   const intl = useIntl();

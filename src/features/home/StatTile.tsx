@@ -13,7 +13,7 @@ interface StatTileProps {
   icon: typeof SvgIcon;
 }
 
-/** A dashboard count tile with its optional 'More info' link (spec §2 Home). */
+/** A dashboard count tile with its optional 'More info' link (product.md §2 Home). */
 export function StatTile({ id, label, count, to, color, icon: Icon }: StatTileProps) {
   const intl = useIntl();
   const moreInfo = intl.formatMessage({ id: 'home.moreInfo' });

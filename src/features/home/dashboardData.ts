@@ -1,6 +1,6 @@
-// The dashboard's figures (spec §2 Home): the tiles (/stats/gen), the four charts and the map
+// The dashboard's figures (product.md §2 Home): the tiles (/stats/gen), the four charts and the map
 // (/stats/geo: the whole map, bounded), asked together. Each call may fail alone: its part stays empty and the failure
-// is only logged (spec §2, §8).
+// is only logged (product.md §2, §8).
 import { api } from '../../lib/api';
 import { getCachedLists, refreshLists } from '../../lib/datalayer';
 import type { LookupLists } from '../../lib/datalayer/types';
@@ -22,7 +22,7 @@ export interface IdCount {
 
 export type { GeoMarkers } from '../../lib/geoStats';
 
-/** The four charts: call path and the lookup list naming its ids (spec §2). */
+/** The four charts: call path and the lookup list naming its ids (product.md §2). */
 export const CHARTS = [
   { id: 'byCategory', path: '/stats/byspdtype', list: 'category', counts: 'services' },
   { id: 'byTerritory', path: '/stats/bySpdTerr', list: 'territory', counts: 'services' },
@@ -54,7 +54,7 @@ export function toGeneralStats(data: unknown): GeneralStats | null {
   return stats;
 }
 
-/** One call; a failure is logged and answers null (spec §2: only logged). */
+/** One call; a failure is logged and answers null (product.md §2: only logged). */
 async function quietly<T>(path: string, read: (data: unknown) => T): Promise<T | null> {
   try {
     const { data } = await api.get<unknown>(path, { silent: true });

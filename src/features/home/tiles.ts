@@ -1,4 +1,4 @@
-// The dashboard's count tiles (spec §2 Home: Services, Available Jobs, Clients, Referrals, each
+// The dashboard's count tiles (product.md §2 Home: Services, Available Jobs, Clients, Referrals, each
 // with 'More info'), and which of them a role sees with a working link.
 import type SvgIcon from '@mui/material/SvgIcon';
 import MiscellaneousServicesIcon from '@mui/icons-material/MiscellaneousServices';
@@ -20,7 +20,7 @@ export interface Tile {
 
 interface TileRule extends Omit<Tile, 'to'> {
   to: string;
-  /** Tile shown at all (spec §6); absent means every role. */
+  /** Tile shown at all (product.md §6); absent means every role. */
   show?: Permission;
 }
 

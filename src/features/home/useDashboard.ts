@@ -3,7 +3,7 @@ import { job, profile, referral, service, serviceProvider } from '../../../schem
 import { useServerChanges } from '../../lib/serverChanges';
 import { fetchDashboard, withUnchangedParts, type Dashboard } from './dashboardData';
 
-/** Tables whose changes alter the dashboard's figures: a new service or job (spec §2 charts and
+/** Tables whose changes alter the dashboard's figures: a new service or job (product.md §2 charts and
  * map), provider (map), client or referral (tiles). */
 const WATCHED = [serviceProvider.table, service.table, job.table, profile.table, referral.table];
 

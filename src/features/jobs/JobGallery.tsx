@@ -9,7 +9,7 @@ import { imageNumber, SourceImage, toastImageFailure, type ExistingImage } from 
 
 type FailedHandler = (slot: string) => (error: unknown) => void;
 
-/** Spec §8 'Error getting image1/2/3', once per page (besides the mark in place). */
+/** product.md §8 'Error getting image1/2/3', once per page (besides the mark in place). */
 function useFailureToast(): FailedHandler {
   const intl = useIntl();
   return (slot) => (error) => toastImageFailure(intl.formatMessage({ id: 'errors.jobImageTitle' }, { n: imageNumber(slot) }), error);

@@ -1,4 +1,4 @@
-// /availablejobs: the employers' job offers (design.md §5 list screens). Online the grid pages
+// /availablejobs: the employers' job offers (product.md §D5 list screens). Online the grid pages
 // through the API (POST /jobs/search/), offline through the device's store, where jobs saved
 // here and not uploaded yet carry the "not uploaded" chip.
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 // Add or edit one item of a lookup list: French and English labels, the organisation's
-// abbreviation (it starts registration numbers, spec §5), a service type's category, the
+// abbreviation (it starts registration numbers, product.md §5), a service type's category, the
 // active flag. Checked here as the server checks it; the server's word is shown too.
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';

@@ -1,6 +1,6 @@
 // lists: every lookup list and its items, French and English labels, the active flag. Role 1
-// adds, edits, reorders and deactivates (spec §6 "Lists: role 1 only"); the route is open to
-// every role (spec §2), who read the lists here without the editing controls. Items are never deleted (server/plugins/lists): a
+// adds, edits, reorders and deactivates (product.md §6 "Lists: role 1 only"); the route is open to
+// every role (product.md §2), who read the lists here without the editing controls. Items are never deleted (server/plugins/lists): a
 // deactivated item leaves the forms' choices and stays readable on the records that use it.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';

@@ -1,4 +1,4 @@
-// The lookup-list routes (spec §7 "Lists"): every list with its items, a whole-list edit (order,
+// The lookup-list routes (product.md §7 "Lists"): every list with its items, a whole-list edit (order,
 // labels, active flags) based on the version read, a new item, and how many records use each
 // item. After each change the device's cached copy (`lists` key) is refreshed, so this device's
 // forms follow at once; other devices hear it from the change stream.

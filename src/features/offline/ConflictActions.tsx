@@ -17,7 +17,7 @@ function shown(value: unknown): string {
 }
 
 /**
- * A conflict (design.md §6): someone changed the record on the server after this device's edit
+ * A conflict (product.md §D6): someone changed the record on the server after this device's edit
  * was based on it. "Keep mine" re-sends the local copy as an update of the server's current
  * version; "Take the server's copy" drops the local edit, after a confirmation.
  */

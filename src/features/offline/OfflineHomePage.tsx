@@ -34,7 +34,7 @@ interface CountRule {
   show?: Permission;
 }
 
-// Spec §2 Offline home: local counts of Services, Available Jobs and Clients.
+// product.md §2 Offline home: local counts of Services, Available Jobs and Clients.
 // White text on these reaches 7:1 or more (WCAG AAA), small captions included, in both themes.
 const COUNTS: CountRule[] = [
   { id: 'services', table: service.table, labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#006064' },
@@ -43,7 +43,7 @@ const COUNTS: CountRule[] = [
 ];
 
 // The tiles, the sync times and the storage card are drawn again only when their own props
-// change, not on every live count of an upload (docs/performance.md, upload from Chromium).
+// change, not on every live count of an upload (docs/performance-log.md, upload from Chromium).
 const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
   const intl = useIntl();
   const label = intl.formatMessage({ id: rule.labelId });
@@ -90,7 +90,7 @@ const SyncTimesLine = memo(function SyncTimesLine() {
   );
 });
 
-/** `/offlinehp` (spec §2 Offline home, §4, §5; issue 4 §2-3). */
+/** `/offlinehp` (product.md §2 Offline home, §4, §5; issue 4 §2-3). */
 export function OfflineHomePage() {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);

@@ -118,7 +118,7 @@ const KindCard = memo(function KindCard({ kind }: { kind: KindReport }) {
   );
 }, (before, after) => sameReport(before.kind, after.kind));
 
-/** The overall progress bar with its percent (spec §2 Offline home). */
+/** The overall progress bar with its percent (product.md §2 Offline home). */
 export const UploadProgress = memo(function UploadProgress({ report, running }: { report: UploadReport | null; running: boolean }) {
   const intl = useIntl();
   const labelId = useId();
@@ -149,7 +149,7 @@ export const UploadProgress = memo(function UploadProgress({ report, running }: 
   );
 });
 
-/** Per-kind reports (spec §2): jobs, other jobs, … images, in upload order. */
+/** Per-kind reports (product.md §2): jobs, other jobs, … images, in upload order. */
 export function ReportCards({ report, counts }: { report: UploadReport | null; counts: PendingCounts | null }) {
   const kinds = kindsToShow(report, counts);
   return (

@@ -1,4 +1,4 @@
-// Live counts of the records waiting on this device (design.md §6: only `pending` documents),
+// Live counts of the records waiting on this device (product.md §D6: only `pending` documents),
 // per upload kind. RxDB count queries use the [syncState, sortDesc] index and re-emit on every
 // write, in this tab or another (multiInstance), so the offline home never needs a reload.
 import { useEffect, useState } from 'react';
@@ -11,10 +11,10 @@ import { errorMessage } from '../../lib/api';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 
-/** Pending records per table (spec §3 names), in upload order. */
+/** Pending records per table (product.md §3 names), in upload order. */
 export type PendingCounts = Readonly<Record<string, number>>;
 
-/** The kinds the offline home reports on (spec §2): the upload order of spec §4. */
+/** The kinds the offline home reports on (product.md §2): the upload order of product.md §4. */
 export const UPLOAD_KINDS: readonly EntityShape[] = uploadOrder;
 
 /** The translation key that names a kind of record (`table`) on the offline screens and in the
@@ -25,7 +25,7 @@ export function kindLabel(table: string): string {
 
 /** At most one new count per this many ms: an upload removes records one by one, and a
  * re-render of the offline home per record removed cost as much CPU as the upload itself on a
- * busy device (docs/performance.md, upload from Chromium). The first and last counts are kept. */
+ * busy device (docs/performance-log.md, upload from Chromium). The first and last counts are kept. */
 const COUNTS_THROTTLE_MS = 250;
 
 export function pendingCounts$(db: IcrsDatabase) {
@@ -45,7 +45,7 @@ export function totalOf(counts: PendingCounts | null): number {
 }
 
 /** Live pending counts of the signed-in store; null until the first answer. `report`: the
- * screen that shows them says when they cannot be read (spec §8 'error loading offline stats'). */
+ * screen that shows them says when they cannot be read (product.md §8 'error loading offline stats'). */
 export function usePendingCounts(report = false): PendingCounts | null {
   const db = useDb();
   const [counts, setCounts] = useState<PendingCounts | null>(null);

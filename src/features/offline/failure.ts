@@ -1,5 +1,5 @@
 // One way for a screen to tell that a save failed, without saying it twice: failed API calls
-// are already toasted by the app's interceptor (spec §8 'Interceptor Error', with the server's
+// are already toasted by the app's interceptor (product.md §8 'Interceptor Error', with the server's
 // message), so only what never reached the server (the local store, a full device, a conflict
 // the screen explains better) gets its own toast, under the screen's translated title.
 import { isAxiosError } from 'axios';

@@ -94,7 +94,7 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
   // Pull failures are retried by the replication itself (src/lib/db/replication/tablePull.ts: the
   // table's round again after 5 s, or at once when the change stream or reSync asks, until it
   // is stopped); log them for support, and toast a server's refusal of jobs or clients once
-  // (spec §8 'Job Sync Error', 'Profile Sync Error').
+  // (product.md §8 'Job Sync Error', 'Profile Sync Error').
   const toasts = syncFailureToasts();
   const errors = replication.error$.subscribe((error: unknown) => {
     console.warn('Replication pull failed:', error);

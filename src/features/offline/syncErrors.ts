@@ -1,5 +1,5 @@
-// Spec §8 'Job Sync Error' and 'Profile Sync Error': the pull of the device's working set
-// (design.md §6) failed for jobs or for clients. The replication retries by itself every few
+// product.md §8 'Job Sync Error' and 'Profile Sync Error': the pull of the device's working set
+// (product.md §D6) failed for jobs or for clients. The replication retries by itself every few
 // seconds, so a kind is told once, and again only after it has pulled well since; a lost
 // connection is not told here (the network indicator says it), only a server that answered
 // with an error. Other kinds are only logged, as before.

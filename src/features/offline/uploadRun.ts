@@ -1,7 +1,7 @@
 // One upload at a time for the whole app (and across tabs, through the Web Locks API), with
 // its live report kept outside the screens: leaving the offline home for the pending list does
 // not lose the progress, and coming back shows it. The engine itself keeps no state that a
-// crash could corrupt (design.md §6), so nothing here needs saving.
+// crash could corrupt (product.md §D6), so nothing here needs saving.
 import { useSyncExternalStore } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/collections';
@@ -155,7 +155,7 @@ function progressDrawer(): { show: (report: UploadReport) => void; stop: () => v
 }
 
 /**
- * Uploads every pending record (spec §4 order; the engine's rules), or only `only` (retry of
+ * Uploads every pending record (product.md §4 order; the engine's rules), or only `only` (retry of
  * one record). Resolves when done; never rejects: a failure is shown and kept in the state.
  */
 export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[]): Promise<UploadReport | null> {

@@ -14,7 +14,7 @@ import { clearUploadReport } from './uploadRun';
 type Step = 'idle' | 'confirm' | 'unsent';
 
 /**
- * 'Reset Database' (spec §5): the confirm 'please confirm to reset the database', then, when
+ * 'Reset Database' (product.md §5): the confirm 'please confirm to reset the database', then, when
  * records are still waiting, a second and plainer warning with their count and a way to
  * export them first. Nothing is deleted before both answers.
  */

@@ -1,5 +1,5 @@
 // "Waiting for parent" on the pending-records screen: the engine sends a child only once its
-// parent is on the server (design.md §6), so a record whose parent is itself still pending on
+// parent is on the server (product.md §D6), so a record whose parent is itself still pending on
 // this device will not go before it. Derived here from the list and the parent links of
 // schemas/, for display only; the engine decides what is sent.
 import { useEffect, useState } from 'react';

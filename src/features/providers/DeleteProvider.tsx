@@ -1,4 +1,4 @@
-// Deleting a provider (spec §5: a reason and the user's password, checked by the server, which
+// Deleting a provider (product.md §5: a reason and the user's password, checked by the server, which
 // deletes its services too). A provider never uploaded is only on this device: discarding it
 // needs no server, so it is a plain confirmation instead.
 import { useState } from 'react';

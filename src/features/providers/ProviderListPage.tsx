@@ -1,4 +1,4 @@
-// `/serviceproviders`: every service provider (design.md §5): server pages online, the device's
+// `/serviceproviders`: every service provider (product.md §D5): server pages online, the device's
 // copy offline (records not uploaded yet marked so), search, type and territory filters, CSV
 // export of the filtered rows, and a row click to the provider's page.
 import { Link as RouterLink, useNavigate } from 'react-router';

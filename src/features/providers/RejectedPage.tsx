@@ -23,7 +23,7 @@ import { userNames } from '../../lib/userNames';
 const COLUMNS = ['name', 'providerName', 'comment', 'rejectedBy', 'rejectedAt', 'edit'];
 const REJECTED = { status: SERVICE_STATUS.rejected };
 
-/** Who rejected: names only the roles that list users may read (design.md §4). */
+/** Who rejected: names only the roles that list users may read (product.md §D4). */
 function useVerifierNames(): ReadonlyMap<string, string> {
   const user = useSessionUser();
   const connected = useConnected();

@@ -3,7 +3,7 @@ import { SW_REGISTER_TIMEOUT_MS } from '../../lib/constants';
 import { UpdatePrompt } from './UpdatePrompt';
 
 /**
- * Spec §9: register the service worker when the app is stable, or after 30 s at the latest.
+ * product.md §9: register the service worker when the app is stable, or after 30 s at the latest.
  * "Stable" here is the first idle period after the page's load event: the worker's precache
  * download then never competes with the first screen's requests.
  */

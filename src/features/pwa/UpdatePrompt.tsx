@@ -9,7 +9,7 @@ import { afterUploads, useUploading } from '../../lib/uploadState';
 
 const HOURLY_MS = 60 * 60 * 1000;
 
-/** Spec §9: the first update check starts 300 ms after registration; then hourly. */
+/** product.md §9: the first update check starts 300 ms after registration; then hourly. */
 function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefined): void {
   if (!registration) return;
   const check = () => registration.update().catch((error: unknown) => console.warn('Update check failed:', error));
@@ -19,7 +19,7 @@ function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefine
 
 /**
  * Registers the service worker (mounted by the gate once the app is stable) and, when a new
- * version waits, shows the notice and the confirm dialog of spec §1. An update never cuts an
+ * version waits, shows the notice and the confirm dialog of product.md §1. An update never cuts an
  * upload: the notice waits while this tab uploads, and the confirmation takes effect once no
  * tab uploads (it holds the upload lock while the new version takes over).
  */

@@ -1,5 +1,5 @@
 // The API calls of the referral screens. Referrals live on the server only (the device store
-// holds the 13 tables of spec §3), so these go straight to the API through the app's client.
+// holds the 13 tables of product.md §3), so these go straight to the API through the app's client.
 import { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { listParams } from '../../../schemas/listQuery';

@@ -9,7 +9,7 @@ import { WARNING_FILLED_SX } from '../../components';
 
 function Thumb({ image, alt, onOpen }: { image: ExistingImage; alt: string; onOpen: (blob: Blob) => void }) {
   const intl = useIntl();
-  // Spec §8 'Error getting SP image1/2/3', once per page (besides the mark in place).
+  // product.md §8 'Error getting SP image1/2/3', once per page (besides the mark in place).
   const state = useImageBlob(image.source, (error) => toastImageFailure(intl.formatMessage({ id: 'errors.serviceImageTitle' }, { n: imageNumber(image.slot) }), error));
   return (
     <Box sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }} data-testid="service-image" data-slot={image.slot}>

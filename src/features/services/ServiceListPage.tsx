@@ -1,6 +1,6 @@
 // `/serviceproviders/services`: every service, paged on the server (or in the local store
 // offline), with filters by category, service type, territory and verification status, a quick
-// search, CSV export, and a row click to the service's page (design.md §5).
+// search, CSV export, and a row click to the service's page (product.md §D5).
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';

@@ -1,6 +1,6 @@
 // `/serviceproviders/services/:id`: a service with its provider, verification status (and the
 // verifier's comment when rejected), images, apprenticeships and vocational trainings; Edit and
-// Delete (reason and password, spec §5) for roles that may write.
+// Delete (reason and password, product.md §5) for roles that may write.
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Chip, Grid, Link, Typography } from '@mui/material';

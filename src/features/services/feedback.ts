@@ -1,5 +1,5 @@
 // Messages after a save or a failure. Failed API calls are already toasted by the app's
-// interceptor ('Interceptor Error' with the server's message, spec §8); these screens add a
+// interceptor ('Interceptor Error' with the server's message, product.md §8); these screens add a
 // toast with their own translated title only for failures the interceptor never saw (the
 // local store, a conflict, a file), so no failure is silent and none is told twice.
 import type { IntlShape } from 'react-intl';

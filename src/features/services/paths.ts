@@ -1,4 +1,4 @@
-// Where the service screens live (under /serviceproviders, spec §2 route table).
+// Where the service screens live (under /serviceproviders, product.md §2 route table).
 import { useLocation, useNavigate } from 'react-router';
 
 export const SERVICES_PATH = '/serviceproviders/services';

@@ -6,7 +6,7 @@ import { ServicePage } from './ServicePage';
 import { TrainingFormPage } from './TrainingFormPage';
 
 /** Screens under /serviceproviders/services: services, their apprenticeships and trainings.
- * Reading follows the Services menu (spec §6); adding and editing need the providers' write
+ * Reading follows the Services menu (product.md §6); adding and editing need the providers' write
  * right, as the API does. */
 export const serviceRoutes: FeatureRoute[] = [
   { path: 'services', permission: 'menu.services', element: <ServiceListPage /> },

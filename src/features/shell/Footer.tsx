@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import { APP_VERSION } from '../../lib/constants';
 import { usePublicConfig } from '../../lib/publicConfig';
 
-/** Spec §1: the version, and a link to the programme's site when the installation names one
+/** product.md §1: the version, and a link to the programme's site when the installation names one
  * (PROGRAMME_URL on the server; no placeholder when it does not). */
 export function Footer() {
   const intl = useIntl();

@@ -18,7 +18,7 @@ export function preloadSignedInShell(): Promise<unknown> {
   return Promise.allSettled([signedInChrome.preload(), unsentBanner.preload()]);
 }
 
-/** Page frame: top bar and sidebar when signed in (spec §2), banner, content, footer always. */
+/** Page frame: top bar and sidebar when signed in (product.md §2), banner, content, footer always. */
 export function Shell() {
   const user = useSessionUser();
   const wide = useMediaQuery(WIDE_MEDIA_QUERY, { noSsr: true });

@@ -26,7 +26,7 @@ interface SidebarProps {
 
 /**
  * Above 991 px a permanent mini drawer (icons when collapsed, labels when expanded); at 991 px
- * and below a temporary drawer over the content, closed by a click outside it (spec §2, §9).
+ * and below a temporary drawer over the content, closed by a click outside it (product.md §2, §9).
  */
 /** The longest the closed phone menu waits for the page to be idle before it is drawn. */
 const MENU_MOUNT_MAX_WAIT_MS = 3_000;

@@ -130,7 +130,7 @@ function UserEntry({ user, props }: { user: SessionUser; props: SidebarMenuProps
   );
 }
 
-/** Username, then the menus of spec §2 in their groups. */
+/** Username, then the menus of product.md §2 in their groups. */
 export function SidebarMenu(props: SidebarMenuProps) {
   const intl = useIntl();
   return (

@@ -12,7 +12,7 @@ import { usePendingStats } from './usePendingStats';
 
 export default function SignedInChrome({ user, wide }: { user: SessionUser; wide: boolean }) {
   const { lang, mode } = usePreferences();
-  const [open, setOpen] = useState(false); // spec §9: collapsed by default
+  const [open, setOpen] = useState(false); // product.md §9: collapsed by default
   const [contactOpen, setContactOpen] = useState(false);
   const groups = useMemo(() => menuFor(user, lang), [user, lang]);
   const badges = useMemo(() => visibleBadges(user), [user]);

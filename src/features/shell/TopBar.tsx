@@ -56,7 +56,7 @@ function InlineActions({ actions, onContact }: { actions: ShellActions; onContac
   );
 }
 
-/** Spec §2 top bar; shown only to a signed-in user (the shell decides). */
+/** product.md §2 top bar; shown only to a signed-in user (the shell decides). */
 export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });

@@ -1,7 +1,7 @@
 import { Alert } from '@mui/material';
 import { useIntl } from 'react-intl';
 
-/** Spec §1: every screen states that this is a training-only application. */
+/** product.md §1: every screen states that this is a training-only application. */
 export function TrainingBanner() {
   const intl = useIntl();
   return (

@@ -1,4 +1,4 @@
-// Sidebar menus of spec §2 "Shell", in order, with the role keys of schemas/roles.ts (spec §6).
+// Sidebar menus of product.md §2 "Shell", in order, with the role keys of schemas/roles.ts (product.md §6).
 import type SvgIcon from '@mui/material/SvgIcon';
 import AddBusinessIcon from '@mui/icons-material/AddBusiness';
 import AssessmentIcon from '@mui/icons-material/Assessment';
@@ -122,7 +122,7 @@ function visibleEntries(items: EntryRule[], user: SessionUser): MenuEntry[] {
     .map(({ id, labelId, to, icon, badge }) => ({ id, labelId, to, icon, badge }));
 }
 
-/** The menu this user may see; empty groups disappear (spec §6: unknown keys are hidden). */
+/** The menu this user may see; empty groups disappear (product.md §6: unknown keys are hidden). */
 export function menuFor(user: SessionUser, lang: Lang): MenuGroup[] {
   return rules(lang)
     .filter((group) => !group.permission || can(user.role, group.permission))

@@ -18,7 +18,7 @@ function toCounts(data: unknown): PendingCounts | null {
 }
 
 /**
- * Badge counts from GET /api/stats/pendings (answer `[{Pending, Rejected}]`). Spec §7: asked
+ * Badge counts from GET /api/stats/pendings (answer `[{Pending, Rejected}]`). product.md §7: asked
  * 500 ms after start, only online and signed in, so the first paint is not held up by it.
  * Silent: a badge is a hint, and a toast on every page load for it would bury real errors
  * (the session rules of the interceptor still apply).

@@ -4,7 +4,7 @@ import { useFullscreen } from './useFullscreen';
 import { useStoreSupport } from './useStoreSupport';
 
 /**
- * The top-bar behaviours (spec §2, §4), shared by the inline bar and the phone overflow menu.
+ * The top-bar behaviours (product.md §2, §4), shared by the inline bar and the phone overflow menu.
  * `logout` is the caller's: it warns first when unsent records exist (offline feature).
  */
 export function useShellActions(logout: () => void) {
@@ -15,14 +15,14 @@ export function useShellActions(logout: () => void) {
   const storeSupported = useStoreSupport();
   return {
     offline,
-    /** Spec §2 "if supported": the switch shows where the browser can keep the store, and always
+    /** product.md §2 "if supported": the switch shows where the browser can keep the store, and always
      * while offline (the way back online). */
     offlineSwitch: offline || storeSupported === true,
     dark: prefs.themeName === 'dark',
     lang: prefs.lang,
     fullscreen,
     toggleOffline() {
-      // Spec §4: offline stores the mode and opens the offline home; online returns home.
+      // product.md §4: offline stores the mode and opens the offline home; online returns home.
       prefs.setMode(offline ? 'online' : 'offline');
       navigate(offline ? '/' : '/offlinehp');
     },

@@ -1,5 +1,5 @@
 // users/add and users/edit/{id} for administrators (roles 1 and 7), and the own profile that
-// users/edit/{own id} opens (the sidebar's user name, spec §2 profile flag).
+// users/edit/{own id} opens (the sidebar's user name, product.md §2 profile flag).
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Checkbox, FormControlLabel, Paper, Stack, Typography } from '@mui/material';

@@ -1,5 +1,5 @@
-// The user routes of the API (spec §7 "Auth and users"). Users are no RxDB collection (design.md
-// §6: the open-core limit), so these screens are online ones and call the API directly.
+// The user routes of the API (product.md §7 "Auth and users"). Users are no RxDB collection (product.md
+// §D6: the open-core limit), so these screens are online ones and call the API directly.
 import { isAxiosError } from 'axios';
 import { user as userEntity, type RowOf } from '../../../schemas/index';
 import { can } from '../../lib/permissions';

@@ -1,4 +1,4 @@
-// The one data layer between every screen and RxDB/the API (design.md §1, §6): the same calls
+// The one data layer between every screen and RxDB/the API (product.md §D1, §6): the same calls
 // online and offline; only where a save goes differs.
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import { from, lastValueFrom, map, switchMap, type Observable } from 'rxjs';

@@ -1,5 +1,5 @@
 // RxDB documents of the data layer: server rows as `synced` copies, local saves as `pending`
-// ones (design.md §6), and the one rule every write of a server copy obeys: a local `pending`
+// ones (product.md §D6), and the one rule every write of a server copy obeys: a local `pending`
 // document is never overwritten, because it holds work not yet on the server.
 import type { RxCollection, RxDocument, RxDocumentData, RxStorageBulkWriteResponse } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';

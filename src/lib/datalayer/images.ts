@@ -1,6 +1,6 @@
 // Images of records. Online they travel with their record (multipart jb_img1..3 / sp_img1..3)
 // or right after it (profiles: PUT /profile/images/{id}). Offline their bytes wait in RxDB as
-// base64: `files` for jobs and services, `tbl_profiles_images` for profiles (spec §3).
+// base64: `files` for jobs and services, `tbl_profiles_images` for profiles (product.md §3).
 import type { EntityShape } from '../../../schemas/define';
 import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey } from '../../../schemas/derive/rxdb';
 import { file as fileEntity, FILE_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, profileImage } from '../../../schemas/index';

@@ -1,4 +1,4 @@
-// The lookup lists under the `lists` storage key (spec §3), so that forms, and registration
+// The lookup lists under the `lists` storage key (product.md §3), so that forms, and registration
 // numbers of new profiles, work offline. The signed-in user is kept under `user` by the login
 // (src/lib/session.ts); this module only reads it.
 import { registrationNumber, SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
@@ -52,7 +52,7 @@ export async function refreshLists(http: HttpClient, online = true): Promise<Loo
   const { data } = await http.get<unknown>('/lists/profilelist', { silent: true });
   const lists = toLookupLists(data);
   // An answer that arrives after a logout (or a change of user) is not cached: logout clears
-  // the lists (spec §4), and a request still in flight must not put them back.
+  // the lists (product.md §4), and a request still in flight must not put them back.
   if (lists && session !== null && getToken() === session) saveLists(lists);
   return lists;
 }
@@ -63,7 +63,7 @@ export function organisationAbbr(user: SessionUser | null, lists: LookupLists | 
   return lists?.organisation?.find((item) => item.id === user.location)?.abbr || undefined;
 }
 
-/** A new profile's registration number (spec §5); throws 'Error Saving Super admin cannot
+/** A new profile's registration number (product.md §5); throws 'Error Saving Super admin cannot
  * create' when the user's organisation has no abbreviation. */
 export function newRegistrationNumber(user: SessionUser | null, lists: LookupLists | null): string {
   const abbr = organisationAbbr(user, lists);

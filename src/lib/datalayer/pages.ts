@@ -18,7 +18,7 @@ export function restOf(entity: EntityShape): string {
   return entity.rest;
 }
 
-/** One page from the server: through the entity's POST search call when it has one (spec §7:
+/** One page from the server: through the entity's POST search call when it has one (product.md §7:
  * /jobs/search/, /sproviers/srch, /spDetail/search/), else GET with the query string. */
 export async function getPage(http: HttpClient, entity: EntityShape, query: ListQuery): Promise<Page> {
   const params = listParams(query);

@@ -1,4 +1,4 @@
-// Reads. Online a list "pulls a fresh page" (design.md §6): the API's page is shown with this
+// Reads. Online a list "pulls a fresh page" (product.md §D6): the API's page is shown with this
 // device's `pending` versions in place of the server's and its records not uploaded yet on top,
 // and written into RxDB as `synced` (never over a pending document), so that the device holds
 // what it showed. Offline: RxDB alone.

@@ -18,7 +18,7 @@ export type HttpClient = Pick<AxiosInstance, 'get' | 'post' | 'put' | 'defaults'
 /** What GET /api/lists/profilelist answers and the `lists` storage key holds. */
 export type LookupLists = Readonly<Record<string, readonly LookupItem[]>>;
 
-/** Hears a file being sent online (spec §7: PUT /profile/images/{id} with progress events):
+/** Hears a file being sent online (product.md §7: PUT /profile/images/{id} with progress events):
  * its kind (`slot`) and the share of its bytes sent, 0 to 1. */
 export type UploadProgress = (slot: string, sent: number) => void;
 
@@ -63,7 +63,7 @@ export interface ImageInput {
   name?: string;
 }
 
-/** Body of a soft delete (spec §5: a reason and the user's password). */
+/** Body of a soft delete (product.md §5: a reason and the user's password). */
 export interface RemoveInput {
   reason: string;
   password: string;

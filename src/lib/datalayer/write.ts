@@ -1,6 +1,6 @@
 // Saves: online to the API and then into RxDB as `synced`; offline (or when the network is
 // gone mid-save) into RxDB as `pending`, for the upload engine. Keys are made on the device
-// in both cases, so a save repeated after a lost answer is never stored twice (design.md §2).
+// in both cases, so a save repeated after a lost answer is never stored twice (product.md §D2).
 import { bodyFromDoc } from '../../../schemas/derive/rxdb';
 import { generatedKey, type EntityShape } from '../../../schemas/define';
 import { uuidv7 } from '../../../schemas/ids';
@@ -282,7 +282,7 @@ async function removeSyncedChildren(ctx: Ctx, entity: EntityShape, key: string):
   }
 }
 
-/** Soft delete (spec §5: reason and password), online only. A record never uploaded is
+/** Soft delete (product.md §5: reason and password), online only. A record never uploaded is
  * simply discarded; anything else needs the server, so offline it is refused plainly. */
 export async function remove(ctx: Ctx, entity: EntityShape, key: string, input?: RemoveInput): Promise<void> {
   const local = await ctx.collection(entity).findOne(key).exec();

@@ -1,4 +1,4 @@
-// The collections of the browser store `icrs_db` (spec §3), without RxDB itself: the screens,
+// The collections of the browser store `icrs_db` (product.md §3), without RxDB itself: the screens,
 // the data layer and the upload engine name collections through here, so that RxDB's code
 // (database.ts) loads only when the store opens, after the first screen is drawn (issue 16).
 import type { RxCollection, RxDatabase } from 'rxdb';
@@ -15,7 +15,7 @@ export function storeNameFor(userId: string): string {
   return `${DB_NAME}-${safe}`;
 }
 
-/** The 13 offline entities (spec §3 "Local offline store"), in declaration order. */
+/** The 13 offline entities (product.md §3 "Local offline store"), in declaration order. */
 export const OFFLINE_ENTITIES: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline);
 
 /** RxDB collection names allow no '-', so `available-jobs` is stored as `available_jobs`. */

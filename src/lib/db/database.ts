@@ -1,4 +1,4 @@
-// The browser store `icrs_db` (spec §3): RxDB on Dexie (IndexedDB) with exactly the 13
+// The browser store `icrs_db` (product.md §3): RxDB on Dexie (IndexedDB) with exactly the 13
 // collections of the spec, each schema derived from its declaration in schemas/. Loaded only to
 // open the store (DbProvider); everything else names collections through collections.ts.
 import { addRxPlugin, createRxDatabase, type RxStorage } from 'rxdb';

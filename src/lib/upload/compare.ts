@@ -8,7 +8,7 @@ import { getImageBytes, slotOf, type Row } from './http';
 import type { DocData, LocalDoc } from './store';
 import type { UploadHttp } from './types';
 
-/** The body of a POST: the record's own fields, key included (fixed on the device, design.md §2). */
+/** The body of a POST: the record's own fields, key included (fixed on the device, product.md §D2). */
 export function createBody(entity: EntityShape, data: Readonly<DocData>): Row {
   return bodyFromDoc(entity, data);
 }

@@ -10,7 +10,7 @@ import type { UploadHttp } from './types';
 
 export type Row = Record<string, unknown>;
 
-/** The engine shows its own toasts with spec §8 titles: the app's interceptor stays quiet
+/** The engine shows its own toasts with product.md §8 titles: the app's interceptor stays quiet
  * (src/lib/api.ts `silent`; its 401/403 rules still apply). */
 const QUIET: AxiosRequestConfig & { silent: boolean } = { silent: true };
 /** Multipart: axios sends FormData as JSON while the instance's JSON content type stands. */
@@ -158,7 +158,7 @@ export async function getImageBytes(http: UploadHttp, key: string, name: string)
 
 export interface Failure {
   status?: number;
-  /** Spec §8: the answer's result, else its message, else the HTTP status text (else the network error). */
+  /** product.md §8: the answer's result, else its message, else the HTTP status text (else the network error). */
   message: string;
   body?: Record<string, unknown>;
   /** No answer, or a gateway's: the server or the network is away, not the record at fault. */
@@ -183,7 +183,7 @@ export function failureOf(error: unknown): Failure {
   return { status: response?.status, message, body, transient };
 }
 
-/** 409 'duplicate entry': the server already has this key (design.md §2): an earlier answer was lost. */
+/** 409 'duplicate entry': the server already has this key (product.md §D2): an earlier answer was lost. */
 export function isDuplicate(f: Failure): boolean {
   return f.status === 409 && f.message === 'duplicate entry';
 }

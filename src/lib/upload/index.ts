@@ -1,11 +1,11 @@
-// Upload engine of the offline mode (docs/offline-contract.md "Upload engine", spec §4, §8,
+// Upload engine of the offline mode (docs/offline-contract.md "Upload engine", product.md §4, §8,
 // issue 4 §3). No React here: the offline screens inject the store, the HTTP client and the toasts.
 //
 // Decisions (see the modules for the reasons):
-// - Success deletes the local record and its images (spec §4); online lists get the server's row
+// - Success deletes the local record and its images (product.md §4); online lists get the server's row
 //   back through the pull replication, so no local leftover can show a record twice.
 // - 'duplicate entry' is compared with the local copy: nothing newer → dropped; a newer local
-//   edit → PUT onto the untouched server row, then dropped; profiles always PUT first (spec §4);
+//   edit → PUT onto the untouched server row, then dropped; profiles always PUT first (product.md §4);
 //   a server row changed by someone else → conflict, kept. Nothing is dropped silently.
 // - A pending update is a PUT with `updatedAt` = syncBase; 'conflict' is kept with the server
 //   side in `syncError` (state 'conflict' on the pending screen) unless the server already holds

@@ -97,7 +97,7 @@ export async function discardPending(db: IcrsDatabase, table: string, key: strin
   return true;
 }
 
-/** Empties every collection of icrs_db (spec §2 'Reset Database'; the screen confirms first,
+/** Empties every collection of icrs_db (product.md §2 'Reset Database'; the screen confirms first,
  * and warns when records are still pending). The pull checkpoints go too, so the server's
  * records come back at the next pull instead of only when each of them changes. */
 export async function resetDatabase(db: IcrsDatabase): Promise<void> {

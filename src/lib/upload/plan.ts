@@ -26,7 +26,7 @@ export async function planOf(db: IcrsDatabase, only?: readonly RecordRef[]): Pro
 /**
  * The kinds (their places in the plan) kind `index` must see finished before it starts in the
  * batched mode: those its id fields refer to (its parent among them), derived from the entity
- * declarations; the last kind (profile images, spec §4 "uploaded last") waits for every kind.
+ * declarations; the last kind (profile images, product.md §4 "uploaded last") waits for every kind.
  */
 export function dependsOn(plan: readonly Step[], index: number): number[] {
   const earlier = plan.slice(0, index).map((_, i) => i);

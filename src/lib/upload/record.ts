@@ -1,4 +1,4 @@
-// One record's upload (spec §4, design.md §2, §6). Every step can be repeated: the key is fixed on
+// One record's upload (product.md §4, product.md §D2, §6). Every step can be repeated: the key is fixed on
 // the device, so a POST sent again answers 'duplicate entry', and a PUT sent again answers
 // 'conflict' with the server's copy; both are compared with the local copy before anything is
 // dropped, so a lost answer, a crash or a second tab never loses or doubles a record.
@@ -176,7 +176,7 @@ async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonl
  * 'duplicate entry': the server has the record already (an earlier answer was lost). If the
  * local copy holds nothing more, it is done. If it was edited since, the edit goes as a PUT, but
  * only onto a server row nobody has touched since its creation; otherwise it is a conflict.
- * Profiles are always updated first (spec §4), on the same terms.
+ * Profiles are always updated first (product.md §4), on the same terms.
  */
 async function afterDuplicate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], copy?: Row): Promise<Sent> {
   const key = serverKey(entity, data);

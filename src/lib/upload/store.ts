@@ -21,7 +21,7 @@ export type DocData = Record<string, unknown> & {
 export type LocalDoc = RxDocument<DocData>;
 export type LocalCollection = RxCollection<DocData>;
 
-/** The kinds that upload, in spec §4 order (profile images last). */
+/** The kinds that upload, in product.md §4 order (profile images last). */
 export const UPLOAD_KINDS: readonly EntityShape[] = uploadOrder;
 
 export function collection(db: IcrsDatabase, entity: EntityShape): LocalCollection {

@@ -15,7 +15,7 @@ export interface PendingExport {
   format: typeof EXPORT_FORMAT;
   version: typeof EXPORT_VERSION;
   exportedAt: string;
-  /** Pending documents by spec §3 table (profile images carry their bytes). */
+  /** Pending documents by product.md §3 table (profile images carry their bytes). */
   records: Record<string, DocData[]>;
   /** The `files` documents (job and service images, base64) of those records. */
   files: DocData[];

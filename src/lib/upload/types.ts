@@ -9,13 +9,13 @@ export type UploadHttp = Pick<AxiosInstance, 'get' | 'post' | 'put'>;
 export interface UploadDeps {
   db: IcrsDatabase;
   http: UploadHttp;
-  /** An error toast (spec §8 titles). Default: none. */
+  /** An error toast (product.md §8 titles). Default: none. */
   notify?: (title: string, text: string) => void;
   /** Network connectivity. Default: `navigator.onLine` where there is one, else true. */
   isConnected?: () => boolean;
 }
 
-/** One record of one collection: its spec §3 table and its RxDB primary key (`prof_Id|img_for` for profile images). */
+/** One record of one collection: its product.md §3 table and its RxDB primary key (`prof_Id|img_for` for profile images). */
 export interface RecordRef {
   table: string;
   key: string;
@@ -46,13 +46,13 @@ export interface UploadOptions {
 /** Why a run ended before every record was tried. */
 export type StopReason = 'noConnection' | 'aborted' | 'connectionLost' | 'signedOut';
 
-/** One line of the offline home's report (spec §2): one kind of record, in upload order. */
+/** One line of the offline home's report (product.md §2): one kind of record, in upload order. */
 export interface KindReport {
-  /** Spec §3 table (`available-jobs`, …, `tbl_profiles_images`). */
+  /** product.md §3 table (`available-jobs`, …, `tbl_profiles_images`). */
   table: string;
   /** Translation key of the kind's name (`entity.job`, …). */
   title: string;
-  /** Spec §8 title of this kind's upload errors. */
+  /** product.md §8 title of this kind's upload errors. */
   errorTitle: string;
   /** Pending records of this kind when the run started. */
   total: number;

@@ -1,4 +1,4 @@
-// uploadAll (spec §4, issue 4 §3): kinds in spec order, every parent kind (every kind a record
+// uploadAll (product.md §4, issue 4 §3): kinds in spec order, every parent kind (every kind a record
 // refers to) finished before its children's start; in the batched mode a kind leaves as soon as
 // the one before it has sent everything and the kinds it refers to are finished, so waits overlap.
 // Within a kind, records that do not depend on each other go a few at a time. The plan is read
@@ -22,7 +22,7 @@ export { BATCHES_IN_FLIGHT, BATCH_IMAGE_BYTES, DEFAULT_BATCH_BYTES } from './bat
 export { runPool } from './pool';
 export { emptyKind } from './progress';
 
-/** Spec §5 and §8, spelling kept. */
+/** product.md §5 and §8, spelling kept. */
 export const NO_CONNECTION = { title: 'connetivity Error', text: 'Internet Connectioon is not available' } as const;
 export const DEFAULT_CONCURRENCY = 4;
 /** Consecutive failures without an answer (or with a gateway's) after which the run stops

@@ -57,7 +57,7 @@ describe('grid columns from the entity', () => {
     expect(show('fr', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual(['CDD', 'Agriculture', 'Béni', '21 nov. 2026', 'Oui', '1\u202f200']);
   });
 
-  it('show a date-time as its day, short month and year, in the user language (spec §9)', () => {
+  it('show a date-time as its day, short month and year, in the user language (product.md §9)', () => {
     const created = (lang: Lang) => (buildColumns(serviceProvider, ['createdAt'], ctx(lang))[0]?.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, { createdAt: '2026-11-24T10:30:00.000Z' });
     expect(created('en')).toBe('Nov 24, 2026');
     expect(created('fr')).toBe('24 nov. 2026');
@@ -182,7 +182,7 @@ describe('EntityGrid', () => {
     expect(filters).toEqual(['filter-sector', 'filter-contract', 'filter-open', 'filter-location']);
   });
 
-  describe('page sizes (spec §9)', () => {
+  describe('page sizes (product.md §9)', () => {
     /** The sizes the pager's menu offers, read from its open list. */
     async function menuSizes(container: HTMLElement): Promise<string[]> {
       const select = container.querySelector('.MuiTablePagination-root [role="combobox"]') as HTMLElement;

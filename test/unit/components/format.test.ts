@@ -1,4 +1,4 @@
-// Dates and numbers as staff read them (spec §9: short month, day and year), in both languages.
+// Dates and numbers as staff read them (product.md §9: short month, day and year), in both languages.
 import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, formatNumber } from '../../../src/lib/format';
 
