@@ -34,7 +34,9 @@ const LIST_QUERY = { page: 1, pageSize: 20, sort: 'sp_Name', dir: 'asc', territo
  * own pg pool on PostgreSQL; on PGlite (in-process, one connection) the server's database. */
 async function bareServer(t: TestServer) {
   const pool = t.config.databaseUrl ? new pg.Pool({ connectionString: t.config.databaseUrl, max: 10 }) : undefined;
-  const db: Queryable = pool ? { query: async (sql, params) => (await pool.query(sql, params ? [...params] : undefined)).rows } : t.server.db;
+  const db: Queryable = pool
+    ? { query: async (sql, params) => (await pool.query(sql, params ? [...params] : undefined)).rows }
+    : t.server.db;
   const app = Fastify();
   const columns = selectList(serviceProvider);
   app.post('/bare', async (request) => {
@@ -84,9 +86,15 @@ async function main() {
       create: { url: `${t.url}/api/sproviers/`, method: 'POST', headers: auth, body: 'provider' },
     };
     // Same answers from both (the page of 20 and the total), then a warm-up of each.
-    const [app, plain] = await Promise.all([t.api('POST', '/sproviers/srch', { token, body: LIST_QUERY }), fetch(`${bare.url}/bare`, { method: 'POST', headers: json, body: JSON.stringify(LIST_QUERY) }).then((r) => r.json())]);
-    if (app.status !== 200 || app.body.total !== plain.total || app.body.rows.length !== 20) throw new Error(`list answers differ: ${app.status} ${app.body.total} vs ${plain.total}`);
-    console.log(`# api: ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), autocannon ${CONNECTIONS} connections × ${SECONDS} s, median of ${RUNS} rounds; list page: 20 of ${app.body.total} providers in territory ${TERRITORY}`);
+    const [app, plain] = await Promise.all([
+      t.api('POST', '/sproviers/srch', { token, body: LIST_QUERY }),
+      fetch(`${bare.url}/bare`, { method: 'POST', headers: json, body: JSON.stringify(LIST_QUERY) }).then((r) => r.json()),
+    ]);
+    if (app.status !== 200 || app.body.total !== plain.total || app.body.rows.length !== 20)
+      throw new Error(`list answers differ: ${app.status} ${app.body.total} vs ${plain.total}`);
+    console.log(
+      `# api: ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), autocannon ${CONNECTIONS} connections × ${SECONDS} s, median of ${RUNS} rounds; list page: 20 of ${app.body.total} providers in territory ${TERRITORY}`,
+    );
 
     const outcomes: Record<string, Outcome[]> = { list: [], bare: [], get: [], create: [] };
     const ratios: number[] = [];
@@ -102,7 +110,10 @@ async function main() {
       }
       ratios.push((measured.list as Outcome).rps / (measured.bare as Outcome).rps);
     }
-    const summary = (name: string) => ({ rps: median((outcomes[name] ?? []).map((o) => o.rps)), p99: median((outcomes[name] ?? []).map((o) => o.p99)) });
+    const summary = (name: string) => ({
+      rps: median((outcomes[name] ?? []).map((o) => o.rps)),
+      p99: median((outcomes[name] ?? []).map((o) => o.p99)),
+    });
     for (const name of ['list', 'bare', 'get', 'create']) print(name, summary(name));
     console.log(`api.list_vs_bare: ${median(ratios).toFixed(2)} x`);
   } finally {

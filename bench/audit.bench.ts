@@ -76,9 +76,11 @@ async function batched(target: Target): Promise<number> {
 async function creates(target: Target): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < CREATES) await post(target, '/sproviers/', provider(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < CREATES) await post(target, '/sproviers/', provider(next++));
+    }),
+  );
   return CREATES / ((performance.now() - started) / 1000);
 }
 

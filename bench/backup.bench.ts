@@ -35,11 +35,13 @@ async function measure(backend: Backend): Promise<string> {
     let bytes = 0;
     for (let run = 0; run < RUNS; run += 1) {
       let file = '';
-      times.backup.push(await seconds(async () => {
-        const result = await backup(source.target, { dir: path.join(work, `backups-${run}`) });
-        file = result.file;
-        bytes = result.bytes;
-      }));
+      times.backup.push(
+        await seconds(async () => {
+          const result = await backup(source.target, { dir: path.join(work, `backups-${run}`) });
+          file = result.file;
+          bytes = result.bytes;
+        }),
+      );
       const target = await drillDatabase(backend, work, `restored-${run}`);
       try {
         times.restore.push(await seconds(() => restore(target.target, file)));

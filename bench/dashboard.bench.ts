@@ -19,7 +19,15 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
 /** The dashboard's calls (src/features/home/dashboardData.ts), as the browser sends them. */
-const CALLS = ['/lists/profilelist', '/stats/gen', '/stats/geo', '/stats/byspdtype', '/stats/bySpdTerr', '/stats/byServiceType', '/stats/getJbSec/'];
+const CALLS = [
+  '/lists/profilelist',
+  '/stats/gen',
+  '/stats/geo',
+  '/stats/byspdtype',
+  '/stats/bySpdTerr',
+  '/stats/byServiceType',
+  '/stats/getJbSec/',
+];
 
 const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
 try {
@@ -64,7 +72,9 @@ try {
   }
   const markers = await t.api('GET', '/stats/geo', { token });
   const markerCount = (markers.body.counts as number[]).reduce((a, b) => a + b, 0);
-  console.log(`all ${CALLS.length} dashboard calls together, median of ${RUNS}: ${median(together).toFixed(0)} ms (aim ≤ 300 ms; ${markerCount.toLocaleString('en')} map markers)`);
+  console.log(
+    `all ${CALLS.length} dashboard calls together, median of ${RUNS}: ${median(together).toFixed(0)} ms (aim ≤ 300 ms; ${markerCount.toLocaleString('en')} map markers)`,
+  );
   console.log(`the same, first after a change of providers or jobs (map answer made again): ${median(afterChange).toFixed(0)} ms`);
   console.log(`the ${aggregates.length} calls other than /stats/geo together: ${median(counts).toFixed(0)} ms`);
   const sql: number[] = [];
@@ -96,7 +106,11 @@ try {
     console.log(`  /stats/geo of a view at zoom ${zoom}: ${median(times).toFixed(0)} ms, ${what}, ${(size / 1024).toFixed(0)} KiB`);
   }
   for (const call of CALLS) {
-    console.log(`  ${call.padEnd(22)} ${median(perCall[call] ?? []).toFixed(0).padStart(5)} ms  ${((bytes[call] ?? 0) / 1024).toFixed(0).padStart(6)} KiB`);
+    console.log(
+      `  ${call.padEnd(22)} ${median(perCall[call] ?? [])
+        .toFixed(0)
+        .padStart(5)} ms  ${((bytes[call] ?? 0) / 1024).toFixed(0).padStart(6)} KiB`,
+    );
   }
 } finally {
   await t.close();

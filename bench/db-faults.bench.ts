@@ -18,7 +18,6 @@ import { startTcpProxy } from '../test/helpers/tcp-proxy';
 const FAULTS = Number(process.env.BENCH_FAULTS ?? 10);
 const PROVIDERS = serviceProvider.table;
 
-
 const scratch = await createScratchDatabase();
 const target = new URL(scratch.url);
 const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -55,7 +54,10 @@ const call = async (method: string, path: string, body?: unknown) => {
   }
 };
 const appRequests = () => [
-  call('GET', `/sync/${PROVIDERS}?limit=5`), call('GET', '/stats/gen'), call('POST', '/sproviers/', sampleBody(serviceProvider)), call('GET', '/health'),
+  call('GET', `/sync/${PROVIDERS}?limit=5`),
+  call('GET', '/stats/gen'),
+  call('POST', '/sproviers/', sampleBody(serviceProvider)),
+  call('GET', '/health'),
 ];
 /** Time until a pull succeeds again; NaN when the server is gone or not back within 30 s. */
 const untilUp = async () => {
@@ -82,7 +84,9 @@ for (let fault = 0; fault < FAULTS && server.alive(); fault++) {
   const before = stream.tables.length;
   const inFlight = Array.from({ length: 8 }, appRequests).flat();
   const killedAt = performance.now();
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [target.pathname.slice(1)]);
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+    target.pathname.slice(1),
+  ]);
   const late = Array.from({ length: 4 }, appRequests).flat();
   for (const answer of await Promise.all([...inFlight, ...late])) {
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
@@ -92,13 +96,21 @@ for (let fault = 0; fault < FAULTS && server.alive(); fault++) {
   if (Number.isNaN(await untilUp())) break;
   recovery.push(performance.now() - killedAt);
   // The stream must say that changes were missed; 10 s without it counts as never.
-  if (await stream.next('*', before, 10_000).then(() => true, () => false)) resumed.push(performance.now() - killedAt);
+  if (
+    await stream.next('*', before, 10_000).then(
+      () => true,
+      () => false,
+    )
+  )
+    resumed.push(performance.now() - killedAt);
 }
 
 console.log(`kills of every connection: ${recovery.length} of ${FAULTS} survived; process alive: ${server.alive()}`);
 console.log(`answers by status: ${JSON.stringify(Object.fromEntries(statuses))}; 503 without Retry-After: ${without503RetryAfter}`);
 console.log(`a request succeeds again after the kill: median ${fmt(median(recovery))}, max ${fmt(Math.max(...recovery))}`);
-console.log(`the open stream got '*' after ${resumed.length} of ${recovery.length} kills survived (by the time a request succeeded: median ${fmt(median(resumed))})`);
+console.log(
+  `the open stream got '*' after ${resumed.length} of ${recovery.length} kills survived (by the time a request succeeded: median ${fmt(median(resumed))})`,
+);
 
 if (server.alive()) {
   await proxy.refuse();
@@ -109,7 +121,9 @@ if (server.alive()) {
 
   proxy.freeze();
   const [health, request] = await Promise.all([call('GET', '/health'), call('GET', `/sync/${PROVIDERS}?limit=1`)]);
-  console.log(`database frozen: /api/health ${health.status} ${health.text} in ${fmt(health.ms)}; a pull ${request.status} in ${fmt(request.ms)}`);
+  console.log(
+    `database frozen: /api/health ${health.status} ${health.text} in ${fmt(health.ms)}; a pull ${request.status} in ${fmt(request.ms)}`,
+  );
   await proxy.forward();
   console.log(`back after the freeze: up again in ${fmt(await untilUp())}`);
 }

@@ -84,7 +84,10 @@ const MIRRORED: readonly EntityShape[] = (entities as readonly EntityShape[]).fi
 /** RxDB's collection (and IndexedDB database suffix) of a table: no '-' allowed. */
 const collectionName = (e: EntityShape) => e.table.replace(/-/g, '_');
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 /** CLOCK_MONOTONIC in µs: the clock of Chromium's trace timestamps on Linux. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -164,7 +167,11 @@ function mainThread(trace: Buffer): MainThread {
       pids.add(e.args.data.processId);
     }
   }
-  const mains = new Set(all.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pids.has(e.pid)).map((e) => `${e.pid}:${e.tid}`));
+  const mains = new Set(
+    all
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pids.has(e.pid))
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   const events = all.filter((e) => e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`)).sort((a, b) => a.ts - b.ts);
   return { tasks: events.filter((e) => e.name === 'RunTask'), events };
 }
@@ -194,17 +201,31 @@ function clickInTrace(events: readonly TraceEvent[], stampUs: number): number {
 const label = (e: TraceEvent): string => {
   const data = e.args?.data;
   const file = data?.url ? data.url.replace(/^https?:\/\/[^/]+/, '') : '';
-  if (e.name === 'FunctionCall') return `FunctionCall ${data?.functionName || '(anonymous)'} ${file}:${data?.lineNumber ?? ''}:${data?.columnNumber ?? ''}`; // 1-based in the trace
+  if (e.name === 'FunctionCall')
+    return `FunctionCall ${data?.functionName || '(anonymous)'} ${file}:${data?.lineNumber ?? ''}:${data?.columnNumber ?? ''}`; // 1-based in the trace
   return file ? `${e.name} ${file}` : e.name;
 };
 
 /** Events that only wrap the script they run: looked through, to what ran inside. */
-const WRAPPERS = new Set(['XHRLoad', 'XHRReadyStateChange', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'FireIdleCallback', 'RunMicrotasks', 'V8.Execute', 'v8.run']);
+const WRAPPERS = new Set([
+  'XHRLoad',
+  'XHRReadyStateChange',
+  'EventDispatch',
+  'TimerFire',
+  'FireAnimationFrame',
+  'FireIdleCallback',
+  'RunMicrotasks',
+  'V8.Execute',
+  'v8.run',
+]);
 
 /** BENCH_PROFILE: the `count` longest tasks, each with the outermost events inside it that
  * took most of its time. */
 function printLongestTasks(thread: MainThread, clickUs: number, untilUs: number, count: number): void {
-  const longest = thread.tasks.filter((t) => t.ts >= clickUs && t.ts < untilUs).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, count);
+  const longest = thread.tasks
+    .filter((t) => t.ts >= clickUs && t.ts < untilUs)
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+    .slice(0, count);
   console.log(`# profile: the ${count} longest tasks after the click (start from the click, length; their heaviest parts)`);
   for (const task of longest.sort((a, b) => a.ts - b.ts)) {
     const end = task.ts + (task.dur ?? 0);
@@ -223,13 +244,22 @@ function printLongestTasks(thread: MainThread, clickUs: number, untilUs: number,
       const name = inWrapper ? `${label(inWrapper)} > ${label(e)}` : label(e);
       byLabel.set(name, (byLabel.get(name) ?? 0) + (e.dur ?? 0) / 1000);
     }
-    const parts = [...byLabel].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([l, ms]) => `${ms.toFixed(0)} ms ${l}`);
-    console.log(`#   +${((task.ts - clickUs) / 1000).toFixed(0).padStart(6)} ms ${((task.dur ?? 0) / 1000).toFixed(0).padStart(5)} ms: ${parts.join('; ')}`);
+    const parts = [...byLabel]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([l, ms]) => `${ms.toFixed(0)} ms ${l}`);
+    console.log(
+      `#   +${((task.ts - clickUs) / 1000).toFixed(0).padStart(6)} ms ${((task.dur ?? 0) / 1000).toFixed(0).padStart(5)} ms: ${parts.join('; ')}`,
+    );
   }
 }
 
 /** BENCH_PROFILE: self time per function and per script of a CPU profile. */
-function printProfile(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }): void {
+function printProfile(profile: {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const byFunction = new Map<string, number>();
   const byScript = new Map<string, number>();
@@ -246,8 +276,14 @@ function printProfile(profile: { nodes: { id: number; callFrame: { functionName:
   // (program): the thread's own work outside JavaScript (and, throttled, its enforced pauses);
   // (idle): nothing to do.
   const outside = ['(program)', '(idle)'].map((k) => `${k} ${(byScript.get(k) ?? 0).toFixed(0)} ms`).join(', ');
-  const top = (m: Map<string, number>) => [...m].filter(([k]) => k !== '(program)' && k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 15);
-  console.log(`# profile: CPU profile from the click until the mirror is complete, ${total.toFixed(0)} ms sampled (${outside}); top 15 functions by self time`);
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .filter(([k]) => k !== '(program)' && k !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15);
+  console.log(
+    `# profile: CPU profile from the click until the mirror is complete, ${total.toFixed(0)} ms sampled (${outside}); top 15 functions by self time`,
+  );
   for (const [fn, ms] of top(byFunction)) console.log(`#   ${ms.toFixed(0).padStart(6)} ms ${fn}`);
   console.log('# profile: top 15 scripts by self time');
   for (const [script, ms] of top(byScript)) console.log(`#   ${ms.toFixed(0).padStart(6)} ms ${script}`);
@@ -318,7 +354,11 @@ function watchMirror(cdp: CDPSession, origin: string, expected: Map<string, numb
         const name = databases.get(e.table);
         if (!name || completeAt.has(e.table) || stopped) continue;
         try {
-          const { entriesCount } = await cdp.send('IndexedDB.getMetadata', { securityOrigin: origin, databaseName: name, objectStoreName: 'docs' });
+          const { entriesCount } = await cdp.send('IndexedDB.getMetadata', {
+            securityOrigin: origin,
+            databaseName: name,
+            objectStoreName: 'docs',
+          });
           watch.counts.set(e.table, entriesCount);
           if (entriesCount >= (expected.get(e.table) ?? 0)) completeAt.set(e.table, nowUs());
         } catch {
@@ -389,7 +429,12 @@ function isPull(pathname: string): boolean {
   return pathname.startsWith('/api/sync/') && pathname !== '/api/sync/stream' && pathname !== '/api/sync/ticket';
 }
 
-async function firstSignIn(browser: Browser, build: Build, userName: string, options: { profile?: boolean; traceFile?: string } = {}): Promise<Run> {
+async function firstSignIn(
+  browser: Browser,
+  build: Build,
+  userName: string,
+  options: { profile?: boolean; traceFile?: string } = {},
+): Promise<Run> {
   const { context, page } = await newPage(browser, { baseURL: build.server.url, lang: 'en', viewport: VIEWPORT });
   await context.addInitScript(WATCH);
   const cdp = await context.newCDPSession(page);
@@ -406,7 +451,10 @@ async function firstSignIn(browser: Browser, build: Build, userName: string, opt
   });
   await page.goto(`/login?returnUrl=${encodeURIComponent(LANDING)}`);
   await page.getByLabel(/^Username/).fill(userName);
-  await page.getByLabel(/^Password/).first().fill(PASSWORD);
+  await page
+    .getByLabel(/^Password/)
+    .first()
+    .fill(PASSWORD);
   await page.waitForTimeout(1_000); // the login page's own start settled
   await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   if (options.profile) {
@@ -433,7 +481,10 @@ async function firstSignIn(browser: Browser, build: Build, userName: string, opt
     }
     await Promise.race([mirror.done, sleep(TIMEOUT_MS - (nowUs() - stampUs) / 1000)]);
     mirror.stop();
-    if (mirror.completeUs === null) throw new Error(`${build.name}: the mirror was not complete after ${TIMEOUT_MS} ms: ${JSON.stringify([...mirror.counts])} of ${JSON.stringify([...build.expected])}`);
+    if (mirror.completeUs === null)
+      throw new Error(
+        `${build.name}: the mirror was not complete after ${TIMEOUT_MS} ms: ${JSON.stringify([...mirror.counts])} of ${JSON.stringify([...build.expected])}`,
+      );
     const waitMs = WINDOW_MS - (nowUs() - stampUs) / 1000;
     if (waitMs > 0) await sleep(waitMs + 500);
     const measuredUntilUs = nowUs(); // Profiler.stop's own task (serialising the profile) comes after
@@ -490,10 +541,14 @@ function report(build: Build, prefix: string): void {
   for (const f of FIGURES) {
     const values = build.runs.map(f.of).filter(Number.isFinite);
     if (f.key.startsWith('tap_run_')) continue;
-    console.log(`${prefix}${f.key}: ${values.length ? median(values).toFixed(0) : 'n/a'} ${f.unit}  (runs: ${runs(values)})${f.aim ? `; aim ${f.aim} ${f.unit}` : ''}`);
+    console.log(
+      `${prefix}${f.key}: ${values.length ? median(values).toFixed(0) : 'n/a'} ${f.unit}  (runs: ${runs(values)})${f.aim ? `; aim ${f.aim} ${f.unit}` : ''}`,
+    );
   }
   const taps = build.runs.flatMap((r) => r.taps);
-  console.log(`${prefix}tap_median_ms: ${taps.length ? median(taps).toFixed(0) : 'n/a'} ms  (${taps.length} taps: ${runs(taps)}); aim ≤ 200 ms`);
+  console.log(
+    `${prefix}tap_median_ms: ${taps.length ? median(taps).toFixed(0) : 'n/a'} ms  (${taps.length} taps: ${runs(taps)}); aim ≤ 200 ms`,
+  );
   console.log(`${prefix}tap_worst_ms: ${taps.length ? Math.max(...taps).toFixed(0) : 'n/a'} ms`);
   const last = build.runs[build.runs.length - 1];
   if (!last) return;
@@ -518,7 +573,9 @@ async function serve(name: string, dist: string | undefined, userName: string): 
   let location = 0;
   if (ROLE !== 1) {
     // The organisation holding most demo clients.
-    const [top] = await server.server.db.query<{ location: number }>('SELECT "location" FROM "tbl_profiles" GROUP BY "location" ORDER BY count(*) DESC, "location" LIMIT 1');
+    const [top] = await server.server.db.query<{ location: number }>(
+      'SELECT "location" FROM "tbl_profiles" GROUP BY "location" ORDER BY count(*) DESC, "location" LIMIT 1',
+    );
     location = top?.location ?? 1;
   }
   await server.createUser({ userName, password: PASSWORD, role: ROLE, location, fullName: 'Phone first sign-in' });
@@ -537,13 +594,19 @@ async function main() {
   try {
     const [mine] = builds as [Build];
     const total = [...mine.expected.values()].reduce((a, b) => a + b, 0);
-    console.log(`# first-signin: headless Chromium ${browser.version()}, built app, in-memory PGlite, demo data scale ${SCALE} (seed ${SEED}), role ${ROLE} user mirroring ${total.toLocaleString('en')} rows in ${MIRRORED.length} tables, ${VIEWPORT.width}×${VIEWPORT.height}, CPU ${CPU}× slower; tasks from a Chromium trace (RunTask of the page's main thread); median of ${RUNS}; load ${load()}`);
+    console.log(
+      `# first-signin: headless Chromium ${browser.version()}, built app, in-memory PGlite, demo data scale ${SCALE} (seed ${SEED}), role ${ROLE} user mirroring ${total.toLocaleString('en')} rows in ${MIRRORED.length} tables, ${VIEWPORT.width}×${VIEWPORT.height}, CPU ${CPU}× slower; tasks from a Chromium trace (RunTask of the page's main thread); median of ${RUNS}; load ${load()}`,
+    );
     for (let run = 0; run < RUNS; run++) {
       for (const build of run % 2 ? [...builds].reverse() : builds) {
-        const traceFile = traceDir ? path.join(traceDir, `first-signin-${builds.indexOf(build) ? 'compared' : 'this'}-${run + 1}.json`) : undefined;
+        const traceFile = traceDir
+          ? path.join(traceDir, `first-signin-${builds.indexOf(build) ? 'compared' : 'this'}-${run + 1}.json`)
+          : undefined;
         const result = await firstSignIn(browser, build, userName, { traceFile });
         build.runs.push(result);
-        console.log(`# run ${run + 1} ${build.name}: longest ${result.tasks30.longest.toFixed(0)} ms, blocking ${result.tasks30.blocking.toFixed(0)} ms (${result.tasks30.count} long tasks) in 30 s; fill: longest ${result.tasksFill.longest.toFixed(0)} ms, blocking ${result.tasksFill.blocking.toFixed(0)} ms; from the first pull: longest ${result.tasksPull.longest.toFixed(0)} ms, blocking ${result.tasksPull.blocking.toFixed(0)} ms; mirror ${result.mirrorMs.toFixed(0)} ms; taps ${result.taps.map((t) => t.toFixed(0)).join(' ')}; load ${load()}`);
+        console.log(
+          `# run ${run + 1} ${build.name}: longest ${result.tasks30.longest.toFixed(0)} ms, blocking ${result.tasks30.blocking.toFixed(0)} ms (${result.tasks30.count} long tasks) in 30 s; fill: longest ${result.tasksFill.longest.toFixed(0)} ms, blocking ${result.tasksFill.blocking.toFixed(0)} ms; from the first pull: longest ${result.tasksPull.longest.toFixed(0)} ms, blocking ${result.tasksPull.blocking.toFixed(0)} ms; mirror ${result.mirrorMs.toFixed(0)} ms; taps ${result.taps.map((t) => t.toFixed(0)).join(' ')}; load ${load()}`,
+        );
       }
     }
     report(mine, 'first_signin.');

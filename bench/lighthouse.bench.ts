@@ -80,7 +80,9 @@ const ALL_PAGES: readonly PageSpec[] = [
 ];
 
 function pickPages(): PageSpec[] {
-  const wanted = process.env.BENCH_PAGES?.split(',').map((p) => p.trim()).filter(Boolean);
+  const wanted = process.env.BENCH_PAGES?.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!wanted?.length) return [...ALL_PAGES];
   return wanted.map((w) => {
     const found = ALL_PAGES.find((p) => p.name === w || p.path === w);
@@ -252,29 +254,61 @@ function details(run: Run): string[] {
     const a = run.lhr.audits[id];
     lines.push(`#   ${label}${a?.displayValue ? ` (${a.displayValue})` : ''}:`);
     for (const row of rows) lines.push(`#     ${format(row)}`);
-    if (!rows.length && id === 'unused-javascript' && WARM_CACHE) lines.push('#     (none counted: scripts from the cache cross no network; BENCH_CACHE=cold lists them)');
+    if (!rows.length && id === 'unused-javascript' && WARM_CACHE)
+      lines.push('#     (none counted: scripts from the cache cross no network; BENCH_CACHE=cold lists them)');
   };
-  top('bootup-time', "bootup-time, per script (total / scripting / parse+compile)", (r) => `${ms(Number(r.total))} / ${ms(Number(r.scripting))} / ${ms(Number(r.scriptParseCompile))}  ${cell(r.url)}`, 'total');
-  top('long-tasks', 'long-tasks (duration at start, simulated)', (r) => `${ms(Number(r.duration))} at ${ms(Number(r.startTime))}  ${cell(r.url)}`, 'duration');
-  top('mainthread-work-breakdown', 'mainthread-work-breakdown', (r) => `${ms(Number(r.duration))}  ${cell(r.groupLabel ?? r.group)}`, 'duration');
-  const api = items(run.lhr.audits['network-requests']).map((r) => new URL(String(r.url)).pathname).filter((p) => p.startsWith('/api/'));
+  top(
+    'bootup-time',
+    'bootup-time, per script (total / scripting / parse+compile)',
+    (r) => `${ms(Number(r.total))} / ${ms(Number(r.scripting))} / ${ms(Number(r.scriptParseCompile))}  ${cell(r.url)}`,
+    'total',
+  );
+  top(
+    'long-tasks',
+    'long-tasks (duration at start, simulated)',
+    (r) => `${ms(Number(r.duration))} at ${ms(Number(r.startTime))}  ${cell(r.url)}`,
+    'duration',
+  );
+  top(
+    'mainthread-work-breakdown',
+    'mainthread-work-breakdown',
+    (r) => `${ms(Number(r.duration))}  ${cell(r.groupLabel ?? r.group)}`,
+    'duration',
+  );
+  const api = items(run.lhr.audits['network-requests'])
+    .map((r) => new URL(String(r.url)).pathname)
+    .filter((p) => p.startsWith('/api/'));
   const repeated = [...new Set(api.filter((p, i) => api.indexOf(p) !== i))];
-  lines.push(`#   API calls during the load: ${api.length} (${api.filter((p) => p.startsWith('/api/sync/')).length} of them /api/sync/…)${repeated.length ? `; asked more than once: ${repeated.join(', ')}` : ''}`);
-  top('unused-javascript', 'unused-javascript (wasted / total bytes)', (r) => `${Math.round(Number(r.wastedBytes) / 1024)} / ${Math.round(Number(r.totalBytes) / 1024)} KiB  ${cell(r.url)}`, 'wastedBytes');
+  lines.push(
+    `#   API calls during the load: ${api.length} (${api.filter((p) => p.startsWith('/api/sync/')).length} of them /api/sync/…)${repeated.length ? `; asked more than once: ${repeated.join(', ')}` : ''}`,
+  );
+  top(
+    'unused-javascript',
+    'unused-javascript (wasted / total bytes)',
+    (r) => `${Math.round(Number(r.wastedBytes) / 1024)} / ${Math.round(Number(r.totalBytes) / 1024)} KiB  ${cell(r.url)}`,
+    'wastedBytes',
+  );
   return lines;
 }
 
 async function main() {
   const pages = pickPages();
-  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000, ...(DIST ? { staticDir: path.resolve(DIST) } : {}) } });
+  const t = await startTestServer({
+    backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
+    config: { statementTimeoutMs: 300_000, ...(DIST ? { staticDir: path.resolve(DIST) } : {}) },
+  });
   const { browser, port } = await launchWithDebuggingPort();
   let pptr: PuppeteerBrowser | undefined;
   try {
     await ensureOrganisations(t.server.db);
-    const [admin] = await t.server.db.query<{ userId: string }>(`SELECT "userId" FROM "users" WHERE "role" = 1 AND "active" ORDER BY "createdAt" LIMIT 1`);
+    const [admin] = await t.server.db.query<{ userId: string }>(
+      `SELECT "userId" FROM "users" WHERE "role" = 1 AND "active" ORDER BY "createdAt" LIMIT 1`,
+    );
     const seeded = performance.now();
     const summary = await seedDemo(t.server.db, { scale: SCALE, seed: 42, createdBy: admin?.userId ?? null });
-    const records = Object.entries(summary).filter(([k]) => k !== 'lists').reduce((n, [, v]) => n + v, 0);
+    const records = Object.entries(summary)
+      .filter(([k]) => k !== 'lists')
+      .reduce((n, [, v]) => n + v, 0);
     const seedSeconds = (performance.now() - seeded) / 1000;
     await t.createUser(USER);
 
@@ -289,10 +323,15 @@ async function main() {
     }
     pptr = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
     const pptrTabs = new Map<boolean, PuppeteerPage>();
-    for (const [signedIn, page] of tabs) pptrTabs.set(signedIn, await samePageInPuppeteer(pptr, page, `lighthouse-${signedIn ? 'signed-in' : 'signed-out'}`));
+    for (const [signedIn, page] of tabs)
+      pptrTabs.set(signedIn, await samePageInPuppeteer(pptr, page, `lighthouse-${signedIn ? 'signed-in' : 'signed-out'}`));
 
     const version = await browser.version();
-    console.log(`# lighthouse: Lighthouse 12.2.3 mobile preset on the built app, headless Chromium ${version}; demo data scale ${SCALE} (${records.toLocaleString('en')} records, ${seedSeconds.toFixed(1)} s to seed) on ${t.backend}; user role ${USER.role}, organisation ${USER.location} (sign-in and first pull ${pullSeconds.toFixed(0)} s); median of ${RUNS}; HTTP cache ${WARM_CACHE ? 'warm' : 'emptied before each run'}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `# lighthouse: Lighthouse 12.2.3 mobile preset on the built app, headless Chromium ${version}; demo data scale ${SCALE} (${records.toLocaleString('en')} records, ${seedSeconds.toFixed(1)} s to seed) on ${t.backend}; user role ${USER.role}, organisation ${USER.location} (sign-in and first pull ${pullSeconds.toFixed(0)} s); median of ${RUNS}; HTTP cache ${WARM_CACHE ? 'warm' : 'emptied before each run'}; load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
 
     if (WARM_CACHE) {
       for (const spec of pages) {
@@ -310,14 +349,18 @@ async function main() {
         const result = await audit(tab, page, new URL(spec.path, t.url).href, spec);
         runs.get(spec.name)?.push(result);
         const s = result.scores;
-        console.log(`# run ${run + 1} ${spec.path}: performance ${score(s.performance)}, TBT ${ms(result.metrics.tbt)}, LCP ${ms(result.metrics.lcp)}, best practices ${score(s['best-practices'])}, accessibility ${score(s.accessibility)} (final URL ${result.finalUrl.replace(t.url, '')}); load ${loadavg()[0]?.toFixed(1)}`);
+        console.log(
+          `# run ${run + 1} ${spec.path}: performance ${score(s.performance)}, TBT ${ms(result.metrics.tbt)}, LCP ${ms(result.metrics.lcp)}, best practices ${score(s['best-practices'])}, accessibility ${score(s.accessibility)} (final URL ${result.finalUrl.replace(t.url, '')}); load ${loadavg()[0]?.toFixed(1)}`,
+        );
       }
     }
 
     const first = [...runs.values()][0]?.[0]?.lhr;
     if (first) {
       const c = first.configSettings;
-      console.log(`# settings: formFactor ${c.formFactor}, throttling ${c.throttlingMethod} (rtt ${c.throttling.rttMs} ms, ${c.throttling.throughputKbps} kbit/s, cpu ${c.throttling.cpuSlowdownMultiplier}×), screen ${c.screenEmulation.width}×${c.screenEmulation.height}; benchmarkIndex ${first.environment.benchmarkIndex}`);
+      console.log(
+        `# settings: formFactor ${c.formFactor}, throttling ${c.throttlingMethod} (rtt ${c.throttling.rttMs} ms, ${c.throttling.throughputKbps} kbit/s, cpu ${c.throttling.cpuSlowdownMultiplier}×), screen ${c.screenEmulation.width}×${c.screenEmulation.height}; benchmarkIndex ${first.environment.benchmarkIndex}`,
+      );
     }
     const table = ['| page | performance | TBT | LCP | FCP | best practices | accessibility | SEO |', '|---|---|---|---|---|---|---|---|'];
     for (const spec of pages) {
@@ -333,13 +376,17 @@ async function main() {
       console.log(`lighthouse.${spec.name}.fcp_ms: ${ms(me('fcp'))}`);
       console.log(`lighthouse.${spec.name}.speed_index_ms: ${ms(me('si'))}`);
       console.log(`lighthouse.${spec.name}.cls: ${me('cls')?.toFixed(3) ?? '–'}`);
-      console.log(`#   runs: performance ${all.map((r) => score(r.scores.performance)).join(' ')}; TBT ${all.map((r) => Math.round(r.metrics.tbt ?? Number.NaN)).join(' ')} ms`);
+      console.log(
+        `#   runs: performance ${all.map((r) => score(r.scores.performance)).join(' ')}; TBT ${all.map((r) => Math.round(r.metrics.tbt ?? Number.NaN)).join(' ')} ms`,
+      );
       for (const line of failedAudits(all)) console.log(line);
       if (DETAILS && all.length) {
         const byTbt = [...all].sort((a, b) => (a.metrics.tbt ?? 0) - (b.metrics.tbt ?? 0));
         for (const line of details(byTbt[Math.floor((byTbt.length - 1) / 2)] as Run)) console.log(line);
       }
-      table.push(`| \`${spec.path}\` | ${score(sc('performance'))} | ${ms(me('tbt'))} | ${ms(me('lcp'))} | ${ms(me('fcp'))} | ${score(sc('best-practices'))} | ${score(sc('accessibility'))} | ${score(sc('seo'))} |`);
+      table.push(
+        `| \`${spec.path}\` | ${score(sc('performance'))} | ${ms(me('tbt'))} | ${ms(me('lcp'))} | ${ms(me('fcp'))} | ${score(sc('best-practices'))} | ${score(sc('accessibility'))} | ${score(sc('seo'))} |`,
+      );
     }
     console.log('');
     console.log(table.join('\n'));

@@ -51,7 +51,14 @@ const SOURCES = path.resolve('bench/lists-floor');
 const USER = { userName: 'office', password: 'office-password-1', role: 4, location: 1 };
 /** A data row: the grid's first (the app's selector in lists.bench.ts), or a table body's. */
 const GRID_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
-const FIRST_ROW = { table: 'table tbody tr', 'mui-table': 'table tbody tr', grid: GRID_ROW, 'grid-fixed': GRID_ROW, 'grid-shell': GRID_ROW, app: GRID_ROW };
+const FIRST_ROW = {
+  table: 'table tbody tr',
+  'mui-table': 'table tbody tr',
+  grid: GRID_ROW,
+  'grid-fixed': GRID_ROW,
+  'grid-shell': GRID_ROW,
+  app: GRID_ROW,
+};
 const APP_LIST = '/serviceproviders';
 /** Where the app's page goes between runs, so each run loads the list afresh (lists.bench.ts). */
 const APP_OTHER = '/testing';
@@ -155,7 +162,10 @@ async function gzipBytes(root: string, scripts: string[]): Promise<number> {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
-const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 
 async function main() {
   const dist = path.resolve('dist');
@@ -164,7 +174,10 @@ async function main() {
   const outDir = await buildPage();
   console.log(`# lists_floor: page built in ${((Date.now() - built) / 1000).toFixed(1)} s into ${outDir}`);
   const floor = await servePage(outDir);
-  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
+  const t = await startTestServer({
+    backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
+    config: { statementTimeoutMs: 300_000 },
+  });
   const browser = await launchBrowser();
   const figures = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
   const modules = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
@@ -178,7 +191,8 @@ async function main() {
     await t.createUser(USER);
     const pages: Record<Step, Page> = {} as Record<Step, Page>;
     for (const step of STEPS) {
-      pages[step] = step === 'app' ? await signedInAfterFirstPull(browser, t.url, USER, SIGNED_IN_SCRIPTS) : await floorPage(browser, floor.url, step);
+      pages[step] =
+        step === 'app' ? await signedInAfterFirstPull(browser, t.url, USER, SIGNED_IN_SCRIPTS) : await floorPage(browser, floor.url, step);
     }
     const address = (step: Step) => (step === 'app' ? APP_LIST : `/?step=${step}`);
     const measure = async (step: Step) => {
@@ -189,7 +203,9 @@ async function main() {
       const { scripts } = await measure(step); // warm-up, not counted: caches as a returning user's
       bytes[step] = await gzipBytes(step === 'app' ? dist : outDir, scripts);
     }
-    console.log(`# lists_floor: headless Chromium, 1280×800, median of ${RUNS} full page loads per step, in turn; app: built dist/ with ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill); load average ${loadBefore}`);
+    console.log(
+      `# lists_floor: headless Chromium, 1280×800, median of ${RUNS} full page loads per step, in turn; app: built dist/ with ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill); load average ${loadBefore}`,
+    );
     for (let run = 0; run < RUNS; run++) {
       loads.push(loadavg()[0]?.toFixed(1) ?? '?');
       for (const step of run % 2 ? [...STEPS].reverse() : STEPS) {
@@ -214,7 +230,9 @@ async function main() {
   const app = figures.app;
   const shell = figures['grid-shell'];
   const ratios = app.map((v, i) => v / (shell[i] ?? Number.NaN)).filter(Number.isFinite);
-  console.log(`lists_floor.ratio.app_to_grid_shell: ${median(ratios).toFixed(2)}x (median of the runs' ratios; ${(median(app) / median(shell)).toFixed(2)}x of the medians)`);
+  console.log(
+    `lists_floor.ratio.app_to_grid_shell: ${median(ratios).toFixed(2)}x (median of the runs' ratios; ${(median(app) / median(shell)).toFixed(2)}x of the medians)`,
+  );
   const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
   for (const step of STEPS) {
     console.log(`# ${step} runs: first rows ${runs(figures[step])}${modules[step].length > 0 ? `; module ${runs(modules[step])}` : ''}`);

@@ -161,16 +161,20 @@ function report(build: Build, prefix: string): void {
   console.log(`${prefix}live_update_ms: ${median(build.live).toFixed(0)} ms`);
   const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
   for (const [name, f] of Object.entries(build.figures).filter(([, f]) => f.shown.length > 0)) {
-    console.log(`# ${prefix}${name} runs: first rows ${runs(f.shown)}; request ${runs(f.asked)}; answer ${runs(f.answered)}; in app ${runs(f.inApp)}`);
+    console.log(
+      `# ${prefix}${name} runs: first rows ${runs(f.shown)}; request ${runs(f.asked)}; answer ${runs(f.answered)}; in app ${runs(f.inApp)}`,
+    );
   }
   console.log(`# ${prefix}live update runs: ${runs(build.live)}`);
 }
 
-
 async function main() {
   // The bulk fill can outlast the default statement timeout (and the client's read timeout
   // after it) on a busy shared machine; the lists' own queries take milliseconds.
-  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
+  const t = await startTestServer({
+    backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
+    config: { statementTimeoutMs: 300_000 },
+  });
   const compareDist = process.env.BENCH_COMPARE_DIST;
   if (compareDist && t.backend !== 'postgres') throw new Error('BENCH_COMPARE_DIST needs TEST_DATABASE_URL (two servers on one database)');
   const browser = await launchBrowser();
@@ -179,11 +183,24 @@ async function main() {
     await ensureOrganisations(t.server.db);
     const filled = await fillMainTables(t.server.db, ROWS);
     await t.createUser(USER);
-    console.log(`# lists: headless Chromium, built app, ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `# lists: headless Chromium, built app, ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${(
+        await import('node:os')
+      )
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const builds: Build[] = [];
     for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][]) {
       const figures = Object.fromEntries(Object.keys(SCREENS).map((screen) => [screen, noFigures()]));
-      builds.push({ name, a: await signedInAfterFirstPull(browser, url, USER, SIGNED_IN_SCRIPTS), b: await signedInAfterFirstPull(browser, url, USER, SIGNED_IN_SCRIPTS), figures, live: [] });
+      builds.push({
+        name,
+        a: await signedInAfterFirstPull(browser, url, USER, SIGNED_IN_SCRIPTS),
+        b: await signedInAfterFirstPull(browser, url, USER, SIGNED_IN_SCRIPTS),
+        figures,
+        live: [],
+      });
     }
     for (const [name, screen] of process.env.BENCH_LIVE_ONLY ? [] : Object.entries(SCREENS)) {
       await inTurn(builds, (build) => fullLoad(build.b, screen, build.figures[name] as Figures));

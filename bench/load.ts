@@ -45,4 +45,3 @@ export async function hammer(load: Load, { seconds, connections }: { seconds: nu
   const { stdout } = await run(process.execPath, ['-e', GENERATOR, JSON.stringify({ load, seconds, connections })]);
   return JSON.parse(stdout) as Outcome;
 }
-

@@ -16,7 +16,9 @@ try {
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (status === 429 && firstRefusal === undefined) firstRefusal = i;
   }
-  console.log(`${TRIES} wrong passwords for one user name: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}; first 429 at try ${firstRefusal ?? 'never'}`);
+  console.log(
+    `${TRIES} wrong passwords for one user name: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}; first 429 at try ${firstRefusal ?? 'never'}`,
+  );
   const stream = await fetch(await t.streamUrl(token));
   await stream.body?.cancel();
   const lines = log.filter((line) => line.includes('/api/sync/stream'));

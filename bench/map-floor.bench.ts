@@ -97,7 +97,9 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await launchBrowser();
-  const loadBefore = loadavg().map((n) => n.toFixed(1)).join(' ');
+  const loadBefore = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
   const figures: Record<string, { module: number[]; load: number[]; idle: number[]; frames: number[] }> = {};
   try {
     // The styles in turn within each run, so drift in the machine's load hits them alike.
@@ -119,7 +121,11 @@ async function main() {
     await browser.close();
     server.close();
   }
-  console.log(`# map_floor: MapLibre alone in headless Chromium, a 1000×420 map at zoom 7.5, median of ${RUNS} page loads; load average ${loadBefore} → ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  console.log(
+    `# map_floor: MapLibre alone in headless Chromium, a 1000×420 map at zoom 7.5, median of ${RUNS} page loads; load average ${loadBefore} → ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}`,
+  );
   for (const style of STYLES) {
     const f = figures[style];
     if (!f) continue;

@@ -54,7 +54,10 @@ const PAN_FPS = `new Promise((resolve) => {
 const DIST = process.env.BENCH_DIST;
 const COMPARE = process.env.BENCH_COMPARE;
 const TRACE = process.env.BENCH_TRACE;
-const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 
 interface Build {
   name: string;
@@ -87,7 +90,10 @@ async function serve(browser: Browser, dist: string | undefined, providers: numb
   );
   const { context, page } = await newPage(browser, { baseURL: t.url, lang: 'en' });
   const own = new URL(t.url).host;
-  await context.route((url) => url.host !== own, (route) => route.abort());
+  await context.route(
+    (url) => url.host !== own,
+    (route) => route.abort(),
+  );
   await signIn(page, t.admin.userName, t.admin.password);
   return { name: dist ?? 'dist', t, page, context, figures: [], canvas: [], interactive: [], frames: [] };
 }
@@ -99,7 +105,10 @@ async function measure(build: Build, trace: string | undefined): Promise<void> {
   const traced: unknown[] = [];
   if (cdp) {
     cdp.on('Tracing.dataCollected', (event: { value: unknown[] }) => traced.push(...event.value));
-    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,gpu,blink.user_timing', transferMode: 'ReportEvents' });
+    await cdp.send('Tracing.start', {
+      categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,gpu,blink.user_timing',
+      transferMode: 'ReportEvents',
+    });
   }
   await page.goto('/');
   // Interactive: the map loaded and idle with its markers drawn, measured from navigation start.
@@ -128,12 +137,15 @@ try {
   if (COMPARE) builds.push(await serve(browser, COMPARE, providers, jobs));
   const loadBefore = load();
   for (let run = 0; run < RUNS; run++) {
-    for (const build of run % 2 ? [...builds].reverse() : builds) await measure(build, TRACE && run === RUNS - 1 ? TRACE.replace(/(\.json)?$/, `-${builds.indexOf(build)}.json`) : undefined);
+    for (const build of run % 2 ? [...builds].reverse() : builds)
+      await measure(build, TRACE && run === RUNS - 1 ? TRACE.replace(/(\.json)?$/, `-${builds.indexOf(build)}.json`) : undefined);
   }
   const first = builds[0] as Build;
   const geo = await first.t.api('GET', '/stats/geo', { token: await first.t.login(first.t.admin.userName, first.t.admin.password) });
   const shown = (geo.body.counts as number[]).reduce((a, b) => a + b, 0);
-  console.log(`${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads${COMPARE ? ' per build, alternating' : ''}`);
+  console.log(
+    `${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads${COMPARE ? ' per build, alternating' : ''}`,
+  );
   console.log(`  load average before / after          ${loadBefore} / ${load()}`);
   for (const build of builds) {
     console.log(`  build ${build.name}:`);

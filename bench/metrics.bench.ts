@@ -25,7 +25,11 @@ type Mode = 'on' | 'off';
 
 async function serverWith(mode: Mode): Promise<{ t: TestServer; loads: Record<string, Load> }> {
   const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  const t = await startTestServer({ backend, config: { logLevel: 'info', metrics: mode === 'on', metricsToken: SCRAPE_TOKEN }, logStream: { write: () => undefined } });
+  const t = await startTestServer({
+    backend,
+    config: { logLevel: 'info', metrics: mode === 'on', metricsToken: SCRAPE_TOKEN },
+    logStream: { write: () => undefined },
+  });
   await ensureOrganisations(t.server.db);
   await fillMainTables(t.server.db, ROWS);
   await t.createUser({ userName: 'office', password: 'office-password-1', role: 4, location: 1 });
@@ -34,8 +38,18 @@ async function serverWith(mode: Mode): Promise<{ t: TestServer; loads: Record<st
   return {
     t,
     loads: {
-      get: { url: t.url, method: 'GET', headers: { authorization: `Bearer ${token}` }, paths: Array.from({ length: 1000 }, (_, i) => `/api${serviceProvider.rest}/${benchKey('provider', 1 + ((i * 97) % ROWS))}`) },
-      list: { url: `${t.url}/api${serviceProvider.rest}/srch`, method: 'POST', headers: auth, body: { page: 1, pageSize: 20, sort: 'sp_Name', dir: 'asc', territory: 3 } },
+      get: {
+        url: t.url,
+        method: 'GET',
+        headers: { authorization: `Bearer ${token}` },
+        paths: Array.from({ length: 1000 }, (_, i) => `/api${serviceProvider.rest}/${benchKey('provider', 1 + ((i * 97) % ROWS))}`),
+      },
+      list: {
+        url: `${t.url}/api${serviceProvider.rest}/srch`,
+        method: 'POST',
+        headers: auth,
+        body: { page: 1, pageSize: 20, sort: 'sp_Name', dir: 'asc', territory: 3 },
+      },
     },
   };
 }
@@ -56,7 +70,9 @@ async function scrapeMs(t: TestServer): Promise<number> {
 async function main() {
   const servers = { on: await serverWith('on'), off: await serverWith('off') };
   try {
-    console.log(`# metrics: ${ROWS.toLocaleString('en')} rows per main table on ${servers.on.t.backend}, two servers (METRICS on and off), autocannon ${CONNECTIONS} connections × ${SECONDS} s, median of ${RUNS} rounds`);
+    console.log(
+      `# metrics: ${ROWS.toLocaleString('en')} rows per main table on ${servers.on.t.backend}, two servers (METRICS on and off), autocannon ${CONNECTIONS} connections × ${SECONDS} s, median of ${RUNS} rounds`,
+    );
     for (const route of ['get', 'list']) {
       const rps: Record<Mode, number[]> = { on: [], off: [] };
       for (let round = 0; round < RUNS; round += 1) {
@@ -70,8 +86,12 @@ async function main() {
       console.log(`metrics.${route}_off_rps: ${median(rps.off).toFixed(0)} req/s`);
       console.log(`metrics.${route}_on_vs_off: ${pairedRatio(rps.on, rps.off)} x`);
     }
-    const scrape = await fetch(`${servers.on.t.url}/api/metrics`, { headers: { authorization: `Bearer ${SCRAPE_TOKEN}` } }).then((r) => r.text());
-    console.log(`metrics.scrape: ${(await scrapeMs(servers.on.t)).toFixed(1)} ms for ${(scrape.length / 1024).toFixed(1)} KB (${scrape.split('\n').filter((l) => l && !l.startsWith('#')).length} series)`);
+    const scrape = await fetch(`${servers.on.t.url}/api/metrics`, { headers: { authorization: `Bearer ${SCRAPE_TOKEN}` } }).then((r) =>
+      r.text(),
+    );
+    console.log(
+      `metrics.scrape: ${(await scrapeMs(servers.on.t)).toFixed(1)} ms for ${(scrape.length / 1024).toFixed(1)} KB (${scrape.split('\n').filter((l) => l && !l.startsWith('#')).length} series)`,
+    );
   } finally {
     await servers.on.t.close();
     await servers.off.t.close();

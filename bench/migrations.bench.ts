@@ -35,7 +35,9 @@ const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 const baseCommit = git('rev-parse', '--short', `${BASE}^{commit}`);
 
-interface LockFile { packages: Record<string, { version?: string }> }
+interface LockFile {
+  packages: Record<string, { version?: string }>;
+}
 
 /** True when every package the base's lock file installs is installed here at the same version. */
 function sameDependencies(baseDir: string): boolean {
@@ -116,11 +118,13 @@ async function migrateCopy(db: Db, label: string): Promise<Timed> {
     const before = await entityRows(db);
     const result = await timedMigrate(db);
     const problems: string[] = [];
-    if (result.ids.join() !== missing.join()) problems.push(`applied ${result.ids.join(', ') || 'nothing'}, expected ${missing.join(', ')}`);
+    if (result.ids.join() !== missing.join())
+      problems.push(`applied ${result.ids.join(', ') || 'nothing'}, expected ${missing.join(', ')}`);
     const again = await migrate(db);
     if (again.length) problems.push(`a second migrate() applied ${again.join(', ')}`);
     const after = await entityRows(db);
-    for (const [table, rows] of Object.entries(before)) if (after[table] !== rows) problems.push(`${table}: ${rows} rows before, ${after[table]} after`);
+    for (const [table, rows] of Object.entries(before))
+      if (after[table] !== rows) problems.push(`${table}: ${rows} rows before, ${after[table]} after`);
     if (problems.length) throw new Error(`${label}: ${problems.join('; ')}`);
     return { ...result, rows: Object.values(before).reduce((sum, n) => sum + n, 0) };
   } finally {

@@ -46,7 +46,10 @@ const NEEDLE = 'Kavirambali';
 const FIRST_IN_ORDER = 'F00000';
 const FIRST_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** The clients of organisation 2: distinct first names (a permutation, so the order is known),
  * one in 50 named NEEDLE, the others spread over 997 last names; newest first by creation. */
@@ -129,7 +132,9 @@ async function prepared(browser: Browser, name: string, url: string): Promise<Bu
     await page.waitForTimeout(1_000);
   }
   const stored = await storedClients(page);
-  console.log(`# ${name}: ${await count()} clients in the device's store; in IndexedDB ${stored.sealed} sealed, ${stored.clear} with a last name in clear`);
+  console.log(
+    `# ${name}: ${await count()} clients in the device's store; in IndexedDB ${stored.sealed} sealed, ${stored.clear} with a last name in clear`,
+  );
   await page.getByRole('switch', { name: 'Offline mode' }).check();
   await page.waitForURL((u) => u.pathname === '/offlinehp');
   return { name, page, figures: { shown: [], inApp: [], sort: [], search: [], frame: [], device: [] } };
@@ -137,7 +142,8 @@ async function prepared(browser: Browser, name: string, url: string): Promise<Bu
 
 async function offlineHome(page: Page): Promise<void> {
   await page.goto('/offlinehp');
-  if (await passLockScreen(page, USER.password, page.getByRole('heading', { name: 'Offline home', level: 1 }))) console.log('# the lock screen showed at the offline home: unlocked');
+  if (await passLockScreen(page, USER.password, page.getByRole('heading', { name: 'Offline home', level: 1 })))
+    console.log('# the lock screen showed at the offline home: unlocked');
 }
 
 /** One run: a full load of /profiles, a sort, a search; then the list from the sidebar. */
@@ -145,22 +151,31 @@ async function oneRun(build: Build): Promise<void> {
   const { page, figures } = build;
   await offlineHome(page);
   await page.goto('/profiles');
-  if (await passLockScreen(page, USER.password, page.locator(FIRST_ROW))) throw new Error(`${build.name}: the lock screen showed at a load of /profiles (the vault did not reopen from the server's device secret)`);
+  if (await passLockScreen(page, USER.password, page.locator(FIRST_ROW)))
+    throw new Error(
+      `${build.name}: the lock screen showed at a load of /profiles (the vault did not reopen from the server's device secret)`,
+    );
   figures.shown.push(await page.evaluate<number>('window.__firstRowAt'));
   figures.frame.push(await page.evaluate<number>('window.__frameAt'));
   // The new build's vault reopened from the server's device secret: its answer's end (absent in the base build).
-  const device = await page.evaluate<number | null>(`performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/session/device'))?.responseEnd ?? null`);
+  const device = await page.evaluate<number | null>(
+    `performance.getEntriesByType('resource').find((e) => e.name.endsWith('/api/session/device'))?.responseEnd ?? null`,
+  );
   if (device !== null) figures.device.push(device);
   await page.waitForTimeout(500); // the list's own start settled: only the sort is timed
 
   await page.evaluate(UNTIL_SORTED);
   await page.locator('.MuiDataGrid-columnHeader[data-field="firstName"] .MuiDataGrid-columnHeaderTitleContainer').click();
-  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
+    timeout: 60_000,
+  });
   figures.sort.push(await page.evaluate<number>('window.__until.at - window.__clickAt'));
 
   await page.evaluate(UNTIL_SEARCHED);
   await page.getByTestId('grid-search').fill(NEEDLE);
-  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
+    timeout: 60_000,
+  });
   figures.search.push(await page.evaluate<number>('window.__until.at - window.__inputAt'));
 
   await offlineHome(page);
@@ -174,17 +189,30 @@ async function oneRun(build: Build): Promise<void> {
 }
 
 const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
-const FIGURES: [keyof Figures, string][] = [['shown', 'first_rows'], ['inApp', 'in_app'], ['sort', 'sort'], ['search', 'search']];
+const FIGURES: [keyof Figures, string][] = [
+  ['shown', 'first_rows'],
+  ['inApp', 'in_app'],
+  ['sort', 'sort'],
+  ['search', 'search'],
+];
 
 function report(build: Build, prefix: string): void {
-  for (const [key, name] of FIGURES) console.log(`${prefix}${name}_ms: ${median(build.figures[key]).toFixed(0)} ms  (runs: ${runs(build.figures[key])})`);
-  console.log(`# ${prefix}frame_shown_ms: ${median(build.figures.frame).toFixed(0)} ms after navigation, the sidebar  (runs: ${runs(build.figures.frame)})`);
-  if (build.figures.device.length) console.log(`# ${prefix}device_secret_answered_ms: ${median(build.figures.device).toFixed(0)} ms after navigation  (runs: ${runs(build.figures.device)})`);
+  for (const [key, name] of FIGURES)
+    console.log(`${prefix}${name}_ms: ${median(build.figures[key]).toFixed(0)} ms  (runs: ${runs(build.figures[key])})`);
+  console.log(
+    `# ${prefix}frame_shown_ms: ${median(build.figures.frame).toFixed(0)} ms after navigation, the sidebar  (runs: ${runs(build.figures.frame)})`,
+  );
+  if (build.figures.device.length)
+    console.log(
+      `# ${prefix}device_secret_answered_ms: ${median(build.figures.device).toFixed(0)} ms after navigation  (runs: ${runs(build.figures.device)})`,
+    );
 }
 
-
 async function main() {
-  const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', config: { statementTimeoutMs: 300_000 } });
+  const t = await startTestServer({
+    backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
+    config: { statementTimeoutMs: 300_000 },
+  });
   const compareDist = process.env.BENCH_COMPARE_DIST;
   if (compareDist && t.backend !== 'postgres') throw new Error('BENCH_COMPARE_DIST needs TEST_DATABASE_URL (two servers on one database)');
   const browser = await launchBrowser();
@@ -193,9 +221,12 @@ async function main() {
     await ensureOrganisations(t.server.db);
     const filled = await fillClients(t.server.db, CLIENTS);
     await t.createUser(USER);
-    console.log(`# offline_clients: headless Chromium, built app, ${CLIENTS.toLocaleString('en')} clients of organisation 2 on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${load()}`);
+    console.log(
+      `# offline_clients: headless Chromium, built app, ${CLIENTS.toLocaleString('en')} clients of organisation 2 on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${load()}`,
+    );
     const builds: Build[] = [];
-    for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][]) builds.push(await prepared(browser, name, url));
+    for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][])
+      builds.push(await prepared(browser, name, url));
     for (let run = 0; run < RUNS; run++) {
       for (const build of run % 2 ? [...builds].reverse() : builds) await oneRun(build);
     }
@@ -204,7 +235,10 @@ async function main() {
     report(mine, 'offline_clients.');
     if (compared) {
       report(compared, `offline_clients.compared.`);
-      for (const [key, name] of FIGURES) console.log(`offline_clients.ratio.${name}: ${pairedRatio(mine.figures[key], compared.figures[key])}x  (this/compared, median of ${RUNS} pairs; aim ≤ 1.25)`);
+      for (const [key, name] of FIGURES)
+        console.log(
+          `offline_clients.ratio.${name}: ${pairedRatio(mine.figures[key], compared.figures[key])}x  (this/compared, median of ${RUNS} pairs; aim ≤ 1.25)`,
+        );
     }
   } finally {
     await browser.close();

@@ -45,7 +45,10 @@ const SEQUENTIAL_INSERTS = Number(process.env.BENCH_SEQUENTIAL_INSERTS ?? INSERT
 const USER = { userName: 'field', password: 'field-password-1', role: 4, location: 1 };
 
 const stepTitle = (page: Page) => page.locator('#client-step-title');
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** Fills the identity step and skips or passes every later one until the review. */
 async function fillClient(page: Page, run: number): Promise<void> {
@@ -59,7 +62,10 @@ async function fillClient(page: Page, run: number): Promise<void> {
   await page.getByLabel(/^Date of birth/).fill('1990-01-0' + String(1 + (run % 9)));
   await page.getByRole('combobox', { name: /^Territory/ }).click();
   await page.getByRole('option').filter({ hasText: 'Goma' }).first().click();
-  await page.getByRole('radiogroup', { name: /agrees that their data is kept/ }).getByRole('radio', { name: 'Yes' }).check();
+  await page
+    .getByRole('radiogroup', { name: /agrees that their data is kept/ })
+    .getByRole('radio', { name: 'Yes' })
+    .check();
   for (let step = 0; step < 10; step++) {
     const title = (await stepTitle(page).textContent()) ?? '';
     if (title.startsWith('Review and save')) return;
@@ -196,7 +202,20 @@ async function install(browser: Browser, name: string, server: TestServer): Prom
   await offline.check();
   await page.waitForURL((url) => url.pathname === '/offlinehp');
   await context.setOffline(true);
-  return { name, server, context, page, stored: [], shown: [], layer: [], bare: [], ratios: [], clients: [], sequential: 0, sequentialClients: 0 };
+  return {
+    name,
+    server,
+    context,
+    page,
+    stored: [],
+    shown: [],
+    layer: [],
+    bare: [],
+    ratios: [],
+    clients: [],
+    sequential: 0,
+    sequentialClients: 0,
+  };
 }
 
 /** Each step once per build, the order alternating from run to run. */
@@ -210,23 +229,37 @@ function report(b: Build, prefix: string): void {
   const runs = (values: number[], digits = 0) => values.map((v) => v.toFixed(digits)).join(', ');
   console.log(`${prefix}client_stored_ms: ${median(b.stored).toFixed(0)} ms  (runs: ${runs(b.stored)})`);
   console.log(`${prefix}client_page_shown_ms: ${median(b.shown).toFixed(0)} ms  (runs: ${runs(b.shown)})`);
-  console.log(`${prefix}datalayer: ${median(b.layer).toFixed(0)} records/s (one data.createMany of ${INSERTS} providers, median of ${RUNS}: ${runs(b.layer)})`);
-  console.log(`${prefix}bare: ${median(b.bare).toFixed(0)} records/s (one bulkInsert of ${INSERTS} providers, median of ${RUNS}: ${runs(b.bare)})`);
+  console.log(
+    `${prefix}datalayer: ${median(b.layer).toFixed(0)} records/s (one data.createMany of ${INSERTS} providers, median of ${RUNS}: ${runs(b.layer)})`,
+  );
+  console.log(
+    `${prefix}bare: ${median(b.bare).toFixed(0)} records/s (one bulkInsert of ${INSERTS} providers, median of ${RUNS}: ${runs(b.bare)})`,
+  );
   console.log(`${prefix}datalayer_vs_bare: ${median(b.ratios).toFixed(2)} x (median of ${RUNS} pairs: ${runs(b.ratios, 2)})`);
-  console.log(`${prefix}datalayer_clients: ${median(b.clients).toFixed(0)} records/s (one data.createMany of ${CLIENT_INSERTS} clients, median of ${RUNS}: ${runs(b.clients)})`);
-  console.log(`${prefix}sequential_create: ${b.sequential.toFixed(0)} records/s (${SEQUENTIAL_INSERTS} data.create calls of providers, one per record)`);
-  console.log(`${prefix}sequential_create_clients: ${b.sequentialClients.toFixed(0)} records/s (${SEQUENTIAL_INSERTS} data.create calls of clients, one per record)`);
+  console.log(
+    `${prefix}datalayer_clients: ${median(b.clients).toFixed(0)} records/s (one data.createMany of ${CLIENT_INSERTS} clients, median of ${RUNS}: ${runs(b.clients)})`,
+  );
+  console.log(
+    `${prefix}sequential_create: ${b.sequential.toFixed(0)} records/s (${SEQUENTIAL_INSERTS} data.create calls of providers, one per record)`,
+  );
+  console.log(
+    `${prefix}sequential_create_clients: ${b.sequentialClients.toFixed(0)} records/s (${SEQUENTIAL_INSERTS} data.create calls of clients, one per record)`,
+  );
 }
-
 
 async function main() {
   const compareDist = process.env.BENCH_COMPARE_DIST;
-  const [t, other] = await Promise.all([startTestServer(), ...(compareDist ? [startTestServer({ config: { staticDir: path.resolve(compareDist) } })] : [])]);
+  const [t, other] = await Promise.all([
+    startTestServer(),
+    ...(compareDist ? [startTestServer({ config: { staticDir: path.resolve(compareDist) } })] : []),
+  ]);
   const browser = await launchBrowser();
   try {
     const builds = [await install(browser, 'this', t as TestServer)];
     if (other) builds.push(await install(browser, 'compared', other));
-    console.log(`# offline_writes: headless Chromium, built app, offline (network cut), median of ${RUNS}${compareDist ? `, compared with the build in ${compareDist} in turn` : ''}; load ${load()}`);
+    console.log(
+      `# offline_writes: headless Chromium, built app, offline (network cut), median of ${RUNS}${compareDist ? `, compared with the build in ${compareDist} in turn` : ''}; load ${load()}`,
+    );
     await inTurn(builds, async (build, run) => {
       await fillClient(build.page, run);
       const save = await saveClient(build.page);
@@ -244,18 +277,25 @@ async function main() {
     });
     for (const build of builds) {
       build.sequential = perSecond(SEQUENTIAL_INSERTS, (await build.page.evaluate(SEQUENTIAL_CREATE(SEQUENTIAL_INSERTS))) as number);
-      build.sequentialClients = perSecond(SEQUENTIAL_INSERTS, (await build.page.evaluate(SEQUENTIAL_CREATE_CLIENTS(SEQUENTIAL_INSERTS))) as number);
+      build.sequentialClients = perSecond(
+        SEQUENTIAL_INSERTS,
+        (await build.page.evaluate(SEQUENTIAL_CREATE_CLIENTS(SEQUENTIAL_INSERTS))) as number,
+      );
     }
     console.log(`# load at the end ${load()}`);
     const [mine, compared] = builds as [Build, Build | undefined];
     report(mine, 'offline_writes.');
     if (compared) {
       report(compared, 'offline_writes.compared.');
-      console.log(`offline_writes.ratio.client_stored: ${pairedRatio(mine.stored, compared.stored)}x  (time, this/compared, median of ${RUNS} pairs; aim ≤ 1.25)`);
+      console.log(
+        `offline_writes.ratio.client_stored: ${pairedRatio(mine.stored, compared.stored)}x  (time, this/compared, median of ${RUNS} pairs; aim ≤ 1.25)`,
+      );
       console.log(`offline_writes.ratio.client_page_shown: ${pairedRatio(mine.shown, compared.shown)}x  (time; aim ≤ 1.25)`);
       console.log(`offline_writes.ratio.datalayer: ${pairedRatio(mine.layer, compared.layer)}x  (rate, providers; aim ≥ 0.8)`);
       console.log(`offline_writes.ratio.datalayer_clients: ${pairedRatio(mine.clients, compared.clients)}x  (rate, clients; aim ≥ 0.8)`);
-      console.log(`offline_writes.ratio.sequential_create_clients: ${(mine.sequentialClients / compared.sequentialClients).toFixed(2)}x  (rate, one pair)`);
+      console.log(
+        `offline_writes.ratio.sequential_create_clients: ${(mine.sequentialClients / compared.sequentialClients).toFixed(2)}x  (rate, one pair)`,
+      );
     }
     for (const build of builds) await build.context.close();
   } finally {

@@ -7,7 +7,12 @@ import { newPage, signIn } from '../test/helpers/browser';
  * run in each page of it, and waits until the first pull of the device's working set (up to
  * 5,000 rows of each table of the organisation, in pages of 200) is done: no sync request for 3 s.
  */
-export async function signedInAfterFirstPull(browser: Browser, baseURL: string, user: { userName: string; password: string }, initScripts: readonly string[] = []): Promise<Page> {
+export async function signedInAfterFirstPull(
+  browser: Browser,
+  baseURL: string,
+  user: { userName: string; password: string },
+  initScripts: readonly string[] = [],
+): Promise<Page> {
   const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
   for (const script of initScripts) await context.addInitScript(script);
   let lastPull = performance.now();

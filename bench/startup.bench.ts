@@ -103,7 +103,12 @@ interface StartTimes {
 
 /** Milliseconds from navigation to each of `steps` (in order) in RUNS fresh pages of `context`;
  * `index` is the step's place in `WATCHED`. */
-async function coldStarts(context: BrowserContext, url: string, runs: number, ...steps: { shown: Shown; index: number }[]): Promise<StartTimes[]> {
+async function coldStarts(
+  context: BrowserContext,
+  url: string,
+  runs: number,
+  ...steps: { shown: Shown; index: number }[]
+): Promise<StartTimes[]> {
   const times: StartTimes[] = steps.map(() => ({ polled: [], painted: [] }));
   for (let run = 0; run < runs; run += 1) {
     const fresh = await context.newPage();
@@ -149,7 +154,9 @@ async function profile(context: BrowserContext, url: string, shown: (page: Page)
   await fresh.close();
   console.log(`# profile ${url}: shown ${timings.shown.toFixed(0)} ms after navigation start`);
   for (const s of timings.loads) {
-    console.log(`#   ${s.start.toFixed(0).padStart(5)}-${s.end.toFixed(0).padStart(5)} ms ${(s.size / 1024).toFixed(0).padStart(5)} KB ${s.name}`);
+    console.log(
+      `#   ${s.start.toFixed(0).padStart(5)}-${s.end.toFixed(0).padStart(5)} ms ${(s.size / 1024).toFixed(0).padStart(5)} KB ${s.name}`,
+    );
   }
   for (const m of timings.marks.sort((a, b) => a.at - b.at)) console.log(`#   ${m.at.toFixed(0).padStart(5)} ms mark: ${m.name}`);
   const selfMs = new Map<string, number>();
@@ -159,7 +166,8 @@ async function profile(context: BrowserContext, url: string, shown: (page: Page)
     const file = node?.callFrame.url ? new URL(node.callFrame.url).pathname : `(${node?.callFrame.functionName || 'program'})`;
     selfMs.set(file, (selfMs.get(file) ?? 0) + (cpu.timeDeltas?.[i] ?? 0) / 1000);
   });
-  for (const [file, ms] of [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`#   ${ms.toFixed(0).padStart(5)} ms cpu ${file}`);
+  for (const [file, ms] of [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`#   ${ms.toFixed(0).padStart(5)} ms cpu ${file}`);
   // BENCH_PROFILE=2: the main thread's time by 100 ms of the start (from the profile's own
   // start, a few ms before navigation): the two files (or native parts) that took most of it.
   if (process.env.BENCH_PROFILE !== '2') return;
@@ -169,13 +177,18 @@ async function profile(context: BrowserContext, url: string, shown: (page: Page)
     const delta = (cpu.timeDeltas?.[i] ?? 0) / 1000;
     at += delta;
     const node = byId.get(id);
-    const file = node?.callFrame.url ? new URL(node.callFrame.url).pathname.replace('/assets/', '') : `(${node?.callFrame.functionName || 'program'})`;
+    const file = node?.callFrame.url
+      ? new URL(node.callFrame.url).pathname.replace('/assets/', '')
+      : `(${node?.callFrame.functionName || 'program'})`;
     const bucket = buckets.get(Math.floor(at / 100)) ?? new Map<string, number>();
     bucket.set(file, (bucket.get(file) ?? 0) + delta);
     buckets.set(Math.floor(at / 100), bucket);
   });
   for (const [n, bucket] of [...buckets].sort((a, b) => a[0] - b[0])) {
-    const top = [...bucket].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([f, ms]) => `${f} ${ms.toFixed(0)}`);
+    const top = [...bucket]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([f, ms]) => `${f} ${ms.toFixed(0)}`);
     console.log(`#   ${String(n * 100).padStart(5)} ms: ${top.join(', ')}`);
   }
 }
@@ -187,7 +200,11 @@ const WATCHED: Shown[] = [
   { selector: '[data-testid="offline-total"]', text: 'waiting to be uploaded' },
   { selector: 'button', text: 'Login' },
 ];
-const [HOME, READY, LOGIN] = WATCHED.map((shown, index) => ({ shown, index })) as [{ shown: Shown; index: number }, { shown: Shown; index: number }, { shown: Shown; index: number }];
+const [HOME, READY, LOGIN] = WATCHED.map((shown, index) => ({ shown, index })) as [
+  { shown: Shown; index: number },
+  { shown: Shown; index: number },
+  { shown: Shown; index: number },
+];
 
 interface Build {
   name: string;
@@ -243,7 +260,8 @@ async function measure(builds: Build[], afterHome: () => Promise<void>): Promise
     });
   }
   for (let run = 0; run < RUNS; run += 1) {
-    for (const build of run % 2 ? [...builds].reverse() : builds) push(build.login, (await coldStarts(build.context, '/login', 1, LOGIN))[0]);
+    for (const build of run % 2 ? [...builds].reverse() : builds)
+      push(build.login, (await coldStarts(build.context, '/login', 1, LOGIN))[0]);
   }
 }
 
@@ -280,7 +298,8 @@ async function main() {
     if (other && compareDist) builds.push(await install(browser, compareDist, other));
     const [build, compared] = builds as [Build, Build | undefined];
     await measure(builds, async () => {
-      if (process.env.BENCH_PROFILE) await profile(build.context, '/', (p) => p.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }));
+      if (process.env.BENCH_PROFILE)
+        await profile(build.context, '/', (p) => p.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }));
     });
     for (const b of builds) await b.context.close();
     report(build, 'startup.');

@@ -32,7 +32,10 @@ const RATES = (process.env.BENCH_RATES ?? '4,1').split(',').map(Number);
 const ITERATIONS = 600_000;
 const USER = { userName: 'fieldunlock', password: 'field-unlock-password-1', role: 3, location: 2 };
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** In every page: the time of the last click, and when the offline home's heading and its counts
  * were first in the page (a mutation observer). */
@@ -87,7 +90,9 @@ async function unlockOnce(context: BrowserContext, previous: Page, rate: number,
   await page.getByRole('button', { name: 'Unlock', exact: true }).click();
   await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 60_000 });
   await page.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }).waitFor({ timeout: 60_000 });
-  const { click, home, ready } = await page.evaluate<{ click: number; home: number; ready: number }>('({ click: window.__clickAt, home: window.__homeAt, ready: window.__readyAt })');
+  const { click, home, ready } = await page.evaluate<{ click: number; home: number; ready: number }>(
+    '({ click: window.__clickAt, home: window.__homeAt, ready: window.__readyAt })',
+  );
   into.home.push(home - click);
   into.ready.push(ready - click);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
@@ -106,15 +111,20 @@ async function main() {
     await page.getByRole('switch', { name: 'Offline mode' }).check();
     await page.waitForURL((u) => u.pathname === '/offlinehp');
     await page.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }).waitFor();
-    console.log(`# unlock: headless Chromium, built app, ${t.backend}, ${CLIENTS.toLocaleString('en')} clients mirrored, PBKDF2-SHA-256 ${ITERATIONS.toLocaleString('en')} iterations, median of ${RUNS} per CPU rate; load ${load()}`);
+    console.log(
+      `# unlock: headless Chromium, built app, ${t.backend}, ${CLIENTS.toLocaleString('en')} clients mirrored, PBKDF2-SHA-256 ${ITERATIONS.toLocaleString('en')} iterations, median of ${RUNS} per CPU rate; load ${load()}`,
+    );
     const figures = new Map(RATES.map((rate) => [rate, { home: [], ready: [], pbkdf2: [] } as Figures]));
     for (let run = 0; run < RUNS; run++) {
-      for (const rate of run % 2 ? [...RATES].reverse() : RATES) page = await unlockOnce(page.context(), page, rate, figures.get(rate) as Figures);
+      for (const rate of run % 2 ? [...RATES].reverse() : RATES)
+        page = await unlockOnce(page.context(), page, rate, figures.get(rate) as Figures);
     }
     console.log(`# load at the end ${load()}`);
     const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
     for (const [rate, f] of figures) {
-      console.log(`unlock.home_ms@${rate}x: ${median(f.home).toFixed(0)} ms  (runs: ${runs(f.home)})${rate === 4 ? '; aim ≤ 1000 ms' : ''}`);
+      console.log(
+        `unlock.home_ms@${rate}x: ${median(f.home).toFixed(0)} ms  (runs: ${runs(f.home)})${rate === 4 ? '; aim ≤ 1000 ms' : ''}`,
+      );
       console.log(`unlock.home_ready_ms@${rate}x: ${median(f.ready).toFixed(0)} ms  (runs: ${runs(f.ready)})`);
       console.log(`unlock.pbkdf2_ms@${rate}x: ${median(f.pbkdf2).toFixed(0)} ms  (runs: ${runs(f.pbkdf2)})`);
     }

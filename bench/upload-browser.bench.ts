@@ -22,7 +22,18 @@ import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
 import { sampleBody } from '../schemas/derive/sample';
 import { registrationNumber } from '../schemas/ids';
 import {
-  apprenticeship, business, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
+  apprenticeship,
+  business,
+  job,
+  otherJob,
+  profile,
+  profileImage,
+  security,
+  service,
+  serviceProvider,
+  skills,
+  social,
+  vocational,
 } from '../schemas/index';
 import type { UploadModeOptions } from '../src/features/offline/debugHandle';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
@@ -80,8 +91,17 @@ function pendingExport(records: number): { json: string; records: number; images
     if (i % 5 === 0) {
       const pk = `${jb}|1`;
       files.push({
-        pk, srcId: jb, srcTable: job.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: IMAGE.length,
-        data: IMAGE_MARK, syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+        pk,
+        srcId: jb,
+        srcTable: job.table,
+        imgNo: 1,
+        name: 'img1.png',
+        type: 'image/png',
+        size: IMAGE.length,
+        data: IMAGE_MARK,
+        syncState: 'pending',
+        syncAttempts: 0,
+        sortDesc: newestFirstKey(Date.now(), pk),
       });
     }
     add(otherJob, { job: jb });
@@ -100,7 +120,11 @@ function pendingExport(records: number): { json: string; records: number; images
 const sealingShown = new Set<string>();
 
 /** A fresh context, signed in, in offline mode, with `records` pending records in its store. */
-async function preparedPage(browser: Browser, baseURL: string, records: number): Promise<{ page: Page; close: () => Promise<void>; records: number }> {
+async function preparedPage(
+  browser: Browser,
+  baseURL: string,
+  records: number,
+): Promise<{ page: Page; close: () => Promise<void>; records: number }> {
   const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
   await context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
   await signIn(page, USER.userName, USER.password);
@@ -135,7 +159,12 @@ async function preparedPage(browser: Browser, baseURL: string, records: number):
   if (LATENCY_MS > 0) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: LATENCY_MS,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
   }
   return { page, close: () => context.close(), records: pending.records };
 }
@@ -177,43 +206,61 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
   const before = await metrics();
   // tsx keeps function names with a helper `__name` the page does not have.
   await page.evaluate('window.__name = (f) => f');
-  const { ms, uploaded, timeline, requests } = await page.evaluate(async ({ modeOptions, timeline }) => {
-    const handle = window.__icrs;
-    if (!handle) throw new Error('no support handle');
-    const started = performance.now();
-    // Per kind: ms from the start to its first and its last settled record.
-    const kinds: Record<string, [number, number, number]> = {};
-    const onProgress: NonNullable<UploadModeOptions['onProgress']> = (report) => {
-      const now = Math.round(performance.now() - started);
-      for (const k of report.kinds) {
-        const done = k.success + k.failed + k.skipped;
-        if (done === 0) continue;
-        const seen = (kinds[k.table] ??= [now, now, done]);
-        if (done !== seen[2]) [seen[1], seen[2]] = [now, done];
-      }
-    };
-    performance.setResourceTimingBufferSize(10000);
-    performance.clearResourceTimings();
-    performance.clearMeasures();
-    const report = await handle.uploadWith({ ...modeOptions, ...(timeline ? { onProgress } : {}) });
-    // Each request of the run: when it left, when its answer began (the server's time and the
-    // upload in between) and when it ended, in ms from the start.
-    const at = (t: number) => Math.round(t - started);
-    const requests = performance.getEntriesByType('resource').map((e) => {
-      const r = e as PerformanceResourceTiming;
-      return `${new URL(r.name).pathname.replace('/api/sync/push/', 'push ')} ${at(r.startTime)}/${at(r.responseStart)}/${at(r.responseEnd)}`;
-    });
-    requests.push(...performance.getEntriesByType('measure').map((m) => `${m.name} ${at(m.startTime)}+${Math.round(m.duration)}`));
-    return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds, requests };
-  }, { modeOptions: options, timeline: TIMELINE });
+  const { ms, uploaded, timeline, requests } = await page.evaluate(
+    async ({ modeOptions, timeline }) => {
+      const handle = window.__icrs;
+      if (!handle) throw new Error('no support handle');
+      const started = performance.now();
+      // Per kind: ms from the start to its first and its last settled record.
+      const kinds: Record<string, [number, number, number]> = {};
+      const onProgress: NonNullable<UploadModeOptions['onProgress']> = (report) => {
+        const now = Math.round(performance.now() - started);
+        for (const k of report.kinds) {
+          const done = k.success + k.failed + k.skipped;
+          if (done === 0) continue;
+          const seen = (kinds[k.table] ??= [now, now, done]);
+          if (done !== seen[2]) [seen[1], seen[2]] = [now, done];
+        }
+      };
+      performance.setResourceTimingBufferSize(10000);
+      performance.clearResourceTimings();
+      performance.clearMeasures();
+      const report = await handle.uploadWith({ ...modeOptions, ...(timeline ? { onProgress } : {}) });
+      // Each request of the run: when it left, when its answer began (the server's time and the
+      // upload in between) and when it ended, in ms from the start.
+      const at = (t: number) => Math.round(t - started);
+      const requests = performance.getEntriesByType('resource').map((e) => {
+        const r = e as PerformanceResourceTiming;
+        return `${new URL(r.name).pathname.replace('/api/sync/push/', 'push ')} ${at(r.startTime)}/${at(r.responseStart)}/${at(r.responseEnd)}`;
+      });
+      requests.push(...performance.getEntriesByType('measure').map((m) => `${m.name} ${at(m.startTime)}+${Math.round(m.duration)}`));
+      return { ms: performance.now() - started, uploaded: report.uploaded, timeline: kinds, requests };
+    },
+    { modeOptions: options, timeline: TIMELINE },
+  );
   const after = await metrics();
   const cpu = process.cpuUsage(cpuBefore);
-  if (TIMELINE) console.log(`# server process CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms${database ? `, PostgreSQL backends CPU ${postgresCpuMs(database) - pgBefore} ms` : ''}`);
+  if (TIMELINE)
+    console.log(
+      `# server process CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms${database ? `, PostgreSQL backends CPU ${postgresCpuMs(database) - pgBefore} ms` : ''}`,
+    );
   const busy = (name: string) => Math.round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000);
-  if (TIMELINE) console.log(`# page main thread: tasks ${busy('TaskDuration')} ms, scripts ${busy('ScriptDuration')} ms, layout+style ${busy('LayoutDuration') + busy('RecalcStyleDuration')} ms`);
+  if (TIMELINE)
+    console.log(
+      `# page main thread: tasks ${busy('TaskDuration')} ms, scripts ${busy('ScriptDuration')} ms, layout+style ${busy('LayoutDuration') + busy('RecalcStyleDuration')} ms`,
+    );
   if (TIMELINE && process.env.BENCH_REQUESTS === '1') console.log(`# requests (start/answer/end ms): ${requests.join(', ')}`);
-  if (TIMELINE) console.log(`# timeline ${options.sequential ? 'sequential' : 'batched'} (${Math.round(ms)} ms): ${Object.entries(timeline).map(([t, [a, b]]) => `${t} ${a}-${b}`).join(', ')}`);
-  if (cdp) writeFileSync(`${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+  if (TIMELINE)
+    console.log(
+      `# timeline ${options.sequential ? 'sequential' : 'batched'} (${Math.round(ms)} ms): ${Object.entries(timeline)
+        .map(([t, [a, b]]) => `${t} ${a}-${b}`)
+        .join(', ')}`,
+    );
+  if (cdp)
+    writeFileSync(
+      `${PROFILE}-${options.sequential ? 'sequential' : 'batched'}.cpuprofile`,
+      JSON.stringify((await cdp.send('Profiler.stop')).profile),
+    );
   if (uploaded !== records) throw new Error(`${JSON.stringify(options)}: ${uploaded} of ${records} uploaded`);
   return records / (ms / 1000);
 }
@@ -221,7 +268,10 @@ async function uploadRate(page: Page, records: number, options: UploadModeOption
 async function main() {
   const backend = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
   const builds: { name: string; dist?: string }[] = [{ name: '' }, ...(COMPARE_DIST ? [{ name: '_compare', dist: COMPARE_DIST }] : [])];
-  const [browser, ...servers] = await Promise.all([launchBrowser(), ...builds.map(({ dist }) => startTestServer({ backend, ...(dist ? { config: { staticDir: dist } } : {}) }))]);
+  const [browser, ...servers] = await Promise.all([
+    launchBrowser(),
+    ...builds.map(({ dist }) => startTestServer({ backend, ...(dist ? { config: { staticDir: dist } } : {}) })),
+  ]);
   for (const t of servers) {
     await ensureOrganisations(t.server.db);
     await t.createUser(USER);
@@ -233,17 +283,30 @@ async function main() {
   const modes = Object.fromEntries(Object.entries(allModes).filter(([mode]) => MODES.includes(mode)));
   const rates: Record<string, number[]> = {};
   const sizes: Record<string, number> = {};
-  console.log(`# load at the start ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `# load at the start ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   try {
     for (let run = 0; run < RUNS; run += 1) {
-      for (const [mode, { records, ...options }] of Object.entries(modes)) { // alternate, so drift hits both alike
+      for (const [mode, { records, ...options }] of Object.entries(modes)) {
+        // alternate, so drift hits both alike
         const order = builds.map((build, i) => ({ build, t: servers[i] as Awaited<ReturnType<typeof startTestServer>> }));
         if (run % 2 === 1) order.reverse();
         for (const { build, t } of order) {
           if (builds.length > 1) console.log(`# run ${run + 1} ${mode}${build.name || ' (this build)'}`);
           const prepared = await preparedPage(browser, t.url, records);
           sizes[mode] = prepared.records;
-          (rates[`${mode}${build.name}`] ??= []).push(await uploadRate(prepared.page, prepared.records, options, t.config.databaseUrl ? new URL(t.config.databaseUrl).pathname.slice(1) : ''));
+          (rates[`${mode}${build.name}`] ??= []).push(
+            await uploadRate(
+              prepared.page,
+              prepared.records,
+              options,
+              t.config.databaseUrl ? new URL(t.config.databaseUrl).pathname.slice(1) : '',
+            ),
+          );
           await prepared.close();
         }
       }
@@ -253,12 +316,25 @@ async function main() {
     for (const t of servers) await t.close();
   }
   const label = `upload_browser${LATENCY_MS ? `_latency${LATENCY_MS}ms` : ''}`;
-  console.log(`# ${label}: load at the end ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`# ${label}: headless Chromium (IndexedDB), ${backend}, 10% of records with an image of ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}${COMPARE_DIST ? `; compared with the build in ${COMPARE_DIST}` : ''}`);
+  console.log(
+    `# ${label}: load at the end ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `# ${label}: headless Chromium (IndexedDB), ${backend}, 10% of records with an image of ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}${COMPARE_DIST ? `; compared with the build in ${COMPARE_DIST}` : ''}`,
+  );
   for (const { name } of builds) {
     const of = (mode: string) => rates[`${mode}${name}`] ?? [];
-    for (const mode of Object.keys(modes)) console.log(`${label}${name}.${mode}: ${median(of(mode)).toFixed(1)} records/s  (${of(mode).map((r) => r.toFixed(1)).join(', ')})`);
-    if (of('batched').length && of('sequential').length) console.log(`${label}${name}.batched_vs_sequential: ${(median(of('batched')) / median(of('sequential'))).toFixed(2)} x`);
+    for (const mode of Object.keys(modes))
+      console.log(
+        `${label}${name}.${mode}: ${median(of(mode)).toFixed(1)} records/s  (${of(mode)
+          .map((r) => r.toFixed(1))
+          .join(', ')})`,
+      );
+    if (of('batched').length && of('sequential').length)
+      console.log(`${label}${name}.batched_vs_sequential: ${(median(of('batched')) / median(of('sequential'))).toFixed(2)} x`);
   }
   if (COMPARE_DIST) {
     for (const mode of Object.keys(modes)) {

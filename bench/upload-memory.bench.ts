@@ -42,7 +42,9 @@ async function waitForServer() {
   for (let i = 0; i < 3000; i++) {
     try {
       if ((await fetch(`${BASE}/health`)).ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the server did not start');
@@ -77,8 +79,16 @@ async function main() {
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: SERVER_DIR,
     env: {
-      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: scratch?.url ?? '', LOG_LEVEL: 'error',
-      ADMIN_USERNAME: ADMIN.userName, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'bench-secret-long-enough-for-32-bytes', STATIC_DIR: '/nonexistent',
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: scratch?.url ?? '',
+      LOG_LEVEL: 'error',
+      ADMIN_USERNAME: ADMIN.userName,
+      ADMIN_PASSWORD: ADMIN.password,
+      JWT_SECRET: 'bench-secret-long-enough-for-32-bytes',
+      STATIC_DIR: '/nonexistent',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -86,8 +96,15 @@ async function main() {
   try {
     await waitForServer();
     const admin = (await call('POST', '/login', undefined, ADMIN)).result.user.token as string;
-    await call('POST', '/users/', admin, { userName: 'writer', password: 'writer-password', fullName: 'Bench Writer', role: 3, location: 1 });
-    const token = (await call('POST', '/login', undefined, { userName: 'writer', password: 'writer-password' })).result.user.token as string;
+    await call('POST', '/users/', admin, {
+      userName: 'writer',
+      password: 'writer-password',
+      fullName: 'Bench Writer',
+      role: 3,
+      location: 1,
+    });
+    const token = (await call('POST', '/login', undefined, { userName: 'writer', password: 'writer-password' })).result.user
+      .token as string;
     const ids: string[] = [];
     for (let i = 0; i < UPLOADS; i++) {
       const body = sampleBody(job);

@@ -13,7 +13,19 @@ import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
 import { sampleBody } from '../schemas/derive/sample';
 import { registrationNumber } from '../schemas/ids';
 import {
-  apprenticeship, business, file, job, otherJob, profile, profileImage, security, service, serviceProvider, skills, social, vocational,
+  apprenticeship,
+  business,
+  file,
+  job,
+  otherJob,
+  profile,
+  profileImage,
+  security,
+  service,
+  serviceProvider,
+  skills,
+  social,
+  vocational,
 } from '../schemas/index';
 import { uploadAll, type UploadOptions } from '../src/lib/upload';
 import { collectionOf, type IcrsDatabase } from '../src/lib/db/database';
@@ -41,8 +53,17 @@ async function insertPending(db: IcrsDatabase, entity: EntityShape, body: Record
 async function insertImage(db: IcrsDatabase, owner: EntityShape, srcId: string): Promise<void> {
   const pk = `${srcId}|1`;
   await collectionOf(db, file).insert({
-    pk, srcId, srcTable: owner.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: IMAGE.length,
-    data: IMAGE.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+    pk,
+    srcId,
+    srcTable: owner.table,
+    imgNo: 1,
+    name: 'img1.png',
+    type: 'image/png',
+    size: IMAGE.length,
+    data: IMAGE.toString('base64'),
+    syncState: 'pending',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), pk),
   });
 }
 
@@ -65,7 +86,14 @@ async function seed(db: IcrsDatabase, records: number): Promise<number> {
     await add(vocational, { service: spd });
     const prof = await add(profile);
     for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-    await insertPending(db, profileImage, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: IMAGE.length, data: IMAGE.toString('base64') });
+    await insertPending(db, profileImage, {
+      prof_Id: prof,
+      img_for: 'photo',
+      name: 'p.png',
+      type: 'image/png',
+      size: IMAGE.length,
+      data: IMAGE.toString('base64'),
+    });
   }
   return units * PER_UNIT;
 }
@@ -86,7 +114,8 @@ async function main() {
   const rates: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
   const sizes: Record<string, number> = {};
   for (let run = 0; run < RUNS; run += 1) {
-    for (const [mode, options] of Object.entries(modes)) { // alternate, so drift hits both alike
+    for (const [mode, options] of Object.entries(modes)) {
+      // alternate, so drift hits both alike
       const db = await openTestDb();
       const records = await seed(db, mode === 'sequential' ? SEQUENTIAL_RECORDS : RECORDS);
       sizes[mode] = records;
@@ -101,7 +130,9 @@ async function main() {
   }
   await t.close();
   const label = `upload${LATENCY_MS ? `_latency${LATENCY_MS}ms` : ''}`;
-  console.log(`# ${label}: ${backend}, Dexie on fake-indexeddb, images ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}`);
+  console.log(
+    `# ${label}: ${backend}, Dexie on fake-indexeddb, images ${IMAGE.length} bytes, median of ${RUNS} runs; records per mode: ${JSON.stringify(sizes)}`,
+  );
   const sequential = median(rates.sequential ?? []);
   for (const [mode, values] of Object.entries(rates)) console.log(`${label}.${mode}: ${median(values).toFixed(1)} records/s`);
   for (const mode of Object.keys(modes).filter((m) => m !== 'sequential')) {

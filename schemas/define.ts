@@ -174,16 +174,7 @@ export interface ImageField extends FieldFlags {
 }
 
 export type Field =
-  | IdField
-  | StringField
-  | IntegerField
-  | NumberField
-  | BooleanField
-  | LookupField
-  | EnumField
-  | LatLngField
-  | JsonField
-  | ImageField;
+  IdField | StringField | IntegerField | NumberField | BooleanField | LookupField | EnumField | LatLngField | JsonField | ImageField;
 
 export type FieldKind = Field['kind'];
 export type FieldMap = Readonly<Record<string, Field>>;
@@ -196,8 +187,7 @@ type DateTimeShape = { readonly maxLength: 40; readonly format: 'date-time' };
 /** Field builders. `const` type parameters keep literal flags (`required: true`) and enum
  * values so that ./derive/types.ts can infer exact row types from the declarations. */
 export const f = {
-  id: <const O extends Options<IdField> = Record<never, never>>(o?: O) =>
-    ({ kind: 'id', ...o }) as Built<'id', O>,
+  id: <const O extends Options<IdField> = Record<never, never>>(o?: O) => ({ kind: 'id', ...o }) as Built<'id', O>,
   string: <const O extends Options<StringField>>(o: O) => ({ kind: 'string', ...o }) as Built<'string', O>,
   /** A calendar date 'YYYY-MM-DD' (PostgreSQL `date`). */
   date: <const O extends Options<FieldFlags> = Record<never, never>>(o?: O) =>
@@ -207,14 +197,11 @@ export const f = {
     ({ kind: 'string', maxLength: 40, format: 'date-time', ...o }) as unknown as Built<'string', O & DateTimeShape>,
   integer: <const O extends Options<IntegerField>>(o: O) => ({ kind: 'integer', ...o }) as Built<'integer', O>,
   number: <const O extends Options<NumberField>>(o: O) => ({ kind: 'number', ...o }) as Built<'number', O>,
-  boolean: <const O extends Options<BooleanField> = Record<never, never>>(o?: O) =>
-    ({ kind: 'boolean', ...o }) as Built<'boolean', O>,
+  boolean: <const O extends Options<BooleanField> = Record<never, never>>(o?: O) => ({ kind: 'boolean', ...o }) as Built<'boolean', O>,
   lookup: <const O extends Options<LookupField>>(o: O) => ({ kind: 'lookup', ...o }) as Built<'lookup', O>,
   enum: <const O extends Options<EnumField>>(o: O) => ({ kind: 'enum', ...o }) as Built<'enum', O>,
-  lat: <const O extends Options<LatLngField> = Record<never, never>>(o?: O) =>
-    ({ kind: 'lat', ...o }) as Built<'lat', O>,
-  lng: <const O extends Options<LatLngField> = Record<never, never>>(o?: O) =>
-    ({ kind: 'lng', ...o }) as Built<'lng', O>,
+  lat: <const O extends Options<LatLngField> = Record<never, never>>(o?: O) => ({ kind: 'lat', ...o }) as Built<'lat', O>,
+  lng: <const O extends Options<LatLngField> = Record<never, never>>(o?: O) => ({ kind: 'lng', ...o }) as Built<'lng', O>,
   /** Curried so that the value type is given explicitly and the options stay inferred:
    * `f.json<BspData>()({ schema })`. */
   json:
@@ -287,9 +274,7 @@ export interface RestRoutes {
  * (`via: 'parent'`, through the parent key). `null`: not organisation data (lookup lists), or
  * scoped by a module of its own (users: server/plugins/users/scope.ts). */
 export type OwnerInput<K extends string = string> =
-  | { readonly field: K; readonly reads: 'own' | 'all' }
-  | { readonly via: 'parent' }
-  | null;
+  { readonly field: K; readonly reads: 'own' | 'all' } | { readonly via: 'parent' } | null;
 
 /** Offline upload (product.md §4, §8). */
 export interface UploadConfig {
@@ -466,7 +451,8 @@ function checkEntity(e: EntityShape): void {
   if (e.upload && !e.offline) fail('only offline entities upload');
   if (e.list) checkList(e.list, all, fail);
   for (const name of [...e.title, ...e.shortTitle]) if (!e.fields[name]) fail(`title field ${name} is not a field`);
-  if (e.registrationNumber && e.fields[e.registrationNumber]?.kind !== 'string') fail(`registration number ${e.registrationNumber} must be a string field`);
+  if (e.registrationNumber && e.fields[e.registrationNumber]?.kind !== 'string')
+    fail(`registration number ${e.registrationNumber} must be a string field`);
   checkOwner(e, fail);
 }
 

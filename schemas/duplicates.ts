@@ -33,7 +33,12 @@ export const MIN_PHONE_DIGITS = 6;
 /** Lower case without accents, spaces trimmed and collapsed: 'Élodie ' → 'elodie'. The
  * database applies the same folding (server/plugins/records/duplicates.ts). */
 export function foldName(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/\s+/g, ' ');
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, ' ');
 }
 
 export function phoneDigits(text: string): string {
@@ -46,7 +51,14 @@ export function duplicateMatch(query: DuplicateQuery, doc: Readonly<Record<strin
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const first = foldName(text(query.firstName));
   const last = foldName(text(query.lastName));
-  if (first && last && query.birthDate && foldName(text(doc.firstName)) === first && foldName(text(doc.lastName)) === last && doc.birthDate === query.birthDate) {
+  if (
+    first &&
+    last &&
+    query.birthDate &&
+    foldName(text(doc.firstName)) === first &&
+    foldName(text(doc.lastName)) === last &&
+    doc.birthDate === query.birthDate
+  ) {
     match.push('name');
   }
   const digits = phoneDigits(text(query.phone));

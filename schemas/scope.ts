@@ -145,7 +145,9 @@ export function auditScope(actor: Actor): RecordScope {
  * log for its readers. The events name only the table; the records come through the scoped
  * pull feed. */
 export function readableTables(actor: Actor): Set<string> {
-  const tables = serverEntities.filter((e) => can(actor.role, e.access.read) && recordScope(actor, e, 'read') !== 'none').map((e) => e.table);
+  const tables = serverEntities
+    .filter((e) => can(actor.role, e.access.read) && recordScope(actor, e, 'read') !== 'none')
+    .map((e) => e.table);
   if (auditScope(actor) !== 'none') tables.push(AUDIT_LOG);
   return new Set(tables);
 }

@@ -11,7 +11,11 @@ const USAGE = `Usage: npm run backup [-- --dir <folder>]   (folder: --dir, else 
 async function main(): Promise<void> {
   let dir: string | undefined;
   try {
-    const { values } = parseArgs({ args: process.argv.slice(2), options: { dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    const { values } = parseArgs({
+      args: process.argv.slice(2),
+      options: { dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
     if (values.help) {
       console.log(USAGE);
       return;

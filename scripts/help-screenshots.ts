@@ -56,7 +56,9 @@ async function webp(page: Page, png: Buffer): Promise<Buffer> {
 /** Waits until nothing on the screen is still loading. */
 async function settle(page: Page, offline: boolean): Promise<void> {
   // The offline home's progress bar is part of the screen, not a load.
-  const busy = offline ? '.MuiSkeleton-root, .MuiCircularProgress-root' : '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root';
+  const busy = offline
+    ? '.MuiSkeleton-root, .MuiCircularProgress-root'
+    : '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root';
   await page.locator('h1').first().waitFor();
   await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height - 5);
   await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout: 20_000, polling: 200 });
@@ -79,27 +81,50 @@ async function shoot(page: Page, shot: HelpScreenshot, lang: string): Promise<nu
 
 async function main(): Promise<void> {
   if (!existsSync('dist/index.html')) throw new Error('Build the app first: npm run build');
-  const config = { ...configFromEnv({}), dataDir: 'memory://', host: '127.0.0.1', adminUserName: ADMIN.userName, adminPassword: ADMIN.password, logLevel: 'silent' };
+  const config = {
+    ...configFromEnv({}),
+    dataDir: 'memory://',
+    host: '127.0.0.1',
+    adminUserName: ADMIN.userName,
+    adminPassword: ADMIN.password,
+    logLevel: 'silent',
+  };
   const server = await buildApp(config);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   const [admin] = await server.db.query<{ userId: string }>('SELECT "userId" FROM "users" WHERE "userName" = $1', [ADMIN.userName]);
   await seedDemo(server.db, { scale: 0.3, seed: 14, createdBy: admin?.userId ?? null });
   for (const person of DEMO_STAFF) {
-    await insertUser(server.db, { ...person, userId: uuidv7(), passwordHash: await hashPassword(randomPassword()), createdBy: admin?.userId ?? null });
+    await insertUser(server.db, {
+      ...person,
+      userId: uuidv7(),
+      passwordHash: await hashPassword(randomPassword()),
+      createdBy: admin?.userId ?? null,
+    });
   }
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   try {
     for (const lang of ['fr', 'en'] as const) {
       const context = await browser.newContext({ baseURL: url, viewport: VIEWPORT, serviceWorkers: 'block' });
       await context.addInitScript((l) => localStorage.getItem('lang') || localStorage.setItem('lang', l), lang);
       const page = await context.newPage();
-      for (const shot of HELP_SCREENSHOTS.filter((s) => !s.signedIn)) console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
+      for (const shot of HELP_SCREENSHOTS.filter((s) => !s.signedIn))
+        console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
       await page.goto('/login');
       await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill(ADMIN.userName);
-      await page.getByLabel(/^(Password|Mot de passe)/).first().fill(ADMIN.password);
-      await Promise.all([page.waitForURL((u) => u.pathname !== '/login'), page.getByRole('button', { name: /^(Login|Se connecter)$/ }).click()]);
-      for (const shot of HELP_SCREENSHOTS.filter((s) => s.signedIn)) console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
+      await page
+        .getByLabel(/^(Password|Mot de passe)/)
+        .first()
+        .fill(ADMIN.password);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname !== '/login'),
+        page.getByRole('button', { name: /^(Login|Se connecter)$/ }).click(),
+      ]);
+      for (const shot of HELP_SCREENSHOTS.filter((s) => s.signedIn))
+        console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
       await context.close();
     }
   } finally {

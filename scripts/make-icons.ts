@@ -9,7 +9,10 @@ import { chromium } from 'playwright-core';
 const FIGURE = readFileSync('public/favicon.svg', 'utf8');
 
 /** The maskable variant: the same figure, 80 % of the size, on a square background. */
-const MASKABLE = FIGURE.replace('viewBox="0 0 64 64"', 'viewBox="-8 -8 80 80"').replace('<rect width="64" height="64" rx="12" fill="#1e3a5f"/>', '<rect x="-8" y="-8" width="80" height="80" fill="#1e3a5f"/>');
+const MASKABLE = FIGURE.replace('viewBox="0 0 64 64"', 'viewBox="-8 -8 80 80"').replace(
+  '<rect width="64" height="64" rx="12" fill="#1e3a5f"/>',
+  '<rect x="-8" y="-8" width="80" height="80" fill="#1e3a5f"/>',
+);
 
 const ICONS = [
   { file: 'icon-192.png', size: 192, svg: FIGURE, transparent: true },
@@ -17,7 +20,10 @@ const ICONS = [
   { file: 'maskable-512.png', size: 512, svg: MASKABLE, transparent: false },
 ];
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox'],
+});
 const page = await browser.newPage();
 for (const icon of ICONS) {
   await page.setViewportSize({ width: icon.size, height: icon.size });

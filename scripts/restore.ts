@@ -22,7 +22,8 @@ async function main(): Promise<void> {
       console.log(USAGE);
       return;
     }
-    if (positionals.length !== 1) throw new Error(positionals.length ? `one backup file at a time, got ${positionals.length}` : 'which backup file?');
+    if (positionals.length !== 1)
+      throw new Error(positionals.length ? `one backup file at a time, got ${positionals.length}` : 'which backup file?');
     [file] = positionals as [string];
     force = values.force ?? false;
   } catch (error) {

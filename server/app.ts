@@ -81,7 +81,12 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.deviceSecret'], censor: '[hidden]' },
       serializers: {
-        req: (request: FastifyRequest) => ({ method: request.method, url: loggedUrl(request.url), host: request.host, remoteAddress: request.ip }),
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: loggedUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
         err: loggedError,
       },
       ...(logStream ? { stream: logStream } : {}),
@@ -117,7 +122,11 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   await app.register(authPlugin, { db, tokens, users, passwords });
   await app.register(healthPlugin, { db });
   await app.register(sessionPlugin, { db, tokens, users });
-  await app.register(publicConfigPlugin, { programmeUrl: config.programmeUrl, contact: config.contact, lockAfterMinutes: config.lockAfterMinutes });
+  await app.register(publicConfigPlugin, {
+    programmeUrl: config.programmeUrl,
+    contact: config.contact,
+    lockAfterMinutes: config.lockAfterMinutes,
+  });
   await app.register(usersPlugin, { db, tokens, users });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });

@@ -57,5 +57,8 @@ export async function ensureFirstAdmin(db: Db, config: Config): Promise<FirstAdm
     if (isUniqueViolation(error)) return undefined; // another server process made it first
     throw error;
   }
-  return { userName: config.adminUserName, passwordFile: generatedPassword ? writePasswordFile(config, config.adminUserName, generatedPassword) : undefined };
+  return {
+    userName: config.adminUserName,
+    passwordFile: generatedPassword ? writePasswordFile(config, config.adminUserName, generatedPassword) : undefined,
+  };
 }

@@ -56,7 +56,9 @@ function lockAfterMinutesFrom(value: string | undefined): number {
   if (!text) return DEFAULT_LOCK_AFTER_MINUTES;
   const minutes = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!isLockAfterMinutes(minutes)) {
-    throw new Error(`LOCK_AFTER_MINUTES must be a whole number of minutes from 0 (never lock) to ${MAX_LOCK_AFTER_MINUTES}, got "${value}"`);
+    throw new Error(
+      `LOCK_AFTER_MINUTES must be a whole number of minutes from 0 (never lock) to ${MAX_LOCK_AFTER_MINUTES}, got "${value}"`,
+    );
   }
   return minutes;
 }
@@ -65,7 +67,8 @@ function lockAfterMinutesFrom(value: string | undefined): number {
 function retentionDaysFrom(value: string | undefined): number {
   const text = value?.trim();
   if (!text) return 0;
-  if (!/^\d+$/.test(text) || Number(text) > 36_500) throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days (0: keep forever), got "${value}"`);
+  if (!/^\d+$/.test(text) || Number(text) > 36_500)
+    throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days (0: keep forever), got "${value}"`);
   return Number(text);
 }
 
@@ -73,7 +76,9 @@ function trustProxyFrom(value: string | undefined): false | number | string {
   const text = value?.trim();
   if (!text || text === 'false') return false;
   if (text === 'true') {
-    throw new Error('TRUST_PROXY=true would believe any X-Forwarded-For address a client writes: give the number of proxies in front of the server (e.g. TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.1,10.0.0.2)');
+    throw new Error(
+      'TRUST_PROXY=true would believe any X-Forwarded-For address a client writes: give the number of proxies in front of the server (e.g. TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.1,10.0.0.2)',
+    );
   }
   if (/^\d+$/.test(text)) {
     const hops = Number(text);
@@ -90,7 +95,9 @@ function metricsTokenFrom(value: string | undefined): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
   if (text.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(text)) {
-    throw new Error(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 24\`), or unset`);
+    throw new Error(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 24\`), or unset`,
+    );
   }
   return text;
 }
@@ -109,7 +116,9 @@ const MIN_JWT_SECRET_BYTES = 32;
 function jwtSecretFrom(value: string | undefined): string | undefined {
   if (!value) return undefined;
   if (Buffer.byteLength(value, 'utf8') < MIN_JWT_SECRET_BYTES) {
-    throw new Error(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long (it is ${Buffer.byteLength(value, 'utf8')}); leave it unset and the server makes a random one, kept in the database`);
+    throw new Error(
+      `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long (it is ${Buffer.byteLength(value, 'utf8')}); leave it unset and the server makes a random one, kept in the database`,
+    );
   }
   return value;
 }

@@ -24,7 +24,7 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
     // The path, never the password: standard output ends up in container and service logs.
     process.stdout.write(
       `\n  First administrator created: user "${firstAdmin.userName}"; its password is in ${firstAdmin.passwordFile}\n` +
-        '  (readable by this server\'s user only). Sign in with it: the app asks for a new password at once. Then delete the file.\n\n',
+        "  (readable by this server's user only). Sign in with it: the app asks for a new password at once. Then delete the file.\n\n",
     );
   } else if (firstAdmin) {
     app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');
@@ -35,7 +35,10 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
       app.log.info({ signal }, 'shutting down');
       // A connection that does not end must not keep the process (and the data folder) alive.
       setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
-      app.close().then(() => process.exit(0), () => process.exit(1));
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     });
   }
 
@@ -45,6 +48,9 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
 
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;
-  app.log.info({ port: Number(port) }, `ICRS is ready on http://localhost:${port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`);
+  app.log.info(
+    { port: Number(port) },
+    `ICRS is ready on http://localhost:${port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
+  );
   return server;
 }

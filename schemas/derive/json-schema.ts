@@ -177,9 +177,7 @@ export function sortableFields(entity: EntityShape): string[] {
 export function listQuerySchema(entity: EntityShape): JsonSchema {
   const list = entity.list;
   const all = Object.fromEntries(rowFields(entity));
-  const filters = Object.fromEntries(
-    (list?.filters ?? []).flatMap((name) => (all[name] ? [[name, inputSchema(all[name])]] : [])),
-  );
+  const filters = Object.fromEntries((list?.filters ?? []).flatMap((name) => (all[name] ? [[name, inputSchema(all[name])]] : [])));
   const properties: Record<string, JsonSchema> = {
     page: { type: 'integer', minimum: 1, maximum: MAX_INT, default: 1 },
     pageSize: { type: 'integer', enum: PAGE_SIZES, default: DEFAULT_PAGE_SIZE },

@@ -140,7 +140,11 @@ function rxProperties(entity: EntityShape): Record<string, RxProperty> {
  * children of a parent, and each required list filter, each ending in sortDesc so that a
  * filtered list comes out newest first without sorting in memory. */
 export function rxIndexes(entity: EntityShape): string[][] {
-  const required = new Set(Object.entries(entity.fields).filter(([, fd]) => fd.required && !fd.writeOnly && !fd.hidden).map(([n]) => n));
+  const required = new Set(
+    Object.entries(entity.fields)
+      .filter(([, fd]) => fd.required && !fd.writeOnly && !fd.hidden)
+      .map(([n]) => n),
+  );
   const parent = entity.parent ? [entity.parent.field] : [];
   const filters = (entity.list?.filters ?? []).filter((name) => required.has(name));
   const leading = [...new Set([...parent, ...filters])];
@@ -164,9 +168,7 @@ export function rxSchema<E extends EntityShape>(entity: E): RxJsonSchema<DocOf<E
     title: entity.table,
     description: entity.label,
     version: entity.rxVersion,
-    primaryKey: keyed
-      ? { key: COMPOSITE_KEY, fields: entity.keyFields, separator: COMPOSITE_SEPARATOR }
-      : entity.keyFields[0],
+    primaryKey: keyed ? { key: COMPOSITE_KEY, fields: entity.keyFields, separator: COMPOSITE_SEPARATOR } : entity.keyFields[0],
     type: 'object',
     properties: rxProperties(entity),
     required,

@@ -61,15 +61,16 @@ export type RowOf<E extends EntityShape> = Simplify<{
 type WritableKeys<M> = KeysWithout<M, 'readOnly' | 'clientOnly' | 'hidden'>;
 
 /** A field the client must send: required, no default, and not the generated key. */
-type MustSend<E extends EntityShape, K> = K extends GeneratedKey<E>
-  ? false
-  : K extends keyof Fields<E>
-    ? Is<Fields<E>[K], 'required'> extends true
-      ? Defaulted<Fields<E>[K]> extends true
-        ? false
-        : true
-      : false
-    : false;
+type MustSend<E extends EntityShape, K> =
+  K extends GeneratedKey<E>
+    ? false
+    : K extends keyof Fields<E>
+      ? Is<Fields<E>[K], 'required'> extends true
+        ? Defaulted<Fields<E>[K]> extends true
+          ? false
+          : true
+        : false
+      : false;
 
 /** Optional values: required-with-default fields cannot be cleared, other optional ones can. */
 type OptionalValue<F> = Is<F, 'required'> extends true ? ValueOf<F> : ValueOf<F> | null;

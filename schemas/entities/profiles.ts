@@ -66,7 +66,16 @@ export const profile = defineEntity({
   fields: {
     prof_Id: f.id({ required: true }),
     /** Organisation abbreviation + 8 of A-Z0-9 (product.md §5), made on the device (ids.ts). */
-    prof_Reg_No: f.string({ required: true, unique: true, immutable: true, personal: true, minLength: 9, maxLength: 20, pattern: '^[A-Z0-9]{9,20}$', example: 'ORG4K7Q2Z9X' }),
+    prof_Reg_No: f.string({
+      required: true,
+      unique: true,
+      immutable: true,
+      personal: true,
+      minLength: 9,
+      maxLength: 20,
+      pattern: '^[A-Z0-9]{9,20}$',
+      example: 'ORG4K7Q2Z9X',
+    }),
     firstName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
     middleName: text(100, { personal: true }),
     lastName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
@@ -106,7 +115,10 @@ export const skills = defineEntity({
     educationLevel: f.lookup({ list: 'educationLevel' }),
     diploma: text(200),
     /** Items of the `skill` lookup list (the old tbl_prof_skills). */
-    skills: f.json<number[]>()({ itemsOf: 'skill', schema: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: MAX_INT } } }),
+    skills: f.json<number[]>()({
+      itemsOf: 'skill',
+      schema: { type: 'array', maxItems: 50, items: { type: 'integer', minimum: 1, maximum: MAX_INT } },
+    }),
     otherSkills: text(1000),
     languages: text(200),
     experienceYears: f.integer({ minimum: 0, maximum: 80 }),

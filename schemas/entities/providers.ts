@@ -76,7 +76,13 @@ export const service = defineEntity({
     cost: text(200),
     hours: text(200),
     /** Verification (issue 3): new services are pending; POST /sverify/ sets 1 or 2. */
-    status: f.enum({ required: true, readOnly: true, values: Object.values(SERVICE_STATUS), names: Object.keys(SERVICE_STATUS), default: SERVICE_STATUS.pending }),
+    status: f.enum({
+      required: true,
+      readOnly: true,
+      values: Object.values(SERVICE_STATUS),
+      names: Object.keys(SERVICE_STATUS),
+      default: SERVICE_STATUS.pending,
+    }),
     verifyComment: text(1000, { readOnly: true }),
     verifiedBy: f.id({ readOnly: true }),
     verifiedAt: f.dateTime({ readOnly: true }),

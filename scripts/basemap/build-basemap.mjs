@@ -55,9 +55,15 @@ function simplify(points) {
     for (let i = a + 1; i < b; i++) {
       const [px, py] = points[i];
       const d = len < 1e-9 ? Math.hypot(px - ax, py - ay) : Math.abs(dy * px - dx * py + bx * ay - by * ax) / len;
-      if (d > farDist) { far = i; farDist = d; }
+      if (d > farDist) {
+        far = i;
+        farDist = d;
+      }
     }
-    if (far >= 0) { keep[far] = 1; stack.push([a, far], [far, b]); }
+    if (far >= 0) {
+      keep[far] = 1;
+      stack.push([a, far], [far, b]);
+    }
   }
   return points.filter((_, i) => keep[i]);
 }
@@ -121,15 +127,32 @@ for (const f of provinces.features) add('province', { name: f.properties.name, c
 // Main towns: provincial capitals of the east and the country's largest cities; `rank` 1 shows
 // from the lowest zooms, 2 closer in.
 const TOWNS = [
-  ['Kinshasa', -4.325, 15.322, 1], ['Goma', -1.679, 29.228, 1], ['Bukavu', -2.508, 28.861, 1],
-  ['Kisangani', 0.515, 25.191, 1], ['Lubumbashi', -11.664, 27.479, 1], ['Bunia', 1.566, 30.252, 1],
-  ['Butembo', 0.142, 29.291, 1], ['Beni', 0.491, 29.473, 1], ['Kindu', -2.944, 25.923, 1],
-  ['Kananga', -5.896, 22.417, 1], ['Mbuji-Mayi', -6.136, 23.59, 1], ['Kalemie', -5.947, 29.194, 1],
-  ['Mbandaka', 0.048, 18.261, 1], ['Matadi', -5.817, 13.45, 1], ['Uvira', -3.395, 29.137, 2],
-  ['Sake', -1.573, 29.045, 2], ['Kiwanja', -1.167, 29.45, 2], ['Kanyabayonga', -0.702, 29.179, 2],
-  ['Oicha', 0.7, 29.517, 2], ['Lubero', -0.159, 29.241, 2], ['Walikale', -1.417, 28.05, 2],
-  ['Masisi', -1.4, 28.817, 2], ['Rutshuru', -1.183, 29.45, 2], ['Kigali', -1.944, 30.062, 1],
-  ['Kampala', 0.347, 32.582, 1], ['Gisenyi', -1.702, 29.256, 2],
+  ['Kinshasa', -4.325, 15.322, 1],
+  ['Goma', -1.679, 29.228, 1],
+  ['Bukavu', -2.508, 28.861, 1],
+  ['Kisangani', 0.515, 25.191, 1],
+  ['Lubumbashi', -11.664, 27.479, 1],
+  ['Bunia', 1.566, 30.252, 1],
+  ['Butembo', 0.142, 29.291, 1],
+  ['Beni', 0.491, 29.473, 1],
+  ['Kindu', -2.944, 25.923, 1],
+  ['Kananga', -5.896, 22.417, 1],
+  ['Mbuji-Mayi', -6.136, 23.59, 1],
+  ['Kalemie', -5.947, 29.194, 1],
+  ['Mbandaka', 0.048, 18.261, 1],
+  ['Matadi', -5.817, 13.45, 1],
+  ['Uvira', -3.395, 29.137, 2],
+  ['Sake', -1.573, 29.045, 2],
+  ['Kiwanja', -1.167, 29.45, 2],
+  ['Kanyabayonga', -0.702, 29.179, 2],
+  ['Oicha', 0.7, 29.517, 2],
+  ['Lubero', -0.159, 29.241, 2],
+  ['Walikale', -1.417, 28.05, 2],
+  ['Masisi', -1.4, 28.817, 2],
+  ['Rutshuru', -1.183, 29.45, 2],
+  ['Kigali', -1.944, 30.062, 1],
+  ['Kampala', 0.347, 32.582, 1],
+  ['Gisenyi', -1.702, 29.256, 2],
 ];
 for (const [name, lat, lng, rank] of TOWNS) {
   features.push({ type: 'Feature', properties: { kind: 'town', name, rank }, geometry: { type: 'Point', coordinates: [lng, lat] } });

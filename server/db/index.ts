@@ -144,7 +144,15 @@ async function openPglite(dataDir: string): Promise<Db> {
         }),
       ),
     listen: (channel, onMessage) => lite.listen(channel, onMessage),
-    ping: (timeoutMs) => within(run(lite, 'SELECT 1').then(() => true, () => false), timeoutMs, false),
+    ping: (timeoutMs) =>
+      within(
+        run(lite, 'SELECT 1').then(
+          () => true,
+          () => false,
+        ),
+        timeoutMs,
+        false,
+      ),
     onFault: faults.onFault,
     usage: () => ({ max: 1, open: 1, idle: running === 0 ? 1 : 0, waiting: Math.max(0, running - 1) }),
     onConnectionWait: () => undefined, // no pool to wait for: a queued statement shows as `waiting`
@@ -214,7 +222,12 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
       } catch (error) {
         // A lost or frozen connection cannot roll back (the server does it when the session
         // ends) and must not go back to the pool.
-        destroy = isDatabaseUnavailable(error) || !(await client.query('ROLLBACK').then(() => true, () => false));
+        destroy =
+          isDatabaseUnavailable(error) ||
+          !(await client.query('ROLLBACK').then(
+            () => true,
+            () => false,
+          ));
         throw error;
       } finally {
         client.release(destroy);
@@ -225,7 +238,14 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
       // node-postgres reads a per-query `query_timeout` (its types omit it): the connection of a
       // ping that got no answer is dropped at once rather than held until the general limit.
       const probe: pg.QueryConfig & { query_timeout: number } = { text: 'SELECT 1', query_timeout: timeoutMs };
-      return within(pool.query(probe).then(() => true, () => false), timeoutMs, false);
+      return within(
+        pool.query(probe).then(
+          () => true,
+          () => false,
+        ),
+        timeoutMs,
+        false,
+      );
     },
     onFault: faults.onFault,
     usage: () => ({ max: POOL_SIZE, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -340,7 +360,16 @@ async function connectTimed(pool: pg.Pool, waits: ReadonlySet<ConnectionWaitList
   }
 }
 
-const UNAVAILABLE_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /**
  * SQLSTATEs meaning "the database cannot serve you now": admin_shutdown, crash_shutdown,
  * cannot_connect_now, query_canceled (statement_timeout), too_many_connections; class 08 is
@@ -348,14 +377,16 @@ const UNAVAILABLE_SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDO
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300']);
 /** What node-postgres says when a connection dies or a time limit passes (no code of its own). */
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|timeout expired|Query read timeout|not queryable|Cannot use a pool after calling end/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|timeout expired|Query read timeout|not queryable|Cannot use a pool after calling end/i;
 
 /** Whether `error` says the database is unreachable, gone or too slow (a 503, not a bug). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   if (error instanceof ConnectionFailure) return true;
   const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')))
+    return true;
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
   // Node reports a refused connection to every address of a host name as an AggregateError.
   return Array.isArray(errors) && errors.some(isDatabaseUnavailable);

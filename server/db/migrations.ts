@@ -17,7 +17,11 @@ export interface Migration {
 }
 
 const sql = (text: string) => async (tx: Queryable) => {
-  for (const statement of text.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+  for (const statement of text
+    .split(/;\s*\n/)
+    .map((s) => s.trim())
+    .filter(Boolean))
+    await tx.query(statement);
 };
 
 export const coreMigrations: Migration[] = [
@@ -117,7 +121,8 @@ export const coreMigrations: Migration[] = [
     // passes them only to users who may read it. New databases got these triggers from 0004.
     id: '0015-referral-change-events',
     up: async (tx) => {
-      for (const entity of serverEntities.filter(hasOwnedEvents)) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
+      for (const entity of serverEntities.filter(hasOwnedEvents))
+        for (const statement of changeTriggerSql(entity)) await tx.query(statement);
     },
   },
   {

@@ -47,21 +47,32 @@ function describe(lang: Lang, error: AjvError): FieldError {
     message: translate(lang, key, { field, ...values }),
   });
   switch (error.keyword) {
-    case 'required': return say('validation.required');
-    case 'minLength': return say('validation.minLength', { limit: Number(p.limit) });
-    case 'maxLength': return say('validation.maxLength', { limit: Number(p.limit) });
-    case 'minimum': return say('validation.minimum', { limit: Number(p.limit) });
-    case 'maximum': return say('validation.maximum', { limit: Number(p.limit) });
-    case 'type': return say('validation.type', { type: String(p.type) });
-    case 'enum': return say('validation.enum', { values: ((p.allowedValues as unknown[]) ?? []).join(', ') });
-    case 'format': return say('validation.format');
+    case 'required':
+      return say('validation.required');
+    case 'minLength':
+      return say('validation.minLength', { limit: Number(p.limit) });
+    case 'maxLength':
+      return say('validation.maxLength', { limit: Number(p.limit) });
+    case 'minimum':
+      return say('validation.minimum', { limit: Number(p.limit) });
+    case 'maximum':
+      return say('validation.maximum', { limit: Number(p.limit) });
+    case 'type':
+      return say('validation.type', { type: String(p.type) });
+    case 'enum':
+      return say('validation.enum', { values: ((p.allowedValues as unknown[]) ?? []).join(', ') });
+    case 'format':
+      return say('validation.format');
     case 'pattern':
       if (p.pattern === TEXT_PATTERN) return say('validation.controlChars');
       if (p.pattern === DATE_YEAR_PATTERN) return say('validation.dateRange', { min: MIN_YEAR, max: MAX_YEAR });
       return say('validation.format');
-    case 'propertyNames': return say('validation.controlChars');
-    case 'additionalProperties': return say('validation.unknown');
-    default: return say('validation.other');
+    case 'propertyNames':
+      return say('validation.controlChars');
+    case 'additionalProperties':
+      return say('validation.unknown');
+    default:
+      return say('validation.other');
   }
 }
 
@@ -86,7 +97,13 @@ function answer(statusCode: number, code: ErrorCode, message: string, extra: Rec
 }
 
 /** The answer of message `key`, in the request's language. */
-function keyed(request: FastifyRequest, statusCode: number, key: MessageKey, values: Record<string, string | number> = {}, extra: Record<string, unknown> = {}): ErrorAnswer {
+function keyed(
+  request: FastifyRequest,
+  statusCode: number,
+  key: MessageKey,
+  values: Record<string, string | number> = {},
+  extra: Record<string, unknown> = {},
+): ErrorAnswer {
   return answer(statusCode, key, translate(requestLang(request), key, values), extra);
 }
 

@@ -47,7 +47,12 @@ export async function deleteImages(db: Queryable, owner: { table: string; id: st
   ]);
 }
 
-export async function findImage(db: Queryable, ownerTables: readonly string[], ownerId: string, name: string): Promise<StoredImage | undefined> {
+export async function findImage(
+  db: Queryable,
+  ownerTables: readonly string[],
+  ownerId: string,
+  name: string,
+): Promise<StoredImage | undefined> {
   const rows = await db.query<StoredImage & Record<string, unknown>>(
     `SELECT * FROM "images" WHERE "ownerId" = $1 AND "name" = $2 AND "ownerTable" = ANY($3::text[]) LIMIT 1`,
     [ownerId, name, [...ownerTables]],

@@ -75,7 +75,8 @@ const en = {
   'users.otherOrganisation': 'You can only manage the staff of your own organisation',
   'users.roleNotAllowed': 'You cannot manage users of role {role}; allowed roles: {roles}',
   'lists.duplicateItemId': 'Item id {id} appears more than once',
-  'scope.noOrganisation': 'Your account has no organisation, so it cannot see or record client data. Ask an administrator to set your organisation.',
+  'scope.noOrganisation':
+    'Your account has no organisation, so it cannot see or record client data. Ask an administrator to set your organisation.',
   'users.organisationRequired': 'An account of role {role} must belong to an organisation: choose one',
   'lists.itemRemoved': 'Items cannot be removed, deactivate them instead (missing ids: {ids})',
 } as const;
@@ -92,7 +93,8 @@ const fr: Record<MessageKey, string> = {
   'auth.unknownUser': "L'utilisateur de cette session n'existe plus",
   'auth.forbidden': "Vous n'avez pas le droit de faire ceci",
   'auth.sessionEnded': 'Cette session est terminée (mot de passe modifié ou compte désactivé). Veuillez vous reconnecter.',
-  'auth.restored': 'Cette session est terminée : les données du serveur ont été restaurées depuis une sauvegarde. Veuillez vous reconnecter.',
+  'auth.restored':
+    'Cette session est terminée : les données du serveur ont été restaurées depuis une sauvegarde. Veuillez vous reconnecter.',
   'auth.tooManyAttempts': 'Trop de tentatives de connexion échouées. Veuillez patienter {minutes} min avant de réessayer.',
   'auth.tooManyPasswords': 'Trop de mots de passe erronés. Veuillez patienter {minutes} min avant de réessayer.',
   'auth.busy': 'Le serveur vérifie trop de mots de passe à la fois. Réessayez dans quelques secondes.',
@@ -108,7 +110,7 @@ const fr: Record<MessageKey, string> = {
   'http.mediaType': "Ce type de contenu n'est pas accepté",
   'http.internal': 'Une erreur est survenue sur le serveur. Veuillez réessayer.',
   'http.badRequest': "La requête n'est pas valide",
-  'http.databaseUnavailable': "La base de données est momentanément injoignable. Réessayez dans quelques secondes.",
+  'http.databaseUnavailable': 'La base de données est momentanément injoignable. Réessayez dans quelques secondes.',
   'validation.required': '{field} est obligatoire',
   'validation.minLength': '{field} doit contenir au moins {limit} caractères',
   'validation.maxLength': '{field} doit contenir au plus {limit} caractères',
@@ -134,7 +136,8 @@ const fr: Record<MessageKey, string> = {
   'profile.regNoTaken': "Ce numéro d'enregistrement est déjà utilisé par un autre client",
   'record.immutable': '{field} ne peut plus être modifié une fois enregistré (valeur enregistrée : {value})',
   'referral.startsSent': 'Une nouvelle orientation commence avec le statut {status}',
-  'referral.statusBack': "Le statut ne peut pas passer de {from} à {to} : une orientation ne fait qu'avancer, et un refus ou une non-sélection est définitif",
+  'referral.statusBack':
+    "Le statut ne peut pas passer de {from} à {to} : une orientation ne fait qu'avancer, et un refus ou une non-sélection est définitif",
   'referral.beforeReferral': "{field} ne peut pas être antérieur à la date de l'orientation",
   'verify.commentRequired': 'Un commentaire est obligatoire pour rejeter un service',
   'verify.ownService': 'Vous avez créé ou modifié en dernier ce service : un autre vérificateur doit le vérifier',
@@ -152,8 +155,9 @@ const fr: Record<MessageKey, string> = {
   'users.otherOrganisation': 'Vous ne pouvez gérer que le personnel de votre propre organisation',
   'users.roleNotAllowed': 'Vous ne pouvez pas gérer des utilisateurs de rôle {role} ; rôles permis : {roles}',
   'lists.duplicateItemId': "L'identifiant d'élément {id} apparaît plus d'une fois",
-  'scope.noOrganisation': "Votre compte n'a pas d'organisation : il ne peut ni voir ni enregistrer de données de clients. Demandez à un administrateur de définir votre organisation.",
-  'users.organisationRequired': "Un compte de rôle {role} doit appartenir à une organisation : choisissez-en une",
+  'scope.noOrganisation':
+    "Votre compte n'a pas d'organisation : il ne peut ni voir ni enregistrer de données de clients. Demandez à un administrateur de définir votre organisation.",
+  'users.organisationRequired': 'Un compte de rôle {role} doit appartenir à une organisation : choisissez-en une',
   'lists.itemRemoved': 'Les éléments ne peuvent pas être supprimés, désactivez-les plutôt (identifiants manquants : {ids})',
 };
 

@@ -39,8 +39,19 @@ export function createMetrics(db: Db): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'icrs_' }); // CPU, memory, event-loop delay, handles
 
-  const requests = new Counter({ name: 'icrs_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'icrs_http_request_duration_seconds', help: 'Time from request to answer, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'icrs_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'icrs_http_request_duration_seconds',
+    help: 'Time from request to answer, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'icrs_db_connections',
@@ -62,11 +73,27 @@ export function createMetrics(db: Db): Metrics {
       this.set(db.usage().waiting);
     },
   });
-  const waits = new Histogram({ name: 'icrs_db_connection_wait_seconds', help: 'Time waited for a database connection, by outcome (got one or failed).', labelNames: ['outcome'], buckets: WAIT_BUCKETS, registers: [registry] });
+  const waits = new Histogram({
+    name: 'icrs_db_connection_wait_seconds',
+    help: 'Time waited for a database connection, by outcome (got one or failed).',
+    labelNames: ['outcome'],
+    buckets: WAIT_BUCKETS,
+    registers: [registry],
+  });
   db.onConnectionWait((seconds, gotOne) => waits.observe({ outcome: gotOne ? 'ok' : 'failed' }, seconds));
 
-  const batches = new Counter({ name: 'icrs_upload_batches_total', help: 'Upload batches stored (POST /api/sync/push/{table}), by table.', labelNames: ['table'], registers: [registry] });
-  const records = new Counter({ name: 'icrs_upload_records_total', help: 'Records of upload batches, by table and outcome (stored or refused).', labelNames: ['table', 'outcome'], registers: [registry] });
+  const batches = new Counter({
+    name: 'icrs_upload_batches_total',
+    help: 'Upload batches stored (POST /api/sync/push/{table}), by table.',
+    labelNames: ['table'],
+    registers: [registry],
+  });
+  const records = new Counter({
+    name: 'icrs_upload_records_total',
+    help: 'Records of upload batches, by table and outcome (stored or refused).',
+    labelNames: ['table', 'outcome'],
+    registers: [registry],
+  });
 
   let streamCount: () => number = () => 0;
   new Gauge({
@@ -78,8 +105,16 @@ export function createMetrics(db: Db): Metrics {
     },
   });
 
-  const signInFailures = new Counter({ name: 'icrs_signin_failures_total', help: 'Sign-ins refused for a wrong user name or password.', registers: [registry] });
-  const throttledTries = new Counter({ name: 'icrs_password_throttled_total', help: 'Password checks refused (429) because the tries of a user name or an address reached the limit.', registers: [registry] });
+  const signInFailures = new Counter({
+    name: 'icrs_signin_failures_total',
+    help: 'Sign-ins refused for a wrong user name or password.',
+    registers: [registry],
+  });
+  const throttledTries = new Counter({
+    name: 'icrs_password_throttled_total',
+    help: 'Password checks refused (429) because the tries of a user name or an address reached the limit.',
+    registers: [registry],
+  });
 
   return {
     requestDone(method, route, status, seconds) {

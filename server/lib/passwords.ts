@@ -67,7 +67,8 @@ export class HashQueue {
       return await work();
     } finally {
       const next = this.queue.shift();
-      if (next) next(); // the slot passes to the next in line
+      if (next)
+        next(); // the slot passes to the next in line
       else this.running -= 1;
     }
   }
@@ -101,13 +102,21 @@ export class Passwords {
    * Throttled per user name and per address before any hashing (429 with Retry-After, even with
    * the right password): a failure here counts toward sign-in and the other way round.
    */
-  async verify(request: FastifyRequest, userName: string, passwordHash: string | undefined, password: string, refusal: MessageKey = 'auth.tooManyAttempts'): Promise<boolean> {
+  async verify(
+    request: FastifyRequest,
+    userName: string,
+    passwordHash: string | undefined,
+    password: string,
+    refusal: MessageKey = 'auth.tooManyAttempts',
+  ): Promise<boolean> {
     const wait = await this.throttle.retryAfterSeconds(userName, request.ip);
     if (wait > 0) {
       this.metrics.throttled();
       throw tooManyAttempts(refusal, wait);
     }
-    const ok = await this.queue.run(() => (passwordHash ? checkPassword(passwordHash, password) : burnPasswordCheck(password).then(() => false)));
+    const ok = await this.queue.run(() =>
+      passwordHash ? checkPassword(passwordHash, password) : burnPasswordCheck(password).then(() => false),
+    );
     if (ok) await this.throttle.succeeded(userName);
     else await this.throttle.failed(userName, request.ip);
     return ok;

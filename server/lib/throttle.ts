@@ -43,7 +43,10 @@ export function addressKey(ip: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** How often (at most) a process deletes the expired rows. */
@@ -57,7 +60,10 @@ export class PasswordThrottle {
   constructor(private readonly db: Queryable) {}
 
   private static keys(userName: string, address: string): [string, ThrottleRule][] {
-    return [[`name:${userName.toLowerCase()}`, LOGIN_LIMITS.perUserName], [`address:${addressKey(address)}`, LOGIN_LIMITS.perAddress]];
+    return [
+      [`name:${userName.toLowerCase()}`, LOGIN_LIMITS.perUserName],
+      [`address:${addressKey(address)}`, LOGIN_LIMITS.perAddress],
+    ];
   }
 
   /** Seconds to wait before this user name may try again from this address; 0 when it may now. */

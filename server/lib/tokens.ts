@@ -44,8 +44,15 @@ export class TokenService {
    * @param notBefore tokens issued before this time (seconds) are over: the database was
    * restored from a backup since (server/ops/restoreMark.ts).
    */
-  constructor(secret: string, private readonly ttlSeconds: number, private readonly notBefore = 0) {
-    this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+    private readonly notBefore = 0,
+  ) {
+    this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
   }
 
   async sign(claims: TokenClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
@@ -68,7 +75,14 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
       const { sub, ver, exp, sid, iat } = payload;
-      if (typeof sub !== 'string' || typeof ver !== 'number' || !Number.isInteger(ver) || typeof exp !== 'number' || typeof sid !== 'string' || !sid) {
+      if (
+        typeof sub !== 'string' ||
+        typeof ver !== 'number' ||
+        !Number.isInteger(ver) ||
+        typeof exp !== 'number' ||
+        typeof sid !== 'string' ||
+        !sid
+      ) {
         return { failure: 'auth.badToken' };
       }
       if (this.notBefore && (typeof iat !== 'number' || iat < this.notBefore)) return { failure: 'auth.restored' };

@@ -112,20 +112,32 @@ function asClientError(error: unknown): HttpError {
  * a file of a type not in `allowed` fails it (415); a truncated field (413) or a field with
  * control characters (400) too. Nothing is stored before this returns.
  */
-export async function readMultipart(request: FastifyRequest, allowed: readonly string[], options: MultipartOptions = {}): Promise<MultipartBody> {
+export async function readMultipart(
+  request: FastifyRequest,
+  allowed: readonly string[],
+  options: MultipartOptions = {},
+): Promise<MultipartBody> {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   const { maxFiles = MAX_FILES, maxFileTotal = MAX_FILE_TOTAL, maxFieldBytes = MAX_FIELD_BYTES, rejectFile } = options;
   let fileTotal = 0;
   try {
     const parts = request.parts({
-      limits: { fileSize: MAX_FILE_BYTES, files: maxFiles, fields: MAX_FIELDS, fieldSize: maxFieldBytes, parts: maxFiles + MAX_FIELDS, headerPairs: 20 },
+      limits: {
+        fileSize: MAX_FILE_BYTES,
+        files: maxFiles,
+        fields: MAX_FIELDS,
+        fieldSize: maxFieldBytes,
+        parts: maxFiles + MAX_FIELDS,
+        headerPairs: 20,
+      },
     });
     for await (const part of parts) {
       if (part.type === 'field') {
         if (part.valueTruncated || part.fieldnameTruncated) throw new HttpError(413, 'http.tooLarge');
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
-        if (!TEXT.test(value) || !TEXT.test(part.fieldname)) throw new HttpError(400, 'validation.controlChars', { field: cleanFileName(part.fieldname) });
+        if (!TEXT.test(value) || !TEXT.test(part.fieldname))
+          throw new HttpError(400, 'validation.controlChars', { field: cleanFileName(part.fieldname) });
         fields[part.fieldname] = value;
         continue;
       }
@@ -167,7 +179,10 @@ class Turns {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limit: number, private readonly maxWaiting: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly maxWaiting: number,
+  ) {}
 
   /** Resolves with the function that gives the turn back; undefined when the queue is full. */
   async take(): Promise<(() => void) | undefined> {
@@ -182,7 +197,8 @@ class Turns {
       if (given) return;
       given = true;
       const next = this.waiting.shift();
-      if (next) next(); // the turn passes on: `running` stays the same
+      if (next)
+        next(); // the turn passes on: `running` stays the same
       else this.running--;
     };
   }

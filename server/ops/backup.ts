@@ -64,7 +64,9 @@ async function prepareFolder(dir: string): Promise<void> {
 /** Gives the complete file its name: `name`, or name-2, name-3… when a backup of the same second exists. */
 async function complete(partial: string, dir: string, name: string): Promise<string> {
   await chmod(partial, 0o600);
-  const [stem, extension] = name.endsWith('.tar.gz') ? [name.slice(0, -7), '.tar.gz'] : [name.slice(0, -path.extname(name).length), path.extname(name)];
+  const [stem, extension] = name.endsWith('.tar.gz')
+    ? [name.slice(0, -7), '.tar.gz']
+    : [name.slice(0, -path.extname(name).length), path.extname(name)];
   let file = path.join(dir, name);
   for (let n = 2; existsSync(file); n += 1) file = path.join(dir, `${stem}-${n}${extension}`);
   await rename(partial, file);
@@ -84,7 +86,10 @@ async function backupPostgres(databaseUrl: string, dir: string, now: Date): Prom
     // The version the file holds, not the one the database had a moment before: a server of a
     // newer release may have migrated it in between.
     const ids = await dumpMigrations(partial);
-    if (!ids.length) throw new OperatorError('The database of DATABASE_URL holds no ICRS schema (no schema_migrations rows): is it the right database? Start the server once to make its tables.');
+    if (!ids.length)
+      throw new OperatorError(
+        'The database of DATABASE_URL holds no ICRS schema (no schema_migrations rows): is it the right database? Start the server once to make its tables.',
+      );
     const version = latestMigration(ids);
     return { kind: 'postgres', version, file: await complete(partial, dir, backupFileName('postgres', version, now)) };
   } finally {
@@ -99,7 +104,9 @@ async function backupEmbedded(dataDir: string, dir: string, now: Date): Promise<
   if (inside !== '..' && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside)) {
     // The tarball is the whole folder: each backup would hold the ones before, and a restore
     // moves them away with the folder it replaces.
-    throw new OperatorError(`The backup folder ${dir} is inside the data folder ${folder}: choose a folder outside it (--dir or BACKUP_DIR)`);
+    throw new OperatorError(
+      `The backup folder ${dir} is inside the data folder ${folder}: choose a folder outside it (--dir or BACKUP_DIR)`,
+    );
   }
   const release = holdFolder(folder, 'a backup', 'stop the server first, or use PostgreSQL for online backups');
   try {
@@ -108,7 +115,10 @@ async function backupEmbedded(dataDir: string, dir: string, now: Date): Promise<
     let version: string;
     try {
       const ids = await storedMigrations(queryableOf(lite));
-      if (!ids?.length) throw new OperatorError(`The embedded database in ${folder} holds no ICRS schema (no schema_migrations): start the server once to make its tables`);
+      if (!ids?.length)
+        throw new OperatorError(
+          `The embedded database in ${folder} holds no ICRS schema (no schema_migrations): start the server once to make its tables`,
+        );
       version = latestMigration(ids);
       // Every change in the data files rather than only in the write-ahead log: the tarball then
       // opens without replaying it.

@@ -16,7 +16,10 @@ export const EXTENSION: Record<BackupKind, string> = { postgres: '.dump', pglite
 
 /** '20261127T203000Z': UTC, to the second, sortable, no character a file system refuses. */
 export function utcStamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** icrs-20261127T203000Z-0020-audit-log.dump */
@@ -43,7 +46,9 @@ export async function backupKindOf(file: string): Promise<BackupKind> {
   } finally {
     await handle.close();
   }
-  throw new OperatorError(`${path.resolve(file)} is not an ICRS backup (neither a pg_dump custom-format file nor a gzipped PGlite tarball)`);
+  throw new OperatorError(
+    `${path.resolve(file)} is not an ICRS backup (neither a pg_dump custom-format file nor a gzipped PGlite tarball)`,
+  );
 }
 
 /** The newest of migration ids ('0020-audit-log'): they sort in the order they are applied. */
@@ -151,7 +156,9 @@ export async function recordCounts(db: Queryable): Promise<RecordCounts> {
 }
 
 export const describeCounts = (counts: RecordCounts): string =>
-  Object.entries(counts).map(([label, n]) => `${label} ${n}`).join(', ');
+  Object.entries(counts)
+    .map(([label, n]) => `${label} ${n}`)
+    .join(', ');
 
 /** '4.6 MB' */
 export function humanSize(bytes: number): string {

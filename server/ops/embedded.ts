@@ -22,7 +22,9 @@ export function holdFolder(folder: string, holder: string, advice: string): () =
     return holdDataDir(folder, holder);
   } catch (error) {
     if (!(error instanceof DataDirBusyError)) throw error;
-    throw new OperatorError(`The data folder ${folder} is in use by ${error.owner.holder} (process ${error.owner.pid}, since ${error.owner.since}): ${advice}`);
+    throw new OperatorError(
+      `The data folder ${folder} is in use by ${error.owner.holder} (process ${error.owner.pid}, since ${error.owner.since}): ${advice}`,
+    );
   }
 }
 

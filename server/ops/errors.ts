@@ -11,5 +11,9 @@ export class OperatorError extends Error {
 /** One line for the terminal: an error's message with its line breaks folded. */
 export function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n').map((part) => part.trim()).filter(Boolean).join(' ');
+  return message
+    .split('\n')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' ');
 }

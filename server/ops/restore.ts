@@ -16,8 +16,18 @@ import { PGlite } from '@electric-sql/pglite';
 import { openDb, type Db, type DbOptions } from '../db/index';
 import { LOCK_FILE, holdDataDir } from '../lib/dataDirLock';
 import {
-  codeVersion, describeCounts, dumpMigrations, latestMigration, recordCounts, refuseUnknownMigrations, storedMigrations,
-  tablesWithRows, utcStamp, backupKindOf, type BackupKind, type RecordCounts,
+  codeVersion,
+  describeCounts,
+  dumpMigrations,
+  latestMigration,
+  recordCounts,
+  refuseUnknownMigrations,
+  storedMigrations,
+  tablesWithRows,
+  utcStamp,
+  backupKindOf,
+  type BackupKind,
+  type RecordCounts,
 } from './backupFile';
 import { embeddedFolder, holdFolder, holdsDatabase, queryableOf } from './embedded';
 import { OperatorError } from './errors';
@@ -50,7 +60,9 @@ export async function restore(target: DbOptions, file: string, options: RestoreO
   const started = performance.now();
   const kind = await backupKindOf(file);
   if (kind === 'pglite' && target.databaseUrl) {
-    throw new OperatorError(`${path.basename(file)} is a backup of the embedded database (PGlite), and DATABASE_URL names a PostgreSQL server: unset DATABASE_URL to restore it into DATA_DIR`);
+    throw new OperatorError(
+      `${path.basename(file)} is a backup of the embedded database (PGlite), and DATABASE_URL names a PostgreSQL server: unset DATABASE_URL to restore it into DATA_DIR`,
+    );
   }
   if (kind === 'postgres' && !target.databaseUrl) {
     throw new OperatorError(`${path.basename(file)} is a PostgreSQL backup (pg_dump): set DATABASE_URL to the database to restore it into`);
@@ -68,9 +80,12 @@ export function restoreReport(result: RestoreResult): string {
     `Restored ${path.basename(result.file)} (schema ${result.version}) into ${result.into} in ${result.seconds.toFixed(1)} s: ${describeCounts(result.counts)}.`,
   ];
   lines.push('Every session signed in before the restore is over: everyone signs in again (on the accounts as the backup holds them).');
-  if (result.movedAside) lines.push(`The previous data folder was moved to ${result.movedAside}: delete it once you have checked the restored data.`);
+  if (result.movedAside)
+    lines.push(`The previous data folder was moved to ${result.movedAside}: delete it once you have checked the restored data.`);
   if (result.version !== result.codeVersion) {
-    lines.push(`The backup's schema (${result.version}) is older than this code's (${result.codeVersion}): the server migrates it forward at its next start.`);
+    lines.push(
+      `The backup's schema (${result.version}) is older than this code's (${result.codeVersion}): the server migrates it forward at its next start.`,
+    );
   }
   return lines.join('\n');
 }
@@ -117,7 +132,9 @@ async function refuseOtherSessions(db: Db, where: string): Promise<void> {
      FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
   );
   if (others.n > 0) {
-    throw new OperatorError(`${others.n} other session(s) are connected to the ${where} (${others.who}): stop every ICRS server using it (and close other connections), then restore`);
+    throw new OperatorError(
+      `${others.n} other session(s) are connected to the ${where} (${others.who}): stop every ICRS server using it (and close other connections), then restore`,
+    );
   }
 }
 
@@ -147,7 +164,11 @@ async function restorePostgres(target: DbOptions, databaseUrl: string, file: str
   const { dbname, env } = connectionFor(databaseUrl);
   // Objects belong to the restoring user (the server's), rights as that user has them; one
   // transaction, so that a failure leaves the empty schema rather than half a database.
-  await runTool('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`, file], env);
+  await runTool(
+    'pg_restore',
+    ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`, file],
+    env,
+  );
   const restored = await connect(target, where);
   try {
     await markRestore(restored);
@@ -164,7 +185,10 @@ async function restorePostgres(target: DbOptions, databaseUrl: string, file: str
 /** Why the restored folder could not take the place of `folder`, in the operator's terms. */
 function moveFailure(folder: string, error: unknown): OperatorError {
   const code = (error as NodeJS.ErrnoException).code;
-  const hint = code === 'EXDEV' || code === 'EBUSY' ? ' Is the data folder a mount point? Set DATA_DIR to a folder inside the mount, or mount its parent folder.' : '';
+  const hint =
+    code === 'EXDEV' || code === 'EBUSY'
+      ? ' Is the data folder a mount point? Set DATA_DIR to a folder inside the mount, or mount its parent folder.'
+      : '';
   return new OperatorError(`The restored database could not take the place of ${folder}: ${(error as Error).message}.${hint}`);
 }
 
@@ -191,7 +215,9 @@ async function restoreEmbedded(dataDir: string, file: string, force: boolean, no
     try {
       lite = await PGlite.create(staging, { loadDataDir: new Blob([await readFile(file)]) });
     } catch (error) {
-      throw new OperatorError(`${path.basename(file)} could not be opened as a PGlite database: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OperatorError(
+        `${path.basename(file)} could not be opened as a PGlite database: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     let ids: string[] | null;
     let counts: RecordCounts | undefined;
@@ -203,7 +229,8 @@ async function restoreEmbedded(dataDir: string, file: string, force: boolean, no
     } finally {
       await lite.close();
     }
-    if (!ids?.length || !counts) throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations): not an ICRS backup`);
+    if (!ids?.length || !counts)
+      throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations): not an ICRS backup`);
     refuseUnknownMigrations(ids, file);
 
     if (!force && holdsDatabase(folder)) {

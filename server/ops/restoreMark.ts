@@ -24,6 +24,8 @@ export async function lastRestoreSeconds(db: Queryable): Promise<number | undefi
   // Two statements: a query naming a table that does not exist fails however it is guarded.
   const [table] = await db.query<{ found: boolean }>(`SELECT to_regclass('"${OPS_SCHEMA}"."restores"') IS NOT NULL AS found`);
   if (!table?.found) return undefined;
-  const [row] = await db.query<{ at: number | null }>(`SELECT ceil(extract(epoch FROM max("at")))::int AS at FROM "${OPS_SCHEMA}"."restores"`);
+  const [row] = await db.query<{ at: number | null }>(
+    `SELECT ceil(extract(epoch FROM max("at")))::int AS at FROM "${OPS_SCHEMA}"."restores"`,
+  );
   return row?.at ?? undefined;
 }

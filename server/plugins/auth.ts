@@ -90,7 +90,10 @@ export async function authenticate(
 }
 
 /** The user of a session, or the 401 saying it is over (auth, and the change stream's ticket). */
-export async function sessionOf(users: Pick<SessionUsers, 'get'>, claims: TokenClaims): Promise<{ user: UserRecord; claims: TokenClaims } | { refusal: HttpError }> {
+export async function sessionOf(
+  users: Pick<SessionUsers, 'get'>,
+  claims: TokenClaims,
+): Promise<{ user: UserRecord; claims: TokenClaims } | { refusal: HttpError }> {
   const user = await users.get(claims.sub);
   const end = sessionEnd(user, claims);
   if (end || !user) return { refusal: end ?? new HttpError(401, 'auth.unknownUser') };
@@ -99,7 +102,11 @@ export async function sessionOf(users: Pick<SessionUsers, 'get'>, claims: TokenC
 
 /** A session token for `user` as stored now (its current token version); `sid` names the
  * session (a new one at sign-in, the same one after a password change). */
-export function sessionToken(tokens: TokenService, user: Pick<UserRecord, 'userId' | 'role' | 'tokenVersion'>, sid: string): Promise<string> {
+export function sessionToken(
+  tokens: TokenService,
+  user: Pick<UserRecord, 'userId' | 'role' | 'tokenVersion'>,
+  sid: string,
+): Promise<string> {
   return tokens.sign({ sub: user.userId, role: user.role, ver: user.tokenVersion, sid });
 }
 
@@ -153,7 +160,10 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }
       app.metrics.signInFailed();
       // The name tried, as typed (an unknown one too: a guessing attack shows in the log).
       await writeAudit(db, {
-        action: 'signin.failed', entity: found ? 'user' : undefined, recordId: found?.userId, location: found?.location ?? null,
+        action: 'signin.failed',
+        entity: found ? 'user' : undefined,
+        recordId: found?.userId,
+        location: found?.location ?? null,
         actor: { userId: found?.userId, userName: userName.slice(0, 100), role: found?.role, location: found?.location },
       });
       throw new HttpError(401, 'auth.badCredentials');

@@ -45,7 +45,9 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsOptions) {
   });
 
   // Public to the session gate: the scrape token is no session token; the check is here.
-  const schema = { response: { 200: { description: "Prometheus' text format", content: { 'text/plain': { schema: { type: 'string' } } } } } };
+  const schema = {
+    response: { 200: { description: "Prometheus' text format", content: { 'text/plain': { schema: { type: 'string' } } } } },
+  };
   app.get('/api/metrics', { schema, config: { public: true } }, async (request, reply) => {
     await assertMayRead(request, options);
     const exposition = await metrics.exposition();

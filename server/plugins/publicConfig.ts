@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_LOCK_AFTER_MINUTES, MAX_LOCK_AFTER_MINUTES, NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
+import {
+  DEFAULT_LOCK_AFTER_MINUTES,
+  MAX_LOCK_AFTER_MINUTES,
+  NO_CONTACT,
+  type ContactDetails,
+  type PublicConfig,
+} from '../../schemas/publicConfig';
 
 export type { ContactDetails, PublicConfig };
 
@@ -60,7 +66,11 @@ export default async function publicConfigPlugin(
   app: FastifyInstance,
   { programmeUrl, contact, lockAfterMinutes }: { programmeUrl?: string; contact?: ContactDetails; lockAfterMinutes?: number },
 ) {
-  const body: PublicConfig = { programmeUrl: programmeUrl ?? null, contact: contact ?? NO_CONTACT, lockAfterMinutes: lockAfterMinutes ?? DEFAULT_LOCK_AFTER_MINUTES };
+  const body: PublicConfig = {
+    programmeUrl: programmeUrl ?? null,
+    contact: contact ?? NO_CONTACT,
+    lockAfterMinutes: lockAfterMinutes ?? DEFAULT_LOCK_AFTER_MINUTES,
+  };
   // Read at each start of the app (never cached: Cache-Control no-store, as every API answer):
   // a changed setting shows after a restart, not a rebuild.
   app.get('/api/config', { schema: publicConfigSchema, config: { public: true } }, async () => body);

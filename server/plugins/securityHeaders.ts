@@ -20,7 +20,9 @@ export function mapOrigins(mapStyleUrl: string | undefined): string[] {
 }
 
 export function contentSecurityPolicy(options: SecurityHeadersOptions = {}): string {
-  const map = mapOrigins(options.mapStyleUrl).map((origin) => ` ${origin}`).join('');
+  const map = mapOrigins(options.mapStyleUrl)
+    .map((origin) => ` ${origin}`)
+    .join('');
   const directives: Record<string, string> = {
     'default-src': "'self'",
     'script-src': "'self'",

@@ -50,17 +50,24 @@ export default async function sessionPlugin(app: FastifyInstance, { db, tokens, 
   // user's other sessions (other devices) go on. Clear-Site-Data asks the browser to drop its
   // HTTP cache of this origin.
   const forgetting = users.forgettingAfterEach(db);
-  app.post('/api/logout', { schema: { response: { 204: { description: 'Signed out (always)', type: 'null' } } }, config: { public: true } }, async (request, reply) => {
-    const session = await authenticate(users, tokens, bearerToken(request));
-    if (!('refusal' in session)) {
-      const { user } = session;
-      await signOutSession(forgetting, session.claims);
-      await writeAudit(db, {
-        action: 'signout', entity: 'user', recordId: user.userId, location: user.location,
-        actor: { userId: user.userId, userName: user.userName, role: user.role, location: user.location },
-      });
-    }
-    reply.header('Clear-Site-Data', '"cache"');
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/logout',
+    { schema: { response: { 204: { description: 'Signed out (always)', type: 'null' } } }, config: { public: true } },
+    async (request, reply) => {
+      const session = await authenticate(users, tokens, bearerToken(request));
+      if (!('refusal' in session)) {
+        const { user } = session;
+        await signOutSession(forgetting, session.claims);
+        await writeAudit(db, {
+          action: 'signout',
+          entity: 'user',
+          recordId: user.userId,
+          location: user.location,
+          actor: { userId: user.userId, userName: user.userName, role: user.role, location: user.location },
+        });
+      }
+      reply.header('Clear-Site-Data', '"cache"');
+      return reply.status(204).send();
+    },
+  );
 }

@@ -24,8 +24,19 @@ export const PER_SCALE = { serviceProvider: 50, service: 150, job: 80, profile: 
 
 /** Entities the seed fills, parents before children (their insertion order). */
 export const DEMO_ENTITIES = [
-  'serviceProvider', 'service', 'apprenticeship', 'vocational', 'job', 'otherJob',
-  'profile', 'skills', 'social', 'security', 'business', 'referral', 'jobReferral',
+  'serviceProvider',
+  'service',
+  'apprenticeship',
+  'vocational',
+  'job',
+  'otherJob',
+  'profile',
+  'skills',
+  'social',
+  'security',
+  'business',
+  'referral',
+  'jobReferral',
 ] as const;
 export type DemoEntity = (typeof DEMO_ENTITIES)[number];
 
@@ -150,30 +161,128 @@ const PLACES: Readonly<Record<string, readonly string[]>> = {
   Butembo: ['Vulindi', 'Kimemi', 'Mutiri', 'Matanda', 'Bwinyole'],
 };
 const STREETS = [
-  'Avenue de la Paix', 'Boulevard Kanyamuhanga', 'Avenue du Lac', 'Avenue des Volcans', 'Avenue Mapendo',
-  'Avenue du Marché', 'Route de Sake', "Avenue de l'Église", 'Avenue des Écoles', "Avenue de l'Hôpital", 'Avenue Tumaini',
+  'Avenue de la Paix',
+  'Boulevard Kanyamuhanga',
+  'Avenue du Lac',
+  'Avenue des Volcans',
+  'Avenue Mapendo',
+  'Avenue du Marché',
+  'Route de Sake',
+  "Avenue de l'Église",
+  'Avenue des Écoles',
+  "Avenue de l'Hôpital",
+  'Avenue Tumaini',
 ];
 const SAINTS = ['Saint-Joseph', 'Sainte-Marie', 'Saint-Paul', 'Don Bosco', 'Sainte-Thérèse', 'Saint-Michel', 'Le Bon Berger'];
 const WOMEN = [
-  'Marie', 'Jeanne', 'Grace', 'Esther', 'Furaha', 'Neema', 'Aline', 'Josiane', 'Sarah', 'Chantal', 'Kavira',
-  'Masika', 'Kahindo', 'Deborah', 'Rachel', 'Mary', 'Ruth', 'Claudine', 'Solange', 'Françoise', 'Annie',
+  'Marie',
+  'Jeanne',
+  'Grace',
+  'Esther',
+  'Furaha',
+  'Neema',
+  'Aline',
+  'Josiane',
+  'Sarah',
+  'Chantal',
+  'Kavira',
+  'Masika',
+  'Kahindo',
+  'Deborah',
+  'Rachel',
+  'Mary',
+  'Ruth',
+  'Claudine',
+  'Solange',
+  'Françoise',
+  'Annie',
 ];
 const MEN = [
-  'Jean', 'Patrick', 'Emmanuel', 'Espoir', 'Joseph', 'David', 'Pierre', 'Samuel', 'Christian', 'Moïse', 'Benjamin',
-  'Olivier', 'Justin', 'Kambale', 'Paluku', 'Muhindo', 'Kasereka', 'Daniel', 'John', 'Michael', 'Eric',
+  'Jean',
+  'Patrick',
+  'Emmanuel',
+  'Espoir',
+  'Joseph',
+  'David',
+  'Pierre',
+  'Samuel',
+  'Christian',
+  'Moïse',
+  'Benjamin',
+  'Olivier',
+  'Justin',
+  'Kambale',
+  'Paluku',
+  'Muhindo',
+  'Kasereka',
+  'Daniel',
+  'John',
+  'Michael',
+  'Eric',
 ];
 const MIDDLE = ['Amani', 'Baraka', 'Faida', 'Imani', 'Upendo', 'Tumaini', 'Bahati', 'Sifa'];
 const SURNAMES = [
-  'Mumbere', 'Kahindo', 'Kasereka', 'Bahati', 'Muhindo', 'Kambale', 'Paluku', 'Kavira', 'Masika', 'Lukogho', 'Mbusa',
-  'Mughole', 'Kyakimwa', 'Sikuli', 'Nzanzu', 'Bisimwa', 'Habimana', 'Uwimana', 'Hakizimana', 'Mulumba', 'Kalonji',
-  'Ilunga', 'Mukendi', 'Tshibangu', 'Dubois', 'Martin', 'Lambert', 'Smith', 'Johnson', 'Wilson',
+  'Mumbere',
+  'Kahindo',
+  'Kasereka',
+  'Bahati',
+  'Muhindo',
+  'Kambale',
+  'Paluku',
+  'Kavira',
+  'Masika',
+  'Lukogho',
+  'Mbusa',
+  'Mughole',
+  'Kyakimwa',
+  'Sikuli',
+  'Nzanzu',
+  'Bisimwa',
+  'Habimana',
+  'Uwimana',
+  'Hakizimana',
+  'Mulumba',
+  'Kalonji',
+  'Ilunga',
+  'Mukendi',
+  'Tshibangu',
+  'Dubois',
+  'Martin',
+  'Lambert',
+  'Smith',
+  'Johnson',
+  'Wilson',
 ];
 
 const PROVIDER_NAMES: Readonly<Record<number, readonly string[]>> = {
-  1: ['Centre de santé {place}', 'Hôpital général de référence de {territory}', "Maison d'écoute {place}", "Centre d'accueil {saint}", 'Association des mamans de {place}', 'Community Health Post {place}'],
-  2: ['Coopérative agricole de {place}', 'Mutuelle de solidarité {place}', "Caisse d'épargne {saint}", 'Kivu Microfinance, agence de {place}', 'Réseau des entrepreneurs de {territory}'],
-  3: ['Clinique juridique de {territory}', 'Bureau de consultation gratuite de {place}', 'Association pour les droits de la femme ({place})', 'Legal Aid Desk {territory}'],
-  4: ['Institut technique {saint}', 'Centre de formation professionnelle de {place}', 'École des métiers de {territory}', "Centre d'alphabétisation {place}", 'Youth Skills Centre {place}'],
+  1: [
+    'Centre de santé {place}',
+    'Hôpital général de référence de {territory}',
+    "Maison d'écoute {place}",
+    "Centre d'accueil {saint}",
+    'Association des mamans de {place}',
+    'Community Health Post {place}',
+  ],
+  2: [
+    'Coopérative agricole de {place}',
+    'Mutuelle de solidarité {place}',
+    "Caisse d'épargne {saint}",
+    'Kivu Microfinance, agence de {place}',
+    'Réseau des entrepreneurs de {territory}',
+  ],
+  3: [
+    'Clinique juridique de {territory}',
+    'Bureau de consultation gratuite de {place}',
+    'Association pour les droits de la femme ({place})',
+    'Legal Aid Desk {territory}',
+  ],
+  4: [
+    'Institut technique {saint}',
+    'Centre de formation professionnelle de {place}',
+    'École des métiers de {territory}',
+    "Centre d'alphabétisation {place}",
+    'Youth Skills Centre {place}',
+  ],
 };
 
 const JOBS_BY_SECTOR: Readonly<Record<number, readonly string[]>> = {
@@ -190,9 +299,22 @@ const JOBS_BY_SECTOR: Readonly<Record<number, readonly string[]>> = {
   11: ['Agent de terrain', 'Animateur communautaire', 'Logistics Assistant', 'Field Officer'],
 };
 const EMPLOYERS = [
-  'Hôtel Lac Kivu', 'Virunga Logistics', 'Brasserie des Grands Lacs', 'Kivu Coffee Cooperative', 'Entreprise de construction Mapendo',
-  'Pharmacie La Grâce', 'Boulangerie Le Bon Pain', 'Garage Espoir', 'Supermarché Kivu Market', 'Agro-Kivu SARL', 'École primaire Mwangaza',
-  'ONG Solidarité Nord-Kivu', 'Goma Tech Hub', 'Transport Express Grands Lacs', 'Atelier de couture Neema', 'Great Lakes Builders Ltd',
+  'Hôtel Lac Kivu',
+  'Virunga Logistics',
+  'Brasserie des Grands Lacs',
+  'Kivu Coffee Cooperative',
+  'Entreprise de construction Mapendo',
+  'Pharmacie La Grâce',
+  'Boulangerie Le Bon Pain',
+  'Garage Espoir',
+  'Supermarché Kivu Market',
+  'Agro-Kivu SARL',
+  'École primaire Mwangaza',
+  'ONG Solidarité Nord-Kivu',
+  'Goma Tech Hub',
+  'Transport Express Grands Lacs',
+  'Atelier de couture Neema',
+  'Great Lakes Builders Ltd',
 ];
 
 const REASONS_BY_CATEGORY: Readonly<Record<number, readonly string[]>> = {
@@ -208,11 +330,18 @@ const REASONS_BY_CATEGORY: Readonly<Record<number, readonly string[]>> = {
 
 /** 'Centre de santé Himbi' → 'centre.de.sante.himbi': ASCII, for e-mail addresses. */
 function slug(text: string, max = 40): string {
-  const ascii = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  return ascii.replace(/[^a-z0-9]+/g, '.').slice(0, max).replace(/^\.+|\.+$/g, '');
+  const ascii = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  return ascii
+    .replace(/[^a-z0-9]+/g, '.')
+    .slice(0, max)
+    .replace(/^\.+|\.+$/g, '');
 }
 
-const phone = (ctx: Ctx) => `+243 ${ctx.rnd.pick(['81', '82', '84', '85', '89', '97', '98', '99'])} ${ctx.rnd.int(100, 999)} ${ctx.rnd.int(1000, 9999)}`;
+const phone = (ctx: Ctx) =>
+  `+243 ${ctx.rnd.pick(['81', '82', '84', '85', '89', '97', '98', '99'])} ${ctx.rnd.int(100, 999)} ${ctx.rnd.int(1000, 9999)}`;
 
 function person(ctx: Ctx): { first: string; last: string; sex: 'F' | 'M' } {
   const sex = ctx.rnd.chance(0.55) ? 'F' : 'M';
@@ -220,10 +349,7 @@ function person(ctx: Ctx): { first: string; last: string; sex: 'F' | 'M' } {
 }
 
 function fillIn(template: string, ctx: Ctx, where: Spot): string {
-  return template
-    .replace('{place}', where.place)
-    .replace('{territory}', where.territoryName)
-    .replace('{saint}', ctx.rnd.pick(SAINTS));
+  return template.replace('{place}', where.place).replace('{territory}', where.territoryName).replace('{saint}', ctx.rnd.pick(SAINTS));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,17 +400,34 @@ interface Provider {
 }
 
 function providerRow(ctx: Ctx, i: number): [Row, Provider] {
-  const type = i < 4 ? i + 1 : ctx.rnd.weighted([[1, 40], [2, 25], [3, 15], [4, 20]] as const);
+  const type =
+    i < 4
+      ? i + 1
+      : ctx.rnd.weighted([
+          [1, 40],
+          [2, 25],
+          [3, 15],
+          [4, 20],
+        ] as const);
   const where = spot(ctx);
   const name = fillIn(ctx.rnd.pick(PROVIDER_NAMES[type] ?? []), ctx, where);
   const contact = person(ctx);
   const created = withinYear(ctx);
   const p: Provider = { id: uuidv7(), type, territory: where.territory, name, created };
   const row: Row = {
-    sp_Id: p.id, sp_Name: name, sp_type: type, sp_Address: where.address, territory: where.territory,
-    phone: phone(ctx), email: ctx.rnd.chance(0.7) ? `contact@${slug(name)}.example.org` : null,
-    contact: `${contact.first} ${contact.last}`, lat: where.lat, lng: where.lng,
-    location: ctx.rnd.pick(ORGANISATIONS).id, deleted: false, ...audit(ctx, created),
+    sp_Id: p.id,
+    sp_Name: name,
+    sp_type: type,
+    sp_Address: where.address,
+    territory: where.territory,
+    phone: phone(ctx),
+    email: ctx.rnd.chance(0.7) ? `contact@${slug(name)}.example.org` : null,
+    contact: `${contact.first} ${contact.last}`,
+    lat: where.lat,
+    lng: where.lng,
+    location: ctx.rnd.pick(ORGANISATIONS).id,
+    deleted: false,
+    ...audit(ctx, created),
   };
   return [row, p];
 }
@@ -301,7 +444,12 @@ interface Service {
 const SERVICE_DETAILS = {
   cost: ['Gratuit', 'Gratuit pour les personnes vulnérables', '5 USD par consultation', 'Contribution symbolique de 2 000 FC'],
   hours: ['Lundi–vendredi, 8h–16h', 'Lundi–samedi, 7h30–15h30', 'Mardi et jeudi, 9h–13h', '24 h sur 24'],
-  eligibility: ['Toute personne du territoire', 'Femmes et filles de 15 à 49 ans', 'Jeunes de 16 à 30 ans', 'Personnes déplacées et familles d’accueil'],
+  eligibility: [
+    'Toute personne du territoire',
+    'Femmes et filles de 15 à 49 ans',
+    'Jeunes de 16 à 30 ans',
+    'Personnes déplacées et familles d’accueil',
+  ],
   verified: ['Vérifié sur place', 'Contact confirmé par téléphone', 'Visite de terrain concluante'],
   rejected: ['Doublon d’un service existant', 'Le prestataire ne propose plus ce service', 'Coordonnées invalides'],
 };
@@ -331,24 +479,53 @@ function verification(ctx: Ctx, status: number, created: number): Row {
 function serviceRow(ctx: Ctx, i: number, providers: readonly Provider[]): [Row, Service] {
   const [provider, forced] = assignService(ctx, i, providers);
   const type = chooseServiceType(ctx, provider, forced);
-  const status = i < 3 ? [1, 0, 2][i] : ctx.rnd.weighted([[1, 60], [0, 28], [2, 12]] as const);
+  const status =
+    i < 3
+      ? [1, 0, 2][i]
+      : ctx.rnd.weighted([
+          [1, 60],
+          [0, 28],
+          [2, 12],
+        ] as const);
   const created = after(ctx, provider.created);
   const s: Service = { id: uuidv7(), category: type.parent ?? 1, serviceType: type.id, status, territory: provider.territory, created };
   const row: Row = {
-    sp_Detail_Id: s.id, sp_Id: provider.id, name: `${type.fr} – ${provider.name}`.slice(0, 200), category: s.category,
-    serviceType: type.id, territory: s.territory, description: `${type.fr} (${type.en}) proposé par ${provider.name}.`,
-    eligibility: ctx.rnd.pick(SERVICE_DETAILS.eligibility), cost: ctx.rnd.pick(SERVICE_DETAILS.cost),
-    hours: ctx.rnd.pick(SERVICE_DETAILS.hours), status, ...verification(ctx, status, created),
-    sp_img1: null, sp_img2: null, sp_img3: null, deleted: false, ...audit(ctx, created),
+    sp_Detail_Id: s.id,
+    sp_Id: provider.id,
+    name: `${type.fr} – ${provider.name}`.slice(0, 200),
+    category: s.category,
+    serviceType: type.id,
+    territory: s.territory,
+    description: `${type.fr} (${type.en}) proposé par ${provider.name}.`,
+    eligibility: ctx.rnd.pick(SERVICE_DETAILS.eligibility),
+    cost: ctx.rnd.pick(SERVICE_DETAILS.cost),
+    hours: ctx.rnd.pick(SERVICE_DETAILS.hours),
+    status,
+    ...verification(ctx, status, created),
+    sp_img1: null,
+    sp_img2: null,
+    sp_img3: null,
+    deleted: false,
+    ...audit(ctx, created),
   };
   return [row, s];
 }
 
 function offerRow(ctx: Ctx, s: Service): [entity: 'apprenticeship' | 'vocational', row: Row] {
   const created = after(ctx, s.created);
-  const common = { sp_d_Id: s.id, durationMonths: ctx.rnd.int(3, 18), places: ctx.rnd.int(2, 25), startDate: dateOf(after(ctx, created) + 30 * DAY) };
+  const common = {
+    sp_d_Id: s.id,
+    durationMonths: ctx.rnd.int(3, 18),
+    places: ctx.rnd.int(2, 25),
+    startDate: dateOf(after(ctx, created) + 30 * DAY),
+  };
   if (s.serviceType === APPRENTICESHIP_TYPE) {
-    const conditions = ctx.rnd.pick(['Avoir au moins 16 ans', 'Savoir lire et écrire', 'Être recommandé par un partenaire', 'Aucune condition']);
+    const conditions = ctx.rnd.pick([
+      'Avoir au moins 16 ans',
+      'Savoir lire et écrire',
+      'Être recommandé par un partenaire',
+      'Aucune condition',
+    ]);
     return ['apprenticeship', { appr_Id: uuidv7(), trade: ctx.rnd.pick(ids('trade')), ...common, conditions, ...audit(ctx, created) }];
   }
   const certificate = ctx.rnd.pick(['Certificat de fin de formation', "Attestation de l'INPP", 'Brevet professionnel']);
@@ -374,12 +551,34 @@ function jobRow(ctx: Ctx): [Row, Job] {
   const contact = person(ctx);
   const job: Job = { id: uuidv7(), open: ctx.rnd.chance(0.75), created };
   const row: Row = {
-    jb_Id: job.id, title, employer, sector, territory: where.territory, address: where.address,
-    positions: ctx.rnd.weighted([[1, 40], [2, 25], [3, 15], [5, 12], [10, 8]] as const),
-    contract: ctx.rnd.pick(['permanent', 'fixedTerm', 'temporary', 'daily', 'internship']), deadline: dateOf(created + ctx.rnd.int(14, 60) * DAY),
-    description: `${employer} recrute : ${title.toLowerCase()} à ${where.place}.`, requirements: ctx.rnd.pick(['Expérience de 2 ans', 'Savoir lire et écrire', 'Permis de conduire', 'Aucune expérience exigée']),
-    contact: `${contact.first} ${contact.last}`, phone: phone(ctx), email: `jobs@${slug(employer)}.example.org`, lat: where.lat, lng: where.lng,
-    jb_img1: null, jb_img2: null, jb_img3: null, open: job.open, location: ctx.rnd.pick(ORGANISATIONS).id, ...audit(ctx, created),
+    jb_Id: job.id,
+    title,
+    employer,
+    sector,
+    territory: where.territory,
+    address: where.address,
+    positions: ctx.rnd.weighted([
+      [1, 40],
+      [2, 25],
+      [3, 15],
+      [5, 12],
+      [10, 8],
+    ] as const),
+    contract: ctx.rnd.pick(['permanent', 'fixedTerm', 'temporary', 'daily', 'internship']),
+    deadline: dateOf(created + ctx.rnd.int(14, 60) * DAY),
+    description: `${employer} recrute : ${title.toLowerCase()} à ${where.place}.`,
+    requirements: ctx.rnd.pick(['Expérience de 2 ans', 'Savoir lire et écrire', 'Permis de conduire', 'Aucune expérience exigée']),
+    contact: `${contact.first} ${contact.last}`,
+    phone: phone(ctx),
+    email: `jobs@${slug(employer)}.example.org`,
+    lat: where.lat,
+    lng: where.lng,
+    jb_img1: null,
+    jb_img2: null,
+    jb_img3: null,
+    open: job.open,
+    location: ctx.rnd.pick(ORGANISATIONS).id,
+    ...audit(ctx, created),
   };
   return [row, job];
 }
@@ -387,8 +586,13 @@ function jobRow(ctx: Ctx): [Row, Job] {
 function otherJobRow(ctx: Ctx, job: Job): Row {
   const title = ctx.rnd.pick(['Aide-magasinier', 'Gardien', 'Assistant administratif', 'Apprenti', 'Cleaner', 'Aide-cuisinier']);
   return {
-    jb_oth_Id: uuidv7(), jb_Id: job.id, title, positions: ctx.rnd.int(1, 4),
-    description: `Poste supplémentaire : ${title.toLowerCase()}.`, requirements: null, ...audit(ctx, after(ctx, job.created)),
+    jb_oth_Id: uuidv7(),
+    jb_Id: job.id,
+    title,
+    positions: ctx.rnd.int(1, 4),
+    description: `Poste supplémentaire : ${title.toLowerCase()}.`,
+    requirements: null,
+    ...audit(ctx, after(ctx, job.created)),
   };
 }
 
@@ -417,34 +621,63 @@ function profileRow(ctx: Ctx, apprenticeships: readonly string[]): [Row, Profile
   const p: Profile = { id: uuidv7(), created, education: ctx.rnd.pick(ids('educationLevel')), age: ctx.rnd.int(16, 60), sex: who.sex };
   const disabled = ctx.rnd.chance(0.07);
   const row: Row = {
-    prof_Id: p.id, prof_Reg_No: registrationNumber(org.abbr), firstName: who.first, middleName: ctx.rnd.chance(0.4) ? ctx.rnd.pick(MIDDLE) : null,
-    lastName: who.last, sex: who.sex, birthDate: dateOf(ctx.now - (p.age * 365 + ctx.rnd.int(0, 364)) * DAY),
-    phone: ctx.rnd.chance(0.8) ? phone(ctx) : null, territory: where.territory, address: where.address,
-    populationGroup: ctx.rnd.weighted([['resident', 35], ['displaced', 35], ['returnee', 10], ['host', 12], ['refugee', 5], ['other', 3]] as const),
-    householdSize: ctx.rnd.int(1, 12), educationLevel: p.education, disability: disabled,
+    prof_Id: p.id,
+    prof_Reg_No: registrationNumber(org.abbr),
+    firstName: who.first,
+    middleName: ctx.rnd.chance(0.4) ? ctx.rnd.pick(MIDDLE) : null,
+    lastName: who.last,
+    sex: who.sex,
+    birthDate: dateOf(ctx.now - (p.age * 365 + ctx.rnd.int(0, 364)) * DAY),
+    phone: ctx.rnd.chance(0.8) ? phone(ctx) : null,
+    territory: where.territory,
+    address: where.address,
+    populationGroup: ctx.rnd.weighted([
+      ['resident', 35],
+      ['displaced', 35],
+      ['returnee', 10],
+      ['host', 12],
+      ['refugee', 5],
+      ['other', 3],
+    ] as const),
+    householdSize: ctx.rnd.int(1, 12),
+    educationLevel: p.education,
+    disability: disabled,
     disabilityDetail: disabled ? ctx.rnd.pick(['Handicap moteur', 'Malvoyance', 'Malentendance']) : null,
-    consent: true, location: org.id, BspData: bspData(ctx, apprenticeships), ...audit(ctx, created),
+    consent: true,
+    location: org.id,
+    BspData: bspData(ctx, apprenticeships),
+    ...audit(ctx, created),
   };
   return [row, p];
 }
 
 function skillsRow(ctx: Ctx, p: Profile): Row {
   return {
-    prof_Id: p.id, educationLevel: p.education, diploma: p.education >= 5 ? ctx.rnd.pick(["Diplôme d'État", 'Brevet professionnel', 'Graduat']) : null,
-    skills: ctx.rnd.some(ids('skill'), 0, 3), otherSkills: ctx.rnd.chance(0.2) ? 'Petit commerce' : null,
+    prof_Id: p.id,
+    educationLevel: p.education,
+    diploma: p.education >= 5 ? ctx.rnd.pick(["Diplôme d'État", 'Brevet professionnel', 'Graduat']) : null,
+    skills: ctx.rnd.some(ids('skill'), 0, 3),
+    otherSkills: ctx.rnd.chance(0.2) ? 'Petit commerce' : null,
     languages: ctx.rnd.pick(['Français, Swahili', 'Swahili, Kinande', 'Swahili, Kinyarwanda', 'Français, Anglais, Swahili']),
-    experienceYears: ctx.rnd.int(0, Math.min(20, p.age - 16)), workExperience: ctx.rnd.chance(0.5) ? 'Travaux journaliers et petit commerce' : null,
-    tradeWanted: ctx.rnd.pick(ids('trade')), vocFieldWanted: ctx.rnd.chance(0.6) ? ctx.rnd.pick(ids('vocField')) : null,
+    experienceYears: ctx.rnd.int(0, Math.min(20, p.age - 16)),
+    workExperience: ctx.rnd.chance(0.5) ? 'Travaux journaliers et petit commerce' : null,
+    tradeWanted: ctx.rnd.pick(ids('trade')),
+    vocFieldWanted: ctx.rnd.chance(0.6) ? ctx.rnd.pick(ids('vocField')) : null,
     ...audit(ctx, after(ctx, p.created)),
   };
 }
 
 function socialRow(ctx: Ctx, p: Profile): Row {
   return {
-    prof_Id: p.id, maritalStatus: ctx.rnd.pick(['single', 'married', 'divorced', 'widowed', 'separated']), householdHead: ctx.rnd.chance(0.45),
-    dependants: ctx.rnd.int(0, 8), housing: ctx.rnd.pick(['owner', 'tenant', 'hosted', 'shelter', 'none']),
-    incomeSource: ctx.rnd.pick(['Travail journalier', 'Agriculture', 'Petit commerce', 'Aucune']), monthlyIncome: ctx.rnd.int(0, 60) * 5,
-    vulnerabilities: ctx.rnd.chance(0.3) ? 'Famille monoparentale' : null, needs: ctx.rnd.pick(['Emploi', 'Formation', 'Logement', 'Soins']),
+    prof_Id: p.id,
+    maritalStatus: ctx.rnd.pick(['single', 'married', 'divorced', 'widowed', 'separated']),
+    householdHead: ctx.rnd.chance(0.45),
+    dependants: ctx.rnd.int(0, 8),
+    housing: ctx.rnd.pick(['owner', 'tenant', 'hosted', 'shelter', 'none']),
+    incomeSource: ctx.rnd.pick(['Travail journalier', 'Agriculture', 'Petit commerce', 'Aucune']),
+    monthlyIncome: ctx.rnd.int(0, 60) * 5,
+    vulnerabilities: ctx.rnd.chance(0.3) ? 'Famille monoparentale' : null,
+    needs: ctx.rnd.pick(['Emploi', 'Formation', 'Logement', 'Soins']),
     ...audit(ctx, after(ctx, p.created)),
   };
 }
@@ -453,19 +686,29 @@ function securityRow(ctx: Ctx, p: Profile): Row {
   const hasId = ctx.rnd.chance(0.7);
   const concern = ctx.rnd.chance(0.15);
   return {
-    prof_Id: p.id, feelsSafe: !concern && ctx.rnd.chance(0.8), hasIdDocument: hasId,
+    prof_Id: p.id,
+    feelsSafe: !concern && ctx.rnd.chance(0.8),
+    hasIdDocument: hasId,
     idDocumentType: hasId ? ctx.rnd.pick(["Carte d'électeur", 'Attestation de déplacé', 'Passeport']) : null,
-    protectionConcern: concern, incidentReported: concern && ctx.rnd.chance(0.5),
-    concerns: concern ? 'Insécurité dans le quartier' : null, referralNeeded: concern, ...audit(ctx, after(ctx, p.created)),
+    protectionConcern: concern,
+    incidentReported: concern && ctx.rnd.chance(0.5),
+    concerns: concern ? 'Insécurité dans le quartier' : null,
+    referralNeeded: concern,
+    ...audit(ctx, after(ctx, p.created)),
   };
 }
 
 function businessRow(ctx: Ctx, p: Profile): Row {
   const has = ctx.rnd.chance(0.3);
   return {
-    prof_Id: p.id, hasBusiness: has, businessIdea: ctx.rnd.pick(['Vente de légumes', 'Atelier de couture', 'Salon de coiffure', 'Élevage de poules']),
-    sector: ctx.rnd.pick(ids('sector')), startCapital: has ? ctx.rnd.int(2, 60) * 10 : null, capitalNeeded: ctx.rnd.int(5, 200) * 10,
-    supportNeeded: ctx.rnd.pick(['Kit de démarrage', 'Formation en gestion', 'Crédit']), trainingNeeded: ctx.rnd.chance(0.6),
+    prof_Id: p.id,
+    hasBusiness: has,
+    businessIdea: ctx.rnd.pick(['Vente de légumes', 'Atelier de couture', 'Salon de coiffure', 'Élevage de poules']),
+    sector: ctx.rnd.pick(ids('sector')),
+    startCapital: has ? ctx.rnd.int(2, 60) * 10 : null,
+    capitalNeeded: ctx.rnd.int(5, 200) * 10,
+    supportNeeded: ctx.rnd.pick(['Kit de démarrage', 'Formation en gestion', 'Crédit']),
+    trainingNeeded: ctx.rnd.chance(0.6),
     ...audit(ctx, after(ctx, p.created)),
   };
 }
@@ -480,27 +723,62 @@ function followUp(ctx: Ctx, flow: StatusFlow, status: string, date: number, feed
   const steps = status === flow.refusal ? [flow.path[0] as string, status] : flow.path.slice(0, flow.path.indexOf(status) + 1);
   const history = steps.map((step, i) => {
     const at = Math.min(date + i * 7 * DAY, ctx.now);
-    return { status: step, date: dateOf(at), feedback: i === steps.length - 1 ? feedback : null, by: ctx.by ?? '', byName: 'ICRS demo', at: iso(Math.round(at)) };
+    return {
+      status: step,
+      date: dateOf(at),
+      feedback: i === steps.length - 1 ? feedback : null,
+      by: ctx.by ?? '',
+      byName: 'ICRS demo',
+      at: iso(Math.round(at)),
+    };
   });
   return { statusDate: history.at(-1)?.date ?? null, history: ctx.by ? history : null };
 }
 
 function referralRow(ctx: Ctx, p: Profile, s: Service): Row {
   const date = after(ctx, Math.max(p.created, s.created));
-  const status = ctx.rnd.weighted([['sent', 30], ['accepted', 25], ['completed', 35], ['declined', 10]] as const);
-  const feedback = status === 'completed' ? 'Service reçu, cliente satisfaite' : status === 'declined' ? 'Ne remplit pas les critères' : null;
+  const status = ctx.rnd.weighted([
+    ['sent', 30],
+    ['accepted', 25],
+    ['completed', 35],
+    ['declined', 10],
+  ] as const);
+  const feedback =
+    status === 'completed' ? 'Service reçu, cliente satisfaite' : status === 'declined' ? 'Ne remplit pas les critères' : null;
   return {
-    ref_Id: uuidv7(), prof_Id: p.id, sp_Detail_Id: s.id, date: dateOf(date), reason: ctx.rnd.pick(REASONS_BY_CATEGORY[s.category] ?? ['Orientation']),
-    status, feedback, followUpDate: status === 'sent' || status === 'accepted' ? dateOf(date + 14 * DAY) : null, attachments: null,
-    ...followUp(ctx, REFERRAL_FLOW, status, date, feedback), ...audit(ctx, date),
+    ref_Id: uuidv7(),
+    prof_Id: p.id,
+    sp_Detail_Id: s.id,
+    date: dateOf(date),
+    reason: ctx.rnd.pick(REASONS_BY_CATEGORY[s.category] ?? ['Orientation']),
+    status,
+    feedback,
+    followUpDate: status === 'sent' || status === 'accepted' ? dateOf(date + 14 * DAY) : null,
+    attachments: null,
+    ...followUp(ctx, REFERRAL_FLOW, status, date, feedback),
+    ...audit(ctx, date),
   };
 }
 
 function jobReferralRow(ctx: Ctx, p: Profile, job: Job): Row {
   const date = after(ctx, Math.max(p.created, job.created));
-  const status = ctx.rnd.weighted([['sent', 35], ['interviewed', 25], ['hired', 20], ['not_selected', 20]] as const);
+  const status = ctx.rnd.weighted([
+    ['sent', 35],
+    ['interviewed', 25],
+    ['hired', 20],
+    ['not_selected', 20],
+  ] as const);
   const feedback = status === 'hired' ? 'Embauché(e) après entretien' : status === 'not_selected' ? 'Profil non retenu' : null;
-  return { jref_Id: uuidv7(), prof_Id: p.id, jb_Id: job.id, date: dateOf(date), status, feedback, ...followUp(ctx, JOB_REFERRAL_FLOW, status, date, feedback), ...audit(ctx, date) };
+  return {
+    jref_Id: uuidv7(),
+    prof_Id: p.id,
+    jb_Id: job.id,
+    date: dateOf(date),
+    status,
+    feedback,
+    ...followUp(ctx, JOB_REFERRAL_FLOW, status, date, feedback),
+    ...audit(ctx, date),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,9 +793,17 @@ const scaled = (base: number, scale: number) => Math.max(1, Math.round(base * sc
 function buildProviders(ctx: Ctx, scale: number, rows: Rows): Service[] {
   const providers = times(scaled(PER_SCALE.serviceProvider, scale), (i) => providerRow(ctx, i));
   rows.serviceProvider = providers.map(([row]) => row);
-  const services = times(scaled(PER_SCALE.service, scale), (i) => serviceRow(ctx, i, providers.map(([, p]) => p)));
+  const services = times(scaled(PER_SCALE.service, scale), (i) =>
+    serviceRow(
+      ctx,
+      i,
+      providers.map(([, p]) => p),
+    ),
+  );
   rows.service = services.map(([row]) => row);
-  const offers = services.filter(([, s]) => s.serviceType === APPRENTICESHIP_TYPE || s.serviceType === VOCATIONAL_TYPE).map(([, s]) => offerRow(ctx, s));
+  const offers = services
+    .filter(([, s]) => s.serviceType === APPRENTICESHIP_TYPE || s.serviceType === VOCATIONAL_TYPE)
+    .map(([, s]) => offerRow(ctx, s));
   rows.apprenticeship = offers.filter(([kind]) => kind === 'apprenticeship').map(([, row]) => row);
   rows.vocational = offers.filter(([kind]) => kind === 'vocational').map(([, row]) => row);
   return services.map(([, s]) => s);
@@ -596,7 +882,8 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
 // Command line
 // ---------------------------------------------------------------------------------------------
 
-const USAGE = 'usage: npm run seed:demo -- [--scale N] [--seed S]   (N > 0, default 1: ~50 providers, 150 services, 80 jobs, 200 clients, 150 referrals)';
+const USAGE =
+  'usage: npm run seed:demo -- [--scale N] [--seed S]   (N > 0, default 1: ~50 providers, 150 services, 80 jobs, 200 clients, 150 referrals)';
 
 /** `--scale N`, `--seed S` (also `--scale=N`). */
 export function parseArgs(argv: readonly string[]): { scale: number; seed?: number } {
@@ -614,7 +901,9 @@ export function parseArgs(argv: readonly string[]): { scale: number; seed?: numb
 }
 
 async function firstAdministrator(db: Queryable): Promise<string | null> {
-  const [row] = await db.query<{ userId: string }>(`SELECT "userId" FROM "users" WHERE "role" = 1 AND "active" ORDER BY "createdAt" LIMIT 1`);
+  const [row] = await db.query<{ userId: string }>(
+    `SELECT "userId" FROM "users" WHERE "role" = 1 AND "active" ORDER BY "createdAt" LIMIT 1`,
+  );
   return row?.userId ?? null;
 }
 
@@ -622,9 +911,14 @@ function report(summary: DemoSummary, seconds: number, where: string): string {
   const lines = DEMO_ENTITIES.map((name) => `  ${entityByName[name].table.padEnd(20)} ${String(summary[name]).padStart(8)}`);
   const total = DEMO_ENTITIES.reduce((sum, name) => sum + summary[name], 0);
   return [
-    `Demo data inserted into ${where}:`, ...lines, `  ${'total'.padEnd(20)} ${String(total).padStart(8)}`,
-    summary.lists ? `  (plus ${summary.lists} lookup lists, which were missing)` : '', `in ${seconds.toFixed(2)} s`,
-  ].filter(Boolean).join('\n');
+    `Demo data inserted into ${where}:`,
+    ...lines,
+    `  ${'total'.padEnd(20)} ${String(total).padStart(8)}`,
+    summary.lists ? `  (plus ${summary.lists} lookup lists, which were missing)` : '',
+    `in ${seconds.toFixed(2)} s`,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The `seed:demo` script: the server's database (DATABASE_URL or DATA_DIR), migrated. */

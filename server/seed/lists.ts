@@ -18,7 +18,9 @@ const items = (rows: Row[]): ListItem[] => rows.map(([fr, en, extra], i) => ({ i
 
 export const seedLists: SeedList[] = [
   {
-    key: 'territory', fr: 'Territoires', en: 'Territories',
+    key: 'territory',
+    fr: 'Territoires',
+    en: 'Territories',
     items: items([
       ['Goma', 'Goma', { lat: -1.6792, lng: 29.2228 }],
       ['Nyiragongo', 'Nyiragongo', { lat: -1.5167, lng: 29.25 }],
@@ -31,7 +33,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'category', fr: 'Catégories de service', en: 'Service categories',
+    key: 'category',
+    fr: 'Catégories de service',
+    en: 'Service categories',
     items: items([
       ['Santé', 'Health'],
       ['Éducation et formation', 'Education and training'],
@@ -44,7 +48,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'serviceType', fr: 'Types de service', en: 'Service types',
+    key: 'serviceType',
+    fr: 'Types de service',
+    en: 'Service types',
     items: items([
       ['Consultation médicale', 'Medical consultation', { parent: 1 }],
       ['Santé maternelle', 'Maternal health', { parent: 1 }],
@@ -65,7 +71,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'sector', fr: "Secteurs d'emploi", en: 'Job sectors',
+    key: 'sector',
+    fr: "Secteurs d'emploi",
+    en: 'Job sectors',
     items: items([
       ['Agriculture et élevage', 'Agriculture and livestock'],
       ['Commerce', 'Trade and retail'],
@@ -81,7 +89,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'organisation', fr: 'Organisations', en: 'Organisations',
+    key: 'organisation',
+    fr: 'Organisations',
+    en: 'Organisations',
     items: items([
       ['Programme ICRS – coordination', 'ICRS programme – coordination', { abbr: 'ICRS' }],
       ['Action pour le Développement Communautaire', 'Community Development Action', { abbr: 'ADC' }],
@@ -91,7 +101,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'educationLevel', fr: "Niveaux d'études", en: 'Education levels',
+    key: 'educationLevel',
+    fr: "Niveaux d'études",
+    en: 'Education levels',
     items: items([
       ['Aucun', 'None'],
       ['Primaire non terminé', 'Primary, not completed'],
@@ -103,7 +115,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'skill', fr: 'Compétences', en: 'Skills',
+    key: 'skill',
+    fr: 'Compétences',
+    en: 'Skills',
     items: items([
       ['Maçonnerie', 'Masonry'],
       ['Menuiserie', 'Carpentry'],
@@ -120,7 +134,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'orgHelp', fr: "Types d'aide de l'organisation", en: 'Kinds of organisational help',
+    key: 'orgHelp',
+    fr: "Types d'aide de l'organisation",
+    en: 'Kinds of organisational help',
     items: items([
       ['Kit de démarrage', 'Start-up kit'],
       ['Frais de formation', 'Training fees'],
@@ -131,7 +147,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'trade', fr: 'Métiers', en: 'Trades',
+    key: 'trade',
+    fr: 'Métiers',
+    en: 'Trades',
     items: items([
       ['Maçon', 'Mason'],
       ['Menuisier', 'Carpenter'],
@@ -144,7 +162,9 @@ export const seedLists: SeedList[] = [
     ]),
   },
   {
-    key: 'vocField', fr: 'Filières professionnelles', en: 'Vocational fields',
+    key: 'vocField',
+    fr: 'Filières professionnelles',
+    en: 'Vocational fields',
     items: items([
       ['Bâtiment', 'Building'],
       ['Coupe et couture', 'Dressmaking'],

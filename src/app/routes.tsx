@@ -72,7 +72,10 @@ function lazyArea(path: string, permission: Permission, load: () => Promise<Rout
     element: <RequirePermission permission={permission} />,
     // The base path itself matches the area route alone (a better match than its splat), so
     // the screens come in under an index route too.
-    children: [{ index: true, ...screens }, { path: '*', ...screens }],
+    children: [
+      { index: true, ...screens },
+      { path: '*', ...screens },
+    ],
   };
 }
 
@@ -85,7 +88,6 @@ function guard(permission: Permission, element: ReactNode): ReactNode {
 function serverOnly(titleId: string, element: ReactNode): ReactNode {
   return <OnlineOnly titleId={titleId}>{element}</OnlineOnly>;
 }
-
 
 /** profile/{id} → users/edit/{id} (product.md §2). */
 function ProfileRedirect() {
@@ -139,7 +141,13 @@ const signedInRoutes: RouteObject[] = [
   },
   { path: 'testing', ...lazyScreen(async () => (await import('../features/testing')).TestingPage, 'route.testing') },
   usersRoutes,
-  { path: 'lists', ...lazyScreen(async () => { const { ListsPage } = await import('../features/lists'); return () => serverOnly('screens.lists', <ListsPage />); }, 'route.lists') },
+  {
+    path: 'lists',
+    ...lazyScreen(async () => {
+      const { ListsPage } = await import('../features/lists');
+      return () => serverOnly('screens.lists', <ListsPage />);
+    }, 'route.lists'),
+  },
   lazyArea('serviceproviders', 'route.serviceproviders', async () => {
     const [{ providerRoutes }, { serviceRoutes }] = await Promise.all([import('../features/providers'), import('../features/services')]);
     return featureRoutes([...providerRoutes, ...serviceRoutes]);
@@ -148,7 +156,13 @@ const signedInRoutes: RouteObject[] = [
   lazyArea('profiles', 'route.profiles', async () => featureRoutes((await import('../features/clients')).clientRoutes)),
   lazyArea('referral', 'route.referral', async () => featureRoutes((await import('../features/referrals')).referralRoutes)),
   lazyArea('audit', 'route.audit', async () => featureRoutes((await import('../features/audit')).auditRoutes)),
-  { path: 'reports', ...lazyScreen(async () => { const { ReportsPage } = await import('../features/reports'); return () => serverOnly('screens.reports', <ReportsPage />); }, 'route.reports') },
+  {
+    path: 'reports',
+    ...lazyScreen(async () => {
+      const { ReportsPage } = await import('../features/reports');
+      return () => serverOnly('screens.reports', <ReportsPage />);
+    }, 'route.reports'),
+  },
 ];
 
 export const routes: RouteObject[] = [

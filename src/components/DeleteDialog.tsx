@@ -1,4 +1,15 @@
-import { Alert, AlertTitle, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import {
+  Alert,
+  AlertTitle,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  TextField,
+} from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { isAxiosError } from 'axios';
@@ -61,7 +72,14 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, tex
   };
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : close} aria-labelledby="delete-title" component="form" onSubmit={submit} data-testid={testId}>
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : close}
+      aria-labelledby="delete-title"
+      component="form"
+      onSubmit={submit}
+      data-testid={testId}
+    >
       <DialogTitle id="delete-title">{texts.title ?? intl.formatMessage({ id: 'deleteDialog.title' }, { name })}</DialogTitle>
       <DialogContent>
         <DialogContentText>{texts.text ?? intl.formatMessage({ id: 'deleteDialog.text' }, { entity: entityLabel })}</DialogContentText>
@@ -95,8 +113,16 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, tex
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={close} disabled={busy}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
-        <Button type="submit" color="error" variant="contained" disabled={!valid || busy} startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+        <Button onClick={close} disabled={busy}>
+          {intl.formatMessage({ id: 'common.cancel' })}
+        </Button>
+        <Button
+          type="submit"
+          color="error"
+          variant="contained"
+          disabled={!valid || busy}
+          startIcon={busy ? <CircularProgress size={16} /> : undefined}
+        >
           {texts.confirm ?? intl.formatMessage({ id: 'deleteDialog.confirm' })}
         </Button>
       </DialogActions>

@@ -30,4 +30,3 @@ export function DetailList({ items, testId }: { items: readonly DetailItem[]; te
     </Box>
   );
 }
-

@@ -6,7 +6,13 @@ import { useIntl } from 'react-intl';
 import { Page } from './Page';
 import { useConnected } from './useConnected';
 
-export function NeedsConnection({ messageId = 'common.needsConnection', testId = 'needs-connection' }: { messageId?: string; testId?: string }) {
+export function NeedsConnection({
+  messageId = 'common.needsConnection',
+  testId = 'needs-connection',
+}: {
+  messageId?: string;
+  testId?: string;
+}) {
   const intl = useIntl();
   return (
     <Alert severity="info" data-testid={testId}>

@@ -54,7 +54,13 @@ export function ServiceStatusChip({ status, size = 'medium' }: { status: unknown
 }
 
 /** All / pending / verified / rejected: one pressed at a time (toggle buttons in chip form). */
-export function ServiceStatusFilter({ value, onChange }: { value: ServiceStatusValue | undefined; onChange: (value: ServiceStatusValue | undefined) => void }) {
+export function ServiceStatusFilter({
+  value,
+  onChange,
+}: {
+  value: ServiceStatusValue | undefined;
+  onChange: (value: ServiceStatusValue | undefined) => void;
+}) {
   const intl = useIntl();
   const labelId = useId();
   const options: { value: ServiceStatusValue | undefined; label: string }[] = [

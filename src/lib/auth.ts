@@ -10,7 +10,11 @@ let loggingOut = false;
  * the device signs out all the same. `keepalive` lets it finish across the reload. */
 function endServerSession(token: string | null): void {
   if (!token || typeof fetch !== 'function') return;
-  void fetch('/api/logout', { method: 'POST', keepalive: true, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() } }).catch(() => undefined);
+  void fetch('/api/logout', {
+    method: 'POST',
+    keepalive: true,
+    headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() },
+  }).catch(() => undefined);
 }
 
 /**

@@ -4,7 +4,13 @@
 // nothing stored, offline, the footer shows the version only (an external site could not open
 // anyway).
 import { useEffect, useState } from 'react';
-import { DEFAULT_LOCK_AFTER_MINUTES, isLockAfterMinutes, NO_CONTACT, type ContactDetails, type PublicConfig } from '../../schemas/publicConfig';
+import {
+  DEFAULT_LOCK_AFTER_MINUTES,
+  isLockAfterMinutes,
+  NO_CONTACT,
+  type ContactDetails,
+  type PublicConfig,
+} from '../../schemas/publicConfig';
 import { api } from './api';
 
 export type { ContactDetails, PublicConfig };

@@ -23,7 +23,11 @@ function subscribe(listener: () => void): () => void {
 
 /** True while this tab uploads. */
 export function useUploading(): boolean {
-  return useSyncExternalStore(subscribe, () => running, () => running);
+  return useSyncExternalStore(
+    subscribe,
+    () => running,
+    () => running,
+  );
 }
 
 /** Runs `work` once no upload runs in any tab of this app, holding the upload lock meanwhile,

@@ -30,13 +30,23 @@ describe.each(backends)('access control on %s', (backend) => {
   afterAll(() => t?.close());
 
   describe('§1 roles 3-7 need an organisation', () => {
-    const body = (role: number, extra: Record<string, unknown> = {}) => ({ userName: unique('org'), password: 'Mbandaka-river-2026', role, fullName: 'Needs Org', ...extra });
+    const body = (role: number, extra: Record<string, unknown> = {}) => ({
+      userName: unique('org'),
+      password: 'Mbandaka-river-2026',
+      role,
+      fullName: 'Needs Org',
+      ...extra,
+    });
 
     it('refuses to create a user of roles 3-7 without one, naming the field in the user language; roles 1 and 2 may have none', async () => {
       for (const role of [3, 4, 5, 6, 7]) {
         for (const path of ['/users/', '/users/createStaff']) {
           const refused = await t.api('POST', path, { token: admin, body: body(role) });
-          expect([refused.status, refused.body.code, refused.body.errors?.[0]?.field], `${path} role ${role}`).toEqual([400, 'users.organisationRequired', 'location']);
+          expect([refused.status, refused.body.code, refused.body.errors?.[0]?.field], `${path} role ${role}`).toEqual([
+            400,
+            'users.organisationRequired',
+            'location',
+          ]);
           expect(refused.body.message).toBe(`An account of role ${role} must belong to an organisation: choose one`);
         }
       }
@@ -56,18 +66,24 @@ describe.each(backends)('access control on %s', (backend) => {
         expect([refused.status, refused.body.code], path).toEqual([400, 'users.organisationRequired']);
       }
       const role2 = await t.api('POST', '/users/', { token: admin, body: body(2) });
-      expect((await t.api('PUT', `/users/${String(role2.body.userId)}`, { token: admin, body: { role: 4 } })).body.code).toBe('users.organisationRequired');
+      expect((await t.api('PUT', `/users/${String(role2.body.userId)}`, { token: admin, body: { role: 4 } })).body.code).toBe(
+        'users.organisationRequired',
+      );
       // An account older than the rule: shown as such, fixed by choosing its organisation.
       const legacy = await t.createUserWithoutOrganisation({ userName: unique('legacy'), password: 'Kisangani-2026-x', role: 3 });
-      expect((await t.api('PUT', `/users/${legacy.userId}`, { token: admin, body: { fullName: 'Still Without' } })).body.code).toBe('users.organisationRequired');
+      expect((await t.api('PUT', `/users/${legacy.userId}`, { token: admin, body: { fullName: 'Still Without' } })).body.code).toBe(
+        'users.organisationRequired',
+      );
       expect((await t.api('PUT', `/users/${legacy.userId}`, { token: admin, body: { active: false } })).status).toBe(200);
       expect((await t.api('PUT', `/users/${legacy.userId}`, { token: admin, body: { active: true, location: A } })).status).toBe(200);
-      expect((await t.api('GET', `/users?location=0&role=3`, { token: admin })).body.rows.map((u: { userId: string }) => u.userId)).not.toContain(legacy.userId);
+      expect(
+        (await t.api('GET', `/users?location=0&role=3`, { token: admin })).body.rows.map((u: { userId: string }) => u.userId),
+      ).not.toContain(legacy.userId);
     });
   });
 
   describe('§3 sign-out ends the session; the stream opens with a single-use ticket', () => {
-    it('ends the signed-out session at once, on the API and its open stream, and leaves the user\'s other sessions alone', async () => {
+    it("ends the signed-out session at once, on the API and its open stream, and leaves the user's other sessions alone", async () => {
       const userName = unique('out');
       await t.createUser({ userName, password: 'Lubumbashi-2026-x', role: 4, location: A });
       const [mine, other] = [await t.login(userName, 'Lubumbashi-2026-x'), await t.login(userName, 'Lubumbashi-2026-x')];
@@ -93,7 +109,8 @@ describe.each(backends)('access control on %s', (backend) => {
         await second.app.listen({ port: 0, host: '127.0.0.1' });
         const address = second.app.server.address() as { port: number };
         const token = await t.login(t.admin.userName, t.admin.password);
-        const other = (path: string) => fetch(`http://127.0.0.1:${address.port}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+        const other = (path: string) =>
+          fetch(`http://127.0.0.1:${address.port}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
         expect((await other('/lists')).status).toBe(200); // read once there: the user row is kept
         expect((await fetch(`${t.url}/api/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(204);
         await expect.poll(async () => (await other('/lists')).status, { timeout: 5_000, interval: 50 }).toBe(401);
@@ -127,8 +144,10 @@ describe.each(backends)('access control on %s', (backend) => {
       const token = await t.login(userName, 'Kananga-2026-xyz');
       const provider = sampleBody(entityByName.serviceProvider, {});
       expect((await t.api('POST', '/sproviers/', { token, body: provider })).status).toBe(201);
-      const del = () => t.api('POST', `/sproviers/delete/${String(provider.sp_Id)}`, { token, body: { reason: 'guessing', password: 'wrong-guess' } });
-      const change = () => t.api('POST', '/users/changepass', { token, body: { oldPassword: 'wrong-guess', newPassword: 'Another-strong-2026' } });
+      const del = () =>
+        t.api('POST', `/sproviers/delete/${String(provider.sp_Id)}`, { token, body: { reason: 'guessing', password: 'wrong-guess' } });
+      const change = () =>
+        t.api('POST', '/users/changepass', { token, body: { oldPassword: 'wrong-guess', newPassword: 'Another-strong-2026' } });
       expect((await del()).status).toBe(400);
       expect((await del()).status).toBe(400);
       expect((await change()).status).toBe(400);
@@ -140,7 +159,10 @@ describe.each(backends)('access control on %s', (backend) => {
       }
       const signIn = await t.api('POST', '/login', { body: { userName, password: 'Kananga-2026-xyz' } });
       expect([signIn.status, signIn.body.code]).toEqual([429, 'auth.tooManyAttempts']);
-      const right = await t.api('POST', `/sproviers/delete/${String(provider.sp_Id)}`, { token, body: { reason: 'guessing', password: 'Kananga-2026-xyz' } });
+      const right = await t.api('POST', `/sproviers/delete/${String(provider.sp_Id)}`, {
+        token,
+        body: { reason: 'guessing', password: 'Kananga-2026-xyz' },
+      });
       expect(right.status).toBe(429); // even the right password, until the window ends
       expect((await t.api('GET', `/sproviers/${String(provider.sp_Id)}`, { token })).status).toBe(200);
     });
@@ -151,13 +173,22 @@ describe.each(backends)('access control on %s', (backend) => {
       const userName = unique('temp');
       await t.createUser({ userName, password: 'Temporary-2026-abc', role: 4, location: A, mustChangePassword: true });
       const token = await t.login(userName, 'Temporary-2026-abc');
-      for (const [method, path] of [['GET', '/lists'], ['GET', '/profile'], ['GET', '/session/device'], ['POST', '/sync/ticket'], ['GET', '/stats/gen']] as const) {
+      for (const [method, path] of [
+        ['GET', '/lists'],
+        ['GET', '/profile'],
+        ['GET', '/session/device'],
+        ['POST', '/sync/ticket'],
+        ['GET', '/stats/gen'],
+      ] as const) {
         const refused = await t.api(method, path, { token });
         expect([refused.status, refused.body.code], path).toEqual([403, 'auth.mustChangePassword']);
       }
       const fr = await t.api('GET', '/lists', { token, headers: { 'accept-language': 'fr' } });
       expect(fr.body.message).toBe('Vous devez choisir un nouveau mot de passe avant de continuer.');
-      const changed = await t.api('POST', '/users/changepass', { token, body: { oldPassword: 'Temporary-2026-abc', newPassword: 'Chosen-by-me-2026' } });
+      const changed = await t.api('POST', '/users/changepass', {
+        token,
+        body: { oldPassword: 'Temporary-2026-abc', newPassword: 'Chosen-by-me-2026' },
+      });
       expect(changed.status).toBe(200);
       expect((await t.api('GET', '/lists', { token: changed.body.token })).status).toBe(200);
     });
@@ -165,7 +196,15 @@ describe.each(backends)('access control on %s', (backend) => {
     it('makes the generated first administrator password temporary, in a file only the server user reads, never printed', async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'icrs-first-admin-'));
       try {
-        const server = await buildApp({ ...configFromEnv({}), dataDir, adminUserName: 'chief', adminPassword: undefined, staticDir: null, logLevel: 'silent', jwtSecret: undefined });
+        const server = await buildApp({
+          ...configFromEnv({}),
+          dataDir,
+          adminUserName: 'chief',
+          adminPassword: undefined,
+          staticDir: null,
+          logLevel: 'silent',
+          jwtSecret: undefined,
+        });
         try {
           const file = server.firstAdmin?.passwordFile as string;
           expect(path.dirname(file)).toBe(path.resolve(dataDir));
@@ -200,7 +239,11 @@ describe.each(backends)('access control on %s', (backend) => {
       const proxied = await startTestServer({ backend, config: { trustProxy: 1 } });
       try {
         const signIn = (forwarded: string, userName: string, password = 'wrong') =>
-          fetch(`${proxied.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded }, body: JSON.stringify({ userName, password }) });
+          fetch(`${proxied.url}/api/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded },
+            body: JSON.stringify({ userName, password }),
+          });
         // The client writes a new address first each time; the proxy appends the real one.
         for (let i = 0; i < 30; i++) expect((await signIn(`198.51.100.${i}, 203.0.113.9`, `nobody${i % 10}`)).status).toBe(401);
         expect((await signIn('198.51.100.200, 203.0.113.9', proxied.admin.userName, proxied.admin.password)).status).toBe(429);
@@ -216,9 +259,15 @@ describe.each(backends)('access control on %s', (backend) => {
     it('hashes in a bounded queue: beyond it, 503 with Retry-After, and the others are answered', async () => {
       const busy = await startTestServer({ backend, config: { passwordHashConcurrency: 1, passwordHashQueue: 2 } });
       try {
-        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-          fetch(`${busy.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': 'en', 'x-forwarded-for': `10.9.0.${i}` }, body: JSON.stringify({ userName: `nobody${i}`, password: 'wrong' }) })
-            .then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }))));
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            fetch(`${busy.url}/api/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'accept-language': 'en', 'x-forwarded-for': `10.9.0.${i}` },
+              body: JSON.stringify({ userName: `nobody${i}`, password: 'wrong' }),
+            }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() })),
+          ),
+        );
         const refused = answers.filter((a) => a.status === 503);
         expect(refused.length).toBeGreaterThan(0);
         expect(answers.filter((a) => a.status === 401).length).toBeGreaterThanOrEqual(3);
@@ -270,7 +319,8 @@ describe.each(backends)('access control on %s', (backend) => {
     it('sends Strict-Transport-Security when the request came over HTTPS, as the trusted proxy says, and never over plain HTTP', async () => {
       const proxied = await startTestServer({ backend, config: { trustProxy: 1 } });
       try {
-        const hsts = async (server: TestServer, headers: Record<string, string>) => (await fetch(`${server.url}/api/health`, { headers })).headers.get('strict-transport-security');
+        const hsts = async (server: TestServer, headers: Record<string, string>) =>
+          (await fetch(`${server.url}/api/health`, { headers })).headers.get('strict-transport-security');
         expect(await hsts(proxied, { 'x-forwarded-proto': 'https' })).toBe('max-age=31536000');
         expect(await hsts(proxied, {})).toBeNull();
         expect(await hsts(t, { 'x-forwarded-proto': 'https' })).toBeNull(); // not behind a trusted proxy: a client's word
@@ -284,25 +334,32 @@ describe.each(backends)('access control on %s', (backend) => {
       expect((await fetch(`${t.url}/api/health`)).headers.get('x-robots-tag')).toBe('noindex, nofollow');
     });
 
-    it.runIf(backend === 'postgres')('answers 503 with Retry-After when the database refuses connections (SQLSTATE 55000, maintenance)', async () => {
-      const own = await startTestServer({ backend });
-      const database = new URL(own.config.databaseUrl as string).pathname.slice(1);
-      const { default: pg } = await import('pg');
-      const adminDb = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await adminDb.connect();
-      try {
-        const token = await own.login(own.admin.userName, own.admin.password);
-        await adminDb.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
-        await adminDb.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
-        const answer = await own.api('GET', '/lists', { token });
-        expect([answer.status, answer.body.code]).toEqual([503, 'http.databaseUnavailable']);
-        expect((await fetch(`${own.url}/api/lists`, { headers: { authorization: `Bearer ${token}` } })).headers.get('retry-after')).toBe('5');
-        await adminDb.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
-      } finally {
-        await adminDb.end();
-        await own.close();
-      }
-    });
+    it.runIf(backend === 'postgres')(
+      'answers 503 with Retry-After when the database refuses connections (SQLSTATE 55000, maintenance)',
+      async () => {
+        const own = await startTestServer({ backend });
+        const database = new URL(own.config.databaseUrl as string).pathname.slice(1);
+        const { default: pg } = await import('pg');
+        const adminDb = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await adminDb.connect();
+        try {
+          const token = await own.login(own.admin.userName, own.admin.password);
+          await adminDb.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
+          await adminDb.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+            database,
+          ]);
+          const answer = await own.api('GET', '/lists', { token });
+          expect([answer.status, answer.body.code]).toEqual([503, 'http.databaseUnavailable']);
+          expect((await fetch(`${own.url}/api/lists`, { headers: { authorization: `Bearer ${token}` } })).headers.get('retry-after')).toBe(
+            '5',
+          );
+          await adminDb.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS true`);
+        } finally {
+          await adminDb.end();
+          await own.close();
+        }
+      },
+    );
   });
 
   describe('§7 no self-verification', () => {
@@ -318,7 +375,9 @@ describe.each(backends)('access control on %s', (backend) => {
       expect((await t.api('POST', '/spDetail/', { token, body: svc })).status).toBe(201);
       return { providerId: String(provider.sp_Id), serviceId: String(svc.sp_Detail_Id) };
     };
-    const status = async (serviceId: string) => (await t.server.db.query<{ status: number }>('SELECT "status" FROM "tbl_sp_detail" WHERE "sp_Detail_Id" = $1', [serviceId]))[0]?.status;
+    const status = async (serviceId: string) =>
+      (await t.server.db.query<{ status: number }>('SELECT "status" FROM "tbl_sp_detail" WHERE "sp_Detail_Id" = $1', [serviceId]))[0]
+        ?.status;
 
     it('refuses to let anyone verify a service they created or last changed, role 1 included', async () => {
       const [maker, other] = [await verifier('maker'), await verifier('other')];
@@ -329,15 +388,21 @@ describe.each(backends)('access control on %s', (backend) => {
       expect(await status(serviceId)).toBe(0);
       // Another verifier edits it: now that one may not verify it, the maker still may not.
       expect((await t.api('PUT', `/spDetail/${serviceId}`, { token: other, body: { hours: 'Mon-Fri' } })).status).toBe(200);
-      expect((await t.api('POST', '/sverify/', { token: other, body: { sp_Detail_Id: serviceId, status: 1 } })).body.code).toBe('verify.ownService');
+      expect((await t.api('POST', '/sverify/', { token: other, body: { sp_Detail_Id: serviceId, status: 1 } })).body.code).toBe(
+        'verify.ownService',
+      );
       const adminEdits = await newService(admin);
-      expect((await t.api('POST', '/sverify/', { token: admin, body: { sp_Detail_Id: adminEdits.serviceId, status: 1 } })).body.code).toBe('verify.ownService');
+      expect((await t.api('POST', '/sverify/', { token: admin, body: { sp_Detail_Id: adminEdits.serviceId, status: 1 } })).body.code).toBe(
+        'verify.ownService',
+      );
       const third = await verifier('third');
       const verified = await t.api('POST', '/sverify/', { token: third, body: { sp_Detail_Id: serviceId, status: 1 } });
       expect(verified.status).toBe(200);
       expect(await status(serviceId)).toBe(1);
       // Deciding is not changing: the verifier may decide again (reject).
-      expect((await t.api('POST', '/sverify/', { token: third, body: { sp_Detail_Id: serviceId, status: 2, comment: 'Closed' } })).status).toBe(200);
+      expect(
+        (await t.api('POST', '/sverify/', { token: third, body: { sp_Detail_Id: serviceId, status: 2, comment: 'Closed' } })).status,
+      ).toBe(200);
     });
 
     it("returns a verified service to pending when a non-verifier changes its provider's address, contact or location", async () => {
@@ -352,7 +417,9 @@ describe.each(backends)('access control on %s', (backend) => {
       expect(await status(serviceId)).toBe(0);
       // The editor may not verify it again; the checker may, and a verifier's own edit keeps it verified.
       expect((await t.api('POST', '/sverify/', { token: checker, body: { sp_Detail_Id: serviceId, status: 1 } })).status).toBe(200);
-      expect((await t.api('PUT', `/sproviers/${providerId}`, { token: checker, body: { sp_Address: 'Avenue du Lac 12' } })).status).toBe(200);
+      expect((await t.api('PUT', `/sproviers/${providerId}`, { token: checker, body: { sp_Address: 'Avenue du Lac 12' } })).status).toBe(
+        200,
+      );
       expect(await status(serviceId)).toBe(1);
       expect((await t.api('PUT', `/spDetail/${serviceId}`, { token: maker, body: { territory: 3 } })).status).toBe(200);
       expect(await status(serviceId)).toBe(0);

@@ -25,7 +25,9 @@ describe('answers keep every column', () => {
     expect(pulled.body.documents.length).toBeGreaterThan(0);
     const columns = [...rowFields(entity).map(([name]) => name), '_deleted'];
     for (const document of pulled.body.documents) expect(Object.keys(document)).toEqual(columns);
-    const [stored] = await t.server.db.query(`SELECT * FROM "${entity.table}" WHERE "${entity.keyFields[0]}" = $1`, [pulled.body.documents[0][entity.keyFields[0]]]);
+    const [stored] = await t.server.db.query(`SELECT * FROM "${entity.table}" WHERE "${entity.keyFields[0]}" = $1`, [
+      pulled.body.documents[0][entity.keyFields[0]],
+    ]);
     for (const name of columns.slice(0, -1)) {
       const value = stored[name];
       expect(pulled.body.documents[0][name], name).toEqual(value instanceof Date ? value.toISOString() : value);
@@ -39,7 +41,23 @@ describe('answers keep every column', () => {
     const jobId = '01900000-0000-7000-8000-0000000000b1';
     const pushed = await t.api('POST', '/sync/push/available-jobs', {
       token: admin,
-      body: { records: [{ op: 'create', data: { jb_Id: jobId, title: 'Welder', employer: 'Atelier', sector: 1, territory: 1, contract: 'permanent', positions: 1, open: true } }] },
+      body: {
+        records: [
+          {
+            op: 'create',
+            data: {
+              jb_Id: jobId,
+              title: 'Welder',
+              employer: 'Atelier',
+              sector: 1,
+              territory: 1,
+              contract: 'permanent',
+              positions: 1,
+              open: true,
+            },
+          },
+        ],
+      },
     });
     expect(pushed.status).toBe(200);
     const [result] = pushed.body.results;

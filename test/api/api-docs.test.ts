@@ -20,12 +20,14 @@ describe('/api/docs', () => {
   });
   afterAll(() => t?.close());
 
-  it("takes its version from package.json", () => {
+  it('takes its version from package.json', () => {
     expect(docs.info.version).toBe(version);
   });
 
   it('describes the answer of every route', () => {
-    const operations = Object.entries(docs.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
+    const operations = Object.entries(docs.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })),
+    );
     expect(operations.length).toBeGreaterThan(100);
     const missing = operations
       .filter(({ op }) => {
@@ -41,7 +43,9 @@ describe('/api/docs', () => {
     const documented = documentedCalls(readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8'));
     // Longest first: a profile's sub-records live under the profile's own path.
     const rests = serverEntities.flatMap((e) => (e.rest ? [e.rest] : [])).sort((a, b) => b.length - a.length);
-    const routes = Object.entries(docs.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${normalPath(path)}`));
+    const routes = Object.entries(docs.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${normalPath(path)}`),
+    );
     const unnamed = routes.filter((route) => {
       if (documented.has(route)) return false;
       // The calls every entity has are named once, with `{rest}` for the entity's path.
@@ -55,7 +59,11 @@ describe('/api/docs', () => {
 
 /** A path as compared: no /api prefix, query string or trailing slash, parameters unnamed. */
 function normalPath(path: string): string {
-  return path.replace(/^\/api(?=\/)/, '').replace(/\?.*$/, '').replace(/\{[^}]*\}/g, '{}').replace(/(.)\/$/, '$1');
+  return path
+    .replace(/^\/api(?=\/)/, '')
+    .replace(/\?.*$/, '')
+    .replace(/\{[^}]*\}/g, '{}')
+    .replace(/(.)\/$/, '$1');
 }
 
 /** The calls docs/api.md names in code spans: `METHOD /path`, and the bare `/path`s after one on

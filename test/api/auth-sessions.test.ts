@@ -59,7 +59,11 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
     while (!text.includes(': connected')) if (await read()) throw new Error('stream ended before it started');
     return {
       /** Resolves when the server ends the stream (the test's timeout fails it otherwise). */
-      closed: async () => { while (!(await read())) { /* keep reading */ } },
+      closed: async () => {
+        while (!(await read())) {
+          /* keep reading */
+        }
+      },
       /** Resolves when a change event of `table` arrives. */
       event: async (table: string) => {
         while (!text.includes(`"table":"${table}"`)) if (await read()) throw new Error(`stream ended before a ${table} event`);
@@ -106,7 +110,10 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
       const { userId, userName } = await newUser();
       const mine = await t.login(userName, PASSWORD);
       const other = await t.login(userName, PASSWORD);
-      const changed = await t.api('POST', '/users/changepass', { token: mine, body: { oldPassword: PASSWORD, newPassword: 'another-pass-1' } });
+      const changed = await t.api('POST', '/users/changepass', {
+        token: mine,
+        body: { oldPassword: PASSWORD, newPassword: 'another-pass-1' },
+      });
       expect(changed.status).toBe(200);
       for (const old of [mine, other]) {
         const refused = await t.api('GET', `/users/${userId}`, { token: old });
@@ -128,7 +135,10 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
       // A reset password is temporary: the new session may change it and nothing else (issue 26 §5).
       const gated = await t.api('GET', `/users/${userId}`, { token: after });
       expect([gated.status, gated.body.code]).toEqual([403, 'auth.mustChangePassword']);
-      const changed = await t.api('POST', '/users/changepass', { token: after, body: { oldPassword: 'reset-pass-123', newPassword: 'chosen-after-reset-7' } });
+      const changed = await t.api('POST', '/users/changepass', {
+        token: after,
+        body: { oldPassword: 'reset-pass-123', newPassword: 'chosen-after-reset-7' },
+      });
       expect((await t.api('GET', `/users/${userId}`, { token: changed.body.token })).status).toBe(200);
     });
 

@@ -53,7 +53,11 @@ describe.each(backends)('auth on %s', (backend) => {
   });
 
   it('answers 400, not 500, to a body that is not JSON', async () => {
-    const response = await fetch(`${t.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': 'en' }, body: '{oops' });
+    const response = await fetch(`${t.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      body: '{oops',
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toMatch(/not valid JSON/);
   });
@@ -66,7 +70,9 @@ describe.each(backends)('auth on %s', (backend) => {
 
   it('refuses a tampered token with "invalid signature"', async () => {
     const [header, payload, signature] = adminToken.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 1, sub: 'x' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 1, sub: 'x' })).toString(
+      'base64url',
+    );
     for (const token of [`${header}.${forged}.${signature}`, `${header}.${payload}.${signature.slice(0, -4)}AAAA`]) {
       const { status, body } = await t.api('GET', '/users', { token });
       expect(status).toBe(401);
@@ -92,7 +98,10 @@ describe.each(backends)('auth on %s', (backend) => {
     const reporter = await t.login('reporter', 'reporter-pass');
     expect((await t.api('GET', '/users', { token: reporter })).status).toBe(403);
     const colleague = await t.login('colleague', 'colleague-pass');
-    const denied = await t.api('POST', '/users/', { token: colleague, body: { userName: 'x1234', password: 'password1', role: 3, fullName: 'X Y' } });
+    const denied = await t.api('POST', '/users/', {
+      token: colleague,
+      body: { userName: 'x1234', password: 'password1', role: 3, fullName: 'X Y' },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('You are not allowed to do this');
   });
@@ -114,7 +123,10 @@ describe.each(backends)('auth on %s', (backend) => {
   });
 
   it('keeps user names unique whatever their case', async () => {
-    const { status, body } = await t.api('POST', '/users/', { token: adminToken, body: { userName: 'Reporter', password: 'password1', role: 2, fullName: 'R Two' } });
+    const { status, body } = await t.api('POST', '/users/', {
+      token: adminToken,
+      body: { userName: 'Reporter', password: 'password1', role: 2, fullName: 'R Two' },
+    });
     expect(status).toBe(409);
     expect(body.message).toBe('duplicate entry');
   });

@@ -16,7 +16,16 @@ import { backup, type BackupResult } from '../../server/ops/backup';
 import { backupFileName, codeVersion, migrationsFromScript } from '../../server/ops/backupFile';
 import { restore, restoreReport } from '../../server/ops/restore';
 import { backends } from '../helpers/db';
-import { drillDatabase, fillDatabase, imageHashes, tableHashes, withDb, type DrillDatabase, type Filled, type TableHash } from '../helpers/backup';
+import {
+  drillDatabase,
+  fillDatabase,
+  imageHashes,
+  tableHashes,
+  withDb,
+  type DrillDatabase,
+  type Filled,
+  type TableHash,
+} from '../helpers/backup';
 
 /** A PGlite restore and the look at its result: seconds, a minute on a busy machine. */
 const DRILL_MS = 60_000;
@@ -46,10 +55,18 @@ describe('backup files (no database)', () => {
 
   it('tell, once restored, that an older one is migrated forward at the next start', () => {
     const report = restoreReport({
-      kind: 'pglite', file: '/b/icrs-x.tar.gz', into: 'the embedded database in /d', version: '0018-password-failures', codeVersion: codeVersion(),
-      counts: { users: 1, clients: 2, providers: 3, services: 4, jobs: 5, referrals: 6, 'job referrals': 7, 'images and files': 8 }, movedAside: '/d.before-restore-x', seconds: 1.2,
+      kind: 'pglite',
+      file: '/b/icrs-x.tar.gz',
+      into: 'the embedded database in /d',
+      version: '0018-password-failures',
+      codeVersion: codeVersion(),
+      counts: { users: 1, clients: 2, providers: 3, services: 4, jobs: 5, referrals: 6, 'job referrals': 7, 'images and files': 8 },
+      movedAside: '/d.before-restore-x',
+      seconds: 1.2,
     });
-    expect(report).toContain('Restored icrs-x.tar.gz (schema 0018-password-failures) into the embedded database in /d in 1.2 s: users 1, clients 2, providers 3');
+    expect(report).toContain(
+      'Restored icrs-x.tar.gz (schema 0018-password-failures) into the embedded database in /d in 1.2 s: users 1, clients 2, providers 3',
+    );
     expect(report).toContain('The previous data folder was moved to /d.before-restore-x');
     expect(report).toContain('Every session signed in before the restore is over');
     expect(report).toContain(`older than this code's (${codeVersion()}): the server migrates it forward at its next start`);
@@ -107,72 +124,102 @@ describe.each(backends)('backup and restore on %s', (backend) => {
     expect(before.audit_log?.rows).toBeGreaterThan(200);
   });
 
-  it('restores every table, byte for byte, into a new empty database', async () => {
-    target = await made('target');
-    const restored = await restore(target.target, good.file);
-    expect(restored).toMatchObject({ kind: backend, version: codeVersion() });
-    expect(restored.movedAside).toBeUndefined();
-    expect(restored.counts).toMatchObject({ users: 1, clients: 40, providers: 10, 'images and files': 6 });
-    const after = await hashesOf(target);
-    expect(Object.keys(after).length).toBeGreaterThan(20);
-    expect(after).toEqual(before);
-    expect(await withDb(target, imageHashes)).toEqual(filled.images);
-  }, DRILL_MS);
+  it(
+    'restores every table, byte for byte, into a new empty database',
+    async () => {
+      target = await made('target');
+      const restored = await restore(target.target, good.file);
+      expect(restored).toMatchObject({ kind: backend, version: codeVersion() });
+      expect(restored.movedAside).toBeUndefined();
+      expect(restored.counts).toMatchObject({ users: 1, clients: 40, providers: 10, 'images and files': 6 });
+      const after = await hashesOf(target);
+      expect(Object.keys(after).length).toBeGreaterThan(20);
+      expect(after).toEqual(before);
+      expect(await withDb(target, imageHashes)).toEqual(filled.images);
+    },
+    DRILL_MS,
+  );
 
-  it('refuses a backup newer than the code, naming both versions, and changes nothing', async () => {
-    await expect(restore(target.target, future.file, { force: true })).rejects.toThrow(
-      new RegExp(`newer than the code: its schema version is 9999-future, this ICRS knows up to ${codeVersion()}`),
-    );
-    expect(await hashesOf(target)).toEqual(before);
-    expect(readdirSync(path.join(work, backend)).filter((name) => /restoring|before-restore/.test(name))).toEqual([]);
-  }, DRILL_MS);
+  it(
+    'refuses a backup newer than the code, naming both versions, and changes nothing',
+    async () => {
+      await expect(restore(target.target, future.file, { force: true })).rejects.toThrow(
+        new RegExp(`newer than the code: its schema version is 9999-future, this ICRS knows up to ${codeVersion()}`),
+      );
+      expect(await hashesOf(target)).toEqual(before);
+      expect(readdirSync(path.join(work, backend)).filter((name) => /restoring|before-restore/.test(name))).toEqual([]);
+    },
+    DRILL_MS,
+  );
 
-  it('refuses to overwrite a database that holds data without --force, and changes nothing', async () => {
-    await expect(restore(target.target, good.file)).rejects.toThrow(/holds data \(rows in .*\): the restore would replace it.*--force/);
-    expect(await hashesOf(target)).toEqual(before);
-  }, DRILL_MS);
+  it(
+    'refuses to overwrite a database that holds data without --force, and changes nothing',
+    async () => {
+      await expect(restore(target.target, good.file)).rejects.toThrow(/holds data \(rows in .*\): the restore would replace it.*--force/);
+      expect(await hashesOf(target)).toEqual(before);
+    },
+    DRILL_MS,
+  );
 
-  it('replaces it with --force', async () => {
-    await withDb(target, (db) => db.query(`INSERT INTO "settings" ("key", "value") VALUES ('after-the-backup', 'x')`));
-    const restored = await restore(target.target, good.file, { force: true, now: new Date(Date.UTC(2026, 10, 27, 20, 30)) });
-    expect(await hashesOf(target)).toEqual(before);
-    if (backend === 'pglite') {
-      // The old folder is kept aside, whole, and holds no lock of this process.
-      expect(restored.movedAside).toBe(`${path.resolve(target.target.dataDir)}.before-restore-20261127T203000Z`);
-      expect(existsSync(path.join(restored.movedAside as string, 'PG_VERSION'))).toBe(true);
-      expect(existsSync(path.join(restored.movedAside as string, LOCK_FILE))).toBe(false);
-      expect(existsSync(path.join(target.target.dataDir, LOCK_FILE))).toBe(false);
-    }
-  }, DRILL_MS);
+  it(
+    'replaces it with --force',
+    async () => {
+      await withDb(target, (db) => db.query(`INSERT INTO "settings" ("key", "value") VALUES ('after-the-backup', 'x')`));
+      const restored = await restore(target.target, good.file, { force: true, now: new Date(Date.UTC(2026, 10, 27, 20, 30)) });
+      expect(await hashesOf(target)).toEqual(before);
+      if (backend === 'pglite') {
+        // The old folder is kept aside, whole, and holds no lock of this process.
+        expect(restored.movedAside).toBe(`${path.resolve(target.target.dataDir)}.before-restore-20261127T203000Z`);
+        expect(existsSync(path.join(restored.movedAside as string, 'PG_VERSION'))).toBe(true);
+        expect(existsSync(path.join(restored.movedAside as string, LOCK_FILE))).toBe(false);
+        expect(existsSync(path.join(target.target.dataDir, LOCK_FILE))).toBe(false);
+      }
+    },
+    DRILL_MS,
+  );
 
-  it('ends every session signed before the restore, and only those; the restored tables stay the backup\'s', async () => {
-    const [secret, admin] = await withDb(target, async (db) => [
-      (await db.query<{ value: string }>(`SELECT "value" FROM "settings" WHERE "key" = 'jwtSecret'`))[0]?.value as string,
-      (await db.query<{ userId: string; tokenVersion: number }>(`SELECT "userId", "tokenVersion" FROM "users" WHERE "role" = 1`))[0],
-    ] as const);
-    const claims = { sub: admin?.userId as string, role: 1, ver: admin?.tokenVersion as number, sid: 'signed-in-before-the-restore' };
-    const signedBefore = await new TokenService(secret, 3600).sign(claims);
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // tokens carry their issue time in whole seconds
-    await restore(target.target, good.file, { force: true });
-    expect(await hashesOf(target)).toEqual(before);
-    // The mark is rounded up to its whole second (a token of that second is refused): sign the
-    // new token after it.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+  it(
+    "ends every session signed before the restore, and only those; the restored tables stay the backup's",
+    async () => {
+      const [secret, admin] = await withDb(
+        target,
+        async (db) =>
+          [
+            (await db.query<{ value: string }>(`SELECT "value" FROM "settings" WHERE "key" = 'jwtSecret'`))[0]?.value as string,
+            (await db.query<{ userId: string; tokenVersion: number }>(`SELECT "userId", "tokenVersion" FROM "users" WHERE "role" = 1`))[0],
+          ] as const,
+      );
+      const claims = { sub: admin?.userId as string, role: 1, ver: admin?.tokenVersion as number, sid: 'signed-in-before-the-restore' };
+      const signedBefore = await new TokenService(secret, 3600).sign(claims);
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // tokens carry their issue time in whole seconds
+      await restore(target.target, good.file, { force: true });
+      expect(await hashesOf(target)).toEqual(before);
+      // The mark is rounded up to its whole second (a token of that second is refused): sign the
+      // new token after it.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
 
-    const server = await buildApp({ ...configFromEnv({}), ...target.target, jwtSecret: undefined, staticDir: null, logLevel: 'silent' });
-    try {
-      const ask = async (token: string) => server.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' } });
-      const refused = await ask(signedBefore);
-      expect([refused.statusCode, refused.json().message]).toEqual([401, "This session has ended: the server's data was restored from a backup. Please sign in again."]);
-      expect((await ask(await server.tokens.sign({ ...claims, sid: 'signed-in-after-the-restore' }))).statusCode).toBe(200);
-    } finally {
-      await server.app.close();
-    }
-  }, DRILL_MS);
+      const server = await buildApp({ ...configFromEnv({}), ...target.target, jwtSecret: undefined, staticDir: null, logLevel: 'silent' });
+      try {
+        const ask = async (token: string) =>
+          server.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' } });
+        const refused = await ask(signedBefore);
+        expect([refused.statusCode, refused.json().message]).toEqual([
+          401,
+          "This session has ended: the server's data was restored from a backup. Please sign in again.",
+        ]);
+        expect((await ask(await server.tokens.sign({ ...claims, sid: 'signed-in-after-the-restore' }))).statusCode).toBe(200);
+      } finally {
+        await server.app.close();
+      }
+    },
+    DRILL_MS,
+  );
 
   if (backend === 'pglite') {
     it('refuses a backup folder inside the data folder', async () => {
-      await expect(backup(target.target, { dir: path.join(target.target.dataDir, 'backups') })).rejects.toThrow(/is inside the data folder .*choose a folder outside it/);
+      await expect(backup(target.target, { dir: path.join(target.target.dataDir, 'backups') })).rejects.toThrow(
+        /is inside the data folder .*choose a folder outside it/,
+      );
     });
 
     it('refuses to back up or restore the folder while a server holds it', async () => {
@@ -180,8 +227,12 @@ describe.each(backends)('backup and restore on %s', (backend) => {
       // A live process that is not this one (the test runner's parent) holds the folder.
       writeFileSync(lock, JSON.stringify({ pid: process.ppid, holder: 'the ICRS server', since: new Date().toISOString() }));
       try {
-        await expect(backup(target.target, { dir })).rejects.toThrow(/in use by the ICRS server \(process \d+.*stop the server first, or use PostgreSQL for online backups/);
-        await expect(restore(target.target, good.file, { force: true })).rejects.toThrow(/in use by the ICRS server .*stop the server first/);
+        await expect(backup(target.target, { dir })).rejects.toThrow(
+          /in use by the ICRS server \(process \d+.*stop the server first, or use PostgreSQL for online backups/,
+        );
+        await expect(restore(target.target, good.file, { force: true })).rejects.toThrow(
+          /in use by the ICRS server .*stop the server first/,
+        );
       } finally {
         rmSync(lock);
       }
@@ -191,7 +242,9 @@ describe.each(backends)('backup and restore on %s', (backend) => {
       const other = new pg.Client({ connectionString: target.target.databaseUrl });
       await other.connect();
       try {
-        await expect(restore(target.target, good.file, { force: true })).rejects.toThrow(/1 other session\(s\) are connected .*stop every ICRS server/);
+        await expect(restore(target.target, good.file, { force: true })).rejects.toThrow(
+          /1 other session\(s\) are connected .*stop every ICRS server/,
+        );
       } finally {
         await other.end();
       }

@@ -31,16 +31,35 @@ describe.each(backends)('client hand-over on %s', (backend) => {
   /** A client of organisation A with every kind of record, changed once so the log holds values. */
   async function fullClient(names: { first: string; last: string; phone: string }) {
     const regNo = registrationNumber('ADC');
-    const client: Body = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: regNo, firstName: names.first, lastName: names.last, phone: names.phone, address: `Avenue ${names.last} 12` };
+    const client: Body = {
+      ...sampleBody(entityByName.profile, {}),
+      prof_Reg_No: regNo,
+      firstName: names.first,
+      lastName: names.last,
+      phone: names.phone,
+      address: `Avenue ${names.last} 12`,
+    };
     ok(201)(await as('a3', 'POST', '/profile/', client));
     const id = String(client.prof_Id);
-    ok(201)(await as('a3', 'POST', '/profile/skprofile/', { prof_Id: id, diploma: 'State diploma', workExperience: `Worked with ${names.first}'s uncle` }));
+    ok(201)(
+      await as('a3', 'POST', '/profile/skprofile/', {
+        prof_Id: id,
+        diploma: 'State diploma',
+        workExperience: `Worked with ${names.first}'s uncle`,
+      }),
+    );
     ok(201)(await as('a3', 'POST', '/profile/social/', { prof_Id: id, maritalStatus: 'married', needs: `${names.first} needs housing` }));
     ok(200)(await multipartRequest(t, 'PUT', `/profile/images/${id}`, token.a3 as string, { img_for: 'photo' }, { file: PNG_1PX }));
     ok(200)(await multipartRequest(t, 'PUT', `/profile/images/${id}`, token.a3 as string, { img_for: 'idDocument' }, { file: PDF }));
     const row = (await as('a3', 'GET', `/profile/${id}`)).body;
     ok(200)(await as('a3', 'PUT', `/profile/${id}`, { middleName: `${names.first}son`, updatedAt: row.updatedAt }));
-    const ref = { ref_Id: uuidv7(), prof_Id: id, sp_Detail_Id: service, date: new Date().toISOString().slice(0, 10), reason: `${names.first} ${names.last} needs legal advice` };
+    const ref = {
+      ref_Id: uuidv7(),
+      prof_Id: id,
+      sp_Detail_Id: service,
+      date: new Date().toISOString().slice(0, 10),
+      reason: `${names.first} ${names.last} needs legal advice`,
+    };
     ok(201)(await as('a3', 'POST', '/referral/', ref));
     ok(200)(await multipartRequest(t, 'PUT', `/referral/images/${ref.ref_Id}`, token.a3 as string, {}, { file: PDF }));
     return { id, regNo, refId: ref.ref_Id };
@@ -50,7 +69,13 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     t = await startTestServer({ backend });
     await ensureOrganisations(t.server.db);
     token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [['a3', 3, A], ['a7', 7, A], ['b7', 7, B], ['a2', 2, A], ['a4', 4, A]] as const) {
+    for (const [name, role, location] of [
+      ['a3', 3, A],
+      ['a7', 7, A],
+      ['b7', 7, B],
+      ['a2', 2, A],
+      ['a4', 4, A],
+    ] as const) {
       await t.createUser({ userName: `hand-${name}`, password: `password-${name}`, role, location });
       token[name] = await t.login(`hand-${name}`, `password-${name}`);
     }
@@ -64,19 +89,30 @@ describe.each(backends)('client hand-over on %s', (backend) => {
 
   it('exports everything held about a client as one ZIP: a readable JSON and the files, and audits it', async () => {
     const { id, regNo, refId } = await fullClient({ first: 'Neema', last: 'Kasongo', phone: '+243 81 555 0101' });
-    for (const who of ['a3', 'a4', 'a2', 'b7']) expect((await download(who, `/profile/${id}/export`)).status, who).toBe(who === 'b7' ? 404 : 403);
+    for (const who of ['a3', 'a4', 'a2', 'b7'])
+      expect((await download(who, `/profile/${id}/export`)).status, who).toBe(who === 'b7' ? 404 : 403);
     const response = await download('a7', `/profile/${id}/export`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
     expect(response.headers.get('content-disposition')).toContain(`client-${regNo}.zip`);
     const files = unzip(Buffer.from(await response.arrayBuffer()));
     const about = JSON.parse(files.get('client.json')?.toString('utf8') ?? '{}');
-    expect(about.client).toMatchObject({ prof_Id: id, prof_Reg_No: regNo, firstName: 'Neema', lastName: 'Kasongo', middleName: 'Neemason' });
+    expect(about.client).toMatchObject({
+      prof_Id: id,
+      prof_Reg_No: regNo,
+      firstName: 'Neema',
+      lastName: 'Kasongo',
+      middleName: 'Neemason',
+    });
     expect(about.records.skills).toMatchObject({ diploma: 'State diploma' });
     expect(about.records.social).toMatchObject({ maritalStatus: 'married' });
-    expect(about.records.referral).toEqual([expect.objectContaining({ ref_Id: refId, reason: 'Neema Kasongo needs legal advice', serviceName: expect.any(String) })]);
+    expect(about.records.referral).toEqual([
+      expect.objectContaining({ ref_Id: refId, reason: 'Neema Kasongo needs legal advice', serviceName: expect.any(String) }),
+    ]);
     expect(about.history.map((e: Body) => e.action)).toEqual(expect.arrayContaining(['create', 'update', 'image.add']));
-    expect(about.history.find((e: Body) => e.action === 'update' && e.entity === 'profile')?.changes).toMatchObject({ middleName: { after: 'Neemason' } });
+    expect(about.history.find((e: Body) => e.action === 'update' && e.entity === 'profile')?.changes).toMatchObject({
+      middleName: { after: 'Neemason' },
+    });
     const photo = about.documents.find((d: Body) => d.slot === 'photo');
     expect(files.get(photo.file)?.equals(PNG_1PX)).toBe(true);
     const document = about.documents.find((d: Body) => d.slot === 'idDocument');
@@ -84,7 +120,10 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     const attachment = about.documents.find((d: Body) => d.record === 'referral');
     expect(files.get(attachment.file)?.equals(PDF)).toBe(true);
     ok(200)(await download('admin', `/profile/${id}/export`).then(async (r) => ({ status: r.status, body: await r.arrayBuffer() })));
-    const [entry] = await t.server.db.query<Body>(`SELECT "action", "userName", "location" FROM "audit_log" WHERE "action" = 'export' AND "recordId" = $1 ORDER BY "id" LIMIT 1`, [id]);
+    const [entry] = await t.server.db.query<Body>(
+      `SELECT "action", "userName", "location" FROM "audit_log" WHERE "action" = 'export' AND "recordId" = $1 ORDER BY "id" LIMIT 1`,
+      [id],
+    );
     expect(entry).toEqual({ action: 'export', userName: 'hand-a7', location: A });
   });
 
@@ -108,7 +147,10 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     ok(200)(await as('a3', 'GET', `/profile/${id}`)); // nothing erased by the refusals
 
     const reason = `Zawadikimya Mbuyambalu asked in writing on ${new Date().toISOString().slice(0, 10)}`;
-    expect(ok(200)(await as('a7', 'POST', `/profile/${id}/erase`, { reason, password: 'password-a7' })).body).toEqual({ result: 'erased', id });
+    expect(ok(200)(await as('a7', 'POST', `/profile/${id}/erase`, { reason, password: 'password-a7' })).body).toEqual({
+      result: 'erased',
+      id,
+    });
 
     // Every text, varchar and jsonb column of every table, scanned for the client's values.
     const columns = await t.server.db.query<{ table_name: string; column_name: string }>(
@@ -120,12 +162,17 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     for (const { table_name, column_name } of columns) {
       for (const needle of needles) {
         const value = column_name === 'data' ? `encode("${column_name}", 'escape')` : `"${column_name}"::text`;
-        const [hit] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table_name}" WHERE ${value} ILIKE $1`, [`%${needle}%`]);
+        const [hit] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table_name}" WHERE ${value} ILIKE $1`, [
+          `%${needle}%`,
+        ]);
         expect(hit?.n, `${needle} in ${table_name}.${column_name}`).toBe(0);
       }
     }
     // The files are gone; the referral stays, anonymous, and is still counted.
-    const [files] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "images" WHERE "ownerId" IN ($1, $2)`, [id, refId]);
+    const [files] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "images" WHERE "ownerId" IN ($1, $2)`, [
+      id,
+      refId,
+    ]);
     expect(files?.n).toBe(0);
     const countsAfter = ok(200)(await as('admin', 'GET', '/stats/gen')).body as Body;
     expect(countsAfter.referrals).toBe(countsBefore.referrals);
@@ -135,7 +182,9 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     // Gone for everyone: pages, lists, the hand-over search; a second erasure finds nothing.
     ok(404)(await as('a3', 'GET', `/profile/${id}`));
     expect(((await as('a3', 'GET', '/profile?pageSize=200')).body.rows as Body[]).some((r) => r.prof_Id === id)).toBe(false);
-    expect(((await as('a3', 'POST', '/referral/search', { page: 1, pageSize: 200 })).body.rows as Body[]).some((r) => r.prof_Id === id)).toBe(false);
+    expect(
+      ((await as('a3', 'POST', '/referral/search', { page: 1, pageSize: 200 })).body.rows as Body[]).some((r) => r.prof_Id === id),
+    ).toBe(false);
     ok(404)(await as('a7', 'POST', `/profile/${id}/erase`, { reason: 'Again', password: 'password-a7' }));
     ok(404)(await download('a7', `/profile/${id}/export`).then(async (r) => ({ status: r.status, body: await r.text() })));
 
@@ -144,7 +193,10 @@ describe.each(backends)('client hand-over on %s', (backend) => {
       const feed = ok(200)(await as('a3', 'GET', `/sync/${table}?limit=500`)).body as { documents: Body[] };
       const mine = feed.documents.filter((d) => d.prof_Id === id);
       expect(mine.length, table).toBeGreaterThan(0);
-      expect(mine.every((d) => d._deleted === true), table).toBe(true);
+      expect(
+        mine.every((d) => d._deleted === true),
+        table,
+      ).toBe(true);
     }
 
     // The log: one erase entry per record, by whom and why, with no value; the history shows it.
@@ -156,7 +208,9 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     expect(entries.map((e) => e.entity)).toEqual(expect.arrayContaining(['profile', 'skills', 'social', 'profileImage', 'referral']));
     expect(entries.every((e) => e.userName === 'hand-a7' && e.changes === null && e.entryId === null)).toBe(true);
     expect(entries.find((e) => e.entity === 'profile')?.note).toBe(`… … asked in writing on ${new Date().toISOString().slice(0, 10)}`);
-    const history = ok(200)(await as('admin', 'GET', `/history/serviceProvider/${(await as('admin', 'GET', `/spDetail/${service}`)).body.sp_Id}`));
+    const history = ok(200)(
+      await as('admin', 'GET', `/history/serviceProvider/${(await as('admin', 'GET', `/spDetail/${service}`)).body.sp_Id}`),
+    );
     expect(history.status).toBe(200);
     const log = ok(200)(await as('a7', 'GET', '/audit?action=erase&entity=profile')).body as { rows: Body[] };
     expect(log.rows.some((e) => e.recordId === id && e.userName === 'hand-a7')).toBe(true);

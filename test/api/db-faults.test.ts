@@ -15,7 +15,11 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
 const PROVIDERS = serviceProvider.table;
 
-interface Answer { status: number; retryAfter: string | null; body: { message?: string; database?: string } }
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: { message?: string; database?: string };
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,7 +31,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
   let token: string;
   let stream: StreamReader;
 
-  const call = async (method: string, path: string, options: { body?: unknown; lang?: string; signal?: AbortSignal } = {}): Promise<Answer> => {
+  const call = async (
+    method: string,
+    path: string,
+    options: { body?: unknown; lang?: string; signal?: AbortSignal } = {},
+  ): Promise<Answer> => {
     const response = await fetch(`${server.url}/api${path}`, {
       method,
       headers: {
@@ -40,7 +48,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
     });
     const text = await response.text();
     let body: Answer['body'] = {};
-    try { body = JSON.parse(text) as Answer['body']; } catch { /* not JSON */ }
+    try {
+      body = JSON.parse(text) as Answer['body'];
+    } catch {
+      /* not JSON */
+    }
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body };
   };
   const newProvider = () => call('POST', '/sproviers/', { body: sampleBody(serviceProvider) });
@@ -116,7 +128,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a server that survives its data
     expect(server.alive()).toBe(true);
   }, 90_000);
 
-  it('answers 503 with Retry-After in the user\'s language while the database refuses connections, then recovers', async () => {
+  it("answers 503 with Retry-After in the user's language while the database refuses connections, then recovers", async () => {
     const before = stream.tables.length;
     await proxy.refuse();
     try {

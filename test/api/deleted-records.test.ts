@@ -30,7 +30,10 @@ async function deletedProvider(reason: string): Promise<{ id: string; updatedAt:
   const made = await t.api('POST', '/sproviers/', { token: tokens[editor.userName], body });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   const id = String(body.sp_Id);
-  const gone = await t.api('POST', `/sproviers/delete/${id}`, { token: tokens[deleter.userName], body: { reason, password: deleter.password } });
+  const gone = await t.api('POST', `/sproviers/delete/${id}`, {
+    token: tokens[deleter.userName],
+    body: { reason, password: deleter.password },
+  });
   expect(gone.status, JSON.stringify(gone.body)).toBe(200);
   return { id, updatedAt: String(made.body.updatedAt) };
 }
@@ -41,7 +44,11 @@ describe('an edit of a record deleted on the server', () => {
     const { id, updatedAt } = await deletedProvider('Closed for good');
     const put = await t.api('PUT', `/sproviers/${id}`, { token: tokens[editor.userName], body: { sp_Name: 'Edited offline', updatedAt } });
     expect(put.status).toBe(404);
-    expect(put.body).toMatchObject({ code: 'http.recordDeleted', message: 'This record was deleted on the server', deleted: { by: 'Aline Deleter', reason: 'Closed for good' } });
+    expect(put.body).toMatchObject({
+      code: 'http.recordDeleted',
+      message: 'This record was deleted on the server',
+      deleted: { by: 'Aline Deleter', reason: 'Closed for good' },
+    });
     expect(Date.parse(put.body.deleted.at)).toBeGreaterThanOrEqual(before - 1000);
   });
 
@@ -55,7 +62,11 @@ describe('an edit of a record deleted on the server', () => {
     expect(push.status).toBe(200);
     const [answer] = push.body.results;
     expect(answer.status).toBe(404);
-    expect(answer.body).toMatchObject({ code: 'http.recordDeleted', message: 'Cet enregistrement a été supprimé sur le serveur', deleted: { by: 'Aline Deleter', reason: 'Duplicate of another centre' } });
+    expect(answer.body).toMatchObject({
+      code: 'http.recordDeleted',
+      message: 'Cet enregistrement a été supprimé sur le serveur',
+      deleted: { by: 'Aline Deleter', reason: 'Duplicate of another centre' },
+    });
   });
 
   it('tells nothing to another organisation, nor about a record that never existed', async () => {
@@ -64,7 +75,10 @@ describe('an edit of a record deleted on the server', () => {
     expect(other.status).toBe(404);
     expect(other.body.code).toBe('http.recordNotFound');
     expect(other.body.deleted).toBeUndefined();
-    const never = await t.api('PUT', '/sproviers/01900000-0000-7000-8000-00000000beef', { token: tokens[editor.userName], body: { sp_Name: 'Nothing' } });
+    const never = await t.api('PUT', '/sproviers/01900000-0000-7000-8000-00000000beef', {
+      token: tokens[editor.userName],
+      body: { sp_Name: 'Nothing' },
+    });
     expect(never.status).toBe(404);
     expect(never.body).toMatchObject({ code: 'http.recordNotFound', message: 'No record with this id' });
   });

@@ -27,7 +27,11 @@ describe.each(backends)('device privacy on %s', (backend) => {
     fetch(`${t.url}/api${path}`, {
       method,
       ...init,
-      headers: { 'accept-language': 'en', ...(who ? { authorization: `Bearer ${token[who]}` } : {}), ...(init.headers as Record<string, string>) },
+      headers: {
+        'accept-language': 'en',
+        ...(who ? { authorization: `Bearer ${token[who]}` } : {}),
+        ...(init.headers as Record<string, string>),
+      },
     });
 
   /** Every documented route, as [METHOD, path with each {param} filled with an unknown id]. */
@@ -36,14 +40,19 @@ describe.each(backends)('device privacy on %s', (backend) => {
     return Object.entries(docs.paths).flatMap(([path, methods]) =>
       Object.keys(methods)
         .filter((m) => m !== 'parameters')
-        .map((m) => [m.toUpperCase(), path.replace(/^\/api/, '').replace(/\{[^}]+\}/g, ANY_ID)] as [string, string]));
+        .map((m) => [m.toUpperCase(), path.replace(/^\/api/, '').replace(/\{[^}]+\}/g, ANY_ID)] as [string, string]),
+    );
   }
 
   beforeAll(async () => {
     t = await startTestServer({ backend });
     await ensureOrganisations(t.server.db);
     token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role] of [['a3', 3], ['a4', 4], ['gone', 3]] as const) {
+    for (const [name, role] of [
+      ['a3', 3],
+      ['a4', 4],
+      ['gone', 3],
+    ] as const) {
       ids[name] = (await t.createUser({ userName: `user-${name}`, password: `password-${name}`, role, location: A })).userId;
       token[name] = await t.login(`user-${name}`, `password-${name}`);
     }
@@ -55,15 +64,23 @@ describe.each(backends)('device privacy on %s', (backend) => {
     files.job = `/imgs/getById?id=${String(jb.jb_Id)}&imagename=${String(job.body.jb_img1)}`;
     const client: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC') };
     expect((await as('POST', '/profile/', client)).status).toBe(201);
-    expect((await multipartRequest(t, 'PUT', `/profile/images/${String(client.prof_Id)}`, token.a3, { img_for: 'photo' }, { file: PNG_1PX })).status).toBe(200);
+    expect(
+      (await multipartRequest(t, 'PUT', `/profile/images/${String(client.prof_Id)}`, token.a3, { img_for: 'photo' }, { file: PNG_1PX }))
+        .status,
+    ).toBe(200);
     files.photo = `/imgs/getfile?id=${String(client.prof_Id)}&filename=photo`;
     files.profileImages = `/profile/images/${String(client.prof_Id)}`;
     const provider = sampleBody(entityByName.serviceProvider, {});
     expect((await as('POST', '/sproviers/', provider)).status).toBe(201);
     const service = sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) });
     expect((await as('POST', '/spDetail/', service)).status).toBe(201);
-    expect((await t.api('POST', '/sverify/', { token: token.admin, body: { sp_Detail_Id: service.sp_Detail_Id, status: 1 } })).status).toBe(200);
-    const referral: Record<string, unknown> = { ...sampleBody(entityByName.referral, { profile: String(client.prof_Id), service: String(service.sp_Detail_Id) }), status: 'sent' };
+    expect((await t.api('POST', '/sverify/', { token: token.admin, body: { sp_Detail_Id: service.sp_Detail_Id, status: 1 } })).status).toBe(
+      200,
+    );
+    const referral: Record<string, unknown> = {
+      ...sampleBody(entityByName.referral, { profile: String(client.prof_Id), service: String(service.sp_Detail_Id) }),
+      status: 'sent',
+    };
     const made = await as('POST', '/referral/', referral);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const attached = await multipartRequest(t, 'PUT', `/referral/images/${String(referral.ref_Id)}`, token.a3, {}, { file: PNG_1PX });
@@ -90,18 +107,24 @@ describe.each(backends)('device privacy on %s', (backend) => {
         for (const who of ['sweep', undefined]) {
           const response = await raw(method, path, who);
           await response.arrayBuffer();
-          if (response.headers.get('cache-control') !== 'no-store') cached.push(`${who ?? 'anonymous'} ${method} ${path}: ${response.status} ${response.headers.get('cache-control')}`);
+          if (response.headers.get('cache-control') !== 'no-store')
+            cached.push(`${who ?? 'anonymous'} ${method} ${path}: ${response.status} ${response.headers.get('cache-control')}`);
         }
       }
       expect(cached).toEqual([]);
     });
 
     it('answers no-store on sign-in, public settings, an unknown API path, a refused token and the change stream', async () => {
-      const login = await raw('POST', '/login', undefined, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'user-a3', password: 'password-a3' }) });
+      const login = await raw('POST', '/login', undefined, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: 'user-a3', password: 'password-a3' }),
+      });
       expect(login.headers.get('cache-control')).toBe('no-store');
       expect((await raw('GET', '/config')).headers.get('cache-control')).toBe('no-store');
       expect((await raw('GET', '/no-such-route')).headers.get('cache-control')).toBe('no-store');
-      expect((await raw('GET', '/users', undefined, { headers: { authorization: 'Bearer nonsense' } })).headers.get('cache-control')).toBe('no-store');
+      expect((await raw('GET', '/users', undefined, { headers: { authorization: 'Bearer nonsense' } })).headers.get('cache-control')).toBe(
+        'no-store',
+      );
       const controller = new AbortController();
       const stream = await fetch(await t.streamUrl(token.a3), { signal: controller.signal });
       expect(stream.status).toBe(200);
@@ -130,15 +153,23 @@ describe.each(backends)('device privacy on %s', (backend) => {
 
     it('keeps the secret through a password change and an administrator reset', async () => {
       const before = (await device('a4')).body.deviceSecret as string;
-      const changed = await t.api('POST', '/users/changepass', { token: token.a4, body: { oldPassword: 'password-a4', newPassword: 'Kinshasa-river-2026' } });
+      const changed = await t.api('POST', '/users/changepass', {
+        token: token.a4,
+        body: { oldPassword: 'password-a4', newPassword: 'Kinshasa-river-2026' },
+      });
       expect(changed.status).toBe(200);
       token.a4 = changed.body.token as string;
       expect((await device('a4')).body.deviceSecret).toBe(before);
-      expect((await t.api('PUT', `/users/${ids.a4}`, { token: token.admin, body: { password: 'Goma-lake-temporary-7' } })).status).toBe(200);
+      expect((await t.api('PUT', `/users/${ids.a4}`, { token: token.admin, body: { password: 'Goma-lake-temporary-7' } })).status).toBe(
+        200,
+      );
       token.a4 = await t.login('user-a4', 'Goma-lake-temporary-7');
       // A reset password is temporary (issue 26 §5): the device gets its secret once the user chose their own.
       expect((await device('a4')).body.code).toBe('auth.mustChangePassword');
-      const chosen = await t.api('POST', '/users/changepass', { token: token.a4, body: { oldPassword: 'Goma-lake-temporary-7', newPassword: 'Bukavu-shore-2026' } });
+      const chosen = await t.api('POST', '/users/changepass', {
+        token: token.a4,
+        body: { oldPassword: 'Goma-lake-temporary-7', newPassword: 'Bukavu-shore-2026' },
+      });
       token.a4 = chosen.body.token as string;
       expect((await device('a4')).body.deviceSecret).toBe(before);
     });
@@ -195,8 +226,13 @@ describe.each(backends)('device privacy on %s', (backend) => {
     it('tells an ended session (auth.sessionEnded) from a deactivated account (auth.inactive) on every route and the stream', async () => {
       const stale = token.gone;
       token.gone = await t.login('user-gone', 'password-gone'); // the first token's session goes on
-      expect((await t.api('PUT', `/users/${ids.gone}`, { token: token.admin, body: { password: 'Bukavu-hills-temporary-3' } })).status).toBe(200);
-      expect((await t.api('GET', `/users/${ids.gone}`, { token: stale })).body).toMatchObject({ statusCode: 401, code: 'auth.sessionEnded' });
+      expect(
+        (await t.api('PUT', `/users/${ids.gone}`, { token: token.admin, body: { password: 'Bukavu-hills-temporary-3' } })).status,
+      ).toBe(200);
+      expect((await t.api('GET', `/users/${ids.gone}`, { token: stale })).body).toMatchObject({
+        statusCode: 401,
+        code: 'auth.sessionEnded',
+      });
       const current = await t.login('user-gone', 'Bukavu-hills-temporary-3');
       expect((await t.api('PUT', `/users/${ids.gone}`, { token: token.admin, body: { active: false } })).status).toBe(200);
       const routes = (await routeTable()).filter(([, path]) => !PUBLIC_PATHS.includes(path));
@@ -205,7 +241,8 @@ describe.each(backends)('device privacy on %s', (backend) => {
       for (const [method, path] of routes) {
         const response = await raw(method, path, undefined, { headers: { authorization: `Bearer ${current}` } });
         const body = await response.json().catch(() => ({}));
-        if (response.status !== 401 || body.code !== 'auth.inactive') wrong.push(`${method} ${path}: ${response.status} ${String(body.code)}`);
+        if (response.status !== 401 || body.code !== 'auth.inactive')
+          wrong.push(`${method} ${path}: ${response.status} ${String(body.code)}`);
       }
       expect(wrong).toEqual([]);
       const ticket = await t.api('POST', '/sync/ticket', { token: current });

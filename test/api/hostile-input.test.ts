@@ -13,7 +13,16 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { MAX_IMAGE_BYTES, list as listEntity, serverEntities, user } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { brokenMultipart, controlText, hostileQueryName, hostileQueryValue, hostileValue, otherContentTypes, wrongType, type RawRequest } from '../helpers/hostile';
+import {
+  brokenMultipart,
+  controlText,
+  hostileQueryName,
+  hostileQueryValue,
+  hostileValue,
+  otherContentTypes,
+  wrongType,
+  type RawRequest,
+} from '../helpers/hostile';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -57,7 +66,7 @@ describe.each(backends)('hostile input on %s', (backend) => {
       headers['content-type'] = 'application/json';
       body = new Blob([JSON.stringify(options.json)]);
     }
-    const label = `${method} ${path} ${options.raw ? options.raw.name : JSON.stringify(options.json)?.slice(0, 200) ?? ''}`;
+    const label = `${method} ${path} ${options.raw ? options.raw.name : (JSON.stringify(options.json)?.slice(0, 200) ?? '')}`;
     let status = 0;
     let text = '';
     try {
@@ -78,7 +87,8 @@ describe.each(backends)('hostile input on %s', (backend) => {
       totals.changed++;
       failures.push({ request: label, status, problem: 'refused but the database changed' });
     }
-    if (status >= 400 && status < 500 && !/^\{/.test(text)) failures.push({ request: label, status, problem: `no JSON message: ${text.slice(0, 100)}` });
+    if (status >= 400 && status < 500 && !/^\{/.test(text))
+      failures.push({ request: label, status, problem: `no JSON message: ${text.slice(0, 100)}` });
     baseline = now;
     return status;
   }
@@ -93,8 +103,16 @@ describe.each(backends)('hostile input on %s', (backend) => {
   /** A hostile change to a valid body: one field wrong, an extra field, or no object at all. */
   const hostileBody = (fields: [string, import('../../schemas/define').Field][]) =>
     fc.oneof(
-      { weight: 6, arbitrary: fc.constantFrom(...fields).chain(([name, field]) => hostileValue(field).map((value) => ({ [name]: value }))) },
-      { weight: 1, arbitrary: fc.tuple(fc.oneof(controlText(12), fc.constantFrom('__proto__', 'constructor', 'unknownField')), wrongType).map(([k, v]) => ({ [k]: v })) },
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom(...fields).chain(([name, field]) => hostileValue(field).map((value) => ({ [name]: value }))),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.oneof(controlText(12), fc.constantFrom('__proto__', 'constructor', 'unknownField')), wrongType)
+          .map(([k, v]) => ({ [k]: v })),
+      },
       { weight: 1, arbitrary: fc.constant(null) },
     );
 
@@ -113,7 +131,10 @@ describe.each(backends)('hostile input on %s', (backend) => {
       refs[name] = String(body[e.keyFields[0]]);
     }
     for (const e of GENERIC) {
-      if (refs[e.name]) { existing[e.name] = refs[e.name]; continue; }
+      if (refs[e.name]) {
+        existing[e.name] = refs[e.name];
+        continue;
+      }
       const body = bodyFor(e);
       const response = await t.api('POST', `${e.rest}/`, { token: writer, body });
       if (response.status !== 201) throw new Error(`${e.name}: ${response.status} ${JSON.stringify(response.body)}`);
@@ -123,7 +144,9 @@ describe.each(backends)('hostile input on %s', (backend) => {
   });
   afterAll(async () => {
     // The figure for the issue's closing note (before/after the fix).
-    console.log(`hostile input on ${backend}: ${totals.requests} requests, ${totals.fiveXX} answered 5xx, ${totals.changed} refused but changed the database`);
+    console.log(
+      `hostile input on ${backend}: ${totals.requests} requests, ${totals.fiveXX} answered 5xx, ${totals.changed} refused but changed the database`,
+    );
     await t?.close();
   });
 
@@ -162,8 +185,10 @@ describe.each(backends)('hostile input on %s', (backend) => {
         fc.asyncProperty(params, controlText(36), async (pairs, badId) => {
           const query = pairs.map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`).join('&');
           if (e.list) await probe(failures, 'GET', `${e.rest}?${query}`, { token: writer });
-          if (e.list && e.routes.search) await probe(failures, 'POST', `${e.rest}${e.routes.search}`, { token: writer, json: Object.fromEntries(pairs) });
-          if (e.list && e.routes.byParent) await probe(failures, 'GET', `${e.rest}${e.routes.byParent}/${encodeAny(badId)}?${query}`, { token: writer });
+          if (e.list && e.routes.search)
+            await probe(failures, 'POST', `${e.rest}${e.routes.search}`, { token: writer, json: Object.fromEntries(pairs) });
+          if (e.list && e.routes.byParent)
+            await probe(failures, 'GET', `${e.rest}${e.routes.byParent}/${encodeAny(badId)}?${query}`, { token: writer });
           await probe(failures, 'GET', `${e.rest}/${encodeAny(badId)}`, { token: writer });
         }),
         { numRuns: RUNS },
@@ -190,7 +215,9 @@ describe.each(backends)('hostile input on %s', (backend) => {
 
     it.skipIf(!e.images.length)('refuses broken multipart bodies and stores nothing', async () => {
       const failures: Outcome[] = [];
-      const fields = Object.fromEntries(Object.entries(bodyFor(e)).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+      const fields = Object.fromEntries(
+        Object.entries(bodyFor(e)).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+      );
       for (const raw of brokenMultipart(fields, e.images[0], PNG_1PX, MAX_IMAGE_BYTES)) {
         const status = await probe(failures, 'POST', `${e.rest}/`, { token: writer, raw });
         if (status < 400 && status !== 0) failures.push({ request: `POST ${raw.name}`, status, problem: 'accepted' });
@@ -210,23 +237,37 @@ describe.each(backends)('hostile input on %s', (backend) => {
     for (const raw of otherContentTypes({ img_for: 'photo' })) {
       await probe(failures, 'PUT', `/profile/images/${refs.profile}`, { token: writer, raw });
     }
-    await probe(failures, 'PUT', `/profile/images/${encodeURIComponent('a\u0000b')}`, { token: writer, raw: brokenMultipart({ img_for: 'photo' }, 'file', PNG_1PX, MAX_IMAGE_BYTES)[0] });
+    await probe(failures, 'PUT', `/profile/images/${encodeURIComponent('a\u0000b')}`, {
+      token: writer,
+      raw: brokenMultipart({ img_for: 'photo' }, 'file', PNG_1PX, MAX_IMAGE_BYTES)[0],
+    });
     expect(failures).toEqual([]);
   });
 
-  it('answers the cases measured in the issue with a message in the user\'s language', async () => {
+  it("answers the cases measured in the issue with a message in the user's language", async () => {
     const e = GENERIC.find((x) => x.name === 'job') as EntityShape;
     const text = writableFields(e).find(([, f]) => f.kind === 'string' && !f.pattern && !f.format)?.[0] as string;
     const fr = { authorization: `Bearer ${writer}`, 'accept-language': 'fr' };
-    const nul = await t.api('POST', `${e.rest}/`, { token: writer, body: { ...bodyFor(e), [text]: 'a\u0000b' }, headers: { 'accept-language': 'fr' } });
+    const nul = await t.api('POST', `${e.rest}/`, {
+      token: writer,
+      body: { ...bodyFor(e), [text]: 'a\u0000b' },
+      headers: { 'accept-language': 'fr' },
+    });
     expect(nul.status).toBe(400);
-    expect(nul.body.errors).toContainEqual({ field: text, message: `${text} contient des caractères de contrôle, qui ne sont pas acceptés` });
+    expect(nul.body.errors).toContainEqual({
+      field: text,
+      message: `${text} contient des caractères de contrôle, qui ne sont pas acceptés`,
+    });
     const year0 = await t.api('GET', `${e.rest}?dateFrom=0000-01-01`, { token: writer });
     expect(year0.status).toBe(400);
     expect(year0.body.errors).toContainEqual({ field: 'dateFrom', message: 'dateFrom must be a date between 1900 and 2100' });
     expect((await t.api('GET', `${e.rest}?q=%00`, { token: writer })).status).toBe(400);
     const before = (await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body;
-    const plain = await fetch(`${t.url}/api${e.rest}/${existing.job}`, { method: 'PUT', headers: { ...fr, 'content-type': 'text/plain' }, body: JSON.stringify({ [text]: 'changed' }) });
+    const plain = await fetch(`${t.url}/api${e.rest}/${existing.job}`, {
+      method: 'PUT',
+      headers: { ...fr, 'content-type': 'text/plain' },
+      body: JSON.stringify({ [text]: 'changed' }),
+    });
     expect(plain.status).toBe(415);
     expect((await plain.json()).message).toBe("Ce type de contenu n'est pas accepté");
     expect((await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body).toEqual(before);
@@ -238,7 +279,11 @@ describe.each(backends)('hostile input on %s', (backend) => {
     expect((await t.api('POST', '/stats/byterCate/', { token: writer, body: { territory: '1e999' } })).status).toBe(400);
     expect((await t.api('GET', `${e.rest}?page=1e999`, { token: writer })).status).toBe(400);
     const before = (await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body;
-    const raw = await fetch(`${t.url}/api${e.rest}/${existing.job}`, { method: 'PUT', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: '{"positions": 1e999}' });
+    const raw = await fetch(`${t.url}/api${e.rest}/${existing.job}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+      body: '{"positions": 1e999}',
+    });
     expect(raw.status).toBe(400);
     expect((await t.api('GET', `${e.rest}/${existing.job}`, { token: writer })).body).toEqual(before);
   });
@@ -278,7 +323,9 @@ function encodeAny(text: string): string {
     .map((c) => {
       const code = c.codePointAt(0) ?? 0;
       if (code < 0xd800 || code > 0xdfff) return encodeURIComponent(c);
-      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     })
     .join('');
 }

@@ -5,11 +5,34 @@ import { listParams } from '../../schemas/index';
 
 describe('listParams', () => {
   it('puts the filters at the top level beside the other parameters', () => {
-    expect(listParams({ page: 2, pageSize: 25, sort: 'date', dir: 'asc', q: 'x', dateFrom: '2025-01-01', filter: { status: 'sent', territory: 3, open: false } }))
-      .toEqual({ page: 2, pageSize: 25, sort: 'date', dir: 'asc', q: 'x', dateFrom: '2025-01-01', status: 'sent', territory: 3, open: false });
+    expect(
+      listParams({
+        page: 2,
+        pageSize: 25,
+        sort: 'date',
+        dir: 'asc',
+        q: 'x',
+        dateFrom: '2025-01-01',
+        filter: { status: 'sent', territory: 3, open: false },
+      }),
+    ).toEqual({
+      page: 2,
+      pageSize: 25,
+      sort: 'date',
+      dir: 'asc',
+      q: 'x',
+      dateFrom: '2025-01-01',
+      status: 'sent',
+      territory: 3,
+      open: false,
+    });
   });
 
   it('leaves out empty values, and keeps zero and false', () => {
-    expect(listParams({ page: 1, q: '', sort: undefined, filter: { location: 0, active: false, status: '' } })).toEqual({ page: 1, location: 0, active: false });
+    expect(listParams({ page: 1, q: '', sort: undefined, filter: { location: 0, active: false, status: '' } })).toEqual({
+      page: 1,
+      location: 0,
+      active: false,
+    });
   });
 });

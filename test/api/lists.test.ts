@@ -92,14 +92,16 @@ describe.each(backends)('lists API on %s', (backend) => {
     { name: 'GET /lists', allowed: ROLES, call: (token) => t.api('GET', '/lists', { token }) },
     { name: 'GET /lists/profilelist', allowed: ROLES, call: (token) => t.api('GET', '/lists/profilelist', { token }) },
     {
-      name: 'PUT /lists/{id}', allowed: [1],
+      name: 'PUT /lists/{id}',
+      allowed: [1],
       call: async (token) => {
         const { id, items } = await stored('sector');
         return t.api('PUT', `/lists/${id}`, { token, body: { items: items.map((i) => ({ ...i, fr: `${i.fr} (gate)` })) } });
       },
     },
     {
-      name: 'POST /lists/{id}', allowed: [1],
+      name: 'POST /lists/{id}',
+      allowed: [1],
       call: async (token) => t.api('POST', `/lists/${(await stored('sector')).id}`, { token, body: { fr: 'Porte', en: 'Gate' } }),
     },
   ];
@@ -175,7 +177,10 @@ describe.each(backends)('lists API on %s', (backend) => {
 
     it('takes back unchanged what GET /lists gave (territory centres included)', async () => {
       const territory = (await t.api('GET', '/lists', { token: tokens[1] })).body.find((l: ListRow) => l.key === 'territory');
-      const { status, body } = await t.api('PUT', `/lists/${territory.id}`, { token: tokens[1], body: { items: territory.items, updatedAt: territory.updatedAt } });
+      const { status, body } = await t.api('PUT', `/lists/${territory.id}`, {
+        token: tokens[1],
+        body: { items: territory.items, updatedAt: territory.updatedAt },
+      });
       expect(status).toBe(200);
       expect(body.items).toEqual(territory.items);
     });
@@ -191,7 +196,10 @@ describe.each(backends)('lists API on %s', (backend) => {
 
     it('refuses an id used twice', async () => {
       const { id, items } = await stored('educationLevel');
-      const { status, body } = await t.api('PUT', `/lists/${id}`, { token: tokens[1], body: { items: [...items, { ...items[0], fr: 'Autre' }] } });
+      const { status, body } = await t.api('PUT', `/lists/${id}`, {
+        token: tokens[1],
+        body: { items: [...items, { ...items[0], fr: 'Autre' }] },
+      });
       expect(status).toBe(400);
       expect(body.message).toBe('Item id 1 appears more than once');
       expect((await stored('educationLevel')).items).toEqual(items);
@@ -229,11 +237,18 @@ describe.each(backends)('lists API on %s', (backend) => {
       const { id, items } = await stored('organisation');
       const highest = Math.max(...items.map((i) => i.id));
       const { status, body } = await t.api('POST', `/lists/${id}`, {
-        token: tokens[1], body: { fr: 'Association des Jeunes Artisans', en: 'Young Craftspeople Association', abbr: 'AJA' },
+        token: tokens[1],
+        body: { fr: 'Association des Jeunes Artisans', en: 'Young Craftspeople Association', abbr: 'AJA' },
       });
       expect(status).toBe(201);
       expect(body.items).toHaveLength(items.length + 1);
-      expect(body.items.at(-1)).toEqual({ id: highest + 1, fr: 'Association des Jeunes Artisans', en: 'Young Craftspeople Association', abbr: 'AJA', active: true });
+      expect(body.items.at(-1)).toEqual({
+        id: highest + 1,
+        fr: 'Association des Jeunes Artisans',
+        en: 'Young Craftspeople Association',
+        abbr: 'AJA',
+        active: true,
+      });
       const profile = await t.api('GET', '/lists/profilelist', { token: tokens[3] });
       expect(profile.body.organisation.map((i: Item) => i.abbr)).toContain('AJA');
     });
@@ -249,7 +264,11 @@ describe.each(backends)('lists API on %s', (backend) => {
 
     it('answers 409 duplicate entry to a label or abbreviation already in the list', async () => {
       const { id, items } = await stored('organisation');
-      for (const body of [{ fr: 'CENTRE d’Appui aux Jeunes ', en: 'Other' }, { fr: 'Autre', en: 'youth support centre' }, { fr: 'Autre', en: 'Other', abbr: 'CAJ' }]) {
+      for (const body of [
+        { fr: 'CENTRE d’Appui aux Jeunes ', en: 'Other' },
+        { fr: 'Autre', en: 'youth support centre' },
+        { fr: 'Autre', en: 'Other', abbr: 'CAJ' },
+      ]) {
         const answer = await t.api('POST', `/lists/${id}`, { token: tokens[1], body });
         expect(answer.status).toBe(409);
         expect(answer.body.message).toBe('duplicate entry');
@@ -261,10 +280,12 @@ describe.each(backends)('lists API on %s', (backend) => {
       const { id, items } = await stored('category');
       const { status, body } = await t.api('POST', `/lists/${id}`, { token: tokens[1], body: { fr: 'Culture', abbr: 'ab c' } });
       expect(status).toBe(400);
-      expect(body.errors).toEqual(expect.arrayContaining([
-        { field: 'en', message: 'en is required' },
-        { field: 'abbr', message: 'abbr is not valid' },
-      ]));
+      expect(body.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'en', message: 'en is required' },
+          { field: 'abbr', message: 'abbr is not valid' },
+        ]),
+      );
       expect((await stored('category')).items).toEqual(items);
     });
 

@@ -18,7 +18,9 @@ describe.each(backends)('the log keeps database errors without their values on %
 
   async function failure(sql: string, params: unknown[]): Promise<Error> {
     return t.server.db.query(sql, params).then(
-      () => { throw new Error('the statement should have failed'); },
+      () => {
+        throw new Error('the statement should have failed');
+      },
       (error: unknown) => error as Error,
     );
   }
@@ -46,6 +48,8 @@ describe.each(backends)('the log keeps database errors without their values on %
 
   it('other errors keep their message and stack', () => {
     t.server.app.log.error({ err: new Error('disk full') }, 'unhandled error');
-    expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({ err: { type: 'Error', message: 'disk full', stack: expect.stringContaining('disk full') } });
+    expect(JSON.parse(log.at(-1) ?? '{}')).toMatchObject({
+      err: { type: 'Error', message: 'disk full', stack: expect.stringContaining('disk full') },
+    });
   });
 });

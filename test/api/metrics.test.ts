@@ -48,7 +48,19 @@ describe.each(backends)('metrics on %s', (backend) => {
 
   it('answers role 1 and the scrape token in the text format; refuses anonymous users, every other role and a wrong token', async () => {
     const families = await scrape(`Bearer ${tokens[1]}`);
-    for (const name of ['icrs_http_requests_total', 'icrs_http_request_duration_seconds', 'icrs_db_connections', 'icrs_db_connection_waiting', 'icrs_db_connection_wait_seconds', 'icrs_upload_batches_total', 'icrs_upload_records_total', 'icrs_change_streams_open', 'icrs_signin_failures_total', 'icrs_password_throttled_total', 'icrs_process_cpu_seconds_total']) {
+    for (const name of [
+      'icrs_http_requests_total',
+      'icrs_http_request_duration_seconds',
+      'icrs_db_connections',
+      'icrs_db_connection_waiting',
+      'icrs_db_connection_wait_seconds',
+      'icrs_upload_batches_total',
+      'icrs_upload_records_total',
+      'icrs_change_streams_open',
+      'icrs_signin_failures_total',
+      'icrs_password_throttled_total',
+      'icrs_process_cpu_seconds_total',
+    ]) {
       expect(families.get(name)?.help, name).toBeTruthy();
     }
     expect(families.get('icrs_http_request_duration_seconds')?.type).toBe('histogram');
@@ -70,7 +82,10 @@ describe.each(backends)('metrics on %s', (backend) => {
     for (let i = 0; i < 3; i += 1) expect((await t.api('GET', `/jobs/no-such-job-${i}`, { token: tokens[3] })).status).toBe(404);
     const after = await scrape();
     expect(valueOf(after, 'icrs_http_requests_total', route) - valueOf(before, 'icrs_http_requests_total', route)).toBe(3);
-    expect(valueOf(after, 'icrs_http_request_duration_seconds_count', route) - valueOf(before, 'icrs_http_request_duration_seconds_count', route)).toBe(3);
+    expect(
+      valueOf(after, 'icrs_http_request_duration_seconds_count', route) -
+        valueOf(before, 'icrs_http_request_duration_seconds_count', route),
+    ).toBe(3);
     expect(valueOf(after, 'icrs_http_request_duration_seconds_sum', route)).toBeGreaterThan(0);
     const routes = after.get('icrs_http_requests_total')?.samples.map((s) => s.labels.route) ?? [];
     expect(routes.some((r) => r?.includes('no-such-job'))).toBe(false);
@@ -80,7 +95,10 @@ describe.each(backends)('metrics on %s', (backend) => {
     const before = await scrape();
     const good = [sampleBody(job), sampleBody(job)];
     const bad = { ...sampleBody(job), positions: 0 }; // below the minimum: refused alone
-    const response = await t.api('POST', `/sync/push/${job.table}`, { token: tokens[3], body: { records: [...good, bad].map((data) => ({ op: 'create', data })) } });
+    const response = await t.api('POST', `/sync/push/${job.table}`, {
+      token: tokens[3],
+      body: { records: [...good, bad].map((data) => ({ op: 'create', data })) },
+    });
     expect(response.body.results.map((r: { status: number }) => r.status)).toEqual([201, 201, 400]);
     const after = await scrape();
     const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
@@ -106,7 +124,9 @@ describe.each(backends)('metrics on %s', (backend) => {
     }
     expect((await t.api('POST', '/login', { body: { userName: name, password: 'wrong-password' } })).status).toBe(429);
     const after = await scrape();
-    expect(valueOf(after, 'icrs_signin_failures_total') - valueOf(before, 'icrs_signin_failures_total')).toBe(LOGIN_LIMITS.perUserName.maxFailures);
+    expect(valueOf(after, 'icrs_signin_failures_total') - valueOf(before, 'icrs_signin_failures_total')).toBe(
+      LOGIN_LIMITS.perUserName.maxFailures,
+    );
     expect(valueOf(after, 'icrs_password_throttled_total') - valueOf(before, 'icrs_password_throttled_total')).toBe(1);
   });
 
@@ -116,10 +136,13 @@ describe.each(backends)('metrics on %s', (backend) => {
     const max = valueOf(families, 'icrs_db_connections', { state: 'max' });
     expect(max).toBeGreaterThanOrEqual(1);
     expect(valueOf(families, 'icrs_db_connections', { state: 'open' })).toBeLessThanOrEqual(max);
-    expect(valueOf(families, 'icrs_db_connections', { state: 'idle' })).toBeLessThanOrEqual(valueOf(families, 'icrs_db_connections', { state: 'open' }));
+    expect(valueOf(families, 'icrs_db_connections', { state: 'idle' })).toBeLessThanOrEqual(
+      valueOf(families, 'icrs_db_connections', { state: 'open' }),
+    );
     expect(valueOf(families, 'icrs_db_connection_waiting')).toBeGreaterThanOrEqual(0);
     // PostgreSQL's pool: every request waited for its connection, however briefly.
-    if (backend === 'postgres') expect(valueOf(families, 'icrs_db_connection_wait_seconds_count', { outcome: 'ok' })).toBeGreaterThanOrEqual(20);
+    if (backend === 'postgres')
+      expect(valueOf(families, 'icrs_db_connection_wait_seconds_count', { outcome: 'ok' })).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -55,7 +55,12 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
   }
 }
 
-async function call(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const response = await fetch(`${base}/api${path}`, {
     method,
     headers: {
@@ -69,7 +74,11 @@ async function call(base: string, method: string, path: string, options: { token
   const at = performance.now();
   const text = await response.text();
   let body: Answer['body'] = {};
-  try { body = JSON.parse(text) as Answer['body']; } catch { /* not JSON (an empty 204) */ }
+  try {
+    body = JSON.parse(text) as Answer['body'];
+  } catch {
+    /* not JSON (an empty 204) */
+  }
   return { status: response.status, body, at };
 }
 
@@ -87,7 +96,9 @@ async function openChangeStream(base: string, token: string): Promise<ChangeStre
   const ticket = await call(base, 'POST', '/sync/ticket', { token });
   if (ticket.status !== 200) throw new Error(`no stream ticket: ${ticket.status} ${JSON.stringify(ticket.body)}`);
   const controller = new AbortController();
-  const response = await fetch(`${base}/api/sync/stream?ticket=${encodeURIComponent(String(ticket.body.ticket))}`, { signal: controller.signal });
+  const response = await fetch(`${base}/api/sync/stream?ticket=${encodeURIComponent(String(ticket.body.ticket))}`, {
+    signal: controller.signal,
+  });
   if (response.status !== 200 || !response.body) throw new Error(`the stream answered ${response.status}`);
   const events: { table: string; at: number }[] = [];
   const waiters = new Set<() => void>();
@@ -111,16 +122,17 @@ async function openChangeStream(base: string, token: string): Promise<ChangeStre
   return {
     events,
     ended,
-    next: (table, from) => new Promise((resolve) => {
-      const look = () => {
-        const found = events.slice(from).find((event) => event.table === table);
-        if (!found) return;
-        waiters.delete(look);
-        resolve(found);
-      };
-      waiters.add(look);
-      look();
-    }),
+    next: (table, from) =>
+      new Promise((resolve) => {
+        const look = () => {
+          const found = events.slice(from).find((event) => event.table === table);
+          if (!found) return;
+          waiters.delete(look);
+          resolve(found);
+        };
+        waiters.add(look);
+        look();
+      }),
     close: () => controller.abort(),
   };
 }
@@ -174,11 +186,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     return String((answer.body.result as { user: { token: string } }).user.token);
   };
   const createUser = async (userName: string, password: string) => {
-    const created = await call(A().url, 'POST', '/users/', { token: adminToken, body: { userName, password, role: 1, location: 0, fullName: `Test ${userName}` } });
+    const created = await call(A().url, 'POST', '/users/', {
+      token: adminToken,
+      body: { userName, password, role: 1, location: 0, fullName: `Test ${userName}` },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   };
   const storedCount = async (keys: string[]) => {
-    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${PROVIDERS}" WHERE "${PROVIDER_KEY}" = ANY($1::text[])`, [keys]);
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${PROVIDERS}" WHERE "${PROVIDER_KEY}" = ANY($1::text[])`,
+      [keys],
+    );
     return rows[0]?.n ?? 0;
   };
 
@@ -272,8 +290,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
       throughBalancer.close();
     }
     const shown = (ms: number[]) => ms.map((d) => d.toFixed(0)).join(', ');
-    console.log(`change stream: write on A -> event on B: ${shown(delays)} ms (worst ${Math.max(...delays).toFixed(0)} ms); ` +
-      `through the balancer: ${shown(balancedDelays)} ms (worst ${Math.max(...balancedDelays).toFixed(0)} ms)`);
+    console.log(
+      `change stream: write on A -> event on B: ${shown(delays)} ms (worst ${Math.max(...delays).toFixed(0)} ms); ` +
+        `through the balancer: ${shown(balancedDelays)} ms (worst ${Math.max(...balancedDelays).toFixed(0)} ms)`,
+    );
     expect(Math.max(...delays)).toBeLessThan(1000);
     expect(Math.max(...balancedDelays)).toBeLessThan(1000);
   });
@@ -284,15 +304,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     const progressWaiters = new Set<() => void>();
     const progressed = () => progressWaiters.forEach((wake) => wake());
     /** Resolves once the clients have had `count` more successes: traffic went through meanwhile. */
-    const progress = (count: number) => within(30_000, `${count} more successes`, new Promise<void>((resolve) => {
-      const target = tally.successes + count;
-      const wake = () => {
-        if (tally.successes < target) return;
-        progressWaiters.delete(wake);
-        resolve();
-      };
-      progressWaiters.add(wake);
-    }));
+    const progress = (count: number) =>
+      within(
+        30_000,
+        `${count} more successes`,
+        new Promise<void>((resolve) => {
+          const target = tally.successes + count;
+          const wake = () => {
+            if (tally.successes < target) return;
+            progressWaiters.delete(wake);
+            resolve();
+          };
+          progressWaiters.add(wake);
+        }),
+      );
     const succeeded = () => {
       tally.successes += 1;
       progressed();
@@ -326,7 +351,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     const writer = async (w: number) => {
       for (let n = 1; !stopping; n += 1) {
         const body = newProvider(`Rolling writer ${w} #${n}`);
-        const { answer, retried } = await withRetry(`writer ${w} #${n}`, () => call(balancer.url, 'POST', '/sproviers/', { token: adminToken, body }));
+        const { answer, retried } = await withRetry(`writer ${w} #${n}`, () =>
+          call(balancer.url, 'POST', '/sproviers/', { token: adminToken, body }),
+        );
         if (answer.status === 201 || (retried && duplicate(answer.status, answer.body))) {
           writtenKeys.push(String(body[PROVIDER_KEY]));
           succeeded();
@@ -336,9 +363,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     const uploader = async () => {
       for (let n = 1; !stopping; n += 1) {
         const records = Array.from({ length: 10 }, (_, i) => ({ op: 'create', data: newProvider(`Rolling batch ${n}.${i}`) }));
-        const { answer, retried } = await withRetry(`batch ${n}`, () => call(balancer.url, 'POST', `/sync/push/${PROVIDERS}`, { token: adminToken, body: { records } }));
+        const { answer, retried } = await withRetry(`batch ${n}`, () =>
+          call(balancer.url, 'POST', `/sync/push/${PROVIDERS}`, { token: adminToken, body: { records } }),
+        );
         const results = (answer.body.results ?? []) as { key: string; status: number; body: { code?: unknown } }[];
-        const stored = answer.status === 200 && results.length === records.length &&
+        const stored =
+          answer.status === 200 &&
+          results.length === records.length &&
           results.every((r) => r.status === 201 || (retried && duplicate(r.status, r.body)));
         if (stored) {
           uploadedKeys.push(...records.map((r) => String(r.data[PROVIDER_KEY])));
@@ -348,7 +379,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     };
     const reader = async (r: number) => {
       for (let n = 1; !stopping; n += 1) {
-        const { answer } = await withRetry(`reader ${r} #${n}`, () => call(balancer.url, 'GET', '/sproviers?pageSize=5', { token: adminToken }));
+        const { answer } = await withRetry(`reader ${r} #${n}`, () =>
+          call(balancer.url, 'GET', '/sproviers?pageSize=5', { token: adminToken }),
+        );
         if (answer.status === 200 && Array.isArray(answer.body.rows)) succeeded();
         else tally.failures.push(`reader ${r} #${n}: ${answer.status} ${JSON.stringify(answer.body)}`);
       }
@@ -356,7 +389,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     const loops = [writer(1), writer(2), writer(3), uploader(), reader(1), reader(2)].map((loop, i) =>
       loop.catch((error: unknown) => {
         tally.gaveUp.push(`loop ${i}: ${error instanceof Error ? error.message : String(error)}`);
-      }));
+      }),
+    );
 
     /**
      * Stops `old` with SIGTERM as an operator's rolling restart does, and checks what its clients
@@ -377,7 +411,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
       await shuttingDown;
       await within(10_000, `${name}'s change stream to end`, stream.ended);
       // Closing now: a new request is turned away (503, or the connection refused).
-      const late = await call(old.url, 'GET', '/health').then((answer) => answer.status, () => 0);
+      const late = await call(old.url, 'GET', '/health').then(
+        (answer) => answer.status,
+        () => 0,
+      );
       expect([0, 503], `a request to ${name} while it closes`).toContain(late);
 
       sendRest();
@@ -399,7 +436,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     const stopA = await stopChecked(oldA, 'A');
     processes.A = await startServerProcess(scratch.url, SERVER_ENV, { entry: NEXT_RELEASE });
     // The next release migrated the schema; B, of the previous release, keeps working on it.
-    const recorded = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM "schema_migrations" WHERE "id" = $1', [NEXT_RELEASE_MIGRATION]);
+    const recorded = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM "schema_migrations" WHERE "id" = $1', [
+      NEXT_RELEASE_MIGRATION,
+    ]);
     expect(recorded.rows[0]?.n).toBe(1);
     const onOldB = newProvider('Written by the previous release on the new schema');
     expect((await call(B().url, 'POST', '/sproviers/', { token: adminToken, body: onOldB })).status).toBe(201);
@@ -432,10 +471,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     // Every record a client was told is stored is there, once (keys are the clients' own).
     expect(await storedCount(writtenKeys)).toBe(writtenKeys.length);
     expect(await storedCount(uploadedKeys)).toBe(uploadedKeys.length);
-    const { rows: [made] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${PROVIDERS}" WHERE "sp_Name" LIKE 'Rolling %'`);
+    const {
+      rows: [made],
+    } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${PROVIDERS}" WHERE "sp_Name" LIKE 'Rolling %'`);
     expect(made?.n).toBe(writtenKeys.length + uploadedKeys.length);
     // The migration ran once, though two processes of the next release started.
-    const migrations = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM "schema_migrations" WHERE "id" = $1', [NEXT_RELEASE_MIGRATION]);
+    const migrations = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM "schema_migrations" WHERE "id" = $1', [
+      NEXT_RELEASE_MIGRATION,
+    ]);
     expect(migrations.rows[0]?.n).toBe(1);
     // Both processes of the next release serve, directly and through the balancer.
     for (const next of [A(), B()]) {

@@ -70,16 +70,19 @@ describe('the build compressed', () => {
   it.each([
     ['br', 'gzip, deflate, br', brotliDecompressSync],
     ['gzip', 'gzip, deflate', gunzipSync],
-  ] as const)('sends a script in %s to a browser that accepts it, smaller, cached as the file itself', async (encoding, accepted, decode) => {
-    const answer = await rawGet('/assets/index-AbCd1234.js', accepted);
-    expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBe(encoding);
-    expect(answer.headers['content-type']).toMatch(/javascript/);
-    expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(answer.headers.vary).toMatch(/accept-encoding/i);
-    expect(answer.body.length).toBeLessThan(script.length / 3);
-    expect(decode(answer.body).toString()).toBe(script);
-  });
+  ] as const)(
+    'sends a script in %s to a browser that accepts it, smaller, cached as the file itself',
+    async (encoding, accepted, decode) => {
+      const answer = await rawGet('/assets/index-AbCd1234.js', accepted);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers['content-type']).toMatch(/javascript/);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+      expect(answer.body.length).toBeLessThan(script.length / 3);
+      expect(decode(answer.body).toString()).toBe(script);
+    },
+  );
 
   it('sends the file itself to a browser that accepts no encoding', async () => {
     const answer = await rawGet('/assets/index-AbCd1234.js');

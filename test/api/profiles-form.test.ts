@@ -31,7 +31,14 @@ describe.each(backends)('client form calls on %s', (backend) => {
   beforeAll(async () => {
     t = await startTestServer({ backend });
     await ensureOrganisations(t.server.db);
-    for (const [name, role, location] of [['a3', 3, A], ['b3', 3, B], ['a2', 2, A], ['a4', 4, A], ['a7', 7, A], ['a6', 6, A]] as const) {
+    for (const [name, role, location] of [
+      ['a3', 3, A],
+      ['b3', 3, B],
+      ['a2', 2, A],
+      ['a4', 4, A],
+      ['a7', 7, A],
+      ['a6', 6, A],
+    ] as const) {
       await t.createUser({ userName: `user-${name}`, password: `password-${name}`, role, location });
       tokens[name] = await t.login(`user-${name}`, `password-${name}`);
     }
@@ -44,16 +51,34 @@ describe.each(backends)('client form calls on %s', (backend) => {
     let otherOrg: { id: string; regNo: string };
 
     beforeAll(async () => {
-      elodie = await newClient(tokens.a3, 'ADC', { firstName: 'Élodie', lastName: "N'Guessan Müller", birthDate: '1994-03-12', phone: '+243 81 555 0101' });
+      elodie = await newClient(tokens.a3, 'ADC', {
+        firstName: 'Élodie',
+        lastName: "N'Guessan Müller",
+        birthDate: '1994-03-12',
+        phone: '+243 81 555 0101',
+      });
       // The same person registered by another organisation: never shown to A.
-      otherOrg = await newClient(tokens.b3, 'CAJ', { firstName: 'Elodie', lastName: "N'Guessan Muller", birthDate: '1994-03-12', phone: '+243 81 555 0101' });
+      otherOrg = await newClient(tokens.b3, 'CAJ', {
+        firstName: 'Elodie',
+        lastName: "N'Guessan Muller",
+        birthDate: '1994-03-12',
+        phone: '+243 81 555 0101',
+      });
     });
 
     it('finds the same names and birth date whatever the case, accents and spaces', async () => {
       const response = await search(tokens.a3, { firstName: '  ELODIE ', lastName: "n'guessan  muller", birthDate: '1994-03-12' });
       expect(response.status).toBe(200);
       expect(response.body).toEqual([
-        { prof_Id: elodie.id, prof_Reg_No: elodie.regNo, firstName: 'Élodie', lastName: "N'Guessan Müller", birthDate: '1994-03-12', phone: '+243 81 555 0101', match: ['name'] },
+        {
+          prof_Id: elodie.id,
+          prof_Reg_No: elodie.regNo,
+          firstName: 'Élodie',
+          lastName: "N'Guessan Müller",
+          birthDate: '1994-03-12',
+          phone: '+243 81 555 0101',
+          match: ['name'],
+        },
       ]);
     });
 
@@ -65,7 +90,12 @@ describe.each(backends)('client form calls on %s', (backend) => {
     it('finds the same phone whatever its spacing and punctuation', async () => {
       const response = await search(tokens.a3, { firstName: 'Someone', lastName: 'Else', phone: '+243-81-555-0101' });
       expect(response.body.map((r: { prof_Id: string; match: string[] }) => [r.prof_Id, r.match])).toEqual([[elodie.id, ['phone']]]);
-      const both = await search(tokens.a3, { firstName: 'elodie', lastName: "n'guessan müller", birthDate: '1994-03-12', phone: '243815550101' });
+      const both = await search(tokens.a3, {
+        firstName: 'elodie',
+        lastName: "n'guessan müller",
+        birthDate: '1994-03-12',
+        phone: '243815550101',
+      });
       expect(both.body[0].match).toEqual(['name', 'phone']);
     });
 
@@ -99,14 +129,25 @@ describe.each(backends)('client form calls on %s', (backend) => {
 
   describe('removing a photo or document', () => {
     let client: { id: string; regNo: string };
-    const images = async (token: string) => ((await t.api('GET', `/profile/images/${client.id}`, { token })).body as { img_for: string }[]).map((i) => i.img_for);
+    const images = async (token: string) =>
+      ((await t.api('GET', `/profile/images/${client.id}`, { token })).body as { img_for: string }[]).map((i) => i.img_for);
     const bytes = async (kind: string) =>
-      (await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "images" WHERE "ownerId" = $1 AND "slot" = $2', [client.id, kind]))[0].n;
-    const remove = (token: string, kind: string, id = client.id) => t.api('POST', `/profile/images/delete/${id}`, { token, body: { img_for: kind } });
+      (
+        await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "images" WHERE "ownerId" = $1 AND "slot" = $2', [
+          client.id,
+          kind,
+        ])
+      )[0].n;
+    const remove = (token: string, kind: string, id = client.id) =>
+      t.api('POST', `/profile/images/delete/${id}`, { token, body: { img_for: kind } });
 
     beforeAll(async () => {
       client = await newClient(tokens.a3, 'ADC', { firstName: 'Photo', lastName: 'Owner' });
-      for (const [kind, file] of [['photo', PNG_1PX], ['idDocument', PDF], ['consentForm', PNG_1PX]] as const) {
+      for (const [kind, file] of [
+        ['photo', PNG_1PX],
+        ['idDocument', PDF],
+        ['consentForm', PNG_1PX],
+      ] as const) {
         const r = await multipartRequest(t, 'PUT', `/profile/images/${client.id}`, tokens.a3, { img_for: kind }, { file });
         expect(r.status, JSON.stringify(r.body)).toBe(200);
       }
@@ -123,7 +164,9 @@ describe.each(backends)('client form calls on %s', (backend) => {
       expect(await images(tokens.a3)).toEqual(['consentForm', 'photo']);
       expect((await t.api('GET', `/imgs/getfile?id=${client.id}&filename=idDocument`, { token: tokens.a3 })).status).toBe(404);
       const pull = await t.api('GET', '/sync/tbl_profiles_images?limit=1000', { token: tokens.a3 });
-      const row = (pull.body.documents as { prof_Id: string; img_for: string; _deleted: boolean }[]).find((d) => d.prof_Id === client.id && d.img_for === 'idDocument');
+      const row = (pull.body.documents as { prof_Id: string; img_for: string; _deleted: boolean }[]).find(
+        (d) => d.prof_Id === client.id && d.img_for === 'idDocument',
+      );
       expect(row?._deleted).toBe(true);
     });
 
@@ -132,7 +175,9 @@ describe.each(backends)('client form calls on %s', (backend) => {
       const again = await multipartRequest(t, 'PUT', `/profile/images/${client.id}`, tokens.a3, { img_for: 'idDocument' }, { file: PDF });
       expect(again.status).toBe(200);
       expect(await images(tokens.a3)).toEqual(['consentForm', 'idDocument', 'photo']);
-      const served = await fetch(`${t.url}/api/imgs/getfile?id=${client.id}&filename=idDocument`, { headers: { authorization: `Bearer ${tokens.a3}` } });
+      const served = await fetch(`${t.url}/api/imgs/getfile?id=${client.id}&filename=idDocument`, {
+        headers: { authorization: `Bearer ${tokens.a3}` },
+      });
       expect([served.status, served.headers.get('content-type')]).toEqual([200, 'application/pdf']);
     });
 

@@ -22,7 +22,11 @@ describe('PROGRAMME_URL', () => {
 describe('CONTACT_* settings', () => {
   it('are read from the environment, each null when unset', () => {
     expect(configFromEnv({}).contact).toEqual(NO_CONTACT);
-    const contact = configFromEnv({ CONTACT_NAME: ' ICRS support ', CONTACT_EMAIL: 'help@example.net', CONTACT_PHONE: '+243 81 000 0000' }).contact;
+    const contact = configFromEnv({
+      CONTACT_NAME: ' ICRS support ',
+      CONTACT_EMAIL: 'help@example.net',
+      CONTACT_PHONE: '+243 81 000 0000',
+    }).contact;
     expect(contact).toEqual({ name: 'ICRS support', email: 'help@example.net', phone: '+243 81 000 0000', address: null, hours: null });
   });
 
@@ -43,7 +47,9 @@ describe('LOCK_AFTER_MINUTES', () => {
 
   it('refuses at start what is not a whole number of minutes from 0 to 1440', () => {
     for (const value of ['-1', '1441', '2.5', '15m', 'never', '1e3', '0x10']) {
-      expect(() => configFromEnv({ LOCK_AFTER_MINUTES: value }), value).toThrow(/LOCK_AFTER_MINUTES must be a whole number of minutes from 0 \(never lock\) to 1440, got/);
+      expect(() => configFromEnv({ LOCK_AFTER_MINUTES: value }), value).toThrow(
+        /LOCK_AFTER_MINUTES must be a whole number of minutes from 0 \(never lock\) to 1440, got/,
+      );
     }
   });
 });
@@ -64,7 +70,10 @@ describe('GET /api/config', () => {
 
   it('answers null when the installation names no site, and locks after 15 minutes by default', async () => {
     const app = Fastify();
-    await app.register(publicConfigPlugin, { programmeUrl: configFromEnv({}).programmeUrl, lockAfterMinutes: configFromEnv({}).lockAfterMinutes });
+    await app.register(publicConfigPlugin, {
+      programmeUrl: configFromEnv({}).programmeUrl,
+      lockAfterMinutes: configFromEnv({}).lockAfterMinutes,
+    });
     const response = await app.inject({ method: 'GET', url: '/api/config' });
     expect(response.json()).toEqual({ programmeUrl: null, contact: NO_CONTACT, lockAfterMinutes: 15 });
     await app.close();

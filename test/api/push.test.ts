@@ -40,7 +40,10 @@ describe.each(backends)('batched upload on %s', (backend) => {
   const create = (data: Body) => ({ op: 'create', data });
   const count = async (entity: EntityShape, keys: string[]) => {
     const key = entity.keyFields[0] as string;
-    const [row] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [keys]);
+    const [row] = await t.server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`,
+      [keys],
+    );
     return row?.n ?? 0;
   };
 
@@ -50,7 +53,12 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(response.status).toBe(200);
     expect(response.body.results.map((r: Body) => [r.key, r.status])).toEqual(jobs.map((j) => [j.jb_Id, 201]));
     expect(response.body.results[0].body).toMatchObject({ jb_Id: jobs[0]?.jb_Id, title: jobs[0]?.title, location: A });
-    expect(await count(job, jobs.map((j) => String(j.jb_Id)))).toBe(5);
+    expect(
+      await count(
+        job,
+        jobs.map((j) => String(j.jb_Id)),
+      ),
+    ).toBe(5);
   });
 
   it('a record the rules refuse gets its own error; the others land', async () => {
@@ -60,7 +68,12 @@ describe.each(backends)('batched upload on %s', (backend) => {
     const response = await push(job.table, jobs.map(create));
     expect(response.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201, 201]);
     expect(response.body.results[1].body).toMatchObject({ statusCode: 400, errors: [{ field: 'positions' }] });
-    expect(await count(job, jobs.map((j) => String(j.jb_Id)))).toBe(3);
+    expect(
+      await count(
+        job,
+        jobs.map((j) => String(j.jb_Id)),
+      ),
+    ).toBe(3);
     // A child whose parent is missing: the same message as POST /jobsother/.
     const single = await t.api('POST', '/jobsother/', { token: writer(A), body: sampleBody(otherJob, { job: 'no-such-job' }) });
     const batched = await push(otherJob.table, [create(orphan)]);
@@ -71,7 +84,10 @@ describe.each(backends)('batched upload on %s', (backend) => {
     const body = sampleBody(serviceProvider);
     expect((await push(serviceProvider.table, [create(body)])).body.results[0].status).toBe(201);
     const again = await push(serviceProvider.table, [create({ ...body, sp_Name: 'Edited meanwhile' })]);
-    expect(again.body.results[0]).toMatchObject({ status: 409, body: { message: 'duplicate entry', server: { sp_Id: body.sp_Id, sp_Name: body.sp_Name } } });
+    expect(again.body.results[0]).toMatchObject({
+      status: 409,
+      body: { message: 'duplicate entry', server: { sp_Id: body.sp_Id, sp_Name: body.sp_Name } },
+    });
     expect(await count(serviceProvider, [String(body.sp_Id)])).toBe(1);
   });
 
@@ -87,7 +103,12 @@ describe.each(backends)('batched upload on %s', (backend) => {
     const children = [sampleBody(otherJob, { job: String(parent.jb_Id) }), orphan, sampleBody(otherJob, { job: String(parent.jb_Id) })];
     const mixed = await push(otherJob.table, children.map(create));
     expect(mixed.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201]);
-    expect(await count(otherJob, children.map((c) => String(c[otherJob.keyFields[0] as string])))).toBe(2);
+    expect(
+      await count(
+        otherJob,
+        children.map((c) => String(c[otherJob.keyFields[0] as string])),
+      ),
+    ).toBe(2);
   });
 
   it("updates with the edit's base; a row changed since answers 'conflict' with the server's copy", async () => {
@@ -110,12 +131,22 @@ describe.each(backends)('batched upload on %s', (backend) => {
   it('refuses more records or bytes than the limits as a whole, and stores nothing', async () => {
     const many = Array.from({ length: PUSH_LIMITS.records + 1 }, () => sampleBody(job));
     expect((await push(job.table, many.map(create))).status).toBe(400);
-    expect(await count(job, many.map((j) => String(j.jb_Id)))).toBe(0);
+    expect(
+      await count(
+        job,
+        many.map((j) => String(j.jb_Id)),
+      ),
+    ).toBe(0);
     const long = 'é'.repeat(4000); // 8,000 bytes each, twice per job
     const big = Array.from({ length: 80 }, (): Body => ({ ...sampleBody(job), description: long, requirements: long }));
     const response = await push(job.table, big.map(create));
     expect(response.status).toBe(413);
-    expect(await count(job, big.map((j) => String(j.jb_Id)))).toBe(0);
+    expect(
+      await count(
+        job,
+        big.map((j) => String(j.jb_Id)),
+      ),
+    ).toBe(0);
   });
 
   it('is documented, so the organisation scope test probes it for every kind, role and organisation', async () => {
@@ -148,7 +179,10 @@ describe.each(backends)('batched upload on %s', (backend) => {
           expect(response.body.results[0].status).toBe(400);
         } else {
           expect(response.status, `${entity.name} role ${role}`).toBe(200);
-          expect(response.body.results[0].status, `${entity.name} role ${role}: ${JSON.stringify(response.body.results[0].body)}`).toBeLessThan(300);
+          expect(
+            response.body.results[0].status,
+            `${entity.name} role ${role}: ${JSON.stringify(response.body.results[0].body)}`,
+          ).toBeLessThan(300);
         }
       }
     }
@@ -168,7 +202,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(row?.title).toBe(theirs.title);
   });
 
-  it('checks every reference of a batch: children under own parents land, under another organisation\'s or a missing one 400', async () => {
+  it("checks every reference of a batch: children under own parents land, under another organisation's or a missing one 400", async () => {
     const theirs = sampleBody(job);
     expect((await push(job.table, [create(theirs)], writer(B))).body.results[0].status).toBe(201);
     const own = [sampleBody(job), sampleBody(job)];
@@ -187,7 +221,11 @@ describe.each(backends)('batched upload on %s', (backend) => {
     ]);
     expect(stored.map((r) => r.jb_Id).sort()).toEqual([own[0]?.jb_Id, own[0]?.jb_Id, own[1]?.jb_Id].map(String).sort());
     // The same batch from the other organisation: only its own parent is in its scope.
-    const fromB = await push(otherJob.table, [create(sampleBody(otherJob, { job: String(theirs.jb_Id) })), create(sampleBody(otherJob, { job: String(own[0]?.jb_Id) }))], writer(B));
+    const fromB = await push(
+      otherJob.table,
+      [create(sampleBody(otherJob, { job: String(theirs.jb_Id) })), create(sampleBody(otherJob, { job: String(own[0]?.jb_Id) }))],
+      writer(B),
+    );
     expect(fromB.body.results.map((r: Body) => r.status)).toEqual([201, 400]);
   });
 
@@ -220,7 +258,9 @@ describe.each(backends)('batched upload on %s', (backend) => {
       expect(await storedImages(keys)).toEqual(
         [`${keys[0]}:jb_img1:${IMAGE.length}`, `${keys[0]}:jb_img2:${IMAGE.length}`, `${keys[2]}:jb_img3:${IMAGE.length}`].sort(),
       );
-      const image = await fetch(`${t.url}/api/imgs/getById?id=${keys[0]}&imagename=${String(first.jb_img1)}`, { headers: { authorization: `Bearer ${writer(A)}` } });
+      const image = await fetch(`${t.url}/api/imgs/getById?id=${keys[0]}&imagename=${String(first.jb_img1)}`, {
+        headers: { authorization: `Bearer ${writer(A)}` },
+      });
       expect(Buffer.from(await image.arrayBuffer()).equals(IMAGE)).toBe(true);
     });
 
@@ -254,9 +294,17 @@ describe.each(backends)('batched upload on %s', (backend) => {
       const key = String(body.jb_Id);
       const created = (await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE, '0.jb_img2': IMAGE })).body.results[0]?.body as Body;
       const other = png(4, [0, 0, 200]);
-      const update = { op: 'update', id: key, data: { title: 'With a new image', updatedAt: created.updatedAt }, removeImages: ['jb_img2'] };
+      const update = {
+        op: 'update',
+        id: key,
+        data: { title: 'With a new image', updatedAt: created.updatedAt },
+        removeImages: ['jb_img2'],
+      };
       const response = await pushForm(job.table, [update], { '0.jb_img3': other });
-      expect(response.body.results[0]).toMatchObject({ status: 200, body: { title: 'With a new image', jb_img2: null, jb_img3: expect.stringMatching(/^jb_img3-/) } });
+      expect(response.body.results[0]).toMatchObject({
+        status: 200,
+        body: { title: 'With a new image', jb_img2: null, jb_img3: expect.stringMatching(/^jb_img3-/) },
+      });
       expect(await storedImages([key])).toEqual([`${key}:jb_img1:${IMAGE.length}`, `${key}:jb_img3:${other.length}`]);
     });
 
@@ -270,7 +318,9 @@ describe.each(backends)('batched upload on %s', (backend) => {
       }
       const theirs = sampleBody(job);
       expect((await push(job.table, [create(theirs)], writer(B))).body.results[0].status).toBe(201);
-      const response = await pushForm(job.table, [{ op: 'update', id: theirs.jb_Id, data: { title: 'Taken over' } }], { '0.jb_img1': IMAGE });
+      const response = await pushForm(job.table, [{ op: 'update', id: theirs.jb_Id, data: { title: 'Taken over' } }], {
+        '0.jb_img1': IMAGE,
+      });
       expect(response.body.results[0]?.status).toBe(404);
       expect(await storedImages([String(theirs.jb_Id)])).toEqual([]);
     });
@@ -296,7 +346,10 @@ describe.each(backends)('batched upload on %s', (backend) => {
       it('stores each photo with its row in one transaction, replaced by kind; the bytes read back', async () => {
         const ids = [await profileOf(A), await profileOf(A)];
         const other = png(4, [0, 0, 200]);
-        const response = await pushForm(PHOTOS, [photo(ids[0] as string), photo(ids[1] as string, 'idDocument')], { '0.file': IMAGE, '1.file': other });
+        const response = await pushForm(PHOTOS, [photo(ids[0] as string), photo(ids[1] as string, 'idDocument')], {
+          '0.file': IMAGE,
+          '1.file': other,
+        });
         expect(response.status).toBe(200);
         expect(response.body.results).toMatchObject([
           { status: 200, body: { prof_Id: ids[0], img_for: 'photo', size: IMAGE.length, type: 'image/png' } },
@@ -306,7 +359,9 @@ describe.each(backends)('batched upload on %s', (backend) => {
           rows: [`${ids[0]}:photo`, `${ids[1]}:idDocument`].sort(),
           images: [`${ids[0]}:photo:${IMAGE.length}`, `${ids[1]}:idDocument:${other.length}`].sort(),
         });
-        const file = await fetch(`${t.url}/api/imgs/getfile?id=${ids[0]}&filename=photo`, { headers: { authorization: `Bearer ${writer(A)}` } });
+        const file = await fetch(`${t.url}/api/imgs/getfile?id=${ids[0]}&filename=photo`, {
+          headers: { authorization: `Bearer ${writer(A)}` },
+        });
         expect(Buffer.from(await file.arrayBuffer()).equals(IMAGE)).toBe(true);
       });
 
@@ -318,20 +373,31 @@ describe.each(backends)('batched upload on %s', (backend) => {
 
       it('a refused file, a missing one or an unknown kind fails its record alone, which stores nothing', async () => {
         const ids = await Promise.all([1, 2, 3, 4].map(() => profileOf(A)));
-        const response = await pushForm(PHOTOS, [photo(ids[0] as string), photo(ids[1] as string), photo(ids[2] as string), photo(ids[3] as string, 'selfie')], {
-          '0.file': IMAGE,
-          '1.file': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
-          '3.file': IMAGE,
-        });
+        const response = await pushForm(
+          PHOTOS,
+          [photo(ids[0] as string), photo(ids[1] as string), photo(ids[2] as string), photo(ids[3] as string, 'selfie')],
+          {
+            '0.file': IMAGE,
+            '1.file': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+            '3.file': IMAGE,
+          },
+        );
         expect(response.body.results.map((r) => r.status)).toEqual([200, 415, 400, 400]);
         expect(await stored(ids)).toEqual({ rows: [`${ids[0]}:photo`], images: [`${ids[0]}:photo:${IMAGE.length}`] });
       });
 
-      it('answers every role as PUT /profile/images/{id} does, and never touches another organisation\'s profiles', async () => {
+      it("answers every role as PUT /profile/images/{id} does, and never touches another organisation's profiles", async () => {
         for (const role of [1, 2, 3, 4, 5, 6, 7]) {
           const token = tokens[`${A}:${role}`] as string;
           const [single, batched] = [await profileOf(A), await profileOf(A)];
-          const alone = await multipartRequest(t, 'PUT', `${profileImage.rest ?? ''}/${single}`, token, { img_for: 'photo' }, { file: IMAGE });
+          const alone = await multipartRequest(
+            t,
+            'PUT',
+            `${profileImage.rest ?? ''}/${single}`,
+            token,
+            { img_for: 'photo' },
+            { file: IMAGE },
+          );
           const response = await pushForm(PHOTOS, [photo(batched)], { '0.file': IMAGE }, token);
           if (alone.status === 403) expect(response.status, `role ${role}`).toBe(403);
           else expect([response.status, response.body.results[0]?.status], `role ${role}`).toEqual([200, alone.status]);
@@ -351,7 +417,12 @@ describe.each(backends)('batched upload on %s', (backend) => {
       const images = Object.fromEntries(jobs.map((_, i) => [`${i}.jb_img1`, big]));
       const response = await pushForm(job.table, jobs.map(create), images);
       expect(response.status).toBe(413);
-      expect(await count(job, jobs.map((j) => String(j.jb_Id)))).toBe(0);
+      expect(
+        await count(
+          job,
+          jobs.map((j) => String(j.jb_Id)),
+        ),
+      ).toBe(0);
     });
   });
 

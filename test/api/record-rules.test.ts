@@ -43,7 +43,11 @@ describe.each(backends)('record rules on %s', (backend) => {
       expect(refused.status).toBe(400);
       const message = `prof_Reg_No cannot be changed once it is set (stored value: ${p.prof_Reg_No})`;
       expect(refused.body).toMatchObject({ message, errors: [{ field: 'prof_Reg_No', message }] });
-      const french = await t.api('PUT', `/profile/${p.prof_Id}`, { token: tokens[1], body: { prof_Reg_No: other }, headers: { 'accept-language': 'fr' } });
+      const french = await t.api('PUT', `/profile/${p.prof_Id}`, {
+        token: tokens[1],
+        body: { prof_Reg_No: other },
+        headers: { 'accept-language': 'fr' },
+      });
       expect(french.status).toBe(400);
       expect(french.body.message).toBe(`prof_Reg_No ne peut plus être modifié une fois enregistré (valeur enregistrée : ${p.prof_Reg_No})`);
       expect(await stored(p.prof_Id)).toMatchObject({ prof_Reg_No: p.prof_Reg_No, firstName: expect.not.stringMatching('Changed') });
@@ -51,7 +55,10 @@ describe.each(backends)('record rules on %s', (backend) => {
 
     it('accepts a PUT that repeats it (a whole record sent back) or leaves it out', async () => {
       const p = await newProfile();
-      const same = await t.api('PUT', `/profile/${p.prof_Id}`, { token: tokens[3], body: { prof_Reg_No: p.prof_Reg_No, firstName: 'Amani' } });
+      const same = await t.api('PUT', `/profile/${p.prof_Id}`, {
+        token: tokens[3],
+        body: { prof_Reg_No: p.prof_Reg_No, firstName: 'Amani' },
+      });
       expect(same.status).toBe(200);
       const without = await t.api('PUT', `/profile/${p.prof_Id}`, { token: tokens[3], body: { firstName: 'Neema' } });
       expect(without.status).toBe(200);
@@ -63,7 +70,9 @@ describe.each(backends)('record rules on %s', (backend) => {
     const download = (id: string, name: string) =>
       fetch(`${t.url}/api/imgs/getById?id=${id}&imagename=${name}`, { headers: { authorization: `Bearer ${tokens[3]}` } });
     const storedSlots = async (id: string) =>
-      (await t.server.db.query<{ slot: string }>('SELECT "slot" FROM "images" WHERE "ownerId" = $1 ORDER BY "slot"', [id])).map((r) => r.slot);
+      (await t.server.db.query<{ slot: string }>('SELECT "slot" FROM "images" WHERE "ownerId" = $1 ORDER BY "slot"', [id])).map(
+        (r) => r.slot,
+      );
 
     it('cannot download an image emptied by removeImages, and its bytes are gone', async () => {
       const body = sampleBody(job);

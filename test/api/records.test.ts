@@ -96,12 +96,15 @@ describe.each(backends)('entity routes on %s', (backend) => {
       expect(await count(e)).toBe(before);
     });
 
-    it(e.routes.upsert ? 'replaces on a second POST (create-or-update)' : "answers 409 'duplicate entry' to a key that exists", async () => {
-      const { body } = await create(e);
-      const again = await t.api('POST', `${e.rest}/`, { token: tokens[3], body });
-      if (e.routes.upsert) expect(again.status).toBe(200);
-      else expect(again).toMatchObject({ status: 409, body: { message: 'duplicate entry' } });
-    });
+    it(
+      e.routes.upsert ? 'replaces on a second POST (create-or-update)' : "answers 409 'duplicate entry' to a key that exists",
+      async () => {
+        const { body } = await create(e);
+        const again = await t.api('POST', `${e.rest}/`, { token: tokens[3], body });
+        if (e.routes.upsert) expect(again.status).toBe(200);
+        else expect(again).toMatchObject({ status: 409, body: { message: 'duplicate entry' } });
+      },
+    );
 
     it('answers 404 to an unknown id', async () => {
       expect((await t.api('GET', `${e.rest}/${UNKNOWN_ID}`, { token: tokens[1] })).status).toBe(404);
@@ -114,7 +117,10 @@ describe.each(backends)('entity routes on %s', (backend) => {
       const { key } = await create(e);
       const current = (await t.api('GET', `${e.rest}/${key}`, { token: tokens[3] })).body;
       await t.api('PUT', `${e.rest}/${key}`, { token: tokens[3], body: { [field]: `${value} (office)` } });
-      const stale = await t.api('PUT', `${e.rest}/${key}`, { token: tokens[3], body: { [field]: `${value} (field)`, updatedAt: current.updatedAt } });
+      const stale = await t.api('PUT', `${e.rest}/${key}`, {
+        token: tokens[3],
+        body: { [field]: `${value} (field)`, updatedAt: current.updatedAt },
+      });
       expect(stale.status).toBe(409);
       expect(stale.body.message).toBe('conflict');
       expect(stale.body.server[field]).toBe(`${value} (office)`);
@@ -187,7 +193,14 @@ describe.each(backends)('entity routes on %s', (backend) => {
       expect(tooBig.status).toBe(413);
       expect(tooBig.body.message).toBe('A file is larger than 5 MB');
       const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
-      const wrongType = await multipartRequest(t, 'POST', '/spDetail/', tokens[3], bodyFor(GENERIC.find((e) => e.name === 'service') as EntityShape), { sp_img1: gif });
+      const wrongType = await multipartRequest(
+        t,
+        'POST',
+        '/spDetail/',
+        tokens[3],
+        bodyFor(GENERIC.find((e) => e.name === 'service') as EntityShape),
+        { sp_img1: gif },
+      );
       expect(wrongType.status).toBe(415);
       expect(wrongType.body.message).toMatch(/only these file types are accepted: jpg, png, webp/);
       expect(await count(job())).toBe(before);
@@ -208,7 +221,9 @@ describe.each(backends)('entity routes on %s', (backend) => {
       const put = await multipartRequest(t, 'PUT', `/profile/images/${prof}`, tokens[3], { img_for: 'consentForm' }, { file: pdf });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
       expect(put.body).toMatchObject({ prof_Id: prof, img_for: 'consentForm', type: 'application/pdf', size: pdf.length });
-      const file = await fetch(`${t.url}/api/imgs/getfile?id=${prof}&filename=consentForm`, { headers: { authorization: `Bearer ${tokens[5]}` } });
+      const file = await fetch(`${t.url}/api/imgs/getfile?id=${prof}&filename=consentForm`, {
+        headers: { authorization: `Bearer ${tokens[5]}` },
+      });
       expect(file.status).toBe(200);
       expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
       expect((await t.api('GET', `/imgs/getfile?id=${prof}&filename=consentForm`, { token: tokens[6] })).status).toBe(403);
@@ -224,7 +239,9 @@ describe.each(backends)('entity routes on %s', (backend) => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.attachments).toHaveLength(1);
       const name = r.body.attachments[0].name;
-      const image = await fetch(`${t.url}/api/imgs/getrefimg?id=${ref}&imagename=${encodeURIComponent(name)}`, { headers: { authorization: `Bearer ${tokens[3]}` } });
+      const image = await fetch(`${t.url}/api/imgs/getrefimg?id=${ref}&imagename=${encodeURIComponent(name)}`, {
+        headers: { authorization: `Bearer ${tokens[3]}` },
+      });
       expect(image.status).toBe(200);
     });
   });
@@ -234,9 +251,13 @@ describe.each(backends)('entity routes on %s', (backend) => {
       const svc = await newRecord('service');
       const pending = await t.api('GET', '/spDetail/spending?pageSize=200', { token: tokens[7] });
       expect(pending.body.rows.map((r: { sp_Detail_Id: string }) => r.sp_Detail_Id)).toContain(svc);
-      expect((await t.api('POST', '/sverify/', { token: tokens[7], body: { sp_Detail_Id: svc, status: 2 } })).body.message)
-        .toBe('A comment is required to reject a service');
-      const rejected = await t.api('POST', '/sverify/', { token: tokens[7], body: { sp_Detail_Id: svc, status: 2, comment: 'Phone number missing' } });
+      expect((await t.api('POST', '/sverify/', { token: tokens[7], body: { sp_Detail_Id: svc, status: 2 } })).body.message).toBe(
+        'A comment is required to reject a service',
+      );
+      const rejected = await t.api('POST', '/sverify/', {
+        token: tokens[7],
+        body: { sp_Detail_Id: svc, status: 2, comment: 'Phone number missing' },
+      });
       expect(rejected.body).toMatchObject({ status: 2, verifyComment: 'Phone number missing' });
       const list = await t.api('GET', '/spDetail/srejected?pageSize=200', { token: tokens[6] });
       expect(list.body.rows.map((r: { sp_Detail_Id: string }) => r.sp_Detail_Id)).toContain(svc);
@@ -245,7 +266,8 @@ describe.each(backends)('entity routes on %s', (backend) => {
       const verified = await t.api('POST', '/sverify/', { token: tokens[1], body: { sp_Detail_Id: svc, status: 1 } });
       expect(verified.body).toMatchObject({ status: 1 });
       expect(verified.body.verifiedBy).toBeTruthy();
-      for (const role of [2, 6]) expect((await t.api('POST', '/sverify/', { token: tokens[role], body: { sp_Detail_Id: svc, status: 1 } })).status).toBe(403);
+      for (const role of [2, 6])
+        expect((await t.api('POST', '/sverify/', { token: tokens[role], body: { sp_Detail_Id: svc, status: 1 } })).status).toBe(403);
       expect((await t.api('POST', '/sverify/', { token: tokens[1], body: { sp_Detail_Id: UNKNOWN_ID, status: 1 } })).status).toBe(404);
       const view = await t.api('GET', `/spDetail/view/${svc}`, { token: tokens[3] });
       expect(view.body.provider.sp_Id).toBe(refs.serviceProvider);
@@ -261,13 +283,25 @@ describe.each(backends)('entity routes on %s', (backend) => {
       expect(wrong).toMatchObject({ status: 400, body: { message: 'Wrong password: nothing was deleted' } });
       expect((await t.api('GET', `/sproviers/${sp}`, { token: tokens[3] })).status).toBe(200);
       expect((await t.api('POST', `/sproviers/delete/${sp}`, { token: tokens[3], body: { password: 'password-3' } })).status).toBe(400);
-      const done = await t.api('POST', `/sproviers/delete/${sp}`, { token: tokens[3], body: { reason: 'Closed down', password: 'password-3' } });
+      const done = await t.api('POST', `/sproviers/delete/${sp}`, {
+        token: tokens[3],
+        body: { reason: 'Closed down', password: 'password-3' },
+      });
       expect(done.status).toBe(200);
       expect((await t.api('GET', `/sproviers/${sp}`, { token: tokens[3] })).status).toBe(404);
       expect((await t.api('GET', `/spDetail/${svc}`, { token: tokens[3] })).status).toBe(404);
-      const [row] = await t.server.db.query('SELECT "deleted", "deleteReason", "deletedBy" FROM "tbl_serviceprovider" WHERE "sp_Id" = $1', [sp]);
+      const [row] = await t.server.db.query('SELECT "deleted", "deleteReason", "deletedBy" FROM "tbl_serviceprovider" WHERE "sp_Id" = $1', [
+        sp,
+      ]);
       expect(row).toMatchObject({ deleted: true, deleteReason: 'Closed down' });
-      expect((await t.api('POST', `/spDetail/delete/${UNKNOWN_ID}`, { token: tokens[3], body: { reason: 'Closed down', password: 'password-3' } })).status).toBe(404);
+      expect(
+        (
+          await t.api('POST', `/spDetail/delete/${UNKNOWN_ID}`, {
+            token: tokens[3],
+            body: { reason: 'Closed down', password: 'password-3' },
+          })
+        ).status,
+      ).toBe(404);
     });
   });
 
@@ -280,7 +314,10 @@ describe.each(backends)('entity routes on %s', (backend) => {
     });
 
     it("checks the registration number's organisation prefix and keeps numbers unique", async () => {
-      const foreign = await t.api('POST', '/profile/', { token: tokens[3], body: { ...bodyFor(profile()), prof_Reg_No: registrationNumber('ADC') } });
+      const foreign = await t.api('POST', '/profile/', {
+        token: tokens[3],
+        body: { ...bodyFor(profile()), prof_Reg_No: registrationNumber('ADC') },
+      });
       expect(foreign.status).toBe(400);
       expect(foreign.body.message).toMatch(/^The registration number must be ICRS followed by 8/);
       const first = bodyFor(profile());
@@ -295,7 +332,9 @@ describe.each(backends)('entity routes on %s', (backend) => {
       const r = await t.api('POST', '/profile/basicSp', { token: tokens[3], body: { prof_Id: prof, BspData } });
       expect(r.status).toBe(200);
       expect(r.body.BspData).toEqual(BspData);
-      expect((await t.api('POST', '/profile/basicSp', { token: tokens[3], body: { prof_Id: prof, BspData: { appr: 'x' } } })).status).toBe(400);
+      expect((await t.api('POST', '/profile/basicSp', { token: tokens[3], body: { prof_Id: prof, BspData: { appr: 'x' } } })).status).toBe(
+        400,
+      );
       expect((await t.api('POST', '/profile/basicSp', { token: tokens[6], body: { prof_Id: prof, BspData } })).status).toBe(403);
     });
   });
@@ -304,7 +343,16 @@ describe.each(backends)('entity routes on %s', (backend) => {
 /** A text field the tests may edit, with a new value that fits it. */
 function editableText(e: EntityShape): [string | undefined, string] {
   const entry = Object.entries(e.fields).find(
-    ([name, f]) => f.kind === 'string' && !f.readOnly && !f.clientOnly && !f.hidden && !f.format && !f.pattern && !f.unique && !e.keyFields.includes(name) && (f.maxLength ?? 0) >= 20,
+    ([name, f]) =>
+      f.kind === 'string' &&
+      !f.readOnly &&
+      !f.clientOnly &&
+      !f.hidden &&
+      !f.format &&
+      !f.pattern &&
+      !f.unique &&
+      !e.keyFields.includes(name) &&
+      (f.maxLength ?? 0) >= 20,
   );
   return entry ? [entry[0], 'Edited in a test'] : [undefined, ''];
 }

@@ -28,14 +28,29 @@ describe.each(backends)('referrals on %s', (backend) => {
   const as = (who: string, method: string, path: string, body?: unknown) => t.api(method, path, { token: token[who], body });
 
   async function newReferral(who = 'a3', extra: Record<string, unknown> = {}) {
-    const body = { ref_Id: uuidv7(), prof_Id: clients[who.startsWith('b') ? B : A], sp_Detail_Id: service, date: day(-10), reason: 'Needs legal advice on land', followUpDate: day(5), ...extra };
+    const body = {
+      ref_Id: uuidv7(),
+      prof_Id: clients[who.startsWith('b') ? B : A],
+      sp_Detail_Id: service,
+      date: day(-10),
+      reason: 'Needs legal advice on land',
+      followUpDate: day(5),
+      ...extra,
+    };
     const r = await as(who, 'POST', '/referral/', body);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
   }
 
   async function newJobReferral(who = 'a3', extra: Record<string, unknown> = {}) {
-    const body = { jref_Id: uuidv7(), prof_Id: clients[who.startsWith('b') ? B : A], jb_Id: job, date: day(-3), note: 'Experienced mason', ...extra };
+    const body = {
+      jref_Id: uuidv7(),
+      prof_Id: clients[who.startsWith('b') ? B : A],
+      jb_Id: job,
+      date: day(-3),
+      note: 'Experienced mason',
+      ...extra,
+    };
     const r = await as(who, 'POST', '/jobreferral/', body);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
@@ -45,21 +60,47 @@ describe.each(backends)('referrals on %s', (backend) => {
     t = await startTestServer({ backend });
     await ensureOrganisations(t.server.db);
     token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [['a3', 3, A], ['a4', 4, A], ['b3', 3, B], ['a2', 2, A], ['a6', 6, A], ['a7', 7, A]] as const) {
-      await t.createUser({ userName: `user-${name}`, password: `password-${name}`, role, location, fullName: `Agent ${name.toUpperCase()}` });
+    for (const [name, role, location] of [
+      ['a3', 3, A],
+      ['a4', 4, A],
+      ['b3', 3, B],
+      ['a2', 2, A],
+      ['a6', 6, A],
+      ['a7', 7, A],
+    ] as const) {
+      await t.createUser({
+        userName: `user-${name}`,
+        password: `password-${name}`,
+        role,
+        location,
+        fullName: `Agent ${name.toUpperCase()}`,
+      });
       token[name] = await t.login(`user-${name}`, `password-${name}`);
     }
     const provider = sampleBody(entityByName.serviceProvider, {});
     expect((await as('a3', 'POST', '/sproviers/', provider)).status).toBe(201);
-    const svc: Record<string, unknown> = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), category: 3, serviceType: 1 };
+    const svc: Record<string, unknown> = {
+      ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }),
+      category: 3,
+      serviceType: 1,
+    };
     expect((await as('a3', 'POST', '/spDetail/', svc)).status).toBe(201);
     service = String(svc.sp_Detail_Id);
     expect((await as('admin', 'POST', '/sverify/', { sp_Detail_Id: service, status: 1 })).status).toBe(200);
     const jb: Record<string, unknown> = { ...sampleBody(entityByName.job, {}), sector: 4 };
     expect((await as('a3', 'POST', '/jobs/', jb)).status).toBe(201);
     job = String(jb.jb_Id);
-    for (const [who, org, abbr] of [['a3', A, 'ADC'], ['b3', B, 'CAJ']] as const) {
-      const client: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber(abbr), firstName: `Amani${org}`, lastName: 'Kahindo', territory: org };
+    for (const [who, org, abbr] of [
+      ['a3', A, 'ADC'],
+      ['b3', B, 'CAJ'],
+    ] as const) {
+      const client: Record<string, unknown> = {
+        ...sampleBody(entityByName.profile, {}),
+        prof_Reg_No: registrationNumber(abbr),
+        firstName: `Amani${org}`,
+        lastName: 'Kahindo',
+        territory: org,
+      };
       const r = await as(who, 'POST', '/profile/', client);
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       clients[org] = String(client.prof_Id);
@@ -72,16 +113,29 @@ describe.each(backends)('referrals on %s', (backend) => {
     expect(ref.status).toBe('sent');
     expect(ref.statusDate).toBe(day(-10));
     expect(ref.history).toEqual([expect.objectContaining({ status: 'sent', date: day(-10), byName: 'Agent A3' })]);
-    const skipped = await as('a3', 'POST', '/referral/', { ...sampleBody(entityByName.referral, { profile: clients[A], service }), status: 'completed' });
+    const skipped = await as('a3', 'POST', '/referral/', {
+      ...sampleBody(entityByName.referral, { profile: clients[A], service }),
+      status: 'completed',
+    });
     expect(skipped.status).toBe(400);
     expect(skipped.body.errors[0].field).toBe('status');
   });
 
   it('moves a service referral forward to completed, keeping who and when, and never back', async () => {
     const ref = await newReferral();
-    const accepted = await as('a4', 'PUT', `/referral/${ref.ref_Id}`, { status: 'accepted', statusDate: day(-8), feedback: 'Appointment on Monday', updatedAt: ref.updatedAt });
+    const accepted = await as('a4', 'PUT', `/referral/${ref.ref_Id}`, {
+      status: 'accepted',
+      statusDate: day(-8),
+      feedback: 'Appointment on Monday',
+      updatedAt: ref.updatedAt,
+    });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    const completed = await as('a3', 'PUT', `/referral/${ref.ref_Id}`, { status: 'completed', statusDate: day(-1), feedback: 'Case settled', updatedAt: accepted.body.updatedAt });
+    const completed = await as('a3', 'PUT', `/referral/${ref.ref_Id}`, {
+      status: 'completed',
+      statusDate: day(-1),
+      feedback: 'Case settled',
+      updatedAt: accepted.body.updatedAt,
+    });
     expect(completed.status).toBe(200);
     expect(completed.body.history.map((h: { status: string; byName: string; date: string }) => [h.status, h.byName, h.date])).toEqual([
       ['sent', 'Agent A3', day(-10)],
@@ -116,14 +170,21 @@ describe.each(backends)('referrals on %s', (backend) => {
     expect(hired.note).toBe('Experienced mason');
     const interviewed = await as('a3', 'PUT', `/jobreferral/${hired.jref_Id}`, { status: 'interviewed', statusDate: day(-2) });
     expect(interviewed.status).toBe(200);
-    const done = await as('a4', 'PUT', `/jobreferral/${hired.jref_Id}`, { status: 'hired', statusDate: day(-1), feedback: 'Starts next week' });
+    const done = await as('a4', 'PUT', `/jobreferral/${hired.jref_Id}`, {
+      status: 'hired',
+      statusDate: day(-1),
+      feedback: 'Starts next week',
+    });
     expect(done.status).toBe(200);
     expect(done.body.history.map((h: { status: string }) => h.status)).toEqual(['sent', 'interviewed', 'hired']);
     expect((await as('a3', 'PUT', `/jobreferral/${hired.jref_Id}`, { status: 'not_selected' })).status).toBe(400);
 
     const refused = await newJobReferral();
-    expect((await as('a3', 'PUT', `/jobreferral/${refused.jref_Id}`, { status: 'not_selected', feedback: 'No certificate' })).status).toBe(200);
-    for (const status of ['sent', 'interviewed', 'hired']) expect((await as('a3', 'PUT', `/jobreferral/${refused.jref_Id}`, { status })).status).toBe(400);
+    expect((await as('a3', 'PUT', `/jobreferral/${refused.jref_Id}`, { status: 'not_selected', feedback: 'No certificate' })).status).toBe(
+      200,
+    );
+    for (const status of ['sent', 'interviewed', 'hired'])
+      expect((await as('a3', 'PUT', `/jobreferral/${refused.jref_Id}`, { status })).status).toBe(400);
   });
 
   it('refuses a status date before the referral date, and a stale edit with 409 conflict', async () => {
@@ -147,7 +208,15 @@ describe.each(backends)('referrals on %s', (backend) => {
     const list = await as('a3', 'POST', '/referral/search', { pageSize: 200 });
     expect(list.status).toBe(200);
     const row = list.body.rows.find((r: { ref_Id: string }) => r.ref_Id === late.ref_Id);
-    expect(row).toMatchObject({ clientName: `Amani${A} Kahindo`, territory: A, location: A, serviceName: expect.any(String), category: 3, overdue: true, status: 'sent' });
+    expect(row).toMatchObject({
+      clientName: `Amani${A} Kahindo`,
+      territory: A,
+      location: A,
+      serviceName: expect.any(String),
+      category: 3,
+      overdue: true,
+      status: 'sent',
+    });
     expect(list.body.rows.find((r: { ref_Id: string }) => r.ref_Id === closed.ref_Id).overdue).toBe(false);
     const overdue = await as('a3', 'POST', '/referral/search', { pageSize: 200, overdue: true });
     expect(overdue.body.rows.map((r: { ref_Id: string }) => r.ref_Id)).toEqual([late.ref_Id]);
@@ -164,7 +233,7 @@ describe.each(backends)('referrals on %s', (backend) => {
     expect((await as('a3', 'POST', '/referral/search', { pageSize: 200, sort: 'nope' })).status).toBe(400);
   });
 
-  it("keeps referrals within their organisation: another one can neither read, list, change nor attach", async () => {
+  it('keeps referrals within their organisation: another one can neither read, list, change nor attach', async () => {
     const ref = await newReferral('a3');
     const jref = await newJobReferral('a3');
     expect((await as('b3', 'GET', `/referral/${ref.ref_Id}`)).status).toBe(404);
@@ -177,7 +246,9 @@ describe.each(backends)('referrals on %s', (backend) => {
     expect(JSON.stringify(listed.body)).not.toContain(`Amani${A}`);
     expect(JSON.stringify((await as('b3', 'GET', '/referral?pageSize=200')).body)).not.toContain(ref.ref_Id);
     // Nor refer its own client... to nothing: another organisation's client is a missing parent.
-    expect((await as('b3', 'POST', '/referral/', { ...sampleBody(entityByName.referral, { profile: clients[A], service }) })).status).toBe(400);
+    expect((await as('b3', 'POST', '/referral/', { ...sampleBody(entityByName.referral, { profile: clients[A], service }) })).status).toBe(
+      400,
+    );
     const unchanged = await as('a3', 'GET', `/referral/${ref.ref_Id}`);
     expect(unchanged.body).toMatchObject({ status: 'sent', attachments: null });
     // Role 1 sees every organisation's.
@@ -192,7 +263,9 @@ describe.each(backends)('referrals on %s', (backend) => {
       expect((await as(who, 'POST', '/referral/search', {})).status, who).toBe(403);
       expect((await as(who, 'POST', '/jobreferral/search', {})).status, who).toBe(403);
       expect((await as(who, 'PUT', `/referral/${ref.ref_Id}`, { status: 'accepted' })).status, who).toBe(403);
-      expect((await as(who, 'POST', '/jobreferral/', sampleBody(entityByName.jobReferral, { profile: clients[A], job }))).status, who).toBe(403);
+      expect((await as(who, 'POST', '/jobreferral/', sampleBody(entityByName.jobReferral, { profile: clients[A], job }))).status, who).toBe(
+        403,
+      );
     }
     expect((await as('a3', 'GET', `/referral/${ref.ref_Id}`)).body.status).toBe('sent');
   });
@@ -204,7 +277,9 @@ describe.each(backends)('referrals on %s', (backend) => {
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.attachments.map((a: { type: string }) => a.type).sort()).toEqual(['application/pdf', 'image/png']);
     const pdfName = put.body.attachments.find((a: { type: string }) => a.type === 'application/pdf').name;
-    const got = await fetch(`${t.url}/api/imgs/getrefimg?id=${ref.ref_Id}&imagename=${encodeURIComponent(pdfName)}`, { headers: { authorization: `Bearer ${token.a4}` } });
+    const got = await fetch(`${t.url}/api/imgs/getrefimg?id=${ref.ref_Id}&imagename=${encodeURIComponent(pdfName)}`, {
+      headers: { authorization: `Bearer ${token.a4}` },
+    });
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer())).toEqual(pdf);
   });

@@ -21,7 +21,12 @@ const B = 3; // organisation 'CAJ'
 const ABBR: Record<number, string> = { [A]: 'ADC', [B]: 'CAJ' };
 const ORGS = [A, B] as const;
 
-interface Actor { name: string; role: number; location: number; token: string }
+interface Actor {
+  name: string;
+  role: number;
+  location: number;
+  token: string;
+}
 
 /** The rule, stated here on its own (not read from schemas/scope.ts), so that the test checks it. */
 const CLIENT_DATA = new Set(['profile', 'skills', 'social', 'security', 'business', 'profileImage', 'referral', 'jobReferral']);
@@ -75,8 +80,9 @@ interface Probe {
 }
 
 const text = (e: EntityShape): [string, string] | undefined => {
-  const entry = Object.entries(e.fields).find(([, f]: [string, Field]) =>
-    f.kind === 'string' && !f.readOnly && !f.pattern && !f.format && !f.clientOnly && f.maxLength >= 40);
+  const entry = Object.entries(e.fields).find(
+    ([, f]: [string, Field]) => f.kind === 'string' && !f.readOnly && !f.pattern && !f.format && !f.clientOnly && f.maxLength >= 40,
+  );
   return entry && [entry[0], `Changed by scope test ${Math.random().toString(36).slice(2, 8)}`];
 };
 
@@ -154,11 +160,15 @@ describe.each(backends)('organisation scope on %s', (backend) => {
       images[org].job = job.body.jb_img1;
       const service = await multipartRequest(t, 'PUT', `/spDetail/${fx[org].service}`, w.token, {}, { sp_img1: PNG_1PX });
       images[org].service = service.body.sp_img1;
-      expect((await multipartRequest(t, 'PUT', `/profile/images/${fx[org].profile}`, w.token, { img_for: 'photo' }, { file: PNG_1PX })).status).toBe(200);
+      expect(
+        (await multipartRequest(t, 'PUT', `/profile/images/${fx[org].profile}`, w.token, { img_for: 'photo' }, { file: PNG_1PX })).status,
+      ).toBe(200);
       const attached = await multipartRequest(t, 'PUT', `/referral/images/${fx[org].referral}`, w.token, {}, { file: PNG_1PX });
       images[org].attachment = attached.body.attachments[0].name;
       fx[org].profileImage = fx[org].profile;
-      const [client] = await t.server.db.query<{ prof_Reg_No: string }>('SELECT "prof_Reg_No" FROM "tbl_profiles" WHERE "prof_Id" = $1', [fx[org].profile]);
+      const [client] = await t.server.db.query<{ prof_Reg_No: string }>('SELECT "prof_Reg_No" FROM "tbl_profiles" WHERE "prof_Id" = $1', [
+        fx[org].profile,
+      ]);
       // Verification lists: one pending and one rejected service per organisation.
       fx[org].pendingService = await make(entityByName.service, org);
       fx[org].rejectedService = await make(entityByName.service, org);
@@ -180,7 +190,8 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     const special = specialProbes(method, url);
     if (special) return special;
     // The longest entity base path the route starts with.
-    const e = [...GENERIC].sort((x, y) => (y.rest?.length ?? 0) - (x.rest?.length ?? 0))
+    const e = [...GENERIC]
+      .sort((x, y) => (y.rest?.length ?? 0) - (x.rest?.length ?? 0))
       .find((x) => url === `/api${x.rest}` || url.startsWith(`/api${x.rest}/`));
     if (!e) return undefined;
     const base = `/api${e.rest}`;
@@ -190,11 +201,27 @@ describe.each(backends)('organisation scope on %s', (backend) => {
       return [{ kind: 'read-list', entity: e, permission: readOf(e), key, request: () => ({ method, url: `${e.rest}?pageSize=200` }) }];
     }
     if (method === 'POST' && e.routes.search && rest === e.routes.search.replace(/\/$/, '')) {
-      return [{ kind: 'read-list', entity: e, permission: readOf(e), key, request: () => ({ method, url: `${e.rest}${e.routes.search}`, body: { pageSize: 200 } }) }];
+      return [
+        {
+          kind: 'read-list',
+          entity: e,
+          permission: readOf(e),
+          key,
+          request: () => ({ method, url: `${e.rest}${e.routes.search}`, body: { pageSize: 200 } }),
+        },
+      ];
     }
     if (method === 'GET' && e.routes.byParent && e.parent && rest === `${e.routes.byParent}/{id}`) {
       const parent = e.parent.entity;
-      return [{ kind: 'read-list', entity: e, permission: readOf(e), key, request: (org) => ({ method, url: `${e.rest}${e.routes.byParent}/${fx[org][parent]}?pageSize=200` }) }];
+      return [
+        {
+          kind: 'read-list',
+          entity: e,
+          permission: readOf(e),
+          key,
+          request: (org) => ({ method, url: `${e.rest}${e.routes.byParent}/${fx[org][parent]}?pageSize=200` }),
+        },
+      ];
     }
     if (method === 'GET' && rest === '/{id}') {
       return [{ kind: 'read-one', entity: e, permission: readOf(e), key, request: (org) => ({ method, url: `${e.rest}/${key(org)}` }) }];
@@ -202,14 +229,29 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     if (method === 'PUT' && rest === '/{id}') {
       const edit = text(e);
       if (!edit) return [];
-      return [{ kind: 'write', entity: e, permission: writeOf(e), request: (org) => ({ method, url: `${e.rest}/${key(org)}`, body: { [edit[0]]: edit[1] } }) }];
+      return [
+        {
+          kind: 'write',
+          entity: e,
+          permission: writeOf(e),
+          request: (org) => ({ method, url: `${e.rest}/${key(org)}`, body: { [edit[0]]: edit[1] } }),
+        },
+      ];
     }
     if (method === 'POST' && rest === '/delete/{id}') {
-      return [{
-        kind: 'write', entity: e, permission: writeOf(e),
-        // A fresh record each time: deleting is for good.
-        request: async (org, actor) => ({ method, url: `${e.rest}/delete/${await make(e, org)}`, body: { reason: 'Scope test', password: passwordOf(actor) } }),
-      }];
+      return [
+        {
+          kind: 'write',
+          entity: e,
+          permission: writeOf(e),
+          // A fresh record each time: deleting is for good.
+          request: async (org, actor) => ({
+            method,
+            url: `${e.rest}/delete/${await make(e, org)}`,
+            body: { reason: 'Scope test', password: passwordOf(actor) },
+          }),
+        },
+      ];
     }
     if (method === 'POST' && rest === '') {
       const parents = (org: number) => ({ ...fx[org] });
@@ -238,109 +280,263 @@ describe.each(backends)('organisation scope on %s', (backend) => {
       case 'GET /api/spDetail/srejected': {
         // The verification lists: what the user may verify (change); fixture services are pending.
         const status = url.endsWith('spending') ? 0 : 2;
-        return [{
-          kind: 'read-list', entity: service, permission: status === 0 ? 'services.verify' : 'serviceProviders.read', scope: 'write',
-          key: (org) => (status === 0 ? fx[org].pendingService : fx[org].rejectedService),
-          request: () => ({ method, url: `${url.slice(4)}?pageSize=200` }),
-        }];
+        return [
+          {
+            kind: 'read-list',
+            entity: service,
+            permission: status === 0 ? 'services.verify' : 'serviceProviders.read',
+            scope: 'write',
+            key: (org) => (status === 0 ? fx[org].pendingService : fx[org].rejectedService),
+            request: () => ({ method, url: `${url.slice(4)}?pageSize=200` }),
+          },
+        ];
       }
       case 'GET /api/spDetail/view/{id}':
-        return [{ kind: 'read-one', entity: service, permission: readOf(service), key: (org) => fx[org].service, request: (org) => ({ method, url: `/spDetail/view/${fx[org].service}` }) }];
+        return [
+          {
+            kind: 'read-one',
+            entity: service,
+            permission: readOf(service),
+            key: (org) => fx[org].service,
+            request: (org) => ({ method, url: `/spDetail/view/${fx[org].service}` }),
+          },
+        ];
       case 'POST /api/sverify':
-        return [{ kind: 'write', entity: service, permission: 'services.verify', request: (org) => ({ method, url: '/sverify/', body: { sp_Detail_Id: fx[org].service, status: 2, comment: 'Scope test' } }) }];
+        return [
+          {
+            kind: 'write',
+            entity: service,
+            permission: 'services.verify',
+            request: (org) => ({ method, url: '/sverify/', body: { sp_Detail_Id: fx[org].service, status: 2, comment: 'Scope test' } }),
+          },
+        ];
       case 'GET /api/history/{entity}/{id}':
         // A record's history (issue 28): read as the record itself.
         return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
-          kind: 'read-one' as const, entity: e, permission: readOf(e), request: (org: number) => ({ method, url: `/history/${e.name}/${fx[org][e.name]}` }),
+          kind: 'read-one' as const,
+          entity: e,
+          permission: readOf(e),
+          request: (org: number) => ({ method, url: `/history/${e.name}/${fx[org][e.name]}` }),
         }));
       case 'GET /api/audit':
       case 'GET /api/audit/csv':
         // The audit log of a record: role 1 reads every entry, role 7 its own organisation's (the write scope's rule).
         return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
-          kind: 'read-list' as const, entity: e, permission: 'audit.read' as const, scope: 'write' as const, key: (org: number) => fx[org][e.name],
+          kind: 'read-list' as const,
+          entity: e,
+          permission: 'audit.read' as const,
+          scope: 'write' as const,
+          key: (org: number) => fx[org][e.name],
           request: (org: number) => ({ method, url: `${url.slice(4)}?entity=${e.name}&recordId=${fx[org][e.name]}` }),
         }));
       case 'GET /api/audit/clients':
         // The clients one may hand over (issue 28 §4): role 1 every one, role 7 its organisation's.
-        return [{
-          kind: 'read-list', entity: profile, permission: 'clients.handover', scope: 'write', key: (org) => fx[org].profile,
-          request: async (org) => {
-            const [client] = await t.server.db.query<{ prof_Reg_No: string }>('SELECT "prof_Reg_No" FROM "tbl_profiles" WHERE "prof_Id" = $1', [fx[org].profile]);
-            return { method, url: `/audit/clients?q=${client?.prof_Reg_No}` };
+        return [
+          {
+            kind: 'read-list',
+            entity: profile,
+            permission: 'clients.handover',
+            scope: 'write',
+            key: (org) => fx[org].profile,
+            request: async (org) => {
+              const [client] = await t.server.db.query<{ prof_Reg_No: string }>(
+                'SELECT "prof_Reg_No" FROM "tbl_profiles" WHERE "prof_Id" = $1',
+                [fx[org].profile],
+              );
+              return { method, url: `/audit/clients?q=${client?.prof_Reg_No}` };
+            },
           },
-        }];
+        ];
       case 'GET /api/profile/{id}/export':
-        return [{ kind: 'read-one', entity: profile, permission: 'clients.handover', scope: 'write', request: (org) => ({ method, url: `/profile/${fx[org].profile}/export` }) }];
+        return [
+          {
+            kind: 'read-one',
+            entity: profile,
+            permission: 'clients.handover',
+            scope: 'write',
+            request: (org) => ({ method, url: `/profile/${fx[org].profile}/export` }),
+          },
+        ];
       case 'POST /api/profile/{id}/erase':
         // A fresh client each time: an erasure is for good.
-        return [{
-          kind: 'write', entity: profile, permission: 'clients.handover',
-          request: async (org, actor) => ({ method, url: `/profile/${await make(profile, org)}/erase`, body: { reason: 'Scope test', password: passwordOf(actor) } }),
-        }];
+        return [
+          {
+            kind: 'write',
+            entity: profile,
+            permission: 'clients.handover',
+            request: async (org, actor) => ({
+              method,
+              url: `/profile/${await make(profile, org)}/erase`,
+              body: { reason: 'Scope test', password: passwordOf(actor) },
+            }),
+          },
+        ];
       case 'POST /api/profile/basicSp':
-        return [{ kind: 'write', entity: profile, permission: writeOf(profile), request: (org) => ({ method, url: '/profile/basicSp', body: { prof_Id: fx[org].profile, BspData: { appr: [], orgHelp: [{ tbl_Id: 2 }] } } }) }];
+        return [
+          {
+            kind: 'write',
+            entity: profile,
+            permission: writeOf(profile),
+            request: (org) => ({
+              method,
+              url: '/profile/basicSp',
+              body: { prof_Id: fx[org].profile, BspData: { appr: [], orgHelp: [{ tbl_Id: 2 }] } },
+            }),
+          },
+        ];
       case 'GET /api/profile/images/{id}':
-        return [{ kind: 'read-one', entity: profileImage, permission: readOf(profileImage), key: (org) => fx[org].profile, request: (org) => ({ method, url: `/profile/images/${fx[org].profile}` }) }];
+        return [
+          {
+            kind: 'read-one',
+            entity: profileImage,
+            permission: readOf(profileImage),
+            key: (org) => fx[org].profile,
+            request: (org) => ({ method, url: `/profile/images/${fx[org].profile}` }),
+          },
+        ];
       case 'PUT /api/profile/images/{id}':
-        return [{ kind: 'write', entity: profileImage, permission: writeOf(profileImage), request: (org) => ({ method, url: `/profile/images/${fx[org].profile}`, fields: { img_for: 'idDocument' }, files: { file: PNG_1PX } }) }];
+        return [
+          {
+            kind: 'write',
+            entity: profileImage,
+            permission: writeOf(profileImage),
+            request: (org) => ({
+              method,
+              url: `/profile/images/${fx[org].profile}`,
+              fields: { img_for: 'idDocument' },
+              files: { file: PNG_1PX },
+            }),
+          },
+        ];
       case 'POST /api/profile/images/delete/{id}':
         // A consent form put back each time, so that every allowed removal has one to remove.
-        return [{
-          kind: 'write', entity: profileImage, permission: writeOf(profileImage),
-          request: async (org) => {
-            const put = await multipartRequest(t, 'PUT', `/profile/images/${fx[org].profile}`, writer(org).token, { img_for: 'consentForm' }, { file: PNG_1PX });
-            expect(put.status).toBe(200);
-            return { method, url: `/profile/images/delete/${fx[org].profile}`, body: { img_for: 'consentForm' } };
+        return [
+          {
+            kind: 'write',
+            entity: profileImage,
+            permission: writeOf(profileImage),
+            request: async (org) => {
+              const put = await multipartRequest(
+                t,
+                'PUT',
+                `/profile/images/${fx[org].profile}`,
+                writer(org).token,
+                { img_for: 'consentForm' },
+                { file: PNG_1PX },
+              );
+              expect(put.status).toBe(200);
+              return { method, url: `/profile/images/delete/${fx[org].profile}`, body: { img_for: 'consentForm' } };
+            },
           },
-        }];
+        ];
       case 'POST /api/profile/duplicates':
         // The fixture client's own phone number: found by its organisation (and role 1) only.
-        return [{
-          kind: 'read-list', entity: profile, permission: readOf(profile), key: (org) => fx[org].profile,
-          request: async (org) => {
-            const phone = `+243 99 000 00${org}`;
-            await t.server.db.query('UPDATE "tbl_profiles" SET "phone" = $1 WHERE "prof_Id" = $2', [phone, fx[org].profile]);
-            return { method, url: '/profile/duplicates', body: { phone } };
+        return [
+          {
+            kind: 'read-list',
+            entity: profile,
+            permission: readOf(profile),
+            key: (org) => fx[org].profile,
+            request: async (org) => {
+              const phone = `+243 99 000 00${org}`;
+              await t.server.db.query('UPDATE "tbl_profiles" SET "phone" = $1 WHERE "prof_Id" = $2', [phone, fx[org].profile]);
+              return { method, url: '/profile/duplicates', body: { phone } };
+            },
           },
-        }];
+        ];
       case 'POST /api/referral/search':
       case 'POST /api/jobreferral/search': {
         // The referral lists with their client (issue 12): the organisation's referrals only.
         const e = url.includes('jobreferral') ? entityByName.jobReferral : referral;
-        return [{ kind: 'read-list', entity: e, permission: readOf(e), key: (org) => fx[org][e.name], request: () => ({ method, url: `${url.slice(4)}`, body: { pageSize: 200 } }) }];
+        return [
+          {
+            kind: 'read-list',
+            entity: e,
+            permission: readOf(e),
+            key: (org) => fx[org][e.name],
+            request: () => ({ method, url: `${url.slice(4)}`, body: { pageSize: 200 } }),
+          },
+        ];
       }
       case 'PUT /api/referral/images/{id}':
-        return [{ kind: 'write', entity: referral, permission: writeOf(referral), request: (org) => ({ method, url: `/referral/images/${fx[org].referral}`, files: { file: PNG_1PX } }) }];
+        return [
+          {
+            kind: 'write',
+            entity: referral,
+            permission: writeOf(referral),
+            request: (org) => ({ method, url: `/referral/images/${fx[org].referral}`, files: { file: PNG_1PX } }),
+          },
+        ];
       case 'GET /api/imgs/getById':
         return [
-          { kind: 'read-one', entity: job, permission: readOf(job), request: (org) => ({ method, url: `/imgs/getById?id=${fx[org].job}&imagename=${images[org].job}` }) },
-          { kind: 'read-one', entity: service, permission: readOf(service), request: (org) => ({ method, url: `/imgs/getById?id=${fx[org].service}&imagename=${images[org].service}` }) },
+          {
+            kind: 'read-one',
+            entity: job,
+            permission: readOf(job),
+            request: (org) => ({ method, url: `/imgs/getById?id=${fx[org].job}&imagename=${images[org].job}` }),
+          },
+          {
+            kind: 'read-one',
+            entity: service,
+            permission: readOf(service),
+            request: (org) => ({ method, url: `/imgs/getById?id=${fx[org].service}&imagename=${images[org].service}` }),
+          },
         ];
       case 'GET /api/imgs/getrefimg':
-        return [{ kind: 'read-one', entity: referral, permission: readOf(referral), request: (org) => ({ method, url: `/imgs/getrefimg?id=${fx[org].referral}&imagename=${images[org].attachment}` }) }];
+        return [
+          {
+            kind: 'read-one',
+            entity: referral,
+            permission: readOf(referral),
+            request: (org) => ({ method, url: `/imgs/getrefimg?id=${fx[org].referral}&imagename=${images[org].attachment}` }),
+          },
+        ];
       case 'GET /api/imgs/getfile':
-        return [{ kind: 'read-one', entity: profileImage, permission: readOf(profileImage), request: (org) => ({ method, url: `/imgs/getfile?id=${fx[org].profile}&filename=photo` }) }];
+        return [
+          {
+            kind: 'read-one',
+            entity: profileImage,
+            permission: readOf(profileImage),
+            request: (org) => ({ method, url: `/imgs/getfile?id=${fx[org].profile}&filename=photo` }),
+          },
+        ];
       case 'POST /api/sync/push/{table}':
         // The batched upload: every create and update probe of the kinds the engine uploads, as a batch of one.
         return GENERIC.filter((e) => e.upload).flatMap((e) =>
           [...(probesFor('POST', `/api${e.rest}/`) ?? []), ...(probesFor('PUT', `/api${e.rest}/{id}`) ?? [])].map((probe) => ({
             ...probe,
             request: async (org: number, actor: Actor) => ({ ...(await probe.request(org, actor)), pushTable: e.table }),
-          })));
+          })),
+        );
       case 'GET /api/sync/{table}':
-        return serverEntities.filter((e) => e.offline).map((e) => ({
-          kind: 'sync' as const, entity: e, permission: readOf(e), key: (org: number) => fx[org][e.name],
-          request: () => ({ method, url: `/sync/${e.table}?limit=1000` }),
-        }));
+        return serverEntities
+          .filter((e) => e.offline)
+          .map((e) => ({
+            kind: 'sync' as const,
+            entity: e,
+            permission: readOf(e),
+            key: (org: number) => fx[org][e.name],
+            request: () => ({ method, url: `/sync/${e.table}?limit=1000` }),
+          }));
       case 'POST /api/sync/{table}/keys':
         // The mirror's rows of named keys (a dropped local edit): the feed's scope, whatever the key.
-        return serverEntities.filter((e) => e.offline).map((e) => ({
-          kind: 'sync' as const, entity: e, permission: readOf(e), key: (org: number) => fx[org][e.name],
-          // A profile image's key on the device is its two key fields joined (prof_Id|img_for).
-          request: (org: number) => ({ method, url: `/sync/${e.table}/keys`, body: { keys: [e === profileImage ? `${fx[org].profile}|photo` : fx[org][e.name]] } }),
-        }));
+        return serverEntities
+          .filter((e) => e.offline)
+          .map((e) => ({
+            kind: 'sync' as const,
+            entity: e,
+            permission: readOf(e),
+            key: (org: number) => fx[org][e.name],
+            // A profile image's key on the device is its two key fields joined (prof_Id|img_for).
+            request: (org: number) => ({
+              method,
+              url: `/sync/${e.table}/keys`,
+              body: { keys: [e === profileImage ? `${fx[org].profile}|photo` : fx[org][e.name]] },
+            }),
+          }));
     }
-    if (url.startsWith('/api/stats/')) return [{ kind: 'stats', entity: profile, permission: 'stats.read', request: () => ({ method, url: url.slice(4) }) }];
+    if (url.startsWith('/api/stats/'))
+      return [{ kind: 'stats', entity: profile, permission: 'stats.read', request: () => ({ method, url: url.slice(4) }) }];
     return undefined;
   }
 
@@ -348,7 +544,10 @@ describe.each(backends)('organisation scope on %s', (backend) => {
   async function routeTable(): Promise<[string, string][]> {
     const docs = (await t.api('GET', '/docs')).body as { paths: Record<string, Record<string, unknown>> };
     return Object.entries(docs.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).filter((m) => m !== 'parameters').map((m) => [m.toUpperCase(), path] as [string, string]));
+      Object.keys(methods)
+        .filter((m) => m !== 'parameters')
+        .map((m) => [m.toUpperCase(), path] as [string, string]),
+    );
   }
 
   const isOrganisationData = (method: string, path: string) =>
@@ -363,10 +562,12 @@ describe.each(backends)('organisation scope on %s', (backend) => {
 
   /** True when `actor` created or last changed the service `id`. */
   const ownChange = async (actor: Actor, id: string) =>
-    (await t.server.db.query(
-      `SELECT 1 FROM "tbl_sp_detail" s JOIN "users" u ON u."userId" IN (s."createdBy", s."updatedBy") WHERE s."sp_Detail_Id" = $1 AND u."userName" = $2`,
-      [id, actor.role === 1 && actor.location === 0 ? t.admin.userName : actor.name],
-    )).length > 0;
+    (
+      await t.server.db.query(
+        `SELECT 1 FROM "tbl_sp_detail" s JOIN "users" u ON u."userId" IN (s."createdBy", s."updatedBy") WHERE s."sp_Detail_Id" = $1 AND u."userName" = $2`,
+        [id, actor.role === 1 && actor.location === 0 ? t.admin.userName : actor.name],
+      )
+    ).length > 0;
 
   it('answers every read and write of another organisation as if the record did not exist, and changes nothing', async () => {
     const routes = (await routeTable()).filter(([m, p]) => isOrganisationData(m, p));
@@ -391,21 +592,25 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             }
             const response = await send(actor, request);
             const answer = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-            const visible = allowed && inScope(actor, probe.entity, org, writes ? 'write' : probe.scope ?? 'read');
+            const visible = allowed && inScope(actor, probe.entity, org, writes ? 'write' : (probe.scope ?? 'read'));
             if (!allowed) {
               if (response.status !== 403) leaks.push(`${where}: ${response.status} instead of 403`);
             } else if (probe.kind === 'create-root') {
               if (response.status !== 400) leaks.push(`${where}: owner field accepted (${response.status})`);
             } else if (probe.kind === 'write' && visible && request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
               // Nobody verifies a service they created or last changed (issue 26 §7).
-              if (response.status !== 403 || response.body.code !== 'verify.ownService') leaks.push(`${where}: own service ${response.status}`);
+              if (response.status !== 403 || response.body.code !== 'verify.ownService')
+                leaks.push(`${where}: own service ${response.status}`);
             } else if (probe.kind === 'write') {
               // A user without an organisation is told so (403 scope.noOrganisation) when it tries to store client data.
-              const refused = [400, 404].includes(response.status) || (withoutOrganisation(actor) && response.status === 403 && response.body.code === 'scope.noOrganisation');
+              const refused =
+                [400, 404].includes(response.status) ||
+                (withoutOrganisation(actor) && response.status === 403 && response.body.code === 'scope.noOrganisation');
               const expected = visible ? response.status < 300 : refused;
               if (!expected) leaks.push(`${where}: ${response.status} ${answer.slice(0, 200)}`);
             } else if (probe.kind === 'read-one') {
-              if (visible !== (response.status === 200) || (!visible && response.status !== 404)) leaks.push(`${where}: ${response.status}`);
+              if (visible !== (response.status === 200) || (!visible && response.status !== 404))
+                leaks.push(`${where}: ${response.status}`);
             } else {
               if (response.status !== 200) leaks.push(`${where}: ${response.status}`);
               const key = probe.key?.(org) ?? '';
@@ -417,7 +622,8 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             if (!inScope(actor, entityByName.profile, org, 'read') && secrets[org].some((secret) => answer.includes(secret))) {
               leaks.push(`${where}: client data of org ${org} in the answer`);
             }
-            if (writes && allowed && !visible && (await databaseHash()) !== before) leaks.push(`${where}: refused but the database changed`);
+            if (writes && allowed && !visible && (await databaseHash()) !== before)
+              leaks.push(`${where}: refused but the database changed`);
           }
         }
       }
@@ -443,20 +649,26 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           // Every write that stored leaves its entries (issue 28): at least one, one per record changed, by this user.
           if ((probe.kind === 'write' || probe.kind === 'create-root') && response.status < 300) {
             const entries = await t.server.db.query<{ record: string; userName: string }>(
-              `SELECT "entity" || ':' || "recordId" AS record, "userName" FROM "audit_log" WHERE "id" > $1::bigint AND "action" <> 'file.download'`, [last]);
+              `SELECT "entity" || ':' || "recordId" AS record, "userName" FROM "audit_log" WHERE "id" > $1::bigint AND "action" <> 'file.download'`,
+              [last],
+            );
             const records = entries.map((e) => e.record);
             if (!entries.length) failures.push(`${where}: stored without an audit entry`);
             if (new Set(records).size !== records.length) failures.push(`${where}: a record audited twice (${records.join(', ')})`);
-            if (entries.some((e) => e.userName !== actor.name)) failures.push(`${where}: audited as ${entries.map((e) => e.userName).join(', ')}`);
+            if (entries.some((e) => e.userName !== actor.name))
+              failures.push(`${where}: audited as ${entries.map((e) => e.userName).join(', ')}`);
           }
           // Nobody verifies a service they created or last changed (issue 26 §7): refused when the database says so.
           if (request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
-            if (response.status !== 403 || response.body.code !== 'verify.ownService') failures.push(`${where}: own service ${response.status}`);
+            if (response.status !== 403 || response.body.code !== 'verify.ownService')
+              failures.push(`${where}: own service ${response.status}`);
             continue;
           }
           if (response.status >= 300) failures.push(`${where}: ${response.status} ${answer.slice(0, 200)}`);
-          else if (probe.kind === 'create-root' && response.body.location !== org) failures.push(`${where}: filed under ${response.body.location}`);
-          else if ((probe.kind === 'read-list' || probe.kind === 'sync') && !answer.includes(probe.key?.(org) ?? '')) failures.push(`${where}: own record missing`);
+          else if (probe.kind === 'create-root' && response.body.location !== org)
+            failures.push(`${where}: filed under ${response.body.location}`);
+          else if ((probe.kind === 'read-list' || probe.kind === 'sync') && !answer.includes(probe.key?.(org) ?? ''))
+            failures.push(`${where}: own record missing`);
         }
       }
     }
@@ -506,31 +718,40 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     const body = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC') };
     const refused = await t.api('POST', '/profile/', { token: noorg3.token, body });
     expect([refused.status, refused.body.code]).toEqual([400, 'profile.superAdmin']); // the spec's own error (product.md §8)
-    const skills = await t.api('POST', `${entityByName.skills.rest}/`, { token: noorg3.token, body: sampleBody(entityByName.skills, { profile: legacy }) });
+    const skills = await t.api('POST', `${entityByName.skills.rest}/`, {
+      token: noorg3.token,
+      body: sampleBody(entityByName.skills, { profile: legacy }),
+    });
     expect([skills.status, skills.body.code]).toEqual([403, 'scope.noOrganisation']);
     expect(skills.body.message).toMatch(/no organisation/);
     expect(await databaseHash()).toBe(before);
   });
 
   it("refuses to move an own record under another organisation's parent, and changes nothing", async () => {
-    const moves: [EntityShape, string][] = GENERIC.filter((e) => e.parent && !e.keyFields.includes(e.parent.field))
-      .map((e) => [e, (e.parent as { field: string }).field]);
+    const moves: [EntityShape, string][] = GENERIC.filter((e) => e.parent && !e.keyFields.includes(e.parent.field)).map((e) => [
+      e,
+      (e.parent as { field: string }).field,
+    ]);
     expect(moves.length).toBeGreaterThan(5);
     for (const [e, field] of moves) {
       const before = await databaseHash();
       const parent = fx[B][(e.parent as { entity: string }).entity];
       const response = await t.api('PUT', `${e.rest}/${fx[A][e.name]}`, { token: writer(A).token, body: { [field]: parent } });
-      expect([response.status, response.body.message], `${e.name}.${field}`).toEqual([400, 'The record this one belongs to does not exist']);
+      expect([response.status, response.body.message], `${e.name}.${field}`).toEqual([
+        400,
+        'The record this one belongs to does not exist',
+      ]);
       expect(await databaseHash(), e.name).toBe(before);
     }
   });
 
-  it('counts in the dashboard and reports only the clients and referrals of the user\'s organisation, none for role 6', async () => {
+  it("counts in the dashboard and reports only the clients and referrals of the user's organisation, none for role 6", async () => {
     const routes = (await routeTable()).filter(([, p]) => p.startsWith('/api/stats/'));
     expect(routes.length).toBeGreaterThan(10);
     const truth = async (sql: string, location: number) => (await t.server.db.query<{ n: number }>(sql, [location]))[0].n;
     const PROFILES = 'SELECT count(*)::int AS n FROM "tbl_profiles" WHERE ($1::int IS NULL OR "location" = $1)';
-    const REFERRALS = 'SELECT count(*)::int AS n FROM "referral" r JOIN "tbl_profiles" p USING ("prof_Id") WHERE ($1::int IS NULL OR p."location" = $1)';
+    const REFERRALS =
+      'SELECT count(*)::int AS n FROM "referral" r JOIN "tbl_profiles" p USING ("prof_Id") WHERE ($1::int IS NULL OR p."location" = $1)';
     for (const actor of actors) {
       const location = actor.role === 1 ? null : actor.location;
       const gen = (await t.api('GET', '/stats/gen', { token: actor.token })).body;
@@ -547,11 +768,20 @@ describe.each(backends)('organisation scope on %s', (backend) => {
       if (!withoutOrganisation(actor)) expect(profiles, 'fixture').toBeGreaterThan(0);
       expect([gen.profiles, gen.referrals, kpis.profiles, kpis.referrals], actor.name).toEqual([profiles, referrals, profiles, referrals]);
       const byTerritory = (await t.api('GET', '/stats/byter/profiles', { token: actor.token })).body as { count: number }[];
-      expect(byTerritory.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(profiles);
+      expect(
+        byTerritory.reduce((sum, row) => sum + row.count, 0),
+        actor.name,
+      ).toBe(profiles);
       const bySex = (await t.api('GET', '/stats/by/profiles/sex', { token: actor.token })).body as { count: number }[];
-      expect(bySex.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(profiles);
+      expect(
+        bySex.reduce((sum, row) => sum + row.count, 0),
+        actor.name,
+      ).toBe(profiles);
       const byStatus = (await t.api('GET', '/stats/by/referrals/status', { token: actor.token })).body as { count: number }[];
-      expect(byStatus.reduce((sum, row) => sum + row.count, 0), actor.name).toBe(referrals);
+      expect(
+        byStatus.reduce((sum, row) => sum + row.count, 0),
+        actor.name,
+      ).toBe(referrals);
     }
     // Every stats call answers every role with figures only, never a record's key.
     for (const [method, path] of routes) {

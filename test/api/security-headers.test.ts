@@ -74,7 +74,7 @@ describe('security headers', () => {
     controller.abort();
   });
 
-  it('runs only the app\'s own scripts and workers, and lets the map reach its style origin', async () => {
+  it("runs only the app's own scripts and workers, and lets the map reach its style origin", async () => {
     const csp = directives((await headersOf('/')).get('content-security-policy'));
     expect(csp.get('default-src')).toEqual(["'self'"]);
     expect(csp.get('script-src')).toEqual(["'self'"]); // no inline script, no eval

@@ -59,7 +59,19 @@ describe.each(backends)('demo seed on %s', (backend) => {
   afterAll(() => t?.close());
 
   it('inserts the promised amounts', async () => {
-    expect(summary).toMatchObject({ serviceProvider: 10, service: 30, job: 16, otherJob: 4, profile: 40, skills: 40, social: 40, security: 40, business: 20, referral: 30, jobReferral: 12 });
+    expect(summary).toMatchObject({
+      serviceProvider: 10,
+      service: 30,
+      job: 16,
+      otherJob: 4,
+      profile: 40,
+      skills: 40,
+      social: 40,
+      security: 40,
+      business: 20,
+      referral: 30,
+      jobReferral: 12,
+    });
     expect(summary.apprenticeship).toBeGreaterThan(0);
     expect(summary.vocational).toBeGreaterThan(0);
     for (const name of DEMO_ENTITIES) {
@@ -80,7 +92,9 @@ describe.each(backends)('demo seed on %s', (backend) => {
       const entity: EntityShape = entityByName[name];
       const validate = ajv.compile(rowSchema(entity));
       // The columns an answer carries (hidden ones, as a client's erasure mark, stay on the server).
-      const stored = JSON.parse(JSON.stringify(await t.server.db.query(`SELECT ${selectList(entity)} FROM "${entity.table}"`))) as unknown[];
+      const stored = JSON.parse(
+        JSON.stringify(await t.server.db.query(`SELECT ${selectList(entity)} FROM "${entity.table}"`)),
+      ) as unknown[];
       for (const row of stored) expect(validate(row), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
     }
   });
@@ -104,7 +118,10 @@ describe.each(backends)('demo seed on %s', (backend) => {
     expect(types.map((r) => r.v)).toEqual([1, 2, 3, 4]);
     const statuses = await t.server.db.query<{ v: number }>(`SELECT DISTINCT "status" AS v FROM "tbl_sp_detail" ORDER BY 1`);
     expect(statuses.map((r) => r.v)).toEqual([0, 1, 2]);
-    const [verified] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "tbl_sp_detail" WHERE "status" > 0 AND "verifiedBy" = $1`, [adminId]);
+    const [verified] = await t.server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "tbl_sp_detail" WHERE "status" > 0 AND "verifiedBy" = $1`,
+      [adminId],
+    );
     expect(verified.n).toBeGreaterThan(0);
   });
 

@@ -49,7 +49,15 @@ function groupAlive(pgid: number): boolean {
 }
 
 function environment(port: number): NodeJS.ProcessEnv {
-  return { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', STATIC_DIR: staticDir, ADMIN_PASSWORD: 'admin-password-1', LOG_LEVEL: 'warn' };
+  return {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    STATIC_DIR: staticDir,
+    ADMIN_PASSWORD: 'admin-password-1',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 /** `npm start` in a process group of its own (as a terminal runs it), answering on `port`. */
@@ -59,7 +67,11 @@ async function npmStart(port: number): Promise<ChildProcess & { output: () => st
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const answers = () => fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.status, () => 0);
+  const answers = () =>
+    fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
   // A first start makes the database (PGlite's initdb): a minute on a busy machine.
   await expect.poll(answers, { timeout: 150_000, interval: 250 }).toBe(200);
   return Object.assign(child, { output: () => output });

@@ -88,29 +88,38 @@ POST /stats/byterCate/
 POST /stats/byterCateMain/
 GET /stats/getJbSec/
 GET /stats/getKPIs/
-`.trim().split('\n').map((line) => {
-  const [method, path] = line.split(' ');
-  return { method: method as HTTPMethods, path };
-});
+`
+  .trim()
+  .split('\n')
+  .map((line) => {
+    const [method, path] = line.split(' ');
+    return { method: method as HTTPMethods, path };
+  });
 
 /** The spec's path as a URL with a sample id, under /api. */
 const sampleUrl = (path: string) => `/api${path.replace(/\{\w+\}/g, 'services')}`;
 
 describe('product.md §7 calls', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(); });
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
   afterAll(() => t?.close());
 
   it.each(SPEC_CALLS.map((c) => [`${c.method} ${c.path}`, c] as const))('%s is a route', (_label, call) => {
     const url = `/api${call.path.replace(/\{(\w+)\}/g, ':$1')}`;
-    const found = t.server.app.hasRoute({ method: call.method, url }) ||
+    const found =
+      t.server.app.hasRoute({ method: call.method, url }) ||
       t.server.app.hasRoute({ method: call.method, url: url.replace(/:\w+$/, ':id') }) ||
       t.server.app.hasRoute({ method: call.method, url: url.replace(/\/$/, '') });
     expect(found, `${call.method} ${url}`).toBe(true);
   });
 
-  it.each(SPEC_CALLS.filter((c) => c.path !== '/login').map((c) => [`${c.method} ${c.path}`, c] as const))('%s needs a token', async (_label, call) => {
-    const response = await fetch(`${t.url}${sampleUrl(call.path)}`, { method: call.method });
-    expect(response.status).toBe(401);
-  });
+  it.each(SPEC_CALLS.filter((c) => c.path !== '/login').map((c) => [`${c.method} ${c.path}`, c] as const))(
+    '%s needs a token',
+    async (_label, call) => {
+      const response = await fetch(`${t.url}${sampleUrl(call.path)}`, { method: call.method });
+      expect(response.status).toBe(401);
+    },
+  );
 });

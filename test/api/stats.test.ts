@@ -20,16 +20,57 @@ const at = (day: string) => `${day}T12:00:00.000Z`;
 // Providers: P1 social (Goma), P2 legal (Nyiragongo, no address), P3 education (no
 // coordinates), P4 economic but soft-deleted. P1 belongs to organisation 1, P2 to 2, the
 // others to none (rows older than the organisation scope).
-const P1 = id(1), P2 = id(2), P3 = id(3), P4 = id(4);
+const P1 = id(1),
+  P2 = id(2),
+  P3 = id(3),
+  P4 = id(4);
 const providers: Row[] = [
-  { sp_Id: P1, sp_Name: 'Centre de santé Himbi', sp_type: 1, sp_Address: 'Avenue du Lac 12', territory: 1, lat: -1.68, lng: 29.22, location: 1, createdAt: at('2024-01-05') },
-  { sp_Id: P2, sp_Name: 'Clinique juridique', sp_type: 3, sp_Address: null, territory: 2, lat: -1.5, lng: 29.25, location: 2, createdAt: at('2024-01-06') },
+  {
+    sp_Id: P1,
+    sp_Name: 'Centre de santé Himbi',
+    sp_type: 1,
+    sp_Address: 'Avenue du Lac 12',
+    territory: 1,
+    lat: -1.68,
+    lng: 29.22,
+    location: 1,
+    createdAt: at('2024-01-05'),
+  },
+  {
+    sp_Id: P2,
+    sp_Name: 'Clinique juridique',
+    sp_type: 3,
+    sp_Address: null,
+    territory: 2,
+    lat: -1.5,
+    lng: 29.25,
+    location: 2,
+    createdAt: at('2024-01-06'),
+  },
   { sp_Id: P3, sp_Name: 'Institut technique', sp_type: 4, sp_Address: 'Route de Sake', territory: 1, createdAt: at('2024-01-07') },
   { sp_Id: P4, sp_Name: 'Coopérative fermée', sp_type: 2, territory: 3, lat: -1.2, lng: 29.4, deleted: true, createdAt: at('2024-01-08') },
 ];
 
-const service = (n: number, sp_Id: string, category: number, serviceType: number, territory: number, status: number, day: string, deleted = false): Row =>
-  ({ sp_Detail_Id: id(100 + n), sp_Id, name: `Service ${n}`, category, serviceType, territory, status, deleted, createdAt: at(day) });
+const service = (
+  n: number,
+  sp_Id: string,
+  category: number,
+  serviceType: number,
+  territory: number,
+  status: number,
+  day: string,
+  deleted = false,
+): Row => ({
+  sp_Detail_Id: id(100 + n),
+  sp_Id,
+  name: `Service ${n}`,
+  category,
+  serviceType,
+  territory,
+  status,
+  deleted,
+  createdAt: at(day),
+});
 
 const services: Row[] = [
   service(1, P1, 1, 1, 1, 1, '2024-01-15'),
@@ -42,17 +83,46 @@ const services: Row[] = [
   service(8, P2, 4, 99, 2, 1, '2024-05-01'), // type 99 has no parent: main category = its own
 ];
 
-const J1 = id(201), J2 = id(202), J3 = id(203);
+const J1 = id(201),
+  J2 = id(202),
+  J3 = id(203);
 const job = (jb_Id: string, sector: number, territory: number, open: boolean, positions: number, coords: boolean, day: string): Row => ({
-  jb_Id, title: `Job ${jb_Id.slice(-1)}`, employer: 'Hôtel Lac Kivu', sector, territory, open, positions,
-  address: `Adresse ${jb_Id.slice(-1)}`, ...(coords ? { lat: -1.6, lng: 29.2 } : {}), createdAt: at(day),
+  jb_Id,
+  title: `Job ${jb_Id.slice(-1)}`,
+  employer: 'Hôtel Lac Kivu',
+  sector,
+  territory,
+  open,
+  positions,
+  address: `Adresse ${jb_Id.slice(-1)}`,
+  ...(coords ? { lat: -1.6, lng: 29.2 } : {}),
+  createdAt: at(day),
 });
-const jobs: Row[] = [job(J1, 1, 1, true, 3, true, '2024-04-10'), job(J2, 1, 2, false, 5, true, '2024-04-11'), job(J3, 3, 1, true, 1, false, '2024-04-12')];
-const otherJobs: Row[] = [{ jb_oth_Id: id(301), jb_Id: J1, title: 'Aide-cuisinier', positions: 2 }, { jb_oth_Id: id(302), jb_Id: J2, title: 'Gardien', positions: 4 }];
+const jobs: Row[] = [
+  job(J1, 1, 1, true, 3, true, '2024-04-10'),
+  job(J2, 1, 2, false, 5, true, '2024-04-11'),
+  job(J3, 3, 1, true, 1, false, '2024-04-12'),
+];
+const otherJobs: Row[] = [
+  { jb_oth_Id: id(301), jb_Id: J1, title: 'Aide-cuisinier', positions: 2 },
+  { jb_oth_Id: id(302), jb_Id: J2, title: 'Gardien', positions: 4 },
+];
 
-const C1 = id(401), C2 = id(402), C3 = id(403), C4 = id(404);
-const profile = (prof_Id: string, territory: number, location: number | null): Row =>
-  ({ prof_Id, prof_Reg_No: `ADC${prof_Id.slice(-8).replace(/0/g, 'A')}`, firstName: 'Furaha', lastName: 'Kahindo', sex: 'F', territory, consent: true, location, createdAt: at('2024-04-20') });
+const C1 = id(401),
+  C2 = id(402),
+  C3 = id(403),
+  C4 = id(404);
+const profile = (prof_Id: string, territory: number, location: number | null): Row => ({
+  prof_Id,
+  prof_Reg_No: `ADC${prof_Id.slice(-8).replace(/0/g, 'A')}`,
+  firstName: 'Furaha',
+  lastName: 'Kahindo',
+  sex: 'F',
+  territory,
+  consent: true,
+  location,
+  createdAt: at('2024-04-20'),
+});
 // Clients of organisation 1 (C1, C2), of organisation 2 (C3), and of none (C4).
 const profiles: Row[] = [profile(C1, 1, 1), profile(C2, 1, 1), profile(C3, 2, 2), profile(C4, 3, null)];
 
@@ -68,24 +138,46 @@ const jobReferrals: Row[] = [
 
 async function insert(db: Queryable, table: string, rows: Row[]) {
   for (const row of rows) {
-    const columns = Object.keys(row).map((c) => `"${c}"`).join(', ');
-    await db.query(`INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [JSON.stringify(row)]);
+    const columns = Object.keys(row)
+      .map((c) => `"${c}"`)
+      .join(', ');
+    await db.query(`INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::"${table}", $1::jsonb)`, [
+      JSON.stringify(row),
+    ]);
   }
 }
 
 async function insertFixture(db: Queryable) {
   await seedLookupLists(db); // the server does it on start; a no-op then
-  await db.query(`UPDATE "lists" SET "items" = "items" || '[{"id": 99, "fr": "Autre", "en": "Other", "active": true}]'::jsonb WHERE "key" = 'serviceType'`);
+  await db.query(
+    `UPDATE "lists" SET "items" = "items" || '[{"id": 99, "fr": "Autre", "en": "Other", "active": true}]'::jsonb WHERE "key" = 'serviceType'`,
+  );
   const tables: [string, Row[]][] = [
-    ['tbl_serviceprovider', providers], ['tbl_sp_detail', services], ['available-jobs', jobs], ['tbl_jobs_other', otherJobs],
-    ['tbl_profiles', profiles], ['referral', referrals], ['jobreferral', jobReferrals],
+    ['tbl_serviceprovider', providers],
+    ['tbl_sp_detail', services],
+    ['available-jobs', jobs],
+    ['tbl_jobs_other', otherJobs],
+    ['tbl_profiles', profiles],
+    ['referral', referrals],
+    ['jobreferral', jobReferrals],
   ];
   for (const [table, rows] of tables) await insert(db, table, rows);
 }
 
 const ALL_KPIS = {
-  providers: 3, services: 6, verifiedServices: 3, pendingServices: 2, rejectedServices: 1, jobs: 3, openJobs: 2,
-  positions: 6, profiles: 4, referrals: 3, referralsCompleted: 1, jobReferrals: 2, hired: 1,
+  providers: 3,
+  services: 6,
+  verifiedServices: 3,
+  pendingServices: 2,
+  rejectedServices: 1,
+  jobs: 3,
+  openJobs: 2,
+  positions: 6,
+  profiles: 4,
+  referrals: 3,
+  referralsCompleted: 1,
+  jobReferrals: 2,
+  hired: 1,
 };
 
 describe.each(backends)('stats on %s', (backend) => {
@@ -118,7 +210,13 @@ describe.each(backends)('stats on %s', (backend) => {
     expect(body.counts).toEqual([1, 1, 0, 1, 0]); // open jobs, then providers of sp_type 1-4
     expect(body.center.lng).toBeCloseTo((29.22 + 29.25 + 29.2) / 3, 6);
     expect(body.center.lat).toBeCloseTo((-1.68 - 1.5 - 1.6) / 3, 6);
-    expect(byId(body.points)).toEqual(byId([[P1, 29.22, -1.68, 1], [P2, 29.25, -1.5, 3], [J1, 29.2, -1.6, 0]]));
+    expect(byId(body.points)).toEqual(
+      byId([
+        [P1, 29.22, -1.68, 1],
+        [P2, 29.25, -1.5, 3],
+        [J1, 29.2, -1.6, 0],
+      ]),
+    );
     expect(body.clusters).toBeUndefined();
   });
 
@@ -141,7 +239,12 @@ describe.each(backends)('stats on %s', (backend) => {
   });
 
   it('refuses bad map queries with a message: partial bounds, out-of-range values, ids that are not ids', async () => {
-    for (const query of ['/geo?west=29', '/geo?zoom=8&west=29&south=-2&east=30', '/geo?zoom=30&west=29&south=-2&east=30&north=-1', '/geo?zoom=8&west=29&south=-95&east=30&north=-1']) {
+    for (const query of [
+      '/geo?west=29',
+      '/geo?zoom=8&west=29&south=-2&east=30',
+      '/geo?zoom=30&west=29&south=-2&east=30&north=-1',
+      '/geo?zoom=8&west=29&south=-95&east=30&north=-1',
+    ]) {
       const { status, body } = await get(query);
       expect(status, query).toBe(400);
       expect(body.message, query).toBeTruthy();
@@ -152,16 +255,83 @@ describe.each(backends)('stats on %s', (backend) => {
   });
 
   it.each([
-    ['/byspdtype', [{ id: 1, count: 3 }, { id: 4, count: 2 }, { id: 2, count: 1 }]],
-    ['/bySpdTerr', [{ id: 1, count: 4 }, { id: 2, count: 2 }]],
-    ['/byServiceType', [{ id: 1, count: 2 }, { id: 5, count: 1 }, { id: 7, count: 1 }, { id: 10, count: 1 }, { id: 99, count: 1 }]],
-    ['/byoffrall', [{ id: 1, count: 1 }, { id: 3, count: 1 }, { id: 4, count: 1 }, { id: 2, count: 0 }]],
-    ['/getJbSec/', [{ id: 1, count: 2 }, { id: 3, count: 1 }]],
-    ['/byter/services', [{ id: 1, count: 4 }, { id: 2, count: 2 }]],
-    ['/byter/providers', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
-    ['/byter/jobs', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
-    ['/byter/profiles', [{ id: 1, count: 2 }, { id: 2, count: 1 }, { id: 3, count: 1 }]],
-    ['/byter/referrals', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
+    [
+      '/byspdtype',
+      [
+        { id: 1, count: 3 },
+        { id: 4, count: 2 },
+        { id: 2, count: 1 },
+      ],
+    ],
+    [
+      '/bySpdTerr',
+      [
+        { id: 1, count: 4 },
+        { id: 2, count: 2 },
+      ],
+    ],
+    [
+      '/byServiceType',
+      [
+        { id: 1, count: 2 },
+        { id: 5, count: 1 },
+        { id: 7, count: 1 },
+        { id: 10, count: 1 },
+        { id: 99, count: 1 },
+      ],
+    ],
+    [
+      '/byoffrall',
+      [
+        { id: 1, count: 1 },
+        { id: 3, count: 1 },
+        { id: 4, count: 1 },
+        { id: 2, count: 0 },
+      ],
+    ],
+    [
+      '/getJbSec/',
+      [
+        { id: 1, count: 2 },
+        { id: 3, count: 1 },
+      ],
+    ],
+    [
+      '/byter/services',
+      [
+        { id: 1, count: 4 },
+        { id: 2, count: 2 },
+      ],
+    ],
+    [
+      '/byter/providers',
+      [
+        { id: 1, count: 2 },
+        { id: 2, count: 1 },
+      ],
+    ],
+    [
+      '/byter/jobs',
+      [
+        { id: 1, count: 2 },
+        { id: 2, count: 1 },
+      ],
+    ],
+    [
+      '/byter/profiles',
+      [
+        { id: 1, count: 2 },
+        { id: 2, count: 1 },
+        { id: 3, count: 1 },
+      ],
+    ],
+    [
+      '/byter/referrals',
+      [
+        { id: 1, count: 2 },
+        { id: 2, count: 1 },
+      ],
+    ],
   ])('answers %s as [{id, count}], most frequent first', async (path, expected) => {
     const { status, body } = await get(path);
     expect(status).toBe(200);
@@ -169,14 +339,43 @@ describe.each(backends)('stats on %s', (backend) => {
   });
 
   it.each([
-    ['/byterCate/', {}, [{ territory: 1, category: 1, count: 3 }, { territory: 1, category: 2, count: 1 }, { territory: 2, category: 4, count: 2 }]],
+    [
+      '/byterCate/',
+      {},
+      [
+        { territory: 1, category: 1, count: 3 },
+        { territory: 1, category: 2, count: 1 },
+        { territory: 2, category: 4, count: 2 },
+      ],
+    ],
     ['/byterCate/', { territory: 1, category: 1 }, [{ territory: 1, category: 1, count: 3 }]],
-    ['/byterCate/', { dateFrom: '2024-03-01', dateTo: '2024-03-20' }, [{ territory: 1, category: 2, count: 1 }, { territory: 2, category: 4, count: 1 }]],
-    ['/byterCate/', { territory: null, category: null, dateFrom: null, dateTo: null }, [
-      { territory: 1, category: 1, count: 3 }, { territory: 1, category: 2, count: 1 }, { territory: 2, category: 4, count: 2 }]],
-    ['/byterCateMain/', {}, [
-      { territory: 1, category: 1, count: 2 }, { territory: 1, category: 2, count: 1 }, { territory: 1, category: 3, count: 1 },
-      { territory: 2, category: 4, count: 2 }]],
+    [
+      '/byterCate/',
+      { dateFrom: '2024-03-01', dateTo: '2024-03-20' },
+      [
+        { territory: 1, category: 2, count: 1 },
+        { territory: 2, category: 4, count: 1 },
+      ],
+    ],
+    [
+      '/byterCate/',
+      { territory: null, category: null, dateFrom: null, dateTo: null },
+      [
+        { territory: 1, category: 1, count: 3 },
+        { territory: 1, category: 2, count: 1 },
+        { territory: 2, category: 4, count: 2 },
+      ],
+    ],
+    [
+      '/byterCateMain/',
+      {},
+      [
+        { territory: 1, category: 1, count: 2 },
+        { territory: 1, category: 2, count: 1 },
+        { territory: 1, category: 3, count: 1 },
+        { territory: 2, category: 4, count: 2 },
+      ],
+    ],
     ['/byterCateMain/', { category: 3 }, [{ territory: 1, category: 3, count: 1 }]],
     ['/byterCateMain/', { territory: 3 }, []],
   ])('answers POST %s %j per territory and category', async (path, body, expected) => {
@@ -194,31 +393,111 @@ describe.each(backends)('stats on %s', (backend) => {
   it('answers the key figures, for everything or one territory and period (/stats/getKPIs/)', async () => {
     expect((await get('/getKPIs/')).body).toEqual(ALL_KPIS);
     expect((await get('/getKPIs/?territory=2')).body).toEqual({
-      providers: 1, services: 2, verifiedServices: 1, pendingServices: 0, rejectedServices: 1, jobs: 1, openJobs: 0,
-      positions: 0, profiles: 1, referrals: 1, referralsCompleted: 0, jobReferrals: 1, hired: 0,
+      providers: 1,
+      services: 2,
+      verifiedServices: 1,
+      pendingServices: 0,
+      rejectedServices: 1,
+      jobs: 1,
+      openJobs: 0,
+      positions: 0,
+      profiles: 1,
+      referrals: 1,
+      referralsCompleted: 0,
+      jobReferrals: 1,
+      hired: 0,
     });
     expect((await get('/getKPIs/?dateFrom=2024-05-01&dateTo=2024-05-31')).body).toEqual({
-      providers: 0, services: 1, verifiedServices: 1, pendingServices: 0, rejectedServices: 0, jobs: 0, openJobs: 0,
-      positions: 0, profiles: 0, referrals: 2, referralsCompleted: 1, jobReferrals: 1, hired: 1,
+      providers: 0,
+      services: 1,
+      verifiedServices: 1,
+      pendingServices: 0,
+      rejectedServices: 0,
+      jobs: 0,
+      openJobs: 0,
+      positions: 0,
+      profiles: 0,
+      referrals: 2,
+      referralsCompleted: 1,
+      jobReferrals: 1,
+      hired: 1,
     });
   });
 
   it.each([
     // Reports filter every count by territory and period (created, or dated for referrals).
     ['/byspdtype?territory=2', [{ id: 4, count: 2 }]],
-    ['/bySpdTerr?dateFrom=2024-03-01&dateTo=2024-04-01', [{ id: 1, count: 2 }, { id: 2, count: 1 }]],
+    [
+      '/bySpdTerr?dateFrom=2024-03-01&dateTo=2024-04-01',
+      [
+        { id: 1, count: 2 },
+        { id: 2, count: 1 },
+      ],
+    ],
     ['/byServiceType?territory=1&dateTo=2024-02-15', [{ id: 1, count: 2 }]],
-    ['/byoffrall?territory=1', [{ id: 1, count: 1 }, { id: 4, count: 1 }, { id: 2, count: 0 }, { id: 3, count: 0 }]],
-    ['/getJbSec/?dateFrom=2024-04-11', [{ id: 1, count: 1 }, { id: 3, count: 1 }]],
-    ['/byter/referrals?dateFrom=2024-05-01&dateTo=2024-05-31', [{ id: 1, count: 1 }, { id: 2, count: 1 }]],
+    [
+      '/byoffrall?territory=1',
+      [
+        { id: 1, count: 1 },
+        { id: 4, count: 1 },
+        { id: 2, count: 0 },
+        { id: 3, count: 0 },
+      ],
+    ],
+    [
+      '/getJbSec/?dateFrom=2024-04-11',
+      [
+        { id: 1, count: 1 },
+        { id: 3, count: 1 },
+      ],
+    ],
+    [
+      '/byter/referrals?dateFrom=2024-05-01&dateTo=2024-05-31',
+      [
+        { id: 1, count: 1 },
+        { id: 2, count: 1 },
+      ],
+    ],
     ['/by/profiles/sex', [{ id: 'F', count: 4 }]],
     ['/by/profiles/territory?territory=3', [{ id: 3, count: 1 }]],
-    ['/by/referrals/status', [{ id: 'completed', count: 1 }, { id: 'declined', count: 1 }, { id: 'sent', count: 1 }]],
-    ['/by/referrals/status?dateTo=2024-05-31', [{ id: 'completed', count: 1 }, { id: 'sent', count: 1 }]],
+    [
+      '/by/referrals/status',
+      [
+        { id: 'completed', count: 1 },
+        { id: 'declined', count: 1 },
+        { id: 'sent', count: 1 },
+      ],
+    ],
+    [
+      '/by/referrals/status?dateTo=2024-05-31',
+      [
+        { id: 'completed', count: 1 },
+        { id: 'sent', count: 1 },
+      ],
+    ],
     ['/by/jobReferrals/status?territory=1', [{ id: 'hired', count: 1 }]],
-    ['/by/jobReferrals/territory', [{ id: 1, count: 1 }, { id: 2, count: 1 }]],
-    ['/by/services/status', [{ id: 1, count: 3 }, { id: 0, count: 2 }, { id: 2, count: 1 }]],
-    ['/by/providers/sp_type?dateFrom=2024-01-06', [{ id: 3, count: 1 }, { id: 4, count: 1 }]],
+    [
+      '/by/jobReferrals/territory',
+      [
+        { id: 1, count: 1 },
+        { id: 2, count: 1 },
+      ],
+    ],
+    [
+      '/by/services/status',
+      [
+        { id: 1, count: 3 },
+        { id: 0, count: 2 },
+        { id: 2, count: 1 },
+      ],
+    ],
+    [
+      '/by/providers/sp_type?dateFrom=2024-01-06',
+      [
+        { id: 3, count: 1 },
+        { id: 4, count: 1 },
+      ],
+    ],
   ])('answers the filtered count %s', async (path, expected) => {
     const { status, body } = await get(path);
     expect(status).toBe(200);
@@ -239,7 +518,10 @@ describe.each(backends)('stats on %s', (backend) => {
     await t.createUser({ userName: 'byorg1', password: 'password-byorg1', role: 2, location: 1 });
     const own = await t.login('byorg1', 'password-byorg1');
     expect((await get('/by/profiles/sex', own)).body).toEqual([{ id: 'F', count: 2 }]);
-    expect((await get('/by/referrals/status', own)).body).toEqual([{ id: 'completed', count: 1 }, { id: 'declined', count: 1 }]);
+    expect((await get('/by/referrals/status', own)).body).toEqual([
+      { id: 'completed', count: 1 },
+      { id: 'declined', count: 1 },
+    ]);
     expect((await get('/by/jobReferrals/status', own)).body).toEqual([{ id: 'hired', count: 1 }]);
     await t.createUser({ userName: 'byorg6', password: 'password-byorg6', role: 6, location: 1 });
     const restricted = await t.login('byorg6', 'password-byorg6');
@@ -331,7 +613,14 @@ describe.each(backends)('stats on %s', (backend) => {
   it('gives a user without an organisation no client figure: only role 1 sees every organisation (issue 26 §1)', async () => {
     await t.createUser({ userName: 'reports0', password: 'password-reports0', role: 2, location: 0 });
     const as = await t.login('reports0', 'password-reports0');
-    expect((await get('/getKPIs/', as)).body).toEqual({ ...ALL_KPIS, profiles: 0, referrals: 0, referralsCompleted: 0, jobReferrals: 0, hired: 0 });
+    expect((await get('/getKPIs/', as)).body).toEqual({
+      ...ALL_KPIS,
+      profiles: 0,
+      referrals: 0,
+      referralsCompleted: 0,
+      jobReferrals: 0,
+      hired: 0,
+    });
   });
 
   it('can add its own indexes on this database, and answers the same with them', async () => {
@@ -342,9 +631,20 @@ describe.each(backends)('stats on %s', (backend) => {
 
   it('registers every stats call of product.md §7 and documents its answer', async () => {
     const calls = [
-      ['GET', '/geo'], ['GET', '/geo/places'], ['GET', '/pendings'], ['GET', '/gen'], ['GET', '/byspdtype'], ['GET', '/bySpdTerr'],
-      ['GET', '/byServiceType'], ['GET', '/byoffrall'], ['GET', '/byter/:x'], ['POST', '/byterCate/'],
-      ['POST', '/byterCateMain/'], ['GET', '/getJbSec/'], ['GET', '/getKPIs/'], ['GET', '/by/:x/:field'],
+      ['GET', '/geo'],
+      ['GET', '/geo/places'],
+      ['GET', '/pendings'],
+      ['GET', '/gen'],
+      ['GET', '/byspdtype'],
+      ['GET', '/bySpdTerr'],
+      ['GET', '/byServiceType'],
+      ['GET', '/byoffrall'],
+      ['GET', '/byter/:x'],
+      ['POST', '/byterCate/'],
+      ['POST', '/byterCateMain/'],
+      ['GET', '/getJbSec/'],
+      ['GET', '/getKPIs/'],
+      ['GET', '/by/:x/:field'],
     ] as const;
     const docs = (await t.api('GET', '/docs')).body;
     // The router may ignore trailing slashes (then it keeps the path without one).
@@ -352,7 +652,9 @@ describe.each(backends)('stats on %s', (backend) => {
     for (const [method, path] of calls) {
       const registered = spellings(path).some((url) => t.server.app.hasRoute({ method, url }));
       expect(registered, `${method} ${path}`).toBe(true);
-      const documented = spellings(path.replace(':x', '{x}').replace(':field', '{field}')).map((url) => docs.paths[url]?.[method.toLowerCase()]).find(Boolean);
+      const documented = spellings(path.replace(':x', '{x}').replace(':field', '{field}'))
+        .map((url) => docs.paths[url]?.[method.toLowerCase()])
+        .find(Boolean);
       expect(documented?.responses?.['200'], `${method} ${path}`).toBeDefined();
     }
   });
@@ -362,7 +664,16 @@ describe.each(backends)('stats on %s', (backend) => {
     expect((await get('/geo')).body).toEqual(before);
     const added = id(9);
     await insert(t.server.db, 'tbl_serviceprovider', [
-      { sp_Id: added, sp_Name: 'AAA Nouveau centre', sp_type: 2, sp_Address: 'Rue 1', territory: 1, lat: -1.6, lng: 29.1, createdAt: at('2024-07-01') },
+      {
+        sp_Id: added,
+        sp_Name: 'AAA Nouveau centre',
+        sp_type: 2,
+        sp_Address: 'Rue 1',
+        territory: 1,
+        lat: -1.6,
+        lng: 29.1,
+        createdAt: at('2024-07-01'),
+      },
     ]);
     // The change notification reaches the server soon after the commit. Four markers are more
     // than this server's limit: one cluster at zoom 7.5 (cells of 0.25°), counted per group.
@@ -386,7 +697,14 @@ describe.each(backends)('stats on %s', (backend) => {
     // A job closed leaves the map; a provider moved moves.
     await t.server.db.query(`UPDATE "available-jobs" SET "open" = false, "updatedAt" = now() WHERE "jb_Id" = $1`, [J1]);
     await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "lng" = 29.3, "updatedAt" = now() WHERE "sp_Id" = $1`, [P2]);
-    await expect.poll(async () => byId((await get('/geo')).body.points), { timeout: 5_000, interval: 50 }).toEqual(byId([[P1, 29.22, -1.68, 1], [P2, 29.3, -1.5, 3]]));
+    await expect
+      .poll(async () => byId((await get('/geo')).body.points), { timeout: 5_000, interval: 50 })
+      .toEqual(
+        byId([
+          [P1, 29.22, -1.68, 1],
+          [P2, 29.3, -1.5, 3],
+        ]),
+      );
     await t.server.db.query(`UPDATE "available-jobs" SET "open" = true, "updatedAt" = now() WHERE "jb_Id" = $1`, [J1]);
     await t.server.db.query(`UPDATE "tbl_serviceprovider" SET "lng" = 29.25, "updatedAt" = now() WHERE "sp_Id" = $1`, [P2]);
     await expect.poll(async () => (await get('/geo')).body, { timeout: 5_000, interval: 50 }).toEqual(before);

@@ -7,7 +7,10 @@ import { backends } from '../helpers/db';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-interface Pulled { documents: Record<string, unknown>[]; checkpoint: { updatedAt: string; id: string } | null }
+interface Pulled {
+  documents: Record<string, unknown>[];
+  checkpoint: { updatedAt: string; id: string } | null;
+}
 
 /** Reads server-sent events from a fetch body until `count` change events arrived or time ran out. */
 async function readEvents(url: string, count: number, whileOpen: () => Promise<void>, timeoutMs = 5000): Promise<string[]> {
@@ -28,7 +31,9 @@ async function readEvents(url: string, count: number, whileOpen: () => Promise<v
         for (const match of buffer.matchAll(/event: change\ndata: (.+)\n\n/g)) tables.push(JSON.parse(match[1]).table);
         buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2);
       }
-    } catch { /* aborted: time is up */ }
+    } catch {
+      /* aborted: time is up */
+    }
   })();
   await new Promise((r) => setTimeout(r, 100)); // the stream is subscribed
   await whileOpen();
@@ -41,7 +46,8 @@ async function readEvents(url: string, count: number, whileOpen: () => Promise<v
 describe.each(backends)('sync on %s', (backend) => {
   let t: TestServer;
   const tokens: Record<string, string> = {};
-  const pull = async (table: string, token: string, query = '') => (await t.api('GET', `/sync/${table}${query}`, { token })) as { status: number; body: Pulled };
+  const pull = async (table: string, token: string, query = '') =>
+    (await t.api('GET', `/sync/${table}${query}`, { token })) as { status: number; body: Pulled };
   const newProvider = async (token: string, extra: Record<string, unknown> = {}) => {
     const body = { ...sampleBody(serviceProvider), ...extra };
     const r = await t.api('POST', '/sproviers/', { token, body });
@@ -53,7 +59,11 @@ describe.each(backends)('sync on %s', (backend) => {
     t = await startTestServer({ backend });
     await ensureOrganisations(t.server.db);
     tokens.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [['org1', 3, 1], ['org2', 3, 2], ['reports', 2, 1]] as const) {
+    for (const [name, role, location] of [
+      ['org1', 3, 1],
+      ['org2', 3, 2],
+      ['reports', 2, 1],
+    ] as const) {
       await t.createUser({ userName: name, password: `password-${name}`, role, location });
       tokens[name] = await t.login(name, `password-${name}`);
     }
@@ -115,7 +125,10 @@ describe.each(backends)('sync on %s', (backend) => {
     const theirs = await newProvider(tokens.org2);
     await t.api('POST', `/sproviers/delete/${gone}`, { token: tokens.org1, body: { reason: 'Closed', password: 'password-org1' } });
     const byKeys = async (token: string, keys: unknown) =>
-      (await t.api('POST', '/sync/tbl_serviceprovider/keys', { token, body: { keys } })) as { status: number; body: { documents: Record<string, unknown>[] } };
+      (await t.api('POST', '/sync/tbl_serviceprovider/keys', { token, body: { keys } })) as {
+        status: number;
+        body: { documents: Record<string, unknown>[] };
+      };
     const answer = await byKeys(tokens.org1, [mine, gone, theirs, 'no-such-key']);
     expect(answer.status).toBe(200);
     const rows = new Map(answer.body.documents.map((d) => [d.sp_Id, d]));
@@ -150,9 +163,18 @@ describe.each(backends)('sync on %s', (backend) => {
   });
 
   it('tells open streams which table changed, only for tables the role may read', async () => {
-    const events = await readEvents(await t.streamUrl(tokens.org1), 1, async () => { await newProvider(tokens.org1); });
+    const events = await readEvents(await t.streamUrl(tokens.org1), 1, async () => {
+      await newProvider(tokens.org1);
+    });
     expect(events).toContain('tbl_serviceprovider');
-    const none = await readEvents(await t.streamUrl(tokens.reports), 1, async () => { await newProvider(tokens.org1); }, 1500);
+    const none = await readEvents(
+      await t.streamUrl(tokens.reports),
+      1,
+      async () => {
+        await newProvider(tokens.org1);
+      },
+      1500,
+    );
     expect(none).toEqual([]);
   });
 
@@ -170,8 +192,13 @@ describe.each(backends)('sync on %s', (backend) => {
   it.runIf(backend === 'postgres')('holds back rows that a still-running earlier transaction could overtake', async () => {
     const since = (await pull('tbl_serviceprovider', tokens.admin, '?limit=1000')).body;
     let checkpoint = since.checkpoint!;
-    while (true) { // move to the end of the feed
-      const next = await pull('tbl_serviceprovider', tokens.admin, `?limit=1000&updatedAt=${encodeURIComponent(checkpoint.updatedAt)}&id=${checkpoint.id}`);
+    while (true) {
+      // move to the end of the feed
+      const next = await pull(
+        'tbl_serviceprovider',
+        tokens.admin,
+        `?limit=1000&updatedAt=${encodeURIComponent(checkpoint.updatedAt)}&id=${checkpoint.id}`,
+      );
       if (!next.body.documents.length) break;
       checkpoint = next.body.checkpoint!;
     }

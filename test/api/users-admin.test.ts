@@ -34,7 +34,15 @@ describe.each(backends)('user administration API on %s', (backend) => {
   beforeAll(async () => {
     t = await startTestServer({
       backend,
-      config: { contact: { name: 'ICRS support', email: 'support@programme.example.net', phone: '+243 81 000 0000', address: null, hours: 'Mon-Fri 8:00-16:00' } },
+      config: {
+        contact: {
+          name: 'ICRS support',
+          email: 'support@programme.example.net',
+          phone: '+243 81 000 0000',
+          address: null,
+          hours: 'Mon-Fri 8:00-16:00',
+        },
+      },
     });
     admin = await t.login(t.admin.userName, t.admin.password);
     await t.createUser({ userName: 'orgadmin14', password: PASSWORD, role: 7, location: ORG });
@@ -78,12 +86,17 @@ describe.each(backends)('user administration API on %s', (backend) => {
       expect(refused.body.errors).toEqual([{ field: 'newPassword', message }]);
     }
     const french = await t.api('POST', '/users/changepass', {
-      token, body: { oldPassword: 'temporary-7731', newPassword: 'azertyuiop' }, headers: { 'accept-language': 'fr' },
+      token,
+      body: { oldPassword: 'temporary-7731', newPassword: 'azertyuiop' },
+      headers: { 'accept-language': 'fr' },
     });
     expect(french.body.message).toBe('Ce mot de passe est trop courant et facile à deviner ; choisissez-en un autre');
     expect((await stored(userId)).mustChangePassword).toBe(true);
 
-    const changed = await t.api('POST', '/users/changepass', { token, body: { oldPassword: 'temporary-7731', newPassword: 'river-stone-lantern' } });
+    const changed = await t.api('POST', '/users/changepass', {
+      token,
+      body: { oldPassword: 'temporary-7731', newPassword: 'river-stone-lantern' },
+    });
     expect(changed.status).toBe(200);
     expect((await stored(userId)).mustChangePassword).toBe(false);
     expect((await t.api('GET', `/users/${userId}`, { token })).status).toBe(401); // the old session ended
@@ -92,7 +105,8 @@ describe.each(backends)('user administration API on %s', (backend) => {
 
   it('lets the administrator choose a permanent password or a temporary first one', async () => {
     const temporary = await t.api('POST', '/users/', {
-      token: admin, body: { userName: unique('first'), password: PASSWORD, role: 2, fullName: 'First Login', mustChangePassword: true },
+      token: admin,
+      body: { userName: unique('first'), password: PASSWORD, role: 2, fullName: 'First Login', mustChangePassword: true },
     });
     expect(temporary.status).toBe(201);
     expect(temporary.body.mustChangePassword).toBe(true);
@@ -101,9 +115,10 @@ describe.each(backends)('user administration API on %s', (backend) => {
     expect(kept.body.mustChangePassword).toBe(false);
   });
 
-  it('lets role 7 give its staff a temporary password, never make an administrator or another organisation\'s staff', async () => {
+  it("lets role 7 give its staff a temporary password, never make an administrator or another organisation's staff", async () => {
     const staff = await t.api('POST', '/users/createStaff', {
-      token: orgAdmin, body: { userName: unique('staff'), password: PASSWORD, role: 5, fullName: 'Org Staff', mustChangePassword: true },
+      token: orgAdmin,
+      body: { userName: unique('staff'), password: PASSWORD, role: 5, fullName: 'Org Staff', mustChangePassword: true },
     });
     expect(staff.status).toBe(201);
     expect(staff.body).toMatchObject({ location: ORG, role: 5, mustChangePassword: true });
@@ -111,14 +126,25 @@ describe.each(backends)('user administration API on %s', (backend) => {
     expect(reset.body.mustChangePassword).toBe(true);
 
     const before = (await t.server.db.query('SELECT count(*)::int AS n FROM "users"'))[0];
-    const asAdmin = await t.api('POST', '/users/createStaff', { token: orgAdmin, body: { userName: unique('boss'), password: PASSWORD, role: 1, fullName: 'Not Allowed' } });
+    const asAdmin = await t.api('POST', '/users/createStaff', {
+      token: orgAdmin,
+      body: { userName: unique('boss'), password: PASSWORD, role: 1, fullName: 'Not Allowed' },
+    });
     expect(asAdmin.status).toBe(403);
     const elsewhere = await t.api('POST', '/users/createStaff', {
-      token: orgAdmin, body: { userName: unique('far'), password: PASSWORD, role: 4, location: OTHER_ORG, fullName: 'Not Allowed' },
+      token: orgAdmin,
+      body: { userName: unique('far'), password: PASSWORD, role: 4, location: OTHER_ORG, fullName: 'Not Allowed' },
     });
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body.message).toBe('You can only manage the staff of your own organisation');
-    expect((await t.api('POST', '/users/', { token: orgAdmin, body: { userName: unique('any'), password: PASSWORD, role: 4, fullName: 'Nope Body' } })).status).toBe(403);
+    expect(
+      (
+        await t.api('POST', '/users/', {
+          token: orgAdmin,
+          body: { userName: unique('any'), password: PASSWORD, role: 4, fullName: 'Nope Body' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await t.server.db.query('SELECT count(*)::int AS n FROM "users"'))[0]).toEqual(before);
   });
 
@@ -139,6 +165,12 @@ describe.each(backends)('user administration API on %s', (backend) => {
   it('gives the programme contact details to anyone, signed in or not', async () => {
     const { status, body } = await t.api('GET', '/config');
     expect(status).toBe(200);
-    expect(body.contact).toEqual({ name: 'ICRS support', email: 'support@programme.example.net', phone: '+243 81 000 0000', address: null, hours: 'Mon-Fri 8:00-16:00' });
+    expect(body.contact).toEqual({
+      name: 'ICRS support',
+      email: 'support@programme.example.net',
+      phone: '+243 81 000 0000',
+      address: null,
+      hours: 'Mon-Fri 8:00-16:00',
+    });
   });
 });

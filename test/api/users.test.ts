@@ -37,7 +37,11 @@ describe.each(backends)('users API on %s', (backend) => {
   }
 
   const staffBody = (extra: Record<string, unknown> = {}) => ({
-    userName: unique('staff'), password: PASSWORD, role: 4, fullName: 'New Staff', ...extra,
+    userName: unique('staff'),
+    password: PASSWORD,
+    role: 4,
+    fullName: 'New Staff',
+    ...extra,
   });
 
   beforeAll(async () => {
@@ -72,28 +76,33 @@ describe.each(backends)('users API on %s', (backend) => {
     { name: 'GET /users/all', allowed: [1, 7], call: (token) => t.api('GET', '/users/all', { token }) },
     { name: 'GET /users/{id} of another user', allowed: [1, 7], call: (token) => t.api('GET', `/users/${colleague}`, { token }) },
     {
-      name: 'POST /users/', allowed: [1],
+      name: 'POST /users/',
+      allowed: [1],
       call: (token) => t.api('POST', '/users/', { token, body: staffBody({ userName: gateName }) }),
       unchanged: async () => expect(await countNamed(gateName)).toBe(0),
     },
     {
-      name: 'POST /users/createStaff', allowed: [1, 7],
+      name: 'POST /users/createStaff',
+      allowed: [1, 7],
       call: (token) => t.api('POST', '/users/createStaff', { token, body: staffBody({ userName: gateName }) }),
       unchanged: async () => expect(await countNamed(gateName)).toBe(0),
     },
     {
-      name: 'PUT /users/{id}', allowed: [1],
+      name: 'PUT /users/{id}',
+      allowed: [1],
       call: (token) => t.api('PUT', `/users/${colleague}`, { token, body: { fullName: 'Gate Crasher' } }),
       unchanged: async () => expect((await stored(colleague)).fullName).not.toBe('Gate Crasher'),
     },
     {
-      name: 'PUT /users/staff/{id}', allowed: [1, 7],
+      name: 'PUT /users/staff/{id}',
+      allowed: [1, 7],
       call: (token) => t.api('PUT', `/users/staff/${colleague}`, { token, body: { fullName: 'Gate Crasher' } }),
       unchanged: async () => expect((await stored(colleague)).fullName).not.toBe('Gate Crasher'),
     },
     {
       // Self-only: even role 1 may not use it on another user.
-      name: 'PUT /users/self/{id} of another user', allowed: [],
+      name: 'PUT /users/self/{id} of another user',
+      allowed: [],
       call: (token) => t.api('PUT', `/users/self/${colleague}`, { token, body: { fullName: 'Gate Crasher' } }),
       unchanged: async () => expect((await stored(colleague)).fullName).not.toBe('Gate Crasher'),
     },
@@ -229,7 +238,10 @@ describe.each(backends)('users API on %s', (backend) => {
 
     it('answers 409 duplicate entry to a taken user name (any case) or user id', async () => {
       const existing = await newUser(3);
-      const sameName = await t.api('POST', '/users/', { token: tokens[1], body: staffBody({ userName: existing.userName.toUpperCase(), location: ORG }) });
+      const sameName = await t.api('POST', '/users/', {
+        token: tokens[1],
+        body: staffBody({ userName: existing.userName.toUpperCase(), location: ORG }),
+      });
       expect(sameName.status).toBe(409);
       expect(sameName.body.message).toBe('duplicate entry');
       const sameId = await t.api('POST', '/users/', { token: tokens[1], body: staffBody({ userId: existing.userId, location: ORG }) });
@@ -249,7 +261,10 @@ describe.each(backends)('users API on %s', (backend) => {
     });
 
     it('lets role 1 create staff of any organisation and role', async () => {
-      const { status, body } = await t.api('POST', '/users/createStaff', { token: tokens[1], body: staffBody({ role: 7, location: OTHER_ORG }) });
+      const { status, body } = await t.api('POST', '/users/createStaff', {
+        token: tokens[1],
+        body: staffBody({ role: 7, location: OTHER_ORG }),
+      });
       expect(status).toBe(201);
       expect(body).toMatchObject({ role: 7, location: OTHER_ORG });
     });
@@ -283,16 +298,21 @@ describe.each(backends)('users API on %s', (backend) => {
       const body = staffBody({ fullName: 'X', role: 8 });
       const { status, body: answer } = await t.api('POST', '/users/createStaff', { token: tokens[7], body });
       expect(status).toBe(400);
-      expect(answer.errors).toEqual(expect.arrayContaining([
-        { field: 'fullName', message: 'fullName must have at least 2 characters' },
-        { field: 'role', message: 'role must be one of: 1, 2, 3, 4, 5, 6, 7' },
-      ]));
+      expect(answer.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'fullName', message: 'fullName must have at least 2 characters' },
+          { field: 'role', message: 'role must be one of: 1, 2, 3, 4, 5, 6, 7' },
+        ]),
+      );
       expect(await countNamed(body.userName)).toBe(0);
     });
 
     it('answers 409 to a taken user name', async () => {
       const existing = await newUser(4);
-      const { status, body } = await t.api('POST', '/users/createStaff', { token: tokens[7], body: staffBody({ userName: existing.userName }) });
+      const { status, body } = await t.api('POST', '/users/createStaff', {
+        token: tokens[7],
+        body: staffBody({ userName: existing.userName }),
+      });
       expect(status).toBe(409);
       expect(body.message).toBe('duplicate entry');
     });
@@ -316,12 +336,17 @@ describe.each(backends)('users API on %s', (backend) => {
 
     it('refuses a bad body with field messages and changes nothing', async () => {
       const u = await newUser(3);
-      const { status, body } = await t.api('PUT', `/users/${u.userId}`, { token: tokens[1], body: { role: 9, email: 'nope', fullName: 'Kept' } });
+      const { status, body } = await t.api('PUT', `/users/${u.userId}`, {
+        token: tokens[1],
+        body: { role: 9, email: 'nope', fullName: 'Kept' },
+      });
       expect(status).toBe(400);
-      expect(body.errors).toEqual(expect.arrayContaining([
-        { field: 'role', message: 'role must be one of: 1, 2, 3, 4, 5, 6, 7' },
-        { field: 'email', message: 'email is not valid' },
-      ]));
+      expect(body.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'role', message: 'role must be one of: 1, 2, 3, 4, 5, 6, 7' },
+          { field: 'email', message: 'email is not valid' },
+        ]),
+      );
       expect(await stored(u.userId)).toMatchObject({ role: 3, email: null });
     });
 
@@ -341,7 +366,10 @@ describe.each(backends)('users API on %s', (backend) => {
     it('accepts an edit based on the version just read, even of a new user', async () => {
       const u = await newUser(3);
       const read = (await t.api('GET', `/users/${u.userId}`, { token: tokens[1] })).body;
-      const { status } = await t.api('PUT', `/users/${u.userId}`, { token: tokens[1], body: { fullName: 'Based On Read', updatedAt: read.updatedAt } });
+      const { status } = await t.api('PUT', `/users/${u.userId}`, {
+        token: tokens[1],
+        body: { fullName: 'Based On Read', updatedAt: read.updatedAt },
+      });
       expect(status).toBe(200);
     });
 
@@ -349,7 +377,10 @@ describe.each(backends)('users API on %s', (backend) => {
       const u = await newUser(3);
       const before = (await t.api('GET', `/users/${u.userId}`, { token: tokens[1] })).body;
       await t.api('PUT', `/users/${u.userId}`, { token: tokens[1], body: { fullName: 'First Edit' } });
-      const late = await t.api('PUT', `/users/${u.userId}`, { token: tokens[1], body: { fullName: 'Late Edit', updatedAt: before.updatedAt } });
+      const late = await t.api('PUT', `/users/${u.userId}`, {
+        token: tokens[1],
+        body: { fullName: 'Late Edit', updatedAt: before.updatedAt },
+      });
       expect(late.status).toBe(409);
       expect(late.body.message).toBe('conflict');
       expect(late.body.server.fullName).toBe('First Edit');
@@ -410,10 +441,12 @@ describe.each(backends)('users API on %s', (backend) => {
       const u = await newUser(4);
       const bad = await t.api('PUT', `/users/staff/${u.userId}`, { token: tokens[7], body: { password: 'short', userName: 'a b' } });
       expect(bad.status).toBe(400);
-      expect(bad.body.errors).toEqual(expect.arrayContaining([
-        { field: 'password', message: 'password must have at least 8 characters' },
-        { field: 'userName', message: 'userName is not valid' },
-      ]));
+      expect(bad.body.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'password', message: 'password must have at least 8 characters' },
+          { field: 'userName', message: 'userName is not valid' },
+        ]),
+      );
       expect((await t.api('PUT', `/users/staff/${UNKNOWN_ID}`, { token: tokens[7], body: { fullName: 'Nobody' } })).status).toBe(404);
       const other = await newUser(4);
       const dup = await t.api('PUT', `/users/staff/${u.userId}`, { token: tokens[7], body: { userName: other.userName } });
@@ -464,7 +497,10 @@ describe.each(backends)('users API on %s', (backend) => {
     it.each(ROLES.filter((r) => r !== 1))('lets role %i change its password and sign in with the new one', async (role) => {
       const u = await newUser(role);
       const token = await t.login(u.userName, PASSWORD);
-      const { status, body } = await t.api('POST', '/users/changepass', { token, body: { oldPassword: PASSWORD, newPassword: 'brand-new-pass' } });
+      const { status, body } = await t.api('POST', '/users/changepass', {
+        token,
+        body: { oldPassword: PASSWORD, newPassword: 'brand-new-pass' },
+      });
       expect(status).toBe(200);
       expect(body).toEqual({ message: 'Password changed', token: expect.any(String) });
       expect((await t.api('GET', `/users/${u.userId}`, { token: body.token })).status).toBe(200);
@@ -476,12 +512,17 @@ describe.each(backends)('users API on %s', (backend) => {
     it('refuses a wrong old password with a clear message and changes nothing', async () => {
       const u = await newUser(4);
       const token = await t.login(u.userName, PASSWORD);
-      const { status, body } = await t.api('POST', '/users/changepass', { token, body: { oldPassword: 'not-my-password', newPassword: 'brand-new-pass' } });
+      const { status, body } = await t.api('POST', '/users/changepass', {
+        token,
+        body: { oldPassword: 'not-my-password', newPassword: 'brand-new-pass' },
+      });
       expect(status).toBe(400);
       expect(body.message).toBe('The current password is not correct; nothing was changed');
       expect(body.errors).toEqual([{ field: 'oldPassword', message: body.message }]);
       const french = await t.api('POST', '/users/changepass', {
-        token, body: { oldPassword: 'not-my-password', newPassword: 'brand-new-pass' }, headers: { 'accept-language': 'fr' },
+        token,
+        body: { oldPassword: 'not-my-password', newPassword: 'brand-new-pass' },
+        headers: { 'accept-language': 'fr' },
       });
       expect(french.body.message).toBe("Le mot de passe actuel n'est pas correct ; rien n'a été modifié");
       expect(await t.login(u.userName, PASSWORD)).toBeTruthy();

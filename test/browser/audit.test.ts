@@ -123,7 +123,10 @@ describe('audit log', () => {
     // The CSV holds exactly what the filters keep.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-csv').click()]);
     const csv = await readFile(await download.path(), 'utf8');
-    const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toContain('action');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(String(provider.sp_Id));

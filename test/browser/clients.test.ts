@@ -37,13 +37,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-
 const PHOTO = png(8, [180, 90, 60]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 100 });
 
-async function signedIn(user: { userName: string; password: string } = worker, options: { lang?: 'en' | 'fr'; viewport?: { width: number; height: number } } = {}): Promise<TestPage> {
+async function signedIn(
+  user: { userName: string; password: string } = worker,
+  options: { lang?: 'en' | 'fr'; viewport?: { width: number; height: number } } = {},
+): Promise<TestPage> {
   const opened = await newPage(browser, { baseURL: t.url, lang: options.lang ?? 'en', viewport: options.viewport });
   await signIn(opened.page, user.userName, user.password);
   await opened.page.waitForFunction(() => localStorage.getItem('lists') !== null);
@@ -71,7 +73,10 @@ async function fillIdentity(page: Page, p: Person): Promise<void> {
   await page.getByLabel(/^Date of birth/).fill(p.birth);
   await page.getByRole('textbox', { name: /^Phone/ }).fill(p.phone);
   await choose(page, /^Territory/, 'Goma');
-  await page.getByRole('radiogroup', { name: /agrees that their data is kept/ }).getByRole('radio', { name: 'Yes' }).check();
+  await page
+    .getByRole('radiogroup', { name: /agrees that their data is kept/ })
+    .getByRole('radio', { name: 'Yes' })
+    .check();
 }
 
 const next = (page: Page) => page.getByRole('button', { name: 'Next', exact: true }).click();
@@ -145,7 +150,9 @@ async function saveFromReview(page: Page): Promise<{ profId: string; regNo: stri
 }
 
 async function serverFile(profId: string, kind: string): Promise<Buffer> {
-  const response = await fetch(`${t.url}/api/imgs/getfile?id=${profId}&filename=${kind}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${t.url}/api/imgs/getfile?id=${profId}&filename=${kind}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
 }
@@ -187,7 +194,10 @@ describe('clients', () => {
     await page.getByTestId('client-saved').getByText(regNo).waitFor();
     await expectOnServer(profId, online);
     // The client's page: every section, who registered and when.
-    await page.getByTestId('client-registered').getByText(/^Registered on .+ by .+/).waitFor();
+    await page
+      .getByTestId('client-registered')
+      .getByText(/^Registered on .+ by .+/)
+      .waitFor();
     await page.getByTestId('client-social').getByText('Married').waitFor();
     await page.getByTestId('client-section-security').getByText('Not filled in.').waitFor();
     await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
@@ -291,8 +301,14 @@ describe('clients', () => {
     await page.getByRole('button', { name: 'Remove the Identity document' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/profiles/${profId}`);
-    await poll(async () => (await t.api('GET', `/profile/images/${profId}`, { token })).body.map((f: { img_for: string }) => f.img_for)).toEqual(['photo']);
-    await poll(async () => (await fetch(`${t.url}/api/imgs/getfile?id=${profId}&filename=idDocument`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    await poll(async () =>
+      (await t.api('GET', `/profile/images/${profId}`, { token })).body.map((f: { img_for: string }) => f.img_for),
+    ).toEqual(['photo']);
+    await poll(
+      async () =>
+        (await fetch(`${t.url}/api/imgs/getfile?id=${profId}&filename=idDocument`, { headers: { authorization: `Bearer ${token}` } }))
+          .status,
+    ).toBe(404);
     await context.close();
   });
 
@@ -305,7 +321,10 @@ describe('clients', () => {
     const colleague = await t.api('PUT', `/profile/${profId}`, { token, body: { address: 'Changed by a colleague' } });
     expect(colleague.status).toBe(200);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByTestId('client-save-error').getByText(/Someone changed this client since you opened it/).waitFor();
+    await page
+      .getByTestId('client-save-error')
+      .getByText(/Someone changed this client since you opened it/)
+      .waitFor();
     expect((await t.api('GET', `/profile/${profId}`, { token })).body.address).toBe('Changed by a colleague');
     await context.close();
   });
@@ -362,7 +381,10 @@ describe('clients', () => {
       for (let step = 0; step < 8; step += 1) {
         await page.locator('#client-step-title').waitFor();
         expect(await seriousViolations(page), `step ${step} ${theme}`).toEqual([]);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `no sideways scroll at step ${step}`).toBe(true);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1),
+          `no sideways scroll at step ${step}`,
+        ).toBe(true);
         if (step < 7) await page.getByRole('button', { name: theme === 'dark' ? 'Suivant' : 'Next', exact: true }).click();
       }
       await context.close();

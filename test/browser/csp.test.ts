@@ -73,7 +73,10 @@ describe('content security policy', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     // The service worker registers and installs under the policy.
     const workerState = () => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? 'none');
-    await expect.poll(workerState, { timeout: 30_000 }).toBe('activated').catch(() => seen.push('the service worker never became active'));
+    await expect
+      .poll(workerState, { timeout: 30_000 })
+      .toBe('activated')
+      .catch(() => seen.push('the service worker never became active'));
     await check('dashboard');
 
     await page.goto(`/serviceproviders/${providerId}`);

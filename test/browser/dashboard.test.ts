@@ -59,8 +59,15 @@ async function blockOutsideHosts(context: BrowserContext): Promise<string[]> {
   return outside;
 }
 
-async function signedIn(user: { userName: string; password: string }, options: { lang?: 'en' | 'fr'; width?: number; dark?: boolean } = {}): Promise<TestPage & { outside: string[] }> {
-  const opened = await newPage(browser, { baseURL: t.url, lang: options.lang ?? 'en', viewport: { width: options.width ?? 1280, height: 900 } });
+async function signedIn(
+  user: { userName: string; password: string },
+  options: { lang?: 'en' | 'fr'; width?: number; dark?: boolean } = {},
+): Promise<TestPage & { outside: string[] }> {
+  const opened = await newPage(browser, {
+    baseURL: t.url,
+    lang: options.lang ?? 'en',
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
   if (options.dark) await opened.context.addInitScript(() => localStorage.setItem('theme', 'dark'));
   const outside = await blockOutsideHosts(opened.context);
   await signIn(opened.page, user.userName, user.password);
@@ -95,13 +102,15 @@ async function scrollToMap(page: Page): Promise<void> {
 async function mapAtRest(page: Page): Promise<void> {
   await scrollToMap(page);
   await page.waitForFunction(() => {
-    const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as (HTMLElement & { maplibreMap?: { loaded(): boolean; isMoving(): boolean } }) | null;
+    const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as
+      (HTMLElement & { maplibreMap?: { loaded(): boolean; isMoving(): boolean } }) | null;
     return c?.maplibreMap?.loaded() === true && !c.maplibreMap.isMoving();
   });
 }
 
 /** Runs `fn` with the page's MapLibre map (MapCanvas puts it on its container). */
-function onMap<R, A>(page: Page, fn: (map: any, arg: A) => R, arg: A): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the map's API inside the page
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the map's API inside the page
+function onMap<R, A>(page: Page, fn: (map: any, arg: A) => R, arg: A): Promise<R> {
   return page.evaluate(
     ({ source, value }) => {
       const container = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as HTMLElement & { maplibreMap: unknown };
@@ -115,7 +124,9 @@ function onMap<R, A>(page: Page, fn: (map: any, arg: A) => R, arg: A): Promise<R
 async function clickPlace(page: Page, place: Place): Promise<void> {
   await onMap(page, (map, p: Place) => map.jumpTo({ center: [p.lng, p.lat], zoom: 17 }), place);
   await page.waitForFunction(() => {
-    const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as HTMLElement & { maplibreMap: { loaded(): boolean; isMoving(): boolean } };
+    const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as HTMLElement & {
+      maplibreMap: { loaded(): boolean; isMoving(): boolean };
+    };
     return c.maplibreMap.loaded() && !c.maplibreMap.isMoving();
   });
   const canvas = page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas');
@@ -157,7 +168,10 @@ describe('dashboard', () => {
       const names = counts.map((c) => items(list).find((i) => i.id === c.id)?.en ?? `#${c.id}`);
       shown.labels.forEach((label, i) => expect(names[i]?.startsWith(label.replace(/…$/, '')), `${chart}: ${label}`).toBe(true));
     }
-    const heights = await page.getByTestId('chart-byCategory').locator('.MuiBarChart-element').evaluateAll((bars) => bars.map((b) => Math.round(b.getBoundingClientRect().height)));
+    const heights = await page
+      .getByTestId('chart-byCategory')
+      .locator('.MuiBarChart-element')
+      .evaluateAll((bars) => bars.map((b) => Math.round(b.getBoundingClientRect().height)));
     expect(heights.length).toBeGreaterThan(0);
     for (const height of heights) expect(height).toBe(20);
 
@@ -165,24 +179,35 @@ describe('dashboard', () => {
     // The whole map: a few markers, so one by one ([id, lng, lat, group 0 job / 1-4 sp_type]);
     // their names and addresses come from /stats/geo/places (the info window asks there too).
     const markers = await apiGet<{ counts: number[]; points: [string, number, number, number][] }>('/stats/geo');
-    const ids = (jobs: boolean) => markers.points.filter((p) => (p[3] === 0) === jobs).map((p) => p[0]).join(',');
+    const ids = (jobs: boolean) =>
+      markers.points
+        .filter((p) => (p[3] === 0) === jobs)
+        .map((p) => p[0])
+        .join(',');
     const geo = await apiGet<{ latlangs: Place[]; jbLatlangs: Place[] }>(`/stats/geo/places?providers=${ids(false)}&jobs=${ids(true)}`);
     expect(geo.latlangs.length + geo.jbLatlangs.length).toBe(markers.points.length);
-    await poll(() => page.getByTestId('map-header').textContent()).toBe(`${geo.latlangs.length} Services, ${geo.jbLatlangs.length} Available Jobs with geo location data`);
+    await poll(() => page.getByTestId('map-header').textContent()).toBe(
+      `${geo.latlangs.length} Services, ${geo.jbLatlangs.length} Available Jobs with geo location data`,
+    );
     await page.getByText('Click icon to remove from the Map').waitFor();
     const region = page.getByRole('region', { name: 'Map of services and available jobs' });
     await scrollToMap(page);
     await poll(() => region.getAttribute('data-points')).toBe(String(geo.latlangs.length + geo.jbLatlangs.length));
     await page.waitForFunction(() => {
-      const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as (HTMLElement & { maplibreMap?: { loaded(): boolean } }) | null;
+      const c = document.querySelector('[data-testid="dashboard-map"] .maplibregl-map') as
+        (HTMLElement & { maplibreMap?: { loaded(): boolean } }) | null;
       return c?.maplibreMap?.loaded() === true;
     });
-    const drawn = await onMap(page, (map) => ({
-      countries: map.queryRenderedFeatures({ layers: ['countries'] }).length,
-      towns: map.queryRenderedFeatures({ layers: ['towns'] }).length,
-      markers: map.queryRenderedFeatures({ layers: ['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins'] }).length,
-      zoom: map.getZoom(),
-    }), null);
+    const drawn = await onMap(
+      page,
+      (map) => ({
+        countries: map.queryRenderedFeatures({ layers: ['countries'] }).length,
+        towns: map.queryRenderedFeatures({ layers: ['towns'] }).length,
+        markers: map.queryRenderedFeatures({ layers: ['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins'] }).length,
+        zoom: map.getZoom(),
+      }),
+      null,
+    );
     expect(drawn.countries).toBeGreaterThan(0);
     expect(drawn.towns).toBeGreaterThan(0);
     expect(drawn.markers).toBeGreaterThan(0);
@@ -195,13 +220,17 @@ describe('dashboard', () => {
 
     // A cluster opens on click: the map zooms in on it.
     await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').scrollIntoViewIfNeeded();
-    const cluster = await onMap(page, (map) => {
-      const feature = map.queryRenderedFeatures({ layers: ['icrs-point-clusters'] })[0];
-      if (!feature) return null;
-      const point = map.project(feature.geometry.coordinates);
-      const rect = map.getCanvas().getBoundingClientRect();
-      return { x: rect.left + point.x, y: rect.top + point.y };
-    }, null);
+    const cluster = await onMap(
+      page,
+      (map) => {
+        const feature = map.queryRenderedFeatures({ layers: ['icrs-point-clusters'] })[0];
+        if (!feature) return null;
+        const point = map.project(feature.geometry.coordinates);
+        const rect = map.getCanvas().getBoundingClientRect();
+        return { x: rect.left + point.x, y: rect.top + point.y };
+      },
+      null,
+    );
     expect(cluster, 'a cluster on the first view').not.toBeNull();
     await page.mouse.click((cluster as { x: number }).x, (cluster as { y: number }).y);
     await poll(() => onMap(page, (map) => map.getZoom() as number, null)).toBeGreaterThan(7.5);
@@ -231,7 +260,10 @@ describe('dashboard', () => {
     expect(await popup.textContent()).toContain((without as Place).name ?? (without as Place).title);
 
     // A job created elsewhere reaches the tiles and the chart through the change stream.
-    const created = await t.api('POST', '/jobs/', { token: adminToken, body: { title: 'Live dashboard job', employer: 'Kivu SARL', sector: 2, territory: 1 } });
+    const created = await t.api('POST', '/jobs/', {
+      token: adminToken,
+      body: { title: 'Live dashboard job', employer: 'Kivu SARL', sector: 2, territory: 1 },
+    });
     expect(created.status).toBe(201);
     await poll(() => page.getByTestId('tile-jobs-count').textContent()).toBe(String(gen.jobs + 1));
     const sectors = await apiGet<{ id: number; count: number }[]>('/stats/getJbSec/');
@@ -255,16 +287,22 @@ describe('dashboard', () => {
     for (const tile of ['services', 'jobs', 'clients', 'referrals']) {
       const shown = (tiles as readonly string[]).includes(tile);
       expect(await page.getByTestId(`tile-${tile}`).count(), `role ${role} tile ${tile}`).toBe(shown ? 1 : 0);
-      if (shown) expect(await page.getByTestId(`tile-${tile}`).getByRole('link').count(), `role ${role} link ${tile}`).toBe((links as readonly string[]).includes(tile) ? 1 : 0);
+      if (shown)
+        expect(await page.getByTestId(`tile-${tile}`).getByRole('link').count(), `role ${role} link ${tile}`).toBe(
+          (links as readonly string[]).includes(tile) ? 1 : 0,
+        );
     }
-    if ((tiles as readonly string[]).includes('clients')) expect(await page.getByTestId('tile-clients-count').textContent()).toBe(String(gen.profiles));
+    if ((tiles as readonly string[]).includes('clients'))
+      expect(await page.getByTestId('tile-clients-count').textContent()).toBe(String(gen.profiles));
     const counts = await apiGet<{ id: number; count: number }[]>('/stats/bySpdTerr', token);
     expect((await chartShown(page, 'byTerritory')).values).toEqual(counts.map((c) => c.count));
     for (const chart of ['byCategory', 'byServiceType', 'jobsBySector']) await page.getByTestId(`chart-${chart}`).waitFor();
     await page.getByTestId('dashboard-map').waitFor();
     if (role === 7) {
       // A failing dashboard call is only logged (product.md §2): no message, the rest is drawn.
-      await page.route('**/api/stats/byServiceType', (route) => route.fulfill({ status: 500, json: { statusCode: 500, error: 'Internal Server Error', message: 'boom' } }));
+      await page.route('**/api/stats/byServiceType', (route) =>
+        route.fulfill({ status: 500, json: { statusCode: 500, error: 'Internal Server Error', message: 'boom' } }),
+      );
       await page.reload();
       await page.getByTestId('fetched-at').filter({ hasText: /\d/ }).waitFor();
       await chartShown(page, 'byCategory');
@@ -278,7 +316,10 @@ describe('dashboard', () => {
   it('reaches the markers by keyboard: the list of the markers in view opens info windows and clusters', async () => {
     const { context, page } = await signedIn({ userName: t.admin.userName, password: t.admin.password });
     const markers = await apiGet<{ points: [string, number, number, number][] }>('/stats/geo');
-    const providerIds = markers.points.filter((p) => p[3] !== 0).map((p) => p[0]).join(',');
+    const providerIds = markers.points
+      .filter((p) => p[3] !== 0)
+      .map((p) => p[0])
+      .join(',');
     const geo = await apiGet<{ latlangs: Place[] }>(`/stats/geo/places?providers=${providerIds}`);
     const place = geo.latlangs.find((p) => p.address) as Place;
     await page.getByTestId('map-header').waitFor();
@@ -322,7 +363,10 @@ describe('dashboard', () => {
 
   it('fits 360 px and passes axe in French, dark and light', async () => {
     for (const dark of [true, false]) {
-      const { context, page, outside } = await signedIn({ userName: t.admin.userName, password: t.admin.password }, { lang: 'fr', width: 360, dark });
+      const { context, page, outside } = await signedIn(
+        { userName: t.admin.userName, password: t.admin.password },
+        { lang: 'fr', width: 360, dark },
+      );
       await page.getByText('Services par catégorie').waitFor();
       await page.getByText('Cliquez sur une icône pour la retirer de la carte').waitFor();
       // On a phone the map is far below the figures: it starts when scrolled to (issue 27).
@@ -387,10 +431,17 @@ describe('dashboard map with the server clusters', () => {
 
   /** The server clusters drawn on the map, as [count, lat] sorted by count. */
   async function drawnClusters(page: Page): Promise<[number, number][]> {
-    return onMap(page, (map) => {
-      const features = map.queryRenderedFeatures({ layers: ['icrs-server-clusters'] }) as { properties: { point_count: number }; geometry: { coordinates: [number, number] } }[];
-      return features.map((f) => [f.properties.point_count, f.geometry.coordinates[1]] as [number, number]).sort((a, b) => a[0] - b[0]);
-    }, null);
+    return onMap(
+      page,
+      (map) => {
+        const features = map.queryRenderedFeatures({ layers: ['icrs-server-clusters'] }) as {
+          properties: { point_count: number };
+          geometry: { coordinates: [number, number] };
+        }[];
+        return features.map((f) => [f.properties.point_count, f.geometry.coordinates[1]] as [number, number]).sort((a, b) => a[0] - b[0]);
+      },
+      null,
+    );
   }
 
   it('draws the clusters with their counts; a click zooms in, asks the view and shows its points', async () => {
@@ -422,18 +473,33 @@ describe('dashboard map with the server clusters', () => {
     });
     await page.locator('[data-testid="dashboard-map"] canvas.maplibregl-canvas').scrollIntoViewIfNeeded();
     await mapAtRest(page);
-    const target = await onMap(page, (map) => {
-      const feature = map.queryRenderedFeatures({ layers: ['icrs-server-clusters'] }).find((f: { properties: { point_count: number } }) => f.properties.point_count === 4);
-      const point = map.project(feature.geometry.coordinates);
-      const rect = map.getCanvas().getBoundingClientRect();
-      return { x: rect.left + point.x, y: rect.top + point.y };
-    }, null);
+    const target = await onMap(
+      page,
+      (map) => {
+        const feature = map
+          .queryRenderedFeatures({ layers: ['icrs-server-clusters'] })
+          .find((f: { properties: { point_count: number } }) => f.properties.point_count === 4);
+        const point = map.project(feature.geometry.coordinates);
+        const rect = map.getCanvas().getBoundingClientRect();
+        return { x: rect.left + point.x, y: rect.top + point.y };
+      },
+      null,
+    );
     await page.mouse.click(target.x, target.y);
     await poll(() => onMap(page, (map) => map.getZoom() as number, null)).toBeCloseTo(9.5, 1);
     await poll(() => region.getAttribute('data-points')).toBe('4');
-    expect(views.some((url) => /zoom=9\.5/.test(url) && /west=/.test(url)), views.join('\n')).toBe(true);
+    expect(
+      views.some((url) => /zoom=9\.5/.test(url) && /west=/.test(url)),
+      views.join('\n'),
+    ).toBe(true);
     await mapAtRest(page);
-    await poll(() => onMap(page, (map) => map.queryRenderedFeatures({ layers: ['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins'] }).length as number, null)).toBeGreaterThan(0);
+    await poll(() =>
+      onMap(
+        page,
+        (map) => map.queryRenderedFeatures({ layers: ['icrs-point-clusters', 'icrs-point-circles', 'icrs-point-pins'] }).length as number,
+        null,
+      ),
+    ).toBeGreaterThan(0);
     expect(await drawnClusters(page)).toEqual([]);
     await context.close();
   });

@@ -119,7 +119,9 @@ async function aCollects(page: Page): Promise<void> {
     async ({ client, photo }) => {
       const { data, entities } = window.__icrs!;
       const bytes = Uint8Array.from(atob(photo), (c) => c.charCodeAt(0));
-      await data!.create(entities.profile, { ...client, sex: 'F', territory: 1, consent: true }, [{ slot: 'photo', blob: new Blob([bytes], { type: 'image/png' }), name: 'face.png' }]);
+      await data!.create(entities.profile, { ...client, sex: 'F', territory: 1, consent: true }, [
+        { slot: 'photo', blob: new Blob([bytes], { type: 'image/png' }), name: 'face.png' },
+      ]);
     },
     { client: collected, photo: PHOTO.toString('base64') },
   );
@@ -141,7 +143,7 @@ async function logOutAnyway(page: Page): Promise<void> {
 }
 
 describe('one browser, two users', () => {
-  it('keeps A\'s clients, drafts and photo from B, and unreadable after A signs out', async () => {
+  it("keeps A's clients, drafts and photo from B, and unreadable after A signs out", async () => {
     const { context, page } = await debugPage();
     await aCollects(page);
     const whileSignedIn = await everythingStored(page);
@@ -192,7 +194,9 @@ describe('offline unlock', () => {
       await navigator.serviceWorker.ready;
     });
     await page.reload(); // now controlled by the worker (online: the vault reopens by itself)
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 }).toBe('activated');
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 })
+      .toBe('activated');
     await storeReady(page);
     await page.getByRole('switch', { name: 'Offline mode' }).check();
     await page.waitForURL((url) => url.pathname === '/offlinehp');
@@ -255,20 +259,22 @@ describe('offline unlock', () => {
 });
 
 describe('a deactivated account', () => {
-  it('drops the device\'s mirror and drafts, keeps the pending records sealed, and gives them back once reactivated', async () => {
+  it("drops the device's mirror and drafts, keeps the pending records sealed, and gives them back once reactivated", async () => {
     const { context, page } = await debugPage();
     await signIn(page, userA.userName, userA.password);
     await storeReady(page);
     const mirroredKey = await page.evaluate(async () => {
       const { data, entities } = window.__icrs!;
-      return (await data!.create(entities.profile, { firstName: 'Mirrora', lastName: 'Deactivska', sex: 'F', territory: 1, consent: true })).prof_Id as string;
+      return (await data!.create(entities.profile, { firstName: 'Mirrora', lastName: 'Deactivska', sex: 'F', territory: 1, consent: true }))
+        .prof_Id as string;
     });
     await page.getByRole('switch', { name: 'Offline mode' }).check();
     await page.waitForURL((url) => url.pathname === '/offlinehp');
     await storeReady(page);
     const pendingKey = await page.evaluate(async () => {
       const { data, entities } = window.__icrs!;
-      return (await data!.create(entities.profile, { firstName: 'Pendra', lastName: 'Waitinghere', sex: 'F', territory: 1, consent: true })).prof_Id as string;
+      return (await data!.create(entities.profile, { firstName: 'Pendra', lastName: 'Waitinghere', sex: 'F', territory: 1, consent: true }))
+        .prof_Id as string;
     });
     const storedKeys = () =>
       page.evaluate(async () => {
@@ -313,7 +319,7 @@ describe('a deactivated account', () => {
 });
 
 describe('an account moved to another organisation', () => {
-  it('drops the former organisation\'s mirror and holds back the records collected for it', async () => {
+  it("drops the former organisation's mirror and holds back the records collected for it", async () => {
     const mover = { userName: 'fieldMover', password: 'field-password-M1', role: 3, location: 2 };
     const { userId } = await server.createUser(mover);
     const { context, page } = await debugPage();
@@ -345,10 +351,12 @@ describe('an account moved to another organisation', () => {
     await storeReady(page);
     await expect.poll(profiles, { timeout: 15_000 }).toEqual(['Collectedbefore:pending']);
     await page.getByRole('button', { name: 'Upload Data online' }).click();
-    await page.getByText(/1 record collected for your former organisation waits on this device/).first().waitFor();
+    await page
+      .getByText(/1 record collected for your former organisation waits on this device/)
+      .first()
+      .waitFor();
     const token = await server.login(mover.userName, mover.password);
     expect((await server.api('GET', '/profile?q=Collectedbefore', { token })).body.total).toBe(0);
     await context.close();
   }, 120_000);
 });
-

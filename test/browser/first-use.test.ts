@@ -35,13 +35,20 @@ afterAll(async () => {
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
 async function open(role: number, options: { width?: number; lang?: 'en' | 'fr' } = {}) {
-  const opened = await newPage(browser, { baseURL: server.url, lang: options.lang ?? 'en', viewport: { width: options.width ?? 1280, height: 800 } });
+  const opened = await newPage(browser, {
+    baseURL: server.url,
+    lang: options.lang ?? 'en',
+    viewport: { width: options.width ?? 1280, height: 800 },
+  });
   await signIn(opened.page, userName(role), password);
   return opened;
 }
 
 async function seedProvider(name: string): Promise<string> {
-  const { status, body } = await server.api('POST', '/sproviers/', { token: adminToken, body: { sp_Name: name, sp_type: 1, territory: 1 } });
+  const { status, body } = await server.api('POST', '/sproviers/', {
+    token: adminToken,
+    body: { sp_Name: name, sp_type: 1, territory: 1 },
+  });
   expect(status, JSON.stringify(body)).toBe(201);
   return body.sp_Id as string;
 }
@@ -134,8 +141,10 @@ async function clipped(element: Locator): Promise<string[]> {
     const cut: string[] = [];
     for (const node of [root, ...root.querySelectorAll('*')]) {
       const el = node as HTMLElement;
-      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') cut.push(`${el.className}: width ${el.scrollWidth} > ${el.clientWidth}`);
-      if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible') cut.push(`${el.className}: height ${el.scrollHeight} > ${el.clientHeight}`);
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+        cut.push(`${el.className}: width ${el.scrollWidth} > ${el.clientWidth}`);
+      if (el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible')
+        cut.push(`${el.className}: height ${el.scrollHeight} > ${el.clientHeight}`);
       if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth) cut.push(`${el.className}: ellipsis`);
     }
     return cut;
@@ -146,7 +155,10 @@ async function clipped(element: Locator): Promise<string[]> {
 const NAME_CELLS = '[role="grid"] [role="gridcell"][data-field="sp_Name"]';
 const nameCell = (page: Page) => page.locator(NAME_CELLS).first();
 
-function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
+function overlaps(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
@@ -183,7 +195,10 @@ describe('list names', () => {
       expect(await clipped(cell), `${width} px`).toEqual([]);
       const [titleBox, markBox] = await Promise.all([title.boundingBox(), mark.boundingBox()]);
       expect(titleBox && markBox, `${width} px: both shown`).toBeTruthy();
-      expect(overlaps(titleBox as NonNullable<typeof titleBox>, markBox as NonNullable<typeof markBox>), `${width} px: the mark covers the name`).toBe(false);
+      expect(
+        overlaps(titleBox as NonNullable<typeof titleBox>, markBox as NonNullable<typeof markBox>),
+        `${width} px: the mark covers the name`,
+      ).toBe(false);
     }
     await context.close();
   }, 120_000);

@@ -33,7 +33,8 @@ const PROVIDER_VERSION = 0;
 function buildNext(): void {
   const src = path.join(work, 'next');
   mkdirSync(path.join(src, 'server', 'lib'), { recursive: true });
-  for (const name of ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', 'src', 'schemas', 'public']) cpSync(path.resolve(name), path.join(src, name), { recursive: true });
+  for (const name of ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', 'src', 'schemas', 'public'])
+    cpSync(path.resolve(name), path.join(src, name), { recursive: true });
   for (const file of ['hashedAsset.ts', 'precompressed.ts']) cpSync(path.resolve('server/lib', file), path.join(src, 'server/lib', file));
   symlinkSync(path.resolve('node_modules'), path.join(src, 'node_modules'));
   const providers = path.join(src, 'schemas/entities/providers.ts');
@@ -46,10 +47,20 @@ function buildNext(): void {
   const migrationText = readFileSync(migrations, 'utf8');
   if (!migrationText.includes(steps)) throw new Error('migration steps moved: update the test');
   // The step keeps every value and adds nothing the schema refuses: a record migrated is the same record.
-  writeFileSync(migrations, migrationText.replace(steps, `export const MIGRATION_STEPS: MigrationSteps = { tbl_serviceprovider: { ${PROVIDER_VERSION + 1}: (doc) => ({ ...doc }) } };`));
+  writeFileSync(
+    migrations,
+    migrationText.replace(
+      steps,
+      `export const MIGRATION_STEPS: MigrationSteps = { tbl_serviceprovider: { ${PROVIDER_VERSION + 1}: (doc) => ({ ...doc }) } };`,
+    ),
+  );
   // A production build, as `npm run build` makes (the test runner's NODE_ENV would give a development one).
   const env = { ...process.env, NODE_ENV: 'production' };
-  execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--outDir', nextBuild, '--emptyOutDir', '--logLevel', 'error'], { cwd: src, stdio: 'inherit', env });
+  execFileSync(
+    process.execPath,
+    [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--outDir', nextBuild, '--emptyOutDir', '--logLevel', 'error'],
+    { cwd: src, stdio: 'inherit', env },
+  );
 }
 
 function serve(build: string): void {
@@ -90,7 +101,11 @@ function saveProvider(page: Page, name: string): Promise<string> {
   return page.evaluate(async (spName) => {
     const handle = window.__icrs;
     if (!handle?.data) throw new Error('no support handle');
-    const saved = (await handle.data.create(handle.entities.serviceProvider as never, { sp_Name: spName, sp_type: 1, territory: 2 })) as Record<string, unknown>;
+    const saved = (await handle.data.create(handle.entities.serviceProvider as never, {
+      sp_Name: spName,
+      sp_type: 1,
+      territory: 2,
+    })) as Record<string, unknown>;
     return String(saved.sp_Id);
   }, name);
 }
@@ -108,9 +123,18 @@ describe('installed app', () => {
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en', serviceWorkers: 'allow' });
     await context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
     await installed(page);
-    const manifest = (await (await fetch(`${server.url}/manifest.webmanifest`)).json()) as { icons: { src: string; sizes: string; purpose: string }[]; theme_color: string; name: string; short_name: string };
+    const manifest = (await (await fetch(`${server.url}/manifest.webmanifest`)).json()) as {
+      icons: { src: string; sizes: string; purpose: string }[];
+      theme_color: string;
+      name: string;
+      short_name: string;
+    };
     expect(manifest).toMatchObject({ short_name: 'ICRS', theme_color: '#1e3a5f' });
-    for (const [sizes, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']]) {
+    for (const [sizes, purpose] of [
+      ['192x192', 'any'],
+      ['512x512', 'any'],
+      ['512x512', 'maskable'],
+    ]) {
       const icon = manifest.icons.find((i) => i.sizes === sizes && i.purpose === purpose);
       expect(icon, `${sizes} ${purpose}`).toBeDefined();
       const answer = await fetch(`${server.url}/${icon?.src ?? ''}`);
@@ -138,13 +162,27 @@ describe('installed app', () => {
     expect((await script).fromServiceWorker()).toBe(true);
     expect((await apiCall).fromServiceWorker()).toBe(false);
     await context.setOffline(true);
-    await expect(page.evaluate(() => fetch('/api/lists/profilelist').then((r) => r.status, () => 'no answer'))).resolves.toBe('no answer');
+    await expect(
+      page.evaluate(() =>
+        fetch('/api/lists/profilelist').then(
+          (r) => r.status,
+          () => 'no answer',
+        ),
+      ),
+    ).resolves.toBe('no answer');
     await context.close();
   });
 
   it('is installable and starts after a browser restart with no network: offline home, forms, lists, pending records, and a new record saves', async () => {
     const profile = path.join(work, 'profile');
-    const open = () => chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, baseURL: server.url, serviceWorkers: 'allow', viewport: { width: 1280, height: 800 } });
+    const open = () =>
+      chromium.launchPersistentContext(profile, {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: CHROMIUM_ARGS,
+        baseURL: server.url,
+        serviceWorkers: 'allow',
+        viewport: { width: 1280, height: 800 },
+      });
     let context: BrowserContext = await open();
     await context.addInitScript(() => {
       localStorage.setItem('icrsDebug', '1');
@@ -236,10 +274,13 @@ describe('installed app', () => {
 
     // An upload with slow answers; a newer version arrives meanwhile: no prompt until it ends.
     // Providers go up in a batch (POST /api/sync/push/…), or alone with an image.
-    await page.route((url) => url.pathname.startsWith('/api/sync/push') || url.pathname.startsWith('/api/sproviers'), async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 8000));
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname.startsWith('/api/sync/push') || url.pathname.startsWith('/api/sproviers'),
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 8000));
+        await route.continue();
+      },
+    );
     await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/offlinehp');
@@ -254,7 +295,11 @@ describe('installed app', () => {
     await page.getByText('Please refresh your page to update!').waitFor();
     const token = await server.login(field.userName, field.password);
     const listed = await server.api('GET', '/sproviers?q=Kept%20across&pageSize=25', { token });
-    expect(listed.body.rows.map((r: { sp_Name: string }) => r.sp_Name).sort()).toEqual(['Kept across the update 1', 'Kept across the update 2', 'Kept across the update 3']);
+    expect(listed.body.rows.map((r: { sp_Name: string }) => r.sp_Name).sort()).toEqual([
+      'Kept across the update 1',
+      'Kept across the update 2',
+      'Kept across the update 3',
+    ]);
     await context.close();
   }, 150_000);
 });

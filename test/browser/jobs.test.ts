@@ -30,7 +30,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-
 const SITE_PNG = png(8, [200, 120, 40]);
 const KITCHEN_PNG = png(6, [40, 120, 200]);
 
@@ -67,15 +66,24 @@ interface JobInput {
 /** Fills the job's own fields (not the other-job rows). */
 async function fillJob(page: Page, job: JobInput): Promise<void> {
   const form = page.locator('form');
-  await form.getByRole('textbox', { name: /^Title/ }).first().fill(job.title);
+  await form
+    .getByRole('textbox', { name: /^Title/ })
+    .first()
+    .fill(job.title);
   await form.getByRole('textbox', { name: /^Employer/ }).fill(job.employer ?? 'Kivu Builders');
   await pick(page, form, /^Sector/, 'Construction');
   await pick(page, form, /^Territory/, 'Goma');
   await form.getByRole('textbox', { name: /^Address/ }).fill('12 Avenue du Lac, Goma');
-  await form.getByRole('spinbutton', { name: /^Positions/ }).first().fill('4');
+  await form
+    .getByRole('spinbutton', { name: /^Positions/ })
+    .first()
+    .fill('4');
   await pick(page, form, /^Contract/, 'Fixed term');
   await form.getByLabel(/^Deadline/).fill(job.deadline ?? day(30));
-  await form.getByRole('textbox', { name: /^Description/ }).first().fill('Masons for a school building site.');
+  await form
+    .getByRole('textbox', { name: /^Description/ })
+    .first()
+    .fill('Masons for a school building site.');
   await form.getByRole('textbox', { name: /^Contact person/ }).fill('Jeanne M.');
   await form.getByRole('textbox', { name: /^Phone/ }).fill('+243 81 234 5678');
   await form.getByRole('textbox', { name: /^Email/ }).fill(job.email ?? 'jobs@kivu-builders.example');
@@ -96,7 +104,9 @@ async function save(page: Page): Promise<string> {
 }
 
 async function serverImage(jbId: string, name: string): Promise<Buffer> {
-  const response = await fetch(`${t.url}/api/imgs/getById?id=${jbId}&imagename=${encodeURIComponent(name)}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${t.url}/api/imgs/getById?id=${jbId}&imagename=${encodeURIComponent(name)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   return Buffer.from(await response.arrayBuffer());
 }
@@ -105,7 +115,6 @@ async function serverImage(jbId: string, name: string): Promise<Buffer> {
 async function mapSettled(page: Page): Promise<void> {
   await poll(() => page.locator('.MuiSkeleton-root').count()).toBe(0);
 }
-
 
 async function noToasts(page: Page): Promise<void> {
   await poll(() => page.getByTestId('toast').count()).toBe(0);
@@ -141,8 +150,20 @@ describe('available jobs', () => {
     await poll(() => page.getByTestId('other-job-editor').count()).toBe(2);
     await mapSettled(page);
     expect(await seriousViolations(page)).toEqual([]);
-    await expect(page.locator('form').getByRole('textbox', { name: /^Title/ }).first().inputValue()).resolves.toBe('Mason online');
-    await expect(page.getByTestId('other-job-editor').last().getByRole('textbox', { name: /^Title/ }).inputValue()).resolves.toBe('Site guard');
+    await expect(
+      page
+        .locator('form')
+        .getByRole('textbox', { name: /^Title/ })
+        .first()
+        .inputValue(),
+    ).resolves.toBe('Mason online');
+    await expect(
+      page
+        .getByTestId('other-job-editor')
+        .last()
+        .getByRole('textbox', { name: /^Title/ })
+        .inputValue(),
+    ).resolves.toBe('Site guard');
     await page.getByTestId('image-file').setInputFiles({ name: 'site.png', mimeType: 'image/png', buffer: SITE_PNG });
     await page.getByText('1 of 3').waitFor();
     const jbId = await save(page);
@@ -166,12 +187,25 @@ describe('available jobs', () => {
     await mapSettled(page);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Show image 1 larger' }).click();
-    await poll(() => page.getByTestId('job-image-large').locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+    await poll(() =>
+      page
+        .getByTestId('job-image-large')
+        .locator('img')
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBe(8);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     // The server has the job, its image and its other jobs.
     const stored = await t.api('GET', `/jobs/${jbId}`, { token });
-    expect(stored.body).toMatchObject({ title: 'Mason online', employer: 'Kivu Builders', sector: 3, territory: 1, positions: 4, contract: 'fixedTerm', open: true });
+    expect(stored.body).toMatchObject({
+      title: 'Mason online',
+      employer: 'Kivu Builders',
+      sector: 3,
+      territory: 1,
+      positions: 4,
+      contract: 'fixedTerm',
+      open: true,
+    });
     expect(stored.body.jb_img1).toEqual(expect.any(String));
     expect((await serverImage(jbId, stored.body.jb_img1)).equals(SITE_PNG)).toBe(true); // small and PNG: stored as picked
     const others = await t.api('GET', `/jobsother/jb/${jbId}`, { token });
@@ -201,11 +235,24 @@ describe('available jobs', () => {
     await page.getByRole('heading', { name: 'Edit: Mason online', level: 1 }).waitFor();
     await mapSettled(page);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.locator('form').getByRole('textbox', { name: /^Employer/ }).fill('Lake Kivu Builders');
+    await page
+      .locator('form')
+      .getByRole('textbox', { name: /^Employer/ })
+      .fill('Lake Kivu Builders');
     await poll(() => page.getByTestId('other-job-editor').count()).toBe(2);
-    await page.getByTestId('other-job-editor').first().getByRole('spinbutton', { name: /^Positions/ }).fill('3');
+    await page
+      .getByTestId('other-job-editor')
+      .first()
+      .getByRole('spinbutton', { name: /^Positions/ })
+      .fill('3');
     // Rows already on the server can be changed, not removed (the API has no delete for them).
-    await expect(page.getByTestId('other-job-editor').first().getByRole('button', { name: /^Remove other job/ }).count()).resolves.toBe(0);
+    await expect(
+      page
+        .getByTestId('other-job-editor')
+        .first()
+        .getByRole('button', { name: /^Remove other job/ })
+        .count(),
+    ).resolves.toBe(0);
     await page.getByRole('button', { name: 'Remove image 1' }).click();
     await page.getByText('0 of 3').waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -241,7 +288,10 @@ describe('available jobs', () => {
   }, 120_000); // the whole life of a job, with three axe checks: over a minute on a loaded CI machine
 
   it('closes and reopens a job after a confirmation; the open/closed filter follows', async () => {
-    const created = await t.api('POST', '/jobs/', { token, body: { title: 'Driver to close', employer: 'Transport SARL', sector: 5, territory: 2 } });
+    const created = await t.api('POST', '/jobs/', {
+      token,
+      body: { title: 'Driver to close', employer: 'Transport SARL', sector: 5, territory: 2 },
+    });
     const jbId = created.body.jb_Id as string;
     const { context, page } = await signedIn();
     await page.goto(`/availablejobs/${jbId}`);
@@ -354,7 +404,12 @@ describe('available jobs', () => {
       {
         lang: 'fr' as const,
         save: 'Enregistrer',
-        messages: ['« Intitulé » est obligatoire', '« Employeur » est obligatoire', '« Secteur » est obligatoire', '« Territoire » est obligatoire'],
+        messages: [
+          '« Intitulé » est obligatoire',
+          '« Employeur » est obligatoire',
+          '« Secteur » est obligatoire',
+          '« Territoire » est obligatoire',
+        ],
         past: '« Date limite » ne peut pas être dans le passé',
         email: '« E-mail » doit être une adresse e-mail',
         title: /^Intitulé/,
@@ -381,8 +436,14 @@ describe('available jobs', () => {
       await form.getByLabel(c.deadline).fill(day(0));
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await poll(() => summary.getByText(c.past).count()).toBe(0);
-      await page.getByTestId('other-job-editor').count().then((n) => expect(n).toBe(0));
-      await page.locator('form').getByRole('button', { name: c.lang === 'en' ? 'Add another job' : 'Ajouter un autre poste' }).click();
+      await page
+        .getByTestId('other-job-editor')
+        .count()
+        .then((n) => expect(n).toBe(0));
+      await page
+        .locator('form')
+        .getByRole('button', { name: c.lang === 'en' ? 'Add another job' : 'Ajouter un autre poste' })
+        .click();
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await page.getByTestId('other-job-editor').getByText(c.rowRequired).waitFor();
       expect(new URL(page.url()).pathname).toBe('/availablejobs/add');
@@ -393,7 +454,16 @@ describe('available jobs', () => {
   it('has no serious accessibility problem in French and the dark theme, on a phone', async () => {
     const created = await t.api('POST', '/jobs/', {
       token,
-      body: { title: 'Électricien', employer: 'Énergie Kivu', sector: 3, territory: 1, deadline: day(20), lat: -1.68, lng: 29.22, email: 'rh@energie.example' },
+      body: {
+        title: 'Électricien',
+        employer: 'Énergie Kivu',
+        sector: 3,
+        territory: 1,
+        deadline: day(20),
+        lat: -1.68,
+        lng: 29.22,
+        email: 'rh@energie.example',
+      },
     });
     const jbId = created.body.jb_Id as string;
     await t.api('POST', '/jobsother/', { token, body: { jb_Id: jbId, title: 'Aide-électricien', positions: 2 } });

@@ -16,7 +16,13 @@ let admin: TestPage;
 let adminToken: string;
 
 const field = { userName: 'lists-field4', password: 'field-pass-4', role: 4, location: 2 };
-const CONTACT = { name: 'ICRS programme team', email: 'support@programme.example.net', phone: '+243 81 000 0000', address: 'Avenue du Lac 12, Goma', hours: 'Mon–Fri 8:00–16:00' };
+const CONTACT = {
+  name: 'ICRS programme team',
+  email: 'support@programme.example.net',
+  phone: '+243 81 000 0000',
+  address: 'Avenue du Lac 12, Goma',
+  hours: 'Mon–Fri 8:00–16:00',
+};
 const PHONE = { width: 360, height: 740 };
 
 let session: AdminSession;
@@ -78,10 +84,16 @@ describe('lookup lists', () => {
     expect(added).toMatchObject({ en: 'Renewable energy', active: true });
 
     // The field officer's open form offers it without a reload (change stream → cached lists).
-    await until(async () => (await sectorChoices(fieldPage.page, 'Renewable')).includes('Renewable energy'), 'the new sector in the open form');
+    await until(
+      async () => (await sectorChoices(fieldPage.page, 'Renewable')).includes('Renewable energy'),
+      'the new sector in the open form',
+    );
 
     await page.getByRole('button', { name: 'Edit Renewable energy' }).click();
-    await page.getByRole('dialog', { name: 'Edit the item' }).getByLabel(/^English label/).fill('Renewable energies');
+    await page
+      .getByRole('dialog', { name: 'Edit the item' })
+      .getByLabel(/^English label/)
+      .fill('Renewable energies');
     await page.getByRole('dialog', { name: 'Edit the item' }).getByRole('button', { name: 'Save' }).click();
     await page.getByRole('button', { name: 'Move Renewable energies up' }).click();
     await until(async () => (await sectors()).at(-2)?.en === 'Renewable energies', 'the item one place up');
@@ -90,7 +102,10 @@ describe('lookup lists', () => {
     await page.getByRole('switch', { name: /^Renewable energies: active/ }).click();
     await page.getByRole('listitem').filter({ hasText: 'Renewable energies' }).getByTestId('item-inactive').waitFor();
     expect((await sectors()).find((item) => item.id === added?.id)).toMatchObject({ en: 'Renewable energies', active: false });
-    await until(async () => !(await sectorChoices(fieldPage.page, 'Renewable')).includes('Renewable energies'), 'the deactivated sector to leave the open form');
+    await until(
+      async () => !(await sectorChoices(fieldPage.page, 'Renewable')).includes('Renewable energies'),
+      'the deactivated sector to leave the open form',
+    );
 
     // The field officer reads the lists without the editing controls.
     await fieldPage.page.goto('/lists?list=sector');
@@ -107,7 +122,10 @@ describe('lookup lists', () => {
     await page.goto('/lists?list=organisation');
     await page.getByRole('list', { name: 'Organisations' }).getByText('ICRS', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Ajouter un élément' }).click();
-    await page.getByRole('dialog', { name: 'Nouvel élément' }).getByLabel(/^Sigle/).waitFor();
+    await page
+      .getByRole('dialog', { name: 'Nouvel élément' })
+      .getByLabel(/^Sigle/)
+      .waitFor();
     await expectAxeClean(page, 'new organisation dialog at 360 px, dark');
     await context.close();
   });
@@ -133,13 +151,18 @@ describe('help and contact', () => {
       expect([src, answer.status(), answer.headers()['content-type']]).toEqual([src, 200, 'image/webp']);
     }
     await images.first().scrollIntoViewIfNeeded();
-    await until(() => images.first().evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), 'the first screenshot shown');
+    await until(
+      () => images.first().evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+      'the first screenshot shown',
+    );
     await expectAxeClean(page, 'help/en at 360 px');
 
     await page.getByRole('link', { name: 'Version française' }).click();
     await page.getByRole('heading', { name: 'Aide', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Travailler hors ligne, pas à pas' }).waitFor();
-    const sources = await page.locator('article img').evaluateAll((all) => all.map((img) => new URL((img as HTMLImageElement).src).pathname));
+    const sources = await page
+      .locator('article img')
+      .evaluateAll((all) => all.map((img) => new URL((img as HTMLImageElement).src).pathname));
     expect(sources.every((src) => src.startsWith('/help/fr/'))).toBe(true);
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.reload();
@@ -159,14 +182,23 @@ describe('help and contact', () => {
       await navigator.serviceWorker.ready;
     });
     await page.reload(); // now controlled by the worker
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 }).toBe('activated');
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 })
+      .toBe('activated');
     await context.setOffline(true);
     await page.goto('/help/en');
     await page.getByRole('heading', { name: 'Working offline, step by step' }).waitFor();
     const shown = await page.evaluate(async () => {
       const images = [...document.querySelectorAll('article img')] as HTMLImageElement[];
       for (const img of images) img.loading = 'eager';
-      await Promise.all(images.map((img) => img.decode().then(() => true, () => false)));
+      await Promise.all(
+        images.map((img) =>
+          img.decode().then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
       return images.map((img) => img.naturalWidth > 0);
     });
     expect(shown).toEqual(HELP_SCREENSHOTS.map(() => true));

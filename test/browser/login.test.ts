@@ -93,10 +93,7 @@ describe('login screen', () => {
 
     await page.getByLabel(/^Username/).fill(server.admin.userName);
     await page.getByLabel(/^Password/).fill(server.admin.password);
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === '/availablejobs'),
-      page.getByRole('button', { name: 'Login' }).click(),
-    ]);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/availablejobs'), page.getByRole('button', { name: 'Login' }).click()]);
     await page.getByRole('heading', { name: 'Available Jobs' }).waitFor();
     await context.close();
   });
@@ -105,21 +102,39 @@ describe('login screen', () => {
   // user's service worker answers the navigation with the app itself: the route below does
   // the same, so the login page reads these returnUrl values as it would there.
   it('stays on the app after sign-in whatever the crafted returnUrl (tab, newline, CR LF, backslash, another origin)', async () => {
-    const crafted = ['/%09/evil.example', '/%0A/evil.example', '/%0D%0A/evil.example', '/%09%5Cevil.example', '%2F%2Fevil.example',
-      '%2F%5Cevil.example', 'https%3A%2F%2Fevil.example%2F', '/%09%09/evil.example', '%2F%00%2Fevil.example'];
+    const crafted = [
+      '/%09/evil.example',
+      '/%0A/evil.example',
+      '/%0D%0A/evil.example',
+      '/%09%5Cevil.example',
+      '%2F%2Fevil.example',
+      '%2F%5Cevil.example',
+      'https%3A%2F%2Fevil.example%2F',
+      '/%09%09/evil.example',
+      '%2F%00%2Fevil.example',
+    ];
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
     const app = await (await fetch(`${server.url}/login`)).text();
-    await page.route((url) => url.pathname === '/login' && url.origin === server.url, (route) => route.fulfill({ contentType: 'text/html', body: app }));
+    await page.route(
+      (url) => url.pathname === '/login' && url.origin === server.url,
+      (route) => route.fulfill({ contentType: 'text/html', body: app }),
+    );
     const left: string[] = [];
-    await context.route((url) => url.hostname === 'evil.example', (route) => {
-      left.push(route.request().url());
-      return route.fulfill({ contentType: 'text/html', body: 'not the app' });
-    });
+    await context.route(
+      (url) => url.hostname === 'evil.example',
+      (route) => {
+        left.push(route.request().url());
+        return route.fulfill({ contentType: 'text/html', body: 'not the app' });
+      },
+    );
     for (const value of crafted) {
       await page.goto(`/login?returnUrl=${value}`);
       await page.getByLabel(/^Username/).fill(server.admin.userName);
       await page.getByLabel(/^Password/).fill(server.admin.password);
-      await Promise.all([page.waitForURL((url) => url.pathname === '/' || url.hostname === 'evil.example'), page.getByRole('button', { name: 'Login' }).click()]);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname === '/' || url.hostname === 'evil.example'),
+        page.getByRole('button', { name: 'Login' }).click(),
+      ]);
       expect(new URL(page.url()).origin, value).toBe(server.url);
       await page.evaluate(() => localStorage.clear());
     }
@@ -134,7 +149,7 @@ describe('login screen', () => {
     await context.close();
   });
 
-  it('says in the user\'s language how long sign-in is paused after too many failures (429)', async () => {
+  it("says in the user's language how long sign-in is paused after too many failures (429)", async () => {
     for (let i = 0; i < 5; i++) await server.api('POST', '/login', { body: { userName: 'paused-user', password: 'wrong-password' } });
     const cases = [
       ['en', 'Login', 'try again in 15 minutes'],
@@ -144,7 +159,10 @@ describe('login screen', () => {
       const { context, page } = await newPage(browser, { baseURL: server.url, lang });
       await page.goto('/login');
       await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill('paused-user');
-      await page.getByLabel(/^(Password|Mot de passe)/).first().fill('wrong-password');
+      await page
+        .getByLabel(/^(Password|Mot de passe)/)
+        .first()
+        .fill('wrong-password');
       await page.getByRole('button', { name: button }).click();
       await page.getByTestId('login-error').getByText(wait, { exact: false }).waitFor();
       await context.close();

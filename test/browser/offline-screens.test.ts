@@ -52,8 +52,20 @@ describe.skipIf(!dir)('offline screens (screenshots)', () => {
         const { data, entities } = window.__icrs!;
         await data!.create(entities.job, { title: 'Driver, 3 months contract', employer: 'Transports Kivu', sector: 1, territory: 1 });
         const provider = await data!.create(entities.serviceProvider, { sp_Name: 'Centre Espoir', sp_type: 1, territory: 1 });
-        await data!.create(entities.service, { sp_Id: provider.sp_Id, name: 'Psychosocial counselling', category: 1, serviceType: 1, territory: 1 });
-        const orphan = await data!.create(entities.service, { sp_Id: '01900000-0000-7000-8000-00000000dead', name: 'Orphan service', category: 1, serviceType: 1, territory: 1 });
+        await data!.create(entities.service, {
+          sp_Id: provider.sp_Id,
+          name: 'Psychosocial counselling',
+          category: 1,
+          serviceType: 1,
+          territory: 1,
+        });
+        const orphan = await data!.create(entities.service, {
+          sp_Id: '01900000-0000-7000-8000-00000000dead',
+          name: 'Orphan service',
+          category: 1,
+          serviceType: 1,
+          territory: 1,
+        });
         await data!.create(entities.apprenticeship, { sp_d_Id: orphan.sp_Detail_Id, trade: 1 });
         await data!.create(entities.profile, { firstName: 'Amina', lastName: 'Kahindo', sex: 'F', territory: 1, consent: true });
       });
@@ -81,11 +93,17 @@ describe.skipIf(!dir)('offline screens (screenshots)', () => {
 
       await page.goto('/offlinehp');
       await page.getByRole('button', { name: /^(Reset Database|Réinitialiser la base)$/ }).click();
-      await page.getByRole('dialog').getByRole('button', { name: /^(Reset Database|Réinitialiser la base)$/ }).click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /^(Reset Database|Réinitialiser la base)$/ })
+        .click();
       await page.getByRole('alertdialog').waitFor();
       await page.waitForTimeout(400);
       await shot(page, `reset-warning-${tag}`);
-      await page.getByRole('alertdialog').getByRole('button', { name: /^(Cancel|Annuler)$/ }).click();
+      await page
+        .getByRole('alertdialog')
+        .getByRole('button', { name: /^(Cancel|Annuler)$/ })
+        .click();
 
       await page.getByRole('button', { name: /^(Log out|Se déconnecter)$/ }).click();
       await page.getByRole('alertdialog').waitFor();

@@ -62,12 +62,15 @@ async function pulled(page: Page, entity: 'serviceProvider' | 'job', key: string
   await expect
     .poll(
       () =>
-        page.evaluate(async ([kind, id]) => {
-          const handle = window.__icrs;
-          const collection = handle?.db.collections[handle.entities[kind].table.replace(/-/g, '_')];
-          const doc = collection ? await collection.findOne(id).exec() : null;
-          return doc !== null && doc.get('syncState') === 'synced';
-        }, [entity, key] as const),
+        page.evaluate(
+          async ([kind, id]) => {
+            const handle = window.__icrs;
+            const collection = handle?.db.collections[handle.entities[kind].table.replace(/-/g, '_')];
+            const doc = collection ? await collection.findOne(id).exec() : null;
+            return doc !== null && doc.get('syncState') === 'synced';
+          },
+          [entity, key] as const,
+        ),
       { interval: 250, timeout: 30_000 },
     )
     .toBe(true);
@@ -107,7 +110,14 @@ describe('offline start', () => {
     expect(precached).toEqual(expect.arrayContaining([...builtScripts(), '/assets/i18n/fr.json', '/assets/i18n/en.json', '/index.html']));
 
     await context.setOffline(true);
-    await expect(page.evaluate(() => fetch('/api/health').then(() => 'online', () => 'offline'))).resolves.toBe('offline');
+    await expect(
+      page.evaluate(() =>
+        fetch('/api/health').then(
+          () => 'online',
+          () => 'offline',
+        ),
+      ),
+    ).resolves.toBe('offline');
     await page.reload();
     await unlock(page, field.password);
     await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
@@ -118,7 +128,10 @@ describe('offline start', () => {
     await openOffline(page, '/serviceproviders/add', 'Add Service Provider');
     await page.getByLabel(/^Name/).first().waitFor();
     await openOffline(page, '/availablejobs/add', 'Add Available Job');
-    await page.getByLabel(/^Title/).first().waitFor();
+    await page
+      .getByLabel(/^Title/)
+      .first()
+      .waitFor();
 
     // The list screens open, on the device's copy of the records, still there offline. (Whether
     // a list screen shows a record pulled before the reload is not asserted here: the provider
@@ -158,7 +171,9 @@ describe('offline home while the store opens', () => {
     await context.addInitScript(() => {
       const held: IdleRequestCallback[] = [];
       window.requestIdleCallback = (callback) => held.push(callback);
-      Object.assign(window, { releaseIdle: () => held.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })) });
+      Object.assign(window, {
+        releaseIdle: () => held.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
+      });
     });
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === '/offlinehp');

@@ -7,7 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
-import { apprenticeship, business, job, otherJob, profile, security, service, serviceProvider, skills, social, vocational } from '../../schemas/index';
+import {
+  apprenticeship,
+  business,
+  job,
+  otherJob,
+  profile,
+  security,
+  service,
+  serviceProvider,
+  skills,
+  social,
+  vocational,
+} from '../../schemas/index';
 import { seriousViolations } from '../helpers/axe';
 import { launchBrowser, newPage, signIn, type PageOptions, type TestPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -117,21 +129,37 @@ describe('offline home, network and uploads', () => {
 
     await backOnline(page); // the pull replication and the change stream start
     await page.getByRole('button', { name: 'Upload Data online' }).click();
-    await page.getByTestId('upload-summary').getByText(/Every record is on the server\./).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('upload-summary')
+      .getByText(/Every record is on the server\./)
+      .waitFor({ timeout: 60_000 });
     await expect(page.getByTestId('upload-percent').textContent()).resolves.toBe('40 of 40 records uploaded (100%)');
     await expectCountsZero(page);
     expect(await pendingOf(page)).toBe(0);
-    await page.getByTestId('last-upload').getByText(/^Last upload to the server: (?!never)/).waitFor();
+    await page
+      .getByTestId('last-upload')
+      .getByText(/^Last upload to the server: (?!never)/)
+      .waitFor();
 
     // The next pull: a change on the server, told by the stream, pulled into this store.
     const marker: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Pulled after the upload' };
     expect((await server.api('POST', '/sproviers/', { token, body: marker })).status).toBe(201);
     await poll(() =>
-      page.evaluate((key) => window.__icrs?.db.collections.tbl_serviceprovider?.findOne(key).exec().then((d) => d?.get('syncState') ?? null), marker.sp_Id as string),
+      page.evaluate(
+        (key) =>
+          window.__icrs?.db.collections.tbl_serviceprovider
+            ?.findOne(key)
+            .exec()
+            .then((d) => d?.get('syncState') ?? null),
+        marker.sp_Id as string,
+      ),
     ).toBe('synced');
     await expectCountsZero(page);
     expect(await pendingOf(page)).toBe(0);
-    await page.getByTestId('last-pull').getByText(/^Last update from the server: (?!never)/).waitFor();
+    await page
+      .getByTestId('last-pull')
+      .getByText(/^Last update from the server: (?!never)/)
+      .waitFor();
     // Every record once on the server.
     const [row] = await server.server.db.query<{ n: number }>(
       'SELECT (SELECT count(*) FROM "available-jobs") + (SELECT count(*) FROM "tbl_jobs_other") + (SELECT count(*) FROM "tbl_serviceprovider") + (SELECT count(*) FROM "tbl_sp_detail") + (SELECT count(*) FROM "tbl_apprship") + (SELECT count(*) FROM "tbl_voc_train") + (SELECT count(*) FROM "tbl_profiles") + (SELECT count(*) FROM "tbl_skills") + (SELECT count(*) FROM "tbl_profiles_social") + (SELECT count(*) FROM "tbl_profiles_sec") + (SELECT count(*) FROM "tbl_profiles_bstart") AS n',
@@ -205,7 +233,10 @@ describe('offline home, network and uploads', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await offer.waitFor({ state: 'detached' });
     await page.waitForURL((url) => url.pathname === '/offlinehp');
-    await page.getByTestId('upload-summary').getByText(/Every record is on the server\./).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('upload-summary')
+      .getByText(/Every record is on the server\./)
+      .waitFor({ timeout: 30_000 });
     expect(await pendingOf(page)).toBe(0);
     await context.close();
   }, 120_000);

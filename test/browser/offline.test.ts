@@ -130,7 +130,12 @@ describe('offline mode', () => {
     await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor();
     await poll(() => page.getByTestId('upload-percent').textContent()).toBe('5 of 5 records uploaded (100%)');
     await expect(page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow')).resolves.toBe('100');
-    for (const [table, n] of [['available-jobs', '2'], ['tbl_serviceprovider', '1'], ['tbl_sp_detail', '1'], ['tbl_profiles', '1']]) {
+    for (const [table, n] of [
+      ['available-jobs', '2'],
+      ['tbl_serviceprovider', '1'],
+      ['tbl_sp_detail', '1'],
+      ['tbl_profiles', '1'],
+    ]) {
       await expect(page.getByTestId(`report-${table}-success`).textContent(), table).resolves.toBe(n);
       await expect(page.getByTestId(`report-${table}-failed`).textContent(), table).resolves.toBe('0');
     }
@@ -206,7 +211,10 @@ describe('offline mode', () => {
     const content = readFileSync(file, 'utf8');
     expect(JSON.parse(content).format).toBe('icrs-pending-sealed');
     for (const clear of ['Mason export', 'Amina', 'Centre export']) expect(content).not.toContain(clear);
-    await page.getByTestId('transfer-result').getByText(/5 records exported to icrs-pending-field4-/).waitFor();
+    await page
+      .getByTestId('transfer-result')
+      .getByText(/5 records exported to icrs-pending-field4-/)
+      .waitFor();
 
     // The device is wiped (through the offline home), then the file brings the records back.
     await page.goto('/offlinehp');
@@ -232,7 +240,10 @@ describe('offline mode', () => {
     await other.page.goto('/offlinehp/pending');
     await other.page.getByTestId('pending-empty').waitFor();
     await other.page.getByTestId('import-input').setInputFiles(file);
-    await other.page.getByText('This file cannot be opened with your account: an export opens only for the user who made it.').first().waitFor();
+    await other.page
+      .getByText('This file cannot be opened with your account: an export opens only for the user who made it.')
+      .first()
+      .waitFor();
     await poll(() => other.page.getByTestId('pending-row').count()).toBe(0);
     await other.context.close();
     const second = await debugPage();
@@ -316,7 +327,8 @@ describe('offline mode', () => {
       for (const name of ['put', 'add'] as const) {
         const original = proto[name];
         proto[name] = function (this: IDBObjectStore, ...args: unknown[]) {
-          if (/available_jobs|files/.test(this.transaction.db.name)) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          if (/available_jobs|files/.test(this.transaction.db.name))
+            throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
           return original.apply(this, args);
         };
       }
@@ -380,7 +392,7 @@ describe('offline mode', () => {
     await context.close();
   });
 
-  it('settles a conflict: keep mine, or take the server\'s copy', async () => {
+  it("settles a conflict: keep mine, or take the server's copy", async () => {
     const { context, page } = await debugPage();
     await signIn(page, field.userName, field.password);
     await storeReady(page);
@@ -391,10 +403,13 @@ describe('offline mode', () => {
       return (await data!.create(entities.job, { title: 'Shared job', employer: 'Employer Ltd', sector: 1, territory: 1 })).jb_Id;
     });
     const editOffline = (title: string) =>
-      page.evaluate(async ([id, t]) => {
-        const { data, entities } = window.__icrs!;
-        await data!.update(entities.job, id, { title: t });
-      }, [key, title] as const);
+      page.evaluate(
+        async ([id, t]) => {
+          const { data, entities } = window.__icrs!;
+          await data!.update(entities.job, id, { title: t });
+        },
+        [key, title] as const,
+      );
     const uploadToConflict = async () => {
       await page.goto('/offlinehp');
       await page.getByRole('button', { name: 'Upload Data online' }).click();
@@ -427,7 +442,10 @@ describe('offline mode', () => {
     expect((await server.api('GET', `/jobs/${key}`, { token })).body.title).toBe('Theirs again');
     // The server's copy comes back to the device with the next pull.
     await expect
-      .poll(() => page.evaluate(async (id) => (await window.__icrs!.db.collections.available_jobs!.findOne(id).exec())?.get('title'), key), { interval: 250, timeout: 20_000 })
+      .poll(
+        () => page.evaluate(async (id) => (await window.__icrs!.db.collections.available_jobs!.findOne(id).exec())?.get('title'), key),
+        { interval: 250, timeout: 20_000 },
+      )
       .toBe('Theirs again');
     await context.close();
   });
@@ -461,7 +479,11 @@ describe('offline mode', () => {
       )
       .toEqual(['synced', 'Live job']);
     // Exactly once.
-    expect(await b.page.evaluate(async () => (await window.__icrs!.db.collections.available_jobs!.find({ selector: { title: 'Live job' } }).exec()).length)).toBe(1);
+    expect(
+      await b.page.evaluate(
+        async () => (await window.__icrs!.db.collections.available_jobs!.find({ selector: { title: 'Live job' } }).exec()).length,
+      ),
+    ).toBe(1);
     await a.context.close();
     await b.context.close();
   });

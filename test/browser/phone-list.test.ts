@@ -27,7 +27,14 @@ beforeAll(async () => {
     expect(status, JSON.stringify(body)).toBe(201);
     ids.set(name, String(body.sp_Id));
   }
-  const service = { sp_Id: ids.get(NAMES[0] as string), name: 'Phone tailoring course', category: 1, serviceType: 1, territory: 1, description: 'Sewing for beginners' };
+  const service = {
+    sp_Id: ids.get(NAMES[0] as string),
+    name: 'Phone tailoring course',
+    category: 1,
+    serviceType: 1,
+    territory: 1,
+    description: 'Sewing for beginners',
+  };
   const created = await server.api('POST', '/spDetail/', { token, body: service });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   await server.createUser(verifier);
@@ -42,7 +49,13 @@ const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_
 
 /** A touch phone's context (taps), in English, with the scripts the page asks recorded. */
 async function phone(theme: 'light' | 'dark' = 'light'): Promise<{ context: BrowserContext; page: Page; scripts: string[] }> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: PHONE, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: PHONE,
+    hasTouch: true,
+    isMobile: true,
+    serviceWorkers: 'block',
+  });
   await context.addInitScript((dark) => {
     if (!localStorage.getItem('lang')) localStorage.setItem('lang', 'en');
     if (dark) localStorage.setItem('theme', 'dark');
@@ -115,7 +128,10 @@ describe('the providers list on a phone (412 × 915)', () => {
     await page.waitForURL((url) => url.pathname === `/serviceproviders/${ids.get(NAMES[2] as string)}`);
 
     // The data grid's chunk was never asked for; the list's chunk was.
-    expect(scripts.some((path) => /\/assets\/entity-[\w-]+\.js$/.test(path)), scripts.join('\n')).toBe(true);
+    expect(
+      scripts.some((path) => /\/assets\/entity-[\w-]+\.js$/.test(path)),
+      scripts.join('\n'),
+    ).toBe(true);
     expect(scripts.filter((path) => path.includes('/GridView-'))).toEqual([]);
 
     // The same page made wide draws the data grid, which loads then: the check above names its

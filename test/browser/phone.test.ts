@@ -22,16 +22,29 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(server.server.db);
   const token = await server.login(server.admin.userName, server.admin.password);
-  ids.provider = await created('/sproviers/', token, { sp_Name: 'Centre Espoir de Goma', sp_type: 1, territory: 1, sp_Address: 'Avenue du Lac 12', lat: -1.68, lng: 29.22 }, 'sp_Id');
+  ids.provider = await created(
+    '/sproviers/',
+    token,
+    { sp_Name: 'Centre Espoir de Goma', sp_type: 1, territory: 1, sp_Address: 'Avenue du Lac 12', lat: -1.68, lng: 29.22 },
+    'sp_Id',
+  );
   const service = { sp_Id: ids.provider, category: 1, serviceType: 1, territory: 1, description: 'Counselling for families' };
   ids.service = await created('/spDetail/', token, { ...service, name: 'Family counselling' }, 'sp_Detail_Id');
   ids.rejected = await created('/spDetail/', token, { ...service, name: 'Night shelter' }, 'sp_Detail_Id');
   // Another administrator decides: nobody verifies a service they created (issue 26 §7).
   await server.createUser({ userName: 'phone-verifier', password: 'phone-verifier-pass', role: 1 });
   const verifier = await server.login('phone-verifier', 'phone-verifier-pass');
-  const verdict = await server.api('POST', '/sverify/', { token: verifier, body: { sp_Detail_Id: ids.rejected, status: 2, comment: 'Address not found' } });
+  const verdict = await server.api('POST', '/sverify/', {
+    token: verifier,
+    body: { sp_Detail_Id: ids.rejected, status: 2, comment: 'Address not found' },
+  });
   expect(verdict.status).toBe(200);
-  ids.job = await created('/jobs/', token, { title: 'Mason for a school building site', employer: 'Lake Kivu Builders', sector: 1, territory: 1, positions: 3 }, 'jb_Id');
+  ids.job = await created(
+    '/jobs/',
+    token,
+    { title: 'Mason for a school building site', employer: 'Lake Kivu Builders', sector: 1, territory: 1, positions: 3 },
+    'jb_Id',
+  );
 });
 
 afterAll(async () => {

@@ -18,7 +18,10 @@ afterAll(async () => {
 
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const appBarBackground = (page: Page) =>
-  page.locator('header').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  page
+    .locator('header')
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 
 /** Relative luminance tells a dark surface from a light one; transparent shows the white canvas. */
 function isDark(color: string): boolean {

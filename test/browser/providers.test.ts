@@ -77,7 +77,9 @@ function gridColumn(page: Page, field = 'sp_Name'): Promise<string[]> {
 async function search(page: Page, text: string): Promise<void> {
   await page.getByTestId('grid-search').fill(text);
   await page.waitForTimeout(450);
-  await poll(() => page.locator('.MuiDataGrid-root .MuiLinearProgress-root, [data-testid="grid-refreshing"] .MuiLinearProgress-root').count()).toBe(0);
+  await poll(() =>
+    page.locator('.MuiDataGrid-root .MuiLinearProgress-root, [data-testid="grid-refreshing"] .MuiLinearProgress-root').count(),
+  ).toBe(0);
 }
 
 async function pick(page: Page, combobox: string, option: string): Promise<void> {
@@ -105,7 +107,13 @@ async function serverCounts(): Promise<{ pending: number; rejected: number }> {
 describe('service provider list', () => {
   it('pages, searches, filters by type and territory, exports the filtered rows and opens a provider', async () => {
     const ids = {
-      alpha: await seedProvider({ sp_Name: 'Listing Alpha Centre', sp_type: 1, territory: 1, sp_Address: 'Avenue du Lac 1, Goma', phone: '+243 81 000 0001' }),
+      alpha: await seedProvider({
+        sp_Name: 'Listing Alpha Centre',
+        sp_type: 1,
+        territory: 1,
+        sp_Address: 'Avenue du Lac 1, Goma',
+        phone: '+243 81 000 0001',
+      }),
       beta: await seedProvider({ sp_Name: 'Listing Beta Legal Aid', sp_type: 3, territory: 7 }),
       gamma: await seedProvider({ sp_Name: 'Listing Gamma Social Shelter', sp_type: 1, territory: 7, contact: 'Mama Neema' }),
     };
@@ -139,10 +147,16 @@ describe('service provider list', () => {
     // The export holds exactly the filtered rows (social, "Listing"), labelled as on screen.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^service-provider-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = readFileSync(await download.path(), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Name,Type,Territory,Address,Contact person,Phone,Created');
     expect(lines).toHaveLength(3);
-    expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['Listing Gamma Social Shelter,Social,Beni', 'Listing Alpha Centre,Social,Goma']);
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
+      'Listing Gamma Social Shelter,Social,Beni',
+      'Listing Alpha Centre,Social,Goma',
+    ]);
     expect(lines[2]).toContain('"Avenue du Lac 1, Goma"');
     expect(lines[2]).toContain("'+243 81 000 0001");
 
@@ -167,7 +181,7 @@ describe('service provider list', () => {
     await context.close();
   });
 
-  it('after a page load, shows the server\'s rows and this device\'s unsent one, each once', async () => {
+  it("after a page load, shows the server's rows and this device's unsent one, each once", async () => {
     const { context, page } = await open(admin);
     await context.addInitScript(() => localStorage.setItem('icrsDebug', '1')); // window.__icrs: the data layer
     await page.reload();
@@ -194,7 +208,7 @@ describe('service provider list', () => {
     await context.close();
   });
 
-  it('asks the list\'s first page once, before the screen is drawn, on a page load and from the menu', async () => {
+  it("asks the list's first page once, before the screen is drawn, on a page load and from the menu", async () => {
     const { context, page } = await open(admin);
     // In the page: the list requests sent (axios sends through XMLHttpRequest), and how many had
     // been sent when the grid's first row came into the page.
@@ -219,7 +233,10 @@ describe('service provider list', () => {
 
     await page.goto('/testing');
     await page.evaluate(() => Object.assign(window, { __listAsks: 0 }));
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: /^Service Provider List/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: /^Service Provider List/ })
+      .click();
     await page.locator('.MuiDataGrid-row').first().waitFor();
     expect(await page.evaluate(() => (window as unknown as { __asksAtFirstRow: number | null }).__asksAtFirstRow)).toBe(1);
     expect(await gridColumn(page)).toContain('0000 Asked once');
@@ -289,7 +306,11 @@ describe('adding and editing a provider', () => {
 
     await page.waitForURL((url) => /^\/serviceproviders\/[0-9a-f-]{36}$/.test(url.pathname));
     const spId = new URL(page.url()).pathname.split('/').pop() as string;
-    await page.getByTestId('toast').filter({ hasText: 'Service provider saved' }).getByText('Created Online Clinic is saved on the server.').waitFor();
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: 'Service provider saved' })
+      .getByText('Created Online Clinic is saved on the server.')
+      .waitFor();
     await page.getByRole('heading', { name: 'Created Online Clinic', level: 1 }).waitFor();
     const details = page.getByTestId('provider-details');
     await details.getByText('Economic').waitFor();
@@ -300,7 +321,15 @@ describe('adding and editing a provider', () => {
 
     const saved = await getProvider(spId);
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ sp_Name: 'Created Online Clinic', sp_type: 2, territory: 1, lat: -1.6601, lng: 29.2305, phone: '+243 99 123 4567', location: 1 });
+    expect(saved.body).toMatchObject({
+      sp_Name: 'Created Online Clinic',
+      sp_type: 2,
+      territory: 1,
+      lat: -1.6601,
+      lng: 29.2305,
+      phone: '+243 99 123 4567',
+      location: 1,
+    });
 
     // The draft is gone once saved, and the provider is listed.
     await page.goto('/serviceproviders/add');
@@ -382,7 +411,11 @@ describe('adding and editing a provider', () => {
     await page.goto(`/serviceproviders/${keptId}`);
     await page.getByRole('heading', { name: 'Uploaded Kept Centre', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();
-    await page.getByTestId('toast').filter({ hasText: 'Connection needed' }).getByText(/Only the server can check your password/).waitFor();
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: 'Connection needed' })
+      .getByText(/Only the server can check your password/)
+      .waitFor();
     await expect(page.getByRole('dialog').count()).resolves.toBe(0);
     expect((await getProvider(keptId)).status).toBe(200);
     await context.close();
@@ -400,7 +433,11 @@ describe('adding and editing a provider', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL((url) => url.pathname === `/serviceproviders/${spId}`);
     await page.getByTestId('provider-details').getByText('New address 5').waitFor();
-    expect((await getProvider(spId)).body).toMatchObject({ sp_Address: 'New address 5', phone: '+243 81 555 0101', sp_Name: 'Editable Centre' });
+    expect((await getProvider(spId)).body).toMatchObject({
+      sp_Address: 'New address 5',
+      phone: '+243 81 555 0101',
+      sp_Name: 'Editable Centre',
+    });
 
     // A colleague renames it while this form is open (and the device pulls their change): the
     // save is refused, the server's copy shows with this user's change over it, and a second
@@ -412,7 +449,12 @@ describe('adding and editing a provider', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('toast').filter({ hasText: 'Changed meanwhile' }).waitFor();
     // The screen explains the conflict; the app's generic error toast stays out of it.
-    await expect(page.getByTestId('toast-text').filter({ hasText: /^conflict$/ }).count()).resolves.toBe(0);
+    await expect(
+      page
+        .getByTestId('toast-text')
+        .filter({ hasText: /^conflict$/ })
+        .count(),
+    ).resolves.toBe(0);
     await page.getByText('The record has changed on the server since', { exact: false }).waitFor();
     await expect(page.getByRole('textbox', { name: 'Contact person' }).inputValue()).resolves.toBe('Mr Paluku');
     await expect(page.getByRole('textbox', { name: 'Name' }).inputValue()).resolves.toBe('Renamed Centre');
@@ -442,7 +484,11 @@ describe('deleting a provider', () => {
     await dialog.getByLabel(/Password|password/).fill(admin.password);
     await dialog.getByRole('button', { name: /Delete/ }).click();
     await page.waitForURL((url) => url.pathname === '/serviceproviders');
-    await page.getByTestId('toast').filter({ hasText: 'Service provider deleted' }).getByText('Doomed Centre and its services were deleted.').waitFor();
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: 'Service provider deleted' })
+      .getByText('Doomed Centre and its services were deleted.')
+      .waitFor();
     expect((await getProvider(spId)).status).toBe(404);
     expect((await server.api('GET', `/spDetail/${serviceId}`, { token: adminToken })).status).toBe(404);
     await search(page, 'Doomed');
@@ -455,7 +501,12 @@ describe('verification', () => {
   // Issue 26 §7: nobody verifies a service they created or last changed; the screen says why.
   it('says why a service may not be verified by its own maker, and why one is pending again', async () => {
     const spId = await seedProvider({ sp_Name: 'Own Works', sp_type: 2, territory: 1 });
-    const own = (await server.api('POST', '/spDetail/', { token: adminToken, body: { sp_Id: spId, name: 'VY Own bakery', category: 1, serviceType: 1, territory: 1 } })).body.sp_Detail_Id as string;
+    const own = (
+      await server.api('POST', '/spDetail/', {
+        token: adminToken,
+        body: { sp_Id: spId, name: 'VY Own bakery', category: 1, serviceType: 1, territory: 1 },
+      })
+    ).body.sp_Detail_Id as string;
     const again = await seedService(spId, 'VY Moved clinic');
     expect((await server.api('POST', '/sverify/', { token: adminToken, body: { sp_Detail_Id: again, status: 1 } })).status).toBe(200);
     const role6 = await server.login(restricted.userName, restricted.password);
@@ -466,9 +517,13 @@ describe('verification', () => {
     await search(page, 'VY');
     await poll(() => gridColumn(page, 'name')).toEqual(expect.arrayContaining(['VY Own bakery', 'VY Moved clinic']));
     const row = (id: string) => page.locator(`.MuiDataGrid-row[data-id="${id}"]`);
-    await expect(row(own).getByTestId('verify-note').textContent()).resolves.toBe('You created or last changed this service: another verifier must verify it.');
+    await expect(row(own).getByTestId('verify-note').textContent()).resolves.toBe(
+      'You created or last changed this service: another verifier must verify it.',
+    );
     await expect(row(own).getByRole('button', { name: 'Approve VY Own bakery' }).isDisabled()).resolves.toBe(true);
-    await expect(row(again).getByTestId('verify-note').textContent()).resolves.toBe('Verified before, then its address, contact or location changed: check it again.');
+    await expect(row(again).getByTestId('verify-note').textContent()).resolves.toBe(
+      'Verified before, then its address, contact or location changed: check it again.',
+    );
     await expect(row(again).getByRole('button', { name: 'Approve VY Moved clinic' }).isDisabled()).resolves.toBe(false);
     await row(own).locator('[data-field="name"]').click();
     const review = page.getByRole('dialog', { name: 'VY Own bakery' });
@@ -525,7 +580,9 @@ describe('verification', () => {
     await page.goto(`/serviceproviders/${spId}`);
     await row(approveId).locator('[data-testid="status-chip"][data-status="verified"]').waitFor();
     await row(rejectId).locator('[data-testid="status-chip"][data-status="rejected"]').waitFor();
-    await expect(page.getByRole('link', { name: 'Add a service' }).getAttribute('href')).resolves.toBe(`/serviceproviders/services/add?sp_Id=${spId}`);
+    await expect(page.getByRole('link', { name: 'Add a service' }).getAttribute('href')).resolves.toBe(
+      `/serviceproviders/services/add?sp_Id=${spId}`,
+    );
     await expectNoSeriousViolations(page, 'provider page');
 
     // The rejected list: comment, who, when, and the way to correct it.
@@ -535,7 +592,9 @@ describe('verification', () => {
     await expect(row(rejectId).locator('[data-field="comment"]').textContent()).resolves.toBe('No welding workshop at this address');
     await expect(row(rejectId).locator('[data-field="rejectedBy"]').textContent()).resolves.toBe('Awa Admin');
     await expect(row(rejectId).locator('[data-field="rejectedAt"]').textContent()).resolves.toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}/);
-    await expect(page.getByRole('link', { name: 'Edit VX Reject welding' }).getAttribute('href')).resolves.toBe(`/serviceproviders/services/${rejectId}/edit`);
+    await expect(page.getByRole('link', { name: 'Edit VX Reject welding' }).getAttribute('href')).resolves.toBe(
+      `/serviceproviders/services/${rejectId}/edit`,
+    );
     await expectNoSeriousViolations(page, 'rejected');
     await context.close();
   });
@@ -543,11 +602,21 @@ describe('verification', () => {
 
 describe('accessibility in the dark theme and in French', () => {
   it('list, provider page, form, verify and rejected have no serious violation', async () => {
-    const spId = await seedProvider({ sp_Name: 'Sombre Centre', sp_type: 4, territory: 1, lat: -1.67, lng: 29.23, email: 'sombre@example.org' });
+    const spId = await seedProvider({
+      sp_Name: 'Sombre Centre',
+      sp_type: 4,
+      territory: 1,
+      lat: -1.67,
+      lng: 29.23,
+      email: 'sombre@example.org',
+    });
     const pending = await seedService(spId, 'Sombre attente');
     const refused = await seedService(spId, 'Sombre refus');
     const verified = await seedService(spId, 'Sombre vérifié');
-    await server.api('POST', '/sverify/', { token: adminToken, body: { sp_Detail_Id: refused, status: 2, comment: 'Adresse introuvable' } });
+    await server.api('POST', '/sverify/', {
+      token: adminToken,
+      body: { sp_Detail_Id: refused, status: 2, comment: 'Adresse introuvable' },
+    });
     await server.api('POST', '/sverify/', { token: adminToken, body: { sp_Detail_Id: verified, status: 1 } });
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'fr' });
     await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
@@ -567,7 +636,10 @@ describe('accessibility in the dark theme and in French', () => {
     // Leave the field first: its message appears on blur and moves the button under the pointer.
     await page.getByRole('textbox', { name: 'E-mail' }).press('Tab');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
-    await page.getByTestId('form-errors').getByText(/E-mail/).waitFor();
+    await page
+      .getByTestId('form-errors')
+      .getByText(/E-mail/)
+      .waitFor();
     await expectNoSeriousViolations(page, 'form (dark, fr)');
     await page.goto('/serviceproviders/verify');
     await search(page, 'Sombre');

@@ -71,7 +71,7 @@ describe('the build on the network', () => {
     await context.close();
   });
 
-  it('adds no unload listener (issue 27): the store\'s leader tab hands the pull over on pagehide', async () => {
+  it("adds no unload listener (issue 27): the store's leader tab hands the pull over on pagehide", async () => {
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
     // Every window listener the page's code adds, by event type (before any of its scripts run).
     await context.addInitScript(() => {
@@ -83,7 +83,8 @@ describe('the build on the network', () => {
         add(type, ...rest);
       }) as typeof window.addEventListener;
     });
-    const pulled = (p: typeof page) => p.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/sync/tbl_'), { timeout: 30_000 });
+    const pulled = (p: typeof page) =>
+      p.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/sync/tbl_'), { timeout: 30_000 });
     const firstPull = pulled(page);
     await signIn(page, server.admin.userName, server.admin.password, '/login?returnUrl=%2Fserviceproviders');
     await firstPull; // this tab leads the store's tabs: it pulls

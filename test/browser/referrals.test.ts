@@ -45,16 +45,42 @@ beforeAll(async () => {
   colleagueToken = await t.login(colleague.userName, colleague.password);
   const admin = await t.login(t.admin.userName, t.admin.password);
   // A legal aid clinic in Goma (on the map) with a verified service, and an open job.
-  const provider: Body = { ...sampleBody(entityByName.serviceProvider, {}), sp_Name: 'Kivu Legal Clinic', sp_type: 3, territory: 1, lat: -1.68, lng: 29.22 };
+  const provider: Body = {
+    ...sampleBody(entityByName.serviceProvider, {}),
+    sp_Name: 'Kivu Legal Clinic',
+    sp_type: 3,
+    territory: 1,
+    lat: -1.68,
+    lng: 29.22,
+  };
   await post('/sproviers/', provider);
-  const service: Body = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), name: 'Land rights advice', category: 1, serviceType: 1, territory: 1 };
+  const service: Body = {
+    ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }),
+    name: 'Land rights advice',
+    category: 1,
+    serviceType: 1,
+    territory: 1,
+  };
   await post('/spDetail/', service);
   await post('/sverify/', { sp_Detail_Id: service.sp_Detail_Id, status: 1 }, admin);
   ids.service = String(service.sp_Detail_Id);
-  const job: Body = { ...sampleBody(entityByName.job, {}), title: 'Mason at the school site', employer: 'Kivu Builders', sector: 3, territory: 1, open: true };
+  const job: Body = {
+    ...sampleBody(entityByName.job, {}),
+    title: 'Mason at the school site',
+    employer: 'Kivu Builders',
+    sector: 3,
+    territory: 1,
+    open: true,
+  };
   await post('/jobs/', job);
   ids.job = String(job.jb_Id);
-  const client: Body = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Amani', lastName: 'Kahindo', territory: 1 };
+  const client: Body = {
+    ...sampleBody(entityByName.profile, {}),
+    prof_Reg_No: registrationNumber('ADC'),
+    firstName: 'Amani',
+    lastName: 'Kahindo',
+    territory: 1,
+  };
   await post('/profile/', client);
   ids.client = String(client.prof_Id);
   session = await newPage(browser, { baseURL: t.url, lang: 'en' });
@@ -121,21 +147,32 @@ describe('referrals', () => {
 
     // The document is on the server, and comes back to the browser byte for byte.
     await page.getByTestId('attachment-list').getByText('consent letter.pdf').waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download consent letter.pdf' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download consent letter.pdf' }).click(),
+    ]);
     expect(readFileSync((await download.path()) as string).equals(PDF)).toBe(true);
     const stored = await t.api('GET', `/referral/${refId}`, { token });
-    expect(stored.body).toMatchObject({ prof_Id: ids.client, sp_Detail_Id: ids.service, reason: 'Needs advice on a land dispute', followUpDate: day(7), status: 'sent' });
+    expect(stored.body).toMatchObject({
+      prof_Id: ids.client,
+      sp_Detail_Id: ids.service,
+      reason: 'Needs advice on a land dispute',
+      followUpDate: day(7),
+      status: 'sent',
+    });
 
     // More documents from the referral's page: a photo goes up, a text file is refused.
     // A real, decodable photo (drawn by the browser): photos are shrunk on the device first.
     const photo = Buffer.from(
-      (await page.evaluate(() => {
-        const canvas = Object.assign(document.createElement('canvas'), { width: 12, height: 8 });
-        const context = canvas.getContext('2d') as CanvasRenderingContext2D;
-        context.fillStyle = '#c84';
-        context.fillRect(0, 0, 12, 8);
-        return canvas.toDataURL('image/png');
-      })).split(',')[1] as string,
+      (
+        await page.evaluate(() => {
+          const canvas = Object.assign(document.createElement('canvas'), { width: 12, height: 8 });
+          const context = canvas.getContext('2d') as CanvasRenderingContext2D;
+          context.fillStyle = '#c84';
+          context.fillRect(0, 0, 12, 8);
+          return canvas.toDataURL('image/png');
+        })
+      ).split(',')[1] as string,
       'base64',
     );
     await page.getByTestId('attachment-input').setInputFiles([
@@ -145,7 +182,10 @@ describe('referrals', () => {
     await page.getByTestId('attachment-list').getByText('id card.png').waitFor();
     await page.getByText(/^Not added .*notes\.txt/).waitFor();
     const attachments = (await t.api('GET', `/referral/${refId}`, { token })).body.attachments as { name: string; type: string }[];
-    expect(attachments.map((a) => [a.name, a.type])).toEqual([['consent letter.pdf', 'application/pdf'], ['id card.png', 'image/png']]);
+    expect(attachments.map((a) => [a.name, a.type])).toEqual([
+      ['consent letter.pdf', 'application/pdf'],
+      ['id card.png', 'image/png'],
+    ]);
 
     await axeClean(page);
     await moveTo(page, 'Accepted', 'Appointment on Monday');
@@ -153,8 +193,13 @@ describe('referrals', () => {
     await poll(() => statusOf(page)).toBe('completed');
     await page.getByText('This referral has reached its outcome').waitFor();
     const history = page.getByTestId('referral-history');
-    await expect(history.getByTestId('referral-status').evaluateAll((chips) => chips.map((c) => c.getAttribute('data-status')))).resolves.toEqual(['completed', 'accepted', 'sent']);
-    await history.getByText(/Neema Field/).first().waitFor();
+    await expect(
+      history.getByTestId('referral-status').evaluateAll((chips) => chips.map((c) => c.getAttribute('data-status'))),
+    ).resolves.toEqual(['completed', 'accepted', 'sent']);
+    await history
+      .getByText(/Neema Field/)
+      .first()
+      .waitFor();
     ids.serviceReferral = refId;
     await axeClean(page);
   });
@@ -173,16 +218,31 @@ describe('referrals', () => {
     await moveTo(page, 'Hired', 'Starts on the 1st');
     await poll(() => statusOf(page)).toBe('hired');
     const jrefId = new URL(page.url()).pathname.split('/').pop() as string;
-    expect((await t.api('GET', `/jobreferral/${jrefId}`, { token })).body).toMatchObject({ status: 'hired', note: 'Five years on building sites' });
+    expect((await t.api('GET', `/jobreferral/${jrefId}`, { token })).body).toMatchObject({
+      status: 'hired',
+      note: 'Five years on building sites',
+    });
 
     // Another job referral: not selected, then nothing more can be chosen.
-    const other = await post('/jobreferral/', { jref_Id: uuidv7(), prof_Id: ids.client, jb_Id: ids.job, date: day(-1), note: 'Second try' });
+    const other = await post('/jobreferral/', {
+      jref_Id: uuidv7(),
+      prof_Id: ids.client,
+      jb_Id: ids.job,
+      date: day(-1),
+      note: 'Second try',
+    });
     await page.goto(`/referral/job/${String(other.jref_Id)}`);
     await moveTo(page, 'Not selected', 'No certificate');
     await page.getByText('This referral has reached its outcome').waitFor();
 
     // And a service referral declined.
-    const declined = await post('/referral/', { ref_Id: uuidv7(), prof_Id: ids.client, sp_Detail_Id: ids.service, date: day(-2), reason: 'Second opinion' });
+    const declined = await post('/referral/', {
+      ref_Id: uuidv7(),
+      prof_Id: ids.client,
+      sp_Detail_Id: ids.service,
+      date: day(-2),
+      reason: 'Second opinion',
+    });
     await page.goto(`/referral/${String(declined.ref_Id)}`);
     await moveTo(page, 'Declined', 'Client moved away');
     await poll(() => statusOf(page)).toBe('declined');
@@ -191,9 +251,25 @@ describe('referrals', () => {
 
   it("shows a colleague's status change in the open list without a reload, and filters overdue follow-ups", async () => {
     const { page } = session;
-    const late = await post('/referral/', { ref_Id: uuidv7(), prof_Id: ids.client, sp_Detail_Id: ids.service, date: day(-20), reason: 'Housing help', followUpDate: day(-3) });
+    const late = await post('/referral/', {
+      ref_Id: uuidv7(),
+      prof_Id: ids.client,
+      sp_Detail_Id: ids.service,
+      date: day(-20),
+      reason: 'Housing help',
+      followUpDate: day(-3),
+    });
     await page.goto('/referral');
-    const row = page.getByRole('grid').getByRole('row').filter({ hasText: 'Housing help' }).or(page.getByRole('grid').getByRole('row').filter({ has: page.getByTestId('overdue') }));
+    const row = page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ hasText: 'Housing help' })
+      .or(
+        page
+          .getByRole('grid')
+          .getByRole('row')
+          .filter({ has: page.getByTestId('overdue') }),
+      );
     await row.first().waitFor();
     await poll(() => page.getByRole('grid').getByTestId('overdue').count()).toBe(1);
 
@@ -204,7 +280,10 @@ describe('referrals', () => {
     await axeClean(page);
 
     // A colleague accepts it from their own session: the list shows it at once.
-    const put = await t.api('PUT', `/referral/${String(late.ref_Id)}`, { token: colleagueToken, body: { status: 'accepted', feedback: 'Called the landlord' } });
+    const put = await t.api('PUT', `/referral/${String(late.ref_Id)}`, {
+      token: colleagueToken,
+      body: { status: 'accepted', feedback: 'Called the landlord' },
+    });
     expect(put.status).toBe(200);
     await poll(() => page.getByRole('grid').locator('[data-status]').first().getAttribute('data-status')).toBe('accepted');
 
@@ -229,10 +308,19 @@ describe('referrals', () => {
 
   it("meets a colleague's change made meanwhile as a conflict: nothing overwritten, their version shown", async () => {
     const { page } = session;
-    const ref = await post('/referral/', { ref_Id: uuidv7(), prof_Id: ids.client, sp_Detail_Id: ids.service, date: day(-5), reason: 'School fees' });
+    const ref = await post('/referral/', {
+      ref_Id: uuidv7(),
+      prof_Id: ids.client,
+      sp_Detail_Id: ids.service,
+      date: day(-5),
+      reason: 'School fees',
+    });
     await page.goto(`/referral/${String(ref.ref_Id)}`);
     await page.getByTestId('status-form').waitFor();
-    const put = await t.api('PUT', `/referral/${String(ref.ref_Id)}`, { token: colleagueToken, body: { status: 'accepted', feedback: 'Accepted by phone' } });
+    const put = await t.api('PUT', `/referral/${String(ref.ref_Id)}`, {
+      token: colleagueToken,
+      body: { status: 'accepted', feedback: 'Accepted by phone' },
+    });
     expect(put.status).toBe(200);
     await page.getByRole('combobox', { name: /^New status/ }).click();
     await page.getByRole('option', { name: 'Completed', exact: true }).click();

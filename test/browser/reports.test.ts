@@ -42,7 +42,11 @@ async function api<T>(path: string): Promise<T> {
 const label = (list: string, id: number, lang: 'en' | 'fr' = 'en') => lists[list]?.find((item) => item.id === id)?.[lang] ?? `#${id}`;
 
 async function opened(options: { lang?: 'en' | 'fr'; width?: number; dark?: boolean; path?: string } = {}): Promise<TestPage> {
-  const page = await newPage(browser, { baseURL: t.url, lang: options.lang ?? 'en', viewport: { width: options.width ?? 1280, height: 900 } });
+  const page = await newPage(browser, {
+    baseURL: t.url,
+    lang: options.lang ?? 'en',
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
   if (options.dark) await page.context.addInitScript(() => localStorage.setItem('theme', 'dark'));
   await signIn(page.page, reporter.userName, reporter.password);
   await page.page.goto(options.path ?? '/reports');
@@ -60,7 +64,10 @@ async function loaded(page: Page): Promise<void> {
 async function tableRows(page: Page, id: string): Promise<{ rows: string[][]; total: string[] }> {
   const table = page.getByTestId(`table-${id}`);
   const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? '')));
-  const total = await table.locator('tfoot tr').first().evaluate((tr) => [...tr.children].map((td) => td.textContent ?? ''));
+  const total = await table
+    .locator('tfoot tr')
+    .first()
+    .evaluate((tr) => [...tr.children].map((td) => td.textContent ?? ''));
   return { rows, total };
 }
 
@@ -97,14 +104,18 @@ describe('reports', () => {
     await poll(() => new URL(page.url()).searchParams.get('territory')).toBe('7');
     await loaded(page);
     const beni = await api<{ id: number; count: number }[]>('/stats/byter/services?territory=7');
-    await poll(async () => (await tableRows(page, 'servicesByTerritory')).rows).toEqual(expected(beni, (id) => label('territory', Number(id))));
+    await poll(async () => (await tableRows(page, 'servicesByTerritory')).rows).toEqual(
+      expected(beni, (id) => label('territory', Number(id))),
+    );
     const beniKpis = await api<Record<string, number>>('/stats/getKPIs/?territory=7');
     expect(await page.getByTestId('kpi-services').locator('dd').textContent()).toBe(beniKpis.services?.toLocaleString('en'));
     expect(beniKpis.services).toBeLessThan(kpis.services ?? 0);
     const beniSectors = await api<{ id: number; count: number }[]>('/stats/getJbSec/?territory=7');
     expect((await tableRows(page, 'jobsBySector')).rows).toEqual(expected(beniSectors, (id) => label('sector', Number(id))));
     const cross = await t.api('POST', '/stats/byterCate/', { token, body: { territory: 7 } });
-    expect((await tableRows(page, 'servicesByTerritoryCategory')).rows.map((r) => r[0])).toEqual(cross.body.length ? [label('territory', 7)] : []);
+    expect((await tableRows(page, 'servicesByTerritoryCategory')).rows.map((r) => r[0])).toEqual(
+      cross.body.length ? [label('territory', 7)] : [],
+    );
 
     // Date range on top of it (whole days, both ends included).
     const from = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
@@ -138,13 +149,18 @@ describe('reports', () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-servicesByCategory').click()]);
       const text = await readFile(await download.path(), 'utf8');
       const sep = lang === 'en' ? ',' : ';';
-      const lines = text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      const lines = text
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
       expect(text.startsWith('\uFEFF')).toBe(true);
       expect(download.suggestedFilename()).toMatch(lang === 'en' ? /^services-by-category\.csv$/ : /^services-par-categorie\.csv$/);
       expect(lines[0]).toBe(lang === 'en' ? 'Category,Services,Share (%)' : 'Catégorie;Services;Part (%)');
       const cell = (text: string) => (text.includes(sep) ? `"${text}"` : text);
       const share = (count: number) => (Math.round((count / total) * 1000) / 10).toLocaleString(lang, { useGrouping: false });
-      expect(lines.slice(1, -1)).toEqual(categories.map((c) => [cell(label('category', c.id, lang)), String(c.count), share(c.count)].join(sep)));
+      expect(lines.slice(1, -1)).toEqual(
+        categories.map((c) => [cell(label('category', c.id, lang)), String(c.count), share(c.count)].join(sep)),
+      );
       expect(lines.at(-1)).toBe(['Total', String(total), '100'].join(sep));
       await context.close();
     }
@@ -154,7 +170,13 @@ describe('reports', () => {
     const { context, page } = await opened();
     await page.getByTestId('chart-servicesByCategory').locator('svg').first().waitFor();
     await page.emulateMedia({ media: 'print' });
-    for (const hidden of ['.MuiAppBar-root', '.MuiDrawer-root', 'footer', '[data-testid="training-banner"]', '[data-testid="filter-from"]']) {
+    for (const hidden of [
+      '.MuiAppBar-root',
+      '.MuiDrawer-root',
+      'footer',
+      '[data-testid="training-banner"]',
+      '[data-testid="filter-from"]',
+    ]) {
       expect(await page.locator(hidden).first().isVisible(), hidden).toBe(false);
     }
     const sections = page.locator('.report-section');

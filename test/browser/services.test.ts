@@ -77,7 +77,10 @@ async function signedIn(user = field, options: Partial<PageOptions> & { debug?: 
 
 let counter = 0;
 async function apiProvider(name = `Centre ${++counter}`): Promise<string> {
-  const { status, body } = await server.api('POST', '/sproviers/', { token: fieldToken, body: { sp_Name: name, sp_type: 1, territory: 2 } });
+  const { status, body } = await server.api('POST', '/sproviers/', {
+    token: fieldToken,
+    body: { sp_Name: name, sp_type: 1, territory: 2 },
+  });
   expect(status).toBe(201);
   return body.sp_Id as string;
 }
@@ -97,7 +100,9 @@ async function serverService(id: string) {
 }
 
 async function serverImage(id: string, name: unknown): Promise<{ status: number; bytes: Buffer }> {
-  const response = await fetch(`${server.url}/api/imgs/getById?id=${id}&imagename=${String(name)}`, { headers: { authorization: `Bearer ${fieldToken}` } });
+  const response = await fetch(`${server.url}/api/imgs/getById?id=${id}&imagename=${String(name)}`, {
+    headers: { authorization: `Bearer ${fieldToken}` },
+  });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -161,7 +166,10 @@ describe('services online', () => {
     await pickOption(page, 'Service type', 'Maternal health');
     await page.getByLabel('Opening hours').fill('Mon-Sat 7-15');
 
-    await addImages(page, [{ name: 'front.png', data: RED }, { name: 'inside.png', data: BLUE }]);
+    await addImages(page, [
+      { name: 'front.png', data: RED },
+      { name: 'inside.png', data: BLUE },
+    ]);
     await page.getByText('Photos of the service (2 of 3)').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
 
@@ -176,7 +184,14 @@ describe('services online', () => {
     // On the server, with both images, byte for byte (small PNGs are kept as they are).
     const { status, body } = await serverService(id);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ name: 'Prenatal consultations', sp_Id: spId, category: 1, serviceType: 2, hours: 'Mon-Sat 7-15', status: 0 });
+    expect(body).toMatchObject({
+      name: 'Prenatal consultations',
+      sp_Id: spId,
+      category: 1,
+      serviceType: 2,
+      hours: 'Mon-Sat 7-15',
+      status: 0,
+    });
     expect((await serverImage(id, body.sp_img1)).bytes.equals(RED)).toBe(true);
     expect((await serverImage(id, body.sp_img2)).bytes.equals(BLUE)).toBe(true);
 
@@ -202,7 +217,10 @@ describe('services online', () => {
     await page.getByLabel('Name').fill('Literacy evenings');
     await pickOption(page, 'Category', 'Education and training');
     await pickOption(page, 'Service type', 'Literacy classes');
-    await addImages(page, [{ name: 'a.png', data: RED }, { name: 'b.png', data: BLUE }]);
+    await addImages(page, [
+      { name: 'a.png', data: RED },
+      { name: 'b.png', data: BLUE },
+    ]);
     await page.getByText('Photos of the service (2 of 3)').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Literacy evenings' }).waitFor();
@@ -262,7 +280,13 @@ describe('services online', () => {
     await page.getByLabel('Places').fill('9');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Garage workshop' }).waitFor();
-    await poll(() => appr.getByRole('row').filter({ hasText: trades[0] as string }).getByText('9', { exact: true }).count()).toBe(1);
+    await poll(() =>
+      appr
+        .getByRole('row')
+        .filter({ hasText: trades[0] as string })
+        .getByText('9', { exact: true })
+        .count(),
+    ).toBe(1);
 
     const voc = page.getByTestId('section-voc');
     await voc.getByRole('link', { name: 'Add vocational training' }).click();
@@ -347,13 +371,19 @@ describe('services online', () => {
 
   it('a rejected service shows the comment, and saving it sends it back to pending', async () => {
     const id = await apiService('Legal desk');
-    const verified = await server.api('POST', '/sverify/', { token: adminToken, body: { sp_Detail_Id: id, status: 2, comment: 'Opening hours are missing' } });
+    const verified = await server.api('POST', '/sverify/', {
+      token: adminToken,
+      body: { sp_Detail_Id: id, status: 2, comment: 'Opening hours are missing' },
+    });
     expect(verified.status).toBe(200);
     const { context, page } = await signedIn();
     await page.goto(`/serviceproviders/services/${id}`);
     await page.getByRole('heading', { name: 'Legal desk' }).waitFor();
     await expect(page.getByTestId('status-chip').textContent()).resolves.toBe('Rejected');
-    await page.getByTestId('rejected-comment').getByText(/Opening hours are missing/).waitFor();
+    await page
+      .getByTestId('rejected-comment')
+      .getByText(/Opening hours are missing/)
+      .waitFor();
 
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByLabel('Opening hours').fill('Tue and Thu 9-12');
@@ -372,7 +402,9 @@ describe('services offline', () => {
     const { context, page } = await signedIn(field, { debug: true });
     await page.waitForFunction(() => Boolean(window.__icrs?.data));
     // The provider reaches the device through the pull replication (own organisation).
-    await poll(() => page.evaluate((key) => window.__icrs!.db.collections.tbl_serviceprovider.findOne(key).exec().then(Boolean), spId)).toBe(true);
+    await poll(() =>
+      page.evaluate((key) => window.__icrs!.db.collections.tbl_serviceprovider.findOne(key).exec().then(Boolean), spId),
+    ).toBe(true);
     await goOffline(page);
 
     await page.goto('/serviceproviders/services/add');
@@ -387,7 +419,9 @@ describe('services offline', () => {
     await addImages(page, [{ name: 'pump.png', data: GREEN }]);
     await page.getByText('Photos of the service (1 of 3)').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
-    await toast(page, 'Service saved').getByText('Water point repairs was saved on this device. It will be sent with the next upload.').waitFor();
+    await toast(page, 'Service saved')
+      .getByText('Water point repairs was saved on this device. It will be sent with the next upload.')
+      .waitFor();
     await page.getByRole('heading', { name: 'Water point repairs' }).waitFor();
     const id = page.url().split('/').pop() as string;
     await page.getByTestId('not-uploaded').waitFor();
@@ -402,7 +436,12 @@ describe('services offline', () => {
     await page.getByLabel('Places').fill('3');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Water point repairs' }).waitFor();
-    await page.getByTestId('section-appr').getByRole('row').filter({ hasText: trades[0] as string }).getByTestId('not-uploaded').waitFor();
+    await page
+      .getByTestId('section-appr')
+      .getByRole('row')
+      .filter({ hasText: trades[0] as string })
+      .getByTestId('not-uploaded')
+      .waitFor();
 
     // The list (from the device) marks it as not uploaded.
     await page.goto('/serviceproviders/services');
@@ -438,7 +477,11 @@ describe('services offline', () => {
     const form = new FormData();
     form.append('data', JSON.stringify({}));
     form.append('sp_img1', new Blob([new Uint8Array(GREEN)], { type: 'image/png' }), 'wrong.png');
-    const withImage = await fetch(`${server.url}/api/spDetail/${id}`, { method: 'PUT', body: form, headers: { authorization: `Bearer ${fieldToken}` } });
+    const withImage = await fetch(`${server.url}/api/spDetail/${id}`, {
+      method: 'PUT',
+      body: form,
+      headers: { authorization: `Bearer ${fieldToken}` },
+    });
     expect(withImage.status).toBe(200);
     const { context, page } = await signedIn(field, { debug: true });
     await page.waitForFunction(() => Boolean(window.__icrs?.data));
@@ -452,7 +495,9 @@ describe('services offline', () => {
     await page.getByRole('button', { name: 'Remove image 1' }).click();
     await page.getByText('Photos of the service (0 of 3)').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
-    await toast(page, 'Service updated').getByText('The changes to Night shelter were saved on this device. They will be sent with the next upload.').waitFor();
+    await toast(page, 'Service updated')
+      .getByText('The changes to Night shelter were saved on this device. They will be sent with the next upload.')
+      .waitFor();
     await page.getByRole('heading', { name: 'Night shelter' }).waitFor();
     await page.getByTestId('not-uploaded').waitFor();
     await page.getByText('Every night 19-7').waitFor();
@@ -464,7 +509,10 @@ describe('services offline', () => {
     await dialog.getByLabel('Reason').fill('Closed for good');
     await dialog.getByLabel('Your password').fill(field.password);
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await dialog.getByRole('alert').getByText(/Deleting needs online mode/).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/Deleting needs online mode/)
+      .waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // A service never uploaded is discarded from the device, without reason or password.
@@ -497,7 +545,13 @@ describe('roles and accessibility', () => {
   it('role 2 gets the 403 page on every service screen', async () => {
     const id = await apiService('Hidden service');
     const { context, page } = await signedIn(reports);
-    for (const path of ['/serviceproviders/services', '/serviceproviders/services/add', `/serviceproviders/services/${id}`, `/serviceproviders/services/${id}/edit`, `/serviceproviders/services/${id}/appr/add`]) {
+    for (const path of [
+      '/serviceproviders/services',
+      '/serviceproviders/services/add',
+      `/serviceproviders/services/${id}`,
+      `/serviceproviders/services/${id}/edit`,
+      `/serviceproviders/services/${id}/appr/add`,
+    ]) {
       await page.goto(path);
       await page.waitForURL((url) => url.pathname === '/forbidden');
       await page.getByText('403', { exact: true }).waitFor();

@@ -11,30 +11,85 @@ let browser: Browser;
 // Expected menu entries per role, in sidebar order, written out from product.md §6 / product.md §D4.
 const EXPECTED_MENU: Record<number, string[]> = {
   1: [
-    'User Management', 'List Management', 'Audit log', 'Change Password',
-    'Service Provider List', 'Services', 'Verify Services', 'Rejected Services', 'Add Service Provider',
-    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Reports', 'Help',
+    'User Management',
+    'List Management',
+    'Audit log',
+    'Change Password',
+    'Service Provider List',
+    'Services',
+    'Verify Services',
+    'Rejected Services',
+    'Add Service Provider',
+    'Available Jobs',
+    'Add Available Jobs',
+    'Client List',
+    'Add Clients',
+    'Referrals',
+    'Reports',
+    'Help',
   ],
   2: ['Change Password', 'Reports', 'Help'],
   3: [
-    'Change Password', 'Service Provider List', 'Services', 'Verify Services', 'Add Service Provider',
-    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
+    'Change Password',
+    'Service Provider List',
+    'Services',
+    'Verify Services',
+    'Add Service Provider',
+    'Available Jobs',
+    'Add Available Jobs',
+    'Client List',
+    'Add Clients',
+    'Referrals',
+    'Help',
   ],
   4: [
-    'Change Password', 'Service Provider List', 'Services', 'Verify Services', 'Add Service Provider',
-    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
+    'Change Password',
+    'Service Provider List',
+    'Services',
+    'Verify Services',
+    'Add Service Provider',
+    'Available Jobs',
+    'Add Available Jobs',
+    'Client List',
+    'Add Clients',
+    'Referrals',
+    'Help',
   ],
   5: [
-    'Change Password', 'Service Provider List', 'Services', 'Verify Services', 'Add Service Provider',
-    'Available Jobs', 'Add Available Jobs', 'Client List', 'Add Clients', 'Referrals', 'Help',
+    'Change Password',
+    'Service Provider List',
+    'Services',
+    'Verify Services',
+    'Add Service Provider',
+    'Available Jobs',
+    'Add Available Jobs',
+    'Client List',
+    'Add Clients',
+    'Referrals',
+    'Help',
   ],
   6: [
-    'Change Password', 'Service Provider List', 'Services', 'Rejected Services', 'Add Service Provider',
-    'Available Jobs', 'Add Available Jobs', 'Help',
+    'Change Password',
+    'Service Provider List',
+    'Services',
+    'Rejected Services',
+    'Add Service Provider',
+    'Available Jobs',
+    'Add Available Jobs',
+    'Help',
   ],
   7: [
-    'User Management', 'Audit log', 'Change Password', 'Service Provider List', 'Services', 'Verify Services',
-    'Rejected Services', 'Add Service Provider', 'Available Jobs', 'Add Available Jobs', 'Help',
+    'User Management',
+    'Audit log',
+    'Change Password',
+    'Service Provider List',
+    'Services',
+    'Verify Services',
+    'Rejected Services',
+    'Add Service Provider',
+    'Available Jobs',
+    'Add Available Jobs',
+    'Help',
   ],
 };
 
@@ -118,7 +173,10 @@ describe('screens asked ahead', () => {
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
     await signIn(page, userName(4, 1), password);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    const screenChunk = (name: string) => page.waitForRequest((request) => new RegExp(`/assets/${name}-[\\w-]+\\.js$`).test(new URL(request.url()).pathname), { timeout: 10_000 });
+    const screenChunk = (name: string) =>
+      page.waitForRequest((request) => new RegExp(`/assets/${name}-[\\w-]+\\.js$`).test(new URL(request.url()).pathname), {
+        timeout: 10_000,
+      });
 
     const jobs = screenChunk('jobs');
     await mainMenu(page).getByRole('link', { name: 'Available Jobs', exact: true }).hover();
@@ -149,7 +207,14 @@ describe('sidebar accessibility', () => {
     const token = await server.login(server.admin.userName, server.admin.password);
     const provider = await server.api('POST', '/sproviers/', { token, body: { sp_Name: 'Badge provider', sp_type: 1, territory: 1 } });
     expect(provider.status, JSON.stringify(provider.body)).toBe(201);
-    const body = { sp_Id: provider.body.sp_Id, name: 'Badge service', category: 1, serviceType: 1, territory: 1, description: 'Pending review' };
+    const body = {
+      sp_Id: provider.body.sp_Id,
+      name: 'Badge service',
+      category: 1,
+      serviceType: 1,
+      territory: 1,
+      description: 'Pending review',
+    };
     const created = await server.api('POST', '/spDetail/', { token, body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   }

@@ -38,7 +38,8 @@ afterAll(async () => {
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
 /** Toasts now shown under `title`. */
-const toasts = (page: Page, title: string) => page.getByTestId('toast').filter({ has: page.getByTestId('toast-title').getByText(title, { exact: true }) });
+const toasts = (page: Page, title: string) =>
+  page.getByTestId('toast').filter({ has: page.getByTestId('toast-title').getByText(title, { exact: true }) });
 
 /** Two frames: what a settled state draws (a toast enqueued with it) is on the screen. */
 const frames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
@@ -74,7 +75,8 @@ describe('a full device', () => {
       for (const name of ['put', 'add'] as const) {
         const original = proto[name];
         proto[name] = function (this: IDBObjectStore, ...args: unknown[]) {
-          if (/tbl_serviceprovider/.test(this.transaction.db.name)) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          if (/tbl_serviceprovider/.test(this.transaction.db.name))
+            throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
           return original.apply(this, args);
         };
       }
@@ -151,7 +153,12 @@ describe("the offline home's client figures (product.md §6 'offline clients')",
 
 describe('the error titles of product.md §8', () => {
   async function serverClient(): Promise<string> {
-    const body: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Neema', lastName: 'Kavira' };
+    const body: Record<string, unknown> = {
+      ...sampleBody(entityByName.profile, {}),
+      prof_Reg_No: registrationNumber('ADC'),
+      firstName: 'Neema',
+      lastName: 'Kavira',
+    };
     const made = await server.api('POST', '/profile/', { token, body });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     return String(body.prof_Id);
@@ -161,7 +168,13 @@ describe('the error titles of product.md §8', () => {
     const profId = await serverClient();
     const { context, page } = await open();
     await page.route(new RegExp(`/api/profile/${profId}$`), (route) =>
-      route.request().method() === 'PUT' ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Database unavailable' }) }) : route.fallback(),
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Database unavailable' }),
+          })
+        : route.fallback(),
     );
     await page.goto(`/profiles/edit/${profId}?step=identity`);
     await page.getByRole('textbox', { name: /^Address/ }).fill('Typed while the server fails');
@@ -174,12 +187,20 @@ describe('the error titles of product.md §8', () => {
   it("'Job Sync Error' and 'Profile Sync Error' when the pull of that kind fails, once each", async () => {
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
     const refuse = (route: import('playwright-core').Route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Feed unavailable' }) });
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Feed unavailable' }),
+      });
     await page.route(/\/api\/sync\/available-jobs(\?|$)/, refuse);
     await page.route(/\/api\/sync\/(tbl_profiles|tbl_skills)(\?|$)/, refuse);
     await signIn(page, field.userName, field.password);
-    await toasts(page, 'Job Sync Error').getByText(/Feed unavailable/).waitFor();
-    await toasts(page, 'Profile Sync Error').getByText(/Feed unavailable/).waitFor();
+    await toasts(page, 'Job Sync Error')
+      .getByText(/Feed unavailable/)
+      .waitFor();
+    await toasts(page, 'Profile Sync Error')
+      .getByText(/Feed unavailable/)
+      .waitFor();
     // Two failing client tables, one toast; the other kinds pulled without a word.
     expect(await toasts(page, 'Profile Sync Error').count()).toBe(1);
     expect(await toasts(page, 'Interceptor Error').count()).toBe(0);
@@ -188,9 +209,13 @@ describe('the error titles of product.md §8', () => {
 
   it('is translated: the French title of a failed job pull', async () => {
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'fr' });
-    await page.route(/\/api\/sync\/available-jobs(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"statusCode":503,"message":"Flux indisponible"}' }));
+    await page.route(/\/api\/sync\/available-jobs(\?|$)/, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"statusCode":503,"message":"Flux indisponible"}' }),
+    );
     await signIn(page, field.userName, field.password);
-    await toasts(page, 'Erreur de synchronisation des emplois').getByText(/Flux indisponible/).waitFor();
+    await toasts(page, 'Erreur de synchronisation des emplois')
+      .getByText(/Flux indisponible/)
+      .waitFor();
     await context.close();
   });
 
@@ -204,7 +229,9 @@ describe('the error titles of product.md §8', () => {
       };
     });
     await page.goto('/offlinehp');
-    await toasts(page, 'error loading offline stats').getByText(/could not be counted/).waitFor();
+    await toasts(page, 'error loading offline stats')
+      .getByText(/could not be counted/)
+      .waitFor();
     await context.close();
   });
 
@@ -222,7 +249,11 @@ describe('the error titles of product.md §8', () => {
     let asked = 0;
     await page.route(/\/api\/imgs\/getById/, (route) => {
       asked += 1;
-      return route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"message":"Image store unavailable"}' });
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"statusCode":500,"message":"Image store unavailable"}',
+      });
     });
     await page.goto(`/availablejobs/${String(jobBody.jb_Id)}`);
     await toasts(page, 'Error getting image2').getByText('Image store unavailable').waitFor();
@@ -244,7 +275,12 @@ describe('the error titles of product.md §8', () => {
 
 describe('a client file sent online (product.md §7: PUT /profile/images/{id} with progress events)', () => {
   it('shows how much of it is sent while it uploads', async () => {
-    const body: Record<string, unknown> = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC'), firstName: 'Furaha', lastName: 'Mumbere' };
+    const body: Record<string, unknown> = {
+      ...sampleBody(entityByName.profile, {}),
+      prof_Reg_No: registrationNumber('ADC'),
+      firstName: 'Furaha',
+      lastName: 'Mumbere',
+    };
     expect((await server.api('POST', '/profile/', { token, body })).status).toBe(201);
     const profId = String(body.prof_Id);
     // A scanned identity document of 1 MB, sent over a slow uplink (200 kB/s): seen going.
@@ -256,7 +292,12 @@ describe('a client file sent online (product.md §7: PUT /profile/images/{id} wi
     await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 200 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 200 * 1024,
+    });
     await page.getByRole('button', { name: 'Save', exact: true }).click();
 
     const progress = page.getByTestId('file-upload-progress');
@@ -295,7 +336,10 @@ describe('an offline edit of a record deleted on the server meanwhile', () => {
       await data!.update(entities.serviceProvider, id, { sp_Name: 'Centre Tumaini (new phone)' });
     }, key);
     // Meanwhile a colleague deletes it on the server, with a reason.
-    const gone = await server.api('POST', `/sproviers/delete/${key}`, { token: await server.login(deleter.userName, deleter.password), body: { reason: 'Closed for good', password: deleter.password } });
+    const gone = await server.api('POST', `/sproviers/delete/${key}`, {
+      token: await server.login(deleter.userName, deleter.password),
+      body: { reason: 'Closed for good', password: deleter.password },
+    });
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
 
     await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
@@ -303,7 +347,10 @@ describe('an offline edit of a record deleted on the server meanwhile', () => {
     await page.goto('/offlinehp');
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     // The upload's summary names it.
-    await page.getByTestId('upload-summary').getByText(/Deleted on the server meanwhile, so not sent: Service provider “Centre Tumaini \(new phone\)”/).waitFor();
+    await page
+      .getByTestId('upload-summary')
+      .getByText(/Deleted on the server meanwhile, so not sent: Service provider “Centre Tumaini \(new phone\)”/)
+      .waitFor();
 
     await page.getByRole('link', { name: /Pending records/ }).click();
     const row = page.locator(`[data-testid="pending-row"][data-key="${key}"]`);
@@ -315,7 +362,10 @@ describe('an offline edit of a record deleted on the server meanwhile', () => {
     expect(await row.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
 
     // Export keeps a copy (the pending records' file, this one in it), then Discard drops it.
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export Centre Tumaini (new phone) to a file, with the other pending records' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Export Centre Tumaini (new phone) to a file, with the other pending records' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^icrs-pending-details4-.*\.json$/);
     await row.getByRole('button', { name: 'Discard Centre Tumaini (new phone)' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();

@@ -59,7 +59,13 @@ describe('user management', () => {
     await expectAxeClean(page, 'add user form');
     await page.getByRole('button', { name: 'Create the account' }).click();
     await page.getByRole('heading', { name: 'Edit user: Awa Diallo' }).waitFor();
-    expect(await userNamed('awa.diallo')).toMatchObject({ role: 4, location: 3, mustChangePassword: true, active: true, lastSignInAt: null });
+    expect(await userNamed('awa.diallo')).toMatchObject({
+      role: 4,
+      location: 3,
+      mustChangePassword: true,
+      active: true,
+      lastSignInAt: null,
+    });
 
     // Another session of the user, opened before the change.
     const otherSession = await t.login('awa.diallo', TEMPORARY);
@@ -73,7 +79,8 @@ describe('user management', () => {
     await user.page.getByLabel(/^New password(?! again)/).fill('Password2026!');
     expect(await user.page.locator('[data-rule="common"]').getAttribute('data-met')).toBe('false');
     await user.page.getByLabel(/^New password(?! again)/).fill(CHOSEN);
-    for (const rule of ['length', 'userName', 'common']) expect(await user.page.locator(`[data-rule="${rule}"]`).getAttribute('data-met')).toBe('true');
+    for (const rule of ['length', 'userName', 'common'])
+      expect(await user.page.locator(`[data-rule="${rule}"]`).getAttribute('data-met')).toBe('true');
     await user.page.getByLabel(/^New password again/).fill(`${CHOSEN}x`);
     await user.page.getByRole('button', { name: 'Change the password' }).click();
     await user.page.getByText('The two new passwords are not the same').waitFor();

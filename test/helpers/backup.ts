@@ -54,13 +54,21 @@ export async function fillDatabase(db: Db, options: { scale: number; images?: nu
   await tokenSecret(db, config);
   const [admin] = await db.query<{ userId: string }>(`SELECT "userId" FROM "users" WHERE "role" = 1`);
   const demo = await seedDemo(db, { scale: options.scale, createdBy: admin?.userId ?? null, seed: 29 });
-  const providers = await db.query<{ id: string }>(`SELECT "sp_Id" AS id FROM "tbl_serviceprovider" ORDER BY "sp_Id" LIMIT $1`, [options.images ?? 0]);
+  const providers = await db.query<{ id: string }>(`SELECT "sp_Id" AS id FROM "tbl_serviceprovider" ORDER BY "sp_Id" LIMIT $1`, [
+    options.images ?? 0,
+  ]);
   const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
   const images: Record<string, string> = {};
   let imageBytes = 0;
   for (const { id } of providers) {
     const data = Buffer.concat([everyByte, randomBytes((options.imageKb ?? 64) * 1024 - everyByte.length)]);
-    await putImage(db, { table: 'tbl_serviceprovider', id }, 'sp_img1', { field: 'sp_img1', fileName: 'photo.jpg', mime: 'image/jpeg', data }, admin?.userId ?? '');
+    await putImage(
+      db,
+      { table: 'tbl_serviceprovider', id },
+      'sp_img1',
+      { field: 'sp_img1', fileName: 'photo.jpg', mime: 'image/jpeg', data },
+      admin?.userId ?? '',
+    );
     images[`tbl_serviceprovider/${id}/sp_img1`] = sha256(data);
     imageBytes += data.length;
   }
@@ -88,7 +96,9 @@ export async function tableHashes(db: Db): Promise<Record<string, TableHash>> {
         const rows = (await tx.query<{ row: string }>(`SELECT t::text AS "row" FROM ${ident(name)} t`)).map((r) => r.row).sort();
         hashes[name] = { rows: rows.length, sha256: sha256(rows.join('\n')) };
       }
-      const sequences = await tx.query<{ name: string }>(`SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = 'public'`);
+      const sequences = await tx.query<{ name: string }>(
+        `SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = 'public'`,
+      );
       for (const { name } of sequences) {
         const [position] = await tx.query<{ row: string }>(`SELECT (last_value, is_called)::text AS "row" FROM ${ident(name)}`);
         hashes[`sequence ${name}`] = { rows: 1, sha256: sha256(position?.row ?? '') };
@@ -101,7 +111,9 @@ export async function tableHashes(db: Db): Promise<Record<string, TableHash>> {
 
 /** sha256 of each stored image's bytes, by "ownerTable/ownerId/slot". */
 export async function imageHashes(db: Db): Promise<Record<string, string>> {
-  const rows = await db.query<{ key: string; data: Uint8Array }>(`SELECT "ownerTable" || '/' || "ownerId" || '/' || "slot" AS "key", "data" FROM "images"`);
+  const rows = await db.query<{ key: string; data: Uint8Array }>(
+    `SELECT "ownerTable" || '/' || "ownerId" || '/' || "slot" AS "key", "data" FROM "images"`,
+  );
   return Object.fromEntries(rows.map((row) => [row.key, sha256(row.data)]));
 }
 

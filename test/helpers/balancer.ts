@@ -91,7 +91,9 @@ export async function startBalancer(initial: string[]): Promise<Balancer> {
       countsOf(backend).refused += 1;
       events.emit('refused', backend);
       response.writeHead(502, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ statusCode: 502, error: 'Bad Gateway', message: `backend ${backend} refused or reset the connection` }));
+      response.end(
+        JSON.stringify({ statusCode: 502, error: 'Bad Gateway', message: `backend ${backend} refused or reset the connection` }),
+      );
     });
     // The client left (an aborted upload, a change stream it closed): the backend's side ends too.
     response.on('close', () => {
@@ -116,15 +118,16 @@ export async function startBalancer(initial: string[]): Promise<Balancer> {
     replace(backend, successor) {
       backends = backends.includes(backend) ? backends.map((b) => (b === backend ? successor : b)) : [...backends, successor];
     },
-    refusedOnce: (backend) => new Promise<void>((resolve) => {
-      if (countsOf(backend).refused > 0) return resolve();
-      const heard = (which: string) => {
-        if (which !== backend) return;
-        events.off('refused', heard);
-        resolve();
-      };
-      events.on('refused', heard);
-    }),
+    refusedOnce: (backend) =>
+      new Promise<void>((resolve) => {
+        if (countsOf(backend).refused > 0) return resolve();
+        const heard = (which: string) => {
+          if (which !== backend) return;
+          events.off('refused', heard);
+          resolve();
+        };
+        events.on('refused', heard);
+      }),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -55,7 +55,10 @@ export async function newPage(browser: Browser, options: PageOptions): Promise<T
 export async function signIn(page: Page, userName: string, password: string, path = '/login'): Promise<void> {
   await page.goto(path);
   await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill(userName);
-  await page.getByLabel(/^(Password|Mot de passe)/, { exact: false }).first().fill(password);
+  await page
+    .getByLabel(/^(Password|Mot de passe)/, { exact: false })
+    .first()
+    .fill(password);
   await Promise.all([
     page.waitForURL((url) => url.pathname !== '/login'),
     page.getByRole('button', { name: /^(Login|Se connecter)$/ }).click(),
@@ -93,7 +96,9 @@ export interface AdminSession {
   close(): Promise<void>;
 }
 
-export async function startAdminSession(options: { server?: Parameters<typeof startTestServer>[0]; users?: TestUser[]; lang?: PageOptions['lang'] } = {}): Promise<AdminSession> {
+export async function startAdminSession(
+  options: { server?: Parameters<typeof startTestServer>[0]; users?: TestUser[]; lang?: PageOptions['lang'] } = {},
+): Promise<AdminSession> {
   const [t, browser] = await Promise.all([startTestServer(options.server), launchBrowser()]);
   for (const user of options.users ?? []) await t.createUser(user);
   const adminToken = await t.login(t.admin.userName, t.admin.password);

@@ -67,7 +67,14 @@ export async function startFaultyProxy(options: FaultyProxyOptions): Promise<Fau
 
   const forward = (req: IncomingMessage, res: ServerResponse, fault: Fault) => {
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+        agent,
+      },
       (answer) => {
         if (fault === 'none') {
           res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -11,13 +11,36 @@ const CONTROL = fc.constantFrom('\u0000', '\u0001', '\u0008', '\u000b', '\u001b'
 
 /** Some ordinary text with hostile characters spliced in. */
 export const controlText = (maxLength = 20): fc.Arbitrary<string> =>
-  fc
-    .tuple(fc.string({ maxLength: Math.max(0, maxLength - 2) }), CONTROL, fc.string({ maxLength: 1 }))
-    .map(([a, c, b]) => `${a}${c}${b}`);
+  fc.tuple(fc.string({ maxLength: Math.max(0, maxLength - 2) }), CONTROL, fc.string({ maxLength: 1 })).map(([a, c, b]) => `${a}${c}${b}`);
 
-const BAD_DATES = ['0000-01-01', '0000-00-00', '9999-12-31', '10000-01-01', '1899-12-31', '2101-01-01', '2024-02-30', '2024-13-01', '-0001-01-01', '2024-01-01\u0000'];
-const BAD_DATE_TIMES = ['0000-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59Z', '2024-01-01T25:00:00Z', '2024-01-01T00:00:00+99:00', '1899-12-31T23:59:59Z'];
-const BAD_UUIDS = ['x', '00000000-0000-0000-0000-00000000000', '0190ABCD-0000-7000-8000-000000000000', '01900000-0000-7000-8000-00000000000\u0000', "'; DROP TABLE x; --", '../../etc/passwd'];
+const BAD_DATES = [
+  '0000-01-01',
+  '0000-00-00',
+  '9999-12-31',
+  '10000-01-01',
+  '1899-12-31',
+  '2101-01-01',
+  '2024-02-30',
+  '2024-13-01',
+  '-0001-01-01',
+  '2024-01-01\u0000',
+];
+const BAD_DATE_TIMES = [
+  '0000-01-01T00:00:00Z',
+  '0000-01-01T00:00:00.000Z',
+  '9999-12-31T23:59:59Z',
+  '2024-01-01T25:00:00Z',
+  '2024-01-01T00:00:00+99:00',
+  '1899-12-31T23:59:59Z',
+];
+const BAD_UUIDS = [
+  'x',
+  '00000000-0000-0000-0000-00000000000',
+  '0190ABCD-0000-7000-8000-000000000000',
+  '01900000-0000-7000-8000-00000000000\u0000',
+  "'; DROP TABLE x; --",
+  '../../etc/passwd',
+];
 
 /** Values of the wrong JSON type, deep nesting and huge text: wrong for any field. */
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
@@ -47,10 +70,18 @@ function hostileJson(schema: JsonSchema): fc.Arbitrary<unknown> {
     const nested = props.length
       ? fc.constantFrom(...props).chain(([name, sub]) => hostileJson(sub).map((v) => ({ [name]: v })))
       : wrongType.map((v) => ({ a: v }));
-    return fc.oneof(nested, controlText().map((key) => ({ [key]: 'x' })), wrongType);
+    return fc.oneof(
+      nested,
+      controlText().map((key) => ({ [key]: 'x' })),
+      wrongType,
+    );
   }
   if (type === 'array') {
-    return fc.oneof(hostileJson(schema.items ?? {}).map((v) => [v]), fc.constant(Array.from({ length: 10_000 }, () => 1)), wrongType);
+    return fc.oneof(
+      hostileJson(schema.items ?? {}).map((v) => [v]),
+      fc.constant(Array.from({ length: 10_000 }, () => 1)),
+      wrongType,
+    );
   }
   return hostileScalar(schema);
 }
@@ -123,13 +154,21 @@ export interface RawRequest {
 const CRLF = '\r\n';
 
 /** A well-formed multipart body with the given fields and files. */
-export function multipartBody(boundary: string, fields: Record<string, string>, files: { field: string; name: string; data: Buffer; type?: string }[]): Buffer {
+export function multipartBody(
+  boundary: string,
+  fields: Record<string, string>,
+  files: { field: string; name: string; data: Buffer; type?: string }[],
+): Buffer {
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}${CRLF}Content-Disposition: form-data; name="${name}"${CRLF}${CRLF}${value}${CRLF}`));
   }
   for (const file of files) {
-    parts.push(Buffer.from(`--${boundary}${CRLF}Content-Disposition: form-data; name="${file.field}"; filename="${file.name}"${CRLF}Content-Type: ${file.type ?? 'application/octet-stream'}${CRLF}${CRLF}`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}${CRLF}Content-Disposition: form-data; name="${file.field}"; filename="${file.name}"${CRLF}Content-Type: ${file.type ?? 'application/octet-stream'}${CRLF}${CRLF}`,
+      ),
+    );
     parts.push(file.data, Buffer.from(CRLF));
   }
   parts.push(Buffer.from(`--${boundary}--${CRLF}`));
@@ -156,17 +195,53 @@ export function brokenMultipart(fields: Record<string, string>, fileField: strin
     { name: 'only the closing boundary', contentType: type, body: Buffer.from(`--${b}--\r\n`) },
     { name: 'garbage', contentType: type, body: Buffer.from('\u0000\u0001garbage\r\n\r\n--') },
     { name: 'malformed part header', contentType: type, body: Buffer.from(`--${b}\r\nContent-Disposition\r\n\r\nx\r\n--${b}--\r\n`) },
-    { name: 'oversize file', contentType: type, body: multipartBody(b, fields, [{ field: fileField, name: 'big.png', data: oversize, type: 'image/png' }]) },
-    { name: 'wrong file type', contentType: type, body: multipartBody(b, fields, [{ field: fileField, name: 'a.png', data: Buffer.from('#!/bin/sh\necho hi\n'), type: 'image/png' }]) },
-    { name: 'too many files', contentType: type, body: multipartBody(b, fields, Array.from({ length: 30 }, (_, i) => ({ field: fileField, name: `f${i}.png`, data: image, type: 'image/png' }))) },
-    { name: 'too many fields', contentType: type, body: multipartBody(b, { ...fields, ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, 'x'])) }, []) },
+    {
+      name: 'oversize file',
+      contentType: type,
+      body: multipartBody(b, fields, [{ field: fileField, name: 'big.png', data: oversize, type: 'image/png' }]),
+    },
+    {
+      name: 'wrong file type',
+      contentType: type,
+      body: multipartBody(b, fields, [{ field: fileField, name: 'a.png', data: Buffer.from('#!/bin/sh\necho hi\n'), type: 'image/png' }]),
+    },
+    {
+      name: 'too many files',
+      contentType: type,
+      body: multipartBody(
+        b,
+        fields,
+        Array.from({ length: 30 }, (_, i) => ({ field: fileField, name: `f${i}.png`, data: image, type: 'image/png' })),
+      ),
+    },
+    {
+      name: 'too many fields',
+      contentType: type,
+      body: multipartBody(b, { ...fields, ...Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${i}`, 'x'])) }, []),
+    },
     { name: 'huge field', contentType: type, body: multipartBody(b, { ...fields, data: 'x'.repeat(3 * 1024 * 1024) }, []) },
-    { name: 'unknown file field', contentType: type, body: multipartBody(b, fields, [{ field: 'notASlot', name: 'a.png', data: image, type: 'image/png' }]) },
-    { name: 'NUL in a field', contentType: type, body: multipartBody(b, Object.fromEntries(Object.keys(fields).map((k) => [k, 'a\u0000b'])), []) },
-    { name: 'NUL in a file name', contentType: type, body: multipartBody(b, fields, [{ field: fileField, name: 'a\u0000.png', data: image, type: 'image/png' }]) },
+    {
+      name: 'unknown file field',
+      contentType: type,
+      body: multipartBody(b, fields, [{ field: 'notASlot', name: 'a.png', data: image, type: 'image/png' }]),
+    },
+    {
+      name: 'NUL in a field',
+      contentType: type,
+      body: multipartBody(b, Object.fromEntries(Object.keys(fields).map((k) => [k, 'a\u0000b'])), []),
+    },
+    {
+      name: 'NUL in a file name',
+      contentType: type,
+      body: multipartBody(b, fields, [{ field: fileField, name: 'a\u0000.png', data: image, type: 'image/png' }]),
+    },
     { name: 'bad JSON in data', contentType: type, body: multipartBody(b, { ...fields, data: '{"a":' }, []) },
     { name: 'JSON data not an object', contentType: type, body: multipartBody(b, { ...fields, data: '[1,2]' }, []) },
-    { name: 'deep JSON in data', contentType: type, body: multipartBody(b, { ...fields, data: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` }, []) },
+    {
+      name: 'deep JSON in data',
+      contentType: type,
+      body: multipartBody(b, { ...fields, data: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` }, []),
+    },
     { name: '__proto__ field', contentType: type, body: multipartBody(b, { ...fields, __proto__x: '1', ['__proto__']: '{"a":1}' }, []) },
   ];
 }
@@ -190,6 +265,10 @@ export function otherContentTypes(json: unknown): RawRequest[] {
     { name: 'empty JSON', contentType: 'application/json', body: Buffer.alloc(0) },
     { name: 'JSON with NUL escape', contentType: 'application/json', body: Buffer.from('{"x":"\\u0000"}') },
     { name: 'JSON with __proto__', contentType: 'application/json', body: Buffer.from('{"__proto__":{"admin":true}}') },
-    { name: 'JSON with constructor.prototype', contentType: 'application/json', body: Buffer.from('{"constructor":{"prototype":{"admin":true}}}') },
+    {
+      name: 'JSON with constructor.prototype',
+      contentType: 'application/json',
+      body: Buffer.from('{"constructor":{"prototype":{"admin":true}}}'),
+    },
   ];
 }

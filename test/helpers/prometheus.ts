@@ -71,7 +71,8 @@ function checkHistogram(family: Family): void {
     const bounds = buckets.map((b) => parseValue(b.labels.le as string, b.name));
     if (bounds.some((bound, i) => i > 0 && bound <= (bounds[i - 1] as number))) throw new Error(`${family.name}${key}: le not rising`);
     if (bounds.at(-1) !== Infinity) throw new Error(`${family.name}${key}: no +Inf bucket`);
-    if (buckets.some((b, i) => i > 0 && b.value < (buckets[i - 1] as Sample).value)) throw new Error(`${family.name}${key}: bucket counts fall`);
+    if (buckets.some((b, i) => i > 0 && b.value < (buckets[i - 1] as Sample).value))
+      throw new Error(`${family.name}${key}: bucket counts fall`);
     const count = family.samples.find((s) => s.name === `${family.name}_count` && JSON.stringify(Object.entries(s.labels).sort()) === key);
     if (!count || count.value !== buckets.at(-1)?.value) throw new Error(`${family.name}${key}: _count differs from the +Inf bucket`);
   }

@@ -24,20 +24,28 @@ export async function multipartRequest(
     if (value !== undefined && value !== null) form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
   for (const [name, data] of Object.entries(files)) form.append(name, new Blob([new Uint8Array(data)]), `${name}.bin`);
-  const response = await fetch(`${t.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' }, body: form });
+  const response = await fetch(`${t.url}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    body: form,
+  });
   const text = await response.text();
   let body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
-  try { body = JSON.parse(text); } catch { body = text; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
   return { status: response.status, body };
 }
 
 /** The organisation list (abbreviations make registration numbers), when not seeded yet. */
 export async function ensureOrganisations(db: Db) {
   const organisations = seedLists.find((l) => l.key === 'organisation');
-  await db.query(
-    `INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`,
-    ['01900000-0000-7000-8000-0000000000aa', JSON.stringify(organisations?.items ?? [])],
-  );
+  await db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
+    '01900000-0000-7000-8000-0000000000aa',
+    JSON.stringify(organisations?.items ?? []),
+  ]);
 }
 
 /** A real, decodable PNG of `size`×`size` px in one colour: the image picker decodes what it
@@ -67,5 +75,10 @@ export function png(size: number, rgb: [number, number, number]): Buffer {
   header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
   const line = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => line)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

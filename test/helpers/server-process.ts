@@ -63,11 +63,14 @@ export async function startServerProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stderr?.on('data', byLine(keep));
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', byLine((line) => {
-      keep(line);
-      const ready = /"port":(\d+).*ICRS is ready/.exec(line);
-      if (ready) resolve(Number(ready[1]));
-    }));
+    child.stdout?.on(
+      'data',
+      byLine((line) => {
+        keep(line);
+        const ready = /"port":(\d+).*ICRS is ready/.exec(line);
+        if (ready) resolve(Number(ready[1]));
+      }),
+    );
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready:\n${lines.join('\n')}`)));
   });
   const alive = () => child.exitCode === null && child.signalCode === null;
@@ -76,19 +79,20 @@ export async function startServerProcess(
     process: child,
     alive,
     log: () => lines.join('\n'),
-    logged: (pattern, timeoutMs = 20_000) => new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        watchers.delete(watch);
-        reject(new Error(`no log line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`));
-      }, timeoutMs);
-      const watch = (line: string) => {
-        if (!pattern.test(line)) return;
-        clearTimeout(timer);
-        watchers.delete(watch);
-        resolve(line);
-      };
-      watchers.add(watch);
-    }),
+    logged: (pattern, timeoutMs = 20_000) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          watchers.delete(watch);
+          reject(new Error(`no log line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`));
+        }, timeoutMs);
+        const watch = (line: string) => {
+          if (!pattern.test(line)) return;
+          clearTimeout(timer);
+          watchers.delete(watch);
+          resolve(line);
+        };
+        watchers.add(watch);
+      }),
     exited,
     async stop() {
       if (!alive()) return;

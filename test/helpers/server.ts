@@ -29,7 +29,11 @@ export interface TestServer {
    * one (issue 26 §1) still are: the API refuses to make one, so it is moved in the database. */
   createUserWithoutOrganisation(user: Omit<TestUser, 'location'>): Promise<{ userId: string }>;
   /** fetch against the API with JSON in and out; `token` adds the bearer header. */
-  api(method: string, apiPath: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  api(
+    method: string,
+    apiPath: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
   close(): Promise<void>;
 }
 
@@ -70,7 +74,11 @@ export async function startTestServer(
     });
     const text = await response.text();
     let parsed: unknown = text;
-    try { parsed = JSON.parse(text); } catch { /* not JSON: keep the text */ }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
     return { status: response.status, body: parsed };
   };
 

@@ -25,7 +25,9 @@ export class StreamReader {
             this.wake();
           }
         }
-      } catch { /* closed by the test */ }
+      } catch {
+        /* closed by the test */
+      }
     })();
   }
 
@@ -47,4 +49,3 @@ export class StreamReader {
     this.controller.abort();
   }
 }
-

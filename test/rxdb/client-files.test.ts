@@ -38,7 +38,8 @@ afterEach(async () => {
 const layer = (): DataLayer => createDataLayer({ db, http, isOnline: () => online, user, lists });
 const png = (tag: string) => new Blob([new Uint8Array(Buffer.concat([PNG_1PX, Buffer.from(tag)]))], { type: 'image/png' });
 const pdf = () => new Blob(['%PDF-1.4\n%%EOF\n'], { type: 'application/pdf' });
-const serverKinds = async (id: string) => ((await t.api('GET', `/profile/images/${id}`, { token })).body as { img_for: string }[]).map((r) => r.img_for);
+const serverKinds = async (id: string) =>
+  ((await t.api('GET', `/profile/images/${id}`, { token })).body as { img_for: string }[]).map((r) => r.img_for);
 const upload = () => uploadAll({ db, http, notify: vi.fn(), isConnected: () => true });
 
 async function newClient(values: Record<string, unknown> = {}): Promise<string> {
@@ -90,7 +91,9 @@ describe('photos and documents of a client', () => {
     online = true;
     const report = await upload();
     expect(report.kinds.filter((k) => k.total > 0).map((k) => [k.table, k.success])).toEqual([
-      ['tbl_profiles', 1], ['tbl_skills', 1], ['tbl_profiles_images', 1],
+      ['tbl_profiles', 1],
+      ['tbl_skills', 1],
+      ['tbl_profiles_images', 1],
     ]);
     expect((await t.api('GET', `/profile/skprofile/${id}`, { token })).body.diploma).toBe('Carpentry');
     expect(await serverKinds(id)).toEqual(['idDocument']);
@@ -104,7 +107,7 @@ describe('possible duplicates', () => {
     const byName = await layer().findDuplicates({ firstName: 'AMELIE ', lastName: 'kabila', birthDate: '1990-01-02' });
     expect(byName.map((d) => [d.prof_Id, d.match, d.local])).toEqual([[id, ['name'], true]]);
     expect(byName[0]?.prof_Reg_No).toMatch(/^ICRS[A-Z0-9]{8}$/);
-    expect((await layer().findDuplicates({ firstName: 'Amelie', lastName: 'Kabila', birthDate: '1990-01-03' }))).toEqual([]);
+    expect(await layer().findDuplicates({ firstName: 'Amelie', lastName: 'Kabila', birthDate: '1990-01-03' })).toEqual([]);
     expect((await layer().findDuplicates({ phone: '243971112233' })).map((d) => d.prof_Id)).toEqual([id]);
     expect(await layer().findDuplicates({ phone: '243971112233', exclude: id })).toEqual([]);
   });

@@ -9,7 +9,10 @@ import { openTestDb } from '../helpers/rxdb';
 
 describe('icrs_db', () => {
   let db: IcrsDatabase | undefined;
-  afterEach(async () => { await db?.close(); db = undefined; });
+  afterEach(async () => {
+    await db?.close();
+    db = undefined;
+  });
 
   it('has exactly the 13 collections of product.md §3', async () => {
     db = await openTestDb();
@@ -20,13 +23,18 @@ describe('icrs_db', () => {
   it('migrates stored records to a new schema version without losing one', async () => {
     const name = `icrs_migration_${Date.now()}`;
     db = await openTestDb({ name });
-    const rows: Record<string, unknown>[] = Array.from({ length: 25 }, () => ({ ...sampleBody(serviceProvider), createdAt: new Date().toISOString() }));
+    const rows: Record<string, unknown>[] = Array.from({ length: 25 }, () => ({
+      ...sampleBody(serviceProvider),
+      createdAt: new Date().toISOString(),
+    }));
     await collectionOf(db, serviceProvider).bulkInsert(rows.map((r) => docFromRow(serviceProvider, r)));
     await db.close();
 
     // Version 1 of the provider schema: a step that upper-cases names, as a real change would transform data.
     const bumped = (e: EntityShape): EntityShape => (e === serviceProvider ? { ...e, rxVersion: 1 } : e);
-    const migrationSteps = { [serviceProvider.table]: { 1: (doc: Record<string, unknown>) => ({ ...doc, sp_Name: String(doc.sp_Name).toUpperCase() }) } };
+    const migrationSteps = {
+      [serviceProvider.table]: { 1: (doc: Record<string, unknown>) => ({ ...doc, sp_Name: String(doc.sp_Name).toUpperCase() }) },
+    };
     db = await openTestDb({ name, schemaOverride: bumped, migrationSteps });
     const migrated = await collectionOf(db, serviceProvider).find().exec();
     expect(migrated).toHaveLength(25);

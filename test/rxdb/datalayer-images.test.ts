@@ -29,7 +29,9 @@ const pngBytes = (tag: string) => Buffer.concat([PNG_1PX, Buffer.from(tag)]);
 const png = (tag: string) => new Blob([new Uint8Array(pngBytes(tag))], { type: 'image/png' });
 
 async function serverImage(id: string, name: unknown): Promise<{ status: number; bytes: Buffer }> {
-  const response = await fetch(`${t.url}/api/imgs/getById?id=${id}&imagename=${String(name)}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${t.url}/api/imgs/getById?id=${id}&imagename=${String(name)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -54,18 +56,30 @@ const localFiles = async (srcId: string) =>
 beforeAll(async () => {
   ({ t, token, http, lists, user: fieldUser } = await startFieldSetup());
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-beforeEach(async () => { db = await openTestDb(); online = true; });
-afterEach(async () => { await db?.close(); });
+beforeEach(async () => {
+  db = await openTestDb();
+  online = true;
+});
+afterEach(async () => {
+  await db?.close();
+});
 
 describe('update: image slots online', () => {
   it('empties one slot and replaces another in the same save', async () => {
-    const created = await newService([{ slot: 'sp_img1', tag: 'one' }, { slot: 'sp_img2', tag: 'two' }]);
+    const created = await newService([
+      { slot: 'sp_img1', tag: 'one' },
+      { slot: 'sp_img2', tag: 'two' },
+    ]);
     const oldName2 = created.sp_img2;
     expect(created.sp_img1).toBeTruthy();
 
-    const updated = await layer().update(service, created.sp_Detail_Id, { name: 'Clinic renamed', sp_img1: null }, [{ slot: 'sp_img2', blob: png('three'), name: 'three.png' }]);
+    const updated = await layer().update(service, created.sp_Detail_Id, { name: 'Clinic renamed', sp_img1: null }, [
+      { slot: 'sp_img2', blob: png('three'), name: 'three.png' },
+    ]);
     const row = await serverService(created.sp_Detail_Id);
     expect(row).toMatchObject({ name: 'Clinic renamed', sp_img1: null });
     expect(row.sp_img2).toBeTruthy();
@@ -78,7 +92,10 @@ describe('update: image slots online', () => {
   });
 
   it('empties a slot with no new file and no other change (multipart with removeImages only)', async () => {
-    const created = await newService([{ slot: 'sp_img1', tag: 'keep' }, { slot: 'sp_img3', tag: 'drop' }]);
+    const created = await newService([
+      { slot: 'sp_img1', tag: 'keep' },
+      { slot: 'sp_img3', tag: 'drop' },
+    ]);
     await layer().update(service, created.sp_Detail_Id, { sp_img3: null });
     const row = await serverService(created.sp_Detail_Id);
     expect(row).toMatchObject({ sp_img1: created.sp_img1, sp_img3: null });
@@ -87,11 +104,18 @@ describe('update: image slots online', () => {
 
   it('a field cleared together with an image change is cleared too (multipart alone cannot clear)', async () => {
     const created = await newService([{ slot: 'sp_img1', tag: 'one' }]);
-    await layer().update(service, created.sp_Detail_Id, { eligibility: null, sp_img1: null }, [{ slot: 'sp_img2', blob: png('new'), name: 'new.png' }]);
+    await layer().update(service, created.sp_Detail_Id, { eligibility: null, sp_img1: null }, [
+      { slot: 'sp_img2', blob: png('new'), name: 'new.png' },
+    ]);
     const row = await serverService(created.sp_Detail_Id);
     expect(row).toMatchObject({ eligibility: null, sp_img1: null });
     expect((await serverImage(created.sp_Detail_Id, row.sp_img2)).bytes).toEqual(pngBytes('new'));
-    expect(await collectionOf(db, service).findOne(created.sp_Detail_Id).exec().then((d) => d?.toJSON())).toMatchObject({ syncState: 'synced', sp_img2: row.sp_img2 });
+    expect(
+      await collectionOf(db, service)
+        .findOne(created.sp_Detail_Id)
+        .exec()
+        .then((d) => d?.toJSON()),
+    ).toMatchObject({ syncState: 'synced', sp_img2: row.sp_img2 });
   });
 
   it('a null for a slot that also gets a new image is a replacement, not a removal', async () => {
@@ -106,12 +130,20 @@ describe('update: image slots online', () => {
 describe('update: image slots offline', () => {
   it('a record never uploaded loses the emptied image and keeps the others', async () => {
     online = false;
-    const created = await newService([{ slot: 'sp_img1', tag: 'one' }, { slot: 'sp_img2', tag: 'two' }]);
+    const created = await newService([
+      { slot: 'sp_img1', tag: 'one' },
+      { slot: 'sp_img2', tag: 'two' },
+    ]);
     expect((await localFiles(created.sp_Detail_Id)).map((f) => f.imgNo)).toEqual([1, 2]);
-    const updated = await layer().update(service, created.sp_Detail_Id, { sp_img2: null }, [{ slot: 'sp_img3', blob: png('three'), name: 'three.png' }]);
+    const updated = await layer().update(service, created.sp_Detail_Id, { sp_img2: null }, [
+      { slot: 'sp_img3', blob: png('three'), name: 'three.png' },
+    ]);
     expect(updated).toMatchObject({ syncState: 'pending', syncOp: 'create' });
     const files = await localFiles(created.sp_Detail_Id);
-    expect(files.map((f) => [f.imgNo, f.name])).toEqual([[1, 'one.png'], [3, 'three.png']]);
+    expect(files.map((f) => [f.imgNo, f.name])).toEqual([
+      [1, 'one.png'],
+      [3, 'three.png'],
+    ]);
   });
 
   it('replacing offline keeps only the newest image of the slot', async () => {

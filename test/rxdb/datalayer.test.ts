@@ -11,7 +11,14 @@ import { file, job, profile, profileImage, service, serviceProvider, skills } fr
 import { countPending, uploadAll } from '../../src/lib/upload';
 import { prefetchPage } from '../../src/lib/datalayer/prefetch';
 import { emitServerChange } from '../../src/lib/events';
-import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type ListResult, type LookupLists } from '../../src/lib/datalayer';
+import {
+  ConflictError,
+  createDataLayer,
+  type CreateResult,
+  type DataLayer,
+  type ListResult,
+  type LookupLists,
+} from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import type { SessionUser } from '../../src/lib/session';
 import { FIELD_PASSWORD as PASSWORD, startFieldSetup } from '../helpers/field';
@@ -49,10 +56,17 @@ async function serverRow(path: string) {
 beforeAll(async () => {
   ({ t, token, http, lists, user: fieldUser } = await startFieldSetup());
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-beforeEach(async () => { db = await openTestDb(); online = true; });
-afterEach(async () => { await db?.close(); });
+beforeEach(async () => {
+  db = await openTestDb();
+  online = true;
+});
+afterEach(async () => {
+  await db?.close();
+});
 
 describe('create', () => {
   it('offline: a pending create with a device key and a newest-first sort key', async () => {
@@ -107,7 +121,9 @@ describe('create', () => {
   it('offline: a key already stored (a Save repeated) is refused as a duplicate, never doubled, the stored record kept', async () => {
     online = false;
     const first = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Kept' });
-    await expect(layer().create(serviceProvider, { ...values(serviceProvider), sp_Id: first.sp_Id, sp_Name: 'Again' })).rejects.toThrow('duplicate entry');
+    await expect(layer().create(serviceProvider, { ...values(serviceProvider), sp_Id: first.sp_Id, sp_Name: 'Again' })).rejects.toThrow(
+      'duplicate entry',
+    );
     const owner = await layer().create(profile, values(profile));
     await expect(layer().create(profile, { ...values(profile), prof_Id: owner.prof_Id })).rejects.toThrow('duplicate entry');
     expect((await layer().get(serviceProvider, first.sp_Id))?.sp_Name).toBe('Kept');
@@ -193,13 +209,17 @@ describe('update', () => {
     expect(other.status).toBe(200);
     // The device still holds `created` (nothing pulled): only the server can tell.
     await collectionOf(db, serviceProvider).findOne(created.sp_Id).remove();
-    await expect(layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Mine' }, [], { basedOn: created.updatedAt as string })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      layer().update(serviceProvider, created.sp_Id, { sp_Name: 'Mine' }, [], { basedOn: created.updatedAt as string }),
+    ).rejects.toBeInstanceOf(ConflictError);
     expect((await serverRow(`/sproviers/${created.sp_Id}`)).body.sp_Name).toBe('Edited elsewhere');
   });
 
   it('offline: a record this device does not hold cannot be edited', async () => {
     online = false;
-    await expect(layer().update(serviceProvider, '01900000-0000-7000-8000-000000000001', { sp_Name: 'x' })).rejects.toThrow(/not available offline/);
+    await expect(layer().update(serviceProvider, '01900000-0000-7000-8000-000000000001', { sp_Name: 'x' })).rejects.toThrow(
+      /not available offline/,
+    );
   });
 });
 
@@ -269,14 +289,21 @@ describe('list', () => {
     } finally {
       http.interceptors.response.eject(interceptor);
     }
-    expect((await collectionOf(db, serviceProvider).findOne(key).exec())?.toJSON()).toMatchObject({ sp_Name: 'After the edit', syncState: 'synced' });
+    expect((await collectionOf(db, serviceProvider).findOne(key).exec())?.toJSON()).toMatchObject({
+      sp_Name: 'After the edit',
+      syncState: 'synced',
+    });
   });
 
   it('offline: pages newest first, with filters, search and totals from RxDB', async () => {
     online = false;
     const made: string[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const doc = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: `Provider ${i}`, territory: i % 3 === 0 ? 2 : 1 });
+      const doc = await layer().create(serviceProvider, {
+        ...values(serviceProvider),
+        sp_Name: `Provider ${i}`,
+        territory: i % 3 === 0 ? 2 : 1,
+      });
       made.push(doc.sp_Id);
     }
     const first = await layer().list(serviceProvider, { page: 1, pageSize: 5, sort: 'createdAt', dir: 'desc' });
@@ -301,7 +328,9 @@ type Page = ListResult<Record<string, unknown>>;
 
 function watch(pages$: Observable<Page>) {
   const pages: Page[] = [];
-  const ended = new Promise<void>((resolve, reject) => pages$.subscribe({ next: (page) => pages.push(page), complete: resolve, error: reject }));
+  const ended = new Promise<void>((resolve, reject) =>
+    pages$.subscribe({ next: (page) => pages.push(page), complete: resolve, error: reject }),
+  );
   return { pages, ended };
 }
 
@@ -316,7 +345,6 @@ function storeOpeningLater() {
 }
 
 describe('list while the store opens (a full page load of a list screen)', () => {
-
   /** Three providers of territory `territory` on the server, mirrored here; the first then edited
    * offline; one record saved offline; one saved offline whose upload reached the server and was
    * not settled here yet (a lost answer). */
@@ -338,11 +366,13 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     return { keys, waiting: waiting.sp_Id, uploaded: uploaded.sp_Id };
   }
 
-  it('online: the server\'s page is shown before the store is open; then this device\'s versions and unsent record join it, each once, and the page is stored', async () => {
+  it("online: the server's page is shown before the store is open; then this device's versions and unsent record join it, each once, and the page is stored", async () => {
     const { keys, waiting, uploaded } = await serverAndDevice(6);
     const opening = storeOpeningLater();
     const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
-    const { pages, ended } = watch(early.listPages(serviceProvider, { filter: { territory: 6 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }));
+    const { pages, ended } = watch(
+      early.listPages(serviceProvider, { filter: { territory: 6 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }),
+    );
     await vi.waitFor(() => expect(pages).toHaveLength(1)); // the request did not wait for the store
     expect(pages[0]?.rows.map((r) => r.sp_Name)).toEqual(['Early 0', 'Early 1', 'Early 2', 'Early uploaded']);
     expect(pages[0]?.rows.every((r) => r.syncState === 'synced')).toBe(true);
@@ -362,8 +392,16 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     ]);
     expect(shown.total).toBe(5);
     // Written after it was shown, never over a pending document.
-    const stored = await collectionOf(db, serviceProvider).findByIds([...keys, waiting, uploaded]).exec();
-    expect([...keys, waiting, uploaded].map((key) => stored.get(key)?.syncState)).toEqual(['pending', 'synced', 'synced', 'pending', 'pending']);
+    const stored = await collectionOf(db, serviceProvider)
+      .findByIds([...keys, waiting, uploaded])
+      .exec();
+    expect([...keys, waiting, uploaded].map((key) => stored.get(key)?.syncState)).toEqual([
+      'pending',
+      'synced',
+      'synced',
+      'pending',
+      'pending',
+    ]);
     expect(stored.get(keys[0] as string)?.sp_Name).toBe('Early 0 edited here');
 
     // With the store open, the page is shown once, already whole.
@@ -377,7 +415,9 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     online = false;
     const opening = storeOpeningLater();
     const early = createDataLayer({ db: opening.store, http, isOnline: () => online, user: fieldUser, lists });
-    const { pages, ended } = watch(early.listPages(serviceProvider, { filter: { territory: 5 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }));
+    const { pages, ended } = watch(
+      early.listPages(serviceProvider, { filter: { territory: 5 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pages).toEqual([]);
     opening.open(db);
@@ -385,7 +425,7 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     expect(pages.map((page) => page.rows.map((r) => r.sp_Id))).toEqual([[keys[0], keys[1], keys[2], uploaded, waiting]]);
   });
 
-  it('online: a store that cannot open fails the list after the server\'s page was shown; other calls fail with it', async () => {
+  it("online: a store that cannot open fails the list after the server's page was shown; other calls fail with it", async () => {
     const opening = storeOpeningLater();
     const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
     const { pages, ended } = watch(early.listPages(serviceProvider, { pageSize: 25 }));
@@ -411,7 +451,7 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
 
   const listCalls = () => asked.mock.calls.filter((call: unknown[]) => String(call[0]).includes('/srch')).length;
 
-  it('is the grid\'s request: taken once, with this device\'s unsent record merged and the page stored', async () => {
+  it("is the grid's request: taken once, with this device's unsent record merged and the page stored", async () => {
     const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Prefetched A', territory: 7 };
     expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
     online = false;
@@ -427,14 +467,20 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
       ['Prefetched A', 'synced'],
     ]);
     expect(page.total).toBe(2);
-    expect((await collectionOf(db, serviceProvider).findOne(body.sp_Id as string).exec())?.syncState).toBe('synced');
+    expect(
+      (
+        await collectionOf(db, serviceProvider)
+          .findOne(body.sp_Id as string)
+          .exec()
+      )?.syncState,
+    ).toBe('synced');
     expect(waiting.syncState).toBe('pending');
 
     await layer().list(serviceProvider, { ...query }); // once only: the next list asks afresh
     expect(listCalls()).toBe(2);
   });
 
-  it('its answer is the first page drawn while the store opens: the same page object the list then shows, with this device\'s records after it', async () => {
+  it("its answer is the first page drawn while the store opens: the same page object the list then shows, with this device's records after it", async () => {
     const query = { q: 'Drawn', filter: { territory: 8 }, sort: 'sp_Name', dir: 'asc' as const, page: 1, pageSize: 25 };
     const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Drawn first', territory: 8 };
     expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
@@ -519,13 +565,28 @@ describe('images', () => {
     const jobDoc = await layer().create(job, values(job), [{ slot: 'jb_img2', blob: png(), name: 'front.png' }]);
     const files = await collectionOf(db, file).find().exec();
     expect(files.map((d) => d.toJSON())).toEqual([
-      expect.objectContaining({ srcId: jobDoc.jb_Id, srcTable: 'available-jobs', imgNo: 2, name: 'front.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') }),
+      expect.objectContaining({
+        srcId: jobDoc.jb_Id,
+        srcTable: 'available-jobs',
+        imgNo: 2,
+        name: 'front.png',
+        type: 'image/png',
+        size: PNG_1PX.length,
+        data: PNG_1PX.toString('base64'),
+      }),
     ]);
 
     const person = await layer().create(profile, values(profile), [{ slot: 'photo', blob: png() }]);
     const images = await collectionOf(db, profileImage).find().exec();
     expect(images.map((d) => d.toJSON())).toEqual([
-      expect.objectContaining({ prof_Id: person.prof_Id, img_for: 'photo', type: 'image/png', data: PNG_1PX.toString('base64'), syncState: 'pending', syncOp: 'create' }),
+      expect.objectContaining({
+        prof_Id: person.prof_Id,
+        img_for: 'photo',
+        type: 'image/png',
+        data: PNG_1PX.toString('base64'),
+        syncState: 'pending',
+        syncOp: 'create',
+      }),
     ]);
   });
 
@@ -540,12 +601,16 @@ describe('images', () => {
   it('online: images are stored on the server with their record', async () => {
     const jobDoc = await layer().create(job, values(job), [{ slot: 'jb_img1', blob: png(), name: 'a.png' }]);
     expect(jobDoc.jb_img1).toBeTruthy();
-    const image = await fetch(`${t.url}/api/imgs/getById?id=${jobDoc.jb_Id}&imagename=${jobDoc.jb_img1}`, { headers: { authorization: `Bearer ${token}` } });
+    const image = await fetch(`${t.url}/api/imgs/getById?id=${jobDoc.jb_Id}&imagename=${jobDoc.jb_img1}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(image.status).toBe(200);
     expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG_1PX);
 
     const person = await layer().create(profile, values(profile), [{ slot: 'photo', blob: png(), name: 'me.png' }]);
-    const photo = await fetch(`${t.url}/api/imgs/getfile?id=${person.prof_Id}&filename=photo`, { headers: { authorization: `Bearer ${token}` } });
+    const photo = await fetch(`${t.url}/api/imgs/getfile?id=${person.prof_Id}&filename=photo`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(photo.status).toBe(200);
     expect(Buffer.from(await photo.arrayBuffer())).toEqual(PNG_1PX);
     const local = await collectionOf(db, profileImage).findOne(`${person.prof_Id}|photo`).exec();
@@ -567,7 +632,9 @@ describe('get, remove, observe', () => {
   it('remove: soft delete online; offline only a record never uploaded can go', async () => {
     const created = await layer().create(serviceProvider, values(serviceProvider));
     online = false;
-    await expect(layer().remove(serviceProvider, created.sp_Id, { reason: 'closed', password: PASSWORD })).rejects.toThrow(/needs a connection/);
+    await expect(layer().remove(serviceProvider, created.sp_Id, { reason: 'closed', password: PASSWORD })).rejects.toThrow(
+      /needs a connection/,
+    );
     const draft = await layer().create(job, values(job), [{ slot: 'jb_img1', blob: png() }]);
     await layer().remove(job, draft.jb_Id);
     expect(await layer().get(job, draft.jb_Id)).toBeNull();
@@ -584,7 +651,9 @@ describe('get, remove, observe', () => {
     const data = layer();
     const counts: number[] = [];
     const subscription = data.count$(serviceProvider, { syncState: 'pending' }).subscribe((n) => counts.push(n));
-    const seen = firstValueFrom(data.observe(serviceProvider, { selector: { sp_Name: 'Live one' } }).pipe(filter((docs) => docs.length > 0)));
+    const seen = firstValueFrom(
+      data.observe(serviceProvider, { selector: { sp_Name: 'Live one' } }).pipe(filter((docs) => docs.length > 0)),
+    );
     await data.create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Live one' });
     expect((await seen)[0]).toMatchObject({ sp_Name: 'Live one', syncState: 'pending' });
     await firstValueFrom(data.count$(serviceProvider, { syncState: 'pending' }).pipe(filter((n) => n === 1)));
@@ -596,10 +665,11 @@ describe('get, remove, observe', () => {
 
 describe('createMany', () => {
   const named = (entity: EntityShape, names: string[], field: string) => names.map((name) => ({ ...values(entity), [field]: name }));
-  const docsOf = <D>(results: CreateResult<D>[]): D[] => results.map((r) => {
-    if (!r.ok) throw r.error;
-    return r.doc;
-  });
+  const docsOf = <D>(results: CreateResult<D>[]): D[] =>
+    results.map((r) => {
+      if (!r.ok) throw r.error;
+      return r.doc;
+    });
 
   it('offline: every record pending with its device key, profiles with distinct registration numbers, in the order given', async () => {
     online = false;
@@ -613,7 +683,11 @@ describe('createMany', () => {
     }
     expect(new Set(docs.map((d) => d.prof_Id)).size).toBe(40);
     expect(new Set(docs.map((d) => d.prof_Reg_No)).size).toBe(40);
-    expect(await collectionOf(db, profile).count({ selector: { syncState: 'pending' } }).exec()).toBe(40);
+    expect(
+      await collectionOf(db, profile)
+        .count({ selector: { syncState: 'pending' } })
+        .exec(),
+    ).toBe(40);
     // Made within a few milliseconds, they still list newest first, the last one given on top.
     const listed = await layer().list(profile, { pageSize: 40, sort: 'createdAt', dir: 'desc' });
     expect(listed.rows.map((r) => r.firstName)).toEqual([...names].reverse());
@@ -623,7 +697,10 @@ describe('createMany', () => {
     online = false;
     const one = await layer().create(serviceProvider, values(serviceProvider));
     const [many] = docsOf(await layer().createMany(serviceProvider, [values(serviceProvider)]));
-    const shape = (doc: object) => Object.keys(doc).filter((k) => !k.startsWith('_')).sort();
+    const shape = (doc: object) =>
+      Object.keys(doc)
+        .filter((k) => !k.startsWith('_'))
+        .sort();
     expect(shape(many as object)).toEqual(shape(one));
   });
 
@@ -651,7 +728,10 @@ describe('createMany', () => {
     ]);
     expect(results.map((r) => (r.ok ? r.doc.sp_Name : r.error.message))).toEqual(['New one', 'duplicate entry', 'duplicate entry']);
     const twice = uuidv7();
-    const again = await layer().createMany(serviceProvider, [{ ...values(serviceProvider), sp_Id: twice }, { ...values(serviceProvider), sp_Id: twice }]);
+    const again = await layer().createMany(serviceProvider, [
+      { ...values(serviceProvider), sp_Id: twice },
+      { ...values(serviceProvider), sp_Id: twice },
+    ]);
     expect(again.map((r) => r.ok)).toEqual([true, false]);
     expect((await layer().get(serviceProvider, existing.sp_Id))?.sp_Name).toBe('Kept');
     expect(await collectionOf(db, serviceProvider).count().exec()).toBe(4);
@@ -661,7 +741,12 @@ describe('createMany', () => {
     online = false;
     const [a, b] = docsOf(await layer().createMany(profile, [values(profile), values(profile)]));
     await layer().create(skills, { prof_Id: a?.prof_Id, diploma: 'First', languages: 'fr' });
-    const results = docsOf(await layer().createMany(skills, [{ prof_Id: a?.prof_Id, diploma: 'Second' }, { prof_Id: b?.prof_Id, diploma: 'New' }]));
+    const results = docsOf(
+      await layer().createMany(skills, [
+        { prof_Id: a?.prof_Id, diploma: 'Second' },
+        { prof_Id: b?.prof_Id, diploma: 'New' },
+      ]),
+    );
     expect(results[0]).toMatchObject({ prof_Id: a?.prof_Id, diploma: 'Second', languages: 'fr', syncOp: 'create' });
     expect(results[1]).toMatchObject({ prof_Id: b?.prof_Id, diploma: 'New', syncOp: 'create' });
     expect(await collectionOf(db, skills).count().exec()).toBe(2);
@@ -674,7 +759,9 @@ describe('createMany', () => {
     const stored = results[0]?.ok ? results[0].doc : undefined;
     expect((await serverRow(`/sproviers/${stored?.sp_Id}`)).status).toBe(200);
     const dead = axios.create({ baseURL: 'http://127.0.0.1:9/api' });
-    const offline = docsOf(await layer(fieldUser, lists, dead).createMany(serviceProvider, [values(serviceProvider), values(serviceProvider)]));
+    const offline = docsOf(
+      await layer(fieldUser, lists, dead).createMany(serviceProvider, [values(serviceProvider), values(serviceProvider)]),
+    );
     expect(offline.map((d) => d.syncState)).toEqual(['pending', 'pending']);
   });
 
@@ -682,7 +769,12 @@ describe('createMany', () => {
     online = false;
     const providers = docsOf(await layer().createMany(serviceProvider, [values(serviceProvider), values(serviceProvider)]));
     const profiles = docsOf(await layer().createMany(profile, [values(profile), values(profile)]));
-    docsOf(await layer().createMany(skills, profiles.map((p) => ({ prof_Id: p.prof_Id, diploma: 'Uploaded' }))));
+    docsOf(
+      await layer().createMany(
+        skills,
+        profiles.map((p) => ({ prof_Id: p.prof_Id, diploma: 'Uploaded' })),
+      ),
+    );
     const report = await uploadAll({ db, http, notify: vi.fn(), isConnected: () => true });
     expect(report).toMatchObject({ total: 6, uploaded: 6 });
     expect(await countPending(db)).toBe(0);

@@ -17,7 +17,10 @@ afterEach(async () => {
 /** A file whose bytes take `ms` to read, like a large photo being sealed. */
 function slowFile(text: string, type: string, ms: number): Blob {
   const blob = new Blob([text], { type });
-  return { type, arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => setTimeout(() => resolve(blob.arrayBuffer()), ms)) } as unknown as Blob;
+  return {
+    type,
+    arrayBuffer: () => new Promise<ArrayBuffer>((resolve) => setTimeout(() => resolve(blob.arrayBuffer()), ms)),
+  } as unknown as Blob;
 }
 
 const names = async (draft: string) => (await loadDraftFiles(draft)).map((f) => `${f.slot}:${f.name}`).sort();

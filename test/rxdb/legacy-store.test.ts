@@ -19,7 +19,11 @@ beforeEach(() => {
   storage = new Map();
   vi.stubGlobal('indexedDB', indexedDB);
   vi.stubGlobal('IDBKeyRange', IDBKeyRange);
-  vi.stubGlobal('localStorage', { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v), removeItem: (k: string) => storage.delete(k) });
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => storage.get(k) ?? null,
+    setItem: (k: string, v: string) => storage.set(k, v),
+    removeItem: (k: string) => storage.delete(k),
+  });
 });
 afterEach(async () => {
   await db?.close();
@@ -29,7 +33,23 @@ afterEach(async () => {
 
 function row(syncState: 'pending' | 'synced', lastName: string) {
   const prof_Id = uuidv7();
-  return { ...sampleBody(profile), prof_Id, prof_Reg_No: `ADC${prof_Id.slice(-8).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`, lastName, syncState, syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), prof_Id), _deleted: '0', _rev: '1-a', _meta: { lwt: 1 }, _attachments: {} };
+  return {
+    ...sampleBody(profile),
+    prof_Id,
+    prof_Reg_No: `ADC${prof_Id
+      .slice(-8)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, 'X')}`,
+    lastName,
+    syncState,
+    syncOp: 'create',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), prof_Id),
+    _deleted: '0',
+    _rev: '1-a',
+    _meta: { lwt: 1 },
+    _attachments: {},
+  };
 }
 
 async function writeLegacy(rows: Record<string, unknown>[]): Promise<void> {
@@ -44,7 +64,7 @@ async function writeLegacy(rows: Record<string, unknown>[]): Promise<void> {
 
 const legacyExists = async () => (await indexedDB.databases()).some((d) => d.name === LEGACY);
 
-describe('the previous version\'s shared store', () => {
+describe("the previous version's shared store", () => {
   it('gives its pending records to the user who collected them, sealed in their store, and goes', async () => {
     const pending = row('pending', 'Oldversionova');
     await writeLegacy([pending, row('synced', 'Mirroredonly')]);

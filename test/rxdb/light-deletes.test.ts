@@ -11,7 +11,17 @@ import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
 import { heavyFields } from '../../src/lib/db/lightDeletes';
 import { openTestDb } from '../helpers/rxdb';
 
-type Message = { collectionName: string; eventBulk: { events: { operation: string; documentId: string; documentData: Record<string, unknown>; previousDocumentData: Record<string, unknown> | null }[] } };
+type Message = {
+  collectionName: string;
+  eventBulk: {
+    events: {
+      operation: string;
+      documentId: string;
+      documentData: Record<string, unknown>;
+      previousDocumentData: Record<string, unknown> | null;
+    }[];
+  };
+};
 
 let db: IcrsDatabase | undefined;
 const channels: BroadcastChannel<unknown>[] = [];
@@ -32,7 +42,15 @@ function otherTab(name: string): { heard: Message[]; say: (message: unknown) => 
 
 const BYTES = 'A'.repeat(40_000);
 const image = (srcId: string, data = BYTES) => ({
-  srcId, srcTable: job.table, imgNo: 1, name: 'a.png', type: 'image/png', size: 30_000, data, syncState: 'pending', syncAttempts: 0,
+  srcId,
+  srcTable: job.table,
+  imgNo: 1,
+  name: 'a.png',
+  type: 'image/png',
+  size: 30_000,
+  data,
+  syncState: 'pending',
+  syncAttempts: 0,
   sortDesc: newestFirstKey(Date.now(), `${srcId}|1`),
 });
 const eventually = async (check: () => boolean) => {
@@ -79,7 +97,7 @@ describe('removed images without their bytes', () => {
     expect((await files.findOne('JB1|1').exec())?.get('data')).toBe('C'.repeat(100));
   });
 
-  it('hears the other tabs: their writes reach this store\'s live queries', async () => {
+  it("hears the other tabs: their writes reach this store's live queries", async () => {
     db = await openTestDb();
     const tab = otherTab(db.name);
     const files = collectionOf(db, file);
@@ -87,8 +105,16 @@ describe('removed images without their bytes', () => {
     const subscription = files.$.subscribe((event) => seen.push(`${event.operation} ${event.documentId}`));
     const data = { ...image('JB2'), _deleted: false, _attachments: {}, _rev: '1-other', _meta: { lwt: Date.now() } };
     tab.say({
-      storageName: 'dexie', databaseName: db.name, collectionName: 'files', version: files.schema.version,
-      eventBulk: { id: 'other-bulk', checkpoint: { id: 'JB2|1', lwt: Date.now() }, context: 'other-tab', events: [{ documentId: 'JB2|1', operation: 'INSERT', documentData: data, previousDocumentData: null }] },
+      storageName: 'dexie',
+      databaseName: db.name,
+      collectionName: 'files',
+      version: files.schema.version,
+      eventBulk: {
+        id: 'other-bulk',
+        checkpoint: { id: 'JB2|1', lwt: Date.now() },
+        context: 'other-tab',
+        events: [{ documentId: 'JB2|1', operation: 'INSERT', documentData: data, previousDocumentData: null }],
+      },
     });
     await eventually(() => seen.includes('INSERT JB2|1'));
     subscription.unsubscribe();
@@ -103,7 +129,9 @@ describe('removed images without their bytes', () => {
     await db.close();
 
     const bumped = (e: EntityShape): EntityShape => (e === file ? { ...e, rxVersion: e.rxVersion + 1 } : e);
-    const steps = { [file.table]: { [file.rxVersion + 1]: (doc: Record<string, unknown>) => ({ ...doc, name: `v2-${String(doc.name)}` }) } };
+    const steps = {
+      [file.table]: { [file.rxVersion + 1]: (doc: Record<string, unknown>) => ({ ...doc, name: `v2-${String(doc.name)}` }) },
+    };
     db = await openTestDb({ name, schemaOverride: bumped, migrationSteps: steps });
     const live = await collectionOf(db, file).find().exec();
     expect(live.map((d) => [d.primary, d.get('name'), d.get('data')])).toEqual([['JB5|1', 'v2-a.png', BYTES]]);

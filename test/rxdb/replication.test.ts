@@ -7,7 +7,13 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { profile, profileImage, service, serviceProvider } from '../../schemas/index';
 import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { REPLICATED_ENTITIES, startReplication, type EventSourceFactory, type EventSourceLike, type Replication } from '../../src/lib/db/replication';
+import {
+  REPLICATED_ENTITIES,
+  startReplication,
+  type EventSourceFactory,
+  type EventSourceLike,
+  type Replication,
+} from '../../src/lib/db/replication';
 import { writeSynced } from '../../src/lib/datalayer/docs';
 import { discardPending, resetDatabase } from '../../src/lib/upload';
 import { controlledEventSource } from '../helpers/event-source';
@@ -61,9 +67,14 @@ beforeAll(async () => {
   token = await t.login('field', PASSWORD);
   http = axios.create({ baseURL: `${t.url}/api`, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'en' } });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-beforeEach(async () => { db = await openTestDb(); openedStreams.length = 0; });
+beforeEach(async () => {
+  db = await openTestDb();
+  openedStreams.length = 0;
+});
 afterEach(async () => {
   await replication?.stop();
   replication = undefined;
@@ -87,7 +98,13 @@ describe('pull replication', () => {
     const child = { ...sampleBody(service, { serviceProvider: after }) } as Record<string, unknown>;
     expect((await t.api('POST', '/spDetail/', { token, body: child })).status).toBe(201);
     await until(async () => (await local(after)) !== null, 'the new provider');
-    await until(async () => (await collectionOf(db, service).findOne(child.sp_Detail_Id as string).exec()) !== null, 'its service');
+    await until(
+      async () =>
+        (await collectionOf(db, service)
+          .findOne(child.sp_Detail_Id as string)
+          .exec()) !== null,
+      'its service',
+    );
     expect(openedStreams).toHaveLength(1);
     // Opened with a single-use ticket, never the session token (issue 26 §3).
     expect(openedStreams[0]).toMatch(new RegExp(`^${t.url}/api/sync/stream\\?ticket=[\\w-]{43}$`));
@@ -191,7 +208,11 @@ describe('pull replication', () => {
     expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
     const key = body.sp_Id as string;
     const collection = collectionOf(db, serviceProvider);
-    await collection.insert({ ...docFromRow(serviceProvider, { ...body, createdAt: new Date().toISOString() }), syncState: 'pending', syncOp: 'create' });
+    await collection.insert({
+      ...docFromRow(serviceProvider, { ...body, createdAt: new Date().toISOString() }),
+      syncState: 'pending',
+      syncOp: 'create',
+    });
     const race = betweenReadAndWrite(key, () => collection.bulkRemove([key])); // the engine's settle
     await pullProviders();
     expect(race.happened()).toBe(true);
@@ -203,7 +224,11 @@ describe('pull replication', () => {
     const key = await newProvider({ sp_Name: 'Server v1' });
     await (await pullProviders()).stop();
     expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'Server v2' } })).status).toBe(200);
-    const edit = () => collectionOf(db, serviceProvider).findOne(key).exec().then((d) => d?.incrementalPatch({ sp_Name: 'Edited offline', syncState: 'pending', syncOp: 'update' }));
+    const edit = () =>
+      collectionOf(db, serviceProvider)
+        .findOne(key)
+        .exec()
+        .then((d) => d?.incrementalPatch({ sp_Name: 'Edited offline', syncState: 'pending', syncOp: 'update' }));
     const race = betweenReadAndWrite(key, edit);
     await pullProviders();
     expect(race.happened()).toBe(true);
@@ -237,7 +262,9 @@ describe('pull replication', () => {
     await writeSynced(db, serviceProvider, [(await t.api('GET', `/sproviers/${pendingKey}`, { token })).body]);
     await data.update(serviceProvider, pendingKey, { sp_Name: 'Edited here first' });
     const writes: number[] = [];
-    const sub = collectionOf(db, serviceProvider).storageInstance.changeStream().subscribe((bulk) => writes.push(bulk.events.length));
+    const sub = collectionOf(db, serviceProvider)
+      .storageInstance.changeStream()
+      .subscribe((bulk) => writes.push(bulk.events.length));
     replication = startReplication({ db, http, token, tables: [serviceProvider.table], eventSource: null, batchSize: 200 });
     await replication.awaitInSync();
     sub.unsubscribe();
@@ -264,7 +291,10 @@ describe('pull replication', () => {
     const user = { userId: 'x', userName: 'field', role: 3, location: 1, fullName: null };
     // Made through the API by the data layer of another device: this store stays empty.
     const other = await openOtherDevice();
-    const person = await createDataLayer({ db: other, http, isOnline: () => true, user, lists }).create(profile, { ...sampleBody(profile), prof_Reg_No: undefined });
+    const person = await createDataLayer({ db: other, http, isOnline: () => true, user, lists }).create(profile, {
+      ...sampleBody(profile),
+      prof_Reg_No: undefined,
+    });
     await other.close();
     const upload = await multipartRequest(t, 'PUT', `/profile/images/${person.prof_Id}`, token, { img_for: 'photo' }, { file: PNG_1PX });
     expect(upload.status).toBe(200);

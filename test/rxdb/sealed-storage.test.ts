@@ -29,8 +29,23 @@ const PHOTO = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwH
 function client(firstName: string, lastName: string, phone: string, extra: Record<string, unknown> = {}) {
   const prof_Id = uuidv7();
   return {
-    ...sampleBody(profile), prof_Id, prof_Reg_No: `ORG${prof_Id.slice(-8).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`, firstName, lastName, phone, sex: 'F', birthDate: '1990-01-01',
-    territory: 1, syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), prof_Id), ...extra,
+    ...sampleBody(profile),
+    prof_Id,
+    prof_Reg_No: `ORG${prof_Id
+      .slice(-8)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, 'X')}`,
+    firstName,
+    lastName,
+    phone,
+    sex: 'F',
+    birthDate: '1990-01-01',
+    territory: 1,
+    syncState: 'pending',
+    syncOp: 'create',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), prof_Id),
+    ...extra,
   };
 }
 
@@ -64,13 +79,38 @@ describe('sealed client collections', () => {
     db = await openTestDb();
     const amina = client('Aminatou', 'Zawadisky', '+243811223344');
     await collectionOf(db, profile).insert(amina);
-    await collectionOf(db, skills).insert({ prof_Id: amina.prof_Id, syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), amina.prof_Id), otherSkills: 'Weaving by Zawadisky' });
+    await collectionOf(db, skills).insert({
+      prof_Id: amina.prof_Id,
+      syncState: 'pending',
+      syncOp: 'create',
+      syncAttempts: 0,
+      sortDesc: newestFirstKey(Date.now(), amina.prof_Id),
+      otherSkills: 'Weaving by Zawadisky',
+    });
     await collectionOf(db, profileImage).insert({
-      pk: `${amina.prof_Id}|photo`, prof_Id: amina.prof_Id, img_for: 'photo', name: 'Zawadisky.png', type: 'image/png', size: 100, data: PHOTO,
-      syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), `${amina.prof_Id}|photo`),
+      pk: `${amina.prof_Id}|photo`,
+      prof_Id: amina.prof_Id,
+      img_for: 'photo',
+      name: 'Zawadisky.png',
+      type: 'image/png',
+      size: 100,
+      data: PHOTO,
+      syncState: 'pending',
+      syncOp: 'create',
+      syncAttempts: 0,
+      sortDesc: newestFirstKey(Date.now(), `${amina.prof_Id}|photo`),
     });
     const sp_Id = uuidv7();
-    await collectionOf(db, serviceProvider).insert({ sp_Id, sp_Name: 'Open Directory Provider', sp_type: 1, territory: 1, syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), sp_Id) });
+    await collectionOf(db, serviceProvider).insert({
+      sp_Id,
+      sp_Name: 'Open Directory Provider',
+      sp_type: 1,
+      territory: 1,
+      syncState: 'pending',
+      syncOp: 'create',
+      syncAttempts: 0,
+      sortDesc: newestFirstKey(Date.now(), sp_Id),
+    });
 
     const secrets = ['Aminatou', 'Zawadisky', '+243811223344', amina.prof_Reg_No, PHOTO.slice(0, 60), 'Weaving'];
     const found = (stored: string) => secrets.filter((secret) => stored.includes(secret));
@@ -92,14 +132,25 @@ describe('sealed client collections', () => {
     // The app reads them whole.
     expect((await collectionOf(db, profile).findOne(amina.prof_Id).exec())?.get('lastName')).toBe('Zawadisky');
     expect((await collectionOf(db, profileImage).findOne(`${amina.prof_Id}|photo`).exec())?.get('data')).toBe(PHOTO);
-    expect((await collectionOf(db, skills).find({ selector: { prof_Id: amina.prof_Id } }).exec()).map((d) => d.get('otherSkills'))).toEqual(['Weaving by Zawadisky']);
+    expect(
+      (
+        await collectionOf(db, skills)
+          .find({ selector: { prof_Id: amina.prof_Id } })
+          .exec()
+      ).map((d) => d.get('otherSkills')),
+    ).toEqual(['Weaving by Zawadisky']);
   });
 
   it('searches, filters, sorts, pages and counts the client list over sealed fields, and follows later writes', async () => {
     db = await openTestDb();
     const profiles = collectionOf(db, profile);
     const names = ['Bahati', 'Amani', 'Chance', 'Dorcas', 'Esther', 'Furaha'];
-    const docs = names.map((name, i) => client(name, `Family${i}`, `+24381000000${i}`, { sex: i % 2 ? 'M' : 'F', sortDesc: newestFirstKey(1_700_000_000_000 + i * 1000, `k${i}`) }));
+    const docs = names.map((name, i) =>
+      client(name, `Family${i}`, `+24381000000${i}`, {
+        sex: i % 2 ? 'M' : 'F',
+        sortDesc: newestFirstKey(1_700_000_000_000 + i * 1000, `k${i}`),
+      }),
+    );
     expect((await profiles.bulkInsert(docs)).error).toEqual([]);
 
     const byName = await list(profile, { sort: 'firstName', dir: 'asc', pageSize: 4 });
@@ -123,7 +174,14 @@ describe('sealed client collections', () => {
     await (await profiles.findOne(docs[0].prof_Id).exec())!.incrementalPatch({ firstName: 'Zuri' });
     await (await profiles.findOne(docs[1].prof_Id).exec())!.remove();
     await profiles.insert(client('Aaron', 'Newcomer', '+243899999999'));
-    expect((await list(profile, { sort: 'firstName', dir: 'asc', pageSize: 10 })).map((d) => d.get('firstName'))).toEqual(['Aaron', 'Chance', 'Dorcas', 'Esther', 'Furaha', 'Zuri']);
+    expect((await list(profile, { sort: 'firstName', dir: 'asc', pageSize: 10 })).map((d) => d.get('firstName'))).toEqual([
+      'Aaron',
+      'Chance',
+      'Dorcas',
+      'Esther',
+      'Furaha',
+      'Zuri',
+    ]);
     expect(await countOf(profiles, selectorOf(profile, { q: 'Bahati' }))).toBe(0);
     expect(await countOf(profiles, selectorOf(profile, { q: 'Zuri' }))).toBe(1);
   });
@@ -131,7 +189,10 @@ describe('sealed client collections', () => {
   it('opens only the rows of the page for an unfiltered list and its count (no search over every client)', async () => {
     const name = `icrs_sealed_count_${process.pid}_${Date.now()}`;
     db = await openTestDb({ name });
-    expect((await collectionOf(db, profile).bulkInsert(Array.from({ length: 40 }, (_, i) => client(`Name${i}`, `Family${i}`, '+243810000000')))).error).toEqual([]);
+    expect(
+      (await collectionOf(db, profile).bulkInsert(Array.from({ length: 40 }, (_, i) => client(`Name${i}`, `Family${i}`, '+243810000000'))))
+        .error,
+    ).toEqual([]);
     await db.close();
     db = await openTestDb({ name }); // a fresh page: nothing opened yet
     const decrypt = vi.spyOn(crypto.subtle, 'decrypt');

@@ -30,7 +30,11 @@ beforeAll(async () => {
   await t.createUser({ userName: 'batcher', password: 'batcher-password-1', role: 3, location: 1 });
   token = await t.login('batcher', 'batcher-password-1');
   // Faults only on batches: the lost answers below are those of a whole batch.
-  proxy = await startFaultyProxy({ target: t.url, seed: 16, faultable: (method, url) => method === 'POST' && url.startsWith('/api/sync/push/') });
+  proxy = await startFaultyProxy({
+    target: t.url,
+    seed: 16,
+    faultable: (method, url) => method === 'POST' && url.startsWith('/api/sync/push/'),
+  });
 });
 afterEach(async () => {
   await db?.close();
@@ -66,7 +70,9 @@ function client(baseURL = `${t.url}/api`): { http: AxiosInstance; log: string[] 
     const batch = form?.has('records') ? (JSON.parse(String(form.get('records'))) as { records: unknown[] }) : undefined;
     const records = (batch ?? (config.data as { records?: unknown[] } | undefined))?.records;
     const images = form ? [...form.values()].filter((v) => v instanceof Blob).length : 0;
-    log.push(`${String(config.method).toUpperCase()} ${config.url}${records ? ` ×${records.length}` : ''}${batch ? ` +${images} images` : ''}`);
+    log.push(
+      `${String(config.method).toUpperCase()} ${config.url}${records ? ` ×${records.length}` : ''}${batch ? ` +${images} images` : ''}`,
+    );
     return config;
   });
   return { http, log };
@@ -78,7 +84,10 @@ function deps(http: AxiosInstance): UploadDeps & { notify: ReturnType<typeof vi.
 
 async function serverCount(entity: EntityShape, keys: readonly string[]): Promise<number> {
   const column = entity.keyFields[0] as string;
-  const [row] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`, [[...keys]]);
+  const [row] = await t.server.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`,
+    [[...keys]],
+  );
   return row?.n ?? 0;
 }
 
@@ -86,8 +95,17 @@ async function serverCount(entity: EntityShape, keys: readonly string[]): Promis
 async function addImage(srcId: string, bytes: Buffer): Promise<void> {
   const pk = `${srcId}|1`;
   await collectionOf(db as IcrsDatabase, file).insert({
-    pk, srcId, srcTable: job.table, imgNo: 1, name: 'img1.png', type: 'image/png', size: bytes.length,
-    data: bytes.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+    pk,
+    srcId,
+    srcTable: job.table,
+    imgNo: 1,
+    name: 'img1.png',
+    type: 'image/png',
+    size: bytes.length,
+    data: bytes.toString('base64'),
+    syncState: 'pending',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), pk),
   });
 }
 
@@ -100,7 +118,12 @@ async function serverImages(keys: readonly string[]): Promise<string[]> {
   return rows.map((r) => `${r.ownerId}:${r.slot}:${r.size}`);
 }
 
-const localImages = async () => (await collectionOf(db as IcrsDatabase, file).find().exec()).length;
+const localImages = async () =>
+  (
+    await collectionOf(db as IcrsDatabase, file)
+      .find()
+      .exec()
+  ).length;
 
 /** An image of about `kb` KB (a PNG and filler the server stores as it is). */
 const imageOf = (kb: number) => Buffer.concat([PNG_1PX, Buffer.alloc(kb * 1024, 7)]);
@@ -117,8 +140,10 @@ describe('batched upload', () => {
     expect(report).toMatchObject({ total: 240, uploaded: 240, percent: 100 });
     // 120 jobs: a batch of 100 and one of 20; then the other jobs, the same.
     expect(batches(log)).toEqual([
-      `POST ${PUSH}${encodeURIComponent(job.table)} ×100`, `POST ${PUSH}${encodeURIComponent(job.table)} ×20`,
-      `POST ${PUSH}${otherJob.table} ×100`, `POST ${PUSH}${otherJob.table} ×20`,
+      `POST ${PUSH}${encodeURIComponent(job.table)} ×100`,
+      `POST ${PUSH}${encodeURIComponent(job.table)} ×20`,
+      `POST ${PUSH}${otherJob.table} ×100`,
+      `POST ${PUSH}${otherJob.table} ×20`,
     ]);
     expect(log).toHaveLength(4);
     // The bar moves record by record, not batch by batch.
@@ -144,7 +169,12 @@ describe('batched upload', () => {
     expect(batches(log)).toContain(`POST ${PUSH}${profile.table} ×5`);
     const profiles = report.kinds.find((k) => k.table === profile.table);
     expect(profiles).toMatchObject({ total: 5, success: 4, failed: 1, errors: [{ key: bad, message: expect.stringContaining('ICRS') }] });
-    expect(report.kinds.find((k) => k.table === skills.table)).toMatchObject({ total: 5, success: 4, skipped: 1, errors: [{ message: 'parent not uploaded' }] });
+    expect(report.kinds.find((k) => k.table === skills.table)).toMatchObject({
+      total: 5,
+      success: 4,
+      skipped: 1,
+      errors: [{ message: 'parent not uploaded' }],
+    });
     expect(d.notify).toHaveBeenCalledWith('Save Prof basic Error', expect.stringContaining('ICRS'));
     expect(await serverCount(profile, keys)).toBe(4);
     expect(await listPending(db)).toMatchObject([
@@ -170,7 +200,10 @@ describe('batched upload', () => {
     expect(again.kinds[0]).toMatchObject({ success: 30, failed: 0 });
     expect(again.kinds[1]).toMatchObject({ success: 30, failed: 0 });
     expect(await serverCount(job, keys)).toBe(30);
-    const [mine] = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "available-jobs" WHERE "jb_Id" = ANY($1::text[])`, [keys]);
+    const [mine] = await t.server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "available-jobs" WHERE "jb_Id" = ANY($1::text[])`,
+      [keys],
+    );
     expect(mine?.n).toBe(30);
     expect(await countPending(db)).toBe(0);
   });
@@ -182,7 +215,10 @@ describe('batched upload', () => {
     const { http } = client(`${proxy.url}/api`);
     await uploadAll(deps(http));
     // Edited offline after the lost answer: the duplicate carries a newer local copy.
-    await collectionOf(db, job).findOne(keys[0]).exec().then((d) => d?.incrementalPatch({ title: 'Edited after the lost answer' }));
+    await collectionOf(db, job)
+      .findOne(keys[0])
+      .exec()
+      .then((d) => d?.incrementalPatch({ title: 'Edited after the lost answer' }));
     proxy.setFaults({ failAfterRate: 0 });
     await uploadAll(deps(http));
     expect(await countPending(db)).toBe(0);
@@ -220,7 +256,8 @@ describe('batched upload', () => {
   it('a kind leaves once the one before it has sent everything, but never before the kinds it refers to have finished', async () => {
     db = await openTestDb();
     await seedJobs(3);
-    for (let i = 0; i < 3; i += 1) await addPending(service, sampleBody(service, { serviceProvider: await addPending(serviceProvider, sampleBody(serviceProvider)) }));
+    for (let i = 0; i < 3; i += 1)
+      await addPending(service, sampleBody(service, { serviceProvider: await addPending(serviceProvider, sampleBody(serviceProvider)) }));
     const { http } = client();
     const events: string[] = [];
     const tableOf = (url = '') => decodeURIComponent(url.replace(PUSH, ''));
@@ -320,7 +357,12 @@ describe('batched upload with images', () => {
     expect(again.kinds[0]).toMatchObject({ success: 8, failed: 0 });
     expect(again.kinds[1]).toMatchObject({ success: 8, failed: 0 });
     expect(await serverCount(job, keys)).toBe(8);
-    expect(await serverImages(keys)).toEqual(keys.slice(0, 5).map((k) => `${k}:jb_img1:${image.length}`).sort());
+    expect(await serverImages(keys)).toEqual(
+      keys
+        .slice(0, 5)
+        .map((k) => `${k}:jb_img1:${image.length}`)
+        .sort(),
+    );
     expect(await countPending(db)).toBe(0);
     expect(await localImages()).toBe(0);
   });
@@ -376,7 +418,14 @@ describe('profile images in batches', () => {
       expect((await t.api('POST', `${profile.rest ?? ''}/`, { token, body })).status).toBe(201);
       const bytes = bytesOf(i);
       const id = String(body.prof_Id);
-      await addPending(profileImage, { prof_Id: id, img_for: 'photo', name: `p${i}.png`, type: 'image/png', size: bytes.length, data: bytes.toString('base64') });
+      await addPending(profileImage, {
+        prof_Id: id,
+        img_for: 'photo',
+        name: `p${i}.png`,
+        type: 'image/png',
+        size: bytes.length,
+        data: bytes.toString('base64'),
+      });
       ids.push(id);
     }
     return ids;
@@ -434,7 +483,7 @@ describe('profile images in batches', () => {
     expect(String(doc?.get('data'))).toBe(Buffer.from('GIF89a not a type the server takes').toString('base64'));
   });
 
-  it("a batch whose answer is lost: the next upload sends the photos again, which replace themselves: nothing doubled", async () => {
+  it('a batch whose answer is lost: the next upload sends the photos again, which replace themselves: nothing doubled', async () => {
     db = await openTestDb();
     const image = imageOf(30);
     const ids = await seedPhotos(4, () => image);
@@ -449,7 +498,9 @@ describe('profile images in batches', () => {
     const again = await uploadAll(deps(http));
     expect(again.kinds.find((k) => k.table === profileImage.table)).toMatchObject({ success: 4, failed: 0 });
     expect(await serverPhotos(ids)).toEqual({ rows: 4, images: ids.map((id) => `${id}:${image.length}`).sort() });
-    const [all] = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "images" WHERE "ownerId" = ANY($1::text[])', [ids]);
+    const [all] = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "images" WHERE "ownerId" = ANY($1::text[])', [
+      ids,
+    ]);
     expect(all?.n).toBe(4);
     expect(await countPending(db)).toBe(0);
   });

@@ -84,8 +84,17 @@ async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promi
   const bytes = Buffer.concat([PNG_1PX, Buffer.from(`${srcId}-${imgNo}`)]);
   const pk = `${srcId}|${imgNo}`;
   await col(file).insert({
-    pk, srcId, srcTable: owner.table, imgNo, name: `img${imgNo}.png`, type: 'image/png', size: bytes.length,
-    data: bytes.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+    pk,
+    srcId,
+    srcTable: owner.table,
+    imgNo,
+    name: `img${imgNo}.png`,
+    type: 'image/png',
+    size: bytes.length,
+    data: bytes.toString('base64'),
+    syncState: 'pending',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), pk),
   });
   expectedImages += 1;
 }
@@ -109,7 +118,14 @@ async function seedGraph(n: number): Promise<number> {
     await add(vocational, { service: spd });
     const prof = await add(profile);
     for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-    await addPending(profileImage, { prof_Id: prof, img_for: 'photo', name: 'photo.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') });
+    await addPending(profileImage, {
+      prof_Id: prof,
+      img_for: 'photo',
+      name: 'photo.png',
+      type: 'image/png',
+      size: PNG_1PX.length,
+      data: PNG_1PX.toString('base64'),
+    });
     expectedImages += 1;
   }
   return 12 * n;
@@ -150,7 +166,9 @@ async function expectExactlyOnceAndEmpty(titles = new Map<string, string>()) {
   const sql = t.server.db;
   for (const [entity, keys] of expected) {
     const key = entity.keyFields[0] as string;
-    const [byKey] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [[...keys]]);
+    const [byKey] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [
+      [...keys],
+    ]);
     expect(byKey?.n, `${entity.table}: every key once`).toBe(keys.size);
     const [mine] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "createdBy" = $1`, [userId]);
     expect(mine?.n, `${entity.table}: nothing else`).toBe(keys.size);
@@ -162,7 +180,10 @@ async function expectExactlyOnceAndEmpty(titles = new Map<string, string>()) {
     expect(row?.title).toBe(title);
   }
   const local = await Promise.all(OFFLINE_ENTITIES.map((e) => col(e).count().exec()));
-  expect(local.reduce((a, b) => a + b, 0), 'local store').toBe(0);
+  expect(
+    local.reduce((a, b) => a + b, 0),
+    'local store',
+  ).toBe(0);
 }
 
 // --- tests -----------------------------------------------------------------------------------

@@ -107,7 +107,9 @@ describe('an image removed offline', () => {
     online = true;
     expect((await uploadAll(deps())).kinds[0]).toMatchObject({ success: 1, images: 1 });
     const after = await serverJob(key);
-    const served = await fetch(`${t.url}/api/imgs/getById?id=${key}&imagename=${String(after.jb_img2)}`, { headers: { authorization: `Bearer ${token}` } });
+    const served = await fetch(`${t.url}/api/imgs/getById?id=${key}&imagename=${String(after.jb_img2)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.concat([PNG_1PX, Buffer.from('new')]))).toBe(true);
   });
 

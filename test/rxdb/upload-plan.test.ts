@@ -18,7 +18,9 @@ afterEach(async () => {
 
 /** The keys as the query of whole documents gives them (the plan before session 8). */
 async function keysByQuery(entity: EntityShape): Promise<string[]> {
-  const docs = await collection(db as IcrsDatabase, entity).find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] }).exec();
+  const docs = await collection(db as IcrsDatabase, entity)
+    .find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] })
+    .exec();
   return docs.map((d) => d.primary).reverse();
 }
 
@@ -50,8 +52,15 @@ describe('the plan of an upload', () => {
     const at = Date.now();
     await photos.bulkInsert(
       ['P1', 'P2', 'P3'].map((prof, i) => ({
-        prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: 4, data: 'AAAA',
-        syncState: i === 1 ? 'synced' : 'pending', syncAttempts: 0, sortDesc: newestFirstKey(at + i, `${prof}|photo`),
+        prof_Id: prof,
+        img_for: 'photo',
+        name: 'p.png',
+        type: 'image/png',
+        size: 4,
+        data: 'AAAA',
+        syncState: i === 1 ? 'synced' : 'pending',
+        syncAttempts: 0,
+        sortDesc: newestFirstKey(at + i, `${prof}|photo`),
       })) as never[],
     );
     expect(await pendingKeys(db, profileImage)).toEqual(await keysByQuery(profileImage));

@@ -92,7 +92,8 @@ beforeAll(async () => {
       const now = event.documentData as Body | undefined;
       const before = event.previousDocumentData as Body | undefined;
       const wasPending = event.operation === 'UPDATE' && before?.syncState === 'pending';
-      if (!seeding && event.operation !== 'DELETE' && now?.syncState === 'pending' && !wasPending) resurrections.push(`${entity.table} ${event.documentId}`);
+      if (!seeding && event.operation !== 'DELETE' && now?.syncState === 'pending' && !wasPending)
+        resurrections.push(`${entity.table} ${event.documentId}`);
     });
   }
   replication = startPulling();
@@ -138,8 +139,17 @@ async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promi
   const bytes = Buffer.concat([PNG_1PX, Buffer.from(`${srcId}-${imgNo}`)]);
   const pk = `${srcId}|${imgNo}`;
   await col(file).insert({
-    pk, srcId, srcTable: owner.table, imgNo, name: `img${imgNo}.png`, type: 'image/png', size: bytes.length,
-    data: bytes.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+    pk,
+    srcId,
+    srcTable: owner.table,
+    imgNo,
+    name: `img${imgNo}.png`,
+    type: 'image/png',
+    size: bytes.length,
+    data: bytes.toString('base64'),
+    syncState: 'pending',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), pk),
   });
   expectedImages += 1;
 }
@@ -165,7 +175,14 @@ async function seedGraph(i: number): Promise<void> {
   await add(vocational, { service: spd });
   const prof = await add(profile);
   for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-  const photo = await addPending(profileImage, { prof_Id: prof, img_for: 'photo', name: 'photo.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') });
+  const photo = await addPending(profileImage, {
+    prof_Id: prof,
+    img_for: 'photo',
+    name: 'photo.png',
+    type: 'image/png',
+    size: PNG_1PX.length,
+    data: PNG_1PX.toString('base64'),
+  });
   expect1(profileImage, photo);
   expectedImages += 1;
 }
@@ -186,7 +203,9 @@ async function restartServer(): Promise<void> {
 /** Every uploaded record is on the device as the server's copy (none missing from the mirror). */
 async function expectMirrored(run: number): Promise<void> {
   for (const [entity, keys] of expected) {
-    const docs = await col(entity).findByIds([...keys]).exec();
+    const docs = await col(entity)
+      .findByIds([...keys])
+      .exec();
     const synced = [...docs.values()].filter((d) => d.get('syncState') === 'synced').length;
     expect(synced, `run ${run}: ${entity.table} mirrored as server copies`).toBe(keys.size);
   }
@@ -197,7 +216,9 @@ async function expectOnServerExactlyOnce(): Promise<void> {
   for (const [entity, keys] of expected) {
     if (entity === profileImage) continue; // keyed by profile and kind, counted below
     const key = entity.keyFields[0] as string;
-    const [byKey] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [[...keys]]);
+    const [byKey] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [
+      [...keys],
+    ]);
     expect(byKey?.n, `${entity.table}: every key once`).toBe(keys.size);
     const [mine] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "createdBy" = $1`, [userId]);
     expect(mine?.n, `${entity.table}: nothing else`).toBe(keys.size);
@@ -217,7 +238,9 @@ describe('upload engine and pull replication together', () => {
       const faulty = run % 3 === 0;
       const restart = run % 10 === 2;
       const reload = run % 2 === 1;
-      uploadProxy.setFaults(faulty ? { failRate: 0.05, failAfterRate: 0.05, dropRate: 0.1 } : { failRate: 0, failAfterRate: 0, dropRate: 0 });
+      uploadProxy.setFaults(
+        faulty ? { failRate: 0.05, failAfterRate: 0.05, dropRate: 0.1 } : { failRate: 0, failAfterRate: 0, dropRate: 0 },
+      );
 
       let restarting: Promise<void> | undefined;
       let reloading: Promise<void> | undefined;
@@ -251,7 +274,9 @@ describe('upload engine and pull replication together', () => {
     expect(reloads).toBeGreaterThan(0);
     expect(uploadProxy.stats.dropped).toBeGreaterThan(0);
     // The pull did mirror the uploads: every uploaded provider is in the store as a server copy.
-    const providers = await col(serviceProvider).findByIds([...(expected.get(serviceProvider) ?? [])]).exec();
+    const providers = await col(serviceProvider)
+      .findByIds([...(expected.get(serviceProvider) ?? [])])
+      .exec();
     expect([...providers.values()].every((d) => d.get('syncState') === 'synced')).toBe(true);
     expect(providers.size).toBe(expected.get(serviceProvider)?.size);
   }, 300_000);

@@ -93,8 +93,17 @@ async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promi
   const bytes = pngFor(`${srcId}-${imgNo}`);
   const pk = `${srcId}|${imgNo}`;
   await col(file).insert({
-    pk, srcId, srcTable: owner.table, imgNo, name: `img${imgNo}.png`, type: 'image/png', size: bytes.length,
-    data: bytes.toString('base64'), syncState: 'pending', syncAttempts: 0, sortDesc: newestFirstKey(Date.now(), pk),
+    pk,
+    srcId,
+    srcTable: owner.table,
+    imgNo,
+    name: `img${imgNo}.png`,
+    type: 'image/png',
+    size: bytes.length,
+    data: bytes.toString('base64'),
+    syncState: 'pending',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(Date.now(), pk),
   });
   return bytes;
 }
@@ -125,7 +134,14 @@ async function seedGraph(n: number): Promise<Graph> {
     const prof = await add(profile);
     for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
     const bytes = pngFor(`photo-${prof}`);
-    await addPending(profileImage, { prof_Id: prof, img_for: 'photo', name: 'photo.png', type: 'image/png', size: bytes.length, data: bytes.toString('base64') });
+    await addPending(profileImage, {
+      prof_Id: prof,
+      img_for: 'photo',
+      name: 'photo.png',
+      type: 'image/png',
+      size: bytes.length,
+      data: bytes.toString('base64'),
+    });
     graph.keys.set(profileImage, [...(graph.keys.get(profileImage) ?? []), `${prof}|photo`]);
     graph.profileImages.push({ prof_Id: prof, bytes });
   }
@@ -145,18 +161,34 @@ function client(): { http: AxiosInstance; log: string[]; maxInFlight: () => numb
     most = Math.max(most, ++inFlight);
     return config;
   });
-  const done = () => { inFlight -= 1; };
-  http.interceptors.response.use((r) => { done(); return r; }, (e: unknown) => { done(); return Promise.reject(e); });
+  const done = () => {
+    inFlight -= 1;
+  };
+  http.interceptors.response.use(
+    (r) => {
+      done();
+      return r;
+    },
+    (e: unknown) => {
+      done();
+      return Promise.reject(e);
+    },
+  );
   return { http, log, maxInFlight: () => most };
 }
 
 function deps(http: AxiosInstance, extra: Partial<UploadDeps> = {}): UploadDeps & { notify: ReturnType<typeof vi.fn> } {
-  return { db: db as IcrsDatabase, http, notify: vi.fn(), isConnected: () => true, ...extra } as UploadDeps & { notify: ReturnType<typeof vi.fn> };
+  return { db: db as IcrsDatabase, http, notify: vi.fn(), isConnected: () => true, ...extra } as UploadDeps & {
+    notify: ReturnType<typeof vi.fn>;
+  };
 }
 
 async function serverCount(entity: EntityShape, keys: readonly string[]): Promise<number> {
   const column = entity.keyFields[0] as string;
-  const rows = await t.server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`, [[...keys]]);
+  const rows = await t.server.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${column}" = ANY($1::text[])`,
+    [[...keys]],
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -196,11 +228,15 @@ async function expectOnServer(graph: Graph) {
     const row = await apiGet(`${image.owner.rest}/${image.key}`);
     const name = row.body[image.slot] as string;
     expect(name, `${image.owner.table} ${image.slot}`).toBeTruthy();
-    const served = await fetch(`${t.url}/api/imgs/getById?id=${image.key}&imagename=${name}`, { headers: { authorization: `Bearer ${token}` } });
+    const served = await fetch(`${t.url}/api/imgs/getById?id=${image.key}&imagename=${name}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(Buffer.from(await served.arrayBuffer()).equals(image.bytes)).toBe(true);
   }
   for (const image of graph.profileImages) {
-    const served = await fetch(`${t.url}/api/imgs/getfile?id=${image.prof_Id}&filename=photo`, { headers: { authorization: `Bearer ${token}` } });
+    const served = await fetch(`${t.url}/api/imgs/getfile?id=${image.prof_Id}&filename=photo`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(image.bytes)).toBe(true);
   }
@@ -302,20 +338,23 @@ describe('per-record outcomes', () => {
     ['sent alone', { batch: false }, (key: string) => ['POST /jobs/', `GET /jobs/${key}`, `PUT /jobs/${key}`]],
     // A small image travels in the batch, whose 'duplicate entry' carries the server's copy.
     ['in a batch', {}, (key: string) => [`POST /sync/push/${job.table}`, `PUT /jobs/${key}`]],
-  ] as const)("'duplicate entry' with an image the server lacks (%s): the image follows, then the record counts as uploaded", async (_, options, requests) => {
-    await open();
-    const body = bodyOf(job);
-    const key = body.jb_Id as string;
-    expect((await t.api('POST', '/jobs/', { token, body })).status).toBe(201); // stored without its image
-    await addPending(job, body);
-    const bytes = await addImage(job, key, 2);
-    const { http, log } = client();
-    const report = await uploadAll(deps(http), options);
-    expect(report.kinds[0]).toMatchObject({ success: 1, images: 1 });
-    expect(log).toEqual(requests(key));
-    await expectOnServer({ keys: new Map([[job, [key]]]), images: [{ owner: job, key, slot: 'jb_img2', bytes }], profileImages: [] });
-    expect(await localCount()).toBe(0);
-  });
+  ] as const)(
+    "'duplicate entry' with an image the server lacks (%s): the image follows, then the record counts as uploaded",
+    async (_, options, requests) => {
+      await open();
+      const body = bodyOf(job);
+      const key = body.jb_Id as string;
+      expect((await t.api('POST', '/jobs/', { token, body })).status).toBe(201); // stored without its image
+      await addPending(job, body);
+      const bytes = await addImage(job, key, 2);
+      const { http, log } = client();
+      const report = await uploadAll(deps(http), options);
+      expect(report.kinds[0]).toMatchObject({ success: 1, images: 1 });
+      expect(log).toEqual(requests(key));
+      await expectOnServer({ keys: new Map([[job, [key]]]), images: [{ owner: job, key, slot: 'jb_img2', bytes }], profileImages: [] });
+      expect(await localCount()).toBe(0);
+    },
+  );
 
   it("'duplicate entry' of a record someone else changed since: a conflict, not an overwrite", async () => {
     await open();
@@ -342,7 +381,11 @@ describe('per-record outcomes', () => {
     const { http, log } = client();
     // The user saves a change after the POST left and before its answer came back.
     http.interceptors.request.use(async (config) => {
-      if (config.method === 'post' && config.url === url) await col(serviceProvider).findOne(key).exec().then((d) => d.incrementalPatch({ sp_Name: 'Renamed meanwhile' }));
+      if (config.method === 'post' && config.url === url)
+        await col(serviceProvider)
+          .findOne(key)
+          .exec()
+          .then((d) => d.incrementalPatch({ sp_Name: 'Renamed meanwhile' }));
       return config;
     });
     const first = await uploadAll(deps(http), options);
@@ -421,7 +464,14 @@ describe('per-record outcomes', () => {
     const refused = { ...bodyOf(profile), prof_Reg_No: registrationNumber('ADC') };
     const prof = await addPending(profile, refused);
     await addPending(skills, bodyOf(skills, { profile: prof }));
-    await addPending(profileImage, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: PNG_1PX.length, data: PNG_1PX.toString('base64') });
+    await addPending(profileImage, {
+      prof_Id: prof,
+      img_for: 'photo',
+      name: 'p.png',
+      type: 'image/png',
+      size: PNG_1PX.length,
+      data: PNG_1PX.toString('base64'),
+    });
     // An update of a provider the server does not have (404): refused too; its service and that service's training wait.
     const sp = await addPending(serviceProvider, bodyOf(serviceProvider), 'update', new Date().toISOString());
     const spd = await addPending(service, bodyOf(service, { serviceProvider: sp }));
@@ -432,21 +482,31 @@ describe('per-record outcomes', () => {
 
     expect(d.notify).toHaveBeenCalledTimes(2);
     expect(d.notify).toHaveBeenCalledWith('SaveSP Error', NOT_FOUND);
-    expect(d.notify.mock.calls.find(([title]) => title === 'Save Prof basic Error')?.[1]).toBe('The registration number must be ICRS followed by 8 characters from A-Z and 0-9');
+    expect(d.notify.mock.calls.find(([title]) => title === 'Save Prof basic Error')?.[1]).toBe(
+      'The registration number must be ICRS followed by 8 characters from A-Z and 0-9',
+    );
     const line = (e: EntityShape) => report.kinds.find((k) => k.table === e.table);
     expect(line(serviceProvider)).toMatchObject({ total: 1, failed: 1, errors: [{ key: sp, message: NOT_FOUND }] });
     expect(line(service)).toMatchObject({ total: 1, skipped: 1, errors: [{ key: spd, message: PARENT_NOT_UPLOADED }] });
     expect(line(vocational)).toMatchObject({ skipped: 1, errors: [{ key: voc, message: PARENT_NOT_UPLOADED }] });
     expect(line(skills)).toMatchObject({ skipped: 1, errors: [{ key: prof, message: PARENT_NOT_UPLOADED }] });
     expect(line(profileImage)).toMatchObject({ skipped: 1, imagesFailed: 0 });
-    expect(log.some((r) => r.startsWith('POST /spDetail') || r.startsWith('POST /vocTrain') || r.startsWith('POST /profile/skprofile'))).toBe(false);
+    expect(
+      log.some((r) => r.startsWith('POST /spDetail') || r.startsWith('POST /vocTrain') || r.startsWith('POST /profile/skprofile')),
+    ).toBe(false);
 
     expect(await countPending(db as IcrsDatabase)).toBe(6);
     const failedProfile = await col(profile).findOne(prof).exec();
     expect(failedProfile.syncAttempts).toBe(1);
     expect(failedProfile.syncError).toBe(d.notify.mock.calls.find(([title]) => title === 'Save Prof basic Error')?.[1]);
     const pending = await listPending(db as IcrsDatabase);
-    expect(pending.find((p) => p.key === sp)).toMatchObject({ table: serviceProvider.table, state: 'failed', op: 'update', attempts: 1, lastError: NOT_FOUND });
+    expect(pending.find((p) => p.key === sp)).toMatchObject({
+      table: serviceProvider.table,
+      state: 'failed',
+      op: 'update',
+      attempts: 1,
+      lastError: NOT_FOUND,
+    });
     expect(pending.find((p) => p.key === spd)).toMatchObject({ state: 'pending', attempts: 0 });
     expect(await serverCount(service, [spd])).toBe(0);
 
@@ -474,7 +534,12 @@ describe('per-record outcomes', () => {
     expect(d.notify).toHaveBeenCalledWith('JAALL Error', 'conflict');
     expect((await apiGet(`/jobs/${key}`)).body.title).toBe('Changed on the server');
     const [record] = await listPending(db as IcrsDatabase);
-    expect(record).toMatchObject({ key, state: 'conflict', lastError: 'conflict', conflict: { server: { title: 'Changed on the server' } } });
+    expect(record).toMatchObject({
+      key,
+      state: 'conflict',
+      lastError: 'conflict',
+      conflict: { server: { title: 'Changed on the server' } },
+    });
 
     // Not sent again while the conflict stands.
     log.length = 0;
@@ -523,11 +588,17 @@ describe('pending records', () => {
     expect(offlineCollections).toHaveLength(13);
   });
 
-  it("export then import into a fresh store then upload: each record reaches the server once", async () => {
+  it('export then import into a fresh store then upload: each record reaches the server once', async () => {
     db = await openTestDb();
     const graph = await seedGraph(3);
     const json = await exportPending(db);
-    const parsed = JSON.parse(json) as { format: string; version: number; exportedAt: string; records: Record<string, Body[]>; files: Body[] };
+    const parsed = JSON.parse(json) as {
+      format: string;
+      version: number;
+      exportedAt: string;
+      records: Record<string, Body[]>;
+      files: Body[];
+    };
     expect(parsed).toMatchObject({ format: 'icrs-pending', version: 1 });
     expect(Object.values(parsed.records).flat()).toHaveLength(3 * 12);
     expect(parsed.files).toHaveLength(graph.images.length);
@@ -554,7 +625,13 @@ describe('pending records', () => {
     await open();
     await expect(importPending(db as IcrsDatabase, '{"format":"other"}')).rejects.toThrow(/not an icrs-pending export/);
     await expect(importPending(db as IcrsDatabase, 'not json')).rejects.toThrow(/not an icrs-pending export/);
-    const broken = JSON.stringify({ format: 'icrs-pending', version: 1, exportedAt: '', records: { 'available-jobs': [{ jb_Id: uuidv7() }] }, files: [] });
+    const broken = JSON.stringify({
+      format: 'icrs-pending',
+      version: 1,
+      exportedAt: '',
+      records: { 'available-jobs': [{ jb_Id: uuidv7() }] },
+      files: [],
+    });
     await expect(importPending(db as IcrsDatabase, broken)).rejects.toThrow(/missing/);
     expect(await localCount()).toBe(0);
   });

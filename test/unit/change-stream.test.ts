@@ -37,12 +37,15 @@ describe('change stream', () => {
     const urls: string[] = [];
     const seen: string[] = [];
     let tickets = 0;
-    const sub = changeStream(async () => `/api/sync/stream?ticket=t${++tickets}`, (url) => {
-      const source = new FakeSource();
-      sources.push(source);
-      urls.push(url);
-      return source;
-    }).subscribe((table) => seen.push(table));
+    const sub = changeStream(
+      async () => `/api/sync/stream?ticket=t${++tickets}`,
+      (url) => {
+        const source = new FakeSource();
+        sources.push(source);
+        urls.push(url);
+        return source;
+      },
+    ).subscribe((table) => seen.push(table));
     await vi.advanceTimersByTimeAsync(0);
 
     sources[0].emit('open');
@@ -69,15 +72,18 @@ describe('change stream', () => {
     vi.useFakeTimers();
     const sources: FakeSource[] = [];
     let calls = 0;
-    const sub = changeStream(async () => {
-      calls += 1;
-      if (calls === 1) throw new Error('network down');
-      return '/s?ticket=ok';
-    }, () => {
-      const source = new FakeSource();
-      sources.push(source);
-      return source;
-    }).subscribe(() => undefined);
+    const sub = changeStream(
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('network down');
+        return '/s?ticket=ok';
+      },
+      () => {
+        const source = new FakeSource();
+        sources.push(source);
+        return source;
+      },
+    ).subscribe(() => undefined);
     await vi.advanceTimersByTimeAsync(0);
     expect(sources).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -90,11 +96,14 @@ describe('change stream', () => {
     vi.useFakeTimers();
     const sources: FakeSource[] = [];
     const seen: string[] = [];
-    const sub = changeStream(async () => '/s', () => {
-      const source = new FakeSource();
-      sources.push(source);
-      return source;
-    }).subscribe((table) => seen.push(table));
+    const sub = changeStream(
+      async () => '/s',
+      () => {
+        const source = new FakeSource();
+        sources.push(source);
+        return source;
+      },
+    ).subscribe((table) => seen.push(table));
     await vi.advanceTimersByTimeAsync(0);
     sources[0].emit('open');
     sources[0].readyState = 0; // a dropped connection: the browser is reconnecting

@@ -65,7 +65,8 @@ function literals(elements: MessageFormatElement[]): string[] {
   return elements.flatMap((element) => {
     if (element.type === TYPE.literal) return [element.value];
     if (element.type === TYPE.tag) return literals(element.children);
-    if (element.type === TYPE.plural || element.type === TYPE.select) return Object.values(element.options).flatMap((option) => literals(option.value));
+    if (element.type === TYPE.plural || element.type === TYPE.select)
+      return Object.values(element.options).flatMap((option) => literals(option.value));
     return [];
   });
 }
@@ -94,7 +95,10 @@ function sampleValues(args: Map<string, Arg>): Record<string, Value>[] {
 /** Formats one message as the app does, and says what went wrong, if anything. */
 function problemsOf(lang: Lang, id: string, message: string): string[] {
   const errors: string[] = [];
-  const intl = createIntl<string>({ locale: lang, messages: { [id]: message }, onError: (error) => errors.push(error.message) }, createIntlCache());
+  const intl = createIntl<string>(
+    { locale: lang, messages: { [id]: message }, onError: (error) => errors.push(error.message) },
+    createIntlCache(),
+  );
   let ast: MessageFormatElement[];
   try {
     ast = parse(message);
@@ -109,7 +113,8 @@ function problemsOf(lang: Lang, id: string, message: string): string[] {
     if (/[{}]/.test(output)) problems.push(`${lang} ${id}: "${output}" still holds a brace`);
     if (output.includes('undefined')) problems.push(`${lang} ${id}: "${output}" has a missing value`);
     for (const [name, value] of Object.entries(values)) {
-      if (typeof value === 'string' && value.startsWith('«') && !output.includes(value)) problems.push(`${lang} ${id}: "${output}" does not show {${name}}`);
+      if (typeof value === 'string' && value.startsWith('«') && !output.includes(value))
+        problems.push(`${lang} ${id}: "${output}" does not show {${name}}`);
     }
   }
   return [...problems, ...errors.map((error) => `${lang} ${id}: ${error}`)];
@@ -127,7 +132,10 @@ describe('every client message, formatted with sample values', () => {
     const different = Object.keys(catalogs.en)
       .filter((id) => id in catalogs.fr)
       .filter((id) => argumentNames(catalogs.en[id] as string).join() !== argumentNames(catalogs.fr[id] as string).join())
-      .map((id) => `${id}: en {${argumentNames(catalogs.en[id] as string).join(', ')}} fr {${argumentNames(catalogs.fr[id] as string).join(', ')}}`);
+      .map(
+        (id) =>
+          `${id}: en {${argumentNames(catalogs.en[id] as string).join(', ')}} fr {${argumentNames(catalogs.fr[id] as string).join(', ')}}`,
+      );
     expect(different).toEqual([]);
   });
 
@@ -175,12 +183,18 @@ describe('every server message', () => {
       // A call that names the key (HttpError, fieldError, translate) with its values object on
       // the same line: { a, b: x } names a and b; a variable or a spread is not readable here and
       // is skipped. (Validation messages get their field in errors.ts: the next test.)
-      const pattern = new RegExp(`(?:HttpError|fieldError|translate)\\([^\\n]*?'${key.replace(/\./g, '\\.')}'\\s*(?:,\\s*(?:\\{([^}]*)\\}|(\\w+)))?`, 'g');
+      const pattern = new RegExp(
+        `(?:HttpError|fieldError|translate)\\([^\\n]*?'${key.replace(/\./g, '\\.')}'\\s*(?:,\\s*(?:\\{([^}]*)\\}|(\\w+)))?`,
+        'g',
+      );
       for (const source of files) {
         for (const match of source.matchAll(pattern)) {
           if (match[2] || match[1]?.includes('...')) continue;
           uses += 1;
-          const given = (match[1] ?? '').split(',').map((part) => part.split(':')[0]?.trim()).filter(Boolean);
+          const given = (match[1] ?? '')
+            .split(',')
+            .map((part) => part.split(':')[0]?.trim())
+            .filter(Boolean);
           const missing = placeholders(english(key)).filter((name) => !given.includes(name));
           if (missing.length) problems.push(`${key}: called without {${missing.join(', ')}}`);
         }

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { flatten, missingKeys, type Catalog } from '../../src/lib/i18n';
 import { ROLES } from '../../schemas/roles';
 
-const load = (lang: string) =>
-  flatten(JSON.parse(readFileSync(`public/assets/i18n/${lang}.json`, 'utf8')) as Catalog);
+const load = (lang: string) => flatten(JSON.parse(readFileSync(`public/assets/i18n/${lang}.json`, 'utf8')) as Catalog);
 
 describe('translation catalogs', () => {
   const fr = load('fr');

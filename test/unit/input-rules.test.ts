@@ -25,11 +25,14 @@ function strings(schema: JsonSchema, path: string): [string, JsonSchema][] {
   return [...own, ...props, ...items];
 }
 
-const requestSchemas = serverEntities.flatMap((e) => [
-  [`${e.name} create`, createBodySchema(e)],
-  [`${e.name} update`, updateBodySchema(e)],
-  ...(e.list ? [[`${e.name} list`, listQuerySchema(e)]] : []),
-] as [string, JsonSchema][]);
+const requestSchemas = serverEntities.flatMap(
+  (e) =>
+    [
+      [`${e.name} create`, createBodySchema(e)],
+      [`${e.name} update`, updateBodySchema(e)],
+      ...(e.list ? [[`${e.name} list`, listQuerySchema(e)]] : []),
+    ] as [string, JsonSchema][],
+);
 
 describe.each(requestSchemas)('%s', (_name, schema) => {
   it.each(strings(schema, 'body'))('%s refuses control characters and keeps dates in range', (_path, s) => {

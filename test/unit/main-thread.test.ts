@@ -19,7 +19,11 @@ describe('main thread sharing', () => {
     setTimeout(() => order.push('timer queued just before'), 0);
     await new Promise((resolve) => setTimeout(resolve, 1));
     let microtasks = 0;
-    const chain = (n: number): void => void Promise.resolve().then(() => { microtasks += 1; if (n > 1) chain(n - 1); });
+    const chain = (n: number): void =>
+      void Promise.resolve().then(() => {
+        microtasks += 1;
+        if (n > 1) chain(n - 1);
+      });
     chain(100);
     await yieldToBrowser();
     order.push('after yield');

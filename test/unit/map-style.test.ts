@@ -23,7 +23,9 @@ describe('map style', () => {
     const urls = JSON.stringify(spec).match(/https?:\/\/[^"]+/g) ?? [];
     // The base layer's address (same origin as the app) and the credit link, nothing else.
     expect(urls.filter((url) => !url.includes('/map/basemap.json') && !url.startsWith('https://www.amcharts.com/'))).toEqual([]);
-    expect(spec.layers.map((layer) => layer.id)).toEqual(expect.arrayContaining(['countries', 'provinces', 'lakes', 'towns', 'town-names', 'territories']));
+    expect(spec.layers.map((layer) => layer.id)).toEqual(
+      expect.arrayContaining(['countries', 'provinces', 'lakes', 'towns', 'town-names', 'territories']),
+    );
   });
 
   it('follows the theme', () => {
@@ -34,7 +36,9 @@ describe('map style', () => {
 
   it("places the active territories that have coordinates, named in the user's language", () => {
     const points = territoryPoints(lists as never, 'en');
-    expect(points.features).toEqual([{ type: 'Feature', properties: { name: 'Goma' }, geometry: { type: 'Point', coordinates: [29.2228, -1.6792] } }]);
+    expect(points.features).toEqual([
+      { type: 'Feature', properties: { name: 'Goma' }, geometry: { type: 'Point', coordinates: [29.2228, -1.6792] } },
+    ]);
   });
 
   it('ships the DR Congo, North Kivu, the neighbours, the lakes and the main towns', () => {

@@ -31,7 +31,7 @@ describe('safeReturnUrl', () => {
     }
   });
 
-  it('keeps the app\'s own paths with their query and fragment', () => {
+  it("keeps the app's own paths with their query and fragment", () => {
     expect(safeReturnUrl('/availablejobs', ORIGIN)).toBe('/availablejobs');
     expect(safeReturnUrl('/profiles?page=2&q=amani#top', ORIGIN)).toBe('/profiles?page=2&q=amani#top');
     expect(safeReturnUrl('/a/../reports', ORIGIN)).toBe('/reports');

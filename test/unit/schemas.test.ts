@@ -42,13 +42,7 @@ import {
 import { COMPOSITE_KEY, bodyFromDoc, docFromRow, newestFirstKey, rxSchema } from '../../schemas/derive/rxdb.ts';
 import { sampleBody, sampleValue } from '../../schemas/derive/sample.ts';
 import { translationKeys } from '../../schemas/derive/labels.ts';
-import {
-  SUPER_ADMIN_CANNOT_CREATE,
-  isRegistrationNumber,
-  registrationNumber,
-  uuidv7,
-  uuidv7Time,
-} from '../../schemas/ids.ts';
+import { SUPER_ADMIN_CANNOT_CREATE, isRegistrationNumber, registrationNumber, uuidv7, uuidv7Time } from '../../schemas/ids.ts';
 
 const byTable = (table: string): EntityShape => {
   const e = getEntityByTable(table);
@@ -187,11 +181,19 @@ describe('entity declarations', () => {
     expect(recordTitle(serviceProvider, { sp_Name: 'Centre Amani' })).toBe('Centre Amani');
     expect(recordTitle(entityByName.profile, { prof_Reg_No: 'ICRSAB12CD34', firstName: 'Aline', lastName: '' })).toBe('ICRSAB12CD34 Aline');
     expect(recordTitle(user, { userName: 'x' })).toBe(''); // no title: callers show the key
-    expect(() => defineEntity({
-      name: 'thing', table: 'things', key: 'id', rest: '/things', access: { read: 'jobs.read', write: 'jobs.write' }, owner: null,
-      // @ts-expect-error the declaration's type refuses it too
-      title: ['label'], fields: { id: f.id({ required: true }) },
-    })).toThrow(/title field label is not a field/);
+    expect(() =>
+      defineEntity({
+        name: 'thing',
+        table: 'things',
+        key: 'id',
+        rest: '/things',
+        access: { read: 'jobs.read', write: 'jobs.write' },
+        owner: null,
+        // @ts-expect-error the declaration's type refuses it too
+        title: ['label'],
+        fields: { id: f.id({ required: true }) },
+      }),
+    ).toThrow(/title field label is not a field/);
   });
 
   it('children name their parents', () => {
@@ -325,12 +327,14 @@ function insertSql(e: EntityShape, row: Record<string, unknown>): [string, unkno
 function toJsonRow(e: EntityShape, row: Record<string, unknown>): Record<string, unknown> {
   const fields = { ...e.fields, ...e.systemFields };
   return Object.fromEntries(
-    Object.entries(row).filter(([name]) => !fields[name]?.hidden).map(([name, value]) => {
-      const field = fields[name];
-      if (!(value instanceof Date)) return [name, value];
-      const format = field?.kind === 'string' ? field.format : undefined;
-      return [name, format === 'date' ? value.toISOString().slice(0, 10) : value.toISOString()];
-    }),
+    Object.entries(row)
+      .filter(([name]) => !fields[name]?.hidden)
+      .map(([name, value]) => {
+        const field = fields[name];
+        if (!(value instanceof Date)) return [name, value];
+        const format = field?.kind === 'string' ? field.format : undefined;
+        return [name, format === 'date' ? value.toISOString().slice(0, 10) : value.toISOString()];
+      }),
   );
 }
 
@@ -367,9 +371,7 @@ describe('SQL DDL', () => {
   });
 
   it('creates every server table with its spec name', async () => {
-    const result = await db.query<{ table_name: string }>(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
-    );
+    const result = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
     expect(result.rows.map((r) => r.table_name).sort()).toEqual(serverEntities.map((e) => e.table).sort());
   });
 
@@ -502,7 +504,15 @@ describe('JSON schemas', () => {
 
   it('list queries take the spec page sizes, known sort fields and the filters', () => {
     const query = ajv.compile(listQuerySchema(entityByName.service));
-    const q: Record<string, unknown> = { page: '2', pageSize: '25', sort: 'name', dir: 'asc', status: '1', q: 'water', dateFrom: '2024-01-01' };
+    const q: Record<string, unknown> = {
+      page: '2',
+      pageSize: '25',
+      sort: 'name',
+      dir: 'asc',
+      status: '1',
+      q: 'water',
+      dateFrom: '2024-01-01',
+    };
     expect(query(q), ajv.errorsText(query.errors)).toBe(true);
     expect(q).toMatchObject({ page: 2, pageSize: 25, status: 1 });
     const defaults: Record<string, unknown> = {};
@@ -575,7 +585,9 @@ describe('RxDB schemas', () => {
     const db = await createRxDatabase({ name: 'schemastest', storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }) });
     try {
       const { migrationStrategiesFor } = await import('../../src/lib/db/migrations');
-      const specs = Object.fromEntries(offlineEntities.map((e) => [e.table, { schema: rxSchema(e), migrationStrategies: migrationStrategiesFor(e) }]));
+      const specs = Object.fromEntries(
+        offlineEntities.map((e) => [e.table, { schema: rxSchema(e), migrationStrategies: migrationStrategiesFor(e) }]),
+      );
       await db.addCollections(specs);
       const refs: Record<string, string> = {};
       for (const e of offlineEntities) {
@@ -583,7 +595,9 @@ describe('RxDB schemas', () => {
         await db.collections[e.table]?.insert(doc);
         if (typeof e.key === 'string') refs[e.name] = String(doc[e.key]);
       }
-      const pending = await db.collections['tbl_sp_detail']?.find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] }).exec();
+      const pending = await db.collections['tbl_sp_detail']
+        ?.find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] })
+        .exec();
       expect(pending).toHaveLength(1);
       const image = await db.collections['tbl_profiles_images']?.findOne().exec();
       expect(image?.get(COMPOSITE_KEY)).toBe(`${refs.profile}|photo`);

@@ -9,10 +9,16 @@ const { apprenticeship, jobReferral, profile, serviceProvider, user } = entityBy
 
 describe('organisation scope declarations', () => {
   it('refuses a server entity that does not say whose its records are', () => {
-    const declare = (owner?: null) => defineEntity({
-      name: 'thing', table: 'things', key: 'id', rest: '/things', access: { read: 'jobs.read', write: 'jobs.write' },
-      ...(owner === undefined ? {} : { owner }), fields: { id: f.id({ required: true }) },
-    });
+    const declare = (owner?: null) =>
+      defineEntity({
+        name: 'thing',
+        table: 'things',
+        key: 'id',
+        rest: '/things',
+        access: { read: 'jobs.read', write: 'jobs.write' },
+        ...(owner === undefined ? {} : { owner }),
+        fields: { id: f.id({ required: true }) },
+      });
     expect(() => declare()).toThrow(/declare its owner/);
     expect(() => declare(null)).not.toThrow();
   });

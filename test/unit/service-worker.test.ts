@@ -29,11 +29,18 @@ describe('the service worker', () => {
       writeFileSync(path.join(dir, 'dist', name), 'x');
     }
     const swDest = path.join(dir, 'dist', 'sw.js');
-    await generateSW({ ...(workbox as Parameters<typeof generateSW>[0]), globDirectory: path.join(dir, 'dist'), swDest, mode: 'development' });
+    await generateSW({
+      ...(workbox as Parameters<typeof generateSW>[0]),
+      globDirectory: path.join(dir, 'dist'),
+      swDest,
+      mode: 'development',
+    });
     const sw = readFileSync(swDest, 'utf8');
     const routes = sw.match(/registerRoute\(/g) ?? [];
     expect(routes).toHaveLength(1);
-    expect(sw).toMatch(/registerRoute\(new workbox\.NavigationRoute\(workbox\.createHandlerBoundToURL\("\/index\.html"\), \{\s*denylist: \[\/\^\\\/api\\\/\/\]/);
+    expect(sw).toMatch(
+      /registerRoute\(new workbox\.NavigationRoute\(workbox\.createHandlerBoundToURL\("\/index\.html"\), \{\s*denylist: \[\/\^\\\/api\\\/\/\]/,
+    );
     for (const strategy of ['NetworkFirst', 'CacheFirst', 'StaleWhileRevalidate', 'NetworkOnly']) expect(sw).not.toContain(strategy);
     const urls = [...sw.matchAll(/"url": "([^"]+)"/g)].map((m) => m[1]).sort();
     expect(urls).toEqual(['assets/i18n/fr.json', 'assets/index-abc123.js', 'index.html']);

@@ -16,7 +16,8 @@ describe('PasswordThrottle', () => {
   afterAll(() => db?.close());
 
   /** Moves every running window of `key` to end in `ms` from now. */
-  const endIn = (key: string, ms: number) => db.query(`UPDATE "password_failures" SET "endsAt" = now() + $2 * interval '1 millisecond' WHERE "key" = $1`, [key, ms]);
+  const endIn = (key: string, ms: number) =>
+    db.query(`UPDATE "password_failures" SET "endsAt" = now() + $2 * interval '1 millisecond' WHERE "key" = $1`, [key, ms]);
 
   it('makes a user name wait once it reached its failures, until its window ends, whatever its case', async () => {
     const throttle = new PasswordThrottle(db);
@@ -52,7 +53,8 @@ describe('PasswordThrottle', () => {
 
   it('counts an address after 30 failures over several names, an IPv6 address by its /64', async () => {
     const throttle = new PasswordThrottle(db);
-    for (let i = 0; i < LOGIN_LIMITS.perAddress.maxFailures; i++) await throttle.failed(`nobody${i}`, `2001:db8:1:2::${(i + 1).toString(16)}`);
+    for (let i = 0; i < LOGIN_LIMITS.perAddress.maxFailures; i++)
+      await throttle.failed(`nobody${i}`, `2001:db8:1:2::${(i + 1).toString(16)}`);
     expect(await throttle.retryAfterSeconds('someone', '2001:db8:1:2:ffff:1:2:3')).toBeGreaterThan(0);
     expect(await throttle.retryAfterSeconds('someone', '2001:db8:1:3::1')).toBe(0);
   });

@@ -6,18 +6,40 @@ import { fromBase64, randomBytes } from '../../src/lib/vault/crypto';
 import { readKeyring, unlockWaitMs } from '../../src/lib/vault/keyring';
 import { closeSealedValues, openSealedValues, readSealedValue, writeSealedValue } from '../../src/lib/vault/sealedKv';
 import {
-  isVaultOpen, lockVault, openAtSignIn, openJson, rewrapPassword, sealJson, unlockWithPassword, unlockWithSecret, VaultLockedError,
+  isVaultOpen,
+  lockVault,
+  openAtSignIn,
+  openJson,
+  rewrapPassword,
+  sealJson,
+  unlockWithPassword,
+  unlockWithSecret,
+  VaultLockedError,
 } from '../../src/lib/vault/vault';
 
 class MemoryStorage {
   private items = new Map<string, string>();
-  get length() { return this.items.size; }
-  key(i: number) { return [...this.items.keys()][i] ?? null; }
-  getItem(k: string) { return this.items.get(k) ?? null; }
-  setItem(k: string, v: string) { this.items.set(k, String(v)); }
-  removeItem(k: string) { this.items.delete(k); }
-  clear() { this.items.clear(); }
-  dump() { return [...this.items.values()].join('\n'); }
+  get length() {
+    return this.items.size;
+  }
+  key(i: number) {
+    return [...this.items.keys()][i] ?? null;
+  }
+  getItem(k: string) {
+    return this.items.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.items.set(k, String(v));
+  }
+  removeItem(k: string) {
+    this.items.delete(k);
+  }
+  clear() {
+    this.items.clear();
+  }
+  dump() {
+    return [...this.items.values()].join('\n');
+  }
 }
 
 let storage: MemoryStorage;
@@ -35,7 +57,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const signIn = (password: string, withSecret: Uint8Array<ArrayBuffer> | null = secret) => openAtSignIn({ userId: USER, password, secret: withSecret, location: 3 });
+const signIn = (password: string, withSecret: Uint8Array<ArrayBuffer> | null = secret) =>
+  openAtSignIn({ userId: USER, password, secret: withSecret, location: 3 });
 
 describe('the device vault', () => {
   it('makes a data key at the first sign-in, keeps only sealed copies of it, and locks', async () => {

@@ -20,7 +20,9 @@ const keyField = (e: EntityShape) => e.keyFields[0];
 
 /** The columns an answer may carry: never hidden ones (password hashes). */
 export function selectList(e: EntityShape): string {
-  return rowFields(e).map(([name]) => ident(name)).join(', ');
+  return rowFields(e)
+    .map(([name]) => ident(name))
+    .join(', ');
 }
 
 /** Keeps the live records of `e`: not soft-deleted, and not a client's erased row (issue 28),
@@ -76,7 +78,13 @@ function keyConditions(e: EntityShape, key: string | readonly string[], where = 
   return where;
 }
 
-export async function getRow(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access, includeDeleted = false): Promise<Row | undefined> {
+export async function getRow(
+  db: Queryable,
+  e: EntityShape,
+  key: string | readonly string[],
+  access?: Access,
+  includeDeleted = false,
+): Promise<Row | undefined> {
   const where = keyConditions(e, key);
   addScope(e, access, where);
   if (!includeDeleted) addLive(e, where);
@@ -86,7 +94,13 @@ export async function getRow(db: Queryable, e: EntityShape, key: string | readon
 
 /** The record, or 404 when it does not exist, is soft-deleted or is outside the user's scope;
  * `tellDeleted` (an edit): the 404 of a deleted record says when, by whom and why. */
-export async function getRowOr404(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access, tellDeleted = false): Promise<Row> {
+export async function getRowOr404(
+  db: Queryable,
+  e: EntityShape,
+  key: string | readonly string[],
+  access?: Access,
+  tellDeleted = false,
+): Promise<Row> {
   const row = await getRow(db, e, key, access);
   if (!row) throw tellDeleted ? await missingRecord(db, e, key, access) : new HttpError(404, 'http.recordNotFound');
   return row;
@@ -172,9 +186,18 @@ async function missingRecord(db: Queryable, e: EntityShape, key: string | readon
   const at = gone && (gone.deletedAt ?? gone.erasedAt);
   if (!gone || !at) return new HttpError(404, 'http.recordNotFound');
   const userId = gone.deletedAt ? gone.deletedBy : gone.updatedBy;
-  const [user] = userId ? await db.query<{ name: string }>('SELECT coalesce(nullif("fullName", \'\'), "userName") AS "name" FROM "users" WHERE "userId" = $1', [userId]) : [];
+  const [user] = userId
+    ? await db.query<{ name: string }>('SELECT coalesce(nullif("fullName", \'\'), "userName") AS "name" FROM "users" WHERE "userId" = $1', [
+        userId,
+      ])
+    : [];
   const reason = gone.deletedAt && typeof gone.deleteReason === 'string' && gone.deleteReason ? gone.deleteReason : null;
-  return new HttpError(404, 'http.recordDeleted', {}, { deleted: { at: new Date(at as string).toISOString(), by: user?.name ?? null, reason } });
+  return new HttpError(
+    404,
+    'http.recordDeleted',
+    {},
+    { deleted: { at: new Date(at as string).toISOString(), by: user?.name ?? null, reason } },
+  );
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
@@ -182,7 +205,13 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /** Creates the record of `values` or, when its key exists, replaces the columns it names. */
-export async function upsertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null, access?: Access): Promise<{ row: Row; inserted: boolean }> {
+export async function upsertRow(
+  db: Queryable,
+  e: EntityShape,
+  values: Values,
+  userId: string | null,
+  access?: Access,
+): Promise<{ row: Row; inserted: boolean }> {
   // The key holds the parent (profile sub-records and images): a parent in scope is a record in scope.
   await assertRefsInScope(db, e, values, access);
   const columns = Object.keys(values);

@@ -57,7 +57,12 @@ export function addScope(e: EntityShape, access: Access | undefined, where: Cond
  * client, a service at its own provider) and at other records it may read. One outside the
  * scope is answered like a missing one: 400 'parent missing', nothing stored.
  */
-export async function assertRefsInScope(db: Queryable, e: EntityShape, values: Readonly<Record<string, unknown>>, access: Access | undefined): Promise<void> {
+export async function assertRefsInScope(
+  db: Queryable,
+  e: EntityShape,
+  values: Readonly<Record<string, unknown>>,
+  access: Access | undefined,
+): Promise<void> {
   if (!access || access === 'system') {
     if (ownerPath(e) && !access) throw new Error(`${e.name}: write without an organisation scope`);
     return;
@@ -70,7 +75,10 @@ export async function assertRefsInScope(db: Queryable, e: EntityShape, values: R
     if (value === undefined || value === null || known?.has(refKey(ref, value))) continue;
     const where = new Conditions();
     const condition = ref.condition(where);
-    const found = await db.query(`SELECT 1 FROM ${ident(ref.target.table)} WHERE ${ident(ref.target.keyFields[0])} = ${where.param(value)} AND ${condition}`, where.params);
+    const found = await db.query(
+      `SELECT 1 FROM ${ident(ref.target.table)} WHERE ${ident(ref.target.keyFields[0])} = ${where.param(value)} AND ${condition}`,
+      where.params,
+    );
     if (!found.length) throw new HttpError(400, 'http.parentMissing');
   }
 }
@@ -108,7 +116,12 @@ const KNOWN_IN_SCOPE = new WeakMap<Queryable, Set<string>>();
  * than the batch's, which its records do not delete or move); each record's own check then asks
  * only about the others, so a missing or out-of-scope reference is refused exactly as before.
  */
-export async function prefetchRefsInScope(db: Queryable, e: EntityShape, valuesList: readonly Readonly<Record<string, unknown>>[], access: Access): Promise<void> {
+export async function prefetchRefsInScope(
+  db: Queryable,
+  e: EntityShape,
+  valuesList: readonly Readonly<Record<string, unknown>>[],
+  access: Access,
+): Promise<void> {
   if (access === 'system') return;
   const known = KNOWN_IN_SCOPE.get(db) ?? new Set<string>();
   KNOWN_IN_SCOPE.set(db, known);
@@ -119,7 +132,10 @@ export async function prefetchRefsInScope(db: Queryable, e: EntityShape, valuesL
     const list = where.param(wanted);
     const key = ident(ref.target.keyFields[0]);
     const condition = ref.condition(where);
-    const rows = await db.query<{ key: string }>(`SELECT ${key} AS key FROM ${ident(ref.target.table)} WHERE ${key} = ANY(${list}::text[]) AND ${condition}`, where.params);
+    const rows = await db.query<{ key: string }>(
+      `SELECT ${key} AS key FROM ${ident(ref.target.table)} WHERE ${key} = ANY(${list}::text[]) AND ${condition}`,
+      where.params,
+    );
     for (const row of rows) known.add(refKey(ref, row.key));
   }
 }

@@ -5,9 +5,27 @@
 import type { EntityShape } from '../../../schemas/define';
 
 export const AUDIT_ACTIONS = [
-  'create', 'update', 'delete', 'verify', 'reject', 'status', 'image.add', 'image.remove', 'file.download',
-  'signin', 'signin.failed', 'signout', 'password.change', 'password.reset',
-  'user.create', 'user.update', 'user.deactivate', 'user.reactivate', 'list.change', 'export', 'erase',
+  'create',
+  'update',
+  'delete',
+  'verify',
+  'reject',
+  'status',
+  'image.add',
+  'image.remove',
+  'file.download',
+  'signin',
+  'signin.failed',
+  'signout',
+  'password.change',
+  'password.reset',
+  'user.create',
+  'user.update',
+  'user.deactivate',
+  'user.reactivate',
+  'list.change',
+  'export',
+  'erase',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -24,7 +42,8 @@ interface ActionRule {
 
 const softDeleted = `(old_row->>'deleted') = 'false' AND (new_row->>'deleted') = 'true'`;
 const statusMove = `WHEN 'status' = ANY(changed) THEN 'status'`;
-const onlyChanged = (...fields: string[]) => `changed <@ ARRAY[${fields.map((f) => `'${f}'`).join(', ')}]::text[] AND cardinality(changed) > 0`;
+const onlyChanged = (...fields: string[]) =>
+  `changed <@ ARRAY[${fields.map((f) => `'${f}'`).join(', ')}]::text[] AND cardinality(changed) > 0`;
 
 /** Rules of the records whose changes have names of their own. */
 const RULES: Readonly<Record<string, ActionRule>> = {

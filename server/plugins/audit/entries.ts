@@ -30,9 +30,18 @@ export async function writeAudit(db: Queryable, entry: ExplicitEntry): Promise<v
     `INSERT INTO "${AUDIT_TABLE}" ("deviceAt", "userId", "userName", "role", "userLocation", "location", "action", "entity", "recordId", "clientId", "fields", "note")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING "id"::text AS id`,
     [
-      actor?.deviceAt ?? null, actor?.userId ?? null, actor?.userName ?? 'system', actor?.role ?? null, actor?.location ?? null,
+      actor?.deviceAt ?? null,
+      actor?.userId ?? null,
+      actor?.userName ?? 'system',
+      actor?.role ?? null,
+      actor?.location ?? null,
       entry.location === undefined ? (actor?.location ?? null) : entry.location,
-      entry.action, entry.entity ?? null, entry.recordId ?? null, client, JSON.stringify(entry.fields ?? []), client ? null : note,
+      entry.action,
+      entry.entity ?? null,
+      entry.recordId ?? null,
+      client,
+      JSON.stringify(entry.fields ?? []),
+      client ? null : note,
     ],
   );
   if (client && note !== null) {
@@ -57,7 +66,10 @@ export async function entryPage(db: Queryable, where: Conditions, page: number, 
   const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "${AUDIT_TABLE}" a ${where.sql}`, where.params);
   const limit = where.param(pageSize);
   const offset = where.param((page - 1) * pageSize);
-  const rows = await db.query(`SELECT ${ENTRY_COLUMNS} ${FROM} ${where.sql} ORDER BY a."id" DESC LIMIT ${limit} OFFSET ${offset}`, where.params);
+  const rows = await db.query(
+    `SELECT ${ENTRY_COLUMNS} ${FROM} ${where.sql} ORDER BY a."id" DESC LIMIT ${limit} OFFSET ${offset}`,
+    where.params,
+  );
   return { rows, total, page, pageSize };
 }
 

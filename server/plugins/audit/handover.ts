@@ -42,7 +42,12 @@ const clientsAnswer = {
       items: {
         type: 'object',
         additionalProperties: false,
-        properties: { profId: { type: 'string' }, regNo: { type: 'string' }, name: { type: 'string' }, location: { type: ['integer', 'null'] } },
+        properties: {
+          profId: { type: 'string' },
+          regNo: { type: 'string' },
+          name: { type: 'string' },
+          location: { type: ['integer', 'null'] },
+        },
       },
     },
   },
@@ -61,7 +66,10 @@ async function handedClient(db: Queryable, request: FastifyRequest, id: string, 
   where.add(`"prof_Id" = ${where.param(id)}`).add('"erasedAt" IS NULL');
   const scope = scopeSql(profile, auditScope(request.user), where);
   if (scope) where.add(scope);
-  const [row] = await db.query(`SELECT ${selectList(profile)} FROM ${ident(profile.table)} ${where.sql}${lock ? ' FOR UPDATE' : ''}`, where.params);
+  const [row] = await db.query(
+    `SELECT ${selectList(profile)} FROM ${ident(profile.table)} ${where.sql}${lock ? ' FOR UPDATE' : ''}`,
+    where.params,
+  );
   if (!row) throw new HttpError(404, 'http.recordNotFound');
   return row;
 }
@@ -75,7 +83,10 @@ const safeName = (name: string) => name.replace(/[^\w.\- ]+/g, '_').slice(-120) 
 /** The client's records of `e`, deleted ones left out (a removed photo is not held any more). */
 async function recordsOf(db: Queryable, e: EntityShape, id: string): Promise<Row[]> {
   const live = e.softDelete ? ' AND NOT "deleted"' : '';
-  return db.query(`SELECT ${selectList(e)} FROM ${ident(e.table)} WHERE ${ident(e.parent?.field as string)} = $1${live} ORDER BY "createdAt"`, [id]);
+  return db.query(
+    `SELECT ${selectList(e)} FROM ${ident(e.table)} WHERE ${ident(e.parent?.field as string)} = $1${live} ORDER BY "createdAt"`,
+    [id],
+  );
 }
 
 async function clientArchive(db: Queryable, request: FastifyRequest, client: Row): Promise<Buffer> {
@@ -88,7 +99,9 @@ async function clientArchive(db: Queryable, request: FastifyRequest, client: Row
   }
   // What a referral points at, by name, so that the file reads without the database.
   for (const row of (records[referral.name] as Row[]) ?? []) {
-    const [target] = await db.query<{ name: string }>(`SELECT "name" FROM ${ident(service.table)} WHERE "sp_Detail_Id" = $1`, [row.sp_Detail_Id]);
+    const [target] = await db.query<{ name: string }>(`SELECT "name" FROM ${ident(service.table)} WHERE "sp_Detail_Id" = $1`, [
+      row.sp_Detail_Id,
+    ]);
     row.serviceName = target?.name ?? null;
   }
   for (const row of (records.jobReferral as Row[]) ?? []) {
@@ -102,9 +115,18 @@ async function clientArchive(db: Queryable, request: FastifyRequest, client: Row
     [profileImage.table, id, referral.table, referralIds],
   );
   const documents = stored.map((file) => {
-    const path = file.ownerTable === referral.table ? `attachments/${file.ownerId}/${safeName(file.name)}` : `documents/${file.slot}-${safeName(file.name)}`;
+    const path =
+      file.ownerTable === referral.table
+        ? `attachments/${file.ownerId}/${safeName(file.name)}`
+        : `documents/${file.slot}-${safeName(file.name)}`;
     files.push({ name: path, data: Buffer.from(file.data) });
-    return { record: file.ownerTable === referral.table ? 'referral' : 'profileImage', recordId: file.ownerId, slot: file.slot, name: file.name, file: path };
+    return {
+      record: file.ownerTable === referral.table ? 'referral' : 'profileImage',
+      recordId: file.ownerId,
+      slot: file.slot,
+      name: file.name,
+      file: path,
+    };
   });
   const history = await db.query(
     `SELECT a."at", a."deviceAt", a."userName", a."role", a."action", a."entity", a."recordId", a."fields",
@@ -133,7 +155,10 @@ async function clientArchive(db: Queryable, request: FastifyRequest, client: Row
 function blank(field: Field): unknown {
   if (!field.required) return null;
   if (field.kind === 'string') {
-    if (field.unique) return `ERASED${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex').toUpperCase()}`.slice(0, field.maxLength);
+    if (field.unique)
+      return `ERASED${Buffer.from(crypto.getRandomValues(new Uint8Array(6)))
+        .toString('hex')
+        .toUpperCase()}`.slice(0, field.maxLength);
     return '-'.repeat(Math.max(1, field.minLength ?? 1));
   }
   if (field.kind === 'boolean') return false;
@@ -142,7 +167,10 @@ function blank(field: Field): unknown {
 
 /** The columns an erasure blanks in `e`: its personal fields (every field of a sub-record). */
 function blankedFields(e: EntityShape): [string, Field][] {
-  return serverFields(e).filter(([name, field]) => !e.keyFields.includes(name) && name !== e.parent?.field && (field.personal || (isSubRecord(e) && !field.readOnly && !field.hidden)));
+  return serverFields(e).filter(
+    ([name, field]) =>
+      !e.keyFields.includes(name) && name !== e.parent?.field && (field.personal || (isSubRecord(e) && !field.readOnly && !field.hidden)),
+  );
 }
 
 /** The reason as the log keeps it: any of the client's own values in it replaced. */
@@ -171,13 +199,22 @@ async function blankRows(tx: Queryable, e: EntityShape, id: string, userId: stri
 async function eraseClient(tx: Queryable, client: Row, reason: string, userId: string): Promise<void> {
   const id = String(client.prof_Id);
   // Read by the audit triggers: this transaction's changes of the client are its erasure.
-  await tx.query("SELECT set_config('icrs.erasing', $1, true), set_config('icrs.erase_reason', $2, true)", [id, withoutClientValues(reason, client)]);
+  await tx.query("SELECT set_config('icrs.erasing', $1, true), set_config('icrs.erase_reason', $2, true)", [
+    id,
+    withoutClientValues(reason, client),
+  ]);
   await blankRows(tx, profile, id, userId, ['"erasedAt" = now()']);
   for (const e of CLIENT_RECORDS) {
     const extra: string[] = [];
     if (e.fields.history) extra.push(`"history" = (SELECT jsonb_agg(h - 'feedback') FROM jsonb_array_elements("history") h)`);
     if (e.fields.attachments) extra.push('"attachments" = NULL');
-    if (e.softDelete) extra.push('"deleted" = true', `"deletedAt" = coalesce("deletedAt", now())`, '"deletedBy" = coalesce("deletedBy", $2)', '"deleteReason" = NULL');
+    if (e.softDelete)
+      extra.push(
+        '"deleted" = true',
+        `"deletedAt" = coalesce("deletedAt", now())`,
+        '"deletedBy" = coalesce("deletedBy", $2)',
+        '"deleteReason" = NULL',
+      );
     if (e === profileImage) extra.push('"name" = "img_for"');
     await blankRows(tx, e, id, userId, extra);
   }
@@ -193,22 +230,28 @@ export default async function handoverPlugin(instance: FastifyInstance, { db }: 
   const app = typed(instance);
   const handover = { permission: 'clients.handover' } as const;
 
-  app.get('/api/audit/clients', { schema: { querystring: searchQuery, response: { 200: clientsAnswer } }, config: handover }, async (request) => {
-    const q = request.query.q?.trim() ?? '';
-    const where = new Conditions().add('"erasedAt" IS NULL');
-    const scope = scopeSql(profile, auditScope(request.user), where);
-    if (scope) where.add(scope);
-    if (q) {
-      const pattern = where.param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.add(`("prof_Reg_No" ILIKE ${pattern} OR "firstName" ILIKE ${pattern} OR "lastName" ILIKE ${pattern} OR "phone" ILIKE ${pattern})`);
-    }
-    const rows = await db.query(
-      `SELECT "prof_Id" AS "profId", "prof_Reg_No" AS "regNo", trim(coalesce("firstName", '') || ' ' || coalesce("lastName", '')) AS "name", "location"
+  app.get(
+    '/api/audit/clients',
+    { schema: { querystring: searchQuery, response: { 200: clientsAnswer } }, config: handover },
+    async (request) => {
+      const q = request.query.q?.trim() ?? '';
+      const where = new Conditions().add('"erasedAt" IS NULL');
+      const scope = scopeSql(profile, auditScope(request.user), where);
+      if (scope) where.add(scope);
+      if (q) {
+        const pattern = where.param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        where.add(
+          `("prof_Reg_No" ILIKE ${pattern} OR "firstName" ILIKE ${pattern} OR "lastName" ILIKE ${pattern} OR "phone" ILIKE ${pattern})`,
+        );
+      }
+      const rows = await db.query(
+        `SELECT "prof_Id" AS "profId", "prof_Reg_No" AS "regNo", trim(coalesce("firstName", '') || ' ' || coalesce("lastName", '')) AS "name", "location"
        FROM ${ident(profile.table)} ${where.sql} ORDER BY "createdAt" DESC LIMIT 20`,
-      where.params,
-    );
-    return { rows };
-  });
+        where.params,
+      );
+      return { rows };
+    },
+  );
 
   const zipAnswer = fileAnswer(['application/zip'], "The client's data: a readable JSON and the photo, documents and attachments");
   app.get('/api/profile/:id/export', { schema: { params: idParams, response: zipAnswer }, config: handover }, async (request, reply) => {
@@ -225,12 +268,16 @@ export default async function handoverPlugin(instance: FastifyInstance, { db }: 
       .send(archive.made);
   });
 
-  app.post('/api/profile/:id/erase', { schema: { params: idParams, body: reasonAndPassword, response: { 200: erasedAnswer } }, config: handover }, async (request) => {
-    const { id } = request.params;
-    const { reason, password } = request.body;
-    // As a delete: the password again (throttled like sign-in); a wrong one erases nothing.
-    await confirmPassword(app, db, request, password);
-    await db.transaction(async (tx) => eraseClient(tx, await handedClient(tx, request, id, true), reason.trim(), request.user.userId));
-    return { result: 'erased', id };
-  });
+  app.post(
+    '/api/profile/:id/erase',
+    { schema: { params: idParams, body: reasonAndPassword, response: { 200: erasedAnswer } }, config: handover },
+    async (request) => {
+      const { id } = request.params;
+      const { reason, password } = request.body;
+      // As a delete: the password again (throttled like sign-in); a wrong one erases nothing.
+      await confirmPassword(app, db, request, password);
+      await db.transaction(async (tx) => eraseClient(tx, await handedClient(tx, request, id, true), reason.trim(), request.user.userId));
+      return { result: 'erased', id };
+    },
+  );
 }

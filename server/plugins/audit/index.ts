@@ -68,7 +68,12 @@ const entrySchema: JsonSchema = {
 
 const entryPageSchema: JsonSchema = {
   type: 'object',
-  properties: { rows: { type: 'array', items: entrySchema }, total: { type: 'integer' }, page: { type: 'integer' }, pageSize: { type: 'integer' } },
+  properties: {
+    rows: { type: 'array', items: entrySchema },
+    total: { type: 'integer' },
+    page: { type: 'integer' },
+    pageSize: { type: 'integer' },
+  },
 };
 
 /** The entries `scope` lets a reader see, narrowed by the screen's filters. */
@@ -110,17 +115,39 @@ function historyConditions(entity: EntityShape, id: string): Conditions {
   return where.add(isPrivate(entity) && !entity.parent ? `(${record} OR a."clientId" = ${key})` : record);
 }
 
-const CSV_COLUMNS = ['at', 'deviceAt', 'userName', 'role', 'userLocation', 'location', 'action', 'entity', 'recordId', 'fields', 'note', 'changes'] as const;
+const CSV_COLUMNS = [
+  'at',
+  'deviceAt',
+  'userName',
+  'role',
+  'userLocation',
+  'location',
+  'action',
+  'entity',
+  'recordId',
+  'fields',
+  'note',
+  'changes',
+] as const;
 
 /** One CSV cell: quoted, and a leading formula character defused (a spreadsheet must not run it). */
 function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text =
+    value === null || value === undefined
+      ? ''
+      : value instanceof Date
+        ? value.toISOString()
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 
 export function entriesCsv(rows: readonly Row[]): string {
-  const lines = rows.map((row) => CSV_COLUMNS.map((name) => csvCell(name === 'fields' ? (row.fields as string[]).join(' ') : row[name])).join(','));
+  const lines = rows.map((row) =>
+    CSV_COLUMNS.map((name) => csvCell(name === 'fields' ? (row.fields as string[]).join(' ') : row[name])).join(','),
+  );
   return `\uFEFF${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
@@ -143,23 +170,31 @@ export default async function auditPlugin(instance: FastifyInstance, { db, reten
   );
 
   const auditQuery = object({ ...pageProperties, ...filterProperties });
-  app.get('/api/audit', { schema: { querystring: auditQuery, response: { 200: entryPageSchema } }, config: { permission: 'audit.read' } }, async (request) => {
-    const query = request.query;
-    return entryPage(db, auditConditions(auditScope(request.user), query), query.page, query.pageSize);
-  });
+  app.get(
+    '/api/audit',
+    { schema: { querystring: auditQuery, response: { 200: entryPageSchema } }, config: { permission: 'audit.read' } },
+    async (request) => {
+      const query = request.query;
+      return entryPage(db, auditConditions(auditScope(request.user), query), query.page, query.pageSize);
+    },
+  );
 
   const csv = fileAnswer(['text/csv'], 'The entries as CSV (UTF-8 with a byte order mark), at most 50,000');
-  app.get('/api/audit/csv', { schema: { querystring: csvQuery, response: csv }, config: { permission: 'audit.read' } }, async (request, reply) => {
-    const filters = request.query;
-    const rows = await allEntries(db, auditConditions(auditScope(request.user), filters), MAX_CSV_ROWS);
-    // The export is itself an entry: who took which part of the log, and how much.
-    await writeAudit(db, { action: 'export', entity: 'audit', note: JSON.stringify({ ...filters, rows: rows.length }) });
-    const day = new Date().toISOString().slice(0, 10);
-    return reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="icrs-audit-${day}.csv"`)
-      .send(entriesCsv(rows));
-  });
+  app.get(
+    '/api/audit/csv',
+    { schema: { querystring: csvQuery, response: csv }, config: { permission: 'audit.read' } },
+    async (request, reply) => {
+      const filters = request.query;
+      const rows = await allEntries(db, auditConditions(auditScope(request.user), filters), MAX_CSV_ROWS);
+      // The export is itself an entry: who took which part of the log, and how much.
+      await writeAudit(db, { action: 'export', entity: 'audit', note: JSON.stringify({ ...filters, rows: rows.length }) });
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="icrs-audit-${day}.csv"`)
+        .send(entriesCsv(rows));
+    },
+  );
 
   await app.register(handoverPlugin, { db });
 }

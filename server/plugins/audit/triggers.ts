@@ -90,7 +90,10 @@ $$`,
 ];
 
 const sqlList = (names: readonly string[]) => `ARRAY[${names.map((n) => `'${n}'`).join(', ')}]::text[]`;
-const hiddenFields = (entity: EntityShape) => Object.entries(entity.fields).filter(([, f]) => f.hidden).map(([name]) => name);
+const hiddenFields = (entity: EntityShape) =>
+  Object.entries(entity.fields)
+    .filter(([, f]) => f.hidden)
+    .map(([name]) => name);
 
 /** The record's key as text (a composite key joins its parts with '|'). */
 function keySql(entity: EntityShape): string {
@@ -108,7 +111,8 @@ function clientSql(entity: EntityShape): string {
 
 /** The organisation the entry belongs to: the record's owner, a user's own, else the actor's. */
 function locationSql(entity: EntityShape): string {
-  if (ownerPath(entity)) return `CASE TG_OP WHEN 'DELETE' THEN ${ownerExpression(entity, 'OLD')} ELSE ${ownerExpression(entity, 'NEW')} END`;
+  if (ownerPath(entity))
+    return `CASE TG_OP WHEN 'DELETE' THEN ${ownerExpression(entity, 'OLD')} ELSE ${ownerExpression(entity, 'NEW')} END`;
   if (entity.fields.location) return `(row_now->>'location')::int`;
   return 'NULL';
 }
@@ -177,19 +181,27 @@ BEGIN
      WHERE u."userId" = coalesce(actor->>'userId', CASE WHEN TG_OP = 'INSERT' THEN new_row->>'createdBy' ELSE row_now->>'updatedBy' END);
   END IF;
   device_at := (actor->>'deviceAt')::timestamptz;
-  ${madeOnDevice ? `-- An uploaded new record's key was made on the device (UUIDv7): its time is the device's.
+  ${
+    madeOnDevice
+      ? `-- An uploaded new record's key was made on the device (UUIDv7): its time is the device's.
   IF device_at IS NULL AND TG_OP = 'INSERT' AND actor->>'upload' = 'true' AND substr(row_now->>'${madeOnDevice}', 15, 1) = '7' THEN
     device_at := to_timestamp((('x' || substr(replace(row_now->>'${madeOnDevice}', '-', ''), 1, 12))::bit(48)::bigint) / 1000.0);
-  END IF;` : ''}
+  END IF;`
+      : ''
+  }
   place := coalesce(${locationSql(entity)}, (actor->>'location')::int);
   INSERT INTO "${AUDIT_TABLE}" ("deviceAt", "userId", "userName", "role", "userLocation", "location", "action", "entity", "recordId", "clientId", "fields", "changes", "note")
   VALUES (device_at, actor->>'userId', coalesce(actor->>'userName', 'system'), (actor->>'role')::int, (actor->>'location')::int,
           place, act, '${entity.name}', ${keySql(entity)}, client, to_jsonb(changed),
           ${client ? 'NULL' : `CASE WHEN TG_OP = 'UPDATE' THEN diff END`}, ${client ? 'CASE WHEN erasing THEN note END' : 'note'})
   RETURNING "id" INTO entry;
-  ${client ? `IF NOT erasing AND ((TG_OP = 'UPDATE' AND diff IS NOT NULL) OR note IS NOT NULL) THEN
+  ${
+    client
+      ? `IF NOT erasing AND ((TG_OP = 'UPDATE' AND diff IS NOT NULL) OR note IS NOT NULL) THEN
     INSERT INTO "${AUDIT_VALUES_TABLE}" ("entryId", "clientId", "changes", "note") VALUES (entry, client, CASE WHEN TG_OP = 'UPDATE' THEN diff END, note);
-  END IF;` : ''}
+  END IF;`
+      : ''
+  }
   -- The audit screen hears of it (identical events of one transaction are delivered once).
   PERFORM pg_notify('${CHANGE_CHANNEL}', '${AUDIT_TABLE}:' || coalesce(place, 0)::text);
   RETURN NULL;

@@ -29,11 +29,15 @@ export default async function listsPlugin(app: FastifyInstance, { db }: { db: Db
   // How many records on the server use each item, shown on the list screen beside the
   // Deactivate button. Items are never removed, used or not: a device may hold records not
   // uploaded yet that use any item it was ever offered, so the server cannot prove one unused.
-  app.get<{ Params: IdParams }>('/api/lists/:id/usage', { schema: schemas.usage, config: { permission: 'lists.write' } }, async (request) => {
-    const [row] = (await allLists(db)).filter((list) => list.id === request.params.id);
-    if (!row) throw new HttpError(404, 'http.recordNotFound');
-    return { known: usageIsKnown(row.key), items: Object.fromEntries(await itemUsage(db, row.key)) };
-  });
+  app.get<{ Params: IdParams }>(
+    '/api/lists/:id/usage',
+    { schema: schemas.usage, config: { permission: 'lists.write' } },
+    async (request) => {
+      const [row] = (await allLists(db)).filter((list) => list.id === request.params.id);
+      if (!row) throw new HttpError(404, 'http.recordNotFound');
+      return { known: usageIsKnown(row.key), items: Object.fromEntries(await itemUsage(db, row.key)) };
+    },
+  );
 
   app.put<{ Params: IdParams; Body: { items: Item[]; updatedAt?: string } }>(
     '/api/lists/:id',

@@ -28,7 +28,11 @@ function fromFormValue(field: Field | undefined, raw: string): unknown {
     case 'boolean':
       return raw === 'true' ? true : raw === 'false' ? false : raw;
     case 'json':
-      try { return JSON.parse(raw); } catch { return raw; }
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
     default:
       return raw;
   }
@@ -52,11 +56,7 @@ function formToBody(entity: EntityShape, fields: Record<string, string>): Record
  * The record and files of a create or update request. `validate` is the compiled body schema,
  * used for multipart bodies (JSON bodies were validated by the route already).
  */
-export async function readRecordInput(
-  request: FastifyRequest,
-  entity: EntityShape,
-  schema: JsonSchema,
-): Promise<RecordInput> {
+export async function readRecordInput(request: FastifyRequest, entity: EntityShape, schema: JsonSchema): Promise<RecordInput> {
   if (!request.isMultipart()) return { body: (request.body ?? {}) as Record<string, unknown>, files: [], removeImages: [] };
   if (!entity.images.length) throw new HttpError(415, 'http.mediaType');
   const { fields, files } = await readMultipart(request, IMAGE_TYPES);
@@ -74,6 +74,9 @@ export async function readRecordInput(
     const error = Object.assign(new Error('validation'), { validation: validate.errors ?? [], statusCode: 400 });
     throw error;
   }
-  const removeImages = (fields.removeImages ?? '').split(',').map((s) => s.trim()).filter((s) => entity.images.includes(s));
+  const removeImages = (fields.removeImages ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => entity.images.includes(s));
   return { body, files, removeImages };
 }

@@ -16,9 +16,10 @@ export async function findDuplicates(db: Queryable, query: DuplicateQuery, acces
   const last = query.lastName ? foldName(query.lastName) : '';
   const digits = query.phone ? phoneDigits(query.phone) : '';
   const where = new Conditions();
-  const byName = first && last && query.birthDate
-    ? `(${foldSql('"firstName"')} = ${where.param(first)} AND ${foldSql('"lastName"')} = ${where.param(last)} AND "birthDate" = ${where.param(query.birthDate)}::date)`
-    : 'false';
+  const byName =
+    first && last && query.birthDate
+      ? `(${foldSql('"firstName"')} = ${where.param(first)} AND ${foldSql('"lastName"')} = ${where.param(last)} AND "birthDate" = ${where.param(query.birthDate)}::date)`
+      : 'false';
   const byPhone = digits.length >= MIN_PHONE_DIGITS ? `(${digitsSql('"phone"')} = ${where.param(digits)})` : 'false';
   if (byName === 'false' && byPhone === 'false') return [];
   const select = `SELECT "prof_Id", "prof_Reg_No", "firstName", "lastName", to_char("birthDate", 'YYYY-MM-DD') AS "birthDate", "phone",

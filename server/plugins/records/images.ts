@@ -41,8 +41,12 @@ async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, table
   // Directory photos (services, jobs) are shown in every list and are not client data.
   if (isPrivate(owner)) {
     await writeAudit(db, {
-      action: 'file.download', entity: owner.name, recordId: owner.keyFields.map((k) => String(record[k])).join('|'),
-      clientId: String(record[owner.parent?.field ?? owner.keyFields[0] as string]), location: await clientLocation(db, owner, record), note: image.name,
+      action: 'file.download',
+      entity: owner.name,
+      recordId: owner.keyFields.map((k) => String(record[k])).join('|'),
+      clientId: String(record[owner.parent?.field ?? (owner.keyFields[0] as string)]),
+      location: await clientLocation(db, owner, record),
+      note: image.name,
     });
   }
   // Cache-Control: no-store, as every API answer (server/plugins/securityHeaders.ts): a client's

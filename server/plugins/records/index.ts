@@ -48,7 +48,8 @@ export interface PushShape {
  * undefined for any other kind (not pushable). */
 export function pushShapeOf(entity: EntityShape): PushShape | undefined {
   if (!entity.upload || !entity.server) return undefined;
-  if (isProfileImage(entity)) return { create: profileImageBody, update: profileImageBody, imageSlots: [PROFILE_IMAGE_PART], imageTypes: DOCUMENT_TYPES };
+  if (isProfileImage(entity))
+    return { create: profileImageBody, update: profileImageBody, imageSlots: [PROFILE_IMAGE_PART], imageTypes: DOCUMENT_TYPES };
   if (!hasGenericRoutes(entity)) return undefined;
   return { create: createBodySchema(entity), update: updateBodySchema(entity), imageSlots: entity.images, imageTypes: IMAGE_TYPES };
 }

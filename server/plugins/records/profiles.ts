@@ -30,15 +30,18 @@ export const profileHooks: EntityHooks = {
     if (!abbr) throw new HttpError(400, 'profile.superAdmin');
     if (!isRegistrationNumber(values.prof_Reg_No, abbr)) throw new HttpError(400, 'profile.badRegNo', { abbr });
     // Same number on another client: a real clash, not the "already uploaded" duplicate entry.
-    const taken = await tx.query('SELECT 1 FROM "tbl_profiles" WHERE "prof_Reg_No" = $1 AND "prof_Id" <> $2', [values.prof_Reg_No, values.prof_Id]);
+    const taken = await tx.query('SELECT 1 FROM "tbl_profiles" WHERE "prof_Reg_No" = $1 AND "prof_Id" <> $2', [
+      values.prof_Reg_No,
+      values.prof_Id,
+    ]);
     if (taken.length) throw new HttpError(409, 'profile.regNoTaken');
   },
 };
 
-const basicSpBody = object(
-  { prof_Id: text(64, 1), BspData: fieldValue(profile.fields.BspData, profile.fields.BspData.schema) },
-  ['prof_Id', 'BspData'],
-);
+const basicSpBody = object({ prof_Id: text(64, 1), BspData: fieldValue(profile.fields.BspData, profile.fields.BspData.schema) }, [
+  'prof_Id',
+  'BspData',
+]);
 
 const IMAGE_KINDS = profileImage.fields.img_for.values;
 
@@ -63,7 +66,9 @@ const imageList = {
   items: {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(['prof_Id', 'img_for', 'name', 'type', 'size', 'updatedAt'].map((name) => [name, imageRow.properties?.[name] ?? {}])),
+    properties: Object.fromEntries(
+      ['prof_Id', 'img_for', 'name', 'type', 'size', 'updatedAt'].map((name) => [name, imageRow.properties?.[name] ?? {}]),
+    ),
   },
 };
 
@@ -124,8 +129,15 @@ async function storeProfileImage(tx: Queryable, request: FastifyRequest, id: str
   await getRowOr404(tx, profile, id, writing(request.user));
   // A kind removed before and given again comes back (deleted columns reset).
   const values = {
-    prof_Id: id, img_for: kind, name: file.fileName.slice(0, 255), type: file.mime, size: file.data.length,
-    deleted: false, deleteReason: null, deletedBy: null, deletedAt: null,
+    prof_Id: id,
+    img_for: kind,
+    name: file.fileName.slice(0, 255),
+    type: file.mime,
+    size: file.data.length,
+    deleted: false,
+    deleteReason: null,
+    deletedBy: null,
+    deletedAt: null,
   };
   const { row } = await upsertRow(tx, profileImage, values, request.user.userId, writing(request.user));
   // Stored under its kind: GET /imgs/getfile?id={prof_Id}&filename={img_for} serves it.
@@ -152,10 +164,14 @@ export default async function profilesPlugin(instance: FastifyInstance, { db }: 
   const write = { permission: profile.access.write };
   const read = { permission: profile.access.read };
 
-  app.post('/api/profile/basicSp', { schema: { body: basicSpBody, response: { 200: rowSchema(profile) } }, config: write }, async (request) => {
-    const { prof_Id, BspData } = request.body;
-    return updateRow(db, profile, prof_Id, { BspData }, request.user.userId, undefined, writing(request.user));
-  });
+  app.post(
+    '/api/profile/basicSp',
+    { schema: { body: basicSpBody, response: { 200: rowSchema(profile) } }, config: write },
+    async (request) => {
+      const { prof_Id, BspData } = request.body;
+      return updateRow(db, profile, prof_Id, { BspData }, request.user.userId, undefined, writing(request.user));
+    },
+  );
 
   // One image per kind (photo, idDocument, consentForm); multipart field `file` and `img_for`.
   app.put('/api/profile/images/:id', { schema: { params: idParams, response: { 200: imageRow } }, config: write }, async (request) => {
@@ -165,7 +181,8 @@ export default async function profilesPlugin(instance: FastifyInstance, { db }: 
     const file = files.find((f) => f.field === PROFILE_IMAGE_PART);
     if (!file) throw new HttpError(400, 'validation.required', { field: PROFILE_IMAGE_PART });
     const kind = fields.img_for;
-    if (!(IMAGE_KINDS as readonly string[]).includes(kind)) throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
+    if (!(IMAGE_KINDS as readonly string[]).includes(kind))
+      throw new HttpError(400, 'validation.enum', { field: 'img_for', values: IMAGE_KINDS.join(', ') });
     return db.transaction((tx) => storeProfileImage(tx, request, id, kind, file));
   });
 
@@ -180,15 +197,19 @@ export default async function profilesPlugin(instance: FastifyInstance, { db }: 
 
   // Removes a photo or document (issue 11): the row is marked deleted (so devices forget it at
   // their next pull) and the bytes are deleted. Repeating it is harmless (a lost answer).
-  app.post('/api/profile/images/delete/:id', { schema: { params: idParams, body: removeImageBody, response: { 200: removedAnswer } }, config: write }, async (request) => {
-    const { id } = request.params;
-    const kind = request.body.img_for;
-    const removed = await db.transaction(async (tx) => {
-      await getRowOr404(tx, profile, id, writing(request.user));
-      return removeProfileImage(tx, id, kind, request.user.userId);
-    });
-    return { result: removed ? 'removed' : 'absent', prof_Id: id, img_for: kind };
-  });
+  app.post(
+    '/api/profile/images/delete/:id',
+    { schema: { params: idParams, body: removeImageBody, response: { 200: removedAnswer } }, config: write },
+    async (request) => {
+      const { id } = request.params;
+      const kind = request.body.img_for;
+      const removed = await db.transaction(async (tx) => {
+        await getRowOr404(tx, profile, id, writing(request.user));
+        return removeProfileImage(tx, id, kind, request.user.userId);
+      });
+      return { result: removed ? 'removed' : 'absent', prof_Id: id, img_for: kind };
+    },
+  );
 
   // Possible duplicates of a client being registered (issue 11), among the clients the user may read.
   app.post('/api/profile/duplicates', { schema: { body: duplicatesBody, response: { 200: duplicatesAnswer } }, config: read }, (request) =>

@@ -76,7 +76,8 @@ function followUpHooks(entity: EntityShape, flow: StatusFlow): EntityHooks {
   return {
     beforeCreate(values, request) {
       const first = flow.path[0] as string;
-      if (values.status !== undefined && values.status !== first) throw fieldError(request, 'status', 'referral.startsSent', { status: first });
+      if (values.status !== undefined && values.status !== first)
+        throw fieldError(request, 'status', 'referral.startsSent', { status: first });
       assertNotBefore(request, values, values.date);
       values.status = first;
       values.statusDate = values.date;
@@ -192,25 +193,29 @@ export default async function referralsPlugin(instance: FastifyInstance, { db }:
 
   // Multipart (checked here): no body schema. The answer is the referral's row, as PUT /referral/{id}'s.
   const answer = { response: { 200: rowSchema(referral) } };
-  app.put('/api/referral/images/:id', { schema: { params: idParams, ...answer }, config: { permission: referral.access.write } }, async (request) => {
-    const { id } = request.params;
-    if (!request.isMultipart()) throw new HttpError(415, 'http.mediaType');
-    const { files } = await readMultipart(request, DOCUMENT_TYPES);
-    if (!files.length) throw new HttpError(400, 'validation.required', { field: 'file' });
-    return db.transaction(async (tx) => {
-      const current = await getRowOr404(tx, referral, id, writing(request.user));
-      const attachments = [...((current.attachments as { name: string }[] | null) ?? [])];
-      if (attachments.length + files.length > MAX_ATTACHMENTS) throw new HttpError(400, 'validation.maximum', { field: 'attachments', limit: MAX_ATTACHMENTS });
-      const taken = new Set(attachments.map((a) => a.name));
-      for (const file of files) {
-        const name = attachmentName(file.fileName, taken);
-        taken.add(name);
-        await putImage(tx, { table: referral.table, id }, `att:${name}`, file, request.user.userId, name);
-        attachments.push({ name, type: file.mime, size: file.data.length, uploadedAt: new Date().toISOString() } as { name: string });
-      }
-      // `attachments` is server-owned (read-only in bodies), so it is written here, not through PUT /referral/{id}.
-      return updateRow(tx, referral, id, { attachments }, request.user.userId, undefined, writing(request.user));
-    });
-  });
+  app.put(
+    '/api/referral/images/:id',
+    { schema: { params: idParams, ...answer }, config: { permission: referral.access.write } },
+    async (request) => {
+      const { id } = request.params;
+      if (!request.isMultipart()) throw new HttpError(415, 'http.mediaType');
+      const { files } = await readMultipart(request, DOCUMENT_TYPES);
+      if (!files.length) throw new HttpError(400, 'validation.required', { field: 'file' });
+      return db.transaction(async (tx) => {
+        const current = await getRowOr404(tx, referral, id, writing(request.user));
+        const attachments = [...((current.attachments as { name: string }[] | null) ?? [])];
+        if (attachments.length + files.length > MAX_ATTACHMENTS)
+          throw new HttpError(400, 'validation.maximum', { field: 'attachments', limit: MAX_ATTACHMENTS });
+        const taken = new Set(attachments.map((a) => a.name));
+        for (const file of files) {
+          const name = attachmentName(file.fileName, taken);
+          taken.add(name);
+          await putImage(tx, { table: referral.table, id }, `att:${name}`, file, request.user.userId, name);
+          attachments.push({ name, type: file.mime, size: file.data.length, uploadedAt: new Date().toISOString() } as { name: string });
+        }
+        // `attachments` is server-owned (read-only in bodies), so it is written here, not through PUT /referral/{id}.
+        return updateRow(tx, referral, id, { attachments }, request.user.userId, undefined, writing(request.user));
+      });
+    },
+  );
 }
-

@@ -127,9 +127,21 @@ export function entityWriter(db: WriterStore, entity: EntityShape, hooks: Entity
         const current = await getRowOr404(tx, entity, id, writing(request.user), true);
         assertImmutableKept(request, entity, values, current);
         await hooks.beforeUpdate?.(values, current, request, tx);
-        const updated = await updateRow(tx, entity, id, values, request.user.userId, input.body.updatedAt as string | undefined, writing(request.user));
+        const updated = await updateRow(
+          tx,
+          entity,
+          id,
+          values,
+          request.user.userId,
+          input.body.updatedAt as string | undefined,
+          writing(request.user),
+        );
         const owner = { table: entity.table, id };
-        await deleteImages(tx, owner, input.removeImages.filter((slot) => !images.some((image) => image.slot === slot)));
+        await deleteImages(
+          tx,
+          owner,
+          input.removeImages.filter((slot) => !images.some((image) => image.slot === slot)),
+        );
         for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
         return updated;
       });
@@ -175,8 +187,7 @@ export function registerEntityRoutes(instance: FastifyInstance, db: Db, entity: 
     app.get(
       `${base}${entity.routes.byParent}/:id`,
       { schema: { params: idParams, querystring: query, response: { 200: page } }, config: read },
-      (request) =>
-        listRows(db, entity, { ...request.query, [parentField]: request.params.id }, undefined, reading(request.user)),
+      (request) => listRows(db, entity, { ...request.query, [parentField]: request.params.id }, undefined, reading(request.user)),
     );
   }
   app.get(`${base}/:id`, { schema: { params: idParams, response: { 200: row } }, config: read }, (request) =>
@@ -190,17 +201,21 @@ export function registerEntityRoutes(instance: FastifyInstance, db: Db, entity: 
 
   if (entity.softDelete) {
     const deleted = { response: { 200: object({ result: oneOf('string', ['deleted']), id: text(100) }, ['result', 'id']) } };
-    app.post(`${base}/delete/:id`, { schema: { params: idParams, body: reasonAndPassword, ...deleted }, config: write }, async (request) => {
-      const { id } = request.params;
-      const { reason, password } = request.body;
-      await confirmPassword(app, db, request, password);
-      return db.transaction(async (tx) => {
-        await getRowOr404(tx, entity, id, writing(request.user));
-        await softDelete(tx, entity, id, request.user.userId, reason);
-        await hooks.afterDelete?.(id, request, tx, reason);
-        return { result: 'deleted', id };
-      });
-    });
+    app.post(
+      `${base}/delete/:id`,
+      { schema: { params: idParams, body: reasonAndPassword, ...deleted }, config: write },
+      async (request) => {
+        const { id } = request.params;
+        const { reason, password } = request.body;
+        await confirmPassword(app, db, request, password);
+        return db.transaction(async (tx) => {
+          await getRowOr404(tx, entity, id, writing(request.user));
+          await softDelete(tx, entity, id, request.user.userId, reason);
+          await hooks.afterDelete?.(id, request, tx, reason);
+          return { result: 'deleted', id };
+        });
+      },
+    );
   }
 }
 

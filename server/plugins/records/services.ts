@@ -113,47 +113,65 @@ export default async function servicesPlugin(instance: FastifyInstance, { db }: 
     where.add(`"status" = ${where.param(status)}`);
     return listRows(db, service, request.query, where, writing(request.user));
   };
-  app.get('/api/spDetail/spending', { schema: { querystring: query, response: { 200: page } }, config: { permission: 'services.verify' } },
-    byStatus(SERVICE_STATUS.pending));
-  app.get('/api/spDetail/srejected', { schema: { querystring: query, response: { 200: page } }, config: { permission: 'serviceProviders.read' } },
-    byStatus(SERVICE_STATUS.rejected));
+  app.get(
+    '/api/spDetail/spending',
+    { schema: { querystring: query, response: { 200: page } }, config: { permission: 'services.verify' } },
+    byStatus(SERVICE_STATUS.pending),
+  );
+  app.get(
+    '/api/spDetail/srejected',
+    { schema: { querystring: query, response: { 200: page } }, config: { permission: 'serviceProviders.read' } },
+    byStatus(SERVICE_STATUS.rejected),
+  );
 
-  app.get('/api/spDetail/view/:id', { schema: { params: idParams, response: { 200: serviceView } }, config: { permission: 'serviceProviders.read' } }, async (request) => {
-    const { id } = request.params;
-    const access = reading(request.user);
-    const detail = await getRowOr404(db, service, id, access);
-    const provider = await getRowOr404(db, serviceProvider, String(detail.sp_Id), access).catch(() => null);
-    const children = { page: 1, pageSize: 200 };
-    const [apprenticeships, trainings] = await Promise.all([
-      listRows(db, apprenticeship, { ...children, sp_d_Id: id }, undefined, access),
-      listRows(db, vocational, { ...children, sp_d_Id: id }, undefined, access),
-    ]);
-    return { ...detail, provider, apprenticeships: apprenticeships.rows, vocational: trainings.rows };
-  });
+  app.get(
+    '/api/spDetail/view/:id',
+    { schema: { params: idParams, response: { 200: serviceView } }, config: { permission: 'serviceProviders.read' } },
+    async (request) => {
+      const { id } = request.params;
+      const access = reading(request.user);
+      const detail = await getRowOr404(db, service, id, access);
+      const provider = await getRowOr404(db, serviceProvider, String(detail.sp_Id), access).catch(() => null);
+      const children = { page: 1, pageSize: 200 };
+      const [apprenticeships, trainings] = await Promise.all([
+        listRows(db, apprenticeship, { ...children, sp_d_Id: id }, undefined, access),
+        listRows(db, vocational, { ...children, sp_d_Id: id }, undefined, access),
+      ]);
+      return { ...detail, provider, apprenticeships: apprenticeships.rows, vocational: trainings.rows };
+    },
+  );
 
-  app.post('/api/sverify/', { schema: { body: verifyBody, response: { 200: verifyAnswer } }, config: { permission: 'services.verify' } }, async (request) => {
-    const { sp_Detail_Id, status, comment } = request.body;
-    if (status === SERVICE_STATUS.rejected && !comment?.trim()) throw new HttpError(400, 'verify.commentRequired');
-    // Verifiers verify their own organisation's services (role 1: all): verifying is a change.
-    // Not their own: a service they created or last changed needs another verifier (§7). The
-    // decision leaves `updatedBy` (the last change of the service itself) as it was.
-    const me = request.user.userId;
-    const inScope = (where: Conditions) => addScope(service, writing(request.user), where.add(`"sp_Detail_Id" = ${where.param(sp_Detail_Id)}`).add('NOT "deleted"'));
-    const lookup = inScope(new Conditions());
-    const found = await db.query<{ createdBy: string | null; updatedBy: string | null }>(`SELECT "createdBy", "updatedBy" FROM "tbl_sp_detail" ${lookup.sql}`, lookup.params);
-    if (!found[0]) throw new HttpError(404, 'http.recordNotFound');
-    if (found[0].createdBy === me || found[0].updatedBy === me) throw new HttpError(403, 'verify.ownService');
-    const where = new Conditions();
-    const set = [where.param(status), where.param(comment?.trim() || null), where.param(me)];
-    inScope(where);
-    where.add(`"createdBy" IS DISTINCT FROM ${set[2]} AND "updatedBy" IS DISTINCT FROM ${set[2]}`); // a change made meanwhile
-    const rows = await db.query(
-      `UPDATE "tbl_sp_detail" SET "status" = ${set[0]}, "verifyComment" = ${set[1]}, "verifiedBy" = ${set[2]}, "verifiedAt" = now(),
+  app.post(
+    '/api/sverify/',
+    { schema: { body: verifyBody, response: { 200: verifyAnswer } }, config: { permission: 'services.verify' } },
+    async (request) => {
+      const { sp_Detail_Id, status, comment } = request.body;
+      if (status === SERVICE_STATUS.rejected && !comment?.trim()) throw new HttpError(400, 'verify.commentRequired');
+      // Verifiers verify their own organisation's services (role 1: all): verifying is a change.
+      // Not their own: a service they created or last changed needs another verifier (§7). The
+      // decision leaves `updatedBy` (the last change of the service itself) as it was.
+      const me = request.user.userId;
+      const inScope = (where: Conditions) =>
+        addScope(service, writing(request.user), where.add(`"sp_Detail_Id" = ${where.param(sp_Detail_Id)}`).add('NOT "deleted"'));
+      const lookup = inScope(new Conditions());
+      const found = await db.query<{ createdBy: string | null; updatedBy: string | null }>(
+        `SELECT "createdBy", "updatedBy" FROM "tbl_sp_detail" ${lookup.sql}`,
+        lookup.params,
+      );
+      if (!found[0]) throw new HttpError(404, 'http.recordNotFound');
+      if (found[0].createdBy === me || found[0].updatedBy === me) throw new HttpError(403, 'verify.ownService');
+      const where = new Conditions();
+      const set = [where.param(status), where.param(comment?.trim() || null), where.param(me)];
+      inScope(where);
+      where.add(`"createdBy" IS DISTINCT FROM ${set[2]} AND "updatedBy" IS DISTINCT FROM ${set[2]}`); // a change made meanwhile
+      const rows = await db.query(
+        `UPDATE "tbl_sp_detail" SET "status" = ${set[0]}, "verifyComment" = ${set[1]}, "verifiedBy" = ${set[2]}, "verifiedAt" = now(),
          "updatedAt" = date_trunc('milliseconds', now())
        ${where.sql} RETURNING "sp_Detail_Id", "status", "verifyComment", "verifiedBy", "verifiedAt"`,
-      where.params,
-    );
-    if (!rows[0]) throw new HttpError(403, 'verify.ownService');
-    return rows[0];
-  });
+        where.params,
+      );
+      if (!rows[0]) throw new HttpError(403, 'verify.ownService');
+      return rows[0];
+    },
+  );
 }

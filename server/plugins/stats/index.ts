@@ -60,7 +60,9 @@ function filterOf(request: FastifyRequest, filter: StatsFilter): StatsFilter {
 
 /** The figures of `row` the user may see: client figures only with their tile's permission. */
 function visibleFigures<T extends Record<string, unknown>>(request: FastifyRequest, row: T): Partial<T> {
-  return Object.fromEntries(Object.entries(row).filter(([name]) => !CLIENT_FIGURES[name] || can(request.user.role, CLIENT_FIGURES[name]))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(row).filter(([name]) => !CLIENT_FIGURES[name] || can(request.user.role, CLIENT_FIGURES[name])),
+  ) as Partial<T>;
 }
 
 /** Client figures need their tile's permission (not role 6): 403 otherwise. */
@@ -84,7 +86,12 @@ function registerMap(app: TypedInstance, db: Db, changes: ChangeHub, limit: numb
   markers.warm().catch((error: unknown) => app.log.warn({ err: error }, 'map markers not read at start'));
   app.get(
     '/api/stats/geo',
-    { config, schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, { querystring: geoQuerySchema }) },
+    {
+      config,
+      schema: schema('Map markers: providers and open jobs with coordinates, as points or clusters', geoSchema, {
+        querystring: geoQuerySchema,
+      }),
+    },
     async (request, reply) => {
       const { zoom, west, south, east, north } = request.query;
       if (west === undefined || south === undefined || east === undefined || north === undefined) {
@@ -95,7 +102,10 @@ function registerMap(app: TypedInstance, db: Db, changes: ChangeHub, limit: numb
   );
   app.get(
     '/api/stats/geo/places',
-    { config, schema: schema('Names and addresses of map markers (info window, referral map)', placesSchema, { querystring: placesQuerySchema }) },
+    {
+      config,
+      schema: schema('Names and addresses of map markers (info window, referral map)', placesSchema, { querystring: placesQuerySchema }),
+    },
     (request) => {
       const { providers, jobs } = request.query;
       return q.places(db, idsOf(providers), idsOf(jobs));
@@ -104,8 +114,14 @@ function registerMap(app: TypedInstance, db: Db, changes: ChangeHub, limit: numb
 }
 
 function registerOverview(app: TypedInstance, db: Db) {
-  app.get('/api/stats/gen', { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) }, async (request) => visibleFigures(request, await q.general(db, request.user)));
-  app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) => q.pendings(db, request.user));
+  app.get(
+    '/api/stats/gen',
+    { config, schema: schema('Dashboard tiles: counts of profiles, referrals, providers, services, jobs', generalSchema) },
+    async (request) => visibleFigures(request, await q.general(db, request.user)),
+  );
+  app.get('/api/stats/pendings', { config, schema: schema('Sidebar badges: [{Pending, Rejected}] services', pendingsSchema) }, (request) =>
+    q.pendings(db, request.user),
+  );
   // The dashboard asks without filters; the reports add their territory and date range.
   for (const [path, summary, query] of ID_COUNTS) {
     app.get(`/api/stats${path}`, { config, schema: schema(summary, idCountsSchema(summary), { querystring: kpiQuerySchema }) }, (request) =>
@@ -117,7 +133,13 @@ function registerOverview(app: TypedInstance, db: Db) {
 function registerReports(app: TypedInstance, db: Db) {
   app.get(
     '/api/stats/byter/:x',
-    { config, schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), { params: byterParamsSchema, querystring: kpiQuerySchema }) },
+    {
+      config,
+      schema: schema('Records of x per territory', idCountsSchema('Territory id and count'), {
+        params: byterParamsSchema,
+        querystring: kpiQuerySchema,
+      }),
+    },
     (request) => {
       const { x } = request.params;
       mayCount(request, x);
@@ -138,7 +160,9 @@ function registerReports(app: TypedInstance, db: Db) {
       mayCount(request, x);
       if (!(COUNTED_FIELDS[x] as readonly string[]).includes(field)) {
         const values = { field: 'field' };
-        throw new HttpError(400, 'validation.other', values, { errors: [{ field: 'field', message: translate(requestLang(request), 'validation.other', values) }] });
+        throw new HttpError(400, 'validation.other', values, {
+          errors: [{ field: 'field', message: translate(requestLang(request), 'validation.other', values) }],
+        });
       }
       return q.countBy(db, x, field, filterOf(request, request.query), request.user);
     },
@@ -154,12 +178,17 @@ function registerReports(app: TypedInstance, db: Db) {
   app.post('/api/stats/byterCateMain/', cross("Services per territory and main category (the service type's parent)"), (request) =>
     q.servicesByTerritoryCategory(db, filterOf(request, request.body), true),
   );
-  app.get('/api/stats/getKPIs/', { config, schema: schema('Key figures of the reports', kpisSchema, { querystring: kpiQuerySchema }) }, (request) =>
-    q.kpis(db, filterOf(request, request.query), request.user).then((row) => visibleFigures(request, row)),
+  app.get(
+    '/api/stats/getKPIs/',
+    { config, schema: schema('Key figures of the reports', kpisSchema, { querystring: kpiQuerySchema }) },
+    (request) => q.kpis(db, filterOf(request, request.query), request.user).then((row) => visibleFigures(request, row)),
   );
 }
 
-export default async function statsPlugin(instance: FastifyInstance, { db, changes, mapPointsLimit }: { db: Db; changes: ChangeHub; mapPointsLimit: number }) {
+export default async function statsPlugin(
+  instance: FastifyInstance,
+  { db, changes, mapPointsLimit }: { db: Db; changes: ChangeHub; mapPointsLimit: number },
+) {
   const app = typed(instance);
   registerOverview(app, db);
   registerMap(app, db, changes, mapPointsLimit);

@@ -118,7 +118,8 @@ export class MarkerIndex {
     const cells = this.cells(view);
     const counts = MARKER_GROUPS.map((g) => cells.reduce((sum, cell) => sum + (cell.counts[g] ?? 0), 0));
     const total = counts.reduce((a, b) => a + b, 0);
-    const markers = total <= this.limit ? { points: this.points(view) } : { clusters: cells.map((c): MarkerCluster => [c.lng, c.lat, ...c.counts]) };
+    const markers =
+      total <= this.limit ? { points: this.points(view) } : { clusters: cells.map((c): MarkerCluster => [c.lng, c.lat, ...c.counts]) };
     if (view.bounds) return markers;
     let [lng, lat] = [0, 0];
     for (const cell of cells) {

@@ -50,8 +50,7 @@ function countsOf(keys: Record<string, JsonSchema>, description: string): JsonSc
 /** `[{id, count}]`: a lookup item id (or provider type) and how many records have it. */
 export const idCountsSchema = (description: string): JsonSchema => countsOf({ id: itemId }, description);
 
-export const crossCountsSchema = (description: string): JsonSchema =>
-  countsOf({ territory: itemId, category: itemId }, description);
+export const crossCountsSchema = (description: string): JsonSchema => countsOf({ territory: itemId, category: itemId }, description);
 
 const generalFigures = { profiles: count, referrals: count, sProviders: count, services: count, jobs: count };
 export const generalSchema = object(generalFigures, alwaysThere(generalFigures));
@@ -89,7 +88,12 @@ export const placesQuerySchema = typedObject({ providers: idList('service provid
 const lng: JsonSchema = place.lng;
 const lat: JsonSchema = place.lat;
 /** An array of fixed length with one schema per position (draft-07 `items` as a list). */
-const tuple = (items: JsonSchema[]): JsonSchema => ({ type: 'array', items: items as JsonSchema, minItems: items.length, maxItems: items.length });
+const tuple = (items: JsonSchema[]): JsonSchema => ({
+  type: 'array',
+  items: items as JsonSchema,
+  minItems: items.length,
+  maxItems: items.length,
+});
 const groupCounts = (description: string): JsonSchema => ({ type: 'array', description, items: count, minItems: 5, maxItems: 5 });
 
 /** GET /stats/geo: the map's markers, bounded (docs/performance.md). The whole map (no bounds)
@@ -100,7 +104,8 @@ export const geoSchema = object(
     center: { ...nullable(object({ ...place })), description: 'Average position of the markers; null without any.' },
     points: {
       type: 'array',
-      description: 'Every marker of the view as [id, lng, lat, group] (group 0 an open job, 1-4 a provider\'s sp_type), when they are few enough.',
+      description:
+        "Every marker of the view as [id, lng, lat, group] (group 0 an open job, 1-4 a provider's sp_type), when they are few enough.",
       items: tuple([text, lng, lat, { type: 'integer', minimum: 0, maximum: 4 }]),
     },
     clusters: {
@@ -113,7 +118,13 @@ export const geoSchema = object(
 );
 
 const coordinate = (limit: number) => number(-limit, limit);
-const geoView = typedObject({ zoom: number(0, 24), west: coordinate(180), south: coordinate(90), east: coordinate(180), north: coordinate(90) });
+const geoView = typedObject({
+  zoom: number(0, 24),
+  west: coordinate(180),
+  south: coordinate(90),
+  east: coordinate(180),
+  north: coordinate(90),
+});
 /** The view of GET /stats/geo: a zoom, and the bounds all four or none (the whole map). */
 export const geoQuerySchema: typeof geoView = {
   ...geoView,
@@ -127,8 +138,19 @@ export const pendingsSchema: JsonSchema = {
 };
 
 export const KPI_NAMES = [
-  'providers', 'services', 'verifiedServices', 'pendingServices', 'rejectedServices', 'jobs', 'openJobs',
-  'positions', 'profiles', 'referrals', 'referralsCompleted', 'jobReferrals', 'hired',
+  'providers',
+  'services',
+  'verifiedServices',
+  'pendingServices',
+  'rejectedServices',
+  'jobs',
+  'openJobs',
+  'positions',
+  'profiles',
+  'referrals',
+  'referralsCompleted',
+  'jobReferrals',
+  'hired',
 ] as const;
 export type Kpis = Partial<Record<(typeof KPI_NAMES)[number], number>>;
 
@@ -136,7 +158,12 @@ const kpiFigures: Record<string, JsonSchema> = Object.fromEntries(KPI_NAMES.map(
 export const kpisSchema = object(kpiFigures, alwaysThere(kpiFigures));
 
 /** Filters of the reports calls; null or absent means "all". Dates are inclusive days. */
-export const crossFilterSchema = typedObject({ territory: nullableItemId, category: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate });
+export const crossFilterSchema = typedObject({
+  territory: nullableItemId,
+  category: nullableItemId,
+  dateFrom: nullableDate,
+  dateTo: nullableDate,
+});
 export type StatsFilter = SchemaValue<typeof crossFilterSchema>;
 
 export const kpiQuerySchema = typedObject({ territory: nullableItemId, dateFrom: nullableDate, dateTo: nullableDate });
@@ -146,7 +173,10 @@ export const byterParamsSchema = typedObject({ x: oneOf('string', BYTER_ENTITIES
 const COUNTED_ENTITIES = Object.keys(COUNTED_FIELDS) as CountedEntity[];
 /** Any field some entity is counted by; the handler checks it is one of `x`'s. */
 const COUNTED_FIELD_NAMES = [...new Set(Object.values(COUNTED_FIELDS).flat())];
-export const countedParamsSchema = typedObject({ x: oneOf('string', COUNTED_ENTITIES), field: oneOf('string', COUNTED_FIELD_NAMES) }, ['x', 'field']);
+export const countedParamsSchema = typedObject({ x: oneOf('string', COUNTED_ENTITIES), field: oneOf('string', COUNTED_FIELD_NAMES) }, [
+  'x',
+  'field',
+]);
 
 /** `[{id, count}]` of /stats/by/{x}/{field}: a lookup item id, a provider type, or the code of
  * an enumerated field (sex 'F'/'M', a referral status). */

@@ -58,7 +58,10 @@ export function changeTriggerSql(entity: EntityShape): string[] {
   const drop = `DROP TRIGGER IF EXISTS ${trigger} ON ${ident(entity.table)}`;
   if (!hasOwnedEvents(entity)) {
     // One notification per statement (not per row): a bulk insert is one event.
-    return [drop, `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_change()`];
+    return [
+      drop,
+      `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_change()`,
+    ];
   }
   // Identical payloads of one transaction are delivered once, so a bulk change of one
   // organisation's rows is still one event.
@@ -137,7 +140,10 @@ export class ChangeHub {
     try {
       // Bounded even while the database is frozen; a failure to send the mark (the database went
       // away after the write) leaves the write standing, and the kept rows expire anyway.
-      const sent = db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, mark]).then(() => heard, () => undefined);
+      const sent = db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, mark]).then(
+        () => heard,
+        () => undefined,
+      );
       await Promise.race([sent, heard]);
     } finally {
       clearTimeout(timer);

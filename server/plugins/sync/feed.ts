@@ -73,7 +73,7 @@ export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUse
     where.params,
   );
   const last = rows.at(-1);
-  const checkpoint = last ? { updatedAt: last.__ts, id: last.__key } : since ?? null;
+  const checkpoint = last ? { updatedAt: last.__ts, id: last.__key } : (since ?? null);
   return { documents: rows.map(({ __key: _key, __ts: _ts, ...row }) => row), checkpoint };
 }
 
@@ -88,7 +88,10 @@ function erasedSql(e: EntityShape): string {
 /** A feed row's columns: the record's, and whether it was deleted (or its client erased: the
  * device drops it at its next pull). */
 function feedColumns(e: EntityShape): string {
-  const columns = selectList(e).split(', ').map((c) => `t.${c}`).join(', ');
+  const columns = selectList(e)
+    .split(', ')
+    .map((c) => `t.${c}`)
+    .join(', ');
   return `${columns}, (${e.softDelete ? 't."deleted"' : 'false'} OR ${erasedSql(e)}) AS "_deleted"`;
 }
 

@@ -118,13 +118,17 @@ export default async function syncPlugin(
 
   await app.register(pushPlugin, { db });
 
-  app.get('/api/sync/:table', { schema: { params: tableParams, querystring: pullQuery, response: { 200: pullAnswer } } }, async (request) => {
-    const entity = syncedEntity(request.params.table);
-    if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
-    const { updatedAt, id, limit } = request.query;
-    const since = updatedAt && id !== undefined ? { updatedAt, id } : undefined;
-    return pullChanges(db, entity, request.user, since, limit);
-  });
+  app.get(
+    '/api/sync/:table',
+    { schema: { params: tableParams, querystring: pullQuery, response: { 200: pullAnswer } } },
+    async (request) => {
+      const entity = syncedEntity(request.params.table);
+      if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
+      const { updatedAt, id, limit } = request.query;
+      const since = updatedAt && id !== undefined ? { updatedAt, id } : undefined;
+      return pullChanges(db, entity, request.user, since, limit);
+    },
+  );
 
   // The mirror rows of named keys (feed.ts pullKeys): POST, so that any key fits in the body.
   app.post('/api/sync/:table/keys', { schema: { params: tableParams, body: keysBody, response: { 200: keysAnswer } } }, async (request) => {
@@ -139,75 +143,79 @@ export default async function syncPlugin(
     expiresIn: TICKET_SECONDS,
   }));
 
-  app.get('/api/sync/stream', { schema: { querystring: streamQuery, response: streamAnswer }, config: { public: true } }, async (request, reply) => {
-    let user: PublicUser;
-    let claims: TokenClaims;
-    try {
-      ({ user, claims } = await streamUser(db, users, request.query.ticket));
-    } catch (error) {
-      if (error instanceof HttpError) return sendError(reply, request, error);
-      throw error;
-    }
-    // Events name only a table, never a record, and only tables the user may read; what
-    // changed comes through the scoped pull feed (schemas/scope.ts readableTables).
-    const readable = readableTables(user);
-    reply.hijack();
-    const out = reply.raw;
-    // Cache-Control (no-store) is already on the raw response, as on every API answer.
-    out.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    out.write('retry: 3000\n: connected\n\n');
-    const waiting = new Set<string>();
-    let flushTimer: NodeJS.Timeout | undefined;
-    const flush = () => {
-      flushTimer = undefined;
-      for (const table of waiting) out.write(`event: change\ndata: ${JSON.stringify({ table })}\n\n`);
-      waiting.clear();
-    };
-    const unsubscribe = hub.subscribe((payload) => {
-      const change = parseChange(payload);
-      const { table } = change;
-      if (table !== ALL_TABLES && !readable.has(table)) return;
-      // Referral events name their organisation: only those who may read its records hear them.
-      if (!mayHear(user, getEntityByTable(table), change)) return;
-      waiting.add(table);
-      flushTimer ??= setTimeout(flush, COALESCE_MS);
-    });
-    // The stream ends with its session (password change or reset, deactivation): checked on
-    // every change of the users table, which every server process hears, and on each heartbeat.
-    // A change heard during a check asks for one more, so the last change is always read.
-    let checking: Promise<void> | undefined;
-    let checkAgain = false;
-    const endIfSessionOver = () => {
-      if (checking) {
-        checkAgain = true;
-        return;
+  app.get(
+    '/api/sync/stream',
+    { schema: { querystring: streamQuery, response: streamAnswer }, config: { public: true } },
+    async (request, reply) => {
+      let user: PublicUser;
+      let claims: TokenClaims;
+      try {
+        ({ user, claims } = await streamUser(db, users, request.query.ticket));
+      } catch (error) {
+        if (error instanceof HttpError) return sendError(reply, request, error);
+        throw error;
       }
-      checking = (async () => {
-        do {
-          checkAgain = false;
-          if (!(await sessionLasts(db, claims))) return endStream();
-        } while (checkAgain);
-      })().finally(() => (checking = undefined));
-    };
-    const unwatchUsers = hub.subscribe((table) => {
-      if (table === 'users') endIfSessionOver();
-    });
-    const heartbeat = setInterval(() => {
-      out.write(': keep-alive\n\n');
-      endIfSessionOver();
-    }, HEARTBEAT_MS);
-    const stop = () => {
-      clearInterval(heartbeat);
-      clearTimeout(flushTimer);
-      unsubscribe();
-      unwatchUsers();
-      openStreams.delete(reply);
-    };
-    const endStream = () => {
-      stop();
-      out.end();
-    };
-    openStreams.add(reply);
-    request.raw.on('close', stop);
-  });
+      // Events name only a table, never a record, and only tables the user may read; what
+      // changed comes through the scoped pull feed (schemas/scope.ts readableTables).
+      const readable = readableTables(user);
+      reply.hijack();
+      const out = reply.raw;
+      // Cache-Control (no-store) is already on the raw response, as on every API answer.
+      out.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+      out.write('retry: 3000\n: connected\n\n');
+      const waiting = new Set<string>();
+      let flushTimer: NodeJS.Timeout | undefined;
+      const flush = () => {
+        flushTimer = undefined;
+        for (const table of waiting) out.write(`event: change\ndata: ${JSON.stringify({ table })}\n\n`);
+        waiting.clear();
+      };
+      const unsubscribe = hub.subscribe((payload) => {
+        const change = parseChange(payload);
+        const { table } = change;
+        if (table !== ALL_TABLES && !readable.has(table)) return;
+        // Referral events name their organisation: only those who may read its records hear them.
+        if (!mayHear(user, getEntityByTable(table), change)) return;
+        waiting.add(table);
+        flushTimer ??= setTimeout(flush, COALESCE_MS);
+      });
+      // The stream ends with its session (password change or reset, deactivation): checked on
+      // every change of the users table, which every server process hears, and on each heartbeat.
+      // A change heard during a check asks for one more, so the last change is always read.
+      let checking: Promise<void> | undefined;
+      let checkAgain = false;
+      const endIfSessionOver = () => {
+        if (checking) {
+          checkAgain = true;
+          return;
+        }
+        checking = (async () => {
+          do {
+            checkAgain = false;
+            if (!(await sessionLasts(db, claims))) return endStream();
+          } while (checkAgain);
+        })().finally(() => (checking = undefined));
+      };
+      const unwatchUsers = hub.subscribe((table) => {
+        if (table === 'users') endIfSessionOver();
+      });
+      const heartbeat = setInterval(() => {
+        out.write(': keep-alive\n\n');
+        endIfSessionOver();
+      }, HEARTBEAT_MS);
+      const stop = () => {
+        clearInterval(heartbeat);
+        clearTimeout(flushTimer);
+        unsubscribe();
+        unwatchUsers();
+        openStreams.delete(reply);
+      };
+      const endStream = () => {
+        stop();
+        out.end();
+      };
+      openStreams.add(reply);
+      request.raw.on('close', stop);
+    },
+  );
 }

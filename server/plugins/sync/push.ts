@@ -27,7 +27,6 @@ import { jsonInput, type EntityWriter, type WriterStore } from '../records/route
 import { isDatabaseUnavailable } from '../../db/index';
 import { checked, typed } from '../../lib/typeProvider';
 
-
 /** One record's answer: what the single-record route would have answered. */
 export interface PushResult {
   key: string;
@@ -75,7 +74,11 @@ const pushAnswer = {
         properties: {
           key: { type: 'string' },
           status: { type: 'integer' },
-          body: { type: 'object', additionalProperties: true, description: 'The row stored, or the error answer ({statusCode, error, code, message, …}).' },
+          body: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'The row stored, or the error answer ({statusCode, error, code, message, …}).',
+          },
         },
       },
     },
@@ -155,7 +158,14 @@ class NeedsSavepoints extends Error {}
  * client's mistake becomes its answer (that record's writes rolled back). Not isolated (the first
  * try of a batch: two round trips less per record), a failure after the record's writes began
  * asks for the batch again, isolated. A database outage ends the batch. */
-async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record: PushRecord, images: RecordFiles, isolated: boolean): Promise<PushResult> {
+async function pushOne(
+  request: FastifyRequest,
+  tx: Queryable,
+  p: Pusher,
+  record: PushRecord,
+  images: RecordFiles,
+  isolated: boolean,
+): Promise<PushResult> {
   const key = keyOf(p.entity, record);
   const checked = record.op === 'create' ? p.validateCreate(record.data) : p.validateUpdate(record.data);
   if (!checked.ok) return { key, status: checked.answer.statusCode, body: checked.answer.body };
@@ -171,7 +181,10 @@ async function pushOne(request: FastifyRequest, tx: Queryable, p: Pusher, record
       p.deviceAtSaid = Boolean(record.deviceAt);
       await declareActor(tx, uploadActor(record.deviceAt));
     }
-    const { row, status } = record.op === 'create' ? await p.writer.create(request, input) : { row: await p.writer.update(request, String(record.id), input), status: 200 };
+    const { row, status } =
+      record.op === 'create'
+        ? await p.writer.create(request, input)
+        : { row: await p.writer.update(request, String(record.id), input), status: 200 };
     if (isolated) await tx.query('RELEASE SAVEPOINT push_record');
     return { key, status, body: row };
   } catch (error) {
@@ -272,23 +285,31 @@ export default async function pushPlugin(instance: FastifyInstance, { db }: { db
       assertAllowed(request, entity, records);
       const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
       const batch = uploadActor();
-      const run = (isolated: boolean) => db.transaction(async (tx) => {
-        const store = batchStore(tx);
-        const p: Pusher = { entity, writer: writerOf(store, entity), ...validators };
-        // The records' references in one query per reference field (each record's own check asks
-        // again only about those not found in scope: they are refused as before).
-        await prefetchRefsInScope(store, entity, records.map((r) => writableValues(entity, r.data)), writing(request.user));
-        const answers: PushResult[] = [];
-        // One after the other, in the order sent.
-        for (const [i, record] of records.entries()) answers.push(await pushOne(request, store, p, record, files[i] ?? NO_FILES, isolated));
-        return answers;
-      });
+      const run = (isolated: boolean) =>
+        db.transaction(async (tx) => {
+          const store = batchStore(tx);
+          const p: Pusher = { entity, writer: writerOf(store, entity), ...validators };
+          // The records' references in one query per reference field (each record's own check asks
+          // again only about those not found in scope: they are refused as before).
+          await prefetchRefsInScope(
+            store,
+            entity,
+            records.map((r) => writableValues(entity, r.data)),
+            writing(request.user),
+          );
+          const answers: PushResult[] = [];
+          // One after the other, in the order sent.
+          for (const [i, record] of records.entries())
+            answers.push(await pushOne(request, store, p, record, files[i] ?? NO_FILES, isolated));
+          return answers;
+        });
       // Most batches store every record: tried first without a savepoint per record; one that
       // fails after its writes began rolls the whole try back, and the batch runs isolated.
-      const attempt = () => run(false).catch((error: unknown) => {
-        if (error instanceof NeedsSavepoints) return run(true);
-        throw error;
-      });
+      const attempt = () =>
+        run(false).catch((error: unknown) => {
+          if (error instanceof NeedsSavepoints) return run(true);
+          throw error;
+        });
       // The batch's transaction says it is an upload (the audit's device times).
       const results = await (batch ? runAs(batch, attempt) : attempt());
       const refused = results.filter((r) => r.status >= 300).length;

@@ -33,23 +33,27 @@ interface ChangePasswordBody {
 }
 
 export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: TokenService) {
-  app.post<{ Body: ChangePasswordBody }>('/api/users/changepass', { schema: schemas.changePassword, config: { beforePasswordChange: true } }, async (request) => {
-    const { oldPassword, newPassword } = request.body;
-    const me = await findUserById(db, request.user.userId);
-    // The one throttled check (sign-in's): a borrowed token cannot try passwords without limit.
-    if (!me || !(await app.passwords.verify(request, me.userName, me.passwordHash, oldPassword, 'auth.tooManyPasswords'))) {
-      throw fieldError(request, 'oldPassword', 'users.wrongPassword');
-    }
-    if (newPassword === oldPassword) throw fieldError(request, 'newPassword', 'users.samePassword');
-    assertStrongPassword(request, 'newPassword', newPassword, me.userName);
-    const passwordHash = await app.passwords.hash(newPassword);
-    const tokenVersion = await db.transaction(async (tx) => {
-      // The user's own choice replaces a temporary password.
-      await updateRow(tx, userEntity, me.userId, { passwordHash, mustChangePassword: false }, me.userId);
-      return endSessions(tx, me.userId);
-    });
-    // This session goes on, under its own id, with the new token version.
-    const token = await sessionToken(tokens, { ...me, tokenVersion }, request.session.sid);
-    return { message: translate(requestLang(request), 'users.passwordChanged'), token };
-  });
+  app.post<{ Body: ChangePasswordBody }>(
+    '/api/users/changepass',
+    { schema: schemas.changePassword, config: { beforePasswordChange: true } },
+    async (request) => {
+      const { oldPassword, newPassword } = request.body;
+      const me = await findUserById(db, request.user.userId);
+      // The one throttled check (sign-in's): a borrowed token cannot try passwords without limit.
+      if (!me || !(await app.passwords.verify(request, me.userName, me.passwordHash, oldPassword, 'auth.tooManyPasswords'))) {
+        throw fieldError(request, 'oldPassword', 'users.wrongPassword');
+      }
+      if (newPassword === oldPassword) throw fieldError(request, 'newPassword', 'users.samePassword');
+      assertStrongPassword(request, 'newPassword', newPassword, me.userName);
+      const passwordHash = await app.passwords.hash(newPassword);
+      const tokenVersion = await db.transaction(async (tx) => {
+        // The user's own choice replaces a temporary password.
+        await updateRow(tx, userEntity, me.userId, { passwordHash, mustChangePassword: false }, me.userId);
+        return endSessions(tx, me.userId);
+      });
+      // This session goes on, under its own id, with the new token version.
+      const token = await sessionToken(tokens, { ...me, tokenVersion }, request.session.sid);
+      return { message: translate(requestLang(request), 'users.passwordChanged'), token };
+    },
+  );
 }

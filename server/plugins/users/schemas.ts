@@ -54,7 +54,11 @@ export const schemas = {
   /** PUT /users/{id} and /users/staff/{id}: any writable field; `password` is an admin reset. */
   update: { params: idParams, body: updateBodySchema(user), response: { 200: userRow } },
   /** PUT /users/self/{id}: own contact details only, never role, location or active. */
-  updateSelf: { params: idParams, body: pick(updateBodySchema(user), ['fullName', 'email', 'phone', 'updatedAt']), response: { 200: userRow } },
+  updateSelf: {
+    params: idParams,
+    body: pick(updateBodySchema(user), ['fullName', 'email', 'phone', 'updatedAt']),
+    response: { 200: userRow },
+  },
   changePassword: {
     body: {
       type: 'object',

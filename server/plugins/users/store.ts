@@ -33,7 +33,13 @@ const NOW = "date_trunc('milliseconds', now())";
 /** The columns that never leave the server in a user's answer (the entity's hidden fields). */
 export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokenVersion' | 'deviceSecret' | 'signedOutSessions'>;
 
-export function publicUser({ passwordHash: _hidden, tokenVersion: _server, deviceSecret: _device, signedOutSessions: _out, ...rest }: UserRecord): PublicUser {
+export function publicUser({
+  passwordHash: _hidden,
+  tokenVersion: _server,
+  deviceSecret: _device,
+  signedOutSessions: _out,
+  ...rest
+}: UserRecord): PublicUser {
   return rest;
 }
 
@@ -96,10 +102,9 @@ export async function noteSignIn(db: Queryable, userId: string): Promise<string>
 }
 
 export async function findUserByName(db: Queryable, userName: string): Promise<UserRecord | undefined> {
-  const rows = await db.query<UserRecord & Record<string, unknown>>(
-    'SELECT * FROM "users" WHERE lower("userName") = lower($1)',
-    [userName],
-  );
+  const rows = await db.query<UserRecord & Record<string, unknown>>('SELECT * FROM "users" WHERE lower("userName") = lower($1)', [
+    userName,
+  ]);
   return rows[0];
 }
 
@@ -129,8 +134,19 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserReco
     `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "active",
        "mustChangePassword", "createdBy", "updatedBy", "createdAt", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, ${NOW}, ${NOW}) RETURNING *`,
-    [user.userId, user.userName, user.passwordHash, user.role, user.location ?? 0, user.fullName, user.email ?? null,
-      user.phone ?? null, user.active ?? true, user.mustChangePassword ?? false, user.createdBy ?? null],
+    [
+      user.userId,
+      user.userName,
+      user.passwordHash,
+      user.role,
+      user.location ?? 0,
+      user.fullName,
+      user.email ?? null,
+      user.phone ?? null,
+      user.active ?? true,
+      user.mustChangePassword ?? false,
+      user.createdBy ?? null,
+    ],
   );
   return rows[0];
 }

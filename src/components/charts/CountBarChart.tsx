@@ -150,7 +150,12 @@ export function StackedBarChart({ categories, series, ariaLabel, testId }: Stack
       ariaLabel={ariaLabel}
       testId={testId}
       legend
-      series={series.map((s) => ({ label: s.label, data: [...s.data], stack: 'total', valueFormatter: (v: number | null) => (v === null ? '' : intl.formatNumber(v)) }))}
+      series={series.map((s) => ({
+        label: s.label,
+        data: [...s.data],
+        stack: 'total',
+        valueFormatter: (v: number | null) => (v === null ? '' : intl.formatNumber(v)),
+      }))}
     />
   );
 }

@@ -63,7 +63,12 @@ const NO_SERVER: ServerMessages = { fields: {}, general: [] };
 
 /** "sp_Name must have at most 200 characters" → "Name must have …": the server names fields
  * by their code name; people know them by their label. */
-export function placeServerErrors(list: readonly FieldMessage[], held: readonly string[], known: Readonly<Record<string, Field>>, label: (name: string) => string): ServerMessages {
+export function placeServerErrors(
+  list: readonly FieldMessage[],
+  held: readonly string[],
+  known: Readonly<Record<string, Field>>,
+  label: (name: string) => string,
+): ServerMessages {
   const out: ServerMessages = { fields: {}, general: [] };
   for (const { field, message } of list) {
     const text = field in known && message.startsWith(field) ? `${label(field)}${message.slice(field.length)}` : message;
@@ -75,7 +80,13 @@ export function placeServerErrors(list: readonly FieldMessage[], held: readonly 
 
 /** The form's values: the record's (or defaults), with a restored draft over them, kept in
  * localStorage while they differ from what was loaded or last saved. */
-function useFormValues(entity: EntityShape, shown: readonly string[], initialValues: Readonly<Record<string, unknown>>, recordKey: string | undefined, keepDraft: boolean) {
+function useFormValues(
+  entity: EntityShape,
+  shown: readonly string[],
+  initialValues: Readonly<Record<string, unknown>>,
+  recordKey: string | undefined,
+  keepDraft: boolean,
+) {
   const parentKey = entity.parent ? (initialValues[entity.parent.field] as string | undefined) : undefined;
   const key = draftKey(entity.name, recordKey, parentKey);
   const base = typeof initialValues.updatedAt === 'string' ? initialValues.updatedAt : undefined;
@@ -89,7 +100,14 @@ function useFormValues(entity: EntityShape, shown: readonly string[], initialVal
 function DraftNotice({ restored, base, ctx, onDiscard }: { restored: Draft; base?: string; ctx: DisplayContext; onDiscard: () => void }) {
   const outdated = base && restored.base && restored.base !== base;
   return (
-    <Alert severity="info" action={<Button color="inherit" size="small" onClick={onDiscard}>{ctx.t('entityForm.discardDraft')}</Button>}>
+    <Alert
+      severity="info"
+      action={
+        <Button color="inherit" size="small" onClick={onDiscard}>
+          {ctx.t('entityForm.discardDraft')}
+        </Button>
+      }
+    >
       {ctx.t('entityForm.draftRestored', { time: formatDateTime(restored.savedAt, ctx.lang) })}
       {outdated ? ` ${ctx.t('entityForm.draftOutdated')}` : ''}
     </Alert>
@@ -163,7 +181,9 @@ export function EntityForm(props: EntityFormProps) {
       return;
     }
     const list = serverFieldErrors(error);
-    const placed = list.length ? placeServerErrors(list, Object.keys(raw), fieldsByName, label) : { fields: {}, general: [messageOf(error)] };
+    const placed = list.length
+      ? placeServerErrors(list, Object.keys(raw), fieldsByName, label)
+      : { fields: {}, general: [messageOf(error)] };
     setServer(placed);
     focusFirst(Object.keys(placed.fields));
     if (!list.length) props.onError?.(error);
@@ -193,12 +213,22 @@ export function EntityForm(props: EntityFormProps) {
     setShowDraftNotice(false);
   };
 
-  const summary = [...(attempted ? Object.entries(problems).map(([name, p]) => say(name, p)) : []), ...Object.values(server.fields), ...server.general];
+  const summary = [
+    ...(attempted ? Object.entries(problems).map(([name, p]) => say(name, p)) : []),
+    ...Object.values(server.fields),
+    ...server.general,
+  ];
   const api: FormApi = { values: raw, setValue, errors, saving };
   const busy = saving || props.disabled === true;
 
   return (
-    <Box component="form" noValidate onSubmit={(event: FormEvent) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} aria-busy={saving}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event: FormEvent) => void submit(event)}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+      aria-busy={saving}
+    >
       {showDraftNotice && form.restored && <DraftNotice restored={form.restored} base={form.base} ctx={ctx} onDiscard={discardDraft} />}
       {server.storageFull && <StorageFull ctx={ctx} />}
       <ErrorSummary lines={summary} ctx={ctx} />
@@ -228,7 +258,12 @@ export function EntityForm(props: EntityFormProps) {
             {ctx.t('entityForm.cancel')}
           </Button>
         )}
-        <Button type="submit" variant="contained" disabled={busy} startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={busy}
+          startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
+        >
           {saving ? ctx.t('entityForm.saving') : (props.submitLabel ?? ctx.t('entityForm.save'))}
         </Button>
       </Box>

@@ -103,7 +103,8 @@ function useCsvExport(columns: readonly CsvColumn[], ctx: DisplayContext, fetchA
       const header = columns.map((column) => column.header);
       const cells = all.rows.map((row) => columns.map((column) => column.cell(row as GridRow)));
       downloadText(toCsv(header, cells, csvSeparator(ctx.lang)), `${fileSlug(baseName)}-${today()}.csv`);
-      if (all.truncated) setNotice({ severity: 'warning', text: ctx.t('entityGrid.exportTruncated', { count: all.rows.length, total: all.total }) });
+      if (all.truncated)
+        setNotice({ severity: 'warning', text: ctx.t('entityGrid.exportTruncated', { count: all.rows.length, total: all.total }) });
     } catch (error) {
       setNotice({ severity: 'error', text: ctx.t('entityGrid.exportFailed', { message: messageOf(error) }) });
     } finally {
@@ -122,7 +123,11 @@ function visibility(names: readonly string[], keep: readonly string[], narrow: b
 
 /** What the user changed in the column menu compared with the automatic choice, so that going
  * back to a wide screen shows the columns the phone layout hid. */
-function userChoices(names: readonly string[], auto: GridColumnVisibilityModel, model: GridColumnVisibilityModel): GridColumnVisibilityModel {
+function userChoices(
+  names: readonly string[],
+  auto: GridColumnVisibilityModel,
+  model: GridColumnVisibilityModel,
+): GridColumnVisibilityModel {
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
@@ -138,17 +143,30 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});
-  const columns = useMemo(() => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }), [entity, names, ctx, customColumns, renderCells]);
+  const columns = useMemo(
+    () => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }),
+    [entity, names, ctx, customColumns, renderCells],
+  );
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));
   const title = ctx.t(entity.label);
   const auto = visibility(names, props.compactColumns ?? names.slice(0, 2), narrow);
 
-  const paging: Paging = { total: page.total, model: state.paginationModel, sizes: state.pageSizeOptions, onChange: state.setPaginationModel };
+  const paging: Paging = {
+    total: page.total,
+    model: state.paginationModel,
+    sizes: state.pageSizeOptions,
+    onChange: state.setPaginationModel,
+  };
 
   // A phone draws the light list and never loads the data grid's code (issue 27).
   const ListView = narrow ? PhoneList : gridView.Component;
 
-  const csv = useCsvExport(csvColumns(entity, names, ctx, customColumns), ctx, () => fetchAllRows((query) => wholePage(load, query), state.baseQuery), props.exportName ?? title);
+  const csv = useCsvExport(
+    csvColumns(entity, names, ctx, customColumns),
+    ctx,
+    () => fetchAllRows((query) => wholePage(load, query), state.baseQuery),
+    props.exportName ?? title,
+  );
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 }}>
@@ -170,7 +188,14 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
         </Alert>
       )}
       {page.error !== null && (
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={page.retry}>{ctx.t('entityGrid.retry')}</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={page.retry}>
+              {ctx.t('entityGrid.retry')}
+            </Button>
+          }
+        >
           {ctx.t('entityGrid.loadFailed', { message: messageOf(page.error) })}
         </Alert>
       )}

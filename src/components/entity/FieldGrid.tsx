@@ -26,7 +26,19 @@ export interface FieldGridProps {
   onBlur: (name: string) => void;
 }
 
-export function FieldGrid({ entity, fields, values, errors, idPrefix, ctx, disabled, editing, stored = {}, onChange, onBlur }: FieldGridProps) {
+export function FieldGrid({
+  entity,
+  fields,
+  values,
+  errors,
+  idPrefix,
+  ctx,
+  disabled,
+  editing,
+  stored = {},
+  onChange,
+  onBlur,
+}: FieldGridProps) {
   return (
     <Grid container spacing={2}>
       {fields.map((name) => {

@@ -1,7 +1,18 @@
 // One input per field kind: text (multiline for long texts), number, date, switch, lookup
 // autocomplete (active items in the user's language), enum select. The form owns the value
 // and the message; this only draws them.
-import { Autocomplete, FormControl, FormControlLabel, FormHelperText, FormLabel, MenuItem, Radio, RadioGroup, Switch, TextField } from '@mui/material';
+import {
+  Autocomplete,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  FormLabel,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Switch,
+  TextField,
+} from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { enumOptions, type DisplayContext } from './fields';
 import { mustAnswer } from './formState';
@@ -107,7 +118,14 @@ function YesNoInput({ field, id, label, value, error, disabled, ctx, onChange, o
   return (
     <FormControl error={Boolean(error)} disabled={disabled} required={field.required}>
       <FormLabel id={`${id}-label`}>{label}</FormLabel>
-      <RadioGroup row aria-labelledby={`${id}-label`} name={id} value={shown} onChange={(event) => onChange(event.target.value === 'yes')} onBlur={onBlur}>
+      <RadioGroup
+        row
+        aria-labelledby={`${id}-label`}
+        name={id}
+        value={shown}
+        onChange={(event) => onChange(event.target.value === 'yes')}
+        onBlur={onBlur}
+      >
         <FormControlLabel value="yes" control={<Radio id={id} />} label={ctx.t('entityGrid.yes')} />
         <FormControlLabel value="no" control={<Radio />} label={ctx.t('entityGrid.no')} />
       </RadioGroup>
@@ -142,7 +160,20 @@ function LookupInput({ field, id, label, value, error, disabled, ctx, onChange, 
 function LookupListInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
   if (field.kind !== 'json' || !field.itemsOf) return null;
   const ids = Array.isArray(value) ? value.map(Number) : [];
-  return <LookupMultiSelect id={id} list={field.itemsOf} value={ids} onChange={onChange} label={label} ctx={ctx} disabled={disabled} required={field.required} error={error} onBlur={onBlur} />;
+  return (
+    <LookupMultiSelect
+      id={id}
+      list={field.itemsOf}
+      value={ids}
+      onChange={onChange}
+      label={label}
+      ctx={ctx}
+      disabled={disabled}
+      required={field.required}
+      error={error}
+      onBlur={onBlur}
+    />
+  );
 }
 
 // Select values are strings; JSON keeps the enum's numbers numbers.

@@ -85,7 +85,17 @@ export interface GridFiltersProps {
   dateRange?: boolean;
 }
 
-function DateBound({ label, value, onChange, testId }: { label: string; value: FilterValue | undefined; onChange: (value: string) => void; testId: string }) {
+function DateBound({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: FilterValue | undefined;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
   return (
     <TextField
       type="date"
@@ -104,7 +114,18 @@ function searchPlaceholder(entity: EntityShape, ctx: DisplayContext): string {
   return fields.length ? ctx.t('entityGrid.searchIn', { fields: fields.join(', ') }) : '';
 }
 
-export function GridFilters({ entity, ctx, search, onSearch, filterNames, filters, onFilters, exporting, onExport, dateRange }: GridFiltersProps) {
+export function GridFilters({
+  entity,
+  ctx,
+  search,
+  onSearch,
+  filterNames,
+  filters,
+  onFilters,
+  exporting,
+  onExport,
+  dateRange,
+}: GridFiltersProps) {
   const dateLabel = fieldLabel(entity, entity.list?.dateField ?? 'createdAt', ctx.t);
   const canSearch = (entity.list?.search.length ?? 0) > 0;
   const active = Object.keys(filters).length > 0 || search !== '';
@@ -126,7 +147,13 @@ export function GridFilters({ entity, ctx, search, onSearch, filterNames, filter
           onChange={(event) => onSearch(event.target.value)}
           sx={{ flex: { xs: '1 1 100%', sm: '1 1 240px' }, maxWidth: { sm: 360 } }}
           slotProps={{
-            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
             htmlInput: { 'data-testid': 'grid-search' },
           }}
         />
@@ -136,8 +163,18 @@ export function GridFilters({ entity, ctx, search, onSearch, filterNames, filter
       ))}
       {dateRange && (
         <>
-          <DateBound label={ctx.t('entityGrid.dateFrom', { field: dateLabel })} value={filters[DATE_FROM]} onChange={(v) => setFilter(DATE_FROM, v)} testId="filter-dateFrom" />
-          <DateBound label={ctx.t('entityGrid.dateTo', { field: dateLabel })} value={filters[DATE_TO]} onChange={(v) => setFilter(DATE_TO, v)} testId="filter-dateTo" />
+          <DateBound
+            label={ctx.t('entityGrid.dateFrom', { field: dateLabel })}
+            value={filters[DATE_FROM]}
+            onChange={(v) => setFilter(DATE_FROM, v)}
+            testId="filter-dateFrom"
+          />
+          <DateBound
+            label={ctx.t('entityGrid.dateTo', { field: dateLabel })}
+            value={filters[DATE_TO]}
+            onChange={(v) => setFilter(DATE_TO, v)}
+            testId="filter-dateTo"
+          />
         </>
       )}
       {active && (

@@ -8,7 +8,6 @@ import { ListPagination, PagingContext, WHOLE_PAGE } from './ListPagination';
 
 export type { GridViewProps };
 
-
 export default function GridView(props: GridViewProps) {
   const { onRowClick } = props;
   // Rows already shown stay while the next page loads (a live list reloads at each change), with
@@ -47,9 +46,20 @@ export default function GridView(props: GridViewProps) {
           ...(props.emptyText ? { noRowsLabel: props.emptyText } : {}),
         }}
         onRowClick={onRowClick ? (params, event) => !insideControl(event.target) && onRowClick(params.row as GridRow) : undefined}
-        onCellKeyDown={onRowClick ? (params, event) => event.key === 'Enter' && !props.actionColumn(params.field) && onRowClick(params.row as GridRow) : undefined}
+        onCellKeyDown={
+          onRowClick
+            ? (params, event) => event.key === 'Enter' && !props.actionColumn(params.field) && onRowClick(params.row as GridRow)
+            : undefined
+        }
         sx={{
-          '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 0.75, whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.43 },
+          '& .MuiDataGrid-cell': {
+            display: 'flex',
+            alignItems: 'center',
+            py: 0.75,
+            whiteSpace: 'normal',
+            overflowWrap: 'anywhere',
+            lineHeight: 1.43,
+          },
           ...(onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}),
         }}
       />

@@ -20,9 +20,22 @@ export interface LookupMultiSelectProps {
   onBlur?: () => void;
 }
 
-export function LookupMultiSelect({ id, list, value, onChange, label, ctx, disabled, required, error, helperText, onBlur }: LookupMultiSelectProps) {
+export function LookupMultiSelect({
+  id,
+  list,
+  value,
+  onChange,
+  label,
+  ctx,
+  disabled,
+  required,
+  error,
+  helperText,
+  onBlur,
+}: LookupMultiSelectProps) {
   const options = lookupOptions(ctx.lists, list, ctx.lang, { activeOnly: true });
-  for (const kept of value) if (!options.some((o) => o.value === kept)) options.push({ value: kept, label: lookupLabel(ctx.lists, list, kept, ctx.lang) });
+  for (const kept of value)
+    if (!options.some((o) => o.value === kept)) options.push({ value: kept, label: lookupLabel(ctx.lists, list, kept, ctx.lang) });
   const selected = options.filter((o) => value.includes(o.value));
   return (
     <Autocomplete<Option<number>, true>
@@ -38,7 +51,9 @@ export function LookupMultiSelect({ id, list, value, onChange, label, ctx, disab
       onChange={(_event, chosen) => onChange(chosen.map((option) => option.value))}
       onBlur={onBlur}
       noOptionsText={ctx.t('entityForm.noOptions')}
-      renderInput={(params) => <TextField {...params} label={label} required={required} error={Boolean(error)} helperText={error ?? helperText} />}
+      renderInput={(params) => (
+        <TextField {...params} label={label} required={required} error={Boolean(error)} helperText={error ?? helperText} />
+      )}
     />
   );
 }

@@ -8,7 +8,18 @@
 // for the rows (arrow keys move between them).
 // Not reproduced from the grid: its column menu and column chooser (a phone shows the screen's
 // compact columns), cell-by-cell keyboard focus, and copying a cell with Ctrl+C.
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { Box, ButtonBase, TablePagination, type SxProps, type Theme } from '@mui/material';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import type { GridSortDirection, GridSortModel } from '@mui/x-data-grid';
@@ -50,12 +61,33 @@ const LIST_SX: SxProps<Theme> = {
     borderColor: 'divider',
   },
   [`& .${C.header}`]: { fontWeight: 'fontWeightMedium', minHeight: 48 },
-  [`& .${C.cell}`]: { display: 'flex', alignItems: 'center', minWidth: 0, py: 0.75, whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.43 },
+  [`& .${C.cell}`]: {
+    display: 'flex',
+    alignItems: 'center',
+    minWidth: 0,
+    py: 0.75,
+    whiteSpace: 'normal',
+    overflowWrap: 'anywhere',
+    lineHeight: 1.43,
+  },
   [`& .${C.end}`]: { justifyContent: 'flex-end', textAlign: 'right' },
   [`& .${C.opens}`]: { cursor: 'pointer', '&:hover': { bgcolor: 'action.hover' } },
-  [`& [role="row"]:focus-visible, & .${C.sort}.Mui-focusVisible`]: { outline: (theme: Theme) => `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
+  [`& [role="row"]:focus-visible, & .${C.sort}.Mui-focusVisible`]: {
+    outline: (theme: Theme) => `2px solid ${theme.palette.primary.main}`,
+    outlineOffset: -2,
+  },
   // The sort button fills its header: a tap anywhere on the header sorts, as on the grid.
-  [`& .${C.sort}`]: { flex: 1, alignSelf: 'stretch', font: 'inherit', color: 'inherit', textAlign: 'start', gap: 0.5, minHeight: 36, borderRadius: 1, justifyContent: 'flex-start' },
+  [`& .${C.sort}`]: {
+    flex: 1,
+    alignSelf: 'stretch',
+    font: 'inherit',
+    color: 'inherit',
+    textAlign: 'start',
+    gap: 0.5,
+    minHeight: 36,
+    borderRadius: 1,
+    justifyContent: 'flex-start',
+  },
   [`& .${C.end} .${C.sort}`]: { justifyContent: 'flex-end', textAlign: 'right' },
   [`& .${C.skeleton}`]: { display: 'block', height: '1em', width: '80%', borderRadius: 1, bgcolor: 'action.hover' },
 };
@@ -78,7 +110,19 @@ export function nextSort(model: GridSortModel, field: string): GridSortModel {
 
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
 
-function HeaderCell({ column, index, sort, onSort, hintId }: { column: ListColumn; index: number; sort: GridSortDirection; onSort: (field: string) => void; hintId: string }) {
+function HeaderCell({
+  column,
+  index,
+  sort,
+  onSort,
+  hintId,
+}: {
+  column: ListColumn;
+  index: number;
+  sort: GridSortDirection;
+  onSort: (field: string) => void;
+  hintId: string;
+}) {
   const label = column.headerName ?? column.field;
   const className = cellClass(column.headerAlign);
   if (column.sortable === false) {
@@ -128,7 +172,16 @@ const PhoneRow = memo(function PhoneRow({ row, id, columns, ariaIndex, position,
     else if (open && event.key === 'Enter' && !insideControl(event.target)) open(row);
   };
   return (
-    <div role="row" data-id={id} aria-rowindex={ariaIndex} tabIndex={focusable ? 0 : -1} className={open ? `${C.row} ${C.opens}` : C.row} onClick={onClick} onKeyDown={onKeyDown} onFocus={() => onFocusRow(position)}>
+    <div
+      role="row"
+      data-id={id}
+      aria-rowindex={ariaIndex}
+      tabIndex={focusable ? 0 : -1}
+      className={open ? `${C.row} ${C.opens}` : C.row}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+      onFocus={() => onFocusRow(position)}
+    >
       {columns.map((column, index) => (
         <div key={column.field} role="gridcell" aria-colindex={index + 1} data-field={column.field} className={cellClass(column.align)}>
           {column.draw(row)}
@@ -157,7 +210,12 @@ function PhonePagination() {
   const intl = useIntl();
   if (!pager) return null;
   const { paging, page, pageSize } = pager;
-  const itemLabels = { first: 'entityGrid.pageFirst', last: 'entityGrid.pageLast', next: 'entityGrid.pageNext', previous: 'entityGrid.pagePrevious' } as const;
+  const itemLabels = {
+    first: 'entityGrid.pageFirst',
+    last: 'entityGrid.pageLast',
+    next: 'entityGrid.pageNext',
+    previous: 'entityGrid.pagePrevious',
+  } as const;
   return (
     <TablePagination
       component="div"
@@ -178,7 +236,10 @@ export default function PhoneList(props: GridViewProps) {
   const hintId = useId();
   // The visibility model is a new object at each render: the visible columns stay the same array
   // while their names do, so that the memoised rows are not drawn again.
-  const shownKey = allColumns.filter((column) => visibility[column.field] !== false).map((column) => column.field).join(',');
+  const shownKey = allColumns
+    .filter((column) => visibility[column.field] !== false)
+    .map((column) => column.field)
+    .join(',');
   const columns = useMemo(() => {
     const shown = new Set(shownKey.split(','));
     return allColumns.filter((column) => shown.has(column.field));
@@ -203,7 +264,13 @@ export default function PhoneList(props: GridViewProps) {
         <span id={hintId} hidden>
           {intl.formatMessage({ id: 'entityGrid.sortHint' })}
         </span>
-        <div role="grid" aria-label={props.ariaLabel} aria-rowcount={paging.total + 1} aria-colcount={columns.length} aria-busy={firstLoad || undefined}>
+        <div
+          role="grid"
+          aria-label={props.ariaLabel}
+          aria-rowcount={paging.total + 1}
+          aria-colcount={columns.length}
+          aria-busy={firstLoad || undefined}
+        >
           <div role="rowgroup">
             <div role="row" aria-rowindex={1} className={`${C.row} ${C.header}`}>
               {columns.map((column, index) => (

@@ -58,7 +58,11 @@ export function cellValue(entity: EntityShape, name: string, value: unknown, ctx
 
 /** One column per name, in that order. Throws on a name the entity lacks: a typo in a screen
  * should fail its first test, not show an empty column. */
-export function buildColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext): (GridColDef<GridRow, string> & { draw: CellDraw })[] {
+export function buildColumns(
+  entity: EntityShape,
+  names: readonly string[],
+  ctx: DisplayContext,
+): (GridColDef<GridRow, string> & { draw: CellDraw })[] {
   const notUploaded = ctx.t('entityGrid.notUploaded');
   return names.map((name, index) => {
     const field = requireField(entity, name, 'EntityGrid');
@@ -119,7 +123,12 @@ function customColumn(name: string, custom: CustomColumn): ListColumn {
 
 /** The grid's columns: derived from the entity (the first of its fields carries the "not
  * uploaded" chip) with the screen's overrides. */
-export function gridColumns(entity: EntityShape, names: readonly string[], ctx: DisplayContext, overrides: ColumnOverrides = {}): ListColumn[] {
+export function gridColumns(
+  entity: EntityShape,
+  names: readonly string[],
+  ctx: DisplayContext,
+  overrides: ColumnOverrides = {},
+): ListColumn[] {
   const { custom, render } = overrides;
   const own = names.filter((name) => !custom?.[name]);
   const derived = new Map(buildColumns(entity, own, ctx).map((column) => [column.field, column as ListColumn]));

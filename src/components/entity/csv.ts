@@ -79,4 +79,3 @@ export function fileSlug(text: string): string {
     .replace(/^-+|-+$/g, '');
   return slug || 'export';
 }
-

@@ -78,7 +78,8 @@ export function displayValue(entity: EntityShape, name: string, value: unknown, 
       if (field.format === 'date-time') return formatDateTime(value as string, ctx.lang);
       return String(value);
     case 'json':
-      if (field.itemsOf && Array.isArray(value)) return value.map((id) => lookupLabel(ctx.lists, field.itemsOf as string, id, ctx.lang)).join(', ');
+      if (field.itemsOf && Array.isArray(value))
+        return value.map((id) => lookupLabel(ctx.lists, field.itemsOf as string, id, ctx.lang)).join(', ');
       return JSON.stringify(value);
     default:
       return String(value);

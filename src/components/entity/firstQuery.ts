@@ -72,4 +72,3 @@ export function firstPageQuery(entity: EntityShape, columns: readonly string[], 
   const base = queryOf(initialSort(entity, columns), '', options.initialFilter ?? {}, options.fixedFilter ?? {});
   return { ...base, page: 1, pageSize: initialPageSize(options) };
 }
-

@@ -6,9 +6,31 @@ import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { from, lastValueFrom, type Observable, type Subscription } from 'rxjs';
 import type { ListQuery, ListResult } from '../../lib/datalayer/types';
-import { DATE_FROM, DATE_TO, firstPageQuery, initialPageSize, initialSort, PAGE_SIZE_MENUS, queryOf, type Filters, type GridQueryOptions, type ListScreen, type PageSizeMenu } from './firstQuery';
+import {
+  DATE_FROM,
+  DATE_TO,
+  firstPageQuery,
+  initialPageSize,
+  initialSort,
+  PAGE_SIZE_MENUS,
+  queryOf,
+  type Filters,
+  type GridQueryOptions,
+  type ListScreen,
+  type PageSizeMenu,
+} from './firstQuery';
 
-export { DATE_FROM, DATE_TO, firstPageQuery, PAGE_SIZE_MENUS, queryOf, type Filters, type GridQueryOptions, type ListScreen, type PageSizeMenu };
+export {
+  DATE_FROM,
+  DATE_TO,
+  firstPageQuery,
+  PAGE_SIZE_MENUS,
+  queryOf,
+  type Filters,
+  type GridQueryOptions,
+  type ListScreen,
+  type PageSizeMenu,
+};
 
 /** One page of rows: a promise, or an observable of the page as it becomes known (the data
  * layer's `listPages`: the server's page first, then with this device's pending records). */
@@ -94,7 +116,12 @@ export interface PageState<R> {
  * page shown again at once, from the caller's event (a change heard on the stream): the request
  * leaves before React renders anything, not after a render and its effects (a live list shows a
  * colleague's save sooner, issue 16). */
-export function usePage<R>(load: PageLoad<R>, query: ListQuery, refreshKey: unknown, first?: FirstPage<R>): PageState<R> & { retry: () => void; reload: () => void } {
+export function usePage<R>(
+  load: PageLoad<R>,
+  query: ListQuery,
+  refreshKey: unknown,
+  first?: FirstPage<R>,
+): PageState<R> & { retry: () => void; reload: () => void } {
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify([query, refreshKey ?? null, attempt]);
   // The page in hand already is drawn in the first render; `load` is still asked, as usual.

@@ -20,7 +20,8 @@ export interface Checked {
 }
 
 // ajv-formats "full" mode, the one Fastify loads.
-const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
 // The server's input rules (json-schema.ts withInputRules): no control characters, years 1900-2100.
 const TEXT = new RegExp(TEXT_PATTERN, 'u');
@@ -58,7 +59,8 @@ function checkString(field: Extract<Field, { kind: 'string' }>, raw: unknown): C
   if (field.format === 'date' && !DATE_YEARS.test(text)) return { value: text, problem: yearProblem() };
   if (!field.pattern && !TEXT.test(text)) return { value: text, problem: problem('controlChars') };
   if (field.minLength && length(text) < field.minLength) return { value: text, problem: problem('minLength', { limit: field.minLength }) };
-  if (length(text) > field.maxLength) return { value: text, problem: problem('maxLength', { limit: field.maxLength, count: length(text) }) };
+  if (length(text) > field.maxLength)
+    return { value: text, problem: problem('maxLength', { limit: field.maxLength, count: length(text) }) };
   if (field.format === 'email' && !EMAIL.test(text)) return { value: text, problem: problem('email') };
   if (field.pattern && !new RegExp(field.pattern, 'u').test(text)) {
     const id = field.format === 'phone' ? 'phone' : 'pattern';

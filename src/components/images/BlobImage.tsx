@@ -38,7 +38,17 @@ export function ImageUnavailable() {
 }
 
 /** An image from the server or this device: a spinner while it loads, a note if it cannot be. */
-export function SourceImage({ source, alt, fit = 'cover', onFailed }: { source: ImageSource; alt: string; fit?: ImageFit; onFailed?: (error: unknown) => void }) {
+export function SourceImage({
+  source,
+  alt,
+  fit = 'cover',
+  onFailed,
+}: {
+  source: ImageSource;
+  alt: string;
+  fit?: ImageFit;
+  onFailed?: (error: unknown) => void;
+}) {
   const state = useImageBlob(source, onFailed);
   if (state.status === 'ready') return <BlobImage blob={state.blob} alt={alt} fit={fit} />;
   if (state.status === 'loading') return <CircularProgress size={24} aria-label={alt} />;

@@ -109,7 +109,10 @@ function SlotCard({ slot, existing = [], value, onChange, disabled, readOnly }: 
   const remove = () => {
     const images = value.images.filter((i) => i.slot !== slot.slot);
     const stored = existing.some((i) => i.slot === slot.slot);
-    onChange({ images, removeImages: stored && !value.removeImages.includes(slot.slot) ? [...value.removeImages, slot.slot] : value.removeImages });
+    onChange({
+      images,
+      removeImages: stored && !value.removeImages.includes(slot.slot) ? [...value.removeImages, slot.slot] : value.removeImages,
+    });
   };
 
   const withBlob = (use: (blob: Blob) => void) => {
@@ -133,8 +136,24 @@ function SlotCard({ slot, existing = [], value, onChange, disabled, readOnly }: 
       <Typography id={headingId} component="h3" variant="subtitle2">
         {slot.label}
       </Typography>
-      <Box sx={{ aspectRatio: '4 / 3', maxHeight: 200, borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }}>
-        {filled ? <Preview filled={filled} alt={slot.label} /> : <Typography variant="body2" color="text.secondary">{t('files.empty')}</Typography>}
+      <Box
+        sx={{
+          aspectRatio: '4 / 3',
+          maxHeight: 200,
+          borderRadius: 1,
+          overflow: 'hidden',
+          bgcolor: 'action.hover',
+          display: 'grid',
+          placeItems: 'center',
+        }}
+      >
+        {filled ? (
+          <Preview filled={filled} alt={slot.label} />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {t('files.empty')}
+          </Typography>
+        )}
       </Box>
       {filled?.notUploaded && (
         <Box>
@@ -144,24 +163,55 @@ function SlotCard({ slot, existing = [], value, onChange, disabled, readOnly }: 
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
         {filled && (
           <>
-            <Button size="small" startIcon={<OpenInNewIcon />} onClick={() => withBlob(openBlob)} aria-label={t('files.openNamed', { name: slot.label })}>
+            <Button
+              size="small"
+              startIcon={<OpenInNewIcon />}
+              onClick={() => withBlob(openBlob)}
+              aria-label={t('files.openNamed', { name: slot.label })}
+            >
               {t('files.open')}
             </Button>
-            <Button size="small" startIcon={<DownloadIcon />} onClick={() => withBlob((blob) => downloadBlob(blob, filled.name))} aria-label={t('files.downloadNamed', { name: slot.label })}>
+            <Button
+              size="small"
+              startIcon={<DownloadIcon />}
+              onClick={() => withBlob((blob) => downloadBlob(blob, filled.name))}
+              aria-label={t('files.downloadNamed', { name: slot.label })}
+            >
               {t('files.download')}
             </Button>
           </>
         )}
         {!readOnly && (
           <>
-            <Button size="small" variant="outlined" startIcon={<PhotoCameraIcon />} disabled={disabled || busy} onClick={() => camera.current?.click()} aria-label={t('files.takeNamed', { name: slot.label })}>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<PhotoCameraIcon />}
+              disabled={disabled || busy}
+              onClick={() => camera.current?.click()}
+              aria-label={t('files.takeNamed', { name: slot.label })}
+            >
               {t('images.takePhoto')}
             </Button>
-            <Button size="small" variant="outlined" startIcon={<AddPhotoAlternateIcon />} disabled={disabled || busy} onClick={() => picker.current?.click()} aria-label={t(filled ? 'files.replaceNamed' : 'files.chooseNamed', { name: slot.label })}>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<AddPhotoAlternateIcon />}
+              disabled={disabled || busy}
+              onClick={() => picker.current?.click()}
+              aria-label={t(filled ? 'files.replaceNamed' : 'files.chooseNamed', { name: slot.label })}
+            >
               {t(filled ? 'files.replace' : 'images.pickFile')}
             </Button>
             {filled && (
-              <Button size="small" color="error" startIcon={<DeleteIcon />} disabled={disabled || busy} onClick={remove} aria-label={t('files.removeNamed', { name: slot.label })}>
+              <Button
+                size="small"
+                color="error"
+                startIcon={<DeleteIcon />}
+                disabled={disabled || busy}
+                onClick={remove}
+                aria-label={t('files.removeNamed', { name: slot.label })}
+              >
                 {t('files.remove')}
               </Button>
             )}
@@ -171,7 +221,15 @@ function SlotCard({ slot, existing = [], value, onChange, disabled, readOnly }: 
       </Box>
       {!readOnly && (
         <>
-          <input ref={camera} type="file" accept="image/*" capture="environment" hidden onChange={(event) => onFiles(event.currentTarget)} data-testid={`file-camera-${slot.slot}`} />
+          <input
+            ref={camera}
+            type="file"
+            accept="image/*"
+            capture="environment"
+            hidden
+            onChange={(event) => onFiles(event.currentTarget)}
+            data-testid={`file-camera-${slot.slot}`}
+          />
           <input
             ref={picker}
             type="file"

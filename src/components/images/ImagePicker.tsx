@@ -102,18 +102,42 @@ export function ImagePicker({ slots, max = 3, existing = [], value, onChange, di
   };
 
   return (
-    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1 }} disabled={disabled}>
+    <Box
+      component="fieldset"
+      sx={{ border: 0, p: 0, m: 0, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1 }}
+      disabled={disabled}
+    >
       <Typography component="legend" variant="subtitle2">
         {label ?? t('images.title')} ({t('images.count', { count: shown.length, max: usable.length })})
       </Typography>
       <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'repeat(auto-fill, minmax(104px, 1fr))', maxWidth: 480 }}>
         {shown.map((item, index) => (
-          <Box key={item.slot} sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }}>
+          <Box
+            key={item.slot}
+            sx={{
+              position: 'relative',
+              aspectRatio: '1',
+              borderRadius: 1,
+              overflow: 'hidden',
+              bgcolor: 'action.hover',
+              display: 'grid',
+              placeItems: 'center',
+            }}
+          >
             {item.blob && <BlobImage blob={item.blob} alt={t('images.alt', { n: index + 1 })} />}
             {item.source && <SourceImage source={item.source} alt={t('images.alt', { n: index + 1 })} />}
             {(item.kind === 'new' || item.pending) && (
               // On a paper background: readable over any photo, with the contrast the amber text needs.
-              <Box sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)', bgcolor: 'background.paper', borderRadius: 4 }}>
+              <Box
+                sx={{
+                  position: 'absolute',
+                  left: 4,
+                  bottom: 4,
+                  maxWidth: 'calc(100% - 8px)',
+                  bgcolor: 'background.paper',
+                  borderRadius: 4,
+                }}
+              >
                 <AmberChip label={t('images.notUploaded')} />
               </Box>
             )}
@@ -132,18 +156,48 @@ export function ImagePicker({ slots, max = 3, existing = [], value, onChange, di
         ))}
       </Box>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-        <Button variant="outlined" startIcon={<PhotoCameraIcon />} disabled={disabled || busy || full} onClick={() => camera.current?.click()}>
+        <Button
+          variant="outlined"
+          startIcon={<PhotoCameraIcon />}
+          disabled={disabled || busy || full}
+          onClick={() => camera.current?.click()}
+        >
           {t('images.takePhoto')}
         </Button>
-        <Button variant="outlined" startIcon={<AddPhotoAlternateIcon />} disabled={disabled || busy || full} onClick={() => picker.current?.click()}>
+        <Button
+          variant="outlined"
+          startIcon={<AddPhotoAlternateIcon />}
+          disabled={disabled || busy || full}
+          onClick={() => picker.current?.click()}
+        >
           {t('images.pickFile')}
         </Button>
         {busy && <CircularProgress size={20} aria-label={t('images.processing')} />}
-        {full && !busy && <Typography variant="body2" color="text.secondary">{t('images.full', { max: usable.length })}</Typography>}
+        {full && !busy && (
+          <Typography variant="body2" color="text.secondary">
+            {t('images.full', { max: usable.length })}
+          </Typography>
+        )}
       </Box>
       {/* Hidden inputs the buttons open: the camera directly on a phone, or the file chooser. */}
-      <input ref={camera} type="file" accept="image/*" capture="environment" hidden onChange={(event) => onFiles(event.currentTarget)} data-testid="image-camera" />
-      <input ref={picker} type="file" accept="image/*" multiple hidden onChange={(event) => onFiles(event.currentTarget)} data-testid="image-file" />
+      <input
+        ref={camera}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        hidden
+        onChange={(event) => onFiles(event.currentTarget)}
+        data-testid="image-camera"
+      />
+      <input
+        ref={picker}
+        type="file"
+        accept="image/*"
+        multiple
+        hidden
+        onChange={(event) => onFiles(event.currentTarget)}
+        data-testid="image-file"
+      />
       {problems.length > 0 && (
         <Alert severity="warning" onClose={() => setProblems([])}>
           {problems.map((p) => (

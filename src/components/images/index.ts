@@ -2,6 +2,16 @@
 export { ImagePicker, NO_IMAGE_CHANGES, type ImageChanges, type ImagePickerProps } from './ImagePicker';
 export { useRecordImages, fetchServerImage, sourceBlob, type ExistingImage, type ImageSource } from './sources';
 export { FileSlots, type FileSlot, type FileSlotsProps } from './FileSlots';
-export { shrinkImage, prepareDocument, targetSize, jpegName, ImageRejected, MAX_SIDE, JPEG_QUALITY, PDF_TYPE, type ImageProblem } from './shrink';
+export {
+  shrinkImage,
+  prepareDocument,
+  targetSize,
+  jpegName,
+  ImageRejected,
+  MAX_SIDE,
+  JPEG_QUALITY,
+  PDF_TYPE,
+  type ImageProblem,
+} from './shrink';
 export { BlobImage, ImageUnavailable, SourceImage, type ImageFit } from './BlobImage';
 export { toastImageFailure, imageNumber } from './failureToast';

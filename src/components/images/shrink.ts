@@ -131,7 +131,10 @@ export const PDF_TYPE = 'application/pdf';
 
 /** A file for a slot that takes documents too: a PDF as it is (within 5 MB), an image shrunk
  * like any photo. */
-export async function prepareDocument(file: Blob, fileName = (file as Partial<File>).name ?? 'document'): Promise<{ blob: Blob; name: string }> {
+export async function prepareDocument(
+  file: Blob,
+  fileName = (file as Partial<File>).name ?? 'document',
+): Promise<{ blob: Blob; name: string }> {
   const isPdf = file.type === PDF_TYPE || (!file.type && /\.pdf$/i.test(fileName));
   if (!isPdf) return shrinkImage(file, fileName);
   if (file.size > MAX_IMAGE_BYTES) throw new ImageRejected('tooLarge');

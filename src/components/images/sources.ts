@@ -10,8 +10,7 @@ import { useLiveQuery } from '../../lib/db/hooks';
 
 export type ImageSource =
   /** `file`: a client's photo or document (GET /imgs/getfile, by kind); else a record image. */
-  | { kind: 'server'; id: string; name: string; file?: boolean }
-  | { kind: 'local'; data: string; type: string };
+  { kind: 'server'; id: string; name: string; file?: boolean } | { kind: 'local'; data: string; type: string };
 
 /** An image a record has now, in one of its slots (sp_img1, jb_img2, …). */
 export interface ExistingImage {

@@ -68,7 +68,9 @@ export function LazyMap({ unavailableText, whenShown = false, ...props }: LazyMa
   );
   if (failed) return fallback;
   // An image role: a plain span may not carry a name (axe, Lighthouse: aria-prohibited-attr).
-  const loading = <Skeleton ref={place} variant="rectangular" height={props.height} role="img" aria-label={intl.formatMessage({ id: 'map.loading' })} />;
+  const loading = (
+    <Skeleton ref={place} variant="rectangular" height={props.height} role="img" aria-label={intl.formatMessage({ id: 'map.loading' })} />
+  );
   if (!due) return loading;
   return (
     <MapBoundary fallback={fallback}>

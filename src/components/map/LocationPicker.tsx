@@ -41,7 +41,11 @@ function toCoord(value: CoordInput): number | null {
 
 /** Typed text is kept as typed until it is a number, so '-1.' can become '-1.5'. */
 function useCoordText(value: LocationValue) {
-  const [typed, setTyped] = useState<{ lat: string; lng: string; from: LocationValue }>({ lat: text(value.lat), lng: text(value.lng), from: value });
+  const [typed, setTyped] = useState<{ lat: string; lng: string; from: LocationValue }>({
+    lat: text(value.lat),
+    lng: text(value.lng),
+    from: value,
+  });
   // A position set elsewhere (map, device) replaces what was typed.
   if (!Object.is(typed.from.lat, value.lat) || !Object.is(typed.from.lng, value.lng)) {
     const next = { lat: text(value.lat), lng: text(value.lng), from: value };
@@ -115,7 +119,12 @@ export function LocationPicker({ value: input, onChange, defaultCenter, errors, 
           </Grid>
         ))}
         <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-          <Button variant="outlined" onClick={() => void locate()} disabled={disabled || locating} startIcon={locating ? <CircularProgress size={16} /> : <MyLocationIcon />}>
+          <Button
+            variant="outlined"
+            onClick={() => void locate()}
+            disabled={disabled || locating}
+            startIcon={locating ? <CircularProgress size={16} /> : <MyLocationIcon />}
+          >
             {t('location.useMyPosition')}
           </Button>
           {position && !disabled && (

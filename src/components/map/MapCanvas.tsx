@@ -11,7 +11,17 @@ import { getCachedLists } from '../../lib/datalayer/lists';
 import { roundCoord, type LatLng } from './coords';
 import { mapStyle, territoryPoints } from './mapStyle';
 import { VisibleMarkers, type PointNames } from './VisibleMarkers';
-import { PointLayers, POINT_LAYER_IDS, ServerClusterLayers, clusterClicked, pointClicked, showPinImage, type CountedCluster, type MapPoint, type PointGroup } from './PointLayers';
+import {
+  PointLayers,
+  POINT_LAYER_IDS,
+  ServerClusterLayers,
+  clusterClicked,
+  pointClicked,
+  showPinImage,
+  type CountedCluster,
+  type MapPoint,
+  type PointGroup,
+} from './PointLayers';
 
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
@@ -106,7 +116,19 @@ function MarkerPopup({ marker, onClose }: { marker: MapMarker; onClose: () => vo
 
 /** A GL point's info window. Opened from the list of markers (`focus`), it takes the focus, so
  * a screen reader reads it (and Escape closes it: MapCanvas). */
-function PointPopup({ point, group, render, focus, onClose }: { point: MapPoint; group: PointGroup; render?: MapCanvasProps['renderPointPopup']; focus: boolean; onClose: () => void }) {
+function PointPopup({
+  point,
+  group,
+  render,
+  focus,
+  onClose,
+}: {
+  point: MapPoint;
+  group: PointGroup;
+  render?: MapCanvasProps['renderPointPopup'];
+  focus: boolean;
+  onClose: () => void;
+}) {
   const content = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!focus) return;
@@ -115,15 +137,24 @@ function PointPopup({ point, group, render, focus, onClose }: { point: MapPoint;
     return () => cancelAnimationFrame(frame);
   }, [focus, point.id]);
   return (
-    <Popup longitude={point.lng} latitude={point.lat} anchor="bottom" offset={group.symbol === 'pin' ? 24 : 10} onClose={onClose} closeOnClick={false} focusAfterOpen={false} maxWidth="280px">
-      <Box
-        ref={content}
-        tabIndex={-1}
-        aria-live="polite"
-        sx={{ color: 'text.primary', pr: 2, outline: 'none' }}
-        data-testid="map-popup"
-      >
-        {render ? render(point, group) : <Typography variant="subtitle2" component="p">{point.title}</Typography>}
+    <Popup
+      longitude={point.lng}
+      latitude={point.lat}
+      anchor="bottom"
+      offset={group.symbol === 'pin' ? 24 : 10}
+      onClose={onClose}
+      closeOnClick={false}
+      focusAfterOpen={false}
+      maxWidth="280px"
+    >
+      <Box ref={content} tabIndex={-1} aria-live="polite" sx={{ color: 'text.primary', pr: 2, outline: 'none' }} data-testid="map-popup">
+        {render ? (
+          render(point, group)
+        ) : (
+          <Typography variant="subtitle2" component="p">
+            {point.title}
+          </Typography>
+        )}
       </Box>
     </Popup>
   );
@@ -137,7 +168,23 @@ function useThemedStyle() {
 }
 
 export default function MapCanvas(props: MapCanvasProps) {
-  const { center, zoom, markers, groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, focus, onMapClick, onMarkerDragEnd, height, ariaLabel, onUnavailable } = props;
+  const {
+    center,
+    zoom,
+    markers,
+    groups,
+    clusters,
+    onViewChange,
+    renderPointPopup,
+    pointNames,
+    groupName,
+    focus,
+    onMapClick,
+    onMarkerDragEnd,
+    height,
+    ariaLabel,
+    onUnavailable,
+  } = props;
   const intl = useIntl();
   const locale = useMapLocale();
   const style = useThemedStyle();
@@ -176,7 +223,13 @@ export default function MapCanvas(props: MapCanvasProps) {
 
   const reportView = (map: maplibregl.Map) => {
     const bounds = map.getBounds();
-    onViewChange?.({ zoom: map.getZoom(), west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() });
+    onViewChange?.({
+      zoom: map.getZoom(),
+      west: bounds.getWest(),
+      south: bounds.getSouth(),
+      east: bounds.getEast(),
+      north: bounds.getNorth(),
+    });
   };
 
   const onError = (event: ErrorEvent) => {
@@ -227,7 +280,15 @@ export default function MapCanvas(props: MapCanvasProps) {
           <NavigationControl showCompass={false} />
           {clusters && <ServerClusterLayers clusters={clusters} />}
           {groups && <PointLayers groups={groups} />}
-          {shownPoint && <PointPopup point={shownPoint.point} group={shownPoint.group} render={renderPointPopup} focus={Boolean(shownPoint.opener)} onClose={closePoint} />}
+          {shownPoint && (
+            <PointPopup
+              point={shownPoint.point}
+              group={shownPoint.group}
+              render={renderPointPopup}
+              focus={Boolean(shownPoint.opener)}
+              onClose={closePoint}
+            />
+          )}
           {markers.map((marker) => (
             <Marker
               key={marker.id}
@@ -247,13 +308,23 @@ export default function MapCanvas(props: MapCanvasProps) {
         </Map>
         {tilesFailed && (
           // At the top, clear of the attribution (bottom) and the zoom buttons (top right).
-          <Alert severity="warning" onClose={() => setTilesFailed(false)} sx={{ position: 'absolute', top: 8, left: 8, right: 52, py: 0, typography: 'body2' }}>
+          <Alert
+            severity="warning"
+            onClose={() => setTilesFailed(false)}
+            sx={{ position: 'absolute', top: 8, left: 8, right: 52, py: 0, typography: 'body2' }}
+          >
             {intl.formatMessage({ id: 'map.tilesFailed' })}
           </Alert>
         )}
       </Box>
       {loaded && (groups || clusters) && (
-        <VisibleMarkers map={loaded} groups={groups ?? NO_GROUPS} pointNames={pointNames} groupName={groupName} onOpenPoint={(hit, opener) => setOpenPoint({ ...hit, opener })} />
+        <VisibleMarkers
+          map={loaded}
+          groups={groups ?? NO_GROUPS}
+          pointNames={pointNames}
+          groupName={groupName}
+          onOpenPoint={(hit, opener) => setOpenPoint({ ...hit, opener })}
+        />
       )}
     </>
   );

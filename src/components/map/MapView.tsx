@@ -27,7 +27,20 @@ export interface MapViewProps {
   whenShown?: boolean;
 }
 
-export function MapView({ markers = [], groups, clusters, onViewChange, renderPointPopup, pointNames, groupName, center, zoom, height = 320, ariaLabel, whenShown }: MapViewProps) {
+export function MapView({
+  markers = [],
+  groups,
+  clusters,
+  onViewChange,
+  renderPointPopup,
+  pointNames,
+  groupName,
+  center,
+  zoom,
+  height = 320,
+  ariaLabel,
+  whenShown,
+}: MapViewProps) {
   const intl = useIntl();
   const placed = markers.filter((m) => isLatLng(m));
   const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];

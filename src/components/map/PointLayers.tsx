@@ -104,7 +104,12 @@ function ClusterLayers({ ids, source }: { ids: [circles: string, counts: string]
         source={source}
         type="symbol"
         filter={['has', 'point_count']}
-        layout={{ 'text-field': ['get', 'point_count_abbreviated'], 'text-font': ['sans-serif'], 'text-size': 12, 'text-allow-overlap': true }}
+        layout={{
+          'text-field': ['get', 'point_count_abbreviated'],
+          'text-font': ['sans-serif'],
+          'text-size': 12,
+          'text-allow-overlap': true,
+        }}
         paint={{ 'text-color': dark ? '#000000' : '#ffffff' }}
       />
     </>

@@ -35,7 +35,8 @@ export function markersInView(map: MaplibreMap, groups: readonly PointGroup[]): 
       continue;
     }
     const hit = pointClicked(feature, groups);
-    if (hit && !seen.has(`point:${hit.point.id}`)) seen.set(`point:${hit.point.id}`, { kind: 'point', key: `point:${hit.point.id}`, lng, lat, ...hit });
+    if (hit && !seen.has(`point:${hit.point.id}`))
+      seen.set(`point:${hit.point.id}`, { kind: 'point', key: `point:${hit.point.id}`, lng, lat, ...hit });
   }
   return [...seen.values()].sort((a, b) => b.lat - a.lat || a.lng - b.lng);
 }
@@ -120,7 +121,14 @@ export function VisibleMarkers({ map, groups, onOpenPoint, pointNames, groupName
             {say('map.list.hint')}
           </Typography>
           {/* Announced as the view changes; focused after a cluster opens (its button goes). */}
-          <Typography variant="body2" role="status" ref={status} tabIndex={-1} data-testid="map-list-count" sx={{ mt: 0.5, outline: 'none' }}>
+          <Typography
+            variant="body2"
+            role="status"
+            ref={status}
+            tabIndex={-1}
+            data-testid="map-list-count"
+            sx={{ mt: 0.5, outline: 'none' }}
+          >
             {say('map.list.count', { count: markerCount })}
           </Typography>
           <List dense aria-label={say('map.list.label')} sx={{ maxHeight: 320, overflowY: 'auto' }}>

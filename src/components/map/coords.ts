@@ -23,9 +23,12 @@ export function roundCoord(value: number): number {
 
 export function isLatLng(value: Partial<LatLng> | null | undefined): value is LatLng {
   return (
-    typeof value?.lat === 'number' && typeof value.lng === 'number' &&
-    Number.isFinite(value.lat) && Number.isFinite(value.lng) &&
-    Math.abs(value.lat) <= 90 && Math.abs(value.lng) <= 180
+    typeof value?.lat === 'number' &&
+    typeof value.lng === 'number' &&
+    Number.isFinite(value.lat) &&
+    Number.isFinite(value.lng) &&
+    Math.abs(value.lat) <= 90 &&
+    Math.abs(value.lng) <= 180
   );
 }
 

@@ -22,7 +22,12 @@ export function currentPosition(geo: Geolocation | undefined = globalThis.naviga
   if (globalThis.isSecureContext === false) return Promise.reject(new GeoError('insecure'));
   return new Promise((resolve, reject) => {
     geo.getCurrentPosition(
-      (position) => resolve({ lat: roundCoord(position.coords.latitude), lng: roundCoord(position.coords.longitude), accuracy: position.coords.accuracy }),
+      (position) =>
+        resolve({
+          lat: roundCoord(position.coords.latitude),
+          lng: roundCoord(position.coords.longitude),
+          accuracy: position.coords.accuracy,
+        }),
       (error) => reject(new GeoError(REASONS[error.code] ?? 'unavailable')),
       { enableHighAccuracy: true, timeout: GEO_TIMEOUT_MS, maximumAge: 60_000 },
     );

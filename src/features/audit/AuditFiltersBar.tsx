@@ -12,7 +12,21 @@ interface Choice {
   label: string;
 }
 
-function FilterSelect({ label, value, choices, onChange, testId, ctx }: { label: string; value: string; choices: readonly Choice[]; onChange: (value: string) => void; testId: string; ctx: DisplayContext }) {
+function FilterSelect({
+  label,
+  value,
+  choices,
+  onChange,
+  testId,
+  ctx,
+}: {
+  label: string;
+  value: string;
+  choices: readonly Choice[];
+  onChange: (value: string) => void;
+  testId: string;
+  ctx: DisplayContext;
+}) {
   return (
     <TextField
       select
@@ -36,7 +50,17 @@ function FilterSelect({ label, value, choices, onChange, testId, ctx }: { label:
   );
 }
 
-function DateBound({ label, value, onChange, testId }: { label: string; value: string; onChange: (value: string) => void; testId: string }) {
+function DateBound({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
   return (
     <TextField
       type="date"
@@ -73,13 +97,27 @@ export function AuditFiltersBar({ filters, onChange, ctx, users, anyOrganisation
   // A user picked from a link or a past filter who is no longer listed still shows.
   if (filters.userId && !users.has(filters.userId)) userChoices.push({ value: filters.userId, label: filters.userId });
   const organisations = lookupOptions(ctx.lists, 'organisation', ctx.lang).map((o) => ({ value: String(o.value), label: o.label }));
-  const actions = AUDIT_ACTIONS.map((action) => ({ value: action, label: actionLabel(action, ctx.t) })).sort((a, b) => a.label.localeCompare(b.label, ctx.lang));
+  const actions = AUDIT_ACTIONS.map((action) => ({ value: action, label: actionLabel(action, ctx.t) })).sort((a, b) =>
+    a.label.localeCompare(b.label, ctx.lang),
+  );
   const active = Object.keys(filters).length > 0;
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }} role="search" aria-label={ctx.t('audit.filters')}>
-      <FilterSelect label={ctx.t('audit.column.user')} value={filters.userId ?? ''} choices={userChoices} onChange={(v) => set('userId', v)} testId="audit-filter-user" ctx={ctx} />
+      <FilterSelect
+        label={ctx.t('audit.column.user')}
+        value={filters.userId ?? ''}
+        choices={userChoices}
+        onChange={(v) => set('userId', v)}
+        testId="audit-filter-user"
+        ctx={ctx}
+      />
       {!anyOrganisation && ownOrganisation && (
-        <Typography variant="body2" color="text.secondary" data-testid="audit-own-organisation" sx={{ flex: { xs: '1 1 100%', sm: '0 1 auto' } }}>
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          data-testid="audit-own-organisation"
+          sx={{ flex: { xs: '1 1 100%', sm: '0 1 auto' } }}
+        >
           {ctx.t('audit.ownOrganisation', { name: ownOrganisation })}
         </Typography>
       )}
@@ -93,10 +131,34 @@ export function AuditFiltersBar({ filters, onChange, ctx, users, anyOrganisation
           ctx={ctx}
         />
       )}
-      <FilterSelect label={ctx.t('audit.column.entity')} value={filters.entity ?? ''} choices={entityOptions(ctx.t, ctx.lang)} onChange={(v) => set('entity', v)} testId="audit-filter-entity" ctx={ctx} />
-      <FilterSelect label={ctx.t('audit.column.action')} value={filters.action ?? ''} choices={actions} onChange={(v) => set('action', v)} testId="audit-filter-action" ctx={ctx} />
-      <DateBound label={ctx.t('audit.dateFrom')} value={filters.dateFrom ?? ''} onChange={(v) => set('dateFrom', v)} testId="audit-filter-dateFrom" />
-      <DateBound label={ctx.t('audit.dateTo')} value={filters.dateTo ?? ''} onChange={(v) => set('dateTo', v)} testId="audit-filter-dateTo" />
+      <FilterSelect
+        label={ctx.t('audit.column.entity')}
+        value={filters.entity ?? ''}
+        choices={entityOptions(ctx.t, ctx.lang)}
+        onChange={(v) => set('entity', v)}
+        testId="audit-filter-entity"
+        ctx={ctx}
+      />
+      <FilterSelect
+        label={ctx.t('audit.column.action')}
+        value={filters.action ?? ''}
+        choices={actions}
+        onChange={(v) => set('action', v)}
+        testId="audit-filter-action"
+        ctx={ctx}
+      />
+      <DateBound
+        label={ctx.t('audit.dateFrom')}
+        value={filters.dateFrom ?? ''}
+        onChange={(v) => set('dateFrom', v)}
+        testId="audit-filter-dateFrom"
+      />
+      <DateBound
+        label={ctx.t('audit.dateTo')}
+        value={filters.dateTo ?? ''}
+        onChange={(v) => set('dateTo', v)}
+        testId="audit-filter-dateTo"
+      />
       {active && (
         <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => onChange({})} data-testid="audit-clear-filters">
           {ctx.t('entityGrid.clearFilters')}

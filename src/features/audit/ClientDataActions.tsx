@@ -52,7 +52,14 @@ export function ClientDataActions({ profId, name, regNo, onErased, size = 'mediu
       >
         {say('audit.clientData.export')}
       </Button>
-      <Button variant="outlined" color="error" size={size} startIcon={<DeleteForeverIcon />} onClick={() => setErasing(true)} data-testid="client-erase">
+      <Button
+        variant="outlined"
+        color="error"
+        size={size}
+        startIcon={<DeleteForeverIcon />}
+        onClick={() => setErasing(true)}
+        data-testid="client-erase"
+      >
         {say('audit.clientData.erase')}
       </Button>
       <DeleteDialog

@@ -3,7 +3,19 @@
 // scope); each found client can be exported (ZIP) or erased, with a reason and the password.
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, InputAdornment, LinearProgress, List, ListItem, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  InputAdornment,
+  LinearProgress,
+  List,
+  ListItem,
+  TextField,
+  Typography,
+} from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SearchIcon from '@mui/icons-material/Search';
 import { Page } from '../../components';
@@ -64,7 +76,13 @@ export function ClientRequestsPage() {
           onChange={(event) => setText(event.target.value)}
           sx={{ width: '100%', maxWidth: 480 }}
           slotProps={{
-            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
             htmlInput: { 'data-testid': 'audit-clients-search' },
           }}
         />
@@ -81,11 +99,25 @@ export function ClientRequestsPage() {
         </Typography>
       )}
       {found.status === 'ready' && found.rows.length > 0 && (
-        <List disablePadding aria-label={ctx.t('audit.clients.results')} sx={{ display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="audit-clients-results">
+        <List
+          disablePadding
+          aria-label={ctx.t('audit.clients.results')}
+          sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}
+          data-testid="audit-clients-results"
+        >
           {found.rows.map((row) => (
             <ListItem key={row.profId} disableGutters disablePadding data-testid="audit-client-row" data-id={row.profId}>
               <Card variant="outlined" sx={{ width: '100%' }}>
-                <CardContent sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', justifyContent: 'space-between', '&:last-child': { pb: 2 } }}>
+                <CardContent
+                  sx={{
+                    display: 'flex',
+                    flexWrap: 'wrap',
+                    gap: 1.5,
+                    alignItems: 'center',
+                    justifyContent: 'space-between',
+                    '&:last-child': { pb: 2 },
+                  }}
+                >
                   <Box sx={{ minWidth: 0 }}>
                     <Typography component="p" variant="subtitle1" sx={{ overflowWrap: 'anywhere' }}>
                       {row.name}
@@ -97,7 +129,13 @@ export function ClientRequestsPage() {
                       {row.location ? ` · ${lookupLabel(ctx.lists, 'organisation', row.location, ctx.lang)}` : ''}
                     </Typography>
                   </Box>
-                  <ClientDataActions profId={row.profId} name={row.name} regNo={row.regNo} size="small" onErased={() => setVersion((n) => n + 1)} />
+                  <ClientDataActions
+                    profId={row.profId}
+                    name={row.name}
+                    regNo={row.regNo}
+                    size="small"
+                    onErased={() => setVersion((n) => n + 1)}
+                  />
                 </CardContent>
               </Card>
             </ListItem>

@@ -5,7 +5,18 @@
 // change of the record's tables or of the log asks the pages shown again.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { isAxiosError } from 'axios';
-import { Accordion, AccordionDetails, AccordionSummary, Alert, Box, Button, CircularProgress, List, ListItem, Typography } from '@mui/material';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  List,
+  ListItem,
+  Typography,
+} from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import HistoryIcon from '@mui/icons-material/History';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
@@ -90,7 +101,13 @@ export function useHistory(entity: string, recordId: string) {
       const answer = await fetchHistory(entity, recordId, next);
       if (ask !== request.current) return;
       pages.current = next;
-      setState((was) => ({ status: 'ready', rows: merge([...was.rows, ...answer.rows]), total: answer.total, pages: next, loadingMore: false }));
+      setState((was) => ({
+        status: 'ready',
+        rows: merge([...was.rows, ...answer.rows]),
+        total: answer.total,
+        pages: next,
+        loadingMore: false,
+      }));
     } catch {
       if (ask !== request.current) return;
       setState((was) => ({ ...was, status: 'failed', loadingMore: false }));
@@ -134,7 +151,15 @@ export function HistoryEntry({ entry, ctx, ownEntity }: { entry: AuditEntry; ctx
   // A sub-record (a client's skills, a referral) says which one; a photo's action says it already.
   const part = entry.entity && entry.entity !== ownEntity && !entry.action.startsWith('image.') ? entityLabel(entry.entity, ctx.t) : '';
   return (
-    <ListItem disableGutters divider alignItems="flex-start" data-testid="history-entry" data-action={entry.action} data-entity={entry.entity ?? ''} sx={{ display: 'block', py: 1 }}>
+    <ListItem
+      disableGutters
+      divider
+      alignItems="flex-start"
+      data-testid="history-entry"
+      data-action={entry.action}
+      data-entity={entry.entity ?? ''}
+      sx={{ display: 'block', py: 1 }}
+    >
       <Typography variant="subtitle2" component="p" data-testid="history-action">
         {actionLabel(entry.action, ctx.t)}
         {part ? ` · ${part}` : ''}
@@ -165,7 +190,17 @@ export function HistoryEntry({ entry, ctx, ownEntity }: { entry: AuditEntry; ctx
   );
 }
 
-function HistoryBody({ history, ctx, entity, connected }: { history: ReturnType<typeof useHistory>; ctx: DisplayContext; entity: string; connected: boolean }) {
+function HistoryBody({
+  history,
+  ctx,
+  entity,
+  connected,
+}: {
+  history: ReturnType<typeof useHistory>;
+  ctx: DisplayContext;
+  entity: string;
+  connected: boolean;
+}) {
   const { state, start, more } = history;
   if (!connected) {
     return (

@@ -11,7 +11,10 @@ export const HISTORY_PAGE_SIZE = 20;
 
 /** The query parameters of the filters that are set. */
 export function filterParams(filters: AuditFilters): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '' && value !== null)) as Record<string, string | number>;
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '' && value !== null)) as Record<
+    string,
+    string | number
+  >;
 }
 
 /** GET /api/history/:entity/:id: the record's entries, newest first (404: not readable). */

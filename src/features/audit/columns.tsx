@@ -54,7 +54,9 @@ function ChangedCell({ entry, ctx }: { entry: AuditEntry; ctx: DisplayContext })
 
 /** The phone list's one cell: the whole entry in a few short lines. */
 function EntryCell({ entry, ctx, role }: { entry: AuditEntry; ctx: DisplayContext; role: number | undefined }) {
-  const who = [entry.userName ?? ctx.t('audit.history.system'), roleLabel(entry.role, ctx.t), organisationText(entry, ctx)].filter(Boolean).join(' · ');
+  const who = [entry.userName ?? ctx.t('audit.history.system'), roleLabel(entry.role, ctx.t), organisationText(entry, ctx)]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <Box component="span" sx={{ display: 'flex', flexDirection: 'column', gap: 0.25, minWidth: 0 }}>
       <Box component="span" sx={{ fontWeight: 'fontWeightMedium' }}>
@@ -73,7 +75,14 @@ function EntryCell({ entry, ctx, role }: { entry: AuditEntry; ctx: DisplayContex
 export const PHONE_COLUMNS = ['at', 'entry'] as const;
 export const WIDE_COLUMNS = ['at', 'userName', 'role', 'organisation', 'action', 'record', 'changed'] as const;
 
-function column(field: string, headerName: string, text: (entry: AuditEntry) => string, draw: (entry: AuditEntry) => ReactNode, minWidth = 120, flex = 1): ListColumn {
+function column(
+  field: string,
+  headerName: string,
+  text: (entry: AuditEntry) => string,
+  draw: (entry: AuditEntry) => ReactNode,
+  minWidth = 120,
+  flex = 1,
+): ListColumn {
   return {
     field,
     headerName,
@@ -99,8 +108,20 @@ export function auditColumns(ctx: DisplayContext, role: number | undefined): Lis
     column('role', ctx.t('audit.column.role'), roleText, roleText),
     column('organisation', ctx.t('audit.column.organisation'), organisation, organisation),
     column('action', ctx.t('audit.column.action'), action, action),
-    column('record', ctx.t('audit.column.record'), (e) => recordText(e, ctx), (e) => <RecordCell entry={e} ctx={ctx} role={role} />),
+    column(
+      'record',
+      ctx.t('audit.column.record'),
+      (e) => recordText(e, ctx),
+      (e) => <RecordCell entry={e} ctx={ctx} role={role} />,
+    ),
     column('changed', ctx.t('audit.column.changed'), changed, (e) => <ChangedCell entry={e} ctx={ctx} />, 160, 2),
-    column('entry', ctx.t('audit.column.entry'), (e) => [action(e), recordText(e, ctx), user(e), changed(e)].filter(Boolean).join(' · '), (e) => <EntryCell entry={e} ctx={ctx} role={role} />, 160, 2),
+    column(
+      'entry',
+      ctx.t('audit.column.entry'),
+      (e) => [action(e), recordText(e, ctx), user(e), changed(e)].filter(Boolean).join(' · '),
+      (e) => <EntryCell entry={e} ctx={ctx} role={role} />,
+      160,
+      2,
+    ),
   ];
 }

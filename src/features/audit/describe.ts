@@ -60,7 +60,12 @@ export function valueText(entityName: string | null, field: string, value: unkno
   const entity = entityName ? getEntity(entityName) : undefined;
   let text: string;
   try {
-    text = entity && fieldOf(entity, field) ? displayValue(entity, field, value, ctx) : typeof value === 'string' ? value : JSON.stringify(value);
+    text =
+      entity && fieldOf(entity, field)
+        ? displayValue(entity, field, value, ctx)
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value);
   } catch {
     text = typeof value === 'string' ? value : JSON.stringify(value);
   }
@@ -78,6 +83,8 @@ export function entityOptions(t: Translate, lang: string): { value: string; labe
 /** Change-stream tables of an entity and of the records kept under it (a client's sub-records,
  * photos and referrals), whose changes show in its history. */
 export function historyTables(entityName: string): string[] {
-  const tables = (entities as readonly EntityShape[]).filter((e) => e.server && (e.name === entityName || e.parent?.entity === entityName)).map((e) => e.table);
+  const tables = (entities as readonly EntityShape[])
+    .filter((e) => e.server && (e.name === entityName || e.parent?.entity === entityName))
+    .map((e) => e.table);
   return [...new Set([...tables, 'audit_log'])];
 }

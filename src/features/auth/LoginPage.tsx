@@ -1,17 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { useIntl } from 'react-intl';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  IconButton,
-  InputAdornment,
-  Link,
-  Paper,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, CircularProgress, IconButton, InputAdornment, Link, Paper, TextField, Typography } from '@mui/material';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';

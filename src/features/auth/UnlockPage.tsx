@@ -51,7 +51,13 @@ export function UnlockPage({ user }: { user: SessionUser }) {
 
   return (
     <Box component="main" sx={{ display: 'flex', justifyContent: 'center', py: { xs: 2, sm: 6 }, px: 1 }}>
-      <Paper component="form" onSubmit={submit} noValidate sx={{ p: { xs: 2, sm: 4 }, width: '100%', maxWidth: 420 }} data-testid="unlock-page">
+      <Paper
+        component="form"
+        onSubmit={submit}
+        noValidate
+        sx={{ p: { xs: 2, sm: 4 }, width: '100%', maxWidth: 420 }}
+        data-testid="unlock-page"
+      >
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 2 }}>
           <LockIcon color="primary" aria-hidden />
           <Typography component="h1" variant="h5" sx={{ flexGrow: 1 }}>

@@ -21,15 +21,7 @@ export function RequirePermission({ permission, children }: { permission: Permis
 }
 
 /** Own record for everyone (own profile), other records only with `permission`. */
-export function RequireSelfOrPermission({
-  param,
-  permission,
-  children,
-}: {
-  param: string;
-  permission: Permission;
-  children?: ReactNode;
-}) {
+export function RequireSelfOrPermission({ param, permission, children }: { param: string; permission: Permission; children?: ReactNode }) {
   const user = useSessionUser();
   const id = useParams()[param];
   const allowed = (user !== null && id === user.userId) || can(user?.role, permission);

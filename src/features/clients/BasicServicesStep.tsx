@@ -31,7 +31,11 @@ export function useApprenticeshipOffers(ctx: DisplayContext): { offers: Offer[];
         const names = new Map(services.rows.map((s) => [s.sp_Detail_Id, s.name]));
         const offers = apprenticeships.rows
           .filter((a) => names.has(a.sp_d_Id))
-          .map((a) => ({ value: a.appr_Id, service: a.sp_d_Id, label: `${lookupLabel(ctx.lists, 'trade', a.trade, ctx.lang)} — ${names.get(a.sp_d_Id) ?? ''}` }))
+          .map((a) => ({
+            value: a.appr_Id,
+            service: a.sp_d_Id,
+            label: `${lookupLabel(ctx.lists, 'trade', a.trade, ctx.lang)} — ${names.get(a.sp_d_Id) ?? ''}`,
+          }))
           .sort((x, y) => x.label.localeCompare(y.label, ctx.lang));
         if (current) setState({ offers, loading: false, failed: false });
       },
@@ -58,7 +62,9 @@ interface Props {
 
 export function BasicServicesStep({ value, onChange, ctx, disabled }: Props) {
   const { offers, loading, failed } = useApprenticeshipOffers(ctx);
-  const chosenOffers = value.appr.map((a) => offers.find((o) => o.value === a.tbl_Id) ?? { value: a.tbl_Id, service: '', label: offerLabel(offers, a.tbl_Id, ctx) });
+  const chosenOffers = value.appr.map(
+    (a) => offers.find((o) => o.value === a.tbl_Id) ?? { value: a.tbl_Id, service: '', label: offerLabel(offers, a.tbl_Id, ctx) },
+  );
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       {failed && <Alert severity="warning">{ctx.t('clients.services.offersUnavailable')}</Alert>}
@@ -74,7 +80,9 @@ export function BasicServicesStep({ value, onChange, ctx, disabled }: Props) {
         isOptionEqualToValue={(a, b) => a.value === b.value}
         onChange={(_e, chosen) => onChange({ ...value, appr: chosen.map((o) => ({ tbl_Id: o.value })) })}
         noOptionsText={ctx.t(loading ? 'common.loading' : 'clients.services.noOffers')}
-        renderInput={(params) => <TextField {...params} label={ctx.t('clients.services.appr')} helperText={ctx.t('clients.services.apprHelp')} />}
+        renderInput={(params) => (
+          <TextField {...params} label={ctx.t('clients.services.appr')} helperText={ctx.t('clients.services.apprHelp')} />
+        )}
       />
       <LookupMultiSelect
         id="client-orghelp"

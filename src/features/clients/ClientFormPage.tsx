@@ -6,7 +6,24 @@
 import { useState, type ReactNode } from 'react';
 import { isAxiosError } from 'axios';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, LinearProgress, Step, StepButton, StepContent, StepLabel, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  LinearProgress,
+  Step,
+  StepButton,
+  StepContent,
+  StepLabel,
+  Stepper,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { SUPER_ADMIN_CANNOT_CREATE } from '../../../schemas/ids';
 import { recordTitle } from '../../../schemas/index';
@@ -99,7 +116,15 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const step = STEPS[reg.step] ?? 'identity';
   const noOrganisation = !editing && !organisationAbbr(user, ctx.lists);
   const identity = validateValues(profile, reg.identity).values;
-  const duplicateQuery = !editing && reg.reached > 0 ? { firstName: identity.firstName as string, lastName: identity.lastName as string, birthDate: identity.birthDate as string, phone: identity.phone as string } : null;
+  const duplicateQuery =
+    !editing && reg.reached > 0
+      ? {
+          firstName: identity.firstName as string,
+          lastName: identity.lastName as string,
+          birthDate: identity.birthDate as string,
+          phone: identity.phone as string,
+        }
+      : null;
   const duplicates = useDuplicates(duplicateQuery);
 
   const goTo = (index: number) => setReg((r) => ({ ...r, step: index, reached: Math.max(r.reached, index) }));
@@ -144,8 +169,15 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     );
     try {
       const result = await saveClient({
-        data, local, profId: reg.profId, exists: reg.exists, basedOn: reg.basedOn.profile,
-        profileValues, records: recordInput, files, done: new Set(reg.done),
+        data,
+        local,
+        profId: reg.profId,
+        exists: reg.exists,
+        basedOn: reg.basedOn.profile,
+        profileValues,
+        records: recordInput,
+        files,
+        done: new Set(reg.done),
         onFileProgress: (slot, sent) => setSending({ slot, sent }),
       });
       if (result.failures.length) {
@@ -160,7 +192,13 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       void navigate(clientPath(reg.profId), { replace: true, state: { savedRegNo: result.profile.prof_Reg_No } });
     } catch (error) {
       const cause = error instanceof ProfileNotSaved ? error.cause : error;
-      setProfileError(cause instanceof ConflictError ? ctx.t('clients.error.conflict') : isQuotaError(cause) ? ctx.t('offline.quota.text') : messageOf(cause));
+      setProfileError(
+        cause instanceof ConflictError
+          ? ctx.t('clients.error.conflict')
+          : isQuotaError(cause)
+            ? ctx.t('offline.quota.text')
+            : messageOf(cause),
+      );
       // product.md §8 'Overall Save Profile Error': the save failed as a whole, nothing was stored. A
       // refused call was toasted by the interceptor in the server's words; this says what it means.
       if (isAxiosError(cause)) notify.error(ctx.t('errors.overallSaveProfileTitle'), ctx.t('clients.error.profile'));
@@ -176,13 +214,18 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     void navigate(editing ? clientPath(reg.profId) : CLIENTS_PATH);
   };
 
-  const fieldsOf = (s: 'identity' | SubPart) => (s === 'identity' ? (editing ? ['prof_Reg_No', ...IDENTITY_FIELDS] : [...IDENTITY_FIELDS]) : recordFields(SUB_RECORDS[s]));
+  const fieldsOf = (s: 'identity' | SubPart) =>
+    s === 'identity' ? (editing ? ['prof_Reg_No', ...IDENTITY_FIELDS] : [...IDENTITY_FIELDS]) : recordFields(SUB_RECORDS[s]);
 
   const fieldStep = (s: 'identity' | SubPart) => {
     const entity = s === 'identity' ? profile : SUB_RECORDS[s];
     const values = s === 'identity' ? reg.identity : reg.parts[s];
     const setValue = (name: string, value: unknown) =>
-      setReg((r) => (s === 'identity' ? { ...r, identity: { ...r.identity, [name]: value } } : { ...r, parts: { ...r.parts, [s]: { ...r.parts[s], [name]: value } }, included: [...new Set([...r.included, s])] }));
+      setReg((r) =>
+        s === 'identity'
+          ? { ...r, identity: { ...r.identity, [name]: value } }
+          : { ...r, parts: { ...r.parts, [s]: { ...r.parts[s], [name]: value } }, included: [...new Set([...r.included, s])] },
+      );
     return (
       <FieldGrid
         entity={entity}
@@ -219,8 +262,10 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
 
   const body = (s: StepId): ReactNode => {
     if (s === 'identity' || isSubPart(s)) return fieldStep(s);
-    if (s === 'services') return <BasicServicesStep value={reg.bsp} onChange={(bsp) => setReg((r) => ({ ...r, bsp }))} ctx={ctx} disabled={saving} />;
-    if (s === 'files') return <FileSlots slots={fileSlots(ctx)} existing={storedFiles} value={files} onChange={setFiles} disabled={saving} />;
+    if (s === 'services')
+      return <BasicServicesStep value={reg.bsp} onChange={(bsp) => setReg((r) => ({ ...r, bsp }))} ctx={ctx} disabled={saving} />;
+    if (s === 'files')
+      return <FileSlots slots={fileSlots(ctx)} existing={storedFiles} value={files} onChange={setFiles} disabled={saving} />;
     return review();
   };
 
@@ -229,8 +274,17 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   // says so and waits, rather than taking the tap and doing nothing.
   const storeOpen = Boolean(data && local);
   const saveButton = (
-    <Button variant="contained" onClick={() => void save()} disabled={saving || !storeOpen} startIcon={saving || !storeOpen ? <CircularProgress size={16} color="inherit" /> : undefined}>
-      {saving ? ctx.t('entityForm.saving') : !storeOpen ? ctx.t('clients.form.storeOpening') : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
+    <Button
+      variant="contained"
+      onClick={() => void save()}
+      disabled={saving || !storeOpen}
+      startIcon={saving || !storeOpen ? <CircularProgress size={16} color="inherit" /> : undefined}
+    >
+      {saving
+        ? ctx.t('entityForm.saving')
+        : !storeOpen
+          ? ctx.t('clients.form.storeOpening')
+          : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
     </Button>
   );
   const buttons = (
@@ -285,7 +339,14 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
           severity="info"
           data-testid="draft-restored"
           action={
-            <Button color="inherit" size="small" onClick={() => { discard(); setShowRestored(false); }}>
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => {
+                discard();
+                setShowRestored(false);
+              }}
+            >
               {ctx.t('entityForm.discardDraft')}
             </Button>
           }
@@ -304,7 +365,9 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
           <AlertTitle>{ctx.t('clients.error.parts')}</AlertTitle>
           <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
             {failures.map((f) => (
-              <li key={f.part}>{`${ctx.t(`clients.steps.${f.part === 'profile' ? 'identity' : f.part}`)}: ${isQuotaError(f.error) ? ctx.t('offline.quota.text') : f.message}`}</li>
+              <li
+                key={f.part}
+              >{`${ctx.t(`clients.steps.${f.part === 'profile' ? 'identity' : f.part}`)}: ${isQuotaError(f.error) ? ctx.t('offline.quota.text') : f.message}`}</li>
             ))}
           </Box>
           <Button component={RouterLink} to={clientPath(reg.profId)} size="small" color="inherit">
@@ -315,7 +378,13 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       <PossibleDuplicates rows={duplicates} ctx={ctx} />
       <Card variant="outlined">
         <CardContent sx={{ p: { xs: 1.5, sm: 2 } }}>
-          <Stepper activeStep={reg.step} orientation={vertical ? 'vertical' : 'horizontal'} nonLinear alternativeLabel={!vertical} sx={{ mb: vertical ? 0 : 3 }}>
+          <Stepper
+            activeStep={reg.step}
+            orientation={vertical ? 'vertical' : 'horizontal'}
+            nonLinear
+            alternativeLabel={!vertical}
+            sx={{ mb: vertical ? 0 : 3 }}
+          >
             {STEPS.map((s, index) => {
               const optional = isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined;
               const done = index < reg.reached && index !== reg.step && Object.keys(stepProblems(reg, s)).length === 0;
@@ -367,7 +436,13 @@ export function ClientEditPage() {
   const name = client.status === 'ready' ? recordTitle(profile, client.doc, 'short') : '';
   return (
     <Page title={name ? ctx.t('clients.form.editTitle', { name }) : ctx.t('clients.form.editTitleShort')} actions={back}>
-      <RecordGate record={client} notFoundId="clients.page.notFound" backTo={CLIENTS_PATH} backLabelId="clients.page.back" failedId="clients.page.loadFailed">
+      <RecordGate
+        record={client}
+        notFoundId="clients.page.notFound"
+        backTo={CLIENTS_PATH}
+        backLabelId="clients.page.back"
+        failedId="clients.page.loadFailed"
+      >
         {(doc) =>
           !recordsSettled(records) || loading ? (
             <FullPageSpinner label={ctx.t('common.loading')} />

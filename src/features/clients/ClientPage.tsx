@@ -57,7 +57,12 @@ function Summary({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
           <Typography variant="body2" color="text.secondary">
             {ctx.t('field.profile.prof_Reg_No')}
           </Typography>
-          <Chip label={doc.prof_Reg_No} color="primary" data-testid="client-reg-no" sx={{ fontFamily: 'monospace', fontSize: '1rem', fontWeight: 600 }} />
+          <Chip
+            label={doc.prof_Reg_No}
+            color="primary"
+            data-testid="client-reg-no"
+            sx={{ fontFamily: 'monospace', fontSize: '1rem', fontWeight: 600 }}
+          />
           {waiting && <NotUploadedChip />}
         </Box>
         <Typography variant="body2" data-testid="client-registered">
@@ -154,7 +159,13 @@ export function ClientPage() {
   const { profId = '' } = useParams();
   const { client, records } = useClient(profId);
   return (
-    <RecordGate record={client} notFoundId="clients.page.notFound" backTo={CLIENTS_PATH} backLabelId="clients.page.back" failedId="clients.page.loadFailed">
+    <RecordGate
+      record={client}
+      notFoundId="clients.page.notFound"
+      backTo={CLIENTS_PATH}
+      backLabelId="clients.page.back"
+      failedId="clients.page.loadFailed"
+    >
       {(doc) => <ClientView key={clientPath(doc.prof_Id)} doc={doc} records={records} />}
     </RecordGate>
   );

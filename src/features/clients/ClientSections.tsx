@@ -55,7 +55,13 @@ export function Section({ step, ctx, action, children }: { step: StepId; ctx: Di
 
 function valueNode(entity: EntityShape, name: string, value: unknown, ctx: DisplayContext): ReactNode {
   const text = displayValue(entity, name, value, ctx);
-  return text || <Box component="span" sx={{ color: 'text.secondary' }}>—</Box>;
+  return (
+    text || (
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        —
+      </Box>
+    )
+  );
 }
 
 export function fieldItems(entity: EntityShape, names: readonly string[], values: Values, ctx: DisplayContext): DetailItem[] {
@@ -68,10 +74,24 @@ export function fieldItems(entity: EntityShape, names: readonly string[], values
 
 function BasicServices({ bsp, ctx }: { bsp: BspData; ctx: DisplayContext }) {
   const { offers } = useApprenticeshipOffers(ctx);
-  const none = <Box component="span" sx={{ color: 'text.secondary' }}>—</Box>;
+  const none = (
+    <Box component="span" sx={{ color: 'text.secondary' }}>
+      —
+    </Box>
+  );
   const items: DetailItem[] = [
-    { name: 'appr', label: ctx.t('clients.services.appr'), wide: true, value: bsp.appr.length ? bsp.appr.map((a) => offerLabel(offers, a.tbl_Id, ctx)).join('; ') : none },
-    { name: 'orgHelp', label: ctx.t('clients.services.orgHelp'), wide: true, value: bsp.orgHelp.length ? bsp.orgHelp.map((h) => lookupLabel(ctx.lists, 'orgHelp', h.tbl_Id, ctx.lang)).join(', ') : none },
+    {
+      name: 'appr',
+      label: ctx.t('clients.services.appr'),
+      wide: true,
+      value: bsp.appr.length ? bsp.appr.map((a) => offerLabel(offers, a.tbl_Id, ctx)).join('; ') : none,
+    },
+    {
+      name: 'orgHelp',
+      label: ctx.t('clients.services.orgHelp'),
+      wide: true,
+      value: bsp.orgHelp.length ? bsp.orgHelp.map((h) => lookupLabel(ctx.lists, 'orgHelp', h.tbl_Id, ctx.lang)).join(', ') : none,
+    },
   ];
   return <DetailList items={items} testId="client-bsp" />;
 }
@@ -98,7 +118,16 @@ export interface ClientSectionsProps {
   identityFields?: readonly string[];
 }
 
-export function ClientSections({ profileValues, bsp, records, existingFiles, fileChanges = NO_IMAGE_CHANGES, ctx, action, identityFields = IDENTITY_FIELDS }: ClientSectionsProps) {
+export function ClientSections({
+  profileValues,
+  bsp,
+  records,
+  existingFiles,
+  fileChanges = NO_IMAGE_CHANGES,
+  ctx,
+  action,
+  identityFields = IDENTITY_FIELDS,
+}: ClientSectionsProps) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Section step="identity" ctx={ctx} action={action}>

@@ -42,7 +42,6 @@ export interface StoredClient {
   records: Partial<Record<SubPart, Readonly<Record<string, unknown>> | null>>;
 }
 
-
 function only(raw: RawValues, names: readonly string[]): RawValues {
   return Object.fromEntries(Object.entries(raw).filter(([name]) => names.includes(name)));
 }
@@ -84,7 +83,8 @@ export function freshRegistration(stored: StoredClient | null, profId = uuidv7()
 function versionsOf(stored: StoredClient | null): Registration['basedOn'] {
   if (!stored) return {};
   const out: Registration['basedOn'] = {};
-  const version = (row: Readonly<Record<string, unknown>> | null | undefined) => (typeof row?.updatedAt === 'string' ? row.updatedAt : undefined);
+  const version = (row: Readonly<Record<string, unknown>> | null | undefined) =>
+    typeof row?.updatedAt === 'string' ? row.updatedAt : undefined;
   const own = version(stored.profile);
   if (own) out.profile = own;
   for (const part of SUB_PARTS) {
@@ -96,7 +96,15 @@ function versionsOf(stored: StoredClient | null): Registration['basedOn'] {
 
 function isRegistration(value: unknown): value is Registration {
   const v = value as Partial<Registration> | null;
-  return typeof v === 'object' && v !== null && typeof v.profId === 'string' && typeof v.identity === 'object' && typeof v.parts === 'object' && Array.isArray(v.included) && typeof v.basedOn === 'object';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.profId === 'string' &&
+    typeof v.identity === 'object' &&
+    typeof v.parts === 'object' &&
+    Array.isArray(v.included) &&
+    typeof v.basedOn === 'object'
+  );
 }
 
 export function registrationKey(profId: string | null): string {

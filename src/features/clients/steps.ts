@@ -7,8 +7,20 @@ import { business, profile, profileImage, security, skills, social } from '../..
 /** The client's own fields, in the order staff ask them (the registration number is made on
  * the device, the organisation by the server). */
 export const IDENTITY_FIELDS = [
-  'firstName', 'middleName', 'lastName', 'sex', 'birthDate', 'phone', 'territory', 'address',
-  'populationGroup', 'householdSize', 'educationLevel', 'disability', 'disabilityDetail', 'consent',
+  'firstName',
+  'middleName',
+  'lastName',
+  'sex',
+  'birthDate',
+  'phone',
+  'territory',
+  'address',
+  'populationGroup',
+  'householdSize',
+  'educationLevel',
+  'disability',
+  'disabilityDetail',
+  'consent',
 ] as const;
 
 /** The records a client has one of, each optional, in the spec's upload order (§4). */

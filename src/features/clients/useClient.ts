@@ -53,7 +53,9 @@ export function useClientFiles(profId: string): { files: ExistingImage[]; loadin
         .filter((doc) => !isRemovalPending(doc))
         .map((doc): ExistingImage => {
           const pending = doc.syncState === 'pending' && doc.data !== '';
-          const source: ExistingImage['source'] = pending ? { kind: 'local', data: doc.data, type: doc.type } : { kind: 'server', id: profId, name: doc.img_for, file: true };
+          const source: ExistingImage['source'] = pending
+            ? { kind: 'local', data: doc.data, type: doc.type }
+            : { kind: 'server', id: profId, name: doc.img_for, file: true };
           return { slot: doc.img_for, source, pending, type: doc.type, name: doc.name };
         }),
     [live.docs, profId],

@@ -7,7 +7,11 @@ export function ForbiddenPage() {
   const intl = useIntl();
   return (
     <Box sx={{ textAlign: 'center', py: { xs: 4, sm: 8 } }}>
-      <Typography component="p" aria-hidden sx={{ fontSize: { xs: '6rem', sm: '9rem' }, fontWeight: 700, lineHeight: 1, color: 'error.main' }}>
+      <Typography
+        component="p"
+        aria-hidden
+        sx={{ fontSize: { xs: '6rem', sm: '9rem' }, fontWeight: 700, lineHeight: 1, color: 'error.main' }}
+      >
         403
       </Typography>
       <Typography component="h1" variant="h4" sx={{ mt: 2 }}>

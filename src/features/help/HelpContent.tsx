@@ -23,13 +23,34 @@ const SECTIONS: readonly Section[] = [
   { id: 'signIn', paragraphs: 3, images: [{ name: 'login', caption: 'caption' }] },
   { id: 'screen', paragraphs: 2, images: [{ name: 'menu', caption: 'caption' }] },
   { id: 'home', paragraphs: 2, images: [{ name: 'home', caption: 'caption' }] },
-  { id: 'providers', paragraphs: 3, images: [{ name: 'providers', caption: 'caption' }, { name: 'provider-form', caption: 'caption2' }] },
+  {
+    id: 'providers',
+    paragraphs: 3,
+    images: [
+      { name: 'providers', caption: 'caption' },
+      { name: 'provider-form', caption: 'caption2' },
+    ],
+  },
   { id: 'jobs', paragraphs: 2, images: [{ name: 'jobs', caption: 'caption' }] },
-  { id: 'clients', paragraphs: 2, images: [{ name: 'clients', caption: 'caption' }, { name: 'referrals', caption: 'caption2' }] },
+  {
+    id: 'clients',
+    paragraphs: 2,
+    images: [
+      { name: 'clients', caption: 'caption' },
+      { name: 'referrals', caption: 'caption2' },
+    ],
+  },
   { id: 'reports', paragraphs: 1, images: [{ name: 'reports', caption: 'caption' }] },
   { id: 'offline', intro: true, steps: 8, images: [{ name: 'offline-home', caption: 'caption' }] },
   { id: 'account', paragraphs: 2, images: [{ name: 'change-password', caption: 'caption' }] },
-  { id: 'admin', paragraphs: 3, images: [{ name: 'users', caption: 'caption' }, { name: 'lists', caption: 'caption2' }] },
+  {
+    id: 'admin',
+    paragraphs: 3,
+    images: [
+      { name: 'users', caption: 'caption' },
+      { name: 'lists', caption: 'caption2' },
+    ],
+  },
   { id: 'roles', intro: true, roles: 7 },
   { id: 'ask', paragraphs: 2 },
 ];
@@ -40,7 +61,16 @@ function Figure({ src, caption, alt }: { src: string; caption: string; alt: stri
   return (
     <Box component="figure" sx={{ m: 0, my: 2 }}>
       <Paper variant="outlined" sx={{ overflow: 'hidden', maxWidth: HELP_IMAGE_WIDTH, lineHeight: 0 }}>
-        <Box component="img" src={src} alt={alt} width={HELP_IMAGE_WIDTH} height={HELP_IMAGE_HEIGHT} loading="lazy" decoding="async" sx={{ width: '100%', height: 'auto', display: 'block' }} />
+        <Box
+          component="img"
+          src={src}
+          alt={alt}
+          width={HELP_IMAGE_WIDTH}
+          height={HELP_IMAGE_HEIGHT}
+          loading="lazy"
+          decoding="async"
+          sx={{ width: '100%', height: 'auto', display: 'block' }}
+        />
       </Paper>
       <Typography component="figcaption" variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
         {caption}
@@ -53,8 +83,18 @@ function SectionBody({ section, lang }: { section: Section; lang: Lang }) {
   const intl = useIntl();
   const say = (key: string) => intl.formatMessage({ id: `help.${section.id}.${key}` });
   const blocks: ReactNode[] = [];
-  if (section.intro) blocks.push(<Typography key="intro" sx={{ mb: 1 }}>{say('intro')}</Typography>);
-  for (const n of range(section.paragraphs)) blocks.push(<Typography key={`p${n}`} sx={{ mb: 1 }}>{say(`p${n}`)}</Typography>);
+  if (section.intro)
+    blocks.push(
+      <Typography key="intro" sx={{ mb: 1 }}>
+        {say('intro')}
+      </Typography>,
+    );
+  for (const n of range(section.paragraphs))
+    blocks.push(
+      <Typography key={`p${n}`} sx={{ mb: 1 }}>
+        {say(`p${n}`)}
+      </Typography>,
+    );
   if (section.steps) {
     blocks.push(
       <Box component="ol" key="steps" sx={{ pl: 3, my: 1, '& li': { mb: 1 } }}>
@@ -79,7 +119,14 @@ function SectionBody({ section, lang }: { section: Section; lang: Lang }) {
   }
   for (const image of section.images ?? []) {
     const caption = say(image.caption);
-    blocks.push(<Figure key={image.name} src={screenshotUrl(lang, image.name)} caption={caption} alt={intl.formatMessage({ id: 'help.figure' }, { caption })} />);
+    blocks.push(
+      <Figure
+        key={image.name}
+        src={screenshotUrl(lang, image.name)}
+        caption={caption}
+        alt={intl.formatMessage({ id: 'help.figure' }, { caption })}
+      />,
+    );
   }
   return blocks;
 }
@@ -111,7 +158,13 @@ export function HelpContent({ lang, other }: { lang: Lang; other: Lang }) {
           </Box>
         </Box>
         {SECTIONS.map((section) => (
-          <Box component="section" key={section.id} id={`help-${section.id}`} aria-labelledby={`help-${section.id}-title`} sx={{ scrollMarginTop: 80 }}>
+          <Box
+            component="section"
+            key={section.id}
+            id={`help-${section.id}`}
+            aria-labelledby={`help-${section.id}-title`}
+            sx={{ scrollMarginTop: 80 }}
+          >
             <Typography id={`help-${section.id}-title`} component="h2" variant="h6" sx={{ mb: 1 }}>
               {say(`help.${section.id}.title`)}
             </Typography>

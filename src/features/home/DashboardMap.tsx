@@ -8,8 +8,27 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
 import PlaceIcon from '@mui/icons-material/Place';
 import { useIntl } from 'react-intl';
-import { DEFAULT_ZOOM, FALLBACK_CENTER, JOB_MARKER_COLOR, MapView, PROVIDER_TYPE_COLORS, type CountedCluster, type MapPoint, type MapViewport, type PointGroup } from '../../components/map';
-import { fetchGeoPlaces, fetchGeoView, JOB_GROUP, type GeoMarkers, type JobPlace, type MarkerCluster, type MarkerPoint, type ProviderPlace } from '../../lib/geoStats';
+import {
+  DEFAULT_ZOOM,
+  FALLBACK_CENTER,
+  JOB_MARKER_COLOR,
+  MapView,
+  PROVIDER_TYPE_COLORS,
+  type CountedCluster,
+  type MapPoint,
+  type MapViewport,
+  type PointGroup,
+} from '../../components/map';
+import {
+  fetchGeoPlaces,
+  fetchGeoView,
+  JOB_GROUP,
+  type GeoMarkers,
+  type JobPlace,
+  type MarkerCluster,
+  type MarkerPoint,
+  type ProviderPlace,
+} from '../../lib/geoStats';
 
 /** Marker groups (product.md §2): the provider types (sp_type 1-4) in their colours, jobs a pin. */
 export const MAP_GROUPS = [
@@ -148,7 +167,13 @@ export const DashboardMap = memo(function DashboardMap({ geo }: { geo: GeoMarker
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
         {intl.formatMessage({ id: 'home.map.legendHint' })}
       </Typography>
-      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }} role="group" aria-label={intl.formatMessage({ id: 'home.map.legend' })}>
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }}
+        role="group"
+        aria-label={intl.formatMessage({ id: 'home.map.legend' })}
+      >
         {MAP_GROUPS.map((group) => {
           const { id, color, symbol } = group;
           const on = !hidden.has(id);

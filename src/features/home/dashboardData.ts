@@ -98,6 +98,7 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
  */
 export function withUnchangedParts(previous: Dashboard | null, next: Dashboard): Dashboard {
   if (!previous) return next;
-  const keep = <K extends 'general' | 'geo' | 'charts' | 'lists'>(part: K): Dashboard[K] => (sameJson(previous[part], next[part]) ? previous[part] : next[part]);
+  const keep = <K extends 'general' | 'geo' | 'charts' | 'lists'>(part: K): Dashboard[K] =>
+    sameJson(previous[part], next[part]) ? previous[part] : next[part];
   return { ...next, general: keep('general'), geo: keep('geo'), charts: keep('charts'), lists: keep('lists') };
 }

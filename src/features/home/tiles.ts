@@ -25,10 +25,25 @@ interface TileRule extends Omit<Tile, 'to'> {
 }
 
 const TILES: readonly TileRule[] = [
-  { id: 'services', labelId: 'home.services', stat: 'services', to: '/serviceproviders', color: '#00838f', icon: MiscellaneousServicesIcon },
+  {
+    id: 'services',
+    labelId: 'home.services',
+    stat: 'services',
+    to: '/serviceproviders',
+    color: '#00838f',
+    icon: MiscellaneousServicesIcon,
+  },
   { id: 'jobs', labelId: 'home.jobs', stat: 'jobs', to: '/availablejobs', color: '#2e7d32', icon: WorkIcon },
   { id: 'clients', labelId: 'home.clients', stat: 'profiles', to: '/profiles', color: '#9a5b00', icon: PeopleIcon, show: 'tile.clients' },
-  { id: 'referrals', labelId: 'home.referrals', stat: 'referrals', to: '/referral', color: '#c62828', icon: ShareIcon, show: 'tile.referrals' },
+  {
+    id: 'referrals',
+    labelId: 'home.referrals',
+    stat: 'referrals',
+    to: '/referral',
+    color: '#c62828',
+    icon: ShareIcon,
+    show: 'tile.referrals',
+  },
 ];
 
 /** The tiles `role` sees; each link only where the role may open its target route. */

@@ -9,13 +9,29 @@ import { displayValue, fieldLabel, useDisplayContext, type DisplayContext } from
 import { formatDate } from '../../lib/format';
 import type { JobDoc } from './useJobData';
 
-
-const SHORT_FIELDS = ['employer', 'sector', 'territory', 'contract', 'positions', 'deadline', 'address', 'contact', 'phone', 'email', 'location'] as const;
+const SHORT_FIELDS = [
+  'employer',
+  'sector',
+  'territory',
+  'contract',
+  'positions',
+  'deadline',
+  'address',
+  'contact',
+  'phone',
+  'email',
+  'location',
+] as const;
 const LONG_FIELDS = ['description', 'requirements'] as const;
 
 function valueOf(entity: EntityShape, name: string, value: unknown, ctx: DisplayContext): ReactNode {
   const text = displayValue(entity, name, value, ctx);
-  if (!text) return <Box component="span" sx={{ color: 'text.secondary' }}>—</Box>;
+  if (!text)
+    return (
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        —
+      </Box>
+    );
   if (name === 'phone') return <Link href={`tel:${text.replace(/\s+/g, '')}`}>{text}</Link>;
   if (name === 'email') return <Link href={`mailto:${text}`}>{text}</Link>;
   return text;

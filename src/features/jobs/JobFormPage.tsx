@@ -24,8 +24,19 @@ import { useRowsDraft } from './useRowsDraft';
 
 /** Every field of a job, in the order staff fill them in from a posting. */
 export const JOB_FORM_FIELDS = [
-  'title', 'employer', 'sector', 'territory', 'address', 'positions', 'contract', 'deadline',
-  'description', 'requirements', 'contact', 'phone', 'email',
+  'title',
+  'employer',
+  'sector',
+  'territory',
+  'address',
+  'positions',
+  'contract',
+  'deadline',
+  'description',
+  'requirements',
+  'contact',
+  'phone',
+  'email',
 ] as const;
 
 /** The rows need corrections: the form stays open and the rows show their messages. */
@@ -117,7 +128,15 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
         />
       </FormSection>
       <FormSection title={say('jobs.images.title')}>
-        <ImagePicker slots={job.images} max={3} existing={existingImages} value={images} onChange={setImages} disabled={form.saving} label={say('jobs.form.imagesLabel')} />
+        <ImagePicker
+          slots={job.images}
+          max={3}
+          existing={existingImages}
+          value={images}
+          onChange={setImages}
+          disabled={form.saving}
+          label={say('jobs.form.imagesLabel')}
+        />
       </FormSection>
       <FormSection title={say('jobs.other.title')}>
         <OtherJobRowsEditor rows={draft.rows} onChange={draft.setRows} disabled={form.saving} showAll={rowsTried} />
@@ -178,11 +197,30 @@ export function JobEditPage() {
   if (state.status === 'loading' || others.status === 'loading') body = <FullPageSpinner label={say('common.loading')} />;
   else if (state.status === 'error' || others.status === 'error') {
     body = (
-      <Alert severity="error" action={<Button color="inherit" size="small" onClick={() => { state.retry(); others.retry(); }}>{say('entityGrid.retry')}</Button>}>
+      <Alert
+        severity="error"
+        action={
+          <Button
+            color="inherit"
+            size="small"
+            onClick={() => {
+              state.retry();
+              others.retry();
+            }}
+          >
+            {say('entityGrid.retry')}
+          </Button>
+        }
+      >
         {say('jobs.page.loadFailed', { message: messageOf(state.error ?? others.error) })}
       </Alert>
     );
-  } else if (!state.job) body = <Alert severity="warning" data-testid="job-missing">{say('jobs.page.notFound')}</Alert>;
+  } else if (!state.job)
+    body = (
+      <Alert severity="warning" data-testid="job-missing">
+        {say('jobs.page.notFound')}
+      </Alert>
+    );
   else {
     const rows = others.rows;
     body = <JobFormScreen key={jbId} record={state.job} loadedRows={() => rows.map(rowFromDoc)} />;

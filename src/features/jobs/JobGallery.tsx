@@ -15,7 +15,19 @@ function useFailureToast(): FailedHandler {
   return (slot) => (error) => toastImageFailure(intl.formatMessage({ id: 'errors.jobImageTitle' }, { n: imageNumber(slot) }), error);
 }
 
-function Viewer({ images, index, onIndex, onClose, failed }: { images: readonly ExistingImage[]; index: number | null; onIndex: (i: number) => void; onClose: () => void; failed: FailedHandler }) {
+function Viewer({
+  images,
+  index,
+  onIndex,
+  onClose,
+  failed,
+}: {
+  images: readonly ExistingImage[];
+  index: number | null;
+  onIndex: (i: number) => void;
+  onClose: () => void;
+  failed: FailedHandler;
+}) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
   const current = index === null ? null : images[index];
@@ -41,7 +53,15 @@ function Viewer({ images, index, onIndex, onClose, failed }: { images: readonly 
           </IconButton>
         )}
         <Box sx={{ flexGrow: 1, minWidth: 0, display: 'grid', placeItems: 'center', minHeight: 200 }} data-testid="job-image-large">
-          {current && index !== null && <SourceImage key={current.slot} source={current.source} alt={say('images.alt', { n: index + 1 })} fit="contain" onFailed={failed(current.slot)} />}
+          {current && index !== null && (
+            <SourceImage
+              key={current.slot}
+              source={current.source}
+              alt={say('images.alt', { n: index + 1 })}
+              fit="contain"
+              onFailed={failed(current.slot)}
+            />
+          )}
         </Box>
         {count > 1 && (
           <IconButton onClick={() => step(1)} aria-label={say('jobs.images.next')}>
@@ -71,12 +91,31 @@ export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
             onClick={() => setOpen(index)}
             // The name holds the chip's visible text too (WCAG 2.5.3, label in name).
             aria-label={say(image.pending ? 'jobs.images.openPending' : 'jobs.images.open', { n: index + 1 })}
-            sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }}
+            sx={{
+              position: 'relative',
+              aspectRatio: '1',
+              borderRadius: 1,
+              overflow: 'hidden',
+              bgcolor: 'action.hover',
+              display: 'grid',
+              placeItems: 'center',
+            }}
           >
             <SourceImage source={image.source} alt={say('images.alt', { n: index + 1 })} fit="cover" onFailed={failed(image.slot)} />
             {image.pending && (
               // Dark and opaque: readable over any photo (a warning orange is not, for small text).
-              <Chip size="small" label={say('images.notUploaded')} sx={{ position: 'absolute', left: 4, bottom: 4, maxWidth: 'calc(100% - 8px)', bgcolor: 'rgba(0, 0, 0, 0.78)', color: '#fff' }} />
+              <Chip
+                size="small"
+                label={say('images.notUploaded')}
+                sx={{
+                  position: 'absolute',
+                  left: 4,
+                  bottom: 4,
+                  maxWidth: 'calc(100% - 8px)',
+                  bgcolor: 'rgba(0, 0, 0, 0.78)',
+                  color: '#fff',
+                }}
+              />
             )}
           </ButtonBase>
         ))}

@@ -89,10 +89,20 @@ function Actions({ record, canWrite, toggle }: { record: JobDoc; canWrite: boole
       </Button>
       {canWrite && (
         <>
-          <Button variant="outlined" startIcon={toggle.closing ? <LockIcon /> : <LockOpenIcon />} onClick={toggle.ask} disabled={toggle.busy}>
+          <Button
+            variant="outlined"
+            startIcon={toggle.closing ? <LockIcon /> : <LockOpenIcon />}
+            onClick={toggle.ask}
+            disabled={toggle.busy}
+          >
             {say(toggle.closing ? 'jobs.close.action' : 'jobs.reopen.action')}
           </Button>
-          <Button component={RouterLink} to={`/availablejobs/${encodeURIComponent(record.jb_Id)}/edit`} variant="contained" startIcon={<EditIcon />}>
+          <Button
+            component={RouterLink}
+            to={`/availablejobs/${encodeURIComponent(record.jb_Id)}/edit`}
+            variant="contained"
+            startIcon={<EditIcon />}
+          >
             {say('jobs.page.edit')}
           </Button>
         </>
@@ -128,7 +138,11 @@ function JobView({ record }: { record: JobDoc }) {
           <SectionCard id="job-map-title" titleId="jobs.page.location">
             {isLatLng(place) ? (
               <Box>
-                <MapView markers={[{ id: record.jb_Id, ...place, color: JOB_MARKER_COLOR, title: record.title }]} height={260} ariaLabel={say('jobs.page.mapLabel')} />
+                <MapView
+                  markers={[{ id: record.jb_Id, ...place, color: JOB_MARKER_COLOR, title: record.title }]}
+                  height={260}
+                  ariaLabel={say('jobs.page.mapLabel')}
+                />
               </Box>
             ) : (
               <Typography color="text.secondary">{say('jobs.page.noLocation')}</Typography>
@@ -165,11 +179,20 @@ export function JobPage() {
   return (
     <Page title={say('entity.job')} actions={back}>
       {state.status === 'error' ? (
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={state.retry}>{say('entityGrid.retry')}</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={state.retry}>
+              {say('entityGrid.retry')}
+            </Button>
+          }
+        >
           {say('jobs.page.loadFailed', { message: messageOf(state.error) })}
         </Alert>
       ) : (
-        <Alert severity="warning" data-testid="job-missing">{say('jobs.page.notFound')}</Alert>
+        <Alert severity="warning" data-testid="job-missing">
+          {say('jobs.page.notFound')}
+        </Alert>
       )}
     </Page>
   );

@@ -41,7 +41,11 @@ function RowEditor({ row, index, disabled, showAll, onChange, onRemove }: RowPro
 
   if (row.removed) {
     return (
-      <Paper variant="outlined" sx={{ p: 1.5, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', opacity: 0.85 }} data-testid="other-job-editor-removed">
+      <Paper
+        variant="outlined"
+        sx={{ p: 1.5, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', opacity: 0.85 }}
+        data-testid="other-job-editor-removed"
+      >
         <Typography sx={{ flexGrow: 1 }}>{say('jobs.form.rowRemoved', { n: index + 1, title: String(row.values.title ?? '') })}</Typography>
         <Button size="small" startIcon={<UndoIcon />} onClick={() => onChange({ ...row, removed: false })} disabled={disabled}>
           {say('jobs.form.undo')}
@@ -51,7 +55,13 @@ function RowEditor({ row, index, disabled, showAll, onChange, onRemove }: RowPro
   }
 
   return (
-    <Paper variant="outlined" component="fieldset" sx={{ p: { xs: 1.5, sm: 2 }, pt: { xs: 1, sm: 1.5 }, m: 0, minWidth: 0 }} data-testid="other-job-editor" data-key={row.key}>
+    <Paper
+      variant="outlined"
+      component="fieldset"
+      sx={{ p: { xs: 1.5, sm: 2 }, pt: { xs: 1, sm: 1.5 }, m: 0, minWidth: 0 }}
+      data-testid="other-job-editor"
+      data-key={row.key}
+    >
       <Box component="legend" sx={{ px: 0.5, typography: 'subtitle2' }}>
         {heading}
       </Box>
@@ -61,7 +71,14 @@ function RowEditor({ row, index, disabled, showAll, onChange, onRemove }: RowPro
           {row.localOnly && <NotUploadedChip />}
           <Box sx={{ flexGrow: 1 }} />
           {isRemovable(row) && (
-            <Button size="small" color="error" startIcon={<DeleteOutlineIcon />} onClick={onRemove} disabled={disabled} aria-label={say('jobs.form.removeRow', { n: index + 1 })}>
+            <Button
+              size="small"
+              color="error"
+              startIcon={<DeleteOutlineIcon />}
+              onClick={onRemove}
+              disabled={disabled}
+              aria-label={say('jobs.form.removeRow', { n: index + 1 })}
+            >
               {say('jobs.form.remove')}
             </Button>
           )}

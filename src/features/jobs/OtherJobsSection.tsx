@@ -1,7 +1,20 @@
 // The other jobs of a job (tbl_jobs_other) on its page: each further position with its
 // details, and, for roles that may write, adding and editing them in a dialog.
 import { useState } from 'react';
-import { Alert, Box, Button, Chip, Dialog, DialogContent, DialogTitle, Paper, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  Paper,
+  Stack,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
@@ -71,7 +84,14 @@ function OtherJobCard({ row, index, canWrite, onEdit }: { row: OtherJobDoc; inde
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const ctx = useDisplayContext();
-  const value = (text: unknown) => (typeof text === 'string' && text ? text : <Box component="span" sx={{ color: 'text.secondary' }}>—</Box>);
+  const value = (text: unknown) =>
+    typeof text === 'string' && text ? (
+      text
+    ) : (
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        —
+      </Box>
+    );
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="other-job-row" data-key={row.jb_oth_Id}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 1 }}>
@@ -83,7 +103,12 @@ function OtherJobCard({ row, index, canWrite, onEdit }: { row: OtherJobDoc; inde
           <Chip size="small" label={say('jobs.other.positions', { count: row.positions })} />
           {isNotUploaded(row) && <NotUploadedChip />}
           {canWrite && (
-            <Button size="small" startIcon={<EditIcon />} onClick={onEdit} aria-label={say('jobs.other.editRow', { n: index + 1, title: row.title })}>
+            <Button
+              size="small"
+              startIcon={<EditIcon />}
+              onClick={onEdit}
+              aria-label={say('jobs.other.editRow', { n: index + 1, title: row.title })}
+            >
               {say('jobs.other.edit')}
             </Button>
           )}
@@ -123,7 +148,14 @@ export function OtherJobsSection({ jbId, parent, others, canWrite }: SectionProp
         )}
       </Box>
       {others.status === 'error' && (
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={others.retry}>{say('entityGrid.retry')}</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={others.retry}>
+              {say('entityGrid.retry')}
+            </Button>
+          }
+        >
           {say('jobs.other.loadFailed', { message: messageOf(others.error) })}
         </Alert>
       )}

@@ -39,7 +39,9 @@ export interface SaveResult {
 /** The rows did not all save; the job did. */
 export class OtherJobsNotSaved extends Error {
   constructor(readonly result: SaveResult) {
-    super(t('jobs.error.otherJobsText', { count: result.rowFailures.length, message: result.rowFailures.map((f) => f.message).join('; ') }));
+    super(
+      t('jobs.error.otherJobsText', { count: result.rowFailures.length, message: result.rowFailures.map((f) => f.message).join('; ') }),
+    );
     this.name = 'OtherJobsNotSaved';
   }
 }

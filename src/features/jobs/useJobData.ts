@@ -101,7 +101,6 @@ export function useOtherJobs(jbId: string, refreshKey: unknown = 0): OtherJobsSt
   return { status: fetched.status === 'missing' ? 'ready' : fetched.status, rows, error: fetched.error, retry: fetched.retry };
 }
 
-
 /** True while a job exists only on this device (created offline, not uploaded yet). */
 export function isLocalOnly(doc: { syncState?: unknown; syncOp?: unknown } | null | undefined): boolean {
   return doc?.syncState === 'pending' && doc.syncOp === 'create';

@@ -2,7 +2,19 @@
 // abbreviation (it starts registration numbers, product.md §5), a service type's category, the
 // active flag. Checked here as the server checks it; the server's word is shown too.
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useIntl } from 'react-intl';
 import { itemLabel, langOf, messageOf } from '../../components/entity';
 import type { Item, NewItem } from './listsApi';
@@ -60,7 +72,8 @@ export function ItemDialog({ listKey, item, others, parents, onSave, onClose }: 
   }
   if (withParent && !values.parent) problems.parent = say('entityForm.error.required', { field: say('lists.item.parent') });
   const shown = (name: keyof Values) => (attempted ? problems[name] : undefined);
-  const set = (name: keyof Values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: name === 'abbr' ? event.target.value.toUpperCase() : event.target.value }));
+  const set = (name: keyof Values) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [name]: name === 'abbr' ? event.target.value.toUpperCase() : event.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -89,13 +102,50 @@ export function ItemDialog({ listKey, item, others, parents, onSave, onClose }: 
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {failure && <Alert severity="error">{failure}</Alert>}
-            <TextField label={say('lists.item.fr')} value={values.fr} onChange={set('fr')} required error={Boolean(shown('fr'))} helperText={shown('fr')} slotProps={{ htmlInput: { lang: 'fr', maxLength: LABEL_MAX } }} autoFocus disabled={saving} />
-            <TextField label={say('lists.item.en')} value={values.en} onChange={set('en')} required error={Boolean(shown('en'))} helperText={shown('en')} slotProps={{ htmlInput: { lang: 'en', maxLength: LABEL_MAX } }} disabled={saving} />
+            <TextField
+              label={say('lists.item.fr')}
+              value={values.fr}
+              onChange={set('fr')}
+              required
+              error={Boolean(shown('fr'))}
+              helperText={shown('fr')}
+              slotProps={{ htmlInput: { lang: 'fr', maxLength: LABEL_MAX } }}
+              autoFocus
+              disabled={saving}
+            />
+            <TextField
+              label={say('lists.item.en')}
+              value={values.en}
+              onChange={set('en')}
+              required
+              error={Boolean(shown('en'))}
+              helperText={shown('en')}
+              slotProps={{ htmlInput: { lang: 'en', maxLength: LABEL_MAX } }}
+              disabled={saving}
+            />
             {withAbbr && (
-              <TextField label={say('lists.item.abbr')} value={values.abbr} onChange={set('abbr')} required error={Boolean(shown('abbr'))} helperText={shown('abbr') ?? say('lists.item.abbrHelp')} slotProps={{ htmlInput: { maxLength: 12, autoCapitalize: 'characters' } }} disabled={saving || (item?.abbr !== undefined && item.abbr !== '')} />
+              <TextField
+                label={say('lists.item.abbr')}
+                value={values.abbr}
+                onChange={set('abbr')}
+                required
+                error={Boolean(shown('abbr'))}
+                helperText={shown('abbr') ?? say('lists.item.abbrHelp')}
+                slotProps={{ htmlInput: { maxLength: 12, autoCapitalize: 'characters' } }}
+                disabled={saving || (item?.abbr !== undefined && item.abbr !== '')}
+              />
             )}
             {withParent && (
-              <TextField select label={say('lists.item.parent')} value={values.parent} onChange={set('parent')} required error={Boolean(shown('parent'))} helperText={shown('parent')} disabled={saving}>
+              <TextField
+                select
+                label={say('lists.item.parent')}
+                value={values.parent}
+                onChange={set('parent')}
+                required
+                error={Boolean(shown('parent'))}
+                helperText={shown('parent')}
+                disabled={saving}
+              >
                 {(parents ?? []).map((parent) => (
                   <MenuItem key={parent.id} value={String(parent.id)}>
                     {itemLabel(parent, lang)}
@@ -105,7 +155,11 @@ export function ItemDialog({ listKey, item, others, parents, onSave, onClose }: 
               </TextField>
             )}
             {item && (
-              <FormControlLabel control={<Checkbox checked={values.active} onChange={(e) => setValues((v) => ({ ...v, active: e.target.checked }))} />} label={say('lists.item.active')} disabled={saving} />
+              <FormControlLabel
+                control={<Checkbox checked={values.active} onChange={(e) => setValues((v) => ({ ...v, active: e.target.checked }))} />}
+                label={say('lists.item.active')}
+                disabled={saving}
+              />
             )}
           </Stack>
         </DialogContent>

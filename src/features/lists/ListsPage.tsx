@@ -5,7 +5,22 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { isAxiosError } from 'axios';
-import { Alert, Box, Button, Chip, IconButton, InputAdornment, List, ListItem, MenuItem, Paper, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  InputAdornment,
+  List,
+  ListItem,
+  MenuItem,
+  Paper,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
@@ -82,7 +97,12 @@ function ItemRow({ item, index, count, canMove, usage, parentName, busy, editabl
   const label = itemLabel(item, lang);
   const uses = usage?.items[String(item.id)] ?? 0;
   return (
-    <ListItem divider data-testid="list-item" data-item-id={item.id} sx={{ gap: 1, flexWrap: 'wrap', alignItems: 'center', opacity: item.active ? 1 : 0.85 }}>
+    <ListItem
+      divider
+      data-testid="list-item"
+      data-item-id={item.id}
+      sx={{ gap: 1, flexWrap: 'wrap', alignItems: 'center', opacity: item.active ? 1 : 0.85 }}
+    >
       <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
         <Typography sx={{ overflowWrap: 'anywhere' }}>
           {label}
@@ -92,7 +112,11 @@ function ItemRow({ item, index, count, canMove, usage, parentName, busy, editabl
           {item[other]}
         </Typography>
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 0.5 }}>
-          {parentName && <Typography variant="caption" color="text.secondary">{say('lists.item.parentIs', { name: parentName })}</Typography>}
+          {parentName && (
+            <Typography variant="caption" color="text.secondary">
+              {say('lists.item.parentIs', { name: parentName })}
+            </Typography>
+          )}
           {usage?.known && (
             <Typography variant="caption" color="text.secondary" data-testid="item-usage">
               {say('lists.usedBy', { count: uses, formatted: formatNumber(uses, lang) })}
@@ -101,33 +125,43 @@ function ItemRow({ item, index, count, canMove, usage, parentName, busy, editabl
           {!item.active && <AmberChip label={say('lists.inactive')} testId="item-inactive" />}
         </Box>
       </Box>
-      {editable && <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <Tooltip title={say('lists.moveUp')}>
-          <span>
-            <IconButton aria-label={say('lists.moveUpNamed', { name: label })} disabled={busy || !canMove || index === 0} onClick={() => onMove(-1)}>
-              <ArrowUpwardIcon />
+      {editable && (
+        <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <Tooltip title={say('lists.moveUp')}>
+            <span>
+              <IconButton
+                aria-label={say('lists.moveUpNamed', { name: label })}
+                disabled={busy || !canMove || index === 0}
+                onClick={() => onMove(-1)}
+              >
+                <ArrowUpwardIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+          <Tooltip title={say('lists.moveDown')}>
+            <span>
+              <IconButton
+                aria-label={say('lists.moveDownNamed', { name: label })}
+                disabled={busy || !canMove || index === count - 1}
+                onClick={() => onMove(1)}
+              >
+                <ArrowDownwardIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+          <Tooltip title={say('lists.edit')}>
+            <IconButton aria-label={say('lists.editNamed', { name: label })} disabled={busy} onClick={onEdit}>
+              <EditIcon />
             </IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title={say('lists.moveDown')}>
-          <span>
-            <IconButton aria-label={say('lists.moveDownNamed', { name: label })} disabled={busy || !canMove || index === count - 1} onClick={() => onMove(1)}>
-              <ArrowDownwardIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
-        <Tooltip title={say('lists.edit')}>
-          <IconButton aria-label={say('lists.editNamed', { name: label })} disabled={busy} onClick={onEdit}>
-            <EditIcon />
-          </IconButton>
-        </Tooltip>
-        <Switch
-          checked={item.active}
-          disabled={busy}
-          onChange={onToggle}
-          slotProps={{ input: { 'aria-label': say(item.active ? 'lists.deactivateNamed' : 'lists.activateNamed', { name: label }) } }}
-        />
-      </Box>}
+          </Tooltip>
+          <Switch
+            checked={item.active}
+            disabled={busy}
+            onChange={onToggle}
+            slotProps={{ input: { 'aria-label': say(item.active ? 'lists.deactivateNamed' : 'lists.activateNamed', { name: label }) } }}
+          />
+        </Box>
+      )}
     </ListItem>
   );
 }
@@ -146,14 +180,32 @@ export function ListsPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [busy, setBusy] = useState(false);
   const [conflict, setConflict] = useState(false);
-  const sortedLists = useMemo(() => [...(lists ?? [])].sort((a, b) => say(`lists.name.${a.key}`).localeCompare(say(`lists.name.${b.key}`), lang)), [lists, lang]); // eslint-disable-line react-hooks/exhaustive-deps
+  const sortedLists = useMemo(
+    () => [...(lists ?? [])].sort((a, b) => say(`lists.name.${a.key}`).localeCompare(say(`lists.name.${b.key}`), lang)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `say` follows `lang`
+    [lists, lang],
+  );
   const parentList = list && PARENT_LIST[list.key] ? lists?.find((l) => l.key === PARENT_LIST[list.key]) : undefined;
 
-  if (error) return <Alert severity="error" action={<Button color="inherit" size="small" onClick={reload}>{say('entityGrid.retry')}</Button>}>{error}</Alert>;
+  if (error)
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={reload}>
+            {say('entityGrid.retry')}
+          </Button>
+        }
+      >
+        {error}
+      </Alert>
+    );
   if (!lists || !list) return <FullPageSpinner label={say('common.loading')} />;
 
   const query = search.trim().toLowerCase();
-  const shown = list.items.map((item, index) => ({ item, index })).filter(({ item }) => !query || `${item.fr} ${item.en} ${item.abbr ?? ''}`.toLowerCase().includes(query));
+  const shown = list.items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => !query || `${item.fr} ${item.en} ${item.abbr ?? ''}`.toLowerCase().includes(query));
 
   /** A whole-list save; a 409 means someone else changed it: reload and say so. */
   const save = async (items: Item[], success: string) => {
@@ -230,14 +282,30 @@ export function ListsPage() {
           value={search}
           onChange={(event) => setSearch(event.target.value)}
           sx={{ flex: '1 1 220px' }}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+          }}
         />
       </Box>
       <Typography variant="body2" color="text.secondary">
         {say(editable ? 'lists.explain' : 'lists.readOnly')}
       </Typography>
-      {conflict && <Alert severity="warning" onClose={() => setConflict(false)}>{say('lists.conflict')}</Alert>}
-      {editable && query !== '' && <Typography variant="body2" color="text.secondary">{say('lists.reorderNeedsAll')}</Typography>}
+      {conflict && (
+        <Alert severity="warning" onClose={() => setConflict(false)}>
+          {say('lists.conflict')}
+        </Alert>
+      )}
+      {editable && query !== '' && (
+        <Typography variant="body2" color="text.secondary">
+          {say('lists.reorderNeedsAll')}
+        </Typography>
+      )}
       <Paper variant="outlined">
         <List aria-label={say(`lists.name.${list.key}`)} disablePadding>
           {shown.map(({ item, index }) => (
@@ -248,11 +316,20 @@ export function ListsPage() {
               count={list.items.length}
               canMove={query === ''}
               usage={usage}
-              parentName={item.parent && parentList ? itemLabel(parentList.items.find((p) => p.id === item.parent) ?? { id: item.parent, fr: '', en: '', active: true }, lang) : undefined}
+              parentName={
+                item.parent && parentList
+                  ? itemLabel(parentList.items.find((p) => p.id === item.parent) ?? { id: item.parent, fr: '', en: '', active: true }, lang)
+                  : undefined
+              }
               busy={busy}
               editable={editable}
               onMove={(step) => void save(moved(list.items, index, step), itemLabel(item, lang))}
-              onToggle={() => void save(list.items.map((i) => (i.id === item.id ? { ...i, active: !i.active } : i)), itemLabel(item, lang))}
+              onToggle={() =>
+                void save(
+                  list.items.map((i) => (i.id === item.id ? { ...i, active: !i.active } : i)),
+                  itemLabel(item, lang),
+                )
+              }
               onEdit={() => setEditing({ item })}
             />
           ))}

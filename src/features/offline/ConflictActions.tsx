@@ -70,7 +70,14 @@ export function ConflictActions({ record, name, disabled }: { record: PendingRec
       <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5, maxWidth: 360 }}>
         {say('offline.pending.conflictHelp')}{' '}
         {server && Object.keys(server).length > 0 && (
-          <Link component="button" type="button" variant="caption" onClick={() => setDetails((v) => !v)} aria-expanded={details} aria-controls={detailsId}>
+          <Link
+            component="button"
+            type="button"
+            variant="caption"
+            onClick={() => setDetails((v) => !v)}
+            aria-expanded={details}
+            aria-controls={detailsId}
+          >
             {say('offline.pending.serverValues')}
           </Link>
         )}

@@ -62,9 +62,7 @@ const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; co
           <Typography component="h3" sx={{ fontSize: { xs: '0.875rem', sm: '1rem' }, lineHeight: 1.3 }}>
             {label}
           </Typography>
-          <Typography variant="caption">
-            {intl.formatMessage({ id: 'offline.notUploaded' })}
-          </Typography>
+          <Typography variant="caption">{intl.formatMessage({ id: 'offline.notUploaded' })}</Typography>
         </Box>
         <Icon aria-hidden sx={{ fontSize: 56, opacity: 0.35, display: { xs: 'none', md: 'block' } }} />
       </Box>
@@ -143,7 +141,13 @@ export function OfflineHomePage() {
         <CardContent>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ mb: 2 }} useFlexGap>
             {!run.running && (
-              <Button variant="contained" size="large" startIcon={<CloudUploadIcon />} onClick={() => db && void startUpload(db)} disabled={!db || total === 0}>
+              <Button
+                variant="contained"
+                size="large"
+                startIcon={<CloudUploadIcon />}
+                onClick={() => db && void startUpload(db)}
+                disabled={!db || total === 0}
+              >
                 {say('offline.upload')}
               </Button>
             )}

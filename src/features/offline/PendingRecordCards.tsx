@@ -39,7 +39,14 @@ export function RecordCards({ records, waiting, busy, onRetry, onDiscard, onExpo
               </Typography>
             )}
             <Box sx={{ mt: 1 }}>
-              <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} onExport={onExport} />
+              <RecordActions
+                record={record}
+                waiting={shownState(record, waiting) === 'waiting'}
+                busy={busy}
+                onRetry={() => onRetry(record)}
+                onDiscard={() => onDiscard(record)}
+                onExport={onExport}
+              />
             </Box>
           </CardContent>
         </Card>

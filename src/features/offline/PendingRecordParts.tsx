@@ -78,7 +78,14 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
 
 export function StateChip({ state }: { state: string }) {
   const intl = useIntl();
-  return <Chip size="small" label={stateName(intl, state)} color={STATE_COLORS[state] ?? 'default'} variant={state === 'pending' ? 'outlined' : 'filled'} />;
+  return (
+    <Chip
+      size="small"
+      label={stateName(intl, state)}
+      color={STATE_COLORS[state] ?? 'default'}
+      variant={state === 'pending' ? 'outlined' : 'filled'}
+    />
+  );
 }
 
 /** The state to show: the engine's, or "waiting for parent" when its parent is pending too. */

@@ -23,7 +23,13 @@ export function RecordTable({ records, waiting, busy, onRetry, onDiscard, onExpo
         </TableHead>
         <TableBody>
           {records.map((record) => (
-            <TableRow key={`${record.table}/${record.key}`} data-testid="pending-row" data-table={record.table} data-key={record.key} data-state={shownState(record, waiting)}>
+            <TableRow
+              key={`${record.table}/${record.key}`}
+              data-testid="pending-row"
+              data-table={record.table}
+              data-key={record.key}
+              data-state={shownState(record, waiting)}
+            >
               <TableCell>{kindName(intl, record.table)}</TableCell>
               <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{recordName(intl, record)}</TableCell>
               <TableCell>{opName(intl, record.op)}</TableCell>
@@ -31,11 +37,21 @@ export function RecordTable({ records, waiting, busy, onRetry, onDiscard, onExpo
                 <StateChip state={shownState(record, waiting)} />
               </TableCell>
               <TableCell align="right">{intl.formatNumber(record.attempts ?? 0)}</TableCell>
-              <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere', color: record.lastError ? 'error.main' : undefined }} data-testid="pending-error">
+              <TableCell
+                sx={{ maxWidth: 320, overflowWrap: 'anywhere', color: record.lastError ? 'error.main' : undefined }}
+                data-testid="pending-error"
+              >
                 {deletedOnServer(intl, record) ?? (record.lastError || '—')}
               </TableCell>
               <TableCell>
-                <RecordActions record={record} waiting={shownState(record, waiting) === 'waiting'} busy={busy} onRetry={() => onRetry(record)} onDiscard={() => onDiscard(record)} onExport={onExport} />
+                <RecordActions
+                  record={record}
+                  waiting={shownState(record, waiting) === 'waiting'}
+                  busy={busy}
+                  onRetry={() => onRetry(record)}
+                  onDiscard={() => onDiscard(record)}
+                  onExport={onExport}
+                />
               </TableCell>
             </TableRow>
           ))}

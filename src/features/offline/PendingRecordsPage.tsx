@@ -56,7 +56,8 @@ export function PendingRecordsPage() {
     if (!db) return;
     const name = recordName(intl, record);
     try {
-      if (await discardPending(db, record.table, record.key)) notify.info(say('offline.pending.discard'), say('offline.pending.discarded', { name }));
+      if (await discardPending(db, record.table, record.key))
+        notify.info(say('offline.pending.discard'), say('offline.pending.discarded', { name }));
     } catch (error) {
       notify.error(say('offline.pending.actionFailedTitle'), errorMessage(error));
     }
@@ -92,13 +93,27 @@ export function PendingRecordsPage() {
           {say('offline.pending.empty')}
         </Alert>
       )}
-      {records !== null && records.length > 0 && (
-        narrow ? (
-          <RecordCards records={records} waiting={waiting} busy={run.running} onRetry={(r) => void retryOne(r)} onDiscard={setDiscarding} onExport={onExport} />
+      {records !== null &&
+        records.length > 0 &&
+        (narrow ? (
+          <RecordCards
+            records={records}
+            waiting={waiting}
+            busy={run.running}
+            onRetry={(r) => void retryOne(r)}
+            onDiscard={setDiscarding}
+            onExport={onExport}
+          />
         ) : (
-          <RecordTable records={records} waiting={waiting} busy={run.running} onRetry={(r) => void retryOne(r)} onDiscard={setDiscarding} onExport={onExport} />
-        )
-      )}
+          <RecordTable
+            records={records}
+            waiting={waiting}
+            busy={run.running}
+            onRetry={(r) => void retryOne(r)}
+            onDiscard={setDiscarding}
+            onExport={onExport}
+          />
+        ))}
       <TransferCard busy={run.running} />
       <UnsentDialog
         open={discarding !== null}

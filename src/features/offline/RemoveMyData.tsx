@@ -42,7 +42,14 @@ export function RemoveMyData() {
 
   return (
     <>
-      <Button variant="outlined" color="error" startIcon={<PhonelinkEraseIcon />} onClick={() => void ask()} disabled={!db || step.kind === 'removing'} data-testid="remove-my-data">
+      <Button
+        variant="outlined"
+        color="error"
+        startIcon={<PhonelinkEraseIcon />}
+        onClick={() => void ask()}
+        disabled={!db || step.kind === 'removing'}
+        data-testid="remove-my-data"
+      >
         {say('lock.removeData')}
       </Button>
       <UnsentDialog

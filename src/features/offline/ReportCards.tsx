@@ -1,17 +1,5 @@
 import { memo, useId, useState } from 'react';
-import {
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Collapse,
-  Grid,
-  LinearProgress,
-  List,
-  ListItem,
-  ListItemText,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, CardContent, Collapse, Grid, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useIntl } from 'react-intl';
@@ -63,60 +51,63 @@ function sameReport(a: KindReport, b: KindReport): boolean {
 // Drawn again only when its own figures change: during an upload the live counts and the
 // progress re-render the offline home several times a second, mostly for one kind at a time
 // (13 cards of styled components were most of the page's React time; docs/performance.md).
-const KindCard = memo(function KindCard({ kind }: { kind: KindReport }) {
-  const intl = useIntl();
-  const [open, setOpen] = useState(false);
-  const errorsId = useId();
-  const name = intl.formatMessage({ id: kindLabel(kind.table), defaultMessage: kind.table });
-  const titleId = useId();
-  return (
-    <Card variant="outlined" component="section" aria-labelledby={titleId} data-testid={`report-${kind.table}`} sx={{ height: '100%' }}>
-      <CardContent sx={{ p: { xs: 1, sm: 1.5 }, '&:last-child': { pb: { xs: 1, sm: 1.5 } } }}>
-        <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
-          {name}
-        </Typography>
-        <Box component="dl" sx={FIGURES_SX}>
-          {FIGURES.map((figure) => (
-            <div key={figure}>
-              <dt>{intl.formatMessage({ id: `offline.report.${figure}` })}</dt>
-              <dd data-testid={`report-${kind.table}-${figure}`} data-tone={kind[figure] === 0 ? undefined : figureTone(figure)}>
-                {intl.formatNumber(kind[figure])}
-              </dd>
-            </div>
-          ))}
-        </Box>
-        {kind.errors.length > 0 && (
-          <>
-            <Button
-              size="small"
-              color="error"
-              onClick={() => setOpen((v) => !v)}
-              aria-expanded={open}
-              aria-controls={errorsId}
-              endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
-              sx={{ mt: 0.5, px: 0.5 }}
-            >
-              {intl.formatMessage({ id: 'offline.report.errors' }, { count: kind.errors.length })}
-            </Button>
-            <Collapse in={open} id={errorsId}>
-              <List dense disablePadding>
-                {kind.errors.map((error, i) => (
-                  <ListItem key={`${error.key}-${i}`} disableGutters>
-                    <ListItemText
-                      primary={error.message}
-                      secondary={error.key}
-                      slotProps={{ primary: { color: 'error', variant: 'body2' }, secondary: { sx: { wordBreak: 'break-all' } } }}
-                    />
-                  </ListItem>
-                ))}
-              </List>
-            </Collapse>
-          </>
-        )}
-      </CardContent>
-    </Card>
-  );
-}, (before, after) => sameReport(before.kind, after.kind));
+const KindCard = memo(
+  function KindCard({ kind }: { kind: KindReport }) {
+    const intl = useIntl();
+    const [open, setOpen] = useState(false);
+    const errorsId = useId();
+    const name = intl.formatMessage({ id: kindLabel(kind.table), defaultMessage: kind.table });
+    const titleId = useId();
+    return (
+      <Card variant="outlined" component="section" aria-labelledby={titleId} data-testid={`report-${kind.table}`} sx={{ height: '100%' }}>
+        <CardContent sx={{ p: { xs: 1, sm: 1.5 }, '&:last-child': { pb: { xs: 1, sm: 1.5 } } }}>
+          <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: 0.5 }}>
+            {name}
+          </Typography>
+          <Box component="dl" sx={FIGURES_SX}>
+            {FIGURES.map((figure) => (
+              <div key={figure}>
+                <dt>{intl.formatMessage({ id: `offline.report.${figure}` })}</dt>
+                <dd data-testid={`report-${kind.table}-${figure}`} data-tone={kind[figure] === 0 ? undefined : figureTone(figure)}>
+                  {intl.formatNumber(kind[figure])}
+                </dd>
+              </div>
+            ))}
+          </Box>
+          {kind.errors.length > 0 && (
+            <>
+              <Button
+                size="small"
+                color="error"
+                onClick={() => setOpen((v) => !v)}
+                aria-expanded={open}
+                aria-controls={errorsId}
+                endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+                sx={{ mt: 0.5, px: 0.5 }}
+              >
+                {intl.formatMessage({ id: 'offline.report.errors' }, { count: kind.errors.length })}
+              </Button>
+              <Collapse in={open} id={errorsId}>
+                <List dense disablePadding>
+                  {kind.errors.map((error, i) => (
+                    <ListItem key={`${error.key}-${i}`} disableGutters>
+                      <ListItemText
+                        primary={error.message}
+                        secondary={error.key}
+                        slotProps={{ primary: { color: 'error', variant: 'body2' }, secondary: { sx: { wordBreak: 'break-all' } } }}
+                      />
+                    </ListItem>
+                  ))}
+                </List>
+              </Collapse>
+            </>
+          )}
+        </CardContent>
+      </Card>
+    );
+  },
+  (before, after) => sameReport(before.kind, after.kind),
+);
 
 /** The overall progress bar with its percent (product.md §2 Offline home). */
 export const UploadProgress = memo(function UploadProgress({ report, running }: { report: UploadReport | null; running: boolean }) {

@@ -87,7 +87,12 @@ export function TransferCard({ busy }: { busy: boolean }) {
           <Button variant="outlined" startIcon={<FileDownloadIcon />} onClick={() => void doExport()} disabled={!db || working || busy}>
             {say('offline.pending.export')}
           </Button>
-          <Button variant="outlined" startIcon={<FileUploadIcon />} onClick={() => input.current?.click()} disabled={!db || working || busy}>
+          <Button
+            variant="outlined"
+            startIcon={<FileUploadIcon />}
+            onClick={() => input.current?.click()}
+            disabled={!db || working || busy}
+          >
             {working ? say('offline.pending.importing') : say('offline.pending.import')}
           </Button>
           <input

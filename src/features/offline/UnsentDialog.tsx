@@ -52,7 +52,9 @@ export function UnsentDialog({ open, title, text, actions, onCancel, cancelLabel
           {text}
         </DialogContentText>
       </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1, flexDirection: narrow ? 'column-reverse' : 'row', alignItems: narrow ? 'stretch' : 'center' }}>
+      <DialogActions
+        sx={{ flexWrap: 'wrap', gap: 1, flexDirection: narrow ? 'column-reverse' : 'row', alignItems: narrow ? 'stretch' : 'center' }}
+      >
         <Button onClick={onCancel} autoFocus={!actions.some((a) => a.autoFocus)} sx={{ ml: narrow ? '0 !important' : undefined }}>
           {cancelLabel ?? intl.formatMessage({ id: 'common.cancel' })}
         </Button>

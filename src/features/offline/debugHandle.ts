@@ -10,7 +10,15 @@ import { entityByName } from '../../../schemas/index';
 import { api } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/collections';
 import type { DataLayer } from '../../lib/datalayer/types';
-import { countPending, exportPending, importPending, listPending, uploadAll, type UploadOptions, type UploadReport } from '../../lib/upload';
+import {
+  countPending,
+  exportPending,
+  importPending,
+  listPending,
+  uploadAll,
+  type UploadOptions,
+  type UploadReport,
+} from '../../lib/upload';
 import { startUpload } from './uploadRun';
 
 export const DEBUG_FLAG = 'icrsDebug';

@@ -21,7 +21,9 @@ export function deletedOnServer(intl: IntlShape, record: PendingRecord): string 
   const info = record.deleted;
   if (!info) return undefined;
   const when = intl.formatDate(info.at, { dateStyle: 'medium', timeStyle: 'short' });
-  const said = info.by ? intl.formatMessage({ id: 'offline.pending.deletedBy' }, { when, by: info.by }) : intl.formatMessage({ id: 'offline.pending.deletedAt' }, { when });
+  const said = info.by
+    ? intl.formatMessage({ id: 'offline.pending.deletedBy' }, { when, by: info.by })
+    : intl.formatMessage({ id: 'offline.pending.deletedAt' }, { when });
   return info.reason ? `${said} ${intl.formatMessage({ id: 'offline.pending.deletedReason' }, { reason: info.reason })}` : said;
 }
 

@@ -106,7 +106,8 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
   });
   // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
   const stopLists = onServerChange((table) => {
-    if (table === LISTS_TABLE || table === ALL_TABLES) refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
+    if (table === LISTS_TABLE || table === ALL_TABLES)
+      refreshLists(api).catch((error: unknown) => console.warn('Lookup lists not refreshed:', error));
   });
   // Back on the network: pull at once rather than at the next retry.
   const onOnline = () => replication.reSync();

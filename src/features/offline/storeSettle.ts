@@ -21,7 +21,13 @@ export async function settleOrganisation(db: IcrsDatabase): Promise<void> {
   const held = user && keyringOrganisations(user.userId);
   if (!user || !held) return;
   if (held.mirror !== user.location) {
-    await Promise.all(OFFLINE_ENTITIES.map((entity) => collectionOf(db, entity).find({ selector: { syncState: 'synced' } }).remove()));
+    await Promise.all(
+      OFFLINE_ENTITIES.map((entity) =>
+        collectionOf(db, entity)
+          .find({ selector: { syncState: 'synced' } })
+          .remove(),
+      ),
+    );
     await forgetPullCheckpoints(db);
     clearSealedValues();
     setKeyringOrganisations(user.userId, { mirror: user.location });
@@ -56,7 +62,7 @@ export function useStoreSettled(db: IcrsDatabase | null): boolean {
     adoptPrevious(db)
       .catch((error: unknown) => console.error('Records of the previous version could not be taken into this store:', error))
       .then(() => settleOrganisation(db))
-      .catch((error: unknown) => console.error('The organisation of this device\'s data could not be settled:', error))
+      .catch((error: unknown) => console.error("The organisation of this device's data could not be settled:", error))
       .finally(() => current && setSettled(true));
     return () => {
       current = false;

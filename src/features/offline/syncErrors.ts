@@ -14,7 +14,14 @@ const PROFILE_SYNC = 'errors.profileSyncTitle';
 
 const TITLE_OF_TABLE: Readonly<Record<string, string>> = Object.fromEntries([
   ...[entityByName.job, entityByName.otherJob].map((e) => [e.table, JOB_SYNC]),
-  ...[entityByName.profile, entityByName.skills, entityByName.social, entityByName.security, entityByName.business, entityByName.profileImage].map((e) => [e.table, PROFILE_SYNC]),
+  ...[
+    entityByName.profile,
+    entityByName.skills,
+    entityByName.social,
+    entityByName.security,
+    entityByName.business,
+    entityByName.profileImage,
+  ].map((e) => [e.table, PROFILE_SYNC]),
 ]);
 
 /** The table a failed pull request asked for (GET /sync/{table}, POST /sync/{table}/keys). */

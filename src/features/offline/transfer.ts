@@ -23,7 +23,10 @@ function stamp(date: Date): string {
 }
 
 /** Writes the pending records (with images) to a downloaded `.json` file. */
-export async function downloadPending(db: IcrsDatabase, user: { userId: string; userName: string }): Promise<{ file: string; count: number }> {
+export async function downloadPending(
+  db: IcrsDatabase,
+  user: { userId: string; userName: string },
+): Promise<{ file: string; count: number }> {
   const json = await exportPending(db);
   const userName = user.userName;
   const safeUser = userName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'user';

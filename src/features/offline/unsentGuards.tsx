@@ -94,4 +94,3 @@ export function UnsentBanner() {
     </Alert>
   );
 }
-

@@ -51,7 +51,11 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useUploadRun(): UploadRunState {
-  return useSyncExternalStore(subscribe, () => state, () => state);
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => state,
+  );
 }
 
 export function isUploading(): boolean {
@@ -97,7 +101,8 @@ export function summaryOf(report: UploadReport, left: number, deleted: readonly 
   const kept = t('offline.summary.kept', { count: left });
   if (report.stopped === 'noConnection') return left ? { left, severity: 'error', text: `${t('offline.failure.network')} ${kept}` } : null;
   if (report.stopped === 'aborted') return { left, severity: 'info', text: `${t('offline.stopped')} ${kept}` };
-  if (left === 0) return report.total === 0 ? null : { left, severity: 'success', text: `${uploadFigures(report)} ${t('offline.uploadAllDone')}` };
+  if (left === 0)
+    return report.total === 0 ? null : { left, severity: 'success', text: `${uploadFigures(report)} ${t('offline.uploadAllDone')}` };
   const parts = [uploadFigures(report)];
   const failed = failedKinds(report);
   if (failed) parts.push(t('offline.summary.failed', { kinds: failed }));
@@ -117,7 +122,9 @@ function uploadFigures(report: UploadReport): string {
 /** The records the server answered were deleted there meanwhile ("Service provider: Centre X"). */
 async function deletedOnServer(db: IcrsDatabase): Promise<string[]> {
   const records = await listPending(db);
-  return records.filter((r) => r.state === 'deleted').map((r) => t('offline.summary.namedRecord', { kind: t(kindLabel(r.table)), name: r.label }));
+  return records
+    .filter((r) => r.state === 'deleted')
+    .map((r) => t('offline.summary.namedRecord', { kind: t(kindLabel(r.table)), name: r.label }));
 }
 
 function announce(summary: UploadSummary | null): void {

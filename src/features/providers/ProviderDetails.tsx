@@ -65,10 +65,21 @@ export function ProviderMap({ doc }: { doc: ProviderDoc }) {
             <MapView
               height={280}
               ariaLabel={say('providers.page.mapOf', { name: recordTitle(serviceProvider, doc) })}
-              markers={[{ ...position, id: doc.sp_Id, title: recordTitle(serviceProvider, doc), color: providerTypeColor(doc.sp_type), popup: doc.sp_Address ?? undefined }]}
+              markers={[
+                {
+                  ...position,
+                  id: doc.sp_Id,
+                  title: recordTitle(serviceProvider, doc),
+                  color: providerTypeColor(doc.sp_type),
+                  popup: doc.sp_Address ?? undefined,
+                },
+              ]}
             />
             <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="provider-coords">
-              {say('providers.page.coords', { lat: displayValue(serviceProvider, 'lat', position.lat, ctx), lng: displayValue(serviceProvider, 'lng', position.lng, ctx) })}
+              {say('providers.page.coords', {
+                lat: displayValue(serviceProvider, 'lat', position.lat, ctx),
+                lng: displayValue(serviceProvider, 'lng', position.lng, ctx),
+              })}
             </Typography>
           </>
         ) : (

@@ -16,7 +16,10 @@ import { useProvider, type ProviderDoc } from './useProvider';
 
 function saved(say: Say, doc: ProviderDoc): void {
   const local = doc.syncState === 'pending';
-  notify.success(say('providers.form.savedTitle'), say(local ? 'providers.form.savedLocal' : 'providers.form.saved', { name: recordTitle(serviceProvider, doc) }));
+  notify.success(
+    say('providers.form.savedTitle'),
+    say(local ? 'providers.form.savedLocal' : 'providers.form.saved', { name: recordTitle(serviceProvider, doc) }),
+  );
 }
 
 function AddForm({ data }: { data: DataLayer }) {

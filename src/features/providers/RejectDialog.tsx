@@ -21,7 +21,11 @@ export function RejectDialog({ name, onCancel, onConfirm }: Props) {
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const trimmed = comment.trim();
-  const error = !trimmed ? say('providers.verify.commentRequired') : [...trimmed].length > COMMENT_MAX ? say('providers.verify.commentTooLong', { limit: COMMENT_MAX }) : null;
+  const error = !trimmed
+    ? say('providers.verify.commentRequired')
+    : [...trimmed].length > COMMENT_MAX
+      ? say('providers.verify.commentTooLong', { limit: COMMENT_MAX })
+      : null;
 
   const reset = () => {
     setComment('');
@@ -43,7 +47,14 @@ export function RejectDialog({ name, onCancel, onConfirm }: Props) {
   };
 
   return (
-    <Dialog open={name !== null} onClose={busy ? undefined : onCancel} aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`} fullWidth maxWidth="sm">
+    <Dialog
+      open={name !== null}
+      onClose={busy ? undefined : onCancel}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      fullWidth
+      maxWidth="sm"
+    >
       <form noValidate onSubmit={(event) => void submit(event)}>
         <DialogTitle id={`${id}-title`}>{say('providers.verify.rejectTitle')}</DialogTitle>
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -73,7 +84,13 @@ export function RejectDialog({ name, onCancel, onConfirm }: Props) {
           >
             {say('common.cancel')}
           </Button>
-          <Button type="submit" color="error" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}>
+          <Button
+            type="submit"
+            color="error"
+            variant="contained"
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
             {say('providers.verify.reject')}
           </Button>
         </DialogActions>

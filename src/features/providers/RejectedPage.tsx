@@ -61,7 +61,12 @@ function RejectedServices({ data }: { data: DataLayer }) {
 
   const custom: Record<string, CustomColumn> = {
     providerName: { header: say('providers.verify.provider'), render: text('providerName'), text: text('providerName') },
-    comment: { header: say('providers.rejected.comment'), width: 200, render: (row) => <Wrapped text={text('verifyComment')(row)} />, text: text('verifyComment') },
+    comment: {
+      header: say('providers.rejected.comment'),
+      width: 200,
+      render: (row) => <Wrapped text={text('verifyComment')(row)} />,
+      text: text('verifyComment'),
+    },
     rejectedBy: { header: say('providers.rejected.by'), render: verifier, text: verifier },
     rejectedAt: { header: say('providers.rejected.at'), render: when, text: when },
     edit: {

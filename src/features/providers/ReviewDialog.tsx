@@ -34,7 +34,10 @@ export function ReviewDialog({ row, note = null, busy, onClose, onApprove, onRej
           </Alert>
         )}
         <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '10rem 1fr' }, columnGap: 2, rowGap: 0.5 }}>
-          {[['providerName', say('providers.verify.provider'), row ? String(row.providerName ?? '') : ''] as const, ...SHOWN.map((name) => [name, fieldLabel(service, name, ctx.t), value(name)] as const)]
+          {[
+            ['providerName', say('providers.verify.provider'), row ? String(row.providerName ?? '') : ''] as const,
+            ...SHOWN.map((name) => [name, fieldLabel(service, name, ctx.t), value(name)] as const),
+          ]
             .filter(([, , text]) => text !== '')
             .map(([name, label, text]) => (
               <Box key={name} sx={{ display: 'contents' }}>

@@ -26,13 +26,28 @@ const targetOf = (row: GridRow): Target => ({ id: String(row.sp_Detail_Id), name
 
 /** Why the user may not decide on this service (issue 26 §7: nobody verifies a service they
  * created or last changed; the server refuses it too), or why it is pending again; null: nothing to say. */
-export function verifyNote(row: GridRow, userId: string | undefined): 'providers.verify.ownService' | 'providers.verify.changedSinceVerified' | null {
+export function verifyNote(
+  row: GridRow,
+  userId: string | undefined,
+): 'providers.verify.ownService' | 'providers.verify.changedSinceVerified' | null {
   if (userId && (row.createdBy === userId || row.updatedBy === userId)) return 'providers.verify.ownService';
   if (row.verifiedAt) return 'providers.verify.changedSinceVerified';
   return null;
 }
 
-function Decide({ row, busy, own, onApprove, onReject }: { row: GridRow; busy: boolean; own: boolean; onApprove: () => void; onReject: () => void }) {
+function Decide({
+  row,
+  busy,
+  own,
+  onApprove,
+  onReject,
+}: {
+  row: GridRow;
+  busy: boolean;
+  own: boolean;
+  onApprove: () => void;
+  onReject: () => void;
+}) {
   const say = useSay();
   const name = String(row.name);
   return (
@@ -77,7 +92,11 @@ function PendingServices({ data }: { data: DataLayer }) {
   };
 
   const custom: Record<string, CustomColumn> = {
-    providerName: { header: say('providers.verify.provider'), render: (row) => String(row.providerName ?? ''), text: (row) => String(row.providerName ?? '') },
+    providerName: {
+      header: say('providers.verify.provider'),
+      render: (row) => String(row.providerName ?? ''),
+      text: (row) => String(row.providerName ?? ''),
+    },
     why: {
       header: say('providers.verify.why'),
       render: (row) => {
@@ -94,7 +113,13 @@ function PendingServices({ data }: { data: DataLayer }) {
       actions: true,
       width: 112,
       render: (row) => (
-        <Decide row={row} busy={verify.busy.has(String(row.sp_Detail_Id))} own={verifyNote(row, me) === 'providers.verify.ownService'} onApprove={() => approve(row)} onReject={() => startReject(row)} />
+        <Decide
+          row={row}
+          busy={verify.busy.has(String(row.sp_Detail_Id))}
+          own={verifyNote(row, me) === 'providers.verify.ownService'}
+          onApprove={() => approve(row)}
+          onReject={() => startReject(row)}
+        />
       ),
     },
   };

@@ -18,7 +18,13 @@ export async function providerNames(data: DataLayer, ids: readonly string[]): Pr
 }
 
 /** Rows with `providerName` added from their `sp_Id`. */
-export async function withProviderNames<R extends { sp_Id: string }>(data: DataLayer, rows: readonly R[]): Promise<(R & { providerName: string })[]> {
-  const names = await providerNames(data, rows.map((r) => r.sp_Id));
+export async function withProviderNames<R extends { sp_Id: string }>(
+  data: DataLayer,
+  rows: readonly R[],
+): Promise<(R & { providerName: string })[]> {
+  const names = await providerNames(
+    data,
+    rows.map((r) => r.sp_Id),
+  );
   return rows.map((row) => ({ ...row, providerName: names.get(row.sp_Id) ?? '' }));
 }

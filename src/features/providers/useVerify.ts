@@ -35,7 +35,10 @@ export function useVerify(data: DataLayer, onDone: () => void) {
     try {
       await verifyService(api, { sp_Detail_Id: target.id, status, comment });
       const verified = status === SERVICE_STATUS.verified;
-      notify.success(say(verified ? 'providers.verify.approvedTitle' : 'providers.verify.rejectedTitle'), say(verified ? 'providers.verify.approved' : 'providers.verify.rejected', { name: target.name }));
+      notify.success(
+        say(verified ? 'providers.verify.approvedTitle' : 'providers.verify.rejectedTitle'),
+        say(verified ? 'providers.verify.approved' : 'providers.verify.rejected', { name: target.name }),
+      );
       emitPendingStatsChanged();
       // The device's copy too, so the provider's page shows the new status offline.
       void data.get(service, target.id).catch(() => undefined);

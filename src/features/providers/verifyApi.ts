@@ -33,8 +33,11 @@ export async function listPending(http: HttpClient, query: ListQuery): Promise<L
 
 /** POST /sverify/: 1 verifies, 2 rejects with a comment. */
 export async function verifyService(http: HttpClient, input: VerifyInput): Promise<VerifyAnswer> {
-  const body = { sp_Detail_Id: input.sp_Detail_Id, status: input.status, ...(input.comment?.trim() ? { comment: input.comment.trim() } : {}) };
+  const body = {
+    sp_Detail_Id: input.sp_Detail_Id,
+    status: input.status,
+    ...(input.comment?.trim() ? { comment: input.comment.trim() } : {}),
+  };
   const { data } = await http.post<VerifyAnswer>('/sverify/', body, { silent: true });
   return data;
 }
-

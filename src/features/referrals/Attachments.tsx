@@ -31,7 +31,8 @@ async function openBlob(key: string, file: Attachment, download: boolean): Promi
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-const sizeText = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The files as they will be sent: photos shrunk on the device like every other image (a phone
  * photo fits the 5 MB limit and a slow connection), PDFs as they are; the names of those that
@@ -126,7 +127,9 @@ export function Attachments({ referral, canWrite, onSaved }: AttachmentsProps) {
   };
 
   const show = (file: Attachment, download: boolean) => {
-    openBlob(key, file, download).catch((error: unknown) => setFailure(say('referrals.attachments.openFailed', { message: messageOf(error) })));
+    openBlob(key, file, download).catch((error: unknown) =>
+      setFailure(say('referrals.attachments.openFailed', { message: messageOf(error) })),
+    );
   };
 
   return (
@@ -171,7 +174,11 @@ export function Attachments({ referral, canWrite, onSaved }: AttachmentsProps) {
       )}
       {canWrite && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <FilePickButton label={say('referrals.attachments.add')} disabled={busy || files.length >= MAX_ATTACHMENTS} onFiles={(chosen) => void add(chosen)} />
+          <FilePickButton
+            label={say('referrals.attachments.add')}
+            disabled={busy || files.length >= MAX_ATTACHMENTS}
+            onFiles={(chosen) => void add(chosen)}
+          />
           {busy && <CircularProgress size={20} aria-label={say('referrals.attachments.uploading')} />}
         </Box>
       )}

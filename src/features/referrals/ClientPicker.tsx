@@ -53,7 +53,15 @@ export function ClientPicker({ value, onChange }: { value: Row | null; onChange:
           label={say('referrals.new.client')}
           slotProps={{
             ...params.slotProps,
-            input: { ...params.slotProps.input, endAdornment: <>{loading ? <CircularProgress size={18} aria-label={say('common.loading')} /> : null}{params.slotProps.input.endAdornment}</> },
+            input: {
+              ...params.slotProps.input,
+              endAdornment: (
+                <>
+                  {loading ? <CircularProgress size={18} aria-label={say('common.loading')} /> : null}
+                  {params.slotProps.input.endAdornment}
+                </>
+              ),
+            },
           }}
         />
       )}

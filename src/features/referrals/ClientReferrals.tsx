@@ -4,7 +4,21 @@
 // <ClientReferrals profId={prof_Id} />.
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Link,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
@@ -49,8 +63,12 @@ function ReferralTable({ kind, profId, connected, refresh }: { kind: ReferralKin
         {say(`referrals.tab.${kind}`)}
         {state.status === 'ready' ? ` (${state.total})` : ''}
       </Typography>
-      {state.status === 'error' && <Alert severity="error">{say('referrals.client.loadFailed', { message: messageOf(state.error) })}</Alert>}
-      {state.status === 'ready' && state.rows.length === 0 && <Typography color="text.secondary">{say('referrals.client.none')}</Typography>}
+      {state.status === 'error' && (
+        <Alert severity="error">{say('referrals.client.loadFailed', { message: messageOf(state.error) })}</Alert>
+      )}
+      {state.status === 'ready' && state.rows.length === 0 && (
+        <Typography color="text.secondary">{say('referrals.client.none')}</Typography>
+      )}
       {state.status === 'ready' && state.rows.length > 0 && (
         <TableContainer>
           <Table size="small" aria-labelledby={heading} data-testid={`client-referrals-${kind}`}>
@@ -98,7 +116,11 @@ export function ClientReferrals({ profId }: { profId: string }) {
   const user = useSessionUser();
   const connected = useConnected();
   const [refresh, setRefresh] = useState(0);
-  useTableChanges(REFERRAL_KINDS.map((k) => KIND_INFO[k].table), () => setRefresh((n) => n + 1), connected);
+  useTableChanges(
+    REFERRAL_KINDS.map((k) => KIND_INFO[k].table),
+    () => setRefresh((n) => n + 1),
+    connected,
+  );
   if (!can(user?.role, 'referrals.read')) return null;
   const canRefer = can(user?.role, 'referrals.write');
   return (
@@ -110,7 +132,13 @@ export function ClientReferrals({ profId }: { profId: string }) {
           </Typography>
           {canRefer && connected && (
             <>
-              <Button component={RouterLink} to={referralPaths.add('service', profId)} variant="contained" size="small" startIcon={<AddIcon />}>
+              <Button
+                component={RouterLink}
+                to={referralPaths.add('service', profId)}
+                variant="contained"
+                size="small"
+                startIcon={<AddIcon />}
+              >
                 {say('referrals.action.referService')}
               </Button>
               <Button component={RouterLink} to={referralPaths.add('job', profId)} variant="outlined" size="small" startIcon={<WorkIcon />}>

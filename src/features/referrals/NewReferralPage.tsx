@@ -4,7 +4,20 @@
 // a service referral takes documents, sent right after the referral is stored.
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  List,
+  ListItem,
+  ListItemText,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import { useIntl } from 'react-intl';
 import { uuidv7 } from '../../../schemas/ids';
 import { Page } from '../../components';
@@ -26,7 +39,9 @@ const FORM_FIELDS: Record<ReferralKind, readonly string[]> = {
 /** A follow-up cannot come before the referral. */
 function validateDates(values: Record<string, unknown>): Record<string, Problem> {
   const { date, followUpDate } = values;
-  return typeof date === 'string' && typeof followUpDate === 'string' && followUpDate && followUpDate < date ? { followUpDate: { id: 'referrals.follow.beforeReferral' } } : {};
+  return typeof date === 'string' && typeof followUpDate === 'string' && followUpDate && followUpDate < date
+    ? { followUpDate: { id: 'referrals.follow.beforeReferral' } }
+    : {};
 }
 
 function Step({ n, title, children }: { n: number; title: string; children: React.ReactNode }) {
@@ -70,7 +85,15 @@ function ChosenFiles({ files, onRemove }: { files: readonly File[]; onRemove: (f
   return (
     <List dense disablePadding data-testid="chosen-files">
       {files.map((file) => (
-        <ListItem key={`${file.name}-${file.size}`} disableGutters secondaryAction={<Button size="small" onClick={() => onRemove(file)}>{intl.formatMessage({ id: 'referrals.new.removeFile' })}</Button>}>
+        <ListItem
+          key={`${file.name}-${file.size}`}
+          disableGutters
+          secondaryAction={
+            <Button size="small" onClick={() => onRemove(file)}>
+              {intl.formatMessage({ id: 'referrals.new.removeFile' })}
+            </Button>
+          }
+        >
           <ListItemText primary={file.name} slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }} />
         </ListItem>
       ))}
@@ -125,7 +148,14 @@ export function NewReferralPage() {
   }
   return (
     <Page title={title}>
-      <ToggleButtonGroup exclusive size="small" color="primary" value={kind} onChange={(_event, next: ReferralKind | null) => next && setKind(next)} aria-label={say('referrals.new.kind')}>
+      <ToggleButtonGroup
+        exclusive
+        size="small"
+        color="primary"
+        value={kind}
+        onChange={(_event, next: ReferralKind | null) => next && setKind(next)}
+        aria-label={say('referrals.new.kind')}
+      >
         {REFERRAL_KINDS.map((k) => (
           <ToggleButton key={k} value={k} sx={{ px: 2 }}>
             {say(`referrals.tab.${k}`)}
@@ -177,10 +207,16 @@ export function NewReferralPage() {
             )}
           </EntityForm>
         ) : (
-          <Typography color="text.secondary">{say(client ? 'referrals.new.chooseFirstTarget' : 'referrals.new.chooseFirstClient')}</Typography>
+          <Typography color="text.secondary">
+            {say(client ? 'referrals.new.chooseFirstTarget' : 'referrals.new.chooseFirstClient')}
+          </Typography>
         )}
       </Step>
-      {client && <Typography variant="body2" color="text.secondary">{say('referrals.new.forClient', { name: clientLabel(client) })}</Typography>}
+      {client && (
+        <Typography variant="body2" color="text.secondary">
+          {say('referrals.new.forClient', { name: clientLabel(client) })}
+        </Typography>
+      )}
     </Page>
   );
 }

@@ -19,8 +19,32 @@ import { searchReferrals, type Row } from './referralApi';
 import { ReferralStatusChip } from './ReferralStatusChip';
 
 const COLUMNS: Record<ReferralKind, readonly string[]> = {
-  service: ['clientName', 'prof_Reg_No', 'serviceName', 'providerName', 'category', 'territory', 'date', 'followUpDate', 'status', 'overdue', 'location'],
-  job: ['clientName', 'prof_Reg_No', 'jobTitle', 'employer', 'sector', 'territory', 'date', 'followUpDate', 'status', 'overdue', 'location'],
+  service: [
+    'clientName',
+    'prof_Reg_No',
+    'serviceName',
+    'providerName',
+    'category',
+    'territory',
+    'date',
+    'followUpDate',
+    'status',
+    'overdue',
+    'location',
+  ],
+  job: [
+    'clientName',
+    'prof_Reg_No',
+    'jobTitle',
+    'employer',
+    'sector',
+    'territory',
+    'date',
+    'followUpDate',
+    'status',
+    'overdue',
+    'location',
+  ],
 };
 const PHONE_COLUMNS = ['clientName', 'status'] as const;
 const FILTERS: Record<ReferralKind, readonly string[]> = {

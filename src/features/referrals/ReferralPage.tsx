@@ -38,7 +38,10 @@ function Section({ id, title, children }: { id: string; title: string; children:
 /** Label and value pairs as a description list. */
 function Facts({ items }: { items: readonly [string, ReactNode][] }) {
   return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, max-content) 1fr' }, columnGap: 2, rowGap: 0.5, m: 0 }}>
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(140px, max-content) 1fr' }, columnGap: 2, rowGap: 0.5, m: 0 }}
+    >
       {items.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>
           <Typography component="dt" variant="body2" color="text.secondary" sx={{ mt: { xs: 1, sm: 0 } }}>
@@ -54,7 +57,6 @@ function Facts({ items }: { items: readonly [string, ReactNode][] }) {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 
 function Details({ kind, bundle }: { kind: ReferralKind; bundle: ReferralBundle }) {
   const intl = useIntl();
@@ -135,8 +137,11 @@ function ReferralView({ kind, bundle, onReferral }: { kind: ReferralKind; bundle
   const [conflict, setConflict] = useState(false);
   const { referral, client } = bundle;
   const status = String(referral.status);
-  const overdue = typeof referral.followUpDate === 'string' && referral.followUpDate < today() && isOpenStatus(KIND_INFO[kind].flow, status);
-  const title = say(kind === 'service' ? 'referrals.page.titleService' : 'referrals.page.titleJob', { name: clientName(client) || say('referrals.page.unknownClient') });
+  const overdue =
+    typeof referral.followUpDate === 'string' && referral.followUpDate < today() && isOpenStatus(KIND_INFO[kind].flow, status);
+  const title = say(kind === 'service' ? 'referrals.page.titleService' : 'referrals.page.titleJob', {
+    name: clientName(client) || say('referrals.page.unknownClient'),
+  });
   const back = (
     <Button component={RouterLink} to={referralPaths.list(kind)} startIcon={<ArrowBackIcon />}>
       {say('referrals.page.back')}
@@ -146,7 +151,11 @@ function ReferralView({ kind, bundle, onReferral }: { kind: ReferralKind; bundle
     <Page title={title} actions={back}>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
         <ReferralStatusChip kind={kind} status={status} />
-        {overdue && <Alert severity="warning" sx={{ py: 0 }}>{say('referrals.page.overdue')}</Alert>}
+        {overdue && (
+          <Alert severity="warning" sx={{ py: 0 }}>
+            {say('referrals.page.overdue')}
+          </Alert>
+        )}
       </Box>
       {conflict && (
         <Alert severity="warning" onClose={() => setConflict(false)} data-testid="referral-conflict">
@@ -215,11 +224,20 @@ function ReferralScreen({ kind }: { kind: ReferralKind }) {
   return (
     <Page title={say('screens.referral')} actions={back}>
       {state.status === 'error' ? (
-        <Alert severity="error" action={<Button color="inherit" size="small" onClick={reload}>{say('entityGrid.retry')}</Button>}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={reload}>
+              {say('entityGrid.retry')}
+            </Button>
+          }
+        >
           {say('referrals.page.loadFailed', { message: messageOf(state.error) })}
         </Alert>
       ) : (
-        <Alert severity="warning" data-testid="referral-missing">{say('referrals.page.notFound')}</Alert>
+        <Alert severity="warning" data-testid="referral-missing">
+          {say('referrals.page.notFound')}
+        </Alert>
       )}
     </Page>
   );

@@ -79,7 +79,13 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
     return <Alert severity="info">{say('referrals.follow.final')}</Alert>;
   }
   return (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="status-form">
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+      data-testid="status-form"
+    >
       {failure && <Alert severity="error">{failure}</Alert>}
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         <TextField

@@ -2,7 +2,21 @@
 // and territory, in a list or on the map (the services' providers as markers), or an open job
 // by sector and territory.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Box, Button, LinearProgress, List, ListItem, ListItemButton, ListItemText, MenuItem, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  MenuItem,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
 import MapIcon from '@mui/icons-material/Map';
 import { useIntl } from 'react-intl';
@@ -90,7 +104,13 @@ function ServiceMap({ services, places, onChoose }: ServiceMapProps) {
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, alignItems: 'flex-start' }}>
             {place.address && <Typography variant="body2">{place.address}</Typography>}
             {(byProvider.get(place.id) ?? []).map((service) => (
-              <Button key={String(service.sp_Detail_Id)} size="small" variant="outlined" onClick={() => onChoose(service)} data-testid="map-choose">
+              <Button
+                key={String(service.sp_Detail_Id)}
+                size="small"
+                variant="outlined"
+                onClick={() => onChoose(service)}
+                data-testid="map-choose"
+              >
                 {say('referrals.new.chooseNamed', { name: String(service.name) })}
               </Button>
             ))}
@@ -106,7 +126,11 @@ function ServiceMap({ services, places, onChoose }: ServiceMapProps) {
         {say('referrals.new.mapHint', { count: String(markers.length) })}
       </Typography>
       <MapView markers={markers} height={360} ariaLabel={say('referrals.new.mapLabel')} />
-      {unplaced > 0 && <Typography variant="body2" color="text.secondary">{say('referrals.new.unplaced', { count: String(unplaced) })}</Typography>}
+      {unplaced > 0 && (
+        <Typography variant="body2" color="text.secondary">
+          {say('referrals.new.unplaced', { count: String(unplaced) })}
+        </Typography>
+      )}
     </Box>
   );
 }
@@ -115,8 +139,16 @@ function TargetList({ kind, rows, onChoose }: { kind: ReferralKind; rows: readon
   const ctx = useDisplayContext();
   const secondary = (row: Row) =>
     kind === 'service'
-      ? [lookupLabel(ctx.lists, 'category', row.category, ctx.lang), lookupLabel(ctx.lists, 'territory', row.territory, ctx.lang)].filter(Boolean).join(' · ')
-      : [String(row.employer ?? ''), lookupLabel(ctx.lists, 'sector', row.sector, ctx.lang), lookupLabel(ctx.lists, 'territory', row.territory, ctx.lang)].filter(Boolean).join(' · ');
+      ? [lookupLabel(ctx.lists, 'category', row.category, ctx.lang), lookupLabel(ctx.lists, 'territory', row.territory, ctx.lang)]
+          .filter(Boolean)
+          .join(' · ')
+      : [
+          String(row.employer ?? ''),
+          lookupLabel(ctx.lists, 'sector', row.sector, ctx.lang),
+          lookupLabel(ctx.lists, 'territory', row.territory, ctx.lang),
+        ]
+          .filter(Boolean)
+          .join(' · ');
   return (
     <List dense sx={{ maxHeight: 360, overflow: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }} data-testid="target-list">
       {rows.map((row) => (
@@ -180,7 +212,13 @@ export function TargetChooser({ kind, onChoose }: TargetChooserProps) {
           </TextField>
         ))}
         {kind === 'service' && (
-          <ToggleButtonGroup exclusive size="small" value={view} onChange={(_event, next: 'list' | 'map' | null) => next && setView(next)} aria-label={say('referrals.new.view')}>
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            value={view}
+            onChange={(_event, next: 'list' | 'map' | null) => next && setView(next)}
+            aria-label={say('referrals.new.view')}
+          >
             <ToggleButton value="list" aria-label={say('referrals.new.viewList')}>
               <ListIcon fontSize="small" sx={{ mr: 0.5 }} />
               {say('referrals.new.viewList')}
@@ -202,9 +240,14 @@ export function TargetChooser({ kind, onChoose }: TargetChooserProps) {
           {say('referrals.new.narrow', { shown: String(found.rows.length), total: String(found.total) })}
         </Typography>
       )}
-      {found && found.rows.length > 0 &&
+      {found &&
+        found.rows.length > 0 &&
         (kind === 'service' && view === 'map' ? (
-          places ? <ServiceMap services={found.rows} places={places} onChoose={onChoose} /> : <LinearProgress aria-label={say('common.loading')} />
+          places ? (
+            <ServiceMap services={found.rows} places={places} onChoose={onChoose} />
+          ) : (
+            <LinearProgress aria-label={say('common.loading')} />
+          )
         ) : (
           <TargetList kind={kind} rows={found.rows} onChoose={onChoose} />
         ))}

@@ -1,7 +1,15 @@
 // The two kinds of referral (issue 12): to a service and to a job. Everything a screen needs to
 // treat them alike: the entity, its list view, its statuses, its key and its addresses.
 import type { EntityShape } from '../../../schemas/define';
-import { JOB_REFERRAL_FLOW, REFERRAL_FLOW, jobReferral, jobReferralView, referral, referralView, type StatusFlow } from '../../../schemas/index';
+import {
+  JOB_REFERRAL_FLOW,
+  REFERRAL_FLOW,
+  jobReferral,
+  jobReferralView,
+  referral,
+  referralView,
+  type StatusFlow,
+} from '../../../schemas/index';
 
 export type ReferralKind = 'service' | 'job';
 export const REFERRAL_KINDS: readonly ReferralKind[] = ['service', 'job'];
@@ -20,8 +28,24 @@ export interface KindInfo {
 }
 
 export const KIND_INFO: Readonly<Record<ReferralKind, KindInfo>> = {
-  service: { kind: 'service', entity: referral, view: referralView, flow: REFERRAL_FLOW, key: 'ref_Id', target: 'sp_Detail_Id', table: referral.table },
-  job: { kind: 'job', entity: jobReferral, view: jobReferralView, flow: JOB_REFERRAL_FLOW, key: 'jref_Id', target: 'jb_Id', table: jobReferral.table },
+  service: {
+    kind: 'service',
+    entity: referral,
+    view: referralView,
+    flow: REFERRAL_FLOW,
+    key: 'ref_Id',
+    target: 'sp_Detail_Id',
+    table: referral.table,
+  },
+  job: {
+    kind: 'job',
+    entity: jobReferral,
+    view: jobReferralView,
+    flow: JOB_REFERRAL_FLOW,
+    key: 'jref_Id',
+    target: 'jb_Id',
+    table: jobReferral.table,
+  },
 };
 
 const id = encodeURIComponent;

@@ -53,7 +53,10 @@ export async function updateReferral(kind: ReferralKind, key: string, body: Row)
 export async function attachFiles(key: string, files: readonly File[]): Promise<Row> {
   const form = new FormData();
   for (const file of files) form.append('file', file, file.name);
-  const { data } = await api.put<Row>(`/referral/images/${encodeURIComponent(key)}`, form, { headers: { 'Content-Type': 'multipart/form-data' }, silent: true });
+  const { data } = await api.put<Row>(`/referral/images/${encodeURIComponent(key)}`, form, {
+    headers: { 'Content-Type': 'multipart/form-data' },
+    silent: true,
+  });
   return data;
 }
 
@@ -95,13 +98,25 @@ const clean = (filter: TargetFilter) => Object.fromEntries(Object.entries(filter
 
 /** Verified services (status 1) matching the filter, at most 100. */
 export async function findServices(filter: TargetFilter): Promise<ListResult<Row>> {
-  const { data } = await api.post<ListResult<Row>>('/spDetail/search/', { ...clean(filter), status: 1, pageSize: 100, sort: 'name', dir: 'asc' });
+  const { data } = await api.post<ListResult<Row>>('/spDetail/search/', {
+    ...clean(filter),
+    status: 1,
+    pageSize: 100,
+    sort: 'name',
+    dir: 'asc',
+  });
   return data;
 }
 
 /** Open jobs matching the filter, at most 100. */
 export async function findJobs(filter: TargetFilter): Promise<ListResult<Row>> {
-  const { data } = await api.post<ListResult<Row>>('/jobs/search/', { ...clean(filter), open: true, pageSize: 100, sort: 'title', dir: 'asc' });
+  const { data } = await api.post<ListResult<Row>>('/jobs/search/', {
+    ...clean(filter),
+    open: true,
+    pageSize: 100,
+    sort: 'title',
+    dir: 'asc',
+  });
   return data;
 }
 

@@ -11,10 +11,7 @@ export interface ReferralBundle {
 }
 
 export type ReferralState =
-  | { status: 'loading' }
-  | { status: 'missing' }
-  | { status: 'error'; error: unknown }
-  | { status: 'ready'; bundle: ReferralBundle };
+  { status: 'loading' } | { status: 'missing' } | { status: 'error'; error: unknown } | { status: 'ready'; bundle: ReferralBundle };
 
 async function loadBundle(kind: ReferralKind, key: string): Promise<ReferralBundle | null> {
   const referral = await getReferral(kind, key);

@@ -1,5 +1,19 @@
 // One section of the reports: its table beside its chart, and a CSV file of the table.
-import { Box, Button, Card, CardContent, Grid, Table, TableBody, TableCell, TableContainer, TableFooter, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Grid,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableFooter,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useIntl } from 'react-intl';
 import type { ReactNode } from 'react';
@@ -100,7 +114,12 @@ function DataTable({ table, label, testId }: { table: TableData; label: string; 
           {table.rows.map((row, r) => (
             <TableRow key={r}>
               {row.map((value, i) => (
-                <TableCell key={i} align={numeric(i) ? 'right' : 'left'} component={i === 0 ? 'th' : 'td'} scope={i === 0 ? 'row' : undefined}>
+                <TableCell
+                  key={i}
+                  align={numeric(i) ? 'right' : 'left'}
+                  component={i === 0 ? 'th' : 'td'}
+                  scope={i === 0 ? 'row' : undefined}
+                >
                   {show(value)}
                 </TableCell>
               ))}
@@ -122,7 +141,12 @@ function DataTable({ table, label, testId }: { table: TableData; label: string; 
 }
 
 /** Rows of a count as a table: the key's label, the count, its share of the total in %. */
-export function countTable(dimension: string, counted: string, rows: readonly { label: string; count: number }[], t: (id: string) => string): TableData {
+export function countTable(
+  dimension: string,
+  counted: string,
+  rows: readonly { label: string; count: number }[],
+  t: (id: string) => string,
+): TableData {
   const total = rows.reduce((sum, row) => sum + row.count, 0);
   const share = (count: number) => (total ? Math.round((count / total) * 1000) / 10 : 0);
   return {

@@ -13,7 +13,19 @@ import { api } from '../../lib/api';
 import { getCachedLists, refreshLists } from '../../lib/datalayer';
 import type { LookupLists } from '../../lib/datalayer/types';
 import { can } from '../../lib/permissions';
-import { enumKey, fetchReport, KPIS, SECTIONS, type CountSection, type CrossCount, type CrossSection, type KeyCount, type KeyLabel, type Report, type ReportFilter } from './reportData';
+import {
+  enumKey,
+  fetchReport,
+  KPIS,
+  SECTIONS,
+  type CountSection,
+  type CrossCount,
+  type CrossSection,
+  type KeyCount,
+  type KeyLabel,
+  type Report,
+  type ReportFilter,
+} from './reportData';
 import { countTable, SectionFrame, type TableData } from './ReportTables';
 
 /** Print: the page alone, one section per sheet, charts kept. */
@@ -59,7 +71,17 @@ function useFilter(): [ReportFilter, (patch: Partial<ReportFilter>) => void] {
   return [filterOf(params), change];
 }
 
-function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; onChange: (patch: Partial<ReportFilter>) => void; lists: LookupLists | null; invalid: boolean }) {
+function Filters({
+  filter,
+  onChange,
+  lists,
+  invalid,
+}: {
+  filter: ReportFilter;
+  onChange: (patch: Partial<ReportFilter>) => void;
+  lists: LookupLists | null;
+  invalid: boolean;
+}) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const territories = lookupOptions(lists, 'territory', langOf(intl.locale));
@@ -74,7 +96,10 @@ function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; o
               value={filter.dateFrom ?? ''}
               onChange={(e) => onChange({ dateFrom: e.target.value || null })}
               fullWidth
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-from', min: '1900-01-01', max: '2100-12-31' } }}
+              slotProps={{
+                inputLabel: { shrink: true },
+                htmlInput: { 'data-testid': 'filter-from', min: '1900-01-01', max: '2100-12-31' },
+              }}
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, md: 3 }}>
@@ -107,7 +132,10 @@ function Filters({ filter, onChange, lists, invalid }: { filter: ReportFilter; o
             </TextField>
           </Grid>
           <Grid size={{ xs: 12, sm: 6, md: 3 }} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', pt: { md: 1 } }}>
-            <Button onClick={() => onChange({ territory: null, dateFrom: null, dateTo: null })} disabled={!filter.territory && !filter.dateFrom && !filter.dateTo}>
+            <Button
+              onClick={() => onChange({ territory: null, dateFrom: null, dateTo: null })}
+              disabled={!filter.territory && !filter.dateFrom && !filter.dateTo}
+            >
               {t('reports.clear')}
             </Button>
             <Button variant="outlined" startIcon={<PrintIcon />} onClick={() => window.print()}>
@@ -132,7 +160,12 @@ function Kpis({ report }: { report: Report }) {
         </Typography>
         <Grid container spacing={1.5} component="dl" sx={{ m: 0 }}>
           {KPIS.filter((name) => kpis[name] !== undefined).map((name) => (
-            <Grid key={name} size={{ xs: 6, sm: 4, md: 3, lg: 2 }} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }} data-testid={`kpi-${name}`}>
+            <Grid
+              key={name}
+              size={{ xs: 6, sm: 4, md: 3, lg: 2 }}
+              sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
+              data-testid={`kpi-${name}`}
+            >
               <Typography component="dd" variant="h5" sx={{ m: 0, fontWeight: 700 }}>
                 {intl.formatNumber(kpis[name] ?? 0)}
               </Typography>
@@ -158,13 +191,27 @@ function useKeyLabel(lists: LookupLists | null) {
   };
 }
 
-function CountPart({ section, rows, failed, lists, suffix }: { section: CountSection; rows: KeyCount[] | null; failed: boolean; lists: LookupLists | null; suffix: string }) {
+function CountPart({
+  section,
+  rows,
+  failed,
+  lists,
+  suffix,
+}: {
+  section: CountSection;
+  rows: KeyCount[] | null;
+  failed: boolean;
+  lists: LookupLists | null;
+  suffix: string;
+}) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const keyLabel = useKeyLabel(lists);
   const title = t(`reports.section.${section.id}`);
   const labelled = (rows ?? []).map((row) => ({ key: row.id, label: keyLabel(section.label, row.id), count: row.count }));
-  const table: TableData | null = rows ? countTable(t(`reports.dimension.${section.dimension}`), t(`reports.counted.${section.counts}`), labelled, t) : null;
+  const table: TableData | null = rows
+    ? countTable(t(`reports.dimension.${section.dimension}`), t(`reports.counted.${section.counts}`), labelled, t)
+    : null;
   return (
     <SectionFrame
       id={section.id}
@@ -172,19 +219,39 @@ function CountPart({ section, rows, failed, lists, suffix }: { section: CountSec
       table={table}
       failed={failed}
       fileSuffix={suffix}
-      chart={<CountBarChart rows={labelled} seriesLabel={t(`reports.counted.${section.counts}`)} ariaLabel={title} testId={`chart-${section.id}`} />}
+      chart={
+        <CountBarChart
+          rows={labelled}
+          seriesLabel={t(`reports.counted.${section.counts}`)}
+          ariaLabel={title}
+          testId={`chart-${section.id}`}
+        />
+      }
     />
   );
 }
 
-function CrossPart({ section, cells, failed, lists, suffix }: { section: CrossSection; cells: CrossCount[] | null; failed: boolean; lists: LookupLists | null; suffix: string }) {
+function CrossPart({
+  section,
+  cells,
+  failed,
+  lists,
+  suffix,
+}: {
+  section: CrossSection;
+  cells: CrossCount[] | null;
+  failed: boolean;
+  lists: LookupLists | null;
+  suffix: string;
+}) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const lang = langOf(intl.locale);
   const title = t(`reports.section.${section.id}`);
   const territories = [...new Set((cells ?? []).map((c) => c.territory))];
   const categories = [...new Set((cells ?? []).map((c) => c.category))];
-  const count = (territory: number, category: number) => cells?.find((c) => c.territory === territory && c.category === category)?.count ?? 0;
+  const count = (territory: number, category: number) =>
+    cells?.find((c) => c.territory === territory && c.category === category)?.count ?? 0;
   const territoryLabels = territories.map((id) => lookupLabel(lists, 'territory', id, lang));
   const categoryLabels = categories.map((id) => lookupLabel(lists, 'category', id, lang));
   const table: TableData | null = cells
@@ -194,7 +261,11 @@ function CrossPart({ section, cells, failed, lists, suffix }: { section: CrossSe
           const values = categories.map((cat) => count(ter, cat));
           return [territoryLabels[i] ?? '', ...values, values.reduce((a, b) => a + b, 0)];
         }),
-        total: [t('reports.total'), ...categories.map((cat) => territories.reduce((sum, ter) => sum + count(ter, cat), 0)), cells.reduce((sum, c) => sum + c.count, 0)],
+        total: [
+          t('reports.total'),
+          ...categories.map((cat) => territories.reduce((sum, ter) => sum + count(ter, cat), 0)),
+          cells.reduce((sum, c) => sum + c.count, 0),
+        ],
       }
     : null;
   return (
@@ -269,9 +340,23 @@ export function ReportsPage() {
             const result = report.sections[section.id];
             const failed = !result || 'failed' in result;
             return section.kind === 'cross' ? (
-              <CrossPart key={section.id} section={section} cells={result && 'cross' in result ? result.cross : null} failed={failed} lists={lists} suffix={suffix} />
+              <CrossPart
+                key={section.id}
+                section={section}
+                cells={result && 'cross' in result ? result.cross : null}
+                failed={failed}
+                lists={lists}
+                suffix={suffix}
+              />
             ) : (
-              <CountPart key={section.id} section={section} rows={result && 'rows' in result ? result.rows : null} failed={failed} lists={lists} suffix={suffix} />
+              <CountPart
+                key={section.id}
+                section={section}
+                rows={result && 'rows' in result ? result.rows : null}
+                failed={failed}
+                lists={lists}
+                suffix={suffix}
+              />
             );
           })}
         </Box>

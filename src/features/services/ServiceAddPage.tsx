@@ -86,9 +86,18 @@ export function ServiceAddPage() {
       ) : (
         <Card variant="outlined">
           <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-            {spId && provider.status === 'missing' && <Alert severity="warning">{intl.formatMessage({ id: 'services.add.providerMissing' })}</Alert>}
+            {spId && provider.status === 'missing' && (
+              <Alert severity="warning">{intl.formatMessage({ id: 'services.add.providerMissing' })}</Alert>
+            )}
             {provider.status === 'failed' && (
-              <Alert severity="error" action={<Button color="inherit" size="small" onClick={provider.retry}>{intl.formatMessage({ id: 'entityGrid.retry' })}</Button>}>
+              <Alert
+                severity="error"
+                action={
+                  <Button color="inherit" size="small" onClick={provider.retry}>
+                    {intl.formatMessage({ id: 'entityGrid.retry' })}
+                  </Button>
+                }
+              >
                 {intl.formatMessage({ id: 'services.add.providerFailed' })}
               </Alert>
             )}

@@ -37,8 +37,13 @@ function EditForm({ doc }: { doc: Service }) {
 
   const submit = async (values: Record<string, unknown>) => {
     if (!data) return;
-    const after = await data.update(service, opened.sp_Detail_Id, withRemovedImages(values, images), images.images, { basedOn: opened.updatedAt });
-    notify.success(intl.formatMessage({ id: 'services.saved.updatedTitle' }), intl.formatMessage({ id: savedMessage(opened, after) }, { name: after.name }));
+    const after = await data.update(service, opened.sp_Detail_Id, withRemovedImages(values, images), images.images, {
+      basedOn: opened.updatedAt,
+    });
+    notify.success(
+      intl.formatMessage({ id: 'services.saved.updatedTitle' }),
+      intl.formatMessage({ id: savedMessage(opened, after) }, { name: after.name }),
+    );
     if (after.syncState === 'synced' && opened.status === SERVICE_STATUS.rejected) emitPendingStatsChanged();
     setImages(NO_IMAGE_CHANGES);
     void navigate(servicePaths.page(opened.sp_Detail_Id), { replace: true });
@@ -63,7 +68,13 @@ export function ServiceEditPage() {
   const { id } = useParams();
   const record = useRecord(service, id);
   return (
-    <RecordGate record={record} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId="services.page.notFound" backTo={servicePaths.list}>
+    <RecordGate
+      record={record}
+      backLabelId="services.page.back"
+      failedId="services.page.loadFailed"
+      notFoundId="services.page.notFound"
+      backTo={servicePaths.list}
+    >
       {(doc) => (
         <Page title={intl.formatMessage({ id: 'services.edit.title' }, { name: doc.name })}>
           <EditForm doc={doc} />

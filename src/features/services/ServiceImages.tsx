@@ -10,9 +10,23 @@ import { WARNING_FILLED_SX } from '../../components';
 function Thumb({ image, alt, onOpen }: { image: ExistingImage; alt: string; onOpen: (blob: Blob) => void }) {
   const intl = useIntl();
   // product.md §8 'Error getting SP image1/2/3', once per page (besides the mark in place).
-  const state = useImageBlob(image.source, (error) => toastImageFailure(intl.formatMessage({ id: 'errors.serviceImageTitle' }, { n: imageNumber(image.slot) }), error));
+  const state = useImageBlob(image.source, (error) =>
+    toastImageFailure(intl.formatMessage({ id: 'errors.serviceImageTitle' }, { n: imageNumber(image.slot) }), error),
+  );
   return (
-    <Box sx={{ position: 'relative', aspectRatio: '1', borderRadius: 1, overflow: 'hidden', bgcolor: 'action.hover', display: 'grid', placeItems: 'center' }} data-testid="service-image" data-slot={image.slot}>
+    <Box
+      sx={{
+        position: 'relative',
+        aspectRatio: '1',
+        borderRadius: 1,
+        overflow: 'hidden',
+        bgcolor: 'action.hover',
+        display: 'grid',
+        placeItems: 'center',
+      }}
+      data-testid="service-image"
+      data-slot={image.slot}
+    >
       {state.status === 'loading' && <CircularProgress size={24} aria-label={alt} />}
       {state.status === 'failed' && <ImageUnavailable />}
       {state.status === 'ready' && (
@@ -25,7 +39,12 @@ function Thumb({ image, alt, onOpen }: { image: ExistingImage; alt: string; onOp
         </ButtonBase>
       )}
       {image.pending && (
-        <Chip size="small" color="warning" label={intl.formatMessage({ id: 'images.notUploaded' })} sx={{ ...WARNING_FILLED_SX, position: 'absolute', left: 4, bottom: 4, pointerEvents: 'none' }} />
+        <Chip
+          size="small"
+          color="warning"
+          label={intl.formatMessage({ id: 'images.notUploaded' })}
+          sx={{ ...WARNING_FILLED_SX, position: 'absolute', left: 4, bottom: 4, pointerEvents: 'none' }}
+        />
       )}
     </Box>
   );

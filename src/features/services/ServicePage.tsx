@@ -46,7 +46,8 @@ function ProviderLink({ spId }: { spId: string }) {
   const intl = useIntl();
   const provider = useRecord(serviceProvider, spId);
   if (provider.status === 'loading') return <>{intl.formatMessage({ id: 'common.loading' })}</>;
-  const name = provider.status === 'ready' ? recordTitle(serviceProvider, provider.doc) : intl.formatMessage({ id: 'services.page.providerUnknown' });
+  const name =
+    provider.status === 'ready' ? recordTitle(serviceProvider, provider.doc) : intl.formatMessage({ id: 'services.page.providerUnknown' });
   return (
     <Link component={RouterLink} to={servicePaths.provider(spId)} data-testid="provider-link">
       {name}
@@ -68,12 +69,18 @@ function Details({ doc }: { doc: Service }) {
           <Detail label={label('territory')}>{show('territory')}</Detail>
           <Detail label={label('category')}>{show('category')}</Detail>
           <Detail label={label('serviceType')}>{show('serviceType')}</Detail>
-          <Detail label={label('description')} wide>{show('description')}</Detail>
-          <Detail label={label('eligibility')} wide>{show('eligibility')}</Detail>
+          <Detail label={label('description')} wide>
+            {show('description')}
+          </Detail>
+          <Detail label={label('eligibility')} wide>
+            {show('eligibility')}
+          </Detail>
           <Detail label={label('cost')}>{show('cost')}</Detail>
           <Detail label={label('hours')}>{show('hours')}</Detail>
           <Detail label={label('createdAt')}>{formatDate(doc.createdAt, ctx.lang)}</Detail>
-          {doc.status !== SERVICE_STATUS.pending && doc.verifiedAt && <Detail label={label('verifiedAt')}>{formatDate(doc.verifiedAt, ctx.lang)}</Detail>}
+          {doc.status !== SERVICE_STATUS.pending && doc.verifiedAt && (
+            <Detail label={label('verifiedAt')}>{formatDate(doc.verifiedAt, ctx.lang)}</Detail>
+          )}
         </Grid>
       </CardContent>
     </Card>
@@ -88,13 +95,23 @@ function StatusLine({ doc, canWrite }: { doc: Service; canWrite: boolean }) {
     <>
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
         <ServiceStatusChip status={doc.status} />
-        {localOnly && <Chip color="warning" variant="outlined" label={say('entityGrid.notUploaded')} sx={WARNING_OUTLINED_SX} data-testid="not-uploaded" />}
+        {localOnly && (
+          <Chip
+            color="warning"
+            variant="outlined"
+            label={say('entityGrid.notUploaded')}
+            sx={WARNING_OUTLINED_SX}
+            data-testid="not-uploaded"
+          />
+        )}
       </Box>
       {doc.status === SERVICE_STATUS.rejected && (
         <Alert severity="error" data-testid="rejected-comment">
           <AlertTitle>{say('services.page.rejectedTitle')}</AlertTitle>
           <Box component="span" sx={{ display: 'block', whiteSpace: 'pre-line' }}>
-            {doc.verifyComment ? say('services.page.rejectedComment', { comment: doc.verifyComment }) : say('services.page.rejectedNoComment')}
+            {doc.verifyComment
+              ? say('services.page.rejectedComment', { comment: doc.verifyComment })
+              : say('services.page.rejectedNoComment')}
           </Box>
           {canWrite && (
             <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
@@ -103,7 +120,9 @@ function StatusLine({ doc, canWrite }: { doc: Service; canWrite: boolean }) {
           )}
         </Alert>
       )}
-      {localOnly && <Alert severity="info">{say(doc.syncOp === 'create' ? 'services.page.localCreate' : 'services.page.localUpdate')}</Alert>}
+      {localOnly && (
+        <Alert severity="info">{say(doc.syncOp === 'create' ? 'services.page.localCreate' : 'services.page.localUpdate')}</Alert>
+      )}
     </>
   );
 }
@@ -211,7 +230,13 @@ export function ServicePage() {
   const { id } = useParams();
   const record = useRecord(service, id);
   return (
-    <RecordGate record={record} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId="services.page.notFound" backTo={servicePaths.list}>
+    <RecordGate
+      record={record}
+      backLabelId="services.page.back"
+      failedId="services.page.loadFailed"
+      notFoundId="services.page.notFound"
+      backTo={servicePaths.list}
+    >
       {(doc) => <ServiceView doc={doc} />}
     </RecordGate>
   );

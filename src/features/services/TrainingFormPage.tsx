@@ -43,7 +43,10 @@ function TrainingForm({ kind, parent, record }: FormProps) {
       ? await data.update(settings.entity, key, values, [], { basedOn })
       : await data.create(settings.entity, { ...values, sp_d_Id: parent.sp_Detail_Id });
     const messageId = saved.syncState === 'synced' ? 'services.training.saved' : 'services.training.savedOffline';
-    notify.success(intl.formatMessage({ id: 'services.training.savedTitle' }, { entity: entityName }), intl.formatMessage({ id: messageId }, { entity: entityName }));
+    notify.success(
+      intl.formatMessage({ id: 'services.training.savedTitle' }, { entity: entityName }),
+      intl.formatMessage({ id: messageId }, { entity: entityName }),
+    );
     void navigate(back, { replace: true });
   };
 
@@ -77,7 +80,13 @@ function EditTraining({ kind, parent, recordKey }: { kind: TrainingKind; parent:
   const settings = TRAININGS[kind];
   const record = useRecord(settings.entity, recordKey);
   return (
-    <RecordGate record={record} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId={settings.ids.notFound} backTo={servicePaths.page(parent.sp_Detail_Id)}>
+    <RecordGate
+      record={record}
+      backLabelId="services.page.back"
+      failedId="services.page.loadFailed"
+      notFoundId={settings.ids.notFound}
+      backTo={servicePaths.page(parent.sp_Detail_Id)}
+    >
       {(doc) =>
         // A record of another service under this one's address is not this service's to edit.
         doc.sp_d_Id !== parent.sp_Detail_Id ? (
@@ -96,7 +105,13 @@ export function TrainingFormPage({ kind, mode }: { kind: TrainingKind; mode: 'ad
   const parent = useRecord(service, id);
   const settings = TRAININGS[kind];
   return (
-    <RecordGate record={parent} backLabelId="services.page.back" failedId="services.page.loadFailed" notFoundId="services.page.notFound" backTo={servicePaths.list}>
+    <RecordGate
+      record={parent}
+      backLabelId="services.page.back"
+      failedId="services.page.loadFailed"
+      notFoundId="services.page.notFound"
+      backTo={servicePaths.list}
+    >
       {(doc) => (
         <Page title={intl.formatMessage({ id: mode === 'add' ? settings.ids.addTitle : settings.ids.editTitle })}>
           <ParentLine parent={doc} />

@@ -60,7 +60,13 @@ export function TrainingSection({ kind, serviceId, localOnly, online, canWrite }
             {say(settings.ids.title)}
           </Typography>
           {canWrite && (
-            <Button component={RouterLink} to={servicePaths.addTraining(serviceId, kind)} variant="outlined" startIcon={<AddIcon />} disabled={blocked}>
+            <Button
+              component={RouterLink}
+              to={servicePaths.addTraining(serviceId, kind)}
+              variant="outlined"
+              startIcon={<AddIcon />}
+              disabled={blocked}
+            >
               {say(settings.ids.add)}
             </Button>
           )}
@@ -73,7 +79,11 @@ export function TrainingSection({ kind, serviceId, localOnly, online, canWrite }
           compactColumns={settings.compact}
           fixedFilter={{ sp_d_Id: serviceId }}
           pageSizes="short"
-          onRowClick={canWrite ? (row) => void navigate(servicePaths.editTraining(serviceId, kind, String(row[settings.key as keyof Row]))) : undefined}
+          onRowClick={
+            canWrite
+              ? (row) => void navigate(servicePaths.editTraining(serviceId, kind, String(row[settings.key as keyof Row])))
+              : undefined
+          }
           exportName={say(settings.ids.title)}
           ariaLabel={say(settings.ids.title)}
         />

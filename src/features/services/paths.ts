@@ -12,7 +12,8 @@ export const servicePaths = {
   edit: (id: string) => `${SERVICES_PATH}/${encodeURIComponent(id)}/edit`,
   provider: (spId: string) => `/serviceproviders/${encodeURIComponent(spId)}`,
   addTraining: (id: string, kind: TrainingKind) => `${SERVICES_PATH}/${encodeURIComponent(id)}/${kind}/add`,
-  editTraining: (id: string, kind: TrainingKind, key: string) => `${SERVICES_PATH}/${encodeURIComponent(id)}/${kind}/${encodeURIComponent(key)}/edit`,
+  editTraining: (id: string, kind: TrainingKind, key: string) =>
+    `${SERVICES_PATH}/${encodeURIComponent(id)}/${kind}/${encodeURIComponent(key)}/edit`,
 };
 
 /** Leaves a form: back where the user came from, or to `fallback` when it was opened directly. */

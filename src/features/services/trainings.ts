@@ -10,7 +10,13 @@ export const TRAININGS = {
     columns: ['trade', 'durationMonths', 'places', 'startDate'],
     compact: ['trade', 'startDate'],
     fields: ['trade', 'durationMonths', 'places', 'startDate', 'conditions'],
-    ids: { title: 'services.appr.title', add: 'services.appr.add', addTitle: 'services.appr.addTitle', editTitle: 'services.appr.editTitle', notFound: 'services.appr.notFound' },
+    ids: {
+      title: 'services.appr.title',
+      add: 'services.appr.add',
+      addTitle: 'services.appr.addTitle',
+      editTitle: 'services.appr.editTitle',
+      notFound: 'services.appr.notFound',
+    },
   },
   voc: {
     entity: vocational,
@@ -18,7 +24,13 @@ export const TRAININGS = {
     columns: ['vocField', 'durationMonths', 'certificate', 'places', 'startDate'],
     compact: ['vocField', 'startDate'],
     fields: ['vocField', 'durationMonths', 'certificate', 'places', 'startDate'],
-    ids: { title: 'services.voc.title', add: 'services.voc.add', addTitle: 'services.voc.addTitle', editTitle: 'services.voc.editTitle', notFound: 'services.voc.notFound' },
+    ids: {
+      title: 'services.voc.title',
+      add: 'services.voc.add',
+      addTitle: 'services.voc.addTitle',
+      editTitle: 'services.voc.editTitle',
+      notFound: 'services.voc.notFound',
+    },
   },
 } as const satisfies Record<TrainingKind, unknown>;
 

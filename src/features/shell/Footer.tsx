@@ -11,7 +11,16 @@ export function Footer() {
   return (
     <Box
       component="footer"
-      sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', display: 'flex', gap: 2, flexWrap: 'wrap', justifyContent: 'space-between' }}
+      sx={{
+        px: 2,
+        py: 1.5,
+        borderTop: 1,
+        borderColor: 'divider',
+        display: 'flex',
+        gap: 2,
+        flexWrap: 'wrap',
+        justifyContent: 'space-between',
+      }}
     >
       {programmeUrl && (
         <Link href={programmeUrl} target="_blank" rel="noopener noreferrer" variant="body2" data-testid="programme-link">

@@ -1,16 +1,7 @@
 import { Fragment, type ReactElement } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useIntl } from 'react-intl';
-import {
-  Badge,
-  Divider,
-  List,
-  ListItemButton,
-  ListItemIcon,
-  ListItemText,
-  ListSubheader,
-  Tooltip,
-} from '@mui/material';
+import { Badge, Divider, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { VisuallyHidden } from '../../components';
 import { preloadScreen } from '../../lib/navigation';
@@ -140,7 +131,9 @@ export function SidebarMenu(props: SidebarMenuProps) {
         <Fragment key={group.id}>
           <Divider />
           {group.labelId && props.expanded && (
-            <ListSubheader component="div" sx={{ lineHeight: '32px', bgcolor: 'inherit' }}>{intl.formatMessage({ id: group.labelId })}</ListSubheader>
+            <ListSubheader component="div" sx={{ lineHeight: '32px', bgcolor: 'inherit' }}>
+              {intl.formatMessage({ id: group.labelId })}
+            </ListSubheader>
           )}
           {group.items.map((entry) => (
             <Entry key={entry.id} entry={entry} props={props} />

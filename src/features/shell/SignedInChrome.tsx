@@ -31,4 +31,3 @@ export default function SignedInChrome({ user, wide }: { user: SessionUser; wide
     </>
   );
 }
-

@@ -76,7 +76,14 @@ export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps)
         >
           {sidebarOpen ? <MenuOpenIcon /> : <MenuIcon />}
         </IconButton>
-        <Button color="inherit" component={RouterLink} to="/" startIcon={<HomeIcon />} aria-label={say('shell.homeLink')} sx={{ fontWeight: 700, fontSize: '1.1rem' }}>
+        <Button
+          color="inherit"
+          component={RouterLink}
+          to="/"
+          startIcon={<HomeIcon />}
+          aria-label={say('shell.homeLink')}
+          sx={{ fontWeight: 700, fontSize: '1.1rem' }}
+        >
           {say('app.shortName')}
         </Button>
         <Box sx={{ flexGrow: 1 }} />

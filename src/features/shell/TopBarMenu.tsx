@@ -36,24 +36,32 @@ export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onCo
       </IconButton>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
         <MenuItem onClick={run(onContact)}>
-          <ListItemIcon><MailIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <MailIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{say('shell.contactUs')}</ListItemText>
         </MenuItem>
         {actions.fullscreen.supported && (
           <MenuItem onClick={run(actions.fullscreen.toggle)}>
-            <ListItemIcon>{actions.fullscreen.active ? <FullscreenExitIcon fontSize="small" /> : <FullscreenIcon fontSize="small" />}</ListItemIcon>
+            <ListItemIcon>
+              {actions.fullscreen.active ? <FullscreenExitIcon fontSize="small" /> : <FullscreenIcon fontSize="small" />}
+            </ListItemIcon>
             <ListItemText>{say(actions.fullscreen.active ? 'shell.fullscreenExit' : 'shell.fullscreenEnter')}</ListItemText>
           </MenuItem>
         )}
         {actions.offlineSwitch && (
           <MenuItem role="menuitemcheckbox" aria-checked={actions.offline} onClick={run(actions.toggleOffline)}>
-            <ListItemIcon><CloudOffIcon fontSize="small" /></ListItemIcon>
+            <ListItemIcon>
+              <CloudOffIcon fontSize="small" />
+            </ListItemIcon>
             <ListItemText>{say('shell.offlineMode')}</ListItemText>
             {check(actions.offline)}
           </MenuItem>
         )}
         <MenuItem role="menuitemcheckbox" aria-checked={actions.dark} onClick={run(actions.toggleTheme)}>
-          <ListItemIcon><DarkModeIcon fontSize="small" /></ListItemIcon>
+          <ListItemIcon>
+            <DarkModeIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{say('shell.darkTheme')}</ListItemText>
           {check(actions.dark)}
         </MenuItem>

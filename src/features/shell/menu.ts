@@ -73,10 +73,36 @@ function rules(lang: Lang): GroupRule[] {
       permission: 'menu.serviceProviders',
       items: [
         { id: 'spList', labelId: 'menu.spList', to: '/serviceproviders', icon: BusinessIcon, permission: 'menu.serviceProviders' },
-        { id: 'services', labelId: 'menu.services', to: '/serviceproviders/services', icon: MiscellaneousServicesIcon, permission: 'menu.services' },
-        { id: 'verify', labelId: 'menu.verify', to: '/serviceproviders/verify', icon: VerifiedIcon, permission: 'menu.verify', badge: 'pending' },
-        { id: 'rejected', labelId: 'menu.rejected', to: '/serviceproviders/rejected', icon: BlockIcon, permission: 'menu.rejected', badge: 'rejected' },
-        { id: 'addSp', labelId: 'menu.addServiceProvider', to: '/serviceproviders/add', icon: AddBusinessIcon, permission: 'menu.addServiceProvider' },
+        {
+          id: 'services',
+          labelId: 'menu.services',
+          to: '/serviceproviders/services',
+          icon: MiscellaneousServicesIcon,
+          permission: 'menu.services',
+        },
+        {
+          id: 'verify',
+          labelId: 'menu.verify',
+          to: '/serviceproviders/verify',
+          icon: VerifiedIcon,
+          permission: 'menu.verify',
+          badge: 'pending',
+        },
+        {
+          id: 'rejected',
+          labelId: 'menu.rejected',
+          to: '/serviceproviders/rejected',
+          icon: BlockIcon,
+          permission: 'menu.rejected',
+          badge: 'rejected',
+        },
+        {
+          id: 'addSp',
+          labelId: 'menu.addServiceProvider',
+          to: '/serviceproviders/add',
+          icon: AddBusinessIcon,
+          permission: 'menu.addServiceProvider',
+        },
       ],
     },
     {
@@ -116,10 +142,12 @@ function rules(lang: Lang): GroupRule[] {
 }
 
 function visibleEntries(items: EntryRule[], user: SessionUser): MenuEntry[] {
-  return items
-    // The entry's own key, and the route of its target: no menu leads to the 403 page.
-    .filter((item) => can(user.role, item.permission) && canOpen(user.role, item.to) && (item.when?.(user) ?? true))
-    .map(({ id, labelId, to, icon, badge }) => ({ id, labelId, to, icon, badge }));
+  return (
+    items
+      // The entry's own key, and the route of its target: no menu leads to the 403 page.
+      .filter((item) => can(user.role, item.permission) && canOpen(user.role, item.to) && (item.when?.(user) ?? true))
+      .map(({ id, labelId, to, icon, badge }) => ({ id, labelId, to, icon, badge }))
+  );
 }
 
 /** The menu this user may see; empty groups disappear (product.md §6: unknown keys are hidden). */

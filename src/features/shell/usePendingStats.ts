@@ -32,14 +32,17 @@ export function usePendingStats(user: SessionUser | null, mode: Mode, wanted: bo
   useEffect(() => {
     if (!active) return;
     let cancelled = false;
-    const timer = window.setTimeout(() => {
-      api
-        .get<unknown>('/stats/pendings', { silent: true })
-        .then(({ data }) => {
-          if (!cancelled) setCounts(toCounts(data));
-        })
-        .catch((error: unknown) => console.warn('Pending counts unavailable:', error));
-    }, version === 0 ? PENDING_STATS_DELAY_MS : 0);
+    const timer = window.setTimeout(
+      () => {
+        api
+          .get<unknown>('/stats/pendings', { silent: true })
+          .then(({ data }) => {
+            if (!cancelled) setCounts(toCounts(data));
+          })
+          .catch((error: unknown) => console.warn('Pending counts unavailable:', error));
+      },
+      version === 0 ? PENDING_STATS_DELAY_MS : 0,
+    );
     return () => {
       cancelled = true;
       window.clearTimeout(timer);

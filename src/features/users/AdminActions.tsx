@@ -2,7 +2,20 @@
 // reactivate it, and give a temporary password that must be changed at the next sign-in.
 // Both end the user's sessions on the server (token version).
 import { useState } from 'react';
-import { Alert, Box, Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Paper, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { useIntl } from 'react-intl';
 import { AmberChip, ConfirmDialog } from '../../components';
@@ -21,7 +34,13 @@ interface Props {
   onChange: (row: UserRow) => void;
 }
 
-function TemporaryPasswordDialog({ row, actor, open, onClose, onDone }: Props & { open: boolean; onClose: () => void; onDone: (row: UserRow, password: string) => void }) {
+function TemporaryPasswordDialog({
+  row,
+  actor,
+  open,
+  onClose,
+  onDone,
+}: Props & { open: boolean; onClose: () => void; onDone: (row: UserRow, password: string) => void }) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
   const [password, setPassword] = useState(temporaryPassword);
@@ -49,14 +68,27 @@ function TemporaryPasswordDialog({ row, actor, open, onClose, onDone }: Props & 
       <DialogContent>
         <Stack spacing={1.5} sx={{ pt: 1 }}>
           <Typography variant="body2">{intl.formatMessage({ id: 'users.tempPassword.text' }, { name: row.fullName })}</Typography>
-          <PasswordField id="temp-password" label={say('field.user.password')} value={password} onChange={setPassword} error={error} autoComplete="new-password" disabled={saving} describedBy="temp-password-rules" />
+          <PasswordField
+            id="temp-password"
+            label={say('field.user.password')}
+            value={password}
+            onChange={setPassword}
+            error={error}
+            autoComplete="new-password"
+            disabled={saving}
+            describedBy="temp-password-rules"
+          />
           <Box>
             <Button size="small" onClick={() => setPassword(temporaryPassword())} disabled={saving}>
               {say('users.suggestPassword')}
             </Button>
           </Box>
           <PasswordRules id="temp-password-rules" password={password} userName={row.userName} />
-          <FormControlLabel control={<Checkbox checked={mustChange} onChange={(e) => setMustChange(e.target.checked)} />} label={say('field.user.mustChangePassword')} disabled={saving} />
+          <FormControlLabel
+            control={<Checkbox checked={mustChange} onChange={(e) => setMustChange(e.target.checked)} />}
+            label={say('field.user.mustChangePassword')}
+            disabled={saving}
+          />
         </Stack>
       </DialogContent>
       <DialogActions>
@@ -99,11 +131,17 @@ export function AdminActions({ row, actor, onChange }: Props) {
           <Typography component="h2" variant="subtitle1" sx={{ flexGrow: 1 }}>
             {say('users.account')}
           </Typography>
-          {row.active ? <Typography color="success.main">{say('users.active')}</Typography> : <AmberChip label={say('users.inactive')} testId="user-inactive" />}
+          {row.active ? (
+            <Typography color="success.main">{say('users.active')}</Typography>
+          ) : (
+            <AmberChip label={say('users.inactive')} testId="user-inactive" />
+          )}
           {row.mustChangePassword && <AmberChip label={say('users.mustChangeChip')} testId="user-must-change" />}
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {row.lastSignInAt ? intl.formatMessage({ id: 'users.lastSignIn' }, { time: formatDateTime(row.lastSignInAt, lang) }) : say('users.neverSignedIn')}
+          {row.lastSignInAt
+            ? intl.formatMessage({ id: 'users.lastSignIn' }, { time: formatDateTime(row.lastSignInAt, lang) })
+            : say('users.neverSignedIn')}
         </Typography>
         {given && (
           <Alert severity="success" onClose={() => setGiven(null)}>

@@ -13,7 +13,6 @@ import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { changePassword } from './usersApi';
 
-
 type Field = 'oldPassword' | 'newPassword' | 'confirm';
 
 /** Messages (ids) of what is wrong, by field. */
@@ -26,7 +25,6 @@ function problemsOf(values: Record<Field, string>, userName: string): Partial<Re
   if (values.confirm !== values.newPassword) out.confirm = 'users.password.mismatch';
   return out;
 }
-
 
 export function ChangePasswordPage() {
   const intl = useIntl();
@@ -44,7 +42,8 @@ export function ChangePasswordPage() {
   const userName = user?.userName ?? '';
   const problems = problemsOf(values, userName);
 
-  const errorOf = (field: Field) => server.fields[field] ?? ((touched[field] || attempted) && problems[field] ? say(problems[field]) : undefined);
+  const errorOf = (field: Field) =>
+    server.fields[field] ?? ((touched[field] || attempted) && problems[field] ? say(problems[field]) : undefined);
   const set = (field: Field) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
     setServer((s) => ({ fields: { ...s.fields, [field]: undefined } }));
@@ -80,7 +79,13 @@ export function ChangePasswordPage() {
 
   return (
     <Page title={say('screens.changePassword')}>
-      <Paper component="form" noValidate onSubmit={(e: FormEvent) => void submit(e)} sx={{ p: { xs: 2, sm: 3 }, maxWidth: 520 }} aria-busy={saving}>
+      <Paper
+        component="form"
+        noValidate
+        onSubmit={(e: FormEvent) => void submit(e)}
+        sx={{ p: { xs: 2, sm: 3 }, maxWidth: 520 }}
+        aria-busy={saving}
+      >
         <Stack spacing={2}>
           {forced && !done && <Alert severity="warning">{say('users.password.mustChange')}</Alert>}
           {done && <Alert severity="success">{say('users.password.changed')}</Alert>}
@@ -122,7 +127,12 @@ export function ChangePasswordPage() {
           />
           <Alert severity="info">{say('users.password.otherSessions')}</Alert>
           <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-            <Button type="submit" variant="contained" disabled={saving} startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={saving}
+              startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
+            >
               {say('users.password.submit')}
             </Button>
           </Box>

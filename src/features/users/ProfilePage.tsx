@@ -51,7 +51,9 @@ export function ProfilePage({ userId }: { userId: string }) {
   if (record.loading) return <FullPageSpinner label={say('common.loading')} />;
   if (!record.row) return <Alert severity="error">{record.error}</Alert>;
   const row = record.row;
-  const organisation = row.location ? lookupLabel(lists, 'organisation', row.location, intl.locale.startsWith('en') ? 'en' : 'fr') : say('users.noOrganisation');
+  const organisation = row.location
+    ? lookupLabel(lists, 'organisation', row.location, intl.locale.startsWith('en') ? 'en' : 'fr')
+    : say('users.noOrganisation');
   return (
     <Page
       title={say('screens.myProfile')}
@@ -78,7 +80,11 @@ export function ProfilePage({ userId }: { userId: string }) {
         initialValues={row}
         keepDraft={false}
         onSubmit={async (values) => {
-          const saved = await saveOverConflict(() => updateOwnProfile(row.userId, { ...values, updatedAt: row.updatedAt }), record.set, say('users.conflict'));
+          const saved = await saveOverConflict(
+            () => updateOwnProfile(row.userId, { ...values, updatedAt: row.updatedAt }),
+            record.set,
+            say('users.conflict'),
+          );
           record.set(saved);
           notify.success(say('users.profile.saved'));
         }}

@@ -54,7 +54,12 @@ function FirstPassword({ form }: { form: FormApi }) {
         </Box>
         <PasswordRules id="user-password-rules" password={password} userName={String(form.values.userName ?? '')} />
         <FormControlLabel
-          control={<Checkbox checked={form.values.mustChangePassword === true} onChange={(e) => form.setValue('mustChangePassword', e.target.checked)} />}
+          control={
+            <Checkbox
+              checked={form.values.mustChangePassword === true}
+              onChange={(e) => form.setValue('mustChangePassword', e.target.checked)}
+            />
+          }
           label={say('field.user.mustChangePassword')}
           disabled={form.saving}
         />
@@ -124,7 +129,11 @@ function AdminEdit({ userId }: { userId: string }) {
         keepDraft={false}
         onCancel={() => void navigate('/users')}
         onSubmit={async (values) => {
-          const saved = await saveOverConflict(() => updateUser(actor, row.userId, { ...values, updatedAt: row.updatedAt }), record.set, say('users.conflict'));
+          const saved = await saveOverConflict(
+            () => updateUser(actor, row.userId, { ...values, updatedAt: row.updatedAt }),
+            record.set,
+            say('users.conflict'),
+          );
           record.set(saved);
           setVersion((n) => n + 1);
           notify.success(say('users.saved'), saved.userName);

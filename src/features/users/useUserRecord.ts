@@ -5,7 +5,11 @@ import { conflictCopy, fetchUser, type UserRow } from './usersApi';
 
 /** Saves with `save`; on a conflict, takes the server's copy as the new base (the form keeps
  * what the user typed, so saving again keeps their values) and says so in `message`. */
-export async function saveOverConflict(save: () => Promise<UserRow>, onServerCopy: (row: UserRow) => void, message: string): Promise<UserRow> {
+export async function saveOverConflict(
+  save: () => Promise<UserRow>,
+  onServerCopy: (row: UserRow) => void,
+  message: string,
+): Promise<UserRow> {
   try {
     return await save();
   } catch (error) {
@@ -31,6 +35,11 @@ export function useUserRecord(userId: string) {
     };
   }, [userId, attempt]);
   const loaded = state?.id === userId ? state : null;
-  return { row: loaded?.row, error: loaded?.error, loading: !loaded, reload: () => setAttempt((n) => n + 1), set: (row: UserRow) => setState({ id: userId, row }) };
+  return {
+    row: loaded?.row,
+    error: loaded?.error,
+    loading: !loaded,
+    reload: () => setAttempt((n) => n + 1),
+    set: (row: UserRow) => setState({ id: userId, row }),
+  };
 }
-

@@ -41,7 +41,15 @@ async function removeOffline(ctx: Ctx, key: string, kind: string, serverMayHave:
   }
   const now = Date.now();
   const base: DocData = data ?? { [COMPOSITE_KEY]: pkOf(key, kind), prof_Id: key, img_for: kind, name: kind, type: 'image/jpeg', size: 1 };
-  const removal: DocData = { ...base, data: '', syncState: 'pending', syncOp: 'update', syncAttempts: 0, syncRemoveImages: [kind], sortDesc: newestFirstKey(now, pkOf(key, kind)) };
+  const removal: DocData = {
+    ...base,
+    data: '',
+    syncState: 'pending',
+    syncOp: 'update',
+    syncAttempts: 0,
+    syncRemoveImages: [kind],
+    sortDesc: newestFirstKey(now, pkOf(key, kind)),
+  };
   delete removal.syncError;
   await collection.upsert(removal);
 }
@@ -57,7 +65,13 @@ async function profileOnServer(ctx: Ctx, key: string): Promise<boolean> {
  * idDocument, consentForm), `remove` names kinds to delete. Online (and the client on the
  * server) they go at once, removals first; what the network drops waits here for the upload.
  */
-export async function saveProfileImages(ctx: Ctx, key: string, images: readonly ImageInput[], remove: readonly string[] = [], onProgress?: UploadProgress): Promise<void> {
+export async function saveProfileImages(
+  ctx: Ctx,
+  key: string,
+  images: readonly ImageInput[],
+  remove: readonly string[] = [],
+  onProgress?: UploadProgress,
+): Promise<void> {
   checkImages(profile, images);
   const removals = remove.filter((kind) => PROFILE_FILE_KINDS.includes(kind) && !images.some((image) => image.slot === kind));
   const onServer = await profileOnServer(ctx, key);
@@ -101,7 +115,9 @@ export async function listProfileFiles(ctx: Ctx, key: string): Promise<DocData[]
       const rows = (await ctx.http.get<Record<string, unknown>[]>(`/profile/images/${encodeURIComponent(key)}`, { silent: true })).data;
       await writeSynced(ctx.db, profileImage, rows);
       const kinds = new Set(rows.map((row) => String(row.img_for)));
-      const gone = (await collection.find({ selector: { prof_Id: key } }).exec()).filter((doc) => !isPending(plain(doc)) && !kinds.has(String(plain(doc).img_for)));
+      const gone = (await collection.find({ selector: { prof_Id: key } }).exec()).filter(
+        (doc) => !isPending(plain(doc)) && !kinds.has(String(plain(doc).img_for)),
+      );
       await Promise.all(gone.map((doc) => doc.remove()));
     } catch (error) {
       if (!isNetworkError(error)) throw error;

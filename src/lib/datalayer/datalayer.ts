@@ -28,7 +28,8 @@ function typedPage<E extends EntityShape>(page: ListResult<DocData>): ListResult
 export function createDataLayer(deps: DataLayerDeps): DataLayer {
   const opening = makeContext(deps);
   const store = () => opening.ctx;
-  const listPages = <E extends EntityShape>(entity: E, query: ListQuery = {}) => read.listPages(opening, entity, query).pipe(map((page) => typedPage<E>(page)));
+  const listPages = <E extends EntityShape>(entity: E, query: ListQuery = {}) =>
+    read.listPages(opening, entity, query).pipe(map((page) => typedPage<E>(page)));
   return {
     listPages,
     firstPage<E extends EntityShape>(entity: E, query: ListQuery = {}) {

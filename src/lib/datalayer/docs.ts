@@ -193,7 +193,12 @@ export interface WriteSyncedOptions {
  * `pending` document as it is (unless `replacePending`). Answers the stored keys in the
  * order of `rows`.
  */
-export async function writeSynced(db: IcrsDatabase, entity: EntityShape, rows: readonly Values[], options: WriteSyncedOptions = {}): Promise<string[]> {
+export async function writeSynced(
+  db: IcrsDatabase,
+  entity: EntityShape,
+  rows: readonly Values[],
+  options: WriteSyncedOptions = {},
+): Promise<string[]> {
   const replace = options.replacePending === true;
   const docs = rows.map((row) => syncedDoc(entity, row));
   await compareAndSet(collectionOf(db, entity), docs, (stored, doc) => {

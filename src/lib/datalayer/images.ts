@@ -44,8 +44,18 @@ async function fileDoc(entity: EntityShape, key: string, image: ImageInput, now:
   const pk = `${key}${COMPOSITE_SEPARATOR}${imgNo}`;
   const data = await blobBase64(image.blob);
   return {
-    [COMPOSITE_KEY]: pk, srcId: key, srcTable: entity.table, imgNo, name: imageName(image), type: image.blob.type,
-    size: image.blob.size, data, syncState: 'pending', syncOp: 'create', syncAttempts: 0, sortDesc: newestFirstKey(now, pk),
+    [COMPOSITE_KEY]: pk,
+    srcId: key,
+    srcTable: entity.table,
+    imgNo,
+    name: imageName(image),
+    type: image.blob.type,
+    size: image.blob.size,
+    data,
+    syncState: 'pending',
+    syncOp: 'create',
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(now, pk),
   };
 }
 
@@ -53,8 +63,17 @@ async function profileImageDoc(key: string, image: ImageInput, now: number, op: 
   const pk = `${key}${COMPOSITE_SEPARATOR}${image.slot}`;
   const data = await blobBase64(image.blob);
   return {
-    [COMPOSITE_KEY]: pk, prof_Id: key, img_for: image.slot, name: imageName(image), type: image.blob.type,
-    size: image.blob.size, data, syncState: 'pending', syncOp: op, syncAttempts: 0, sortDesc: newestFirstKey(now, pk),
+    [COMPOSITE_KEY]: pk,
+    prof_Id: key,
+    img_for: image.slot,
+    name: imageName(image),
+    type: image.blob.type,
+    size: image.blob.size,
+    data,
+    syncState: 'pending',
+    syncOp: op,
+    syncAttempts: 0,
+    sortDesc: newestFirstKey(now, pk),
   };
 }
 
@@ -79,15 +98,23 @@ export async function storeImagesOffline(db: IcrsDatabase, entity: EntityShape, 
 /** Forgets the local images of a discarded record. */
 export async function removeLocalImages(db: IcrsDatabase, entity: EntityShape, key: string): Promise<void> {
   if (hasProfileImages(entity)) {
-    await collectionOf(db, profileImage).find({ selector: { prof_Id: key } }).remove();
+    await collectionOf(db, profileImage)
+      .find({ selector: { prof_Id: key } })
+      .remove();
   } else if (entity.images.length) {
-    await collectionOf(db, fileEntity).find({ selector: { srcId: key } }).remove();
+    await collectionOf(db, fileEntity)
+      .find({ selector: { srcId: key } })
+      .remove();
   }
 }
 
 /** A multipart body: the record as the JSON field `data` (the server's contract), the files,
  * and the slots to empty as the comma-separated field `removeImages` (PUT only). */
-export function recordForm(body: Readonly<Record<string, unknown>>, images: readonly ImageInput[], removeImages: readonly string[] = []): FormData {
+export function recordForm(
+  body: Readonly<Record<string, unknown>>,
+  images: readonly ImageInput[],
+  removeImages: readonly string[] = [],
+): FormData {
   const form = new FormData();
   form.append('data', JSON.stringify(body));
   appendImages(form, images);
@@ -113,7 +140,9 @@ export function removedSlots(entity: EntityShape, values: Readonly<Record<string
 export async function removeLocalSlots(db: IcrsDatabase, entity: EntityShape, key: string, slots: readonly string[]): Promise<void> {
   if (!slots.length || hasProfileImages(entity)) return;
   const keys = slots.map((slot) => `${key}${COMPOSITE_SEPARATOR}${slotNumber(slot)}`);
-  await collectionOf(db, fileEntity).find({ selector: { [COMPOSITE_KEY]: { $in: keys } } }).remove();
+  await collectionOf(db, fileEntity)
+    .find({ selector: { [COMPOSITE_KEY]: { $in: keys } } })
+    .remove();
 }
 
 /** The multipart body of PUT /profile/images/{id}. */

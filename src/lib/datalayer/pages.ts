@@ -23,9 +23,6 @@ export function restOf(entity: EntityShape): string {
 export async function getPage(http: HttpClient, entity: EntityShape, query: ListQuery): Promise<Page> {
   const params = listParams(query);
   const search = entity.routes.search;
-  const { data } = search
-    ? await http.post<Page>(`${restOf(entity)}${search}`, params)
-    : await http.get<Page>(restOf(entity), { params });
+  const { data } = search ? await http.post<Page>(`${restOf(entity)}${search}`, params) : await http.get<Page>(restOf(entity), { params });
   return data;
 }
-

@@ -43,7 +43,10 @@ export function prefetchPage(http: HttpClient, entity: EntityShape, query: ListQ
     if (table === ALL_TABLES || table === entity.table) forget();
   });
   const entry: Prefetched = { http, page, forget: () => forget() };
-  void page.then((answer) => (entry.answer = answer), () => undefined);
+  void page.then(
+    (answer) => (entry.answer = answer),
+    () => undefined,
+  );
   function forget(): void {
     clearTimeout(timer);
     stopListening();

@@ -42,7 +42,7 @@ export function selectorOf(entity: EntityShape, query: ListQuery): Selector {
  * `sortDesc` breaking ties so pages never overlap. */
 export function sortOf(entity: EntityShape, query: ListQuery): Sort {
   const field = query.sort ?? entity.list?.defaultSort.field ?? 'createdAt';
-  const dir = query.dir ?? (query.sort ? 'asc' : entity.list?.defaultSort.dir ?? 'desc');
+  const dir = query.dir ?? (query.sort ? 'asc' : (entity.list?.defaultSort.dir ?? 'desc'));
   if (field === 'createdAt') return [{ sortDesc: dir === 'desc' ? 'asc' : 'desc' }];
   return [{ [field]: dir }, { sortDesc: 'asc' }];
 }

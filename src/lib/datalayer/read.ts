@@ -152,7 +152,10 @@ export async function get(ctx: Ctx, entity: EntityShape, key: string): Promise<D
 }
 
 export function observe(ctx: Ctx, entity: EntityShape, query: AnyQuery = {}): Observable<DocData[]> {
-  return ctx.collection(entity).find(query).$.pipe(map((docs: Parameters<typeof plain>[0][]) => docs.map(plain)));
+  return ctx
+    .collection(entity)
+    .find(query)
+    .$.pipe(map((docs: Parameters<typeof plain>[0][]) => docs.map(plain)));
 }
 
 export function count$(ctx: Ctx, entity: EntityShape, selector: MangoQuerySelector<Record<string, unknown>> = {}): Observable<number> {

@@ -8,7 +8,6 @@ import type { HttpClient, ImageInput, RemoveInput } from './types';
 
 export { getPage, restOf, type Page, type Row } from './pages';
 
-
 /** 409 `conflict`: the server's row changed since the copy the edit was based on. */
 export class ConflictError extends Error {
   constructor(readonly server: Row) {
@@ -62,7 +61,9 @@ export async function putRecord(
   const url = `${restOf(entity)}/${encodeURIComponent(key)}`;
   const multipart = images.length > 0 || removeImages.length > 0;
   try {
-    const { data } = multipart ? await http.put<Row>(url, recordForm(body, images, removeImages), MULTIPART) : await http.put<Row>(url, body);
+    const { data } = multipart
+      ? await http.put<Row>(url, recordForm(body, images, removeImages), MULTIPART)
+      : await http.put<Row>(url, body);
     return data;
   } catch (error) {
     if (isAnswer(error, 409, 'conflict') && isAxiosError<{ server?: Row }>(error) && error.response?.data?.server) {
@@ -75,7 +76,13 @@ export async function putRecord(
 /** PUT /profile/images/{id}: one image per kind; answers the tbl_profiles_images row.
  * `onProgress` hears the share of the bytes sent (axios onUploadProgress). */
 export async function putProfileImage(http: HttpClient, key: string, image: ImageInput, onProgress?: (sent: number) => void): Promise<Row> {
-  const config = onProgress ? { ...MULTIPART, onUploadProgress: (event: AxiosProgressEvent) => onProgress(event.total ? Math.min(1, event.loaded / event.total) : (event.progress ?? 0)) } : MULTIPART;
+  const config = onProgress
+    ? {
+        ...MULTIPART,
+        onUploadProgress: (event: AxiosProgressEvent) =>
+          onProgress(event.total ? Math.min(1, event.loaded / event.total) : (event.progress ?? 0)),
+      }
+    : MULTIPART;
   const { data } = await http.put<Row>(`/profile/images/${encodeURIComponent(key)}`, profileImageForm(image), config);
   return data;
 }

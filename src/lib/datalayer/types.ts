@@ -100,7 +100,13 @@ export interface DataLayer {
    * rest stored offline if the network goes. One result per record: a bad record (a required
    * key missing, a key already stored) fails alone, and nothing is stored twice. */
   createMany<E extends EntityShape>(entity: E, records: readonly Values[]): Promise<CreateResult<Doc<E>>[]>;
-  update<E extends EntityShape>(entity: E, key: string, values: Values, images?: readonly ImageInput[], options?: UpdateOptions): Promise<Doc<E>>;
+  update<E extends EntityShape>(
+    entity: E,
+    key: string,
+    values: Values,
+    images?: readonly ImageInput[],
+    options?: UpdateOptions,
+  ): Promise<Doc<E>>;
   remove(entity: EntityShape, key: string, input?: RemoveInput): Promise<void>;
   /** A live RxDB query: emits the current result, then again on every change. */
   observe<E extends EntityShape>(entity: E, query?: MangoQuery<Doc<E>>): Observable<Doc<E>[]>;

@@ -42,7 +42,8 @@ async function prepareCreate(ctx: Ctx, entity: EntityShape, values: Values, take
     while (takenRegNos.has(out[regField]));
     takenRegNos.add(out[regField]);
   }
-  for (const k of entity.keyFields) if (out[k] === undefined || out[k] === null || out[k] === '') throw new Error(`${entity.table}: ${k} is required`);
+  for (const k of entity.keyFields)
+    if (out[k] === undefined || out[k] === null || out[k] === '') throw new Error(`${entity.table}: ${k} is required`);
   if (entity.fields.location?.readOnly) out.location = ctx.user()?.location ?? 0;
   return out;
 }
@@ -151,7 +152,10 @@ async function createManyOffline(ctx: Ctx, entity: EntityShape, records: readonl
   for (const refused of error) {
     const i = inserted.get(refused.documentId) as number;
     if (refused.status === 409 && entity.routes.upsert) edits.push(i);
-    else results[i] = failed(new Error(refused.status === 409 ? 'duplicate entry' : `${entity.table} ${refused.documentId} was not stored (${refused.status})`));
+    else
+      results[i] = failed(
+        new Error(refused.status === 409 ? 'duplicate entry' : `${entity.table} ${refused.documentId} was not stored (${refused.status})`),
+      );
   }
   for (const i of edits.sort((a, b) => a - b)) results[i] = await editStored(ctx, entity, records[i] as Values).catch(failed);
   return results;
@@ -181,7 +185,12 @@ export async function createMany(ctx: Ctx, entity: EntityShape, records: readonl
   const takenRegNos = new Set<unknown>();
   const prepared: ({ ready: Values } | { error: unknown })[] = [];
   for (const values of records) {
-    prepared.push(await prepareCreate(ctx, entity, values, takenRegNos).then((ready) => ({ ready }), (error: unknown) => ({ error })));
+    prepared.push(
+      await prepareCreate(ctx, entity, values, takenRegNos).then(
+        (ready) => ({ ready }),
+        (error: unknown) => ({ error }),
+      ),
+    );
   }
   const ready = prepared.flatMap((p) => ('ready' in p ? [p.ready] : []));
   const saved = ctx.isOnline() ? await createManyOnline(ctx, entity, ready) : await createManyOffline(ctx, entity, ready);
@@ -198,7 +207,14 @@ function withoutKeys(entity: EntityShape, body: Row): Row {
  * (all there is for a record never uploaded); a slot whose image is on the server is listed in
  * `syncRemoveImages`, and the upload engine sends it as `removeImages`.
  */
-async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<unknown>, values: Values, images: readonly ImageInput[], basedOn?: string): Promise<DocData> {
+async function updateOffline(
+  ctx: Ctx,
+  entity: EntityShape,
+  local: RxDocument<unknown>,
+  values: Values,
+  images: readonly ImageInput[],
+  basedOn?: string,
+): Promise<DocData> {
   const key = keyOf(entity, local.toJSON() as Values);
   const emptied = removedSlots(entity, values, images);
   await removeLocalSlots(ctx.db, entity, key, emptied);
@@ -214,7 +230,14 @@ async function updateOffline(ctx: Ctx, entity: EntityShape, local: RxDocument<un
  * the fields go first as JSON and the images onto the version that answers (as the upload
  * engine does). Most edits take the one request.
  */
-async function putFieldsAndImages(ctx: Ctx, entity: EntityShape, key: string, body: Row, images: readonly ImageInput[], removeImages: readonly string[]): Promise<Row> {
+async function putFieldsAndImages(
+  ctx: Ctx,
+  entity: EntityShape,
+  key: string,
+  body: Row,
+  images: readonly ImageInput[],
+  removeImages: readonly string[],
+): Promise<Row> {
   const multipart = images.length > 0 || removeImages.length > 0;
   if (!multipart || !Object.values(body).some((v) => v === null)) return putRecord(ctx.http, entity, key, body, images, removeImages);
   const fields = await putRecord(ctx.http, entity, key, body, []);
@@ -222,7 +245,15 @@ async function putFieldsAndImages(ctx: Ctx, entity: EntityShape, key: string, bo
   return putRecord(ctx.http, entity, key, { updatedAt: fields.updatedAt }, images, removeImages);
 }
 
-async function updateOnline(ctx: Ctx, entity: EntityShape, key: string, local: DocData | null, values: Values, images: readonly ImageInput[], basedOn?: string): Promise<DocData> {
+async function updateOnline(
+  ctx: Ctx,
+  entity: EntityShape,
+  key: string,
+  local: DocData | null,
+  values: Values,
+  images: readonly ImageInput[],
+  basedOn?: string,
+): Promise<DocData> {
   const body: Row = withoutKeys(entity, bodyFromDoc(entity, values));
   // The copy the edit was based on: the server refuses the edit if its row changed since.
   const base = basedOn ?? local?.updatedAt;
@@ -253,7 +284,14 @@ function assertNotOvertaken(local: RxDocument<unknown> | null, basedOn: string |
 /** An edit. `values` holds the fields to change (null clears one); an image slot given as null
  * (`{sp_img2: null}`) is emptied (online: multipart `removeImages`), and `images` fill or
  * replace slots. `options.basedOn` names the version the edit was made on. */
-export async function update(ctx: Ctx, entity: EntityShape, key: string, values: Values, images: readonly ImageInput[] = [], options: UpdateOptions = {}): Promise<DocData> {
+export async function update(
+  ctx: Ctx,
+  entity: EntityShape,
+  key: string,
+  values: Values,
+  images: readonly ImageInput[] = [],
+  options: UpdateOptions = {},
+): Promise<DocData> {
   if (!hasRowApi(entity)) throw new Error(`${entity.table} records are saved with their parent`);
   checkImages(entity, images);
   const { basedOn } = options;
@@ -278,7 +316,10 @@ export async function update(ctx: Ctx, entity: EntityShape, key: string, values:
 async function removeSyncedChildren(ctx: Ctx, entity: EntityShape, key: string): Promise<void> {
   const children = OFFLINE_ENTITIES.filter((child) => child.softDelete && child.parent?.entity === entity.name);
   for (const child of children) {
-    await ctx.collection(child).find({ selector: { [child.parent?.field as string]: key, syncState: 'synced' } }).remove();
+    await ctx
+      .collection(child)
+      .find({ selector: { [child.parent?.field as string]: key, syncState: 'synced' } })
+      .remove();
   }
 }
 

@@ -15,7 +15,8 @@ let opening: Promise<IcrsDatabase> | null = null;
  * mount the provider twice (StrictMode), so every caller shares one promise. A failed open
  * is forgotten, so a later mount can try again. */
 export function openIcrsDbOnce(): Promise<IcrsDatabase> {
-  if (typeof indexedDB === 'undefined') return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
+  if (typeof indexedDB === 'undefined')
+    return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
   opening ??= openStore().catch((error: unknown) => {
     opening = null;
     throw error instanceof Error ? error : new Error(String(error));
@@ -81,4 +82,3 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
     </DbOpeningContext.Provider>
   );
 }
-

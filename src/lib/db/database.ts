@@ -55,7 +55,10 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
   const specs = Object.fromEntries(
     OFFLINE_ENTITIES.map((declared) => {
       const entity = options.schemaOverride?.(declared) ?? declared;
-      return [collectionName(entity), { schema: rxSchema(entity), migrationStrategies: migrationStrategiesFor(entity, options.migrationSteps ?? MIGRATION_STEPS) }];
+      return [
+        collectionName(entity),
+        { schema: rxSchema(entity), migrationStrategies: migrationStrategiesFor(entity, options.migrationSteps ?? MIGRATION_STEPS) },
+      ];
     }),
   );
   // A few collections at a time, with the browser's turn between: setting up a collection is

@@ -28,7 +28,10 @@ export function useDataLayer(): DataLayer | null {
 export function useOpeningDataLayer(): DataLayer | null {
   const opening = useContext(DbOpeningContext);
   const failed = useDbState().status === 'error';
-  const layer = useMemo(() => (opening ? createDataLayer({ db: opening, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }) : null), [opening]);
+  const layer = useMemo(
+    () => (opening ? createDataLayer({ db: opening, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }) : null),
+    [opening],
+  );
   return failed ? null : layer;
 }
 
@@ -78,4 +81,3 @@ export function useLiveCount<E extends EntityShape>(entity: E, selector: MangoQu
   const key = `${data ? 'ready' : 'closed'}|${entity.table}|${text}`;
   return useObservable<number>(key, 0, () => data?.count$(entity, JSON.parse(text) as MangoQuerySelector<Doc<E>>) ?? null);
 }
-

@@ -17,7 +17,12 @@
 // support (rx-storage-multiinstance.ts), on the same channel and message format, so tabs of an
 // older build and this one still see each other's writes.
 import {
-  getBroadcastChannelReference, removeBroadcastChannelReference, type EventBulk as RxEventBulk, type RxStorage, type RxStorageChangeEvent, type RxStorageInstance,
+  getBroadcastChannelReference,
+  removeBroadcastChannelReference,
+  type EventBulk as RxEventBulk,
+  type RxStorage,
+  type RxStorageChangeEvent,
+  type RxStorageInstance,
   type RxStorageInstanceCreationParams,
 } from 'rxdb';
 import { mergeWith, Subject } from 'rxjs';
@@ -81,7 +86,12 @@ function broadcastLightly(storageName: string, params: AnyParams, instance: AnyI
   const channel = getBroadcastChannelReference(storageName, params.databaseInstanceToken, instance.databaseName, instance);
   const fromOthers = new Subject<EventBulk>();
   const listener = (msg: Message) => {
-    if (msg.storageName === storageName && msg.databaseName === params.databaseName && msg.collectionName === params.collectionName && msg.version === params.schema.version) {
+    if (
+      msg.storageName === storageName &&
+      msg.databaseName === params.databaseName &&
+      msg.collectionName === params.collectionName &&
+      msg.version === params.schema.version
+    ) {
       fromOthers.next(msg.eventBulk);
     }
   };
@@ -95,7 +105,13 @@ function broadcastLightly(storageName: string, params: AnyParams, instance: AnyI
       documentData: event.operation === 'DELETE' ? without(event.documentData, heavy) : event.documentData,
       previousDocumentData: without(event.previousDocumentData, heavy),
     }));
-    const message: Message = { storageName, databaseName: params.databaseName, collectionName: params.collectionName, version: params.schema.version, eventBulk: { ...eventBulk, events } };
+    const message: Message = {
+      storageName,
+      databaseName: params.databaseName,
+      collectionName: params.collectionName,
+      version: params.schema.version,
+      eventBulk: { ...eventBulk, events },
+    };
     void channel.postMessage(message as never);
   });
   instance.changeStream = () => fromOthers.asObservable().pipe(mergeWith(own)) as ReturnType<AnyInstance['changeStream']>;

@@ -52,9 +52,11 @@ export function startReplication(options: ReplicationOptions): Replication {
   const errors$ = new Subject<unknown>();
   const pulled$ = new Subject<string>();
   // Several tabs share one store: only the leader pulls (the others see its writes).
-  const leadership = (options.waitForLeadership ?? true) && options.db.multiInstance ? options.db.waitForLeadership() : Promise.resolve(true);
+  const leadership =
+    (options.waitForLeadership ?? true) && options.db.multiInstance ? options.db.waitForLeadership() : Promise.resolve(true);
   const pulls = selectedEntities(options.tables).map(
-    (entity) => new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
+    (entity) =>
+      new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
   );
   const streamSub = changes$?.subscribe((table) => {
     options.onServerChange?.(table);

@@ -15,8 +15,20 @@
 // from the storage's change stream (this tab's writes and other tabs'). The profile images'
 // collection keeps none in memory (photos are large) and is never searched on a sealed field.
 import {
-  getQueryMatcher, getSortComparator, normalizeMangoQuery, prepareQuery, type BulkWriteRow, type EventBulk, type PreparedQuery, type RxDocumentData,
-  type RxJsonSchema, type RxStorage, type RxStorageBulkWriteResponse, type RxStorageChangeEvent, type RxStorageInstance, type RxStorageInstanceCreationParams,
+  getQueryMatcher,
+  getSortComparator,
+  normalizeMangoQuery,
+  prepareQuery,
+  type BulkWriteRow,
+  type EventBulk,
+  type PreparedQuery,
+  type RxDocumentData,
+  type RxJsonSchema,
+  type RxStorage,
+  type RxStorageBulkWriteResponse,
+  type RxStorageChangeEvent,
+  type RxStorageInstance,
+  type RxStorageInstanceCreationParams,
 } from 'rxdb';
 import { BehaviorSubject, filter, firstValueFrom, Observable, Subject } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
@@ -116,14 +128,23 @@ export function withSealedClients<I, O>(storage: RxStorage<I, O>, sealer: Sealer
       const schema = params.schema as unknown as Schema;
       const clear = clearFields(entity, schema);
       const heavy = heavyFields(params.schema as AnyParams['schema']);
-      const inner = (await storage.createStorageInstance({ ...params, schema: storedSchema(schema, clear, heavy) as never })) as unknown as AnyInstance;
+      const inner = (await storage.createStorageInstance({
+        ...params,
+        schema: storedSchema(schema, clear, heavy) as never,
+      })) as unknown as AnyInstance;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the instance keeps its own document type
       return sealedInstance(inner, schema, clear, sealer, heavy) as any;
     },
   };
 }
 
-function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<string>, sealer: Sealer, heavy: readonly string[]): AnyInstance {
+function sealedInstance(
+  inner: AnyInstance,
+  schema: Schema,
+  clear: ReadonlySet<string>,
+  sealer: Sealer,
+  heavy: readonly string[],
+): AnyInstance {
   const storedAs = inner.schema as unknown as Schema;
   // The opened form of each document this page sealed: its own writes come back in the change
   // events and conflict answers as the very objects it gave, which need no opening.
@@ -233,16 +254,23 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
     options: inner.options,
     schema: schema as AnyInstance['schema'],
     collectionName: inner.collectionName,
-    async bulkWrite(rows: BulkWriteRow<Record<string, unknown>>[], context: string): Promise<RxStorageBulkWriteResponse<Record<string, unknown>>> {
+    async bulkWrite(
+      rows: BulkWriteRow<Record<string, unknown>>[],
+      context: string,
+    ): Promise<RxStorageBulkWriteResponse<Record<string, unknown>>> {
       const stored = await Promise.all(
-        rows.map(async (row) => ({ document: await toStorage(row.document), ...(row.previous ? { previous: previousToStorage(row.previous) } : {}) })),
+        rows.map(async (row) => ({
+          document: await toStorage(row.document),
+          ...(row.previous ? { previous: previousToStorage(row.previous) } : {}),
+        })),
       );
       const result = await inner.bulkWrite(stored as never, context);
       const error = await Promise.all(
         result.error.map(async (failure) => {
           const index = stored.findIndex((row) => row.document === failure.writeRow.document);
           const writeRow = index >= 0 ? rows[index] : { document: await fromStorage(failure.writeRow.document as Doc) };
-          const inDb = 'documentInDb' in failure && failure.documentInDb ? { documentInDb: await fromStorage(failure.documentInDb as Doc) } : {};
+          const inDb =
+            'documentInDb' in failure && failure.documentInDb ? { documentInDb: await fromStorage(failure.documentInDb as Doc) } : {};
           return { ...failure, ...inDb, writeRow };
         }),
       );
@@ -260,8 +288,17 @@ function sealedInstance(inner: AnyInstance, schema: Schema, clear: ReadonlySet<s
       return { documents: await inMemory(prepared as PreparedQuery<Doc>) };
     },
     async count(prepared) {
-      if (inClear(prepared as PreparedQuery<Doc>, clear)) return inner.count(clearPlan(prepared as PreparedQuery<Doc>, clear, storedAs) as never);
-      return { count: (await inMemory({ ...(prepared as PreparedQuery<Doc>), query: { ...prepared.query, skip: 0, limit: undefined } } as PreparedQuery<Doc>)).length, mode: 'fast' };
+      if (inClear(prepared as PreparedQuery<Doc>, clear))
+        return inner.count(clearPlan(prepared as PreparedQuery<Doc>, clear, storedAs) as never);
+      return {
+        count: (
+          await inMemory({
+            ...(prepared as PreparedQuery<Doc>),
+            query: { ...prepared.query, skip: 0, limit: undefined },
+          } as PreparedQuery<Doc>)
+        ).length,
+        mode: 'fast',
+      };
     },
     getAttachmentData: inner.getAttachmentData.bind(inner),
     ...(inner.getChangedDocumentsSince

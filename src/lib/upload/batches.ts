@@ -5,7 +5,18 @@ import { PUSH_LIMITS } from '../../../schemas/index';
 import { failureOf, imageParts, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
 import { errorTitle, localFailure } from './localFailures';
 import { runPool } from './pool';
-import { batchable, imageBytes, imageCount, prepareRecord, prepareRecords, pushEntry, sendRecord, type Outcome, type Ready, type RecordContext } from './record';
+import {
+  batchable,
+  imageBytes,
+  imageCount,
+  prepareRecord,
+  prepareRecords,
+  pushEntry,
+  sendRecord,
+  type Outcome,
+  type Ready,
+  type RecordContext,
+} from './record';
 import { finishUploadedMany, markFailed } from './store';
 
 /** Batches of one kind in flight at once: one is stored while the next travels. */
@@ -117,7 +128,12 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
   const { ctx, entity } = kind;
   let answers: PushAnswer[];
   try {
-    answers = await pushRecords(ctx.http, entity, batch.map((e) => e.request), batch.map(({ ready }) => imageParts(entity, ready.doc, ready.images)));
+    answers = await pushRecords(
+      ctx.http,
+      entity,
+      batch.map((e) => e.request),
+      batch.map(({ ready }) => imageParts(entity, ready.doc, ready.images)),
+    );
   } catch (error) {
     const failure = failureOf(error);
     if (failure.status === 413 && batch.length > 1) {
@@ -127,7 +143,13 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
       return;
     }
     ctx.notify(errorTitle(entity), failure.message);
-    const outcome = (images: number): Outcome => ({ status: 'failed', message: failure.message, images, transient: failure.transient, httpStatus: failure.status });
+    const outcome = (images: number): Outcome => ({
+      status: 'failed',
+      message: failure.message,
+      images,
+      transient: failure.transient,
+      httpStatus: failure.status,
+    });
     kind.batchFailed(outcome(0));
     for (const { ready } of batch) {
       await markFailed(ready.doc, failure.message);
@@ -145,7 +167,11 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
     await finishUploadedMany(
       ctx.db,
       entity,
-      stored.map(({ ready, row }) => ({ doc: ready.doc, images: ready.images, updatedAt: typeof row.updatedAt === 'string' ? row.updatedAt : undefined })),
+      stored.map(({ ready, row }) => ({
+        doc: ready.doc,
+        images: ready.images,
+        updatedAt: typeof row.updatedAt === 'string' ? row.updatedAt : undefined,
+      })),
     );
   } catch {
     // The store refused the bulk removal: settle them one by one (each by its revision).
@@ -160,7 +186,10 @@ const PREPARE_CHUNK = 500;
 
 /** The chunk's records read together; if that read fails, one by one, so a local failure while
  * reading a record fails that record alone. */
-async function prepareChunk(kind: KindRun, keys: readonly string[]): Promise<(Ready | Extract<Outcome, { status: 'skipped' }> | undefined)[]> {
+async function prepareChunk(
+  kind: KindRun,
+  keys: readonly string[],
+): Promise<(Ready | Extract<Outcome, { status: 'skipped' }> | undefined)[]> {
   try {
     return await prepareRecords(kind.ctx, kind.entity, keys);
   } catch {
@@ -187,4 +216,3 @@ async function sendSafely(kind: KindRun, ready: Ready, first?: () => Promise<Row
     return localFailure(kind.ctx, kind.entity, error);
   }
 }
-

@@ -31,7 +31,10 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -43,7 +46,13 @@ export function changedFields(entity: EntityShape, data: Readonly<DocData>, row:
 
 /** The local images the server row does not hold byte for byte (an image added or replaced
  * after the request whose answer was lost). */
-export async function changedImages(http: UploadHttp, entity: EntityShape, key: string, images: readonly LocalDoc[], row: Row): Promise<LocalDoc[]> {
+export async function changedImages(
+  http: UploadHttp,
+  entity: EntityShape,
+  key: string,
+  images: readonly LocalDoc[],
+  row: Row,
+): Promise<LocalDoc[]> {
   const changed: LocalDoc[] = [];
   for (const image of images) {
     const stored = row[slotOf(entity, image)];

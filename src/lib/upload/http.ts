@@ -35,7 +35,11 @@ function imageInput(entity: EntityShape, image: LocalDoc): ImageInput {
 /** The record's fields in one JSON field `data`, its images as files and the slots to empty
  * as `removeImages` (server/plugins/records/body.ts): the data layer's own form. */
 function recordForm(entity: EntityShape, body: Row, images: readonly LocalDoc[], removeImages: readonly string[] = []): FormData {
-  return dataLayerForm(body, images.map((image) => imageInput(entity, image)), removeImages);
+  return dataLayerForm(
+    body,
+    images.map((image) => imageInput(entity, image)),
+    removeImages,
+  );
 }
 
 /** POST {rest}/: multipart when there are images (stored with the record in one transaction). */
@@ -55,9 +59,10 @@ export async function putRecord(
   images: readonly LocalDoc[],
   removeImages: readonly string[] = [],
 ): Promise<Row> {
-  const response = images.length || removeImages.length
-    ? await http.put<Row>(path(entity, key), recordForm(entity, body, images, removeImages), MULTIPART)
-    : await http.put<Row>(path(entity, key), body, QUIET);
+  const response =
+    images.length || removeImages.length
+      ? await http.put<Row>(path(entity, key), recordForm(entity, body, images, removeImages), MULTIPART)
+      : await http.put<Row>(path(entity, key), body, QUIET);
   return response.data;
 }
 
@@ -73,7 +78,11 @@ export async function putProfileImage(http: UploadHttp, entity: EntityShape, dat
 /** POST /profile/images/delete/{prof_Id} {img_for}: the kind is removed on the server (bytes
  * deleted); answers `{result: 'removed' | 'absent'}`, so a repeat after a lost answer succeeds. */
 export async function removeProfileImage(http: UploadHttp, data: Readonly<DocData>): Promise<Row> {
-  const response = await http.post<Row>(`/profile/images/delete/${encodeURIComponent(String(data.prof_Id))}`, { img_for: data.img_for }, QUIET);
+  const response = await http.post<Row>(
+    `/profile/images/delete/${encodeURIComponent(String(data.prof_Id))}`,
+    { img_for: data.img_for },
+    QUIET,
+  );
   return response.data;
 }
 
@@ -106,7 +115,12 @@ export interface PushAnswer {
  * POST /sync/push/{table}: many records of one kind in one request, one answer per record, in
  * the order sent. An answer that does not match the batch is an error of the whole batch.
  */
-export async function pushRecords(http: UploadHttp, entity: EntityShape, records: readonly PushRecord[], images: readonly (readonly ImageInput[])[] = []): Promise<PushAnswer[]> {
+export async function pushRecords(
+  http: UploadHttp,
+  entity: EntityShape,
+  records: readonly PushRecord[],
+  images: readonly (readonly ImageInput[])[] = [],
+): Promise<PushAnswer[]> {
   const url = `/sync/push/${encodeURIComponent(entity.table)}`;
   const response = images.some((list) => list.length)
     ? await http.post<{ results?: PushAnswer[] }>(url, batchForm(records, images), MULTIPART)
@@ -148,7 +162,11 @@ export async function getRecord(http: UploadHttp, entity: EntityShape, key: stri
 /** The bytes of a stored job or service image (GET /imgs/getById). */
 export async function getImageBytes(http: UploadHttp, key: string, name: string): Promise<Uint8Array | undefined> {
   try {
-    const response = await http.get<ArrayBuffer>('/imgs/getById', { ...QUIET, params: { id: key, imagename: name }, responseType: 'arraybuffer' });
+    const response = await http.get<ArrayBuffer>('/imgs/getById', {
+      ...QUIET,
+      params: { id: key, imagename: name },
+      responseType: 'arraybuffer',
+    });
     return new Uint8Array(response.data);
   } catch (error) {
     if (failureOf(error).status === 404) return undefined;

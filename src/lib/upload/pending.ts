@@ -24,7 +24,9 @@ function toPending(entity: EntityShape, doc: LocalDoc): PendingRecord {
     attempts: data.syncAttempts ?? 0,
     ...(lastError ? { lastError } : {}),
     ...(conflict ? { conflict } : {}),
-    ...(deleted ? { deleted: { at: deleted.at, ...(deleted.by ? { by: deleted.by } : {}), ...(deleted.reason ? { reason: deleted.reason } : {}) } } : {}),
+    ...(deleted
+      ? { deleted: { at: deleted.at, ...(deleted.by ? { by: deleted.by } : {}), ...(deleted.reason ? { reason: deleted.reason } : {}) } }
+      : {}),
   };
 }
 
@@ -36,13 +38,23 @@ export async function listPending(db: IcrsDatabase): Promise<PendingRecord[]> {
 
 /** The same, live. */
 export function pending$(db: IcrsDatabase): Observable<PendingRecord[]> {
-  const perKind = UPLOAD_KINDS.map((e) => collection(db, e).find(PENDING).$.pipe(map((docs) => docs.map((d) => toPending(e, d)))));
+  const perKind = UPLOAD_KINDS.map((e) =>
+    collection(db, e)
+      .find(PENDING)
+      .$.pipe(map((docs) => docs.map((d) => toPending(e, d)))),
+  );
   return combineLatest(perKind).pipe(map((lists) => lists.flat()));
 }
 
 /** Pending records on this device (what the offline home and the unsent-work warnings count). */
 export async function countPending(db: IcrsDatabase): Promise<number> {
-  const counts = await Promise.all(UPLOAD_KINDS.map((e) => collection(db, e).count({ selector: { syncState: 'pending' } }).exec()));
+  const counts = await Promise.all(
+    UPLOAD_KINDS.map((e) =>
+      collection(db, e)
+        .count({ selector: { syncState: 'pending' } })
+        .exec(),
+    ),
+  );
   return counts.reduce((a, b) => a + b, 0);
 }
 

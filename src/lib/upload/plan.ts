@@ -31,6 +31,8 @@ export async function planOf(db: IcrsDatabase, only?: readonly RecordRef[]): Pro
 export function dependsOn(plan: readonly Step[], index: number): number[] {
   const earlier = plan.slice(0, index).map((_, i) => i);
   if (index === plan.length - 1) return earlier;
-  const refs = new Set(Object.values((plan[index] as Step).entity.fields).flatMap((field) => (field.kind === 'id' && field.ref ? [field.ref] : [])));
+  const refs = new Set(
+    Object.values((plan[index] as Step).entity.fields).flatMap((field) => (field.kind === 'id' && field.ref ? [field.ref] : [])),
+  );
   return earlier.filter((i) => refs.has((plan[i] as Step).entity.name));
 }

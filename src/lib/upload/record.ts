@@ -7,8 +7,31 @@ import { pendingRemovals } from '../../../schemas/derive/rxdb';
 import { profileImage, PUSH_LIMITS } from '../../../schemas/index';
 import type { IcrsDatabase } from '../db/collections';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
-import { conflictRow, duplicateCopy, failureOf, getRecord, isDuplicate, postRecord, putProfileImage, putRecord, removeProfileImage, type Failure, type PushRecord, type Row } from './http';
-import { finishUploaded, imagesOfMany, markConflict, markFailed, pendingParents, readDocs, serverKey, type DocData, type LocalDoc } from './store';
+import {
+  conflictRow,
+  duplicateCopy,
+  failureOf,
+  getRecord,
+  isDuplicate,
+  postRecord,
+  putProfileImage,
+  putRecord,
+  removeProfileImage,
+  type Failure,
+  type PushRecord,
+  type Row,
+} from './http';
+import {
+  finishUploaded,
+  imagesOfMany,
+  markConflict,
+  markFailed,
+  pendingParents,
+  readDocs,
+  serverKey,
+  type DocData,
+  type LocalDoc,
+} from './store';
 import { CONFLICT, conflictOf, deletedText } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
 
@@ -59,8 +82,16 @@ export async function prepareRecords(ctx: RecordContext, entity: EntityShape, ke
   // Gone or no longer pending: another tab (or an earlier run that crashed after its request) finished it.
   const waiting = [...docs.values()].filter((doc) => doc.syncState === 'pending' && !conflictOf(doc.syncError));
   const [parents, images] = await Promise.all([
-    pendingParents(ctx.db, entity, waiting.map((doc) => doc.toJSON())),
-    imagesOfMany(ctx.db, entity, waiting.map((doc) => doc.primary)),
+    pendingParents(
+      ctx.db,
+      entity,
+      waiting.map((doc) => doc.toJSON()),
+    ),
+    imagesOfMany(
+      ctx.db,
+      entity,
+      waiting.map((doc) => doc.primary),
+    ),
   ]);
   const parentField = entity.parent?.field;
   return keys.map((key): Ready | Skipped => {
@@ -114,7 +145,10 @@ export function pushEntry(entity: EntityShape, ready: Ready): PushRecord {
 }
 
 /** A PUT's body: the fields and the `updatedAt` the edit was based on (a newer server row answers 'conflict'). */
-const updateRequest = (entity: EntityShape, data: Readonly<DocData>): Row => ({ ...updateBody(entity, data), ...(data.syncBase ? { updatedAt: data.syncBase } : {}) });
+const updateRequest = (entity: EntityShape, data: Readonly<DocData>): Row => ({
+  ...updateBody(entity, data),
+  ...(data.syncBase ? { updatedAt: data.syncBase } : {}),
+});
 
 /**
  * Sends a ready record (or settles the answer its batch brought: `first`) and everything that
@@ -145,7 +179,14 @@ function errorTitle(entity: EntityShape): string {
   return entity.upload?.errorTitle ?? entity.table;
 }
 
-async function fail(ctx: RecordContext, entity: EntityShape, doc: LocalDoc, images: number, failure: Failure, serverUpdatedAt?: string): Promise<Outcome> {
+async function fail(
+  ctx: RecordContext,
+  entity: EntityShape,
+  doc: LocalDoc,
+  images: number,
+  failure: Failure,
+  serverUpdatedAt?: string,
+): Promise<Outcome> {
   ctx.notify(errorTitle(entity), failure.message);
   await markFailed(doc, deletedText(failure.status, failure.body, failure.message) ?? failure.message, serverUpdatedAt);
   return { status: 'failed', message: failure.message, images, transient: failure.transient, httpStatus: failure.status };
@@ -153,7 +194,13 @@ async function fail(ctx: RecordContext, entity: EntityShape, doc: LocalDoc, imag
 
 const updatedAtOf = (row: Row): string | undefined => (typeof row.updatedAt === 'string' ? row.updatedAt : undefined);
 
-function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], first?: FirstAnswer): Promise<Sent> {
+function send(
+  ctx: RecordContext,
+  entity: EntityShape,
+  data: Readonly<DocData>,
+  images: readonly LocalDoc[],
+  first?: FirstAnswer,
+): Promise<Sent> {
   // Profile images are replaced by kind on every PUT: create and update are the same call. A
   // removal made offline (issue 11) deletes the kind on the server; repeating it is harmless.
   if (isProfileImage(entity) && pendingRemovals(data).length) return removeProfileImage(ctx.http, data).then(stored);
@@ -162,7 +209,13 @@ function send(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, 
 }
 
 /** POST; profile sub-records are create-or-update on the server, so a repeat simply succeeds. */
-async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], first?: FirstAnswer): Promise<Sent> {
+async function sendCreate(
+  ctx: RecordContext,
+  entity: EntityShape,
+  data: Readonly<DocData>,
+  images: readonly LocalDoc[],
+  first?: FirstAnswer,
+): Promise<Sent> {
   try {
     return stored(await (first ?? (() => postRecord(ctx.http, entity, createBody(entity, data), images)))());
   } catch (error) {
@@ -178,7 +231,13 @@ async function sendCreate(ctx: RecordContext, entity: EntityShape, data: Readonl
  * only onto a server row nobody has touched since its creation; otherwise it is a conflict.
  * Profiles are always updated first (product.md §4), on the same terms.
  */
-async function afterDuplicate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], copy?: Row): Promise<Sent> {
+async function afterDuplicate(
+  ctx: RecordContext,
+  entity: EntityShape,
+  data: Readonly<DocData>,
+  images: readonly LocalDoc[],
+  copy?: Row,
+): Promise<Sent> {
   const key = serverKey(entity, data);
   // A batch sends the server's copy with the answer; the single-record route does not.
   const server = copy ?? (await getRecord(ctx.http, entity, key));
@@ -216,7 +275,13 @@ async function putOnto(
  * 'conflict' with a server copy that already holds every local value (and none of the removed
  * images) means this very update went through before (its answer was lost).
  */
-async function sendUpdate(ctx: RecordContext, entity: EntityShape, data: Readonly<DocData>, images: readonly LocalDoc[], first?: FirstAnswer): Promise<Sent> {
+async function sendUpdate(
+  ctx: RecordContext,
+  entity: EntityShape,
+  data: Readonly<DocData>,
+  images: readonly LocalDoc[],
+  first?: FirstAnswer,
+): Promise<Sent> {
   const key = serverKey(entity, data);
   const body = updateRequest(entity, data);
   const removals = pendingRemovals(data);
@@ -249,7 +314,14 @@ class HalfSent extends Error {
  * the fields go first as JSON and the images onto the version that answers. Most updates take
  * the one request.
  */
-async function putFieldsAndImages(http: UploadHttp, entity: EntityShape, key: string, body: Row, images: readonly LocalDoc[], removeImages: readonly string[] = []): Promise<Row> {
+async function putFieldsAndImages(
+  http: UploadHttp,
+  entity: EntityShape,
+  key: string,
+  body: Row,
+  images: readonly LocalDoc[],
+  removeImages: readonly string[] = [],
+): Promise<Row> {
   const multipart = images.length > 0 || removeImages.length > 0;
   if (!multipart || !Object.values(body).some((v) => v === null)) return putRecord(http, entity, key, body, images, removeImages);
   const fields = await putRecord(http, entity, key, body, []);

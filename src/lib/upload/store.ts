@@ -52,7 +52,9 @@ export async function pendingKeys(db: IcrsDatabase, entity: EntityShape): Promis
 interface DexieInternals {
   dexieTable?: {
     schema?: { idxByName?: Record<string, unknown> };
-    where(index: string): { between(lower: unknown[], upper: unknown[], includeLower: boolean, includeUpper: boolean): { primaryKeys(): Promise<unknown[]> } };
+    where(index: string): {
+      between(lower: unknown[], upper: unknown[], includeLower: boolean, includeUpper: boolean): { primaryKeys(): Promise<unknown[]> };
+    };
   };
 }
 
@@ -74,7 +76,9 @@ export async function keysFromIndex(pending: LocalCollection): Promise<string[] 
 }
 
 export async function pendingDocs(db: IcrsDatabase, entity: EntityShape): Promise<LocalDoc[]> {
-  return collection(db, entity).find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] }).exec();
+  return collection(db, entity)
+    .find({ selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' }] })
+    .exec();
 }
 
 export function readDoc(db: IcrsDatabase, entity: EntityShape, key: string): Promise<LocalDoc | null> {
@@ -93,7 +97,11 @@ export function localKey(entity: EntityShape, data: Readonly<Record<string, unkn
 
 /** The documents of these keys that the store holds (one read). */
 export async function readDocs(db: IcrsDatabase, entity: EntityShape, keys: readonly string[]): Promise<Map<string, LocalDoc>> {
-  return keys.length ? collection(db, entity).findByIds([...keys]).exec() : new Map();
+  return keys.length
+    ? collection(db, entity)
+        .findByIds([...keys])
+        .exec()
+    : new Map();
 }
 
 /** The keys of these records' parents that are still waiting on this device (failed, blocked
@@ -116,8 +124,12 @@ export async function imagesOf(db: IcrsDatabase, entity: EntityShape, key: strin
 export async function imagesOfMany(db: IcrsDatabase, entity: EntityShape, keys: readonly string[]): Promise<Map<string, LocalDoc[]>> {
   const byRecord = new Map<string, LocalDoc[]>();
   if (!entity.images.length || !keys.length) return byRecord;
-  const recordOf = new Map(keys.flatMap((key) => entity.images.map((_, i): [string, string] => [`${key}${COMPOSITE_SEPARATOR}${i + 1}`, key])));
-  for (const [id, image] of await collection(db, fileEntity).findByIds([...recordOf.keys()]).exec()) {
+  const recordOf = new Map(
+    keys.flatMap((key) => entity.images.map((_, i): [string, string] => [`${key}${COMPOSITE_SEPARATOR}${i + 1}`, key])),
+  );
+  for (const [id, image] of await collection(db, fileEntity)
+    .findByIds([...recordOf.keys()])
+    .exec()) {
     const key = recordOf.get(id);
     if (key === undefined || image.get('srcTable') !== entity.table) continue;
     byRecord.set(key, [...(byRecord.get(key) ?? []), image]);
@@ -191,7 +203,15 @@ export async function finishUploadedMany(
   // Images first: a crash after this leaves the records, whose next upload finds them on the server.
   const sentImages = done.flatMap(({ images }) => images ?? []);
   if (sentImages.length) await collection(db, fileEntity).bulkRemove(sentImages);
-  const withImages = new Set((await imagesOfMany(db, entity, done.map(({ doc }) => doc.primary))).keys());
+  const withImages = new Set(
+    (
+      await imagesOfMany(
+        db,
+        entity,
+        done.map(({ doc }) => doc.primary),
+      )
+    ).keys(),
+  );
   const removable = done.filter(({ doc }) => !withImages.has(doc.primary));
   const removed = removable.length ? await collection(db, entity).bulkRemove(removable.map(({ doc }) => doc)) : { error: [] };
   const refused = new Set(removed.error.map((e) => e.documentId));

@@ -45,11 +45,21 @@ export function shownError(syncError: unknown): string | undefined {
 
 /** The record was deleted on the server (404 'http.recordDeleted' with `deleted`, issue 30 §7):
  * its `syncError`, kept as JSON like a conflict's; undefined for any other failure. */
-export function deletedText(status: number | undefined, body: Readonly<Record<string, unknown>> | undefined, message: string): string | undefined {
+export function deletedText(
+  status: number | undefined,
+  body: Readonly<Record<string, unknown>> | undefined,
+  message: string,
+): string | undefined {
   const deleted = body?.deleted as Partial<Record<keyof DeletedInfo, unknown>> | undefined;
   if (status !== 404 || body?.code !== 'http.recordDeleted' || !deleted || typeof deleted.at !== 'string') return undefined;
   const text = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 500) : undefined);
-  return JSON.stringify({ deleted: true, message: text(message) ?? 'deleted', at: deleted.at, by: text(deleted.by), reason: text(deleted.reason) });
+  return JSON.stringify({
+    deleted: true,
+    message: text(message) ?? 'deleted',
+    at: deleted.at,
+    by: text(deleted.by),
+    reason: text(deleted.reason),
+  });
 }
 
 /** The deletion kept in `syncError`, if that is what it holds. */
@@ -58,7 +68,12 @@ export function deletedOf(syncError: unknown): (DeletedInfo & { message: string 
   try {
     const parsed = JSON.parse(syncError) as Partial<DeletedInfo & { deleted: boolean; message: string }>;
     if (parsed.deleted !== true || typeof parsed.at !== 'string') return undefined;
-    return { message: parsed.message ?? '', at: parsed.at, ...(parsed.by ? { by: parsed.by } : {}), ...(parsed.reason ? { reason: parsed.reason } : {}) };
+    return {
+      message: parsed.message ?? '',
+      at: parsed.at,
+      ...(parsed.by ? { by: parsed.by } : {}),
+      ...(parsed.reason ? { reason: parsed.reason } : {}),
+    };
   } catch {
     return undefined;
   }

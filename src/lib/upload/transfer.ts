@@ -28,7 +28,11 @@ export async function exportPending(db: IcrsDatabase): Promise<string> {
   for (const entity of UPLOAD_KINDS) {
     const docs = await pendingDocs(db, entity);
     records[entity.table] = docs.map((d) => d.toMutableJSON() as DocData);
-    const images = await imagesOfMany(db, entity, docs.map((d) => d.primary));
+    const images = await imagesOfMany(
+      db,
+      entity,
+      docs.map((d) => d.primary),
+    );
     for (const doc of docs) files.push(...(images.get(doc.primary) ?? []).map((f) => f.toMutableJSON() as DocData));
   }
   const document: PendingExport = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: new Date().toISOString(), records, files };
@@ -66,7 +70,8 @@ function parseExport(json: string): PendingExport {
   }
   if (parsed?.format !== EXPORT_FORMAT) throw new Error('not an icrs-pending export');
   if (parsed.version !== EXPORT_VERSION) throw new Error(`icrs-pending export version ${String(parsed.version)} is not supported`);
-  if (!parsed.records || typeof parsed.records !== 'object' || !Array.isArray(parsed.files)) throw new Error('icrs-pending export without records');
+  if (!parsed.records || typeof parsed.records !== 'object' || !Array.isArray(parsed.files))
+    throw new Error('icrs-pending export without records');
   return parsed as PendingExport;
 }
 

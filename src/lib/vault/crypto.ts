@@ -31,7 +31,10 @@ function importDataKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
 /** A key that encrypts the data key (a wrapping key), from a password. Slow on purpose. */
 export async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations = PBKDF2_ITERATIONS): Promise<CryptoKey> {
   const material = await subtle().importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveKey']);
-  return subtle().deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  return subtle().deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
 }
 
 /** A wrapping key from the server's device secret and this device's salt. */
@@ -82,7 +85,11 @@ export async function newDataKey(wrappers: readonly CryptoKey[]): Promise<{ key:
 }
 
 /** The data key `wrapped` under `wrapper`, and the same key wrapped under `rewrap` (each optional). */
-export async function unwrapDataKey(wrapper: CryptoKey, wrapped: string, rewrap: readonly CryptoKey[] = []): Promise<{ key: CryptoKey; rewrapped: string[] }> {
+export async function unwrapDataKey(
+  wrapper: CryptoKey,
+  wrapped: string,
+  rewrap: readonly CryptoKey[] = [],
+): Promise<{ key: CryptoKey; rewrapped: string[] }> {
   const raw = await open(wrapper, fromBase64(wrapped));
   try {
     const rewrapped = await Promise.all(rewrap.map(async (other) => toBase64(await seal(other, raw))));

@@ -15,7 +15,11 @@ const decoder = new TextDecoder();
 
 async function exportKeyBytes(secret: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const material = await crypto.subtle.importKey('raw', secret, 'HKDF', false, ['deriveBits']);
-  const bits = await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('icrs export salt'), info: encoder.encode('icrs pending export') }, material, 256);
+  const bits = await crypto.subtle.deriveBits(
+    { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('icrs export salt'), info: encoder.encode('icrs pending export') },
+    material,
+    256,
+  );
   return new Uint8Array(bits);
 }
 
@@ -65,4 +69,3 @@ export async function openExport(userId: string, text: string): Promise<string> 
     throw new Error(t('offline.pending.foreignExport'));
   }
 }
-

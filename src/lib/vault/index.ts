@@ -1,9 +1,31 @@
 // The device vault (issue 25): client data kept on this device is the signed-in user's alone and
 // sealed at rest. docs/security.md "Shared and lost devices".
-export { VaultLockedError, isVaultOpen, openVaultUser, onVaultChange, unlockWithPassword, rewrapPassword, keyringOrganisations, setKeyringOrganisations, type PasswordUnlock } from './vault';
+export {
+  VaultLockedError,
+  isVaultOpen,
+  openVaultUser,
+  onVaultChange,
+  unlockWithPassword,
+  rewrapPassword,
+  keyringOrganisations,
+  setKeyringOrganisations,
+  type PasswordUnlock,
+} from './vault';
 export { readSealedValue, writeSealedValue, clearSealedValues } from './sealedKv';
 export {
-  resumeVault, unlockedWithPassword, afterPasswordChange, forgetAtNextStart, forgetAsked, openVaultAtSignIn, lockEverywhere, forgetMirror, removeMyData, checkDevice, type Resumed, type DeviceAnswer, type DeviceCheck,
+  resumeVault,
+  unlockedWithPassword,
+  afterPasswordChange,
+  forgetAtNextStart,
+  forgetAsked,
+  openVaultAtSignIn,
+  lockEverywhere,
+  forgetMirror,
+  removeMyData,
+  checkDevice,
+  type Resumed,
+  type DeviceAnswer,
+  type DeviceCheck,
 } from './unlock';
 export { readKeyring, keyringUsers, unlockWaitMs } from './keyring';
 export { forgetLegacyData } from './legacy';

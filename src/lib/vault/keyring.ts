@@ -39,8 +39,15 @@ function read(key: string): unknown {
 function isKeyring(value: unknown, userId: string): value is Keyring {
   const v = value as Partial<Keyring> | null;
   return (
-    typeof v === 'object' && v !== null && v.v === 1 && v.userId === userId && typeof v.salt === 'string' && typeof v.iterations === 'number' &&
-    typeof v.location === 'number' && (v.byPassword === undefined || typeof v.byPassword === 'string') && (v.bySecret === undefined || typeof v.bySecret === 'string') &&
+    typeof v === 'object' &&
+    v !== null &&
+    v.v === 1 &&
+    v.userId === userId &&
+    typeof v.salt === 'string' &&
+    typeof v.iterations === 'number' &&
+    typeof v.location === 'number' &&
+    (v.byPassword === undefined || typeof v.byPassword === 'string') &&
+    (v.bySecret === undefined || typeof v.bySecret === 'string') &&
     (v.draftKey === undefined || typeof v.draftKey === 'string') &&
     (v.exportKey === undefined || typeof v.exportKey === 'string') &&
     (v.mirrorOf === undefined || typeof v.mirrorOf === 'number')

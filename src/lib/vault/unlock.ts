@@ -34,7 +34,12 @@ export interface DeviceAnswer {
   deviceSecret: string;
 }
 
-export type DeviceCheck = { status: 'ok'; device: DeviceAnswer } | { status: 'inactive' } | { status: 'ended' } | { status: 'mustChangePassword' } | { status: 'unreachable' };
+export type DeviceCheck =
+  | { status: 'ok'; device: DeviceAnswer }
+  | { status: 'inactive' }
+  | { status: 'ended' }
+  | { status: 'mustChangePassword' }
+  | { status: 'unreachable' };
 
 /** Asks the server about the account, outside the app's HTTP client: a refused session here
  * must not sign the user out (the vault may still open offline with the password). */
@@ -144,7 +149,11 @@ export function unlockedWithPassword(userId: string): Promise<void> {
  * password and the server's device secret. A keyring neither can open (it cannot happen unless
  * the device's storage was damaged) leaves data nobody can read: that store is removed.
  */
-export async function openVaultAtSignIn(user: { userId: string; location: number }, password: string, token: string): Promise<SignInOutcome> {
+export async function openVaultAtSignIn(
+  user: { userId: string; location: number },
+  password: string,
+  token: string,
+): Promise<SignInOutcome> {
   const answer = await checkDevice(token);
   const secret = answer.status === 'ok' ? fromBase64Url(answer.device.deviceSecret) : null;
   const outcome = await openAtSignIn({ userId: user.userId, password, secret, location: user.location });
@@ -162,7 +171,12 @@ export async function openVaultAtSignIn(user: { userId: string; location: number
 /** After the user changed their password here: the data key sealed under the new one; or, when
  * the vault could not open before (a temporary password, for which the server keeps the device
  * secret back), opened now with the new password and the secret. */
-export async function afterPasswordChange(user: { userId: string; location: number }, oldPassword: string, newPassword: string, token: string): Promise<void> {
+export async function afterPasswordChange(
+  user: { userId: string; location: number },
+  oldPassword: string,
+  newPassword: string,
+  token: string,
+): Promise<void> {
   if (isVaultOpen(user.userId)) await rewrapPassword(user.userId, oldPassword, newPassword);
   else await openVaultAtSignIn(user, newPassword, token);
 }
@@ -205,7 +219,10 @@ export async function forgetAsked(): Promise<void> {
 /** A deactivated account: its mirror and drafts leave the device; pending records stay sealed. */
 export async function forgetMirror(userId: string): Promise<void> {
   removeSealedValues(userId);
-  await Promise.all([removeMirror(userId).catch((error: unknown) => console.warn('The mirror could not be removed:', error)), removeDraftFiles(userId)]);
+  await Promise.all([
+    removeMirror(userId).catch((error: unknown) => console.warn('The mirror could not be removed:', error)),
+    removeDraftFiles(userId),
+  ]);
 }
 
 /** "Remove my data from this device": the user's store, drafts and keyring. */

@@ -3,7 +3,20 @@
 // lives in this page's memory only, while the vault is open; the device keeps it sealed under
 // the user's password (PBKDF2) and under the server's device secret (HKDF), in the user's
 // keyring (keyring.ts). Locked, nothing of the user's client data can be read here.
-import { newDataKey, newSalt, open, openText, passwordKey, PBKDF2_ITERATIONS, seal, sealText, secretKey, toBase64, fromBase64, unwrapDataKey } from './crypto';
+import {
+  newDataKey,
+  newSalt,
+  open,
+  openText,
+  passwordKey,
+  PBKDF2_ITERATIONS,
+  seal,
+  sealText,
+  secretKey,
+  toBase64,
+  fromBase64,
+  unwrapDataKey,
+} from './crypto';
 import { clearFailures, readKeyring, recordFailure, unlockWaitMs, writeKeyring, type Keyring } from './keyring';
 
 export class VaultLockedError extends Error {
@@ -61,7 +74,8 @@ export function sharedKey(userId: string): CryptoKey | null {
   return current?.userId === userId ? current.key : null;
 }
 
-export type PasswordUnlock = { ok: true } | { ok: false; reason: 'wrong' | 'noKeyring' | 'noPasswordKey' } | { ok: false; reason: 'wait'; waitMs: number };
+export type PasswordUnlock =
+  { ok: true } | { ok: false; reason: 'wrong' | 'noKeyring' | 'noPasswordKey' } | { ok: false; reason: 'wait'; waitMs: number };
 
 /** Opens the vault offline with the user's password: refused when wrong, and slower after
  * repeated failures (the pause is kept on the device). */
@@ -118,7 +132,10 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
   const existing = readKeyring(userId);
   if (existing) {
     const salt = fromBase64(existing.salt);
-    const [byPassword, bySecret] = await Promise.all([passwordKey(password, salt, existing.iterations), secret ? secretKey(secret, salt) : null]);
+    const [byPassword, bySecret] = await Promise.all([
+      passwordKey(password, salt, existing.iterations),
+      secret ? secretKey(secret, salt) : null,
+    ]);
     const opened = await firstOpened(existing, byPassword, bySecret);
     if (opened) {
       writeKeyring({ ...existing, byPassword: opened.byPassword, ...(opened.bySecret ? { bySecret: opened.bySecret } : {}) });
@@ -134,7 +151,15 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
   const salt = newSalt();
   const wrappers = await Promise.all([passwordKey(password, salt), ...(secret ? [secretKey(secret, salt)] : [])]);
   const { key, wrapped } = await newDataKey(wrappers);
-  const keyring: Keyring = { v: 1, userId, salt: toBase64(salt), iterations: PBKDF2_ITERATIONS, byPassword: wrapped[0], ...(wrapped[1] ? { bySecret: wrapped[1] } : {}), location };
+  const keyring: Keyring = {
+    v: 1,
+    userId,
+    salt: toBase64(salt),
+    iterations: PBKDF2_ITERATIONS,
+    byPassword: wrapped[0],
+    ...(wrapped[1] ? { bySecret: wrapped[1] } : {}),
+    location,
+  };
   writeKeyring(keyring);
   clearFailures(userId);
   setOpen({ userId, key });
@@ -144,7 +169,10 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
 /** The data key of `keyring` opened by either wrapping key, sealed again under both. */
 async function firstOpened(keyring: Keyring, byPassword: CryptoKey, bySecret: CryptoKey | null) {
   const wrappers = bySecret ? [byPassword, bySecret] : [byPassword];
-  for (const [wrapper, wrapped] of [[byPassword, keyring.byPassword], [bySecret, keyring.bySecret]] as const) {
+  for (const [wrapper, wrapped] of [
+    [byPassword, keyring.byPassword],
+    [bySecret, keyring.bySecret],
+  ] as const) {
     if (!wrapper || !wrapped) continue;
     try {
       const { key, rewrapped } = await unwrapDataKey(wrapper, wrapped, wrappers);
@@ -162,7 +190,10 @@ export async function rewrapPassword(userId: string, oldPassword: string, newPas
   if (!keyring?.byPassword) return false;
   const salt = fromBase64(keyring.salt);
   try {
-    const [before, after] = await Promise.all([passwordKey(oldPassword, salt, keyring.iterations), passwordKey(newPassword, salt, keyring.iterations)]);
+    const [before, after] = await Promise.all([
+      passwordKey(oldPassword, salt, keyring.iterations),
+      passwordKey(newPassword, salt, keyring.iterations),
+    ]);
     const { rewrapped } = await unwrapDataKey(before, keyring.byPassword, [after]);
     writeKeyring({ ...keyring, byPassword: rewrapped[0] });
     return true;
@@ -181,7 +212,11 @@ export function keyringOrganisations(userId: string): { records: number; mirror:
 export function setKeyringOrganisations(userId: string, organisations: { records?: number; mirror?: number }): void {
   const keyring = readKeyring(userId);
   if (!keyring) return;
-  writeKeyring({ ...keyring, ...(organisations.records !== undefined ? { location: organisations.records } : {}), ...(organisations.mirror !== undefined ? { mirrorOf: organisations.mirror } : {}) });
+  writeKeyring({
+    ...keyring,
+    ...(organisations.records !== undefined ? { location: organisations.records } : {}),
+    ...(organisations.mirror !== undefined ? { mirrorOf: organisations.mirror } : {}),
+  });
 }
 
 // Sealing, for the store and the drafts. A locked vault throws VaultLockedError.

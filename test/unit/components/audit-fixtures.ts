@@ -64,8 +64,15 @@ export function mockApi(answer: (call: Call) => Answer | Promise<Answer>): Call[
     calls.push(call);
     const result = await answer(call);
     if (result instanceof Error) throw new AxiosError(result.message, 'ERR_NETWORK', config);
-    const response: AxiosResponse = { data: result.data, status: result.status, statusText: String(result.status), headers: new AxiosHeaders(result.headers ?? {}), config };
-    if (result.status >= 400) throw new AxiosError(`Request failed with status code ${result.status}`, 'ERR_BAD_RESPONSE', config, null, response);
+    const response: AxiosResponse = {
+      data: result.data,
+      status: result.status,
+      statusText: String(result.status),
+      headers: new AxiosHeaders(result.headers ?? {}),
+      config,
+    };
+    if (result.status >= 400)
+      throw new AxiosError(`Request failed with status code ${result.status}`, 'ERR_BAD_RESPONSE', config, null, response);
     return response;
   };
   api.defaults.adapter = adapter;

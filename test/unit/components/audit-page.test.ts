@@ -30,9 +30,40 @@ const { PreferencesProvider } = await import('../../../src/components');
 width.narrow = false;
 
 const ROWS = [
-  entry({ id: 'e3', at: '2026-11-21T14:05:00.000Z', action: 'update', entity: 'profile', fields: ['phone', 'territory'], changes: { phone: { before: '1', after: '2' } } }),
-  entry({ id: 'e2', at: '2026-11-21T10:00:00.000Z', action: 'delete', entity: 'service', recordId: 's1', clientId: null, fields: [], note: 'Closed for good', userName: 'bora', role: 7, location: 3, userLocation: 3 }),
-  entry({ id: 'e1', at: '2026-11-20T09:30:00.000Z', action: 'signin.failed', entity: null, recordId: null, clientId: null, userName: null, role: null, location: null, userLocation: null }),
+  entry({
+    id: 'e3',
+    at: '2026-11-21T14:05:00.000Z',
+    action: 'update',
+    entity: 'profile',
+    fields: ['phone', 'territory'],
+    changes: { phone: { before: '1', after: '2' } },
+  }),
+  entry({
+    id: 'e2',
+    at: '2026-11-21T10:00:00.000Z',
+    action: 'delete',
+    entity: 'service',
+    recordId: 's1',
+    clientId: null,
+    fields: [],
+    note: 'Closed for good',
+    userName: 'bora',
+    role: 7,
+    location: 3,
+    userLocation: 3,
+  }),
+  entry({
+    id: 'e1',
+    at: '2026-11-20T09:30:00.000Z',
+    action: 'signin.failed',
+    entity: null,
+    recordId: null,
+    clientId: null,
+    userName: null,
+    role: null,
+    location: null,
+    userLocation: null,
+  }),
 ];
 
 const original = api.defaults.adapter;
@@ -41,8 +72,20 @@ let calls: Call[] = [];
 
 function answer(rows = ROWS) {
   calls = mockApi((call) => {
-    if (call.url === '/users/all') return { status: 200, data: [{ userId: 'u1', userName: 'amani', fullName: 'Amani K.' }, { userId: 'u2', userName: 'bora' }] };
-    if (call.url === '/audit/csv') return { status: 200, data: new Blob(['when;user\n']), headers: { 'content-disposition': 'attachment; filename="audit-2026-11-21.csv"' } };
+    if (call.url === '/users/all')
+      return {
+        status: 200,
+        data: [
+          { userId: 'u1', userName: 'amani', fullName: 'Amani K.' },
+          { userId: 'u2', userName: 'bora' },
+        ],
+      };
+    if (call.url === '/audit/csv')
+      return {
+        status: 200,
+        data: new Blob(['when;user\n']),
+        headers: { 'content-disposition': 'attachment; filename="audit-2026-11-21.csv"' },
+      };
     return { status: 200, data: { rows, total: 60, page: Number(call.params.page), pageSize: Number(call.params.pageSize) } };
   });
 }
@@ -52,7 +95,12 @@ const auditCalls = () => calls.filter((c) => c.url === '/audit');
 async function show(lang: Lang = 'en'): Promise<Rendered> {
   const element = createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(AuditPage)));
   shown = await render(element, lang);
-  for (let waited = 0; !shown.container.querySelector('[role="grid"] [role="row"][data-id], .MuiDataGrid-row') && waited < 10_000; waited += 20) await wait(20);
+  for (
+    let waited = 0;
+    !shown.container.querySelector('[role="grid"] [role="row"][data-id], .MuiDataGrid-row') && waited < 10_000;
+    waited += 20
+  )
+    await wait(20);
   await wait(20);
   return shown;
 }
@@ -62,7 +110,12 @@ async function choose(view: Rendered, testId: string, label: string): Promise<vo
   if (!combo) throw new Error(`no select ${testId}`);
   await click(combo);
   const option = Array.from(document.querySelectorAll<HTMLElement>('[role="option"]')).find((o) => o.textContent === label);
-  if (!option) throw new Error(`no option ${label} in ${Array.from(document.querySelectorAll('[role="option"]')).map((o) => o.textContent).join('|')}`);
+  if (!option)
+    throw new Error(
+      `no option ${label} in ${Array.from(document.querySelectorAll('[role="option"]'))
+        .map((o) => o.textContent)
+        .join('|')}`,
+    );
   await click(option);
   await wait(20);
 }
@@ -97,7 +150,21 @@ describe('the audit screen', () => {
     const headers = Array.from(view.container.querySelectorAll('[role="columnheader"]')).map((h) => h.textContent);
     expect(headers).toEqual(expect.arrayContaining(['When', 'User', 'Role', 'Organisation', 'Action', 'Record', 'Changed fields']));
     const text = view.container.querySelector('[data-testid="audit-grid"]')?.textContent ?? '';
-    for (const words of ['amani', 'Field officer', 'Espoir DRC', 'Changed', 'Client', 'Phone, Territory', 'Deleted', 'Service', 'Closed for good', 'North Aid', 'Organisation administrator', 'Failed sign-in', 'The system']) {
+    for (const words of [
+      'amani',
+      'Field officer',
+      'Espoir DRC',
+      'Changed',
+      'Client',
+      'Phone, Territory',
+      'Deleted',
+      'Service',
+      'Closed for good',
+      'North Aid',
+      'Organisation administrator',
+      'Failed sign-in',
+      'The system',
+    ]) {
       expect(text).toContain(words);
     }
     const links = Array.from(view.container.querySelectorAll('[data-testid="audit-record-link"]')).map((a) => a.getAttribute('href'));
@@ -137,7 +204,9 @@ describe('the audit screen', () => {
     expect(view.container.querySelector('[data-testid="audit-own-organisation"]')?.textContent).toBe('Organisation: Espoir DRC');
     expect(view.container.querySelector('[data-testid="audit-filter-user"]')).not.toBeNull();
     // Role 7 opens no client page: the client's entry is not linked.
-    expect(Array.from(view.container.querySelectorAll('[data-testid="audit-record-link"]')).map((a) => a.getAttribute('href'))).toEqual(['/serviceproviders/services/s1']);
+    expect(Array.from(view.container.querySelectorAll('[data-testid="audit-record-link"]')).map((a) => a.getAttribute('href'))).toEqual([
+      '/serviceproviders/services/s1',
+    ]);
   });
 
   it('reloads the page shown when the log grows', async () => {

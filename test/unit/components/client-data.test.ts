@@ -37,13 +37,16 @@ let calls: Call[] = [];
 
 function answer(password = 'right-pass') {
   calls = mockApi((call) => {
-    if (call.url === `/profile/${PROF}/export`) return { status: 200, data: new Blob(['PK']), headers: { 'content-disposition': `attachment; filename="client-ESPAB12CD34.zip"` } };
+    if (call.url === `/profile/${PROF}/export`)
+      return { status: 200, data: new Blob(['PK']), headers: { 'content-disposition': `attachment; filename="client-ESPAB12CD34.zip"` } };
     if (call.url === `/profile/${PROF}/erase`) {
       const body = call.data as { password?: string };
-      if (body.password !== password) return { status: 400, data: { statusCode: 400, code: 'delete.badPassword', message: 'Wrong password: nothing was deleted' } };
+      if (body.password !== password)
+        return { status: 400, data: { statusCode: 400, code: 'delete.badPassword', message: 'Wrong password: nothing was deleted' } };
       return { status: 200, data: { result: 'erased', id: PROF } };
     }
-    if (call.url === '/audit/clients') return { status: 200, data: { rows: [{ profId: PROF, regNo: 'ESPAB12CD34', name: 'Neema Baraka', location: 2 }] } };
+    if (call.url === '/audit/clients')
+      return { status: 200, data: { rows: [{ profId: PROF, regNo: 'ESPAB12CD34', name: 'Neema Baraka', location: 2 }] } };
     return { status: 404, data: {} };
   });
 }
@@ -120,7 +123,10 @@ describe('ClientRequestsPage', () => {
 
   it('searches from 2 characters and offers export and erasure on each client found', async () => {
     answer();
-    shown = await render(createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(ClientRequestsPage))), 'fr');
+    shown = await render(
+      createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(ClientRequestsPage))),
+      'fr',
+    );
     expect(shown.container.querySelector('h1')?.textContent).toBe('Demandes sur les données des clients');
     const search = shown.container.querySelector('[data-testid="audit-clients-search"]') as HTMLInputElement;
     await typeInto(search, 'N');

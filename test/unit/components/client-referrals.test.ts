@@ -19,8 +19,28 @@ const { PreferencesProvider } = await import('../../../src/components');
 
 const PROF = '01900000-0000-7000-8000-0000000000c1';
 const ROWS = {
-  service: [{ ref_Id: '01900000-0000-7000-8000-0000000000r1', prof_Id: PROF, serviceName: 'Land rights advice', status: 'accepted', date: '2026-11-02', followUpDate: '2026-11-09', overdue: true }],
-  job: [{ jref_Id: '01900000-0000-7000-8000-0000000000j1', prof_Id: PROF, jobTitle: 'Mason', status: 'hired', date: '2026-10-20', followUpDate: null, overdue: false }],
+  service: [
+    {
+      ref_Id: '01900000-0000-7000-8000-0000000000r1',
+      prof_Id: PROF,
+      serviceName: 'Land rights advice',
+      status: 'accepted',
+      date: '2026-11-02',
+      followUpDate: '2026-11-09',
+      overdue: true,
+    },
+  ],
+  job: [
+    {
+      jref_Id: '01900000-0000-7000-8000-0000000000j1',
+      prof_Id: PROF,
+      jobTitle: 'Mason',
+      status: 'hired',
+      date: '2026-10-20',
+      followUpDate: null,
+      overdue: false,
+    },
+  ],
 };
 
 function signIn(role: number) {
@@ -29,7 +49,11 @@ function signIn(role: number) {
 }
 
 async function show(): Promise<Rendered> {
-  const element = createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(ClientReferrals, { profId: PROF })));
+  const element = createElement(
+    MemoryRouter,
+    null,
+    createElement(PreferencesProvider, null, createElement(ClientReferrals, { profId: PROF })),
+  );
   const rendered = await render(element);
   await wait(10);
   return rendered;
@@ -40,7 +64,12 @@ describe('ClientReferrals', () => {
   beforeEach(() => {
     localStorage.clear();
     search.mockReset();
-    search.mockImplementation(async (kind: 'service' | 'job', query: ListQuery) => ({ rows: ROWS[kind], total: ROWS[kind].length, page: 1, pageSize: query.pageSize }));
+    search.mockImplementation(async (kind: 'service' | 'job', query: ListQuery) => ({
+      rows: ROWS[kind],
+      total: ROWS[kind].length,
+      page: 1,
+      pageSize: query.pageSize,
+    }));
   });
   afterEach(async () => {
     await shown?.unmount();

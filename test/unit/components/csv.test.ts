@@ -56,7 +56,9 @@ describe('fetching the filtered rows', () => {
     const all = await fetchAllRows(load, { q: 'goma', filter: { territory: 1 } });
     expect(all.rows).toHaveLength(450);
     expect(all.truncated).toBe(false);
-    expect(load.mock.calls.map(([q]) => q)).toEqual([1, 2, 3].map((page) => ({ q: 'goma', filter: { territory: 1 }, page, pageSize: 200 })));
+    expect(load.mock.calls.map(([q]) => q)).toEqual(
+      [1, 2, 3].map((page) => ({ q: 'goma', filter: { territory: 1 }, page, pageSize: 200 })),
+    );
   });
 
   it('stops at the cap and says so', async () => {
@@ -77,15 +79,34 @@ describe('the Export button', () => {
   it('writes the filtered rows with labels, in French with semicolons', async () => {
     localStorage.setItem(LISTS_KEY, JSON.stringify({ territory: [{ id: 1, fr: 'Béni', en: 'Beni', active: true }] }));
     const files: Blob[] = [];
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (blob: Blob) => (files.push(blob), 'blob:x'), revokeObjectURL: () => undefined }));
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: (blob: Blob) => (files.push(blob), 'blob:x'), revokeObjectURL: () => undefined }),
+    );
     const rows = [
-      { sp_Id: '0190a0a0-0000-7000-8000-000000000001', sp_Name: 'Centre "Espoir"', sp_type: 1, territory: 1, lat: -1.6792, syncState: 'synced' },
+      {
+        sp_Id: '0190a0a0-0000-7000-8000-000000000001',
+        sp_Name: 'Centre "Espoir"',
+        sp_type: 1,
+        territory: 1,
+        lat: -1.6792,
+        syncState: 'synced',
+      },
       { sp_Id: '0190a0a0-0000-7000-8000-000000000002', sp_Name: 'Avocats; Goma', sp_type: 3, territory: 1, syncState: 'pending' },
     ];
     const load = vi.fn(async (q: ListQuery) => ({ rows, total: 2, page: q.page ?? 1, pageSize: q.pageSize ?? 10 }));
-    view = await render(createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, load, columns: ['sp_Name', 'sp_type', 'territory', 'lat'] }), 'fr');
+    view = await render(
+      createElement(EntityGrid<Record<string, unknown>>, {
+        entity: serviceProvider,
+        load,
+        columns: ['sp_Name', 'sp_type', 'territory', 'lat'],
+      }),
+      'fr',
+    );
     await wait(10);
-    const button = Array.from(view.container.querySelectorAll('button')).find((b) => b.textContent?.includes('Exporter en CSV')) as HTMLButtonElement;
+    const button = Array.from(view.container.querySelectorAll('button')).find((b) =>
+      b.textContent?.includes('Exporter en CSV'),
+    ) as HTMLButtonElement;
     await click(button);
     await wait(10);
     expect(load).toHaveBeenLastCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 200 });
@@ -93,6 +114,8 @@ describe('the Export button', () => {
     const bytes = new Uint8Array(await (files[0] as Blob).arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the UTF-8 BOM, as bytes in the file
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    expect(text).toBe('\uFEFFNom;Type;Territoire;Latitude\r\n"Centre ""Espoir""";Social;Béni;-1,6792\r\n"Avocats; Goma";Juridique;Béni;\r\n');
+    expect(text).toBe(
+      '\uFEFFNom;Type;Territoire;Latitude\r\n"Centre ""Espoir""";Social;Béni;-1,6792\r\n"Avocats; Goma";Juridique;Béni;\r\n',
+    );
   });
 });

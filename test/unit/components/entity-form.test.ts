@@ -11,7 +11,12 @@ import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
 import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
 import { blur, click, helperOf, inputByLabel, render, typeInto, wait, type Lang, type Rendered } from './render';
 
-const LISTS = { territory: [{ id: 1, fr: 'Goma', en: 'Goma', active: true }, { id: 2, fr: 'Béni', en: 'Beni', active: true }] };
+const LISTS = {
+  territory: [
+    { id: 1, fr: 'Goma', en: 'Goma', active: true },
+    { id: 2, fr: 'Béni', en: 'Beni', active: true },
+  ],
+};
 
 function formProps(overrides: Partial<EntityFormProps> = {}): EntityFormProps {
   return { entity: serviceProvider, fields: ['sp_Name', 'sp_type', 'territory', 'email', 'phone'], onSubmit: vi.fn(), ...overrides };
@@ -103,7 +108,14 @@ describe('EntityForm validation', () => {
     const onSubmit = vi.fn();
     const { container } = await open('en', {
       onSubmit,
-      initialValues: { sp_Id: '0190a0a0-0000-7000-8000-000000000001', sp_Name: 'Old', sp_type: 2, territory: 2, email: 'old@example.org', updatedAt: '2026-01-01T00:00:00.000Z' },
+      initialValues: {
+        sp_Id: '0190a0a0-0000-7000-8000-000000000001',
+        sp_Name: 'Old',
+        sp_type: 2,
+        territory: 2,
+        email: 'old@example.org',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      },
       recordKey: '0190a0a0-0000-7000-8000-000000000001',
     });
     await typeInto(inputByLabel(container, 'Name'), '  Centre Espoir  ');
@@ -115,7 +127,13 @@ describe('EntityForm validation', () => {
 });
 
 function badRequest(errors: { field: string; message: string }[]): AxiosError {
-  const response = { status: 400, statusText: 'Bad Request', data: { statusCode: 400, message: 'invalid', errors }, headers: {}, config: { headers: new AxiosHeaders() } };
+  const response = {
+    status: 400,
+    statusText: 'Bad Request',
+    data: { statusCode: 400, message: 'invalid', errors },
+    headers: {},
+    config: { headers: new AxiosHeaders() },
+  };
   return new AxiosError('Request failed with status code 400', 'ERR_BAD_REQUEST', undefined, undefined, response);
 }
 
@@ -125,7 +143,17 @@ describe('EntityForm extra content', () => {
   it('validates and sends the values its slot sets (a location picker)', async () => {
     const onSubmit = vi.fn();
     const slot = (form: FormApi) =>
-      createElement('button', { type: 'button', onClick: () => { form.setValue('lat', 95); form.setValue('lng', '29.2228'); } }, 'pick');
+      createElement(
+        'button',
+        {
+          type: 'button',
+          onClick: () => {
+            form.setValue('lat', 95);
+            form.setValue('lng', '29.2228');
+          },
+        },
+        'pick',
+      );
     const { container } = await open('en', { onSubmit, initialValues: VALID, children: slot });
     const pick = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'pick') as HTMLButtonElement;
     await click(pick);
@@ -137,10 +165,12 @@ describe('EntityForm extra content', () => {
 
 describe('EntityForm and the server', () => {
   it('puts the server field errors under their fields, with the label instead of the code name', async () => {
-    const onSubmit = vi.fn().mockRejectedValue(badRequest([
-      { field: 'sp_Name', message: 'sp_Name must have at most 200 characters' },
-      { field: 'body', message: 'The request is not valid' },
-    ]));
+    const onSubmit = vi.fn().mockRejectedValue(
+      badRequest([
+        { field: 'sp_Name', message: 'sp_Name must have at most 200 characters' },
+        { field: 'body', message: 'The request is not valid' },
+      ]),
+    );
     const { container } = await open('en', { onSubmit, initialValues: VALID });
     await submit(container);
     expect(onSubmit).toHaveBeenCalled();
@@ -226,9 +256,20 @@ describe('EntityForm drafts', () => {
     expect(loadDraft(KEY)).toBeNull();
   });
 
-  it('keeps a location set by the form\'s extra content (a new record had none) across a reload', async () => {
+  it("keeps a location set by the form's extra content (a new record had none) across a reload", async () => {
     const pick = (form: FormApi) =>
-      createElement('button', { type: 'button', 'data-testid': 'pick', onClick: () => { form.setValue('lat', '-1.6792'); form.setValue('lng', '29.2228'); } }, 'Pick');
+      createElement(
+        'button',
+        {
+          type: 'button',
+          'data-testid': 'pick',
+          onClick: () => {
+            form.setValue('lat', '-1.6792');
+            form.setValue('lng', '29.2228');
+          },
+        },
+        'Pick',
+      );
     const first = await open('en', { children: pick, initialValues: VALID });
     await click(first.container.querySelector('[data-testid="pick"]') as HTMLElement);
     await wait(400);

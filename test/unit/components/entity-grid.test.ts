@@ -38,8 +38,22 @@ function ctx(lang: Lang): DisplayContext {
 }
 
 const ROWS = [
-  { sp_Id: '0190a0a0-0000-7000-8000-000000000001', sp_Name: 'Centre Espoir', sp_type: 1, territory: 2, createdAt: '2026-11-21T10:00:00.000Z', syncState: 'synced' },
-  { sp_Id: '0190a0a0-0000-7000-8000-000000000002', sp_Name: 'Avocats sans frontières', sp_type: 3, territory: 1, createdAt: '2026-11-20T10:00:00.000Z', syncState: 'pending' },
+  {
+    sp_Id: '0190a0a0-0000-7000-8000-000000000001',
+    sp_Name: 'Centre Espoir',
+    sp_type: 1,
+    territory: 2,
+    createdAt: '2026-11-21T10:00:00.000Z',
+    syncState: 'synced',
+  },
+  {
+    sp_Id: '0190a0a0-0000-7000-8000-000000000002',
+    sp_Name: 'Avocats sans frontières',
+    sp_type: 3,
+    territory: 1,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    syncState: 'pending',
+  },
 ];
 
 describe('grid columns from the entity', () => {
@@ -51,14 +65,34 @@ describe('grid columns from the entity', () => {
 
   it('show enum names, lookup labels, short dates and yes/no in the user language', () => {
     const show = (lang: Lang, names: string[], row: Record<string, unknown>) =>
-      buildColumns(job, names, ctx(lang)).map((c) => (c.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, row));
+      buildColumns(job, names, ctx(lang)).map((c) =>
+        (c.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, row),
+      );
     const row = { contract: 'fixedTerm', sector: 3, territory: 2, deadline: '2026-11-21', open: true, positions: 1200 };
-    expect(show('en', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual(['Fixed term', 'Farming', 'Beni', 'Nov 21, 2026', 'Yes', '1,200']);
-    expect(show('fr', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual(['CDD', 'Agriculture', 'Béni', '21 nov. 2026', 'Oui', '1\u202f200']);
+    expect(show('en', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual([
+      'Fixed term',
+      'Farming',
+      'Beni',
+      'Nov 21, 2026',
+      'Yes',
+      '1,200',
+    ]);
+    expect(show('fr', ['contract', 'sector', 'territory', 'deadline', 'open', 'positions'], row)).toEqual([
+      'CDD',
+      'Agriculture',
+      'Béni',
+      '21 nov. 2026',
+      'Oui',
+      '1\u202f200',
+    ]);
   });
 
   it('show a date-time as its day, short month and year, in the user language (product.md §9)', () => {
-    const created = (lang: Lang) => (buildColumns(serviceProvider, ['createdAt'], ctx(lang))[0]?.valueGetter as (v: never, r: Record<string, unknown>) => string)(undefined as never, { createdAt: '2026-11-24T10:30:00.000Z' });
+    const created = (lang: Lang) =>
+      (buildColumns(serviceProvider, ['createdAt'], ctx(lang))[0]?.valueGetter as (v: never, r: Record<string, unknown>) => string)(
+        undefined as never,
+        { createdAt: '2026-11-24T10:30:00.000Z' },
+      );
     expect(created('en')).toBe('Nov 24, 2026');
     expect(created('fr')).toBe('24 nov. 2026');
   });
@@ -81,11 +115,22 @@ describe('grid columns from the entity', () => {
 let view: Rendered | null = null;
 
 function loader(rows: Record<string, unknown>[] = ROWS) {
-  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows, total: rows.length, page: query.page ?? 1, pageSize: query.pageSize ?? 10 }));
+  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
+    rows,
+    total: rows.length,
+    page: query.page ?? 1,
+    pageSize: query.pageSize ?? 10,
+  }));
 }
 
-async function open(props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>, lang: Lang = 'en') {
-  view = await render(createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }), lang);
+async function open(
+  props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>,
+  lang: Lang = 'en',
+) {
+  view = await render(
+    createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }),
+    lang,
+  );
   // The data grid's code loads on demand (issue 16): wait for the grid itself.
   for (let waited = 0; !view.container.querySelector('[role="grid"]') && waited < 10_000; waited += 20) await wait(20);
   await wait(10);
@@ -133,7 +178,12 @@ describe('EntityGrid', () => {
 
   it('draws the page in hand (firstPage) at once, while its request is still to answer', async () => {
     const never = vi.fn((_query: ListQuery) => new Subject<ListResult<Record<string, unknown>>>());
-    const firstPage = vi.fn((query: ListQuery) => ({ rows: ROWS, total: ROWS.length, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+    const firstPage = vi.fn((query: ListQuery) => ({
+      rows: ROWS,
+      total: ROWS.length,
+      page: query.page ?? 1,
+      pageSize: query.pageSize ?? 25,
+    }));
     const { container } = await open({ load: never, firstPage });
     expect(firstPage).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 });
     expect(never).toHaveBeenCalledWith({ sort: 'sp_Name', dir: 'asc', page: 1, pageSize: 25 }); // still asked
@@ -226,7 +276,12 @@ describe('EntityGrid', () => {
 
     it('go back to the last page with rows when the list shrinks', async () => {
       let total = 60;
-      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows: ROWS, total, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
+        rows: ROWS,
+        total,
+        page: query.page ?? 1,
+        pageSize: query.pageSize ?? 25,
+      }));
       const props = { entity: serviceProvider, columns: ['sp_Name'], load };
       const shown = await open(props);
       const next = () => shown.container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement;
@@ -242,7 +297,12 @@ describe('EntityGrid', () => {
     });
 
     it('page on: the next page asks for rows 26 to 50', async () => {
-      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows: ROWS, total: 60, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
+        rows: ROWS,
+        total: 60,
+        page: query.page ?? 1,
+        pageSize: query.pageSize ?? 25,
+      }));
       const { container } = await open({ load });
       expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain('1–25 of 60');
       await click(container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement);
@@ -252,14 +312,16 @@ describe('EntityGrid', () => {
     });
   });
 
-  it('draws a page given step by step: the server\'s rows, then with this device\'s unsent one, each once', async () => {
+  it("draws a page given step by step: the server's rows, then with this device's unsent one, each once", async () => {
     const steps = new Subject<ListResult<Record<string, unknown>>>();
     const { container } = await open({ load: () => steps });
     const ids = () => Array.from(container.querySelectorAll('[role="row"][data-id]')).map((row) => row.getAttribute('data-id'));
     await act(async () => steps.next({ rows: [ROWS[0] as Record<string, unknown>], total: 1, page: 1, pageSize: 25 }));
     await wait(10);
     expect(ids()).toEqual([ROWS[0]?.sp_Id]);
-    await act(async () => steps.next({ rows: [ROWS[1] as Record<string, unknown>, ROWS[0] as Record<string, unknown>], total: 2, page: 1, pageSize: 25 }));
+    await act(async () =>
+      steps.next({ rows: [ROWS[1] as Record<string, unknown>, ROWS[0] as Record<string, unknown>], total: 2, page: 1, pageSize: 25 }),
+    );
     await wait(10);
     expect(ids()).toEqual([ROWS[1]?.sp_Id, ROWS[0]?.sp_Id]);
     expect(container.querySelectorAll('[data-testid="not-uploaded"]')).toHaveLength(1);
@@ -301,7 +363,10 @@ describe('EntityGrid', () => {
   });
 
   it('shows why a page could not be loaded, and tries again', async () => {
-    const load = vi.fn().mockRejectedValueOnce(new Error('Network Error')).mockResolvedValue({ rows: ROWS, total: 2, page: 1, pageSize: 10 });
+    const load = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('Network Error'))
+      .mockResolvedValue({ rows: ROWS, total: 2, page: 1, pageSize: 10 });
     const { container } = await open({ load });
     expect(container.textContent).toContain('The list could not be loaded: Network Error');
     const retry = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Retry') as HTMLButtonElement;
@@ -313,13 +378,24 @@ describe('EntityGrid', () => {
 
   describe('columns the screen draws', () => {
     const custom = {
-      note: { header: 'Note', render: (row: Record<string, unknown>) => createElement('em', { 'data-testid': 'note' }, `note on ${String(row.sp_Name)}`), text: (row: Record<string, unknown>) => `note on ${String(row.sp_Name)}` },
+      note: {
+        header: 'Note',
+        render: (row: Record<string, unknown>) => createElement('em', { 'data-testid': 'note' }, `note on ${String(row.sp_Name)}`),
+        text: (row: Record<string, unknown>) => `note on ${String(row.sp_Name)}`,
+      },
       act: { header: 'Act', actions: true, render: () => createElement('button', { type: 'button', 'data-testid': 'act' }, 'Do it') },
     };
-    const cells = { sp_type: (row: Record<string, unknown>) => createElement('strong', { 'data-testid': 'type-chip' }, `type ${String(row.sp_type)}`) };
+    const cells = {
+      sp_type: (row: Record<string, unknown>) => createElement('strong', { 'data-testid': 'type-chip' }, `type ${String(row.sp_type)}`),
+    };
 
-    it('places custom columns by name and draws chosen fields with the screen\'s renderer', async () => {
-      const { container } = await open({ load: loader(), columns: ['sp_Name', 'note', 'sp_type', 'act'], customColumns: custom, renderCells: cells });
+    it("places custom columns by name and draws chosen fields with the screen's renderer", async () => {
+      const { container } = await open({
+        load: loader(),
+        columns: ['sp_Name', 'note', 'sp_type', 'act'],
+        customColumns: custom,
+        renderCells: cells,
+      });
       const headers = Array.from(container.querySelectorAll('[role="columnheader"]')).map((h) => h.textContent);
       expect(headers).toEqual(['Name', 'Note', 'Type', 'Act']);
       const first = container.querySelector('[role="row"][data-id]') as HTMLElement;
@@ -346,7 +422,10 @@ describe('EntityGrid', () => {
       await click(exportButton);
       await wait(20);
       expect(downloads).toHaveLength(1);
-      const lines = (downloads[0]?.text ?? '').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      const lines = (downloads[0]?.text ?? '')
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/);
       expect(lines[0]).toBe('Name,Note');
       expect(lines[1]).toBe('Centre Espoir,note on Centre Espoir');
       expect(downloads[0]?.fileName).toMatch(/^notes-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -24,8 +24,25 @@ const ROWS = [
     fields: ['phone', 'territory'],
     changes: { phone: { before: '+243 810 000 001', after: '+243 810 000 002' }, territory: { before: 1, after: 2 } },
   }),
-  entry({ id: '01930000-0000-7000-8000-000000000002', at: '2026-11-21T10:00:00.000Z', action: 'update', entity: 'skills', recordId: PROF, fields: ['skills', 'education'], changes: null, userName: 'bora', role: 3 }),
-  entry({ id: '01930000-0000-7000-8000-000000000001', at: '2026-11-20T09:30:00.000Z', deviceAt: '2026-11-19T16:00:00.000Z', action: 'create', fields: ['firstName', 'lastName'], changes: null }),
+  entry({
+    id: '01930000-0000-7000-8000-000000000002',
+    at: '2026-11-21T10:00:00.000Z',
+    action: 'update',
+    entity: 'skills',
+    recordId: PROF,
+    fields: ['skills', 'education'],
+    changes: null,
+    userName: 'bora',
+    role: 3,
+  }),
+  entry({
+    id: '01930000-0000-7000-8000-000000000001',
+    at: '2026-11-20T09:30:00.000Z',
+    deviceAt: '2026-11-19T16:00:00.000Z',
+    action: 'create',
+    fields: ['firstName', 'lastName'],
+    changes: null,
+  }),
 ];
 
 const original = api.defaults.adapter;
@@ -40,7 +57,11 @@ function answerPages(rows = ROWS, pageSize = 2) {
 }
 
 async function show(lang: Lang = 'en', entity = 'profile', recordId = PROF): Promise<Rendered> {
-  const element = createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(HistorySection, { entity, recordId })));
+  const element = createElement(
+    MemoryRouter,
+    null,
+    createElement(PreferencesProvider, null, createElement(HistorySection, { entity, recordId })),
+  );
   shown = await render(element, lang);
   await wait(10);
   return shown;
@@ -81,7 +102,9 @@ describe('HistorySection', () => {
     // An update with its values: labels from the declarations, lookup labels, before → after.
     expect(first?.getAttribute('data-action')).toBe('update');
     expect(first?.querySelector('[data-testid="history-action"]')?.textContent).toBe('Changed');
-    expect(first?.querySelector('[data-testid="history-who"]')?.textContent).toBe(`${formatDateTime('2026-11-21T14:05:00.000Z', 'en')} · amani (Field officer)`);
+    expect(first?.querySelector('[data-testid="history-who"]')?.textContent).toBe(
+      `${formatDateTime('2026-11-21T14:05:00.000Z', 'en')} · amani (Field officer)`,
+    );
     expect(first?.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-21T14:05:00.000Z');
     const changes = Array.from(first?.querySelectorAll('[data-testid="history-change"]') ?? []).map((li) => [
       li.getAttribute('data-field'),
@@ -111,8 +134,13 @@ describe('HistorySection', () => {
     await open(view);
     const [first, second, third] = entries(view);
     expect(first?.querySelector('[data-testid="history-action"]')?.textContent).toBe('Modification');
-    expect(first?.querySelector('[data-testid="history-who"]')?.textContent).toBe(`${formatDateTime('2026-11-21T14:05:00.000Z', 'fr')} · amani (${messages.fr['role.4']})`);
-    expect(Array.from(first?.querySelectorAll('[data-testid="history-after"]') ?? []).map((s) => s.textContent)).toEqual(['+243 810 000 002', 'Béni']);
+    expect(first?.querySelector('[data-testid="history-who"]')?.textContent).toBe(
+      `${formatDateTime('2026-11-21T14:05:00.000Z', 'fr')} · amani (${messages.fr['role.4']})`,
+    );
+    expect(Array.from(first?.querySelectorAll('[data-testid="history-after"]') ?? []).map((s) => s.textContent)).toEqual([
+      '+243 810 000 002',
+      'Béni',
+    ]);
     expect(second?.querySelector('[data-testid="history-action"]')?.textContent).toBe('Modification · Compétences');
     expect(third?.querySelector('[data-testid="history-fields"]')?.textContent).toBe('Renseigné : Prénom, Nom');
   });

@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 async function regNoInput(props: { recordKey?: string; initialValues?: Record<string, unknown> }) {
-  view = await render(createElement(EntityForm, { entity: profile, fields: ['prof_Reg_No', 'firstName'], onSubmit: vi.fn(), keepDraft: false, ...props }), 'en');
+  view = await render(
+    createElement(EntityForm, { entity: profile, fields: ['prof_Reg_No', 'firstName'], onSubmit: vi.fn(), keepDraft: false, ...props }),
+    'en',
+  );
   const input = view.container.querySelector<HTMLInputElement>('input[id$="-prof_Reg_No"]');
   const other = view.container.querySelector<HTMLInputElement>('input[id$="-firstName"]');
   if (!input || !other) throw new Error('fields not rendered');
@@ -24,7 +27,10 @@ async function regNoInput(props: { recordKey?: string; initialValues?: Record<st
 
 describe('immutable fields in EntityForm', () => {
   it('shows the registration number of a stored client read-only, other fields editable', async () => {
-    const { input, other } = await regNoInput({ recordKey: 'p1', initialValues: { prof_Id: 'p1', prof_Reg_No: 'ICRS4K7Q2Z9X', firstName: 'Amani' } });
+    const { input, other } = await regNoInput({
+      recordKey: 'p1',
+      initialValues: { prof_Id: 'p1', prof_Reg_No: 'ICRS4K7Q2Z9X', firstName: 'Amani' },
+    });
     expect(input.disabled).toBe(true);
     expect(input.value).toBe('ICRS4K7Q2Z9X');
     expect(other.disabled).toBe(false);

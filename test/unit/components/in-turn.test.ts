@@ -13,7 +13,11 @@ const commits: number[] = [];
 function Parts({ ready }: { ready: boolean }) {
   const shown = useInTurn(4, ready);
   commits.push(shown);
-  return createElement('ol', null, Array.from({ length: shown }, (_, i) => createElement('li', { key: i }, `part ${i + 1}`)));
+  return createElement(
+    'ol',
+    null,
+    Array.from({ length: shown }, (_, i) => createElement('li', { key: i }, `part ${i + 1}`)),
+  );
 }
 
 let rendered: Rendered | undefined;

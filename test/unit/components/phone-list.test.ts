@@ -35,13 +35,24 @@ const ROWS = [
 ];
 
 function loader(rows: Record<string, unknown>[] = ROWS) {
-  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({ rows, total: rows.length, page: query.page ?? 1, pageSize: query.pageSize ?? 25 }));
+  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
+    rows,
+    total: rows.length,
+    page: query.page ?? 1,
+    pageSize: query.pageSize ?? 25,
+  }));
 }
 
 let view: Rendered | null = null;
 
-async function open(props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>, lang: Lang = 'en') {
-  view = await render(createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }), lang);
+async function open(
+  props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>,
+  lang: Lang = 'en',
+) {
+  view = await render(
+    createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }),
+    lang,
+  );
   await wait(10);
   return view;
 }
@@ -105,9 +116,20 @@ describe('EntityGrid on a phone', () => {
     const onRowClick = vi.fn();
     const onButton = vi.fn();
     const customColumns: Record<string, CustomColumn> = {
-      act: { header: 'Do', actions: true, width: 80, render: (row) => createElement('button', { type: 'button', onClick: () => onButton(row.sp_Name) }, 'Go') },
+      act: {
+        header: 'Do',
+        actions: true,
+        width: 80,
+        render: (row) => createElement('button', { type: 'button', onClick: () => onButton(row.sp_Name) }, 'Go'),
+      },
     };
-    const { container } = await open({ load: loader(), onRowClick, columns: ['sp_Name', 'act'], customColumns, compactColumns: ['sp_Name', 'act'] });
+    const { container } = await open({
+      load: loader(),
+      onRowClick,
+      columns: ['sp_Name', 'act'],
+      customColumns,
+      compactColumns: ['sp_Name', 'act'],
+    });
     const [first, second] = rowsOf(container);
     expect(first?.tabIndex).toBe(0);
     expect(second?.tabIndex).toBe(-1);

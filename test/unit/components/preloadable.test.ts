@@ -22,7 +22,9 @@ let container: HTMLElement;
 function drawOnce(Component: ComponentType<{ name: string }>): string {
   container = document.createElement('div');
   root = createRoot(container);
-  act(() => root?.render(createElement(Suspense, { fallback: createElement('p', null, 'loading') }, createElement(Component, { name: 'Amani' }))));
+  act(() =>
+    root?.render(createElement(Suspense, { fallback: createElement('p', null, 'loading') }, createElement(Component, { name: 'Amani' }))),
+  );
   return container.textContent ?? '';
 }
 

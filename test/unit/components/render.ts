@@ -90,7 +90,10 @@ export function inputByLabel(container: ParentNode, label: string): HTMLInputEle
   const labels = Array.from(container.querySelectorAll('label, .MuiInputLabel-root'));
   const found = labels.find((l) => l.textContent?.replace(/\s*\*\s*$/, '').trim() === label);
   if (!found) throw new Error(`no label "${label}" in: ${labels.map((l) => l.textContent).join(' | ')}`);
-  const target = found instanceof HTMLLabelElement && found.htmlFor ? document.getElementById(found.htmlFor) : container.querySelector(`[aria-labelledby="${found.id}"]`);
+  const target =
+    found instanceof HTMLLabelElement && found.htmlFor
+      ? document.getElementById(found.htmlFor)
+      : container.querySelector(`[aria-labelledby="${found.id}"]`);
   if (!target) throw new Error(`label "${label}" points at nothing`);
   return target as HTMLInputElement;
 }

@@ -32,7 +32,10 @@ describe('jpegName', () => {
 /** A decoder and an encoder in place of the browser's, which jsdom lacks. */
 function stubCanvas(width: number, height: number) {
   const drawn: { width: number; height: number; type?: string; quality?: number }[] = [];
-  vi.stubGlobal('createImageBitmap', vi.fn(async () => ({ width, height, close: vi.fn() })));
+  vi.stubGlobal(
+    'createImageBitmap',
+    vi.fn(async () => ({ width, height, close: vi.fn() })),
+  );
   vi.stubGlobal(
     'OffscreenCanvas',
     class {
@@ -87,7 +90,10 @@ describe('shrinkImage', () => {
   });
 
   it('refuses an image the device cannot read', async () => {
-    vi.stubGlobal('createImageBitmap', vi.fn(async () => Promise.reject(new Error('decode'))));
+    vi.stubGlobal(
+      'createImageBitmap',
+      vi.fn(async () => Promise.reject(new Error('decode'))),
+    );
     const heic = new File([new Uint8Array(10)], 'x.heic', { type: 'image/heic' });
     await expect(shrinkImage(heic)).rejects.toMatchObject({ reason: 'unreadable' });
   });

@@ -39,7 +39,22 @@ describe('translations of the list, form, map and image parts', () => {
       ...['unsupported', 'insecure', 'denied', 'unavailable', 'timeout'].map((r) => `location.error.${r}`),
       ...['notImage', 'unreadable', 'tooLarge'].map((r) => `images.error.${r}`),
       ...['lat', 'lng'].map((a) => `location.${a}`),
-      ...['required', 'minLength', 'maxLength', 'pattern', 'email', 'phone', 'date', 'dateTime', 'number', 'integer', 'minimum', 'maximum', 'choice', 'invalid'].map((p) => `entityForm.error.${p}`),
+      ...[
+        'required',
+        'minLength',
+        'maxLength',
+        'pattern',
+        'email',
+        'phone',
+        'date',
+        'dateTime',
+        'number',
+        'integer',
+        'minimum',
+        'maximum',
+        'choice',
+        'invalid',
+      ].map((p) => `entityForm.error.${p}`),
     ];
     const used = [...new Set([...literal, ...dynamic])];
     expect(literal.length).toBeGreaterThan(30);

@@ -18,10 +18,39 @@ function candidates(field: Field): unknown[] {
   switch (field.kind) {
     case 'string': {
       const max = field.maxLength;
-      const common = ['', '   ', 'x', 'xx', ' trimmed ', 'x'.repeat(max), 'x'.repeat(max + 1), 'é'.repeat(max), 'a\u0000b', 'a\u001bb', 'a\u0085b', 'a\ud800b', 'two\nlines', 'tab\tx', 'emoji 😀'];
+      const common = [
+        '',
+        '   ',
+        'x',
+        'xx',
+        ' trimmed ',
+        'x'.repeat(max),
+        'x'.repeat(max + 1),
+        'é'.repeat(max),
+        'a\u0000b',
+        'a\u001bb',
+        'a\u0085b',
+        'a\ud800b',
+        'two\nlines',
+        'tab\tx',
+        'emoji 😀',
+      ];
       if (field.format === 'email') return [...common, 'name@example.org', 'a@b', 'x@@y', 'first.last@sub.example.cd'];
       if (field.format === 'phone') return [...common, '+243 81 234 5678', '(081) 234-5678', '12', 'call me'];
-      if (field.format === 'date') return ['', '2024-02-29', '2026-02-29', '2026-13-01', '21/11/2026', '2026-11-21', '0000-01-01', '1899-12-31', '1900-01-01', '2100-12-31', '2101-01-01'];
+      if (field.format === 'date')
+        return [
+          '',
+          '2024-02-29',
+          '2026-02-29',
+          '2026-13-01',
+          '21/11/2026',
+          '2026-11-21',
+          '0000-01-01',
+          '1899-12-31',
+          '1900-01-01',
+          '2100-12-31',
+          '2101-01-01',
+        ];
       return common;
     }
     case 'integer':
@@ -54,7 +83,11 @@ function serverRefuses(entity: EntityShape, base: Record<string, unknown>, name:
 }
 
 const ENTITIES = [serviceProvider, service, apprenticeship, vocational, job, otherJob] as const;
-const REFS = { serviceProvider: '0190a0a0-0000-7000-8000-00000000000a', service: '0190a0a0-0000-7000-8000-00000000000b', job: '0190a0a0-0000-7000-8000-00000000000c' };
+const REFS = {
+  serviceProvider: '0190a0a0-0000-7000-8000-00000000000a',
+  service: '0190a0a0-0000-7000-8000-00000000000b',
+  job: '0190a0a0-0000-7000-8000-00000000000c',
+};
 
 describe('client validation matches the server', () => {
   for (const entity of ENTITIES) {
@@ -65,7 +98,10 @@ describe('client validation matches the server', () => {
         for (const raw of candidates(field)) {
           const checked = checkField(field, raw);
           const server = serverRefuses(entity, base, name, checked.value);
-          if (Boolean(checked.problem) !== server) disagreements.push(`${name}=${JSON.stringify(raw)}: client ${checked.problem?.id ?? 'ok'}, server ${server ? 'refuses' : 'accepts'}`);
+          if (Boolean(checked.problem) !== server)
+            disagreements.push(
+              `${name}=${JSON.stringify(raw)}: client ${checked.problem?.id ?? 'ok'}, server ${server ? 'refuses' : 'accepts'}`,
+            );
         }
       }
       expect(disagreements).toEqual([]);

@@ -54,13 +54,16 @@ export function changeStream(streamUrl: StreamUrl, open: EventSourceFactory, onO
     // A ticket serves once: a reconnect of the browser's own is refused (401) and closes the
     // source, and a new one is opened here with a new ticket.
     const connect = () => {
-      streamUrl().then((url) => {
-        if (closed) return;
-        attach(open(url));
-      }, () => {
-        broken = true;
-        if (!closed) retry();
-      });
+      streamUrl().then(
+        (url) => {
+          if (closed) return;
+          attach(open(url));
+        },
+        () => {
+          broken = true;
+          if (!closed) retry();
+        },
+      );
     };
     const attach = (current: EventSourceLike) => {
       source = current;

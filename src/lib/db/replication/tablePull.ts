@@ -9,7 +9,15 @@
 import type { RxCollection } from 'rxdb';
 import { filter, Subject, type Observable, type Subscription } from 'rxjs';
 import type { EntityShape } from '../../../../schemas/define';
-import { compareAndSet, heldIsSameOrNewer, isPending, storedDoc, type DocData, type StoredDoc, type WriteDecision } from '../../datalayer/docs';
+import {
+  compareAndSet,
+  heldIsSameOrNewer,
+  isPending,
+  storedDoc,
+  type DocData,
+  type StoredDoc,
+  type WriteDecision,
+} from '../../datalayer/docs';
 import { inPieces, yieldToBrowser } from '../../mainThread';
 import { owedChanges$, owedKeys, oweServerCopy, settleOwed } from '../owed';
 import { checkpointId, storeEpoch, type Checkpoint } from './checkpoints';
@@ -82,9 +90,12 @@ export class TablePull {
     // brings the server's copy, decided again at its own write like any pulled row.
     // An owed record settled without a held row (after a reload, or a dropped edit) is asked
     // for by key in a pull round.
-    const settled = (event: { operation: string; documentData: unknown }) => event.operation === 'DELETE' || !isPending(event.documentData as DocData);
+    const settled = (event: { operation: string; documentData: unknown }) =>
+      event.operation === 'DELETE' || !isPending(event.documentData as DocData);
     this.subscriptions.push(
-      collection.$.pipe(filter((event) => (this.held.has(event.documentId) || this.owed.has(event.documentId)) && settled(event))).subscribe((event) => {
+      collection.$.pipe(
+        filter((event) => (this.held.has(event.documentId) || this.owed.has(event.documentId)) && settled(event)),
+      ).subscribe((event) => {
         const row = this.held.get(event.documentId);
         this.held.delete(event.documentId);
         if (row) void this.apply([row]).catch((error: unknown) => this.errors$.next(error));
@@ -147,7 +158,9 @@ export class TablePull {
       const keys = held.map((row) => String(row[primary]));
       await oweServerCopy(this.options.db, this.entity.table, keys);
       const stored = keys.length ? await this.collection.storageInstance.findDocumentsById(keys, true) : [];
-      const settled = new Set(stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof StoredDoc])));
+      const settled = new Set(
+        stored.filter((d) => d._deleted || !isPending(d as DocData)).map((d) => String(d[primary as keyof StoredDoc])),
+      );
       todo = held.filter((row) => settled.has(String(row[primary])) && this.held.delete(String(row[primary])));
     }
     const written = rows.map((row) => String(row[primary])).filter((key) => this.owed.has(key) && !this.held.has(key));
