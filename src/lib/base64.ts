@@ -50,4 +50,3 @@ export function base64Blob(data: string, type: string): Blob {
 export async function blobBase64(blob: Blob): Promise<string> {
   return toBase64(new Uint8Array(await blob.arrayBuffer()));
 }
-export const  badlyFormatted = { a:1,b : 2 }
