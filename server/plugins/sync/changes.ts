@@ -1,6 +1,7 @@
 // Change events: a trigger on every entity table NOTIFYs the table's name when a write
 // commits. PostgreSQL delivers it to every server process that LISTENs (several nodes behind a
 // load balancer), PGlite in-process; an aborted transaction notifies nobody.
+import { ALL_TABLES } from '../../../schemas/changeStream';
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { AUDIT_LOG, auditScope, inScope, isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
@@ -8,12 +9,10 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/index';
 
 export const CHANGE_CHANNEL = 'icrs_changes';
-/**
- * The change event naming every table: sent to the open streams when the LISTEN connection
- * comes back after a fault, because the notifications of that time were lost. The app answers
- * it as after a reconnect of its own stream: it pulls every table.
- */
-export const ALL_TABLES = '*';
+// The change event naming every table (schemas/changeStream.ts) is sent to the open streams when
+// the LISTEN connection comes back after a fault, because the notifications of that time were
+// lost. The app answers it as after a reconnect of its own stream: it pulls every table.
+export { ALL_TABLES };
 
 export const changeFunctionSql = `
 CREATE OR REPLACE FUNCTION icrs_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
