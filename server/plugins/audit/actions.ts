@@ -2,32 +2,10 @@
 // the trigger's variables (server/plugins/audit/triggers.ts): TG_OP, old_row and new_row (the
 // row as jsonb) and changed (the names of the fields whose value changed, text[]). The generic
 // rule (create, update, delete: a soft delete is a delete) holds unless an entity says more.
+import { AUDIT_ACTIONS, type AuditAction } from '../../../schemas/auditActions';
 import type { EntityShape } from '../../../schemas/define';
 
-export const AUDIT_ACTIONS = [
-  'create',
-  'update',
-  'delete',
-  'verify',
-  'reject',
-  'status',
-  'image.add',
-  'image.remove',
-  'file.download',
-  'signin',
-  'signin.failed',
-  'signout',
-  'password.change',
-  'password.reset',
-  'user.create',
-  'user.update',
-  'user.deactivate',
-  'user.reactivate',
-  'list.change',
-  'export',
-  'erase',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS, type AuditAction };
 
 interface ActionRule {
   /** The action of an insert. */

@@ -1,32 +1,9 @@
 // The audit log as the server answers it (issue 28): one entry per change, sign-in, download,
 // export or erasure, newest first. Values of a change are only there when the server may give
 // them (`changes` null otherwise: not an update, values erased or not readable).
+import { AUDIT_ACTIONS, type AuditAction } from '../../../schemas/auditActions';
 
-export const AUDIT_ACTIONS = [
-  'create',
-  'update',
-  'delete',
-  'verify',
-  'reject',
-  'status',
-  'image.add',
-  'image.remove',
-  'file.download',
-  'signin',
-  'signin.failed',
-  'signout',
-  'password.change',
-  'password.reset',
-  'user.create',
-  'user.update',
-  'user.deactivate',
-  'user.reactivate',
-  'list.change',
-  'export',
-  'erase',
-] as const;
-
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS, type AuditAction };
 
 export interface FieldChange {
   before: unknown;

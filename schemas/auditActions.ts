@@ -1,0 +1,28 @@
+// What an audit entry records (issue 28): the server writes these actions and filters by them,
+// the audit screen names and filters them. One list for both.
+
+export const AUDIT_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'verify',
+  'reject',
+  'status',
+  'image.add',
+  'image.remove',
+  'file.download',
+  'signin',
+  'signin.failed',
+  'signout',
+  'password.change',
+  'password.reset',
+  'user.create',
+  'user.update',
+  'user.deactivate',
+  'user.reactivate',
+  'list.change',
+  'export',
+  'erase',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
