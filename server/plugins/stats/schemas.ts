@@ -1,5 +1,6 @@
 // JSON schemas of the stats calls: request bodies and queries that Fastify validates (400 with
 // a message per field), and answer shapes that make serialization fast and appear in /api/docs.
+import { KPI_NAMES, type Kpis } from '../../../schemas/kpis';
 import { MAX_INT, UUID_LENGTH, UUID_PATTERN, type JsonSchema } from '../../../schemas/define';
 import { serviceProvider } from '../../../schemas/index';
 import { nullable } from '../../../schemas/derive/json-schema';
@@ -137,22 +138,7 @@ export const pendingsSchema: JsonSchema = {
   items: object({ Pending: count, Rejected: count }),
 };
 
-export const KPI_NAMES = [
-  'providers',
-  'services',
-  'verifiedServices',
-  'pendingServices',
-  'rejectedServices',
-  'jobs',
-  'openJobs',
-  'positions',
-  'profiles',
-  'referrals',
-  'referralsCompleted',
-  'jobReferrals',
-  'hired',
-] as const;
-export type Kpis = Partial<Record<(typeof KPI_NAMES)[number], number>>;
+export { KPI_NAMES, type Kpis };
 
 const kpiFigures: Record<string, JsonSchema> = Object.fromEntries(KPI_NAMES.map((name) => [name, count]));
 export const kpisSchema = object(kpiFigures, alwaysThere(kpiFigures));

@@ -1,6 +1,7 @@
 // What the reports screen shows (issue 13): the key figures and one section per count, each
 // asked from the stats API with the page's filter (territory, date range). Client figures
 // (profiles, referrals) come scoped to the user's organisation by the server.
+import { KPI_NAMES, type Kpis } from '../../../schemas/kpis';
 import { enumLabel, type EnumField } from '../../../schemas/define';
 import { getEntity } from '../../../schemas/index';
 import { api } from '../../lib/api';
@@ -129,22 +130,8 @@ export const SECTIONS: readonly Section[] = [
 ];
 
 /** The key figures of /stats/getKPIs/, in the order shown. */
-export const KPIS = [
-  'providers',
-  'services',
-  'verifiedServices',
-  'pendingServices',
-  'rejectedServices',
-  'jobs',
-  'openJobs',
-  'positions',
-  'profiles',
-  'referrals',
-  'referralsCompleted',
-  'jobReferrals',
-  'hired',
-] as const;
-export type Kpis = Partial<Record<(typeof KPIS)[number], number>>;
+export const KPIS = KPI_NAMES;
+export type { Kpis };
 
 /** The translation id of an enumerated value ('enum.profile.sex.female'); null when the field
  * is not an enum of that entity. */
