@@ -351,6 +351,10 @@ describe('an offline edit of a record deleted on the server meanwhile', () => {
       .getByTestId('upload-summary')
       .getByText(/Deleted on the server meanwhile, so not sent: Service provider “Centre Tumaini \(new phone\)”/)
       .waitFor();
+    // Named once, in sentences: the server's 404 text is not repeated after it.
+    const summaryText = (await page.getByTestId('upload-summary').textContent()) ?? '';
+    expect(summaryText).not.toContain('This record was deleted on the server');
+    expect(summaryText).toMatch(/pending records\. 1 record is kept on this device/);
 
     await page.getByRole('link', { name: /Pending records/ }).click();
     const row = page.locator(`[data-testid="pending-row"][data-key="${key}"]`);

@@ -88,6 +88,11 @@ function failedKinds(report: UploadReport): string {
     .join(', ');
 }
 
+/** The server's messages ("No record with this id") carry no full stop; the summary joins sentences. */
+function asSentence(text: string): string {
+  return /[.!?…:]$/.test(text.trim()) ? text : `${text.trim()}.`;
+}
+
 function firstError(report: UploadReport): string | undefined {
   return report.kinds.flatMap((k) => k.errors).find((e) => e.message)?.message;
 }
@@ -107,8 +112,11 @@ export function summaryOf(report: UploadReport, left: number, deleted: readonly 
   const failed = failedKinds(report);
   if (failed) parts.push(t('offline.summary.failed', { kinds: failed }));
   if (deleted.length) parts.push(t('offline.summary.deleted', { names: deleted.join(', ') }));
-  const reason = report.stopped === 'connectionLost' ? t('offline.failure.network') : firstError(report);
-  if (reason) parts.push(failureText(reason));
+  // Records deleted on the server are named above; their 404 would only say it again.
+  const failedCount = report.kinds.reduce((n, k) => n + k.failed, 0);
+  const onlyDeleted = deleted.length > 0 && failedCount <= deleted.length;
+  const reason = report.stopped === 'connectionLost' ? t('offline.failure.network') : onlyDeleted ? undefined : firstError(report);
+  if (reason) parts.push(asSentence(failureText(reason)));
   parts.push(kept);
   const severity = report.kinds.some((k) => k.failed > 0) || report.stopped ? 'error' : 'warning';
   return { left, severity, text: parts.join(' ') };
