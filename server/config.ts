@@ -10,8 +10,12 @@ export interface Config extends DbTimeouts {
   host: string;
   /** Folder of the embedded database (PGlite); `memory://` keeps it in memory (tests). */
   dataDir: string;
-  /** A PostgreSQL server instead of the embedded database. */
+  /** A PostgreSQL server instead of the embedded database: the role the app connects as. */
   databaseUrl?: string;
+  /** The role that owns the tables on that server (DATABASE_OWNER_URL): it runs the migrations
+   * at start, and the app's role gets only what it needs, the audit log append-only
+   * (README "Running against PostgreSQL", docs/security.md "Audit log"). Unset: one role. */
+  databaseOwnerUrl?: string;
   /** Signs session tokens. When unset, a random secret is made once and kept in the database. */
   jwtSecret?: string;
   /** How long a session token lives, in seconds. */
@@ -143,12 +147,24 @@ function webAddress(name: string, value: string | undefined): string | undefined
   return url.href;
 }
 
+/** DATABASE_OWNER_URL: a second role on the same PostgreSQL server, so DATABASE_URL is required. */
+function ownerUrlFrom(value: string | undefined, databaseUrl: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (!databaseUrl)
+    throw new Error(
+      'DATABASE_OWNER_URL is the owner role of a PostgreSQL database: set DATABASE_URL (the app role) too, or unset DATABASE_OWNER_URL for the embedded database',
+    );
+  return text;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 8080),
     host: env.HOST ?? '0.0.0.0',
     dataDir: env.DATA_DIR ?? './data',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseOwnerUrl: ownerUrlFrom(env.DATABASE_OWNER_URL, env.DATABASE_URL || undefined),
     jwtSecret: jwtSecretFrom(env.JWT_SECRET),
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 12 * 3600),
     adminUserName: env.ADMIN_USERNAME || 'admin',
