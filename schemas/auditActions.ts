@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'signin',
   'signin.failed',
   'signout',
+  'lock',
   'password.change',
   'password.reset',
   'user.create',

@@ -190,6 +190,28 @@ $$`);
       for (const entity of serverEntities) for (const statement of auditTriggerSql(entity)) await tx.query(statement);
     },
   },
+  {
+    // Issue 36: the devices' unlock secret moves to a table of its own, whose data no backup
+    // holds (server/ops), and is rotated (server/plugins/users/store.ts rotateDeviceSecret).
+    // A secret given before is kept, so a device's keyring still opens, and so is an export file
+    // sealed under it (the export secret starts as that same secret). The users column stays,
+    // emptied, for the release before. No audit trigger: the table is no entity, and a
+    // secret's value never reaches the log (docs/security.md "Shared and lost devices").
+    id: '0023-device-secrets',
+    up: async (tx) => {
+      await tx.query(`CREATE TABLE IF NOT EXISTS "device_secrets" (
+        "userId" text PRIMARY KEY,
+        "secret" text NOT NULL,
+        "rotatedAt" timestamptz NOT NULL DEFAULT now(),
+        "previous" text[] NOT NULL DEFAULT '{}',
+        "exportSecret" text NOT NULL
+      )`);
+      await tx.query(`INSERT INTO "device_secrets" ("userId", "secret", "exportSecret")
+        SELECT "userId", "deviceSecret", "deviceSecret" FROM ${ident(user.table)} WHERE "deviceSecret" IS NOT NULL
+        ON CONFLICT ("userId") DO NOTHING`);
+      await tx.query(`UPDATE ${ident(user.table)} SET "deviceSecret" = NULL WHERE "deviceSecret" IS NOT NULL`);
+    },
+  },
 ];
 
 const MIGRATION_LOCK = 4242_0001;

@@ -61,6 +61,9 @@ const loginSchema = {
   },
 };
 
+/** The name a failed sign-in of an unknown user is logged under. */
+export const UNKNOWN_USER = 'unknown';
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   return match?.[1];
@@ -158,13 +161,15 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }
     const passwordOk = await passwords.verify(request, userName, user?.passwordHash, password);
     if (!user || !passwordOk) {
       app.metrics.signInFailed();
-      // The name tried, as typed (an unknown one too: a guessing attack shows in the log).
+      // A known user's name as stored, else "unknown": never the name as typed, which may be a
+      // password typed into the wrong field and would stay in the append-only log. A guessing
+      // attack still shows, as a run of failures (docs/security.md "Sign-in").
       await writeAudit(db, {
         action: 'signin.failed',
         entity: found ? 'user' : undefined,
         recordId: found?.userId,
         location: found?.location ?? null,
-        actor: { userId: found?.userId, userName: userName.slice(0, 100), role: found?.role, location: found?.location },
+        actor: { userId: found?.userId, userName: found?.userName ?? UNKNOWN_USER, role: found?.role, location: found?.location },
       });
       throw new HttpError(401, 'auth.badCredentials');
     }

@@ -12,7 +12,7 @@ import { updateRow } from '../../lib/records';
 import { fieldError } from '../../lib/errors';
 import type { MessageKey } from '../../lib/messages';
 import { schemas } from './schemas';
-import { endSessions, findUserById } from './store';
+import { endSessions, findUserById, rotateDeviceSecret } from './store';
 
 const RULE_MESSAGES: Record<PasswordRule, MessageKey> = {
   length: 'users.passwordTooShort',
@@ -49,6 +49,8 @@ export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: Toke
       const tokenVersion = await db.transaction(async (tx) => {
         // The user's own choice replaces a temporary password.
         await updateRow(tx, userEntity, me.userId, { passwordHash, mustChangePassword: false }, me.userId);
+        // A new device secret too (docs/security.md "Shared and lost devices").
+        await rotateDeviceSecret(tx, me.userId);
         return endSessions(tx, me.userId);
       });
       // This session goes on, under its own id, with the new token version.

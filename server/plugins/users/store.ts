@@ -18,7 +18,8 @@ export interface UserRecord {
   lastSignInAt: string | null;
   /** Sessions signed with an older version are over (server/lib/tokens.ts). */
   tokenVersion: number;
-  /** The devices' unlock secret (GET /api/session/device); null until first asked for. */
+  /** The devices' unlock secret of the release before; null since migration 0023, which moved
+   * it to the "device_secrets" table (deviceSecrets). */
   deviceSecret: string | null;
   /** Sessions signed out and not yet expired (read by findSessionUser only). */
   signedOutSessions?: string[];
@@ -66,19 +67,53 @@ export async function signOutSession(db: Queryable, claims: { sub: string; sid: 
 }
 
 const DEVICE_SECRET_BYTES = 32;
+/** How many earlier secrets a device may still open its keyring with (then seals it again
+ * under the current one): a device unused through more rotations than this asks for the
+ * password that sealed it (docs/security.md "Shared and lost devices"). */
+export const PREVIOUS_SECRETS = 20;
 
-/** The user's device secret, made (32 random bytes, base64url) the first time it is asked for.
- * Kept as it is by password changes, resets and deactivations: a device re-wraps its data key
- * with it after its user's password was reset elsewhere. Undefined for an unknown user. */
-export async function deviceSecret(db: Queryable, userId: string): Promise<string | undefined> {
+const freshSecret = (): string => Buffer.from(crypto.getRandomValues(new Uint8Array(DEVICE_SECRET_BYTES))).toString('base64url');
+
+/** What a device of the user is given to open its keyring (GET /api/session/device). */
+export interface DeviceSecrets {
+  /** The secret the keyring is sealed under from now on (base64url of 32 random bytes). */
+  secret: string;
+  /** Earlier secrets, newest first: a keyring sealed under one is opened, then sealed again. */
+  previous: string[];
+  /** The key of the user's export files: never rotated, so that another device still opens a
+   * file exported before a rotation (src/lib/vault/exportSeal.ts). */
+  exportSecret: string;
+}
+
+/** The user's device secrets, kept in their own table ("device_secrets", migration 0023), whose
+ * data no backup holds (server/ops); made the first time they are asked for. Undefined for an
+ * unknown user. */
+export async function deviceSecrets(db: Queryable, userId: string): Promise<DeviceSecrets | undefined> {
   const read = async () =>
-    (await db.query<{ deviceSecret: string | null }>('SELECT "deviceSecret" FROM "users" WHERE "userId" = $1', [userId]))[0];
+    (
+      await db.query<DeviceSecrets & Row>(`SELECT "secret", "previous", "exportSecret" FROM "device_secrets" WHERE "userId" = $1`, [userId])
+    )[0];
   const stored = await read();
-  if (!stored || stored.deviceSecret) return stored?.deviceSecret ?? undefined;
+  if (stored) return stored;
+  if (!(await findUserById(db, userId))) return undefined;
   // Two first calls at once (two tabs, two processes): the first write wins, both read it.
-  const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(DEVICE_SECRET_BYTES))).toString('base64url');
-  await db.query('UPDATE "users" SET "deviceSecret" = $2 WHERE "userId" = $1 AND "deviceSecret" IS NULL', [userId, fresh]);
-  return (await read())?.deviceSecret ?? undefined;
+  await db.query(
+    `INSERT INTO "device_secrets" ("userId", "secret", "exportSecret") VALUES ($1, $2, $3) ON CONFLICT ("userId") DO NOTHING`,
+    [userId, freshSecret(), freshSecret()],
+  );
+  return read();
+}
+
+/** A new device secret for the user (sign-out, password change or reset, deactivation and
+ * reactivation): a secret copied earlier no longer opens a keyring sealed since, and every
+ * device seals its keyring again under the new one at its next unlock. The former one joins
+ * `previous` (the PREVIOUS_SECRETS newest kept). Run it in the transaction of the change. */
+export async function rotateDeviceSecret(db: Queryable, userId: string): Promise<void> {
+  await db.query(
+    `UPDATE "device_secrets" SET "previous" = ("secret" || "previous")[1:${PREVIOUS_SECRETS}], "secret" = $2,
+       "rotatedAt" = clock_timestamp() WHERE "userId" = $1`,
+    [userId, freshSecret()],
+  );
 }
 
 /** Ends every session of a user (password change or reset, deactivation): raises its token

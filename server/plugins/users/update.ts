@@ -12,7 +12,7 @@ import { HttpError } from '../../lib/errors';
 import { updateRow, writableValues, type Values } from '../../lib/records';
 import { schemas } from './schemas';
 import { assertManages, assertMayGive, assertNotSelfLockout, assertOrganisation, type Person } from './scope';
-import { endSessions, findUserById } from './store';
+import { endSessions, findUserById, rotateDeviceSecret } from './store';
 
 type UpdateUserBody = UpdateBodyOf<typeof userEntity>;
 type UpdateRequest = FastifyRequest<{ Params: { id: string }; Body: UpdateUserBody }>;
@@ -38,9 +38,13 @@ async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Perso
     values.mustChangePassword = fields.mustChangePassword ?? id !== request.user.userId;
   }
   const endsSessions = password !== undefined || (fields.active === false && target.active);
+  // A reset, a deactivation and a reactivation give the user a new device secret: a secret
+  // copied before opens no keyring sealed since (docs/security.md "Shared and lost devices").
+  const rotates = password !== undefined || (fields.active !== undefined && fields.active !== target.active);
   return db.transaction(async (tx) => {
     const row = await updateRow(tx, userEntity, id, values, request.user.userId, updatedAt);
     if (endsSessions) await endSessions(tx, id);
+    if (rotates) await rotateDeviceSecret(tx, id);
     return row;
   });
 }
