@@ -25,6 +25,16 @@ const en = {
   'http.notFound': 'Not found: {path}',
   'http.recordNotFound': 'No record with this id',
   'http.recordDeleted': 'This record was deleted on the server',
+  'http.clientErased': "This client's data was erased on the server: nothing more can be stored for this client",
+  'erase.noteHasClientValue':
+    "The note holds the client's {what}: it would stay in the audit log for good. Write the reason without the client's personal data.",
+  'erase.value.name': 'name',
+  'erase.value.phone': 'phone number',
+  'erase.value.birthDate': 'date of birth',
+  'erase.value.regNo': 'registration number',
+  'erase.value.text': 'recorded data (a text from the file)',
+  'sync.deviceAtRange':
+    "deviceAt must lie between the record's creation on the device and now (a few minutes of clock difference allowed): {value} is outside",
   'http.duplicate': 'duplicate entry',
   'http.badJson': 'The request body is not valid JSON',
   'http.tooLarge': 'The request is too large',
@@ -104,6 +114,16 @@ const fr: Record<MessageKey, string> = {
   'http.notFound': 'Introuvable : {path}',
   'http.recordNotFound': 'Aucun enregistrement avec cet identifiant',
   'http.recordDeleted': 'Cet enregistrement a été supprimé sur le serveur',
+  'http.clientErased': 'Les données de ce client ont été effacées sur le serveur : plus rien ne peut être enregistré pour ce client',
+  'erase.noteHasClientValue':
+    "La note contient {what} du client : elle resterait pour toujours dans le journal d'audit. Écrivez le motif sans les données personnelles du client.",
+  'erase.value.name': 'le nom',
+  'erase.value.phone': 'le numéro de téléphone',
+  'erase.value.birthDate': 'la date de naissance',
+  'erase.value.regNo': "le numéro d'enregistrement",
+  'erase.value.text': 'une donnée enregistrée (un texte de la fiche)',
+  'sync.deviceAtRange':
+    "deviceAt doit être compris entre la création de l'enregistrement sur l'appareil et maintenant (quelques minutes d'écart d'horloge admises) : {value} est en dehors",
   'http.duplicate': 'duplicate entry',
   'http.badJson': "Le corps de la requête n'est pas un JSON valide",
   'http.tooLarge': 'La requête est trop volumineuse',

@@ -368,7 +368,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             request: async (org, actor) => ({
               method,
               url: `/profile/${await make(profile, org)}/erase`,
-              body: { reason: 'Scope test', password: passwordOf(actor) },
+              body: { reasonCode: 'other', note: 'Scope test', password: passwordOf(actor) },
             }),
           },
         ];

@@ -6,6 +6,7 @@ import { ident } from '../../../schemas/derive/sql';
 import type { ListParams, ListRequest } from '../../../schemas/listQuery';
 import type { Queryable, Row } from '../../db/index';
 import { HttpError, isUniqueViolation } from '../errors';
+import { getEntity } from '../../../schemas/index';
 import { Conditions } from './conditions';
 import { addScope, assertRefsInScope, type Access } from './scope';
 
@@ -25,12 +26,39 @@ export function selectList(e: EntityShape): string {
     .join(', ');
 }
 
-/** Keeps the live records of `e`: not soft-deleted, and not a client's erased row (issue 28),
- * which stays, blanked, for the statistics and the devices' pull. */
+/** Keeps the live records of `e`: not soft-deleted, and neither an erased client's row (issue
+ * 28), which stays, blanked, for the statistics and the devices' pull, nor any record of that
+ * client (sub-records, photos, referrals): reads answer 404 and lists leave them out
+ * (docs/security.md "Erased means gone"). `alias` is the table's in the query (its name by default). */
 export function addLive(e: EntityShape, where: Conditions, alias = ''): Conditions {
   if (e.softDelete) where.add(`NOT ${alias}"deleted"`);
   if (e.fields.erasedAt) where.add(`${alias}"erasedAt" IS NULL`);
+  const client = clientEntity(e);
+  if (client && e.parent) {
+    const column = `${alias || `${ident(e.table)}.`}${ident(e.parent.field)}`;
+    where.add(
+      `NOT EXISTS (SELECT 1 FROM ${ident(client.table)} erased WHERE erased.${ident(client.keyFields[0])} = ${column} AND erased."erasedAt" IS NOT NULL)`,
+    );
+  }
   return where;
+}
+
+/** The client `e`'s records belong to, when its parent is one that can be erased (a profile). */
+function clientEntity(e: EntityShape): EntityShape | undefined {
+  const parent = e.parent && getEntity(e.parent.entity);
+  return parent?.fields.erasedAt ? parent : undefined;
+}
+
+/** True when `row` of `e` is an erased client, or one of its records. */
+async function ofErasedClient(db: Queryable, e: EntityShape, row: Row): Promise<boolean> {
+  // `erasedAt` is not in the answered columns: asked of the table.
+  const client = e.fields.erasedAt ? e : clientEntity(e);
+  const key = e.fields.erasedAt ? row[e.keyFields[0]] : e.parent && row[e.parent.field];
+  if (!client || key === undefined) return false;
+  const found = await db.query(`SELECT 1 FROM ${ident(client.table)} WHERE ${ident(client.keyFields[0])} = $1 AND "erasedAt" IS NOT NULL`, [
+    key,
+  ]);
+  return found.length > 0;
 }
 
 /** The list filters of `query` for `e`, plus the soft-delete rule and the organisation scope. */
@@ -178,20 +206,23 @@ export async function updateRow(
   throw new HttpError(409, 'http.conflict', {}, { result: 'conflict', server: current });
 }
 
-/** The 404 of an edit whose record is not there. One the user could see that was deleted (or a
- * client erased) says when, by whom and, for a deletion, why, in `deleted` (issue 30 §7): an
- * offline edit of it can then be discarded knowingly instead of retried for ever. */
+/** The 404 of an edit whose record is not there. One the user could see that was deleted says
+ * when, by whom and why, in `deleted` (issue 30 §7): an offline edit of it can then be discarded
+ * knowingly instead of retried for ever. A record of an erased client (or the client itself) is
+ * 410 `http.clientErased`, which devices keep until the user discards the edit. */
 async function missingRecord(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access): Promise<HttpError> {
-  const gone = e.softDelete || e.fields.erasedAt ? await getRow(db, e, key, access, true) : undefined;
-  const at = gone && (gone.deletedAt ?? gone.erasedAt);
+  const gone = e.softDelete || e.fields.erasedAt || clientEntity(e) ? await getRow(db, e, key, access, true) : undefined;
+  // An erased client's record is refused as every write naming that client (./scope.ts assertNotErased).
+  if (gone && (await ofErasedClient(db, e, gone))) return new HttpError(410, 'http.clientErased');
+  const at = gone && gone.deletedAt;
   if (!gone || !at) return new HttpError(404, 'http.recordNotFound');
-  const userId = gone.deletedAt ? gone.deletedBy : gone.updatedBy;
+  const userId = gone.deletedBy;
   const [user] = userId
     ? await db.query<{ name: string }>('SELECT coalesce(nullif("fullName", \'\'), "userName") AS "name" FROM "users" WHERE "userId" = $1', [
         userId,
       ])
     : [];
-  const reason = gone.deletedAt && typeof gone.deleteReason === 'string' && gone.deleteReason ? gone.deleteReason : null;
+  const reason = typeof gone.deleteReason === 'string' && gone.deleteReason ? gone.deleteReason : null;
   return new HttpError(
     404,
     'http.recordDeleted',

@@ -81,7 +81,44 @@ export async function assertRefsInScope(
     );
     if (!found.length) throw new HttpError(400, 'http.parentMissing');
   }
+  await assertNotErased(db, e, values);
 }
+
+/**
+ * A write naming an erased client is refused, 410 `http.clientErased` (docs/security.md "Erased
+ * means gone"): the client's data would otherwise come back after its erasure, and a second
+ * erasure finds no client to erase. What names a client: a reference to it (sub-records,
+ * photos, referrals), or its own key (a profile created again). Asked after the scope, so that
+ * another organisation's client stays unknown (400 'parent missing'), erased or not.
+ */
+async function assertNotErased(db: Queryable, e: EntityShape, values: Readonly<Record<string, unknown>>): Promise<void> {
+  const known = KNOWN_LIVE.get(db);
+  for (const { name, target } of erasableRefs(e)) {
+    const value = values[name];
+    if (value === undefined || value === null || value === '' || known?.has(liveKey(target, value))) continue;
+    const found = await db.query(
+      `SELECT 1 FROM ${ident(target.table)} WHERE ${ident(target.keyFields[0])} = $1 AND "erasedAt" IS NOT NULL`,
+      [value],
+    );
+    if (found.length) throw new HttpError(410, 'http.clientErased');
+  }
+}
+
+/** The fields of `e` that name a record that can be erased (a client): its references to one,
+ * and its own key when `e` is the client. */
+function erasableRefs(e: EntityShape): { name: string; target: EntityShape }[] {
+  const refs = Object.entries(e.fields).flatMap(([name, field]) => {
+    const target = field.kind === 'id' && field.ref ? getEntity(field.ref) : undefined;
+    return target?.fields.erasedAt ? [{ name, target }] : [];
+  });
+  if (e.fields.erasedAt && e.keyFields.length === 1) refs.push({ name: e.keyFields[0], target: e });
+  return refs;
+}
+
+const liveKey = (target: EntityShape, value: unknown) => `${target.table}\u0000${String(value)}`;
+
+/** Clients found not erased within one batch's transaction (prefetchRefsInScope). */
+const KNOWN_LIVE = new WeakMap<Queryable, Set<string>>();
 
 /** An `id` field of `e` that refers to a record of `target`, and the scope that record must be in
  * (`write` for the parent, `read` for the others); fields whose target has no scope are left out. */
@@ -123,6 +160,7 @@ export async function prefetchRefsInScope(
   access: Access,
 ): Promise<void> {
   if (access === 'system') return;
+  await prefetchLive(db, e, valuesList);
   const known = KNOWN_IN_SCOPE.get(db) ?? new Set<string>();
   KNOWN_IN_SCOPE.set(db, known);
   for (const ref of refChecks(e, access)) {
@@ -137,5 +175,24 @@ export async function prefetchRefsInScope(
       where.params,
     );
     for (const row of rows) known.add(refKey(ref, row.key));
+  }
+}
+
+/** The clients a batch's records name, found not erased (assertNotErased asks only about the others). */
+async function prefetchLive(db: Queryable, e: EntityShape, valuesList: readonly Readonly<Record<string, unknown>>[]): Promise<void> {
+  const live = KNOWN_LIVE.get(db) ?? new Set<string>();
+  KNOWN_LIVE.set(db, live);
+  for (const { name, target } of erasableRefs(e)) {
+    const wanted = [...new Set(valuesList.map((values) => values[name]).filter((v) => typeof v === 'string' && v !== ''))] as string[];
+    if (!wanted.length) continue;
+    const key = ident(target.keyFields[0]);
+    // The erased ones among them; every other (a new client of the batch, a missing one that the
+    // scope check or the foreign key refuses) names no erased client.
+    const erased = await db.query<{ key: string }>(
+      `SELECT ${key} AS key FROM ${ident(target.table)} WHERE ${key} = ANY($1::text[]) AND "erasedAt" IS NOT NULL`,
+      [wanted],
+    );
+    const gone = new Set(erased.map((row) => row.key));
+    for (const value of wanted) if (!gone.has(value)) live.add(liveKey(target, value));
   }
 }

@@ -3,24 +3,29 @@
 // - GET /api/audit/clients?q=: the clients one may hand over or erase (the data requests screen);
 // - GET /api/profile/{id}/export: everything held about the client as one ZIP, a readable JSON
 //   (profile, sub-records, referrals, history) and the photo, documents and attachments;
-// - POST /api/profile/{id}/erase {reason, password}: personal fields, sub-records, files and the
-//   client's values in the audit log are gone; the row stays, blanked, so referrals still count
-//   in the statistics, and devices drop the client at their next pull (sync/feed.ts). The log
-//   keeps that the erasure happened, by whom and why (the reason without the client's values).
+// - POST /api/profile/{id}/erase {reasonCode, note?, password}: personal fields, sub-records,
+//   files and the client's values in the audit log are gone; the row stays, blanked, so referrals
+//   still count in the statistics, and devices drop the client at their next pull (sync/feed.ts).
+//   The log keeps that the erasure happened, by whom and why (the reason's code and the note,
+//   refused when it holds any of the client's values: ./erasureNote.ts). The tables touched are
+//   vacuumed after the commit, so no old row version keeps the client's values.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { serverFields } from '../../../schemas/define';
-import { object, text } from '../../../schemas/derive/typed';
+import { object, oneOf, text } from '../../../schemas/derive/typed';
+import { ERASE_NOTE_MAX, ERASE_REASONS } from '../../../schemas/erasure';
 import { ident } from '../../../schemas/derive/sql';
 import { job, profile, profileImage, referral, serverEntities, service } from '../../../schemas/index';
 import { auditScope, isPrivate } from '../../../schemas/scope';
 import type { Db, Queryable, Row } from '../../db/index';
-import { HttpError } from '../../lib/errors';
+import { fieldError, HttpError } from '../../lib/errors';
+import { requestLang, translate } from '../../lib/messages';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
 import { typed } from '../../lib/typeProvider';
 import { zip, type ZipEntry } from '../../lib/zip';
 import { fileAnswer } from '../records/images';
-import { confirmPassword, idParams, reasonAndPassword } from '../records/routes';
+import { confirmPassword, idParams } from '../records/routes';
+import { noteClash } from './erasureNote';
 import { writeAudit } from './entries';
 import { AUDIT_TABLE, AUDIT_VALUES_TABLE } from './triggers';
 
@@ -30,6 +35,12 @@ const CLIENT_RECORDS: readonly EntityShape[] = serverEntities.filter((e) => isPr
 const isSubRecord = (e: EntityShape) => e.keyFields.length === 1 && e.keyFields[0] === e.parent?.field;
 
 const searchQuery = object({ q: text(100) });
+
+/** Why a client is erased: a code from the list and an optional note, and the password again. */
+const eraseBody = object({ reasonCode: oneOf('string', ERASE_REASONS), note: text(ERASE_NOTE_MAX), password: text(200, 1) }, [
+  'reasonCode',
+  'password',
+]);
 
 /** GET /audit/clients: at most 20 clients, newest first. */
 const clientsAnswer = {
@@ -173,14 +184,31 @@ function blankedFields(e: EntityShape): [string, Field][] {
   );
 }
 
-/** The reason as the log keeps it: any of the client's own values in it replaced. */
-export function withoutClientValues(reason: string, client: Row): string {
-  const values = serverFields(profile)
-    .filter(([, field]) => field.personal)
-    .map(([name]) => client[name])
-    .filter((value): value is string => typeof value === 'string' && value.trim().length >= 2);
-  let kept = reason;
-  for (const value of values) kept = kept.replace(new RegExp(value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '…');
+/** The text values of the client's records (address, sub-records, referrals) a note may not hold. */
+async function clientTexts(db: Queryable, client: Row): Promise<string[]> {
+  const texts = serverFields(profile)
+    .filter(([, field]) => field.personal && field.kind === 'string')
+    .map(([name]) => client[name]);
+  for (const e of CLIENT_RECORDS) {
+    const columns = blankedFields(e).filter(([, field]) => field.kind === 'string' && !('format' in field && field.format));
+    if (!columns.length) continue;
+    const rows = await db.query(
+      `SELECT ${columns.map(([name]) => ident(name)).join(', ')} FROM ${ident(e.table)} WHERE ${ident(e.parent?.field as string)} = $1`,
+      [client.prof_Id],
+    );
+    for (const row of rows) texts.push(...Object.values(row));
+  }
+  return texts.filter((value): value is string => typeof value === 'string' && value.trim().length >= 4);
+}
+
+/** The note, refused (400 erase.noteHasClientValue, naming what it holds) when it holds any of
+ * the client's values: the log keeps it for good. */
+async function checkedNote(db: Queryable, request: FastifyRequest, client: Row, note: string | undefined): Promise<string> {
+  const kept = note?.trim() ?? '';
+  if (!kept) return '';
+  const clash = noteClash(kept, client, await clientTexts(db, client));
+  if (clash)
+    throw fieldError(request, 'note', 'erase.noteHasClientValue', { what: translate(requestLang(request), `erase.value.${clash}`) });
   return kept;
 }
 
@@ -199,10 +227,7 @@ async function blankRows(tx: Queryable, e: EntityShape, id: string, userId: stri
 async function eraseClient(tx: Queryable, client: Row, reason: string, userId: string): Promise<void> {
   const id = String(client.prof_Id);
   // Read by the audit triggers: this transaction's changes of the client are its erasure.
-  await tx.query("SELECT set_config('icrs.erasing', $1, true), set_config('icrs.erase_reason', $2, true)", [
-    id,
-    withoutClientValues(reason, client),
-  ]);
+  await tx.query("SELECT set_config('icrs.erasing', $1, true), set_config('icrs.erase_reason', $2, true)", [id, reason]);
   await blankRows(tx, profile, id, userId, ['"erasedAt" = now()']);
   for (const e of CLIENT_RECORDS) {
     const extra: string[] = [];
@@ -270,14 +295,41 @@ export default async function handoverPlugin(instance: FastifyInstance, { db }: 
 
   app.post(
     '/api/profile/:id/erase',
-    { schema: { params: idParams, body: reasonAndPassword, response: { 200: erasedAnswer } }, config: handover },
+    { schema: { params: idParams, body: eraseBody, response: { 200: erasedAnswer } }, config: handover },
     async (request) => {
       const { id } = request.params;
-      const { reason, password } = request.body;
+      const { reasonCode, note, password } = request.body;
       // As a delete: the password again (throttled like sign-in); a wrong one erases nothing.
       await confirmPassword(app, db, request, password);
-      await db.transaction(async (tx) => eraseClient(tx, await handedClient(tx, request, id, true), reason.trim(), request.user.userId));
+      await db.transaction(async (tx) => {
+        const client = await handedClient(tx, request, id, true);
+        // The log keeps the code and the note: "consentWithdrawn: asked by letter".
+        const kept = await checkedNote(tx, request, client, note);
+        await eraseClient(tx, client, kept ? `${reasonCode}: ${kept}` : reasonCode, request.user.userId);
+      });
+      await vacuumErased(db, request);
       return { result: 'erased', id };
     },
   );
+}
+
+/** Every table an erasure writes: the client's, its records', the files' and the log's. */
+const ERASED_TABLES = [profile, ...CLIENT_RECORDS].map((e) => e.table).concat(['images', AUDIT_TABLE, AUDIT_VALUES_TABLE]);
+
+/**
+ * VACUUM of the tables the erasure touched, right after its commit (outside any transaction, as
+ * VACUUM must be): the old versions of the client's rows, which still hold its values, are
+ * removed from the tables, so that a copy of the database files taken afterwards (PGlite's data
+ * folder, a file-level backup) holds no value of the client (docs/security.md "What an erasure
+ * does"; what remains on PostgreSQL is said there). A failure is logged and the answer stays a
+ * success: the erasure itself has committed, and the next VACUUM (autovacuum on PostgreSQL)
+ * removes the old versions as well.
+ */
+async function vacuumErased(db: Db, request: FastifyRequest): Promise<void> {
+  try {
+    // One statement, outside a transaction (the pool's own connection on PostgreSQL).
+    await db.query(`VACUUM ${ERASED_TABLES.map((table) => ident(table)).join(', ')}`);
+  } catch (error) {
+    request.log.error({ err: error }, 'erase: VACUUM after the erasure failed');
+  }
 }

@@ -126,7 +126,8 @@ export const profileImageBody = {
 /** Stores (or replaces) the profile image of `kind`, inside the caller's transaction: the
  * profile must be one the user may write (404 otherwise), as PUT /profile/images/{id}. */
 async function storeProfileImage(tx: Queryable, request: FastifyRequest, id: string, kind: string, file: UploadedFile): Promise<Row> {
-  await getRowOr404(tx, profile, id, writing(request.user));
+  // An erased client: 410 http.clientErased (lib/records/rows.ts missingRecord).
+  await getRowOr404(tx, profile, id, writing(request.user), true);
   // A kind removed before and given again comes back (deleted columns reset).
   const values = {
     prof_Id: id,
@@ -204,7 +205,7 @@ export default async function profilesPlugin(instance: FastifyInstance, { db }: 
       const { id } = request.params;
       const kind = request.body.img_for;
       const removed = await db.transaction(async (tx) => {
-        await getRowOr404(tx, profile, id, writing(request.user));
+        await getRowOr404(tx, profile, id, writing(request.user), true);
         return removeProfileImage(tx, id, kind, request.user.userId);
       });
       return { result: removed ? 'removed' : 'absent', prof_Id: id, img_for: kind };

@@ -202,7 +202,8 @@ export default async function referralsPlugin(instance: FastifyInstance, { db }:
       const { files } = await readMultipart(request, DOCUMENT_TYPES);
       if (!files.length) throw new HttpError(400, 'validation.required', { field: 'file' });
       return db.transaction(async (tx) => {
-        const current = await getRowOr404(tx, referral, id, writing(request.user));
+        // An erased client's referral: 410 http.clientErased (lib/records/rows.ts missingRecord).
+        const current = await getRowOr404(tx, referral, id, writing(request.user), true);
         const attachments = [...((current.attachments as { name: string }[] | null) ?? [])];
         if (attachments.length + files.length > MAX_ATTACHMENTS)
           throw new HttpError(400, 'validation.maximum', { field: 'attachments', limit: MAX_ATTACHMENTS });

@@ -18,7 +18,8 @@ import { anyObject, arrayOf, object, oneOf, string, text, type SchemaValue } fro
 import { getEntityByTable, PUSH_LIMITS } from '../../../schemas/index';
 import { can } from '../../../schemas/roles';
 import type { Db, Queryable, Row } from '../../db/index';
-import { clientErrorAnswer, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
+import { clientErrorAnswer, fieldError, HttpError, internalErrorAnswer, validationAnswer, type ErrorAnswer } from '../../lib/errors';
+import { uuidv7Time } from '../../../schemas/ids';
 import { getRow, prefetchRefsInScope, reading, writableValues, writing } from '../../lib/records';
 import { MAX_FILE_BYTES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from '../records/body';
@@ -46,8 +47,8 @@ const pushRecord = object(
     data: anyObject(),
     /** Image slots to empty (updates), as the single-record route's `removeImages`. */
     removeImages: arrayOf(text(64, 1), { maxItems: 10 }),
-    /** When the change was made on the device (the audit log keeps it beside the server's time).
-     * Any year: a device's clock may be wrong, and its records must still go up. */
+    /** When the change was made on the device (the audit log keeps it beside the server's time):
+     * not before the record was made, nor after now, DEVICE_CLOCK_SKEW_MS allowed (deviceAtRange). */
     deviceAt: string({ type: 'string', format: 'date-time', maxLength: 40 }),
   },
   ['op', 'data'],
@@ -122,6 +123,26 @@ function validator(request: FastifyRequest, schema: JsonSchema) {
   };
 }
 
+/** How far a device's clock may be from the server's (docs/security.md "Audit log"): 5 minutes. */
+export const DEVICE_CLOCK_SKEW_MS = 5 * 60_000;
+/** The earliest device time of a record whose key tells no time (not a UUIDv7): before any record of ICRS. */
+const DEVICE_TIME_FLOOR = Date.UTC(2020, 0, 1);
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * A record's `deviceAt` is refused (400 sync.deviceAtRange) before its record was made on the
+ * device, which its key (a UUIDv7, or its client's for a sub-record or photo) tells, or after
+ * the server's now, each with DEVICE_CLOCK_SKEW_MS of clock difference: the log's device time
+ * is then a time the change could have been made (a wrong clock's 1900-01-01 is not kept).
+ */
+function deviceAtRange(request: FastifyRequest, key: string, deviceAt: string | undefined): void {
+  if (deviceAt === undefined) return;
+  const at = Date.parse(deviceAt);
+  const made = UUID_V7.test(key) ? uuidv7Time(key) : DEVICE_TIME_FLOOR;
+  if (Number.isFinite(at) && at >= made - DEVICE_CLOCK_SKEW_MS && at <= Date.now() + DEVICE_CLOCK_SKEW_MS) return;
+  throw fieldError(request, 'deviceAt', 'sync.deviceAtRange', { value: deviceAt });
+}
+
 const keyOf = (entity: EntityShape, record: PushRecord) =>
   String(record.op === 'update' ? (record.id ?? '') : (record.data[entity.keyFields[0] as string] ?? ''));
 
@@ -173,6 +194,7 @@ async function pushOne(
   try {
     if (images.refused) throw images.refused;
     if (record.op === 'update' && !record.id) throw new HttpError(400, 'validation.required', { field: 'id' });
+    deviceAtRange(request, key, record.deviceAt);
     const input = recordInput(p.entity, record, images.files);
     writing = true;
     if (isolated) await tx.query('SAVEPOINT push_record');
