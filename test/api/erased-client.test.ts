@@ -37,7 +37,7 @@ describe.each(backends)('an erased client on %s', (backend) => {
   let job: string;
   const as = (who: string, method: string, path: string, body?: unknown, lang = 'fr') =>
     t.api(method, path, { token: token[who], body, headers: { 'accept-language': lang } });
-  const ok = (status: number) => (r: { status: number; body: unknown }) => {
+  const ok = (status: number) => <R extends { status: number; body: unknown }>(r: R) => {
     expect(r.status, JSON.stringify(r.body)).toBe(status);
     return r;
   };
