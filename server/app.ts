@@ -2,7 +2,8 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import { openDb, type Db } from './db/index';
-import { coreMigrations, migrate, type Migration } from './db/migrations';
+import { coreMigrations, type Migration } from './db/migrations';
+import { prepareDatabase } from './db/roles';
 import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
 import { lastRestoreSeconds } from './ops/restoreMark';
 import { installErrorHandler, loggedError } from './lib/errors';
@@ -71,7 +72,8 @@ export interface BuildOptions {
 export async function buildApp(config: Config, { logStream, migrations = coreMigrations }: BuildOptions = {}): Promise<Server> {
   // Every write made for a request tells the database who makes it (the audit log, issue 28).
   const db = withAuditActor(await openDb(config));
-  await migrate(db, migrations);
+  // On PostgreSQL with DATABASE_OWNER_URL, migrated by the owner role (server/db/roles.ts).
+  const roleWarning = await prepareDatabase(db, config, migrations);
   // After a restore from a backup, every earlier session is over (server/ops/restoreMark.ts).
   const tokens = new TokenService(await tokenSecret(db, config), config.tokenTtlSeconds, (await lastRestoreSeconds(db)) ?? 0);
   const firstAdmin = await ensureFirstAdmin(db, config);
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   });
   app.addHook('onClose', () => db.close());
   db.onFault((error, what) => app.log.warn({ err: error }, what));
+  if (roleWarning) app.log.warn(roleWarning);
 
   const metrics = config.metrics ? createMetrics(db) : NO_METRICS;
   app.decorate('metrics', metrics);

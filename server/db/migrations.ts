@@ -8,7 +8,7 @@ import { statsIndexes } from '../plugins/stats/indexes';
 import { CHANGE_CHANNEL, changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
 import { TICKETS_TABLE_SQL } from '../plugins/sync/tickets';
 import { THROTTLE_TABLE_SQL } from '../lib/throttle';
-import { AUDIT_TABLES_SQL, auditTriggerSql } from '../plugins/audit/triggers';
+import { AUDIT_FUNCTIONS_SQL, AUDIT_GUARDS_SQL, AUDIT_TABLES_SQL, auditTriggerSql } from '../plugins/audit/triggers';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -191,6 +191,17 @@ $$`);
     },
   },
   {
+    // Issue 36 §3: the audit log holds against the server itself. Its rows go only through the
+    // owner's functions (the retention purge, the scrub of an erased client's values), which a
+    // session setting no longer imitates; the retention is read from a table the app's role
+    // cannot write (server/plugins/audit/triggers.ts, server/db/roles.ts).
+    id: '0022-audit-roles',
+    up: async (tx) => {
+      for (const statement of [...AUDIT_GUARDS_SQL, ...AUDIT_FUNCTIONS_SQL]) await tx.query(statement);
+      for (const entity of serverEntities) for (const statement of auditTriggerSql(entity)) await tx.query(statement);
+    },
+  },
+  {
     // Issue 36: the devices' unlock secret moves to a table of its own, whose data no backup
     // holds (server/ops), and is rotated (server/plugins/users/store.ts rotateDeviceSecret).
     // A secret given before is kept, so a device's keyring still opens, and so is an export file
@@ -216,7 +227,13 @@ $$`);
 
 const MIGRATION_LOCK = 4242_0001;
 
-export async function migrate(db: Db, migrations: Migration[] = coreMigrations): Promise<string[]> {
+/** Applies the migrations not applied yet; `after` runs in the same transaction, under the same
+ * lock, whether any was applied or not (server/db/roles.ts: the retention and the grants). */
+export async function migrate(
+  db: Db,
+  migrations: Migration[] = coreMigrations,
+  after?: (tx: Queryable) => Promise<void>,
+): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(`CREATE TABLE IF NOT EXISTS "schema_migrations" (
@@ -229,6 +246,7 @@ export async function migrate(db: Db, migrations: Migration[] = coreMigrations):
       await tx.query('INSERT INTO "schema_migrations" ("id") VALUES ($1)', [migration.id]);
       applied.push(migration.id);
     }
+    await after?.(tx);
     return applied;
   });
 }

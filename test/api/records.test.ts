@@ -38,7 +38,7 @@ describe.each(backends)('entity routes on %s', (backend) => {
   const newRecord = async (name: string) => (await create(GENERIC.find((e) => e.name === name) as EntityShape)).key;
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
+    t = await startTestServer({ backend, roles: 'two' }); // on PostgreSQL the app's role owns nothing (server/db/roles.ts)
     await ensureOrganisations(t.server.db);
     tokens[1] = await t.login(t.admin.userName, t.admin.password);
     for (const role of ROLES.filter((r) => r !== 1)) {

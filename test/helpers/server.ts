@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type Server } from '../../server/app';
 import { configFromEnv, type Config } from '../../server/config';
-import { createScratchDatabase, type Backend } from './db';
+import { createScratchDatabase, defaultRoles, queryAs, type Backend, type Roles } from './db';
 
 export interface TestUser {
   userName: string;
@@ -20,6 +20,9 @@ export interface TestServer {
   backend: Backend;
   config: Config;
   server: Server;
+  /** One statement as the tables' owner: DATABASE_OWNER_URL's role with two roles, else the
+   * server's own connection (PGlite, or PostgreSQL with one role). */
+  asOwner<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   admin: { userName: string; password: string };
   login(userName: string, password: string): Promise<string>;
   /** The change stream's address for the session of `token`, with a fresh single-use ticket. */
@@ -40,16 +43,17 @@ export interface TestServer {
 export const ADMIN = { userName: 'admin', password: 'admin-password-1' };
 
 export async function startTestServer(
-  options: { backend?: Backend; config?: Partial<Config>; logStream?: { write(line: string): void } } = {},
+  options: { backend?: Backend; config?: Partial<Config>; logStream?: { write(line: string): void }; roles?: Roles } = {},
 ): Promise<TestServer> {
   const backend = options.backend ?? 'pglite';
-  const scratch = backend === 'postgres' ? await createScratchDatabase() : undefined;
+  const scratch = backend === 'postgres' ? await createScratchDatabase({ roles: options.roles ?? defaultRoles }) : undefined;
   const config: Config = {
     ...configFromEnv({}),
     port: 0,
     host: '127.0.0.1',
     dataDir: 'memory://',
     databaseUrl: scratch?.url,
+    databaseOwnerUrl: scratch?.ownerUrl,
     jwtSecret: 'test-secret-for-this-file-at-least-32-bytes',
     adminUserName: ADMIN.userName,
     adminPassword: ADMIN.password,
@@ -95,11 +99,14 @@ export async function startTestServer(
     if (status !== 201) throw new Error(`creating ${user.userName} failed: ${status} ${JSON.stringify(body)}`);
     return { userId: body.userId as string };
   };
+  const ownerUrl = scratch?.ownerUrl;
   return {
     url,
     backend,
     config,
     server,
+    asOwner: <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+      ownerUrl ? queryAs<T>(ownerUrl, sql, params) : server.db.query<T>(sql, params),
     admin: ADMIN,
     api,
     login,

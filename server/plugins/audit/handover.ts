@@ -226,8 +226,9 @@ async function blankRows(tx: Queryable, e: EntityShape, id: string, userId: stri
 
 async function eraseClient(tx: Queryable, client: Row, reason: string, userId: string): Promise<void> {
   const id = String(client.prof_Id);
-  // Read by the audit triggers: this transaction's changes of the client are its erasure.
-  await tx.query("SELECT set_config('icrs.erasing', $1, true), set_config('icrs.erase_reason', $2, true)", [id, reason]);
+  // This transaction's changes of the client are its erasure (the audit entries say so, with the
+  // reason and no value); marking the profile erased scrubs its values from the log (./triggers.ts).
+  await tx.query('SELECT icrs_audit_erase($1, $2)', [id, reason]);
   await blankRows(tx, profile, id, userId, ['"erasedAt" = now()']);
   for (const e of CLIENT_RECORDS) {
     const extra: string[] = [];
@@ -248,7 +249,6 @@ async function eraseClient(tx: Queryable, client: Row, reason: string, userId: s
        OR ("ownerTable" = $3 AND "ownerId" IN (SELECT "ref_Id" FROM ${ident(referral.table)} WHERE "prof_Id" = $2))`,
     [profileImage.table, id, referral.table],
   );
-  await tx.query(`DELETE FROM "${AUDIT_VALUES_TABLE}" WHERE "clientId" = $1`, [id]);
 }
 
 export default async function handoverPlugin(instance: FastifyInstance, { db }: { db: Db }) {

@@ -6,10 +6,18 @@
 //
 // The log is append-only: triggers refuse UPDATE, DELETE and TRUNCATE of it. A client's values
 // (what a field held before and after, a reason, a file name) are kept apart, in
-// `audit_values`, which refuses UPDATE and TRUNCATE and lets a row go only inside that client's
-// erasure (./erasure.ts), which the log itself records (docs/security.md "Audit log").
+// `audit_values`, which refuses UPDATE and TRUNCATE and lets a row go only in that client's
+// erasure (./handover.ts), which the log itself records (docs/security.md "Audit log").
+//
+// Rows go only through two functions of the tables' owner (SECURITY DEFINER): the retention
+// purge (icrs_audit_purge) and the scrub of a client's values when its profile row is marked
+// erased (icrs_audit_scrub, a trigger of that row). They unlock the guards with a marker no
+// session setting can make: a temporary table of the owner's, made and dropped within the call,
+// checked with current_user. On PostgreSQL with two roles (server/db/roles.ts) the app's role
+// owns nothing, so it can neither make that marker nor drop or disable a trigger.
 import { generatedKey, type EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
+import { profile } from '../../../schemas/index';
 import { AUDIT_LOG, isPrivate, ownerPath } from '../../../schemas/scope';
 import { CHANGE_CHANNEL, ownerExpression } from '../sync/changes';
 import { actionSql, noteSql } from './actions';
@@ -22,6 +30,106 @@ const BOOKKEEPING = ['createdAt', 'updatedAt', 'createdBy', 'updatedBy'];
 /** Server-kept session state: a change of these alone is the trace of another entry (a sign-out,
  * a password change, a first device unlock), not a change of its own. */
 const QUIET = ['tokenVersion', 'deviceSecret'];
+
+/** Where the owner's connection writes the retention at start (server/db/roles.ts): the app's
+ * role may read it only, so it cannot lower the retention the purge applies. */
+export const AUDIT_SETTINGS_TABLE = 'audit_settings';
+/** The marker of the audit functions (a temporary table, for the span of one call). */
+const UNLOCK = 'pg_temp.icrs_audit_unlock';
+/** The functions run with this search path: no object of the caller's can stand in for ours. */
+const DEFINER = 'SECURITY DEFINER SET search_path = public, pg_temp';
+const unlockSql = (what: string) => `CREATE TEMP TABLE icrs_audit_unlock ("what" text NOT NULL) ON COMMIT DROP;
+  INSERT INTO ${UNLOCK} ("what") VALUES (${what});`;
+
+/** The guards of the audit tables (docs/security.md "Audit log"). */
+export const AUDIT_GUARDS_SQL = [
+  // Whether one of the audit functions is running and unlocked `what` on table `guarded`: its
+  // marker exists, and both the marker and the running statement are the owner's of `guarded`.
+  // A session setting counts for nothing; another role's table of that name neither.
+  `CREATE OR REPLACE FUNCTION icrs_audit_unlocked(guarded oid, what text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  marker regclass := to_regclass('${UNLOCK}');
+  found boolean;
+BEGIN
+  IF marker IS NULL THEN RETURN false; END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_class m JOIN pg_class t ON t."relowner" = m."relowner"
+                  WHERE m."oid" = marker AND t."oid" = guarded AND m."relowner" = (SELECT r."oid" FROM pg_roles r WHERE r."rolname" = current_user)) THEN
+    RETURN false;
+  END IF;
+  EXECUTE 'SELECT EXISTS (SELECT 1 FROM ${UNLOCK} WHERE "what" = $1)' INTO found USING what;
+  RETURN found;
+END
+$$`,
+  `CREATE OR REPLACE FUNCTION icrs_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' AND icrs_audit_unlocked(TG_RELID, 'purge') THEN RETURN OLD; END IF;
+  RAISE EXCEPTION 'the audit log is append-only: % refused on %', TG_OP, TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
+END
+$$`,
+  `CREATE OR REPLACE FUNCTION icrs_audit_values_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' AND (icrs_audit_unlocked(TG_RELID, 'purge') OR icrs_audit_unlocked(TG_RELID, 'erase:' || OLD."clientId")) THEN RETURN OLD; END IF;
+  RAISE EXCEPTION 'audit values are append-only: % refused on %', TG_OP, TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
+END
+$$`,
+  `DROP TRIGGER IF EXISTS "audit_log_append_only" ON "${AUDIT_LOG}"`,
+  `CREATE TRIGGER "audit_log_append_only" BEFORE UPDATE OR DELETE ON "${AUDIT_LOG}" FOR EACH ROW EXECUTE FUNCTION icrs_audit_append_only()`,
+  `DROP TRIGGER IF EXISTS "audit_log_no_truncate" ON "${AUDIT_LOG}"`,
+  `CREATE TRIGGER "audit_log_no_truncate" BEFORE TRUNCATE ON "${AUDIT_LOG}" FOR EACH STATEMENT EXECUTE FUNCTION icrs_audit_append_only()`,
+  `DROP TRIGGER IF EXISTS "audit_values_guard" ON "${AUDIT_VALUES_TABLE}"`,
+  `CREATE TRIGGER "audit_values_guard" BEFORE UPDATE OR DELETE ON "${AUDIT_VALUES_TABLE}" FOR EACH ROW EXECUTE FUNCTION icrs_audit_values_guard()`,
+  `DROP TRIGGER IF EXISTS "audit_values_no_truncate" ON "${AUDIT_VALUES_TABLE}"`,
+  `CREATE TRIGGER "audit_values_no_truncate" BEFORE TRUNCATE ON "${AUDIT_VALUES_TABLE}" FOR EACH STATEMENT EXECUTE FUNCTION icrs_audit_append_only()`,
+];
+
+/** The functions that alone get past the guards, and the retention they read (migration
+ * 0022-audit-roles; docs/security.md "Audit log"). */
+export const AUDIT_FUNCTIONS_SQL = [
+  `CREATE TABLE IF NOT EXISTS "${AUDIT_SETTINGS_TABLE}" ("key" text PRIMARY KEY, "value" text NOT NULL)`,
+  // The retention purge: entries older than the retention the owner wrote (0: keep forever),
+  // their values first. Answers how many entries went.
+  `CREATE OR REPLACE FUNCTION icrs_audit_purge() RETURNS integer LANGUAGE plpgsql ${DEFINER} AS $$
+DECLARE
+  days integer;
+  cutoff timestamptz;
+  gone integer;
+BEGIN
+  SELECT nullif(s."value", '')::integer INTO days FROM "${AUDIT_SETTINGS_TABLE}" s WHERE s."key" = 'retentionDays';
+  IF days IS NULL OR days <= 0 THEN RETURN 0; END IF;
+  cutoff := now() - make_interval(days => days);
+  ${unlockSql(`'purge'`)}
+  DELETE FROM "${AUDIT_VALUES_TABLE}" v USING "${AUDIT_LOG}" a WHERE v."entryId" = a."id" AND a."at" < cutoff;
+  DELETE FROM "${AUDIT_LOG}" WHERE "at" < cutoff;
+  GET DIAGNOSTICS gone = ROW_COUNT;
+  DROP TABLE ${UNLOCK};
+  RETURN gone;
+END
+$$`,
+  // The scrub: when a profile row is marked erased, that client's values go, in the same
+  // statement. A trigger, so that nothing but the erasure of the row itself starts it.
+  `CREATE OR REPLACE FUNCTION icrs_audit_scrub() RETURNS trigger LANGUAGE plpgsql ${DEFINER} AS $$
+BEGIN
+  ${unlockSql(`'erase:' || NEW."${profile.keyFields[0]}"`)}
+  DELETE FROM "${AUDIT_VALUES_TABLE}" WHERE "clientId" = NEW."${profile.keyFields[0]}";
+  DROP TABLE ${UNLOCK};
+  RETURN NULL;
+END
+$$`,
+  `DROP TRIGGER IF EXISTS ${ident(`${profile.table}_erased`)} ON ${ident(profile.table)}`,
+  `CREATE TRIGGER ${ident(`${profile.table}_erased`)} AFTER UPDATE OF "erasedAt" ON ${ident(profile.table)} FOR EACH ROW
+    WHEN (OLD."erasedAt" IS NULL AND NEW."erasedAt" IS NOT NULL) EXECUTE FUNCTION icrs_audit_scrub()`,
+  // The start of an erasure (./handover.ts), before its rows are blanked: their entries say
+  // "erase" and keep no value, the profile's with the reason. The labels are believed only for a
+  // client whose profile row is marked erased (auditTriggerSql), so they hide nothing else.
+  `CREATE OR REPLACE FUNCTION icrs_audit_erase(client text, reason text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM ${ident(profile.table)} p WHERE p."${profile.keyFields[0]}" = client AND p."erasedAt" IS NULL) THEN
+    RAISE EXCEPTION 'no client % to erase', client USING ERRCODE = 'no_data_found';
+  END IF;
+  PERFORM set_config('icrs.erasing', client, true), set_config('icrs.erase_reason', coalesce(reason, ''), true);
+END
+$$`,
+];
 
 export const AUDIT_TABLES_SQL = [
   `CREATE TABLE IF NOT EXISTS "${AUDIT_TABLE}" (
@@ -52,30 +160,7 @@ export const AUDIT_TABLES_SQL = [
     "note" text
   )`,
   `CREATE INDEX IF NOT EXISTS "audit_values_client_idx" ON "${AUDIT_VALUES_TABLE}" ("clientId")`,
-  // The one delete: an entry older than the retention the purge names (./retention.ts).
-  `CREATE OR REPLACE FUNCTION icrs_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' AND OLD."at" < now() - make_interval(days => nullif(current_setting('icrs.retention_days', true), '')::int) THEN RETURN OLD; END IF;
-  RAISE EXCEPTION 'the audit log is append-only: % refused on %', TG_OP, TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
-END
-$$`,
-  `DROP TRIGGER IF EXISTS "audit_log_append_only" ON "${AUDIT_TABLE}"`,
-  `CREATE TRIGGER "audit_log_append_only" BEFORE UPDATE OR DELETE ON "${AUDIT_TABLE}" FOR EACH ROW EXECUTE FUNCTION icrs_audit_append_only()`,
-  `DROP TRIGGER IF EXISTS "audit_log_no_truncate" ON "${AUDIT_TABLE}"`,
-  `CREATE TRIGGER "audit_log_no_truncate" BEFORE TRUNCATE ON "${AUDIT_TABLE}" FOR EACH STATEMENT EXECUTE FUNCTION icrs_audit_append_only()`,
-  // A client's values go only within that client's erasure (icrs.erasing names the client).
-  `CREATE OR REPLACE FUNCTION icrs_audit_values_guard() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' AND OLD."clientId" = current_setting('icrs.erasing', true) THEN RETURN OLD; END IF;
-  IF TG_OP = 'DELETE' AND EXISTS (SELECT 1 FROM "${AUDIT_TABLE}" a WHERE a."id" = OLD."entryId"
-      AND a."at" < now() - make_interval(days => nullif(current_setting('icrs.retention_days', true), '')::int)) THEN RETURN OLD; END IF;
-  RAISE EXCEPTION 'audit values are append-only: % refused on %', TG_OP, TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
-END
-$$`,
-  `DROP TRIGGER IF EXISTS "audit_values_guard" ON "${AUDIT_VALUES_TABLE}"`,
-  `CREATE TRIGGER "audit_values_guard" BEFORE UPDATE OR DELETE ON "${AUDIT_VALUES_TABLE}" FOR EACH ROW EXECUTE FUNCTION icrs_audit_values_guard()`,
-  `DROP TRIGGER IF EXISTS "audit_values_no_truncate" ON "${AUDIT_VALUES_TABLE}"`,
-  `CREATE TRIGGER "audit_values_no_truncate" BEFORE TRUNCATE ON "${AUDIT_VALUES_TABLE}" FOR EACH STATEMENT EXECUTE FUNCTION icrs_audit_append_only()`,
+  ...AUDIT_GUARDS_SQL,
   // New entries are heard by the audit screen through the change stream, with their
   // organisation. The row triggers of entity tables notify themselves (one call less per row);
   // this one tells of the entries the server writes itself (sign-in failures, downloads…).
@@ -164,6 +249,15 @@ BEGIN
   row_now := coalesce(new_row, old_row);
   client := ${clientSql(entity)};
   erasing := coalesce(client = nullif(current_setting('icrs.erasing', true), ''), false);
+  IF erasing THEN
+    -- Believed only for a client marked erased (icrs_audit_erase): a label set on a living one
+    -- would hide the values of its changes.
+    erasing := ${
+      isRoot
+        ? `(row_now->>'erasedAt') IS NOT NULL`
+        : `EXISTS (SELECT 1 FROM ${ident(profile.table)} p WHERE p."${profile.keyFields[0]}" = client AND p."erasedAt" IS NOT NULL)`
+    };
+  END IF;
   act := ${actionSql(entity)};
   note := ${noteSql(entity)};
   IF erasing THEN
