@@ -73,7 +73,10 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   // Every write made for a request tells the database who makes it (the audit log, issue 28).
   const db = withAuditActor(await openDb(config));
   // On PostgreSQL with DATABASE_OWNER_URL, migrated by the owner role (server/db/roles.ts).
-  const roleWarning = await prepareDatabase(db, config, migrations);
+  const roleWarning = await prepareDatabase(db, config, migrations).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
   // After a restore from a backup, every earlier session is over (server/ops/restoreMark.ts).
   const tokens = new TokenService(await tokenSecret(db, config), config.tokenTtlSeconds, (await lastRestoreSeconds(db)) ?? 0);
   const firstAdmin = await ensureFirstAdmin(db, config);

@@ -338,7 +338,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     const before = await total();
     expect(await purgeAudit(t.server.db)).toBe(0); // the default: forever
     // The retention is the owner's to write (at start, from AUDIT_RETENTION_DAYS).
-    await t.asOwner(`UPDATE "audit_settings" SET "value" = '30' WHERE "key" = 'retentionDays'`);
+    await t.asOwner(`INSERT INTO "audit_settings" ("key", "value") VALUES ('retentionDays', '30')`);
     expect(await purgeAudit(t.server.db)).toBe(1);
     expect(await total()).toBe(before - 1);
     expect(await t.server.db.query('SELECT 1 FROM "audit_values" WHERE "clientId" = $1', ['old-client'])).toEqual([]);
@@ -349,7 +349,7 @@ describe.each(backends)('audit log on %s', (backend) => {
         await tx.query('DELETE FROM "audit_log" WHERE "at" > now() - interval \'1 day\'');
       }),
     ).rejects.toThrow(/append-only|permission denied/);
-    await t.asOwner(`UPDATE "audit_settings" SET "value" = '0' WHERE "key" = 'retentionDays'`);
+    await t.asOwner(`DELETE FROM "audit_settings" WHERE "key" = 'retentionDays'`);
   });
 
   it('shows a record history, newest first, to those who may read the record, and to no one else', async () => {

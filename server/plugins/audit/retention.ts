@@ -9,8 +9,13 @@ import { AUDIT_SETTINGS_TABLE } from './triggers';
 
 const DAY_MS = 86_400_000;
 
-/** Writes the retention the purge applies; run by the tables' owner (at start, after migrating). */
+/** Writes the retention the purge applies; run by the tables' owner (at start, after migrating).
+ * No row is the default, forever: a server started with it changes nothing in the database. */
 export async function writeRetention(tx: Queryable, days: number): Promise<void> {
+  if (days <= 0) {
+    await tx.query(`DELETE FROM "${AUDIT_SETTINGS_TABLE}" WHERE "key" = 'retentionDays'`);
+    return;
+  }
   await tx.query(
     `INSERT INTO "${AUDIT_SETTINGS_TABLE}" ("key", "value") VALUES ('retentionDays', $1)
      ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value" WHERE "${AUDIT_SETTINGS_TABLE}"."value" IS DISTINCT FROM EXCLUDED."value"`,
