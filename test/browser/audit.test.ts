@@ -163,7 +163,8 @@ describe('audit log', () => {
     const found = office.page.getByTestId('audit-client-row').filter({ hasText: regNo });
     await found.getByTestId('client-erase').click();
     const dialog = office.page.getByTestId('client-erase-dialog');
-    await dialog.getByLabel('Reason').fill('The client asked in writing');
+    await dialog.getByLabel('Reason').selectOption('clientRequest');
+    await dialog.getByLabel('Note (optional)').fill('Asked in writing');
     await dialog.getByLabel('Your password').fill(orgAdmin.password);
     await dialog.getByRole('button', { name: 'Erase' }).click();
     await poll(async () => (await t.api('GET', `/profile/${profId}`, { token: tokens[worker.userName] })).status).toBe(404);

@@ -27,6 +27,7 @@ import {
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
 import {
   countPending,
+  discardPending,
   exportPending,
   importPending,
   listPending,
@@ -516,6 +517,56 @@ describe('per-record outcomes', () => {
     const again = await uploadAll(d, { only: [{ table: serviceProvider.table, key: sp }] });
     expect(again.total).toBe(1);
     expect(again.kinds.find((k) => k.table === serviceProvider.table)).toMatchObject({ failed: 1 });
+  });
+
+  it('a record of a client erased on the server meanwhile: refused with the erasure message, never sent again, only discarded', async () => {
+    await open();
+    await t.createUser({ userName: 'office-erase', password: 'office-password-1', role: 7, location: 1 });
+    const office = await t.login('office-erase', 'office-password-1');
+    const person = bodyOf(profile);
+    expect((await t.api('POST', '/profile/', { token, body: person })).status).toBe(201);
+    const prof = String(person.prof_Id);
+    // Saved offline: the client's social sheet, and a skills sheet edited from the server's copy.
+    await addPending(social, { ...bodyOf(social, { profile: prof }), needs: 'Written offline' });
+    expect((await t.api('POST', '/profile/skprofile/', { token, body: { prof_Id: prof, diploma: 'Before' } })).status).toBe(201);
+    await addPending(skills, { prof_Id: prof, diploma: 'Edited offline' }, 'update');
+    const erased = await t.api('POST', `/profile/${prof}/erase`, {
+      token: office,
+      body: { reasonCode: 'clientRequest', password: 'office-password-1' },
+    });
+    expect(erased.status).toBe(200);
+
+    const { http, log } = client();
+    const d = deps(http);
+    const first = await uploadAll(d);
+    const ERASED = "This client's data was erased on the server: nothing more can be stored for this client";
+    for (const kind of [social, skills])
+      expect(
+        first.kinds.find((k) => k.table === kind.table),
+        kind.table,
+      ).toMatchObject({ failed: 1 });
+    expect(d.notify).toHaveBeenCalledWith(expect.any(String), ERASED);
+    const pending = await listPending(db as IcrsDatabase);
+    expect(pending.map((p) => [p.table, p.state, p.lastError])).toEqual(
+      expect.arrayContaining([
+        [social.table, 'erased', ERASED],
+        [skills.table, 'erased', ERASED],
+      ]),
+    );
+    // Never sent again, nor retried, nor exported: the client's data never reaches the server.
+    log.length = 0;
+    const second = await uploadAll(d);
+    expect(log).toEqual([]);
+    expect(second.kinds.find((k) => k.table === social.table)).toMatchObject({ skipped: 1, failed: 0 });
+    expect(await retry(db as IcrsDatabase, social.table, prof)).toBe(false);
+    expect(JSON.parse(await exportPending(db as IcrsDatabase)).records[social.table]).toEqual([]);
+    expect(await countPending(db as IcrsDatabase)).toBe(2);
+    // Only the user's discard removes them.
+    expect(await discardPending(db as IcrsDatabase, social.table, prof)).toBe(true);
+    expect(await discardPending(db as IcrsDatabase, skills.table, prof)).toBe(true);
+    expect(await countPending(db as IcrsDatabase)).toBe(0);
+    const [stored] = await t.server.db.query<Body>('SELECT "needs" FROM "tbl_profiles_social" WHERE "prof_Id" = $1', [prof]);
+    expect(stored?.needs ?? null).toBeNull();
   });
 
   it('a stale update ends in a conflict that keeps both sides until the user chooses', async () => {

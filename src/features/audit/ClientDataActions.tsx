@@ -1,16 +1,17 @@
 // A client's data handed over or erased (issue 28 §4), for the roles that hold
 // 'clients.handover' (role 1, and role 7 for its own organisation): "Export all data (ZIP)"
-// downloads everything held about the client; "Erase this client" asks a reason and the user's
-// password (as a deletion does) and removes the personal data for good. Online only.
+// downloads everything held about the client; "Erase this client" asks why (a reason from the
+// list and an optional note) and the user's password (as a deletion does) and removes the
+// personal data for good (./EraseClientDialog.tsx). Online only.
 import { useState } from 'react';
 import { Box, Button, CircularProgress } from '@mui/material';
 import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
 import FolderZipIcon from '@mui/icons-material/FolderZip';
 import { useIntl } from 'react-intl';
-import { DeleteDialog } from '../../components/DeleteDialog';
 import { messageOf } from '../../components/entity';
 import { notify } from '../../lib/notify';
 import { eraseClient, exportClient } from './auditApi';
+import { EraseClientDialog } from './EraseClientDialog';
 
 export interface ClientDataActionsProps {
   profId: string;
@@ -62,21 +63,13 @@ export function ClientDataActions({ profId, name, regNo, onErased, size = 'mediu
       >
         {say('audit.clientData.erase')}
       </Button>
-      <DeleteDialog
+      <EraseClientDialog
         open={erasing}
-        entityLabel={say('entity.profile')}
         name={shown}
-        testId="client-erase-dialog"
-        texts={{
-          title: say('audit.clientData.eraseTitle', { name: shown }),
-          text: say('audit.clientData.eraseText'),
-          confirm: say('audit.clientData.eraseConfirm'),
-          failed: say('audit.clientData.eraseFailed'),
-        }}
         onCancel={() => setErasing(false)}
-        onConfirm={async (reason, password) => {
-          // A wrong password rejects: the dialog shows the server's message and stays open.
-          await eraseClient(profId, reason, password);
+        onConfirm={async (reasonCode, note, password) => {
+          // A wrong password or a note naming the client rejects: the dialog says so and stays open.
+          await eraseClient(profId, reasonCode, note, password);
           setErasing(false);
           notify.success(say('audit.clientData.erasedTitle'), say('audit.clientData.erased', { name: shown }));
           onErased();

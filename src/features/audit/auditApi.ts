@@ -1,6 +1,7 @@
 // The audit routes of the API (issue 28, docs/api.md): a record's history, the audit log and
 // its CSV, the client data requests search, and a client's export and erasure. Online only:
 // nothing here is kept on the device.
+import type { EraseReason } from '../../../schemas/erasure';
 import { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { downloadBlob } from '../../lib/download';
@@ -90,7 +91,8 @@ export function exportClient(profId: string, regNo?: string): Promise<void> {
   return saveAttachment(`/profile/${encodeURIComponent(profId)}/export`, {}, `client-${regNo || profId}-${today()}.zip`);
 }
 
-/** POST /api/profile/:id/erase: a wrong password rejects (400 delete.badPassword). */
-export async function eraseClient(profId: string, reason: string, password: string): Promise<void> {
-  await api.post(`/profile/${encodeURIComponent(profId)}/erase`, { reason, password }, { silent: true });
+/** POST /api/profile/:id/erase: a wrong password rejects (400 delete.badPassword), and so does a
+ * note holding the client's values (400 erase.noteHasClientValue, `errors` on the field `note`). */
+export async function eraseClient(profId: string, reasonCode: EraseReason, note: string, password: string): Promise<void> {
+  await api.post(`/profile/${encodeURIComponent(profId)}/erase`, { reasonCode, ...(note ? { note } : {}), password }, { silent: true });
 }

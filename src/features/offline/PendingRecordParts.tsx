@@ -17,6 +17,7 @@ const STATE_COLORS: Record<string, ChipColor> = {
   conflict: 'warning',
   waiting: 'secondary',
   deleted: 'error',
+  erased: 'error',
 };
 
 interface ActionProps {
@@ -36,6 +37,9 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
   if (record.state === 'conflict') return <ConflictActions record={record} name={name} disabled={busy} />;
   // Deleted on the server: a retry can never succeed (issue 30 §7); keep a copy, then discard.
   const deleted = record.state === 'deleted';
+  // Its client erased on the server: discard only, no retry and no copy, so that the client's
+  // data never reaches the server again (docs/security.md "Erased means gone").
+  const erased = record.state === 'erased';
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
       {deleted && (
@@ -50,7 +54,7 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
           {intl.formatMessage({ id: 'offline.pending.exportOne' })}
         </Button>
       )}
-      {!waiting && !deleted && (
+      {!waiting && !deleted && !erased && (
         <Button
           size="small"
           variant="outlined"
@@ -90,7 +94,9 @@ export function StateChip({ state }: { state: string }) {
 
 /** The state to show: the engine's, or "waiting for parent" when its parent is pending too. */
 export function shownState(record: PendingRecord, waiting: ReadonlySet<string>): string {
-  return record.state !== 'conflict' && waiting.has(refOf(record.table, record.key)) ? 'waiting' : record.state;
+  return record.state !== 'conflict' && record.state !== 'erased' && waiting.has(refOf(record.table, record.key))
+    ? 'waiting'
+    : record.state;
 }
 
 export interface ListProps {

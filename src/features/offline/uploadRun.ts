@@ -102,7 +102,12 @@ function firstError(report: UploadReport): string | undefined {
  * only when the store holds no pending record after the run: the report says what was tried,
  * the store what is left.
  */
-export function summaryOf(report: UploadReport, left: number, deleted: readonly string[] = []): UploadSummary | null {
+export function summaryOf(
+  report: UploadReport,
+  left: number,
+  deleted: readonly string[] = [],
+  erased: readonly string[] = [],
+): UploadSummary | null {
   const kept = t('offline.summary.kept', { count: left });
   if (report.stopped === 'noConnection') return left ? { left, severity: 'error', text: `${t('offline.failure.network')} ${kept}` } : null;
   if (report.stopped === 'aborted') return { left, severity: 'info', text: `${t('offline.stopped')} ${kept}` };
@@ -112,9 +117,12 @@ export function summaryOf(report: UploadReport, left: number, deleted: readonly 
   const failed = failedKinds(report);
   if (failed) parts.push(t('offline.summary.failed', { kinds: failed }));
   if (deleted.length) parts.push(t('offline.summary.deleted', { names: deleted.join(', ') }));
-  // Records deleted on the server are named above; their 404 would only say it again.
+  if (erased.length) parts.push(t('offline.summary.erased', { names: erased.join(', ') }));
+  // Records deleted on the server, or of a client erased there, are named above; their 404 or
+  // 410 would only say it again.
   const failedCount = report.kinds.reduce((n, k) => n + k.failed, 0);
-  const onlyDeleted = deleted.length > 0 && failedCount <= deleted.length;
+  const named = deleted.length + erased.length;
+  const onlyDeleted = named > 0 && failedCount <= named;
   const reason = report.stopped === 'connectionLost' ? t('offline.failure.network') : onlyDeleted ? undefined : firstError(report);
   if (reason) parts.push(asSentence(failureText(reason)));
   parts.push(kept);
@@ -127,12 +135,13 @@ function uploadFigures(report: UploadReport): string {
   return t('offline.uploadDone', { success: sum((k) => k.success), failed: sum((k) => k.failed), skipped: sum((k) => k.skipped) });
 }
 
-/** The records the server answered were deleted there meanwhile ("Service provider: Centre X"). */
-async function deletedOnServer(db: IcrsDatabase): Promise<string[]> {
+/** The records the server answered were deleted there meanwhile ("Service provider: Centre X"),
+ * and those whose client was erased there. */
+async function goneOnServer(db: IcrsDatabase): Promise<{ deleted: string[]; erased: string[] }> {
   const records = await listPending(db);
-  return records
-    .filter((r) => r.state === 'deleted')
-    .map((r) => t('offline.summary.namedRecord', { kind: t(kindLabel(r.table)), name: r.label }));
+  const named = (state: string) =>
+    records.filter((r) => r.state === state).map((r) => t('offline.summary.namedRecord', { kind: t(kindLabel(r.table)), name: r.label }));
+  return { deleted: named('deleted'), erased: named('erased') };
 }
 
 function announce(summary: UploadSummary | null): void {
@@ -205,7 +214,8 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
       return null;
     }
     if (report.uploaded > 0) noteSuccess('upload');
-    const summary = summaryOf(report, await countPending(db), await deletedOnServer(db));
+    const gone = await goneOnServer(db);
+    const summary = summaryOf(report, await countPending(db), gone.deleted, gone.erased);
     setState({ running: false, report, summary });
     announce(summary);
     return report;

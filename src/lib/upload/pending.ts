@@ -5,7 +5,7 @@ import type { EntityShape } from '../../../schemas/define';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../db/collections';
 import { forgetPullCheckpoints } from '../db/replication';
 import { collection, labelOf, pendingDocs, readDoc, dropLocalEdit, uploadKind, UPLOAD_KINDS, type DocData, type LocalDoc } from './store';
-import { conflictOf, deletedOf, shownError } from './sync-error';
+import { conflictOf, deletedOf, erasedOf, shownError } from './sync-error';
 import type { PendingRecord } from './types';
 
 const PENDING = { selector: { syncState: 'pending' }, sort: [{ sortDesc: 'asc' as const }] };
@@ -20,7 +20,7 @@ function toPending(entity: EntityShape, doc: LocalDoc): PendingRecord {
     key: doc.primary,
     label: labelOf(entity, data),
     op: data.syncOp ?? 'create',
-    state: conflict ? 'conflict' : deleted ? 'deleted' : lastError ? 'failed' : 'pending',
+    state: conflict ? 'conflict' : deleted ? 'deleted' : erasedOf(data.syncError) ? 'erased' : lastError ? 'failed' : 'pending',
     attempts: data.syncAttempts ?? 0,
     ...(lastError ? { lastError } : {}),
     ...(conflict ? { conflict } : {}),
@@ -63,11 +63,12 @@ export async function countPending(db: IcrsDatabase): Promise<number> {
  * attempts and last error are cleared. Every pending record is sent by every upload anyway; to
  * send this one at once, call `uploadAll(deps, { only: [{ table, key }] })`. A conflict is not
  * retried (it would be refused again): settle it with `resolveConflict`. Answers false when
- * there was nothing to retry.
+ * there was nothing to retry, and for a record whose client was erased on the server.
  */
 export async function retry(db: IcrsDatabase, table: string, key: string): Promise<boolean> {
   const doc = await readDoc(db, uploadKind(table), key);
-  if (doc?.syncState !== 'pending' || conflictOf(doc.syncError)) return false;
+  // A record of an erased client is never sent again (docs/security.md "Erased means gone").
+  if (doc?.syncState !== 'pending' || conflictOf(doc.syncError) || erasedOf(doc.syncError)) return false;
   await doc.incrementalModify((d) => {
     const next: DocData = { ...d, syncAttempts: 0 };
     delete next.syncError;

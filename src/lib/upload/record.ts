@@ -32,11 +32,13 @@ import {
   type DocData,
   type LocalDoc,
 } from './store';
-import { CONFLICT, conflictOf, deletedText } from './sync-error';
+import { CONFLICT, conflictOf, deletedText, erasedOf, erasedText } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
 
 /** Report text of a child held back because its parent is not on the server (issue 4 §3). */
 export const PARENT_NOT_UPLOADED = 'parent not uploaded';
+/** Report text of a record whose client was erased on the server: never sent again. */
+export const CLIENT_ERASED = 'client erased';
 /** A duplicate key whose server record was deleted: nothing to merge into, so it is kept. */
 export const DELETED_ON_SERVER = 'duplicate entry: the server has deleted this record';
 
@@ -80,7 +82,7 @@ export async function prepareRecord(ctx: RecordContext, entity: EntityShape, key
 export async function prepareRecords(ctx: RecordContext, entity: EntityShape, keys: readonly string[]): Promise<(Ready | Skipped)[]> {
   const docs = await readDocs(ctx.db, entity, keys);
   // Gone or no longer pending: another tab (or an earlier run that crashed after its request) finished it.
-  const waiting = [...docs.values()].filter((doc) => doc.syncState === 'pending' && !conflictOf(doc.syncError));
+  const waiting = [...docs.values()].filter((doc) => doc.syncState === 'pending' && !conflictOf(doc.syncError) && !erasedOf(doc.syncError));
   const [parents, images] = await Promise.all([
     pendingParents(
       ctx.db,
@@ -98,6 +100,8 @@ export async function prepareRecords(ctx: RecordContext, entity: EntityShape, ke
     const doc = docs.get(key);
     if (!doc || doc.syncState !== 'pending') return { status: 'skipped' };
     if (conflictOf(doc.syncError)) return { status: 'skipped', message: CONFLICT };
+    // Its client was erased on the server: it is never sent again, only discarded by the user.
+    if (erasedOf(doc.syncError)) return { status: 'skipped', message: CLIENT_ERASED };
     if (parentField && parents.has(String(doc.get(parentField)))) return { status: 'skipped', message: PARENT_NOT_UPLOADED };
     return { key, doc, images: images.get(key) ?? [] };
   });
@@ -188,7 +192,11 @@ async function fail(
   serverUpdatedAt?: string,
 ): Promise<Outcome> {
   ctx.notify(errorTitle(entity), failure.message);
-  await markFailed(doc, deletedText(failure.status, failure.body, failure.message) ?? failure.message, serverUpdatedAt);
+  const kept =
+    deletedText(failure.status, failure.body, failure.message) ??
+    erasedText(failure.status, failure.body, failure.message) ??
+    failure.message;
+  await markFailed(doc, kept, serverUpdatedAt);
   return { status: 'failed', message: failure.message, images, transient: failure.transient, httpStatus: failure.status };
 }
 

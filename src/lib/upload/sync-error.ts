@@ -40,7 +40,31 @@ export function conflictOf(syncError: unknown): ConflictInfo | undefined {
 /** The text to show for `syncError`. */
 export function shownError(syncError: unknown): string | undefined {
   if (typeof syncError !== 'string' || !syncError) return undefined;
-  return conflictOf(syncError) ? CONFLICT : (deletedOf(syncError)?.message ?? syncError);
+  return conflictOf(syncError) ? CONFLICT : (deletedOf(syncError)?.message ?? erasedOf(syncError)?.message ?? syncError);
+}
+
+/** The record's client was erased on the server (410 'http.clientErased', docs/security.md
+ * "Erased means gone"): its `syncError`, kept as JSON like a deletion's, with the server's
+ * message; undefined for any other failure. Such a record is never sent again (prepareRecords)
+ * nor retried: the user can only discard it, so the client's data never reaches the server. */
+export function erasedText(
+  status: number | undefined,
+  body: Readonly<Record<string, unknown>> | undefined,
+  message: string,
+): string | undefined {
+  if (status !== 410 || body?.code !== 'http.clientErased') return undefined;
+  return JSON.stringify({ erased: true, message: message.slice(0, 500) || 'erased' });
+}
+
+/** The erasure kept in `syncError`, if that is what it holds. */
+export function erasedOf(syncError: unknown): { message: string } | undefined {
+  if (typeof syncError !== 'string' || !syncError.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(syncError) as { erased?: unknown; message?: unknown };
+    return parsed.erased === true ? { message: typeof parsed.message === 'string' ? parsed.message : '' } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The record was deleted on the server (404 'http.recordDeleted' with `deleted`, issue 30 §7):

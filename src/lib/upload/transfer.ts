@@ -6,6 +6,7 @@ import { COMPOSITE_KEY } from '../../../schemas/derive/rxdb';
 import { file as fileEntity } from '../../../schemas/index';
 import type { IcrsDatabase } from '../db/collections';
 import { collection, imagesOfMany, localKey, pendingDocs, uploadKind, UPLOAD_KINDS, type DocData } from './store';
+import { erasedOf } from './sync-error';
 import type { ImportResult } from './types';
 
 export const EXPORT_FORMAT = 'icrs-pending';
@@ -21,12 +22,14 @@ export interface PendingExport {
   files: DocData[];
 }
 
-/** The pending records and their images as a JSON document. */
+/** The pending records and their images as a JSON document. Records whose client was erased on
+ * the server are left out: they are only ever discarded, and no copy of them is made
+ * (docs/security.md "Erased means gone"). */
 export async function exportPending(db: IcrsDatabase): Promise<string> {
   const records: Record<string, DocData[]> = {};
   const files: DocData[] = [];
   for (const entity of UPLOAD_KINDS) {
-    const docs = await pendingDocs(db, entity);
+    const docs = (await pendingDocs(db, entity)).filter((d) => !erasedOf(d.get('syncError')));
     records[entity.table] = docs.map((d) => d.toMutableJSON() as DocData);
     const images = await imagesOfMany(
       db,

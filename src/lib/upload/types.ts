@@ -82,7 +82,8 @@ export interface UploadReport {
 }
 
 /** State of a pending record on the pending-records screen. */
-export type PendingState = 'pending' | 'failed' | 'conflict' | 'deleted';
+/** `erased`: its client was erased on the server (410 http.clientErased): never sent again, only discarded. */
+export type PendingState = 'pending' | 'failed' | 'conflict' | 'deleted' | 'erased';
 
 /** One line of the pending-records screen. */
 export interface PendingRecord {

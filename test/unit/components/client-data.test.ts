@@ -1,13 +1,15 @@
 // @vitest-environment jsdom
 // A client's data handed over or erased (issue 28 §4): "Export all data (ZIP)" saves the
-// server's ZIP under its name; "Erase this client" asks a reason (3 characters at least) and
-// the password, shows the server's wrong-password message and stays open, then erases; the
-// client data requests screen finds clients and offers both actions on each.
+// server's ZIP under its name; "Erase this client" asks a reason from the list, an optional
+// note and the password, shows the server's wrong-password message and stays open, shows a
+// refused note under the note, then erases; the client data requests screen finds clients and
+// offers both actions on each.
 import { createElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../../../src/lib/api';
-import { click, inputByLabel, render, typeInto, wait, type Rendered } from './render';
+import { act } from 'react';
+import { click, helperOf, inputByLabel, render, typeInto, wait, type Rendered } from './render';
 import { mockApi, PROF, signIn, type Call } from './audit-fixtures';
 
 const saved = vi.hoisted(() => [] as { blob: Blob; fileName: string }[]);
@@ -40,7 +42,17 @@ function answer(password = 'right-pass') {
     if (call.url === `/profile/${PROF}/export`)
       return { status: 200, data: new Blob(['PK']), headers: { 'content-disposition': `attachment; filename="client-ESPAB12CD34.zip"` } };
     if (call.url === `/profile/${PROF}/erase`) {
-      const body = call.data as { password?: string };
+      const body = call.data as { password?: string; note?: string };
+      if (body.note?.includes('0812'))
+        return {
+          status: 400,
+          data: {
+            statusCode: 400,
+            code: 'erase.noteHasClientValue',
+            message: "The note holds the client's phone number",
+            errors: [{ field: 'note', message: "The note holds the client's phone number" }],
+          },
+        };
       if (body.password !== password)
         return { status: 400, data: { statusCode: 400, code: 'delete.badPassword', message: 'Wrong password: nothing was deleted' } };
       return { status: 200, data: { result: 'erased', id: PROF } };
@@ -79,28 +91,48 @@ describe('ClientDataActions', () => {
     expect(saved.map((s) => s.fileName)).toEqual(['client-ESPAB12CD34.zip']);
   });
 
-  it('erases with a reason and the password; a wrong password says so and keeps the dialog', async () => {
+  it('erases with a reason from the list, a note and the password; a wrong password or a note naming the client says so', async () => {
     answer();
     const onErased = vi.fn();
     shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
     await click(shown.container.querySelector('[data-testid="client-erase"]') as Element);
     expect(dialog()?.textContent).toContain('Erase Neema Baraka (ESPAB12CD34)?');
-    expect(confirmButton()?.disabled).toBe(true);
-    await typeInto(inputByLabel(document.body, 'Reason'), 'ab');
+    const reason = dialog()?.querySelector<HTMLSelectElement>('[data-testid="client-erase-reason"]') as HTMLSelectElement;
+    expect(Array.from(reason.options).map((o) => o.textContent)).toEqual([
+      'Choose a reason',
+      "The client's request",
+      'Consent withdrawn',
+      'Duplicate record',
+      'Data no longer needed',
+      'Legal obligation',
+      'Other',
+    ]);
+    expect(helperOf(document.body, 'Note (optional)')).toContain('no name, phone number, date of birth');
     await typeInto(inputByLabel(document.body, 'Your password') as HTMLInputElement, 'wrong-pass');
-    expect(confirmButton()?.disabled).toBe(true); // a reason of 3 characters at least
-    await typeInto(inputByLabel(document.body, 'Reason'), 'Asked by the client on 20 Nov');
+    expect(confirmButton()?.disabled).toBe(true); // a reason must be chosen
+    await act(async () => {
+      reason.value = 'consentWithdrawn';
+      reason.dispatchEvent(new Event('change', { bubbles: true }));
+    });
     expect(confirmButton()?.textContent).toBe('Erase');
+    expect(confirmButton()?.disabled).toBe(false);
     await click(confirmButton() as Element);
     await wait(20);
     expect(dialog()?.querySelector('[role="alert"]')?.textContent).toContain('Wrong password: nothing was deleted');
     expect(onErased).not.toHaveBeenCalled();
     await typeInto(inputByLabel(document.body, 'Your password') as HTMLInputElement, 'right-pass');
+    await typeInto(inputByLabel(document.body, 'Note (optional)'), 'Called from 0812 345 678');
+    await click(confirmButton() as Element);
+    await wait(20);
+    expect(helperOf(document.body, 'Note (optional)')).toBe("The note holds the client's phone number");
+    expect(onErased).not.toHaveBeenCalled();
+    await typeInto(inputByLabel(document.body, 'Note (optional)'), 'Letter received at the office');
     await click(confirmButton() as Element);
     await wait(20);
     expect(calls.filter((c) => c.method === 'post').map((c) => [c.url, c.data])).toEqual([
-      [`/profile/${PROF}/erase`, { reason: 'Asked by the client on 20 Nov', password: 'wrong-pass' }],
-      [`/profile/${PROF}/erase`, { reason: 'Asked by the client on 20 Nov', password: 'right-pass' }],
+      [`/profile/${PROF}/erase`, { reasonCode: 'consentWithdrawn', password: 'wrong-pass' }],
+      [`/profile/${PROF}/erase`, { reasonCode: 'consentWithdrawn', note: 'Called from 0812 345 678', password: 'right-pass' }],
+      [`/profile/${PROF}/erase`, { reasonCode: 'consentWithdrawn', note: 'Letter received at the office', password: 'right-pass' }],
     ]);
     expect(onErased).toHaveBeenCalledTimes(1);
     expect(toasts).toEqual([['success', 'Client erased', 'The data of Neema Baraka (ESPAB12CD34) was erased.']]);
