@@ -12,7 +12,7 @@ import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName, JOB_REFERRAL_FLOW, REFERRAL_FLOW, type StatusFlow } from '../../schemas/index';
 import { configFromEnv } from '../config';
 import { openDb, type Db, type Queryable } from '../db/index';
-import { migrate } from '../db/migrations';
+import { prepareDatabase } from '../db/roles';
 import { seedLookupLists } from '../plugins/lists/index';
 import { seedLists, type ListItem } from './lists';
 
@@ -921,13 +921,15 @@ function report(summary: DemoSummary, seconds: number, where: string): string {
     .join('\n');
 }
 
-/** The `seed:demo` script: the server's database (DATABASE_URL or DATA_DIR), migrated. */
+/** The `seed:demo` script: the server's database (DATABASE_URL or DATA_DIR), migrated as the
+ * server does it (by DATABASE_OWNER_URL's role when set: server/db/roles.ts). */
 export async function runSeedDemo(argv: readonly string[]): Promise<void> {
   const { scale, seed } = parseArgs(argv);
   const config = configFromEnv();
   const db = await openDb(config);
   try {
-    await migrate(db);
+    const warning = await prepareDatabase(db, config);
+    if (warning) console.warn(`Warning: ${warning}`);
     const started = performance.now();
     const summary = await seedDemo(db, { scale, seed, createdBy: await firstAdministrator(db) });
     const where = config.databaseUrl ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`;
