@@ -1,6 +1,6 @@
 // The one HTTP client (product.md §7, §8). Screens and features call the API only through `api`.
 import axios, { AxiosHeaders, isAxiosError, type InternalAxiosRequestConfig } from 'axios';
-import { logout } from './auth';
+import { lockNow, logout } from './auth';
 import { t } from './i18n';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
@@ -26,6 +26,9 @@ interface ErrorBody {
 /** The server's 403 while a temporary password must be changed (issue 26 §5): every route but
  * change password and sign-out answers it, so the app goes to change password. */
 const MUST_CHANGE_PASSWORD = 'auth.mustChangePassword';
+
+/** The server's 401 to a call without a session token. */
+const NO_TOKEN = 'auth.noToken';
 
 const SESSION_ENDING_MESSAGES = ['jwt expired', 'invalid signature'];
 
@@ -63,7 +66,11 @@ function applyAuthRules(status: number | undefined, message: string, code: strin
   // A deactivated account: its mirror and drafts leave the device at the next start (issue 25).
   const user = getUser();
   if (status === 401 && code === 'auth.inactive' && user) forgetAtNextStart(user.userId);
-  if (status === 401) {
+  if (status === 401 && code === NO_TOKEN && signedIn && !getToken()) {
+    // Unlocked offline, the device holds no session token (docs/security.md "Shared and lost
+    // devices"): the lock screen asks for the password, which signs in again; nothing is lost.
+    lockNow();
+  } else if (status === 401) {
     clearIdentity();
     if (signedIn) logout(); // local only: the server already refused the token
   } else if (signedIn && SESSION_ENDING_MESSAGES.includes(message)) {

@@ -26,15 +26,17 @@ function endServerSession(token: string | null): void {
 export function logout(): void {
   if (loggingOut) return; // several failing requests can ask at once
   loggingOut = true;
-  lockEverywhere(getUser()?.userId ?? null);
-  endServerSession(getToken());
+  const token = getToken();
+  lockEverywhere(getUser()?.userId ?? null, { endSession: false });
+  endServerSession(token);
   clearSession();
   navigateTo('/', { replace: true });
   window.setTimeout(() => window.location.reload(), LOGOUT_RELOAD_DELAY_MS);
 }
 
 /** Locks the device's data now (the top bar's lock): the page reloads into the lock screen, so
- * no decrypted value stays in memory; the user unlocks with their password, offline too. */
+ * no decrypted value stays in memory, and the session token is gone from the device and ended
+ * on the server; the user unlocks with their password, offline too. */
 export function lockNow(): void {
   lockEverywhere(getUser()?.userId ?? null);
   window.location.reload();

@@ -1,5 +1,11 @@
 // Browser storage of product.md §3: token, user, lang, mode, theme, lists. Every read validates what it
 // finds, because localStorage is shared with older builds and can hold anything.
+//
+// The session token is never in localStorage (docs/security.md "Shared and lost devices"): it
+// lives in this page's memory and in this tab's sessionStorage, only while the device is
+// unlocked, so an online reload needs no password, and a lock, a sign-out or a browser restart
+// leaves none behind (a lock also ends it on the server). The user (who is signed in on this
+// device, for the lock screen) stays in localStorage: it opens nothing.
 
 export type Lang = 'fr' | 'en';
 export type Mode = 'online' | 'offline';
@@ -19,7 +25,10 @@ export interface SessionUser {
 }
 
 const KEY = {
-  token: 'token',
+  /** In sessionStorage (this tab), not localStorage. */
+  token: 'icrs.token',
+  /** Where the release before kept the token, in localStorage: removed at start. */
+  legacyToken: 'token',
   user: 'user',
   lang: 'lang',
   mode: 'mode',
@@ -80,8 +89,46 @@ export function setThemeName(theme: ThemeName): void {
   write(KEY.theme, theme);
 }
 
+let memoryToken: string | null = null;
+
+function readTabToken(): string | null {
+  try {
+    return sessionStorage.getItem(KEY.token) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The session token of this tab: in memory, or in this tab's sessionStorage (a reload). */
 export function getToken(): string | null {
-  return read(KEY.token) || null;
+  memoryToken ??= readTabToken();
+  return memoryToken;
+}
+
+/** Keeps the session token in memory and this tab's sessionStorage (null: drops it from both). */
+export function setToken(token: string | null): void {
+  memoryToken = token;
+  try {
+    if (token) sessionStorage.setItem(KEY.token, token);
+    else sessionStorage.removeItem(KEY.token);
+  } catch {
+    // No sessionStorage: the token lives in memory, and a reload asks for the password.
+  }
+}
+
+/** At start: a token the release before left in localStorage is taken into this tab when the
+ * tab was unlocked (`icrs.unlocked` in its sessionStorage: a reload into this release), and
+ * removed from localStorage in any case; a copy there would open the device without the
+ * password. Answers a token dropped (not taken), for the caller to end on the server. */
+export function adoptLegacyToken(unlockedTab: boolean): string | null {
+  const legacy = read(KEY.legacyToken);
+  if (!legacy) return null;
+  remove(KEY.legacyToken);
+  if (unlockedTab && !getToken()) {
+    setToken(legacy);
+    return null;
+  }
+  return legacy === getToken() ? null : legacy;
 }
 
 /** Normalises whatever the server or storage holds into a SessionUser, or null if unusable. */
@@ -110,19 +157,22 @@ export function getUser(): SessionUser | null {
   }
 }
 
-/** Signed in means both halves of the session are present and readable. */
+/** Signed in on this device means a user is known here: with a token (unlocked online), or
+ * without one (locked, or unlocked offline), when the vault's gate asks for the password and
+ * an online call without a token signs out (src/lib/api.ts), as an expired session does. */
 export function isSignedIn(): boolean {
-  return getToken() !== null && getUser() !== null;
+  return getUser() !== null;
 }
 
 export function saveSession(user: SessionUser, token: string): void {
-  write(KEY.token, token);
+  setToken(token);
   write(KEY.user, JSON.stringify(user));
 }
 
 /** Removes only the identity (product.md §8 on 401), keeping lists for a later decision by logout. */
 export function clearIdentity(): void {
-  remove(KEY.token);
+  setToken(null);
+  remove(KEY.legacyToken);
   remove(KEY.user);
 }
 

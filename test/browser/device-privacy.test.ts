@@ -6,7 +6,7 @@
 // sealed. The built app in headless Chromium, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, unlock, type TestPage } from '../helpers/browser';
 import { seriousViolations } from '../helpers/axe';
 import { png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -227,8 +227,12 @@ describe('offline unlock', () => {
     await restarted.getByRole('button', { name: 'Unlock' }).click();
     await restarted.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
 
-    // Back online: the pending client uploads, once.
+    // Back online: unlocked offline, the device holds no session token, so the upload's first
+    // call brings the lock screen, whose password signs in again; the pending client uploads, once.
     await context.setOffline(false);
+    await Promise.all([restarted.waitForEvent('load'), restarted.getByRole('button', { name: 'Upload Data online' }).click()]);
+    await unlock(restarted, userA.password);
+    await restarted.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
     await restarted.getByRole('button', { name: 'Upload Data online' }).click();
     await restarted.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
     const token = await server.login(userA.userName, userA.password);

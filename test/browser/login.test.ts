@@ -1,7 +1,7 @@
 // Login screen (product.md §2, §5, §8) and the returnUrl rule of the route table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, signIn, storageItem } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, storageItem, sessionToken } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -62,7 +62,7 @@ describe('login screen', () => {
     await expect(toast.getByTestId('toast-text').textContent()).resolves.toBe(message);
 
     expect(new URL(page.url()).pathname).toBe('/login');
-    await expect(storageItem(page, 'token')).resolves.toBeNull();
+    await expect(sessionToken(page)).resolves.toBeNull();
     await context.close();
   });
 
@@ -75,7 +75,8 @@ describe('login screen', () => {
     await toast.waitFor();
     await expect(toast.getByTestId('toast-text').textContent()).resolves.toBe('Logged in successfully');
 
-    expect(await storageItem(page, 'token')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await sessionToken(page)).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await storageItem(page, 'token')).toBeNull(); // never in localStorage
     const user = JSON.parse((await storageItem(page, 'user')) ?? '{}') as { userName?: string; role?: number };
     expect(user).toMatchObject({ userName: server.admin.userName, role: 1 });
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

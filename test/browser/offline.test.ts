@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn, storageItem, type PageOptions, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, storageItem, type PageOptions, type TestPage, sessionToken } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -272,7 +272,7 @@ describe('offline mode', () => {
     await warning.getByText(/1 record collected on this device is not uploaded yet/).waitFor();
     await warning.getByRole('button', { name: 'Cancel' }).click();
     await warning.waitFor({ state: 'hidden' });
-    await expect(storageItem(page, 'token')).resolves.not.toBeNull();
+    await expect(sessionToken(page)).resolves.not.toBeNull();
 
     // "Go to upload" leads to the offline home.
     await page.getByRole('button', { name: 'Log out' }).click();
@@ -285,7 +285,7 @@ describe('offline mode', () => {
     await warning.getByRole('button', { name: 'Log out anyway' }).waitFor();
     await Promise.all([page.waitForEvent('load'), warning.getByRole('button', { name: 'Log out anyway' }).click()]);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expect(storageItem(page, 'token')).resolves.toBeNull();
+    await expect(sessionToken(page)).resolves.toBeNull();
 
     // The records stay with their user (issue 25): another user signing in sees none of them,
     // neither on the login screen nor after, and cannot upload them.

@@ -1,7 +1,7 @@
 // Theme, language and mode (product.md §3, §4) and logout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn, storageItem } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, storageItem, sessionToken } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -104,7 +104,7 @@ describe('preferences', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
-    await expect(storageItem(page, 'token')).resolves.toBeNull();
+    await expect(sessionToken(page)).resolves.toBeNull();
     await expect(storageItem(page, 'user')).resolves.toBeNull();
     await expect(storageItem(page, 'lists')).resolves.toBeNull();
     await expect(storageItem(page, 'lang')).resolves.toBe('en');

@@ -1,7 +1,7 @@
 // Route guards (product.md §2 route table), the error pages and the interceptor's session rules (§8).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, signIn, storageItem } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, storageItem, sessionToken } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -88,7 +88,7 @@ describe('routes', () => {
     await page.waitForURL((url) => path(url.href) === '/login');
     // The logout reloads the page ~200 ms later: a read during the reload is retried.
     const stored = (key: string) => storageItem(page, key).catch(() => 'reloading');
-    await expect.poll(() => stored('token'), { timeout: 10_000 }).toBeNull();
+    await expect.poll(() => sessionToken(page).catch(() => 'reloading'), { timeout: 10_000 }).toBeNull();
     await expect.poll(() => stored('user'), { timeout: 10_000 }).toBeNull();
     await context.close();
   });
@@ -101,7 +101,7 @@ describe('routes', () => {
     );
     await page.goto('/');
     await page.waitForURL((url) => path(url.href) === '/forbidden');
-    await expect(storageItem(page, 'token')).resolves.not.toBeNull(); // 403 keeps the session
+    await expect(sessionToken(page)).resolves.not.toBeNull(); // 403 keeps the session
     await context.close();
   });
 });

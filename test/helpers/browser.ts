@@ -70,6 +70,12 @@ export function storageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => localStorage.getItem(k), key);
 }
 
+/** The page's session token: in its tab's sessionStorage, never in localStorage (docs/security.md
+ * "Shared and lost devices"). */
+export function sessionToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => sessionStorage.getItem('icrs.token'));
+}
+
 /** The accessible names of the links inside `container`, as the browser's accessibility tree
  * computes them (what a screen reader announces), in document order. */
 export async function linkNames(container: Locator): Promise<string[]> {

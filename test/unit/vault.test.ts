@@ -1,6 +1,8 @@
 // The device vault (src/lib/vault, issue 25): a data key per user and device, opened by the
 // password offline or by the server's device secret, held in memory only; wrong passwords
-// refused and slowed down; drafts sealed at rest. WebCrypto of Node, localStorage stood in.
+// refused and slowed down (the count kept in IndexedDB); drafts sealed at rest; the iteration
+// floor; the device secret's rotations. WebCrypto of Node, localStorage and IndexedDB stood in.
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromBase64, randomBytes } from '../../src/lib/vault/crypto';
 import { readKeyring, unlockWaitMs } from '../../src/lib/vault/keyring';
@@ -49,6 +51,7 @@ const secret = randomBytes(32);
 beforeEach(() => {
   storage = new MemoryStorage();
   vi.stubGlobal('localStorage', storage);
+  vi.stubGlobal('indexedDB', new IDBFactory());
 });
 afterEach(() => {
   lockVault();
@@ -92,17 +95,32 @@ describe('the device vault', () => {
     for (let i = 0; i < 3; i++) expect((await unlockWithPassword(USER, `guess ${i}`)).ok).toBe(false);
     const refused = await unlockWithPassword(USER, 'first pass 1');
     expect(refused).toMatchObject({ ok: false, reason: 'wait' });
-    expect(unlockWaitMs(USER)).toBeGreaterThan(0);
+    expect(await unlockWaitMs(USER)).toBeGreaterThan(0);
     // Each further failure doubles the pause.
-    const first = unlockWaitMs(USER);
+    const first = await unlockWaitMs(USER);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 10 * 60_000);
-    expect(unlockWaitMs(USER)).toBe(0);
+    expect(await unlockWaitMs(USER)).toBe(0);
     expect(await unlockWithPassword(USER, 'guess 4')).toMatchObject({ ok: false, reason: 'wrong' });
-    expect(unlockWaitMs(USER)).toBeGreaterThan(first);
+    expect(await unlockWaitMs(USER)).toBeGreaterThan(first);
     vi.setSystemTime(Date.now() + 10 * 60_000);
     expect(await unlockWithPassword(USER, 'first pass 1')).toEqual({ ok: true });
-    expect(unlockWaitMs(USER)).toBe(0); // a success forgets the failures
+    expect(await unlockWaitMs(USER)).toBe(0); // a success forgets the failures
+  });
+
+  it('keeps the failure count in IndexedDB: clearing localStorage does not reset it', async () => {
+    await signIn('first pass 1');
+    const keyring = storage.getItem(`icrs.keyring.${USER}`)!;
+    lockVault();
+    for (let i = 0; i < 4; i++) expect((await unlockWithPassword(USER, `guess ${i}`)).ok).toBe(false);
+    const waiting = await unlockWaitMs(USER);
+    expect(waiting).toBeGreaterThan(0);
+    // Someone clears localStorage and puts the keyring back: the pause holds.
+    storage.clear();
+    storage.setItem(`icrs.keyring.${USER}`, keyring);
+    expect(await unlockWaitMs(USER)).toBeGreaterThan(0);
+    expect(await unlockWithPassword(USER, 'first pass 1')).toMatchObject({ ok: false, reason: 'wait' });
+    expect(storage.dump()).not.toMatch(/count/);
   });
 
   it('opens with the server device secret (a reload online), never with another', async () => {
@@ -144,6 +162,53 @@ describe('the device vault', () => {
     expect(await rewrapPassword(USER, 'first pass 1', 'third pass 3')).toBe(true);
     lockVault();
     expect(await unlockWithPassword(USER, 'third pass 3')).toEqual({ ok: true });
+  });
+
+  it('opens a keyring sealed under a secret before its rotations, and seals it again under the current one', async () => {
+    await signIn('first pass 1');
+    const sealed = await sealJson('pending record');
+    lockVault();
+    const rotated = randomBytes(32);
+    const again = randomBytes(32);
+    expect(await unlockWithSecret(USER, rotated)).toBe(false);
+    expect(await unlockWithSecret(USER, again, [rotated, secret])).toBe(true);
+    expect(await openJson(sealed)).toBe('pending record');
+    lockVault();
+    expect(await unlockWithSecret(USER, secret)).toBe(false); // the old wrap is gone from the device
+    expect(await unlockWithSecret(USER, again)).toBe(true);
+  });
+
+  it('takes in a password changed elsewhere after the secret rotated (a reset): the secret before opens, both wraps are sealed again', async () => {
+    await signIn('first pass 1');
+    const sealed = await sealJson('pending record');
+    lockVault();
+    const rotated = randomBytes(32);
+    expect(await openAtSignIn({ userId: USER, password: 'reset pass 9', secret: rotated, previous: [secret], location: 3 })).toBe('opened');
+    expect(await openJson(sealed)).toBe('pending record');
+    lockVault();
+    expect(await unlockWithSecret(USER, secret)).toBe(false);
+    expect(await unlockWithSecret(USER, rotated)).toBe(true);
+    lockVault();
+    expect(await unlockWithPassword(USER, 'reset pass 9')).toEqual({ ok: true });
+  });
+
+  it('refuses a keyring below 600,000 iterations: never opened offline nor sealed again under it; a sign-in with the secret replaces it', async () => {
+    await signIn('first pass 1');
+    lockVault();
+    const stored = JSON.parse(storage.getItem(`icrs.keyring.${USER}`)!) as { iterations: number };
+    for (const iterations of [1, 599_999, 1e12]) {
+      storage.setItem(`icrs.keyring.${USER}`, JSON.stringify({ ...stored, iterations }));
+      expect(readKeyring(USER)).toBeNull();
+      expect(await unlockWithPassword(USER, 'first pass 1')).toEqual({ ok: false, reason: 'noKeyring' });
+      expect(await unlockWithSecret(USER, secret)).toBe(false);
+      // Offline (no secret): it stays refused, and is not sealed again under the weak count.
+      expect(await signIn('first pass 1', null)).toBe('deferred');
+      expect(isVaultOpen()).toBe(false);
+      expect(JSON.parse(storage.getItem(`icrs.keyring.${USER}`)!).iterations).toBe(iterations);
+    }
+    // Online: a new key at the full count; the caller removes the data only the old one opened.
+    expect(await signIn('first pass 1')).toBe('replaced');
+    expect(readKeyring(USER)?.iterations).toBe(600_000);
   });
 
   it('starts a new key when neither the password nor the secret opens the keyring (the caller removes the old data)', async () => {

@@ -1,27 +1,38 @@
-// The lock screen (issue 25): after a browser restart, a reload without network or an idle lock,
-// the signed-in user types their password to open this device's data, offline too. A wrong
-// password is refused, and repeated failures make the next try wait. Online, a password changed
-// elsewhere (or a device that never had this user's password key) is checked by the server.
+// The lock screen (issue 25): after a browser restart, a reload without network, the lock
+// button or the idle lock, the signed-in user types their password to open this device's data.
+// Online it is a sign-in (the server checks the password and gives a fresh session token: the
+// device kept none through the lock), and the keyring opens with the password or the device
+// secret, then is sealed again under both. Without the network, the keyring's password wrap
+// opens it; an online call then asks for a sign-in (docs/security.md "Shared and lost devices").
+// A wrong password is refused, and repeated failures make the next try wait (the count is
+// kept in IndexedDB, src/lib/vault/keyring.ts).
 import { useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
+import { isAxiosError } from 'axios';
 import { Alert, Box, Button, CircularProgress, Link, Paper, TextField, Typography } from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
 import { LanguageSelect } from '../../components';
 import { logout } from '../../lib/auth';
 import type { SessionUser } from '../../lib/session';
-import { unlockWithPassword } from '../../lib/vault';
-import { signIn } from './authApi';
+import { isVaultOpen, passwordRefused, unlockWithPassword, waitBeforeUnlock } from '../../lib/vault';
+import { signIn, signInPausedMinutes } from './authApi';
 
 type Problem = { id: 'lock.wrong' | 'lock.needsNetwork' } | { id: 'lock.wait'; seconds: number };
 
-/** With the network, the server checks the password and the device's keyring is opened with
- * its device secret (then sealed under this password). False when the server refuses it. */
-async function unlockThroughServer(user: SessionUser, password: string): Promise<boolean> {
+type ServerUnlock = { status: 'open' | 'refused' | 'unreachable' } | { status: 'paused'; seconds: number };
+
+/** With the network, a sign-in: the server checks the password and gives a new session token,
+ * and the keyring opens with the password or the device secret. `unreachable`: no answer from
+ * the server (or not a verdict on the password), the device's own check follows. */
+async function unlockThroughServer(user: SessionUser, password: string): Promise<ServerUnlock> {
   try {
     await signIn(user.userName, password, { quiet: true });
-    return true;
-  } catch {
-    return false;
+    return { status: isVaultOpen(user.userId) ? 'open' : 'unreachable' };
+  } catch (error) {
+    const status = isAxiosError(error) ? error.response?.status : undefined;
+    if (status === 401) return { status: 'refused' };
+    if (status === 429) return { status: 'paused', seconds: (signInPausedMinutes(error) ?? 1) * 60 };
+    return { status: 'unreachable' };
   }
 }
 
@@ -32,20 +43,32 @@ export function UnlockPage({ user }: { user: SessionUser }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
 
+  async function attempt(): Promise<Problem | null> {
+    const waitMs = await waitBeforeUnlock(user.userId);
+    if (waitMs > 0) return { id: 'lock.wait', seconds: Math.ceil(waitMs / 1000) };
+    if (navigator.onLine) {
+      const online = await unlockThroughServer(user, password);
+      if (online.status === 'open') return null; // the gate opens the app (VaultGate hears the vault open)
+      if (online.status === 'paused') return { id: 'lock.wait', seconds: online.seconds };
+      if (online.status === 'refused') {
+        await passwordRefused(user.userId);
+        return { id: 'lock.wrong' };
+      }
+    }
+    const local = await unlockWithPassword(user.userId, password);
+    if (local.ok) return null;
+    if (local.reason === 'wait') return { id: 'lock.wait', seconds: Math.ceil(local.waitMs / 1000) };
+    return { id: local.reason === 'wrong' ? 'lock.wrong' : 'lock.needsNetwork' };
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!password || busy) return;
     setBusy(true);
     setProblem(null);
-    const local = await unlockWithPassword(user.userId, password);
-    if (local.ok) return; // the gate opens the app (VaultGate hears the vault open)
-    if (local.reason === 'wait') {
-      setProblem({ id: 'lock.wait', seconds: Math.ceil(local.waitMs / 1000) });
-    } else if (navigator.onLine && (await unlockThroughServer(user, password))) {
-      return;
-    } else {
-      setProblem({ id: local.reason === 'wrong' || navigator.onLine ? 'lock.wrong' : 'lock.needsNetwork' });
-    }
+    const found = await attempt();
+    if (!found) return;
+    setProblem(found);
     setBusy(false);
   }
 

@@ -1,7 +1,7 @@
 import axios, { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { getLang, getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
-import { afterPasswordChange, openVaultAtSignIn } from '../../lib/vault';
+import { afterPasswordChange, openVaultAtSignIn, shareTokenWithOtherTabs } from '../../lib/vault';
 
 interface LoginAnswer {
   result?: { user?: Record<string, unknown> };
@@ -53,6 +53,7 @@ export async function changePassword(oldPassword: string, newPassword: string): 
   if (user && typeof data.token === 'string' && data.token) {
     saveSession({ ...user, mustChangePassword: false }, data.token);
     await afterPasswordChange(user, oldPassword, newPassword, data.token);
+    shareTokenWithOtherTabs(user.userId); // the user's other tabs go on with it (their token ended)
   }
   return data.message;
 }

@@ -9,6 +9,11 @@ export { fromBase64, fromBase64Url, toBase64 } from '../base64';
 
 /** OWASP's current recommendation for PBKDF2-HMAC-SHA-256 (Password Storage Cheat Sheet). */
 export const PBKDF2_ITERATIONS = 600_000;
+/** The floor: a keyring stored with fewer is refused as tampered, never opened nor sealed again
+ * (docs/security.md "Shared and lost devices"). */
+export const MIN_PBKDF2_ITERATIONS = 600_000;
+/** And a ceiling, so that a changed count cannot hang the lock screen. */
+export const MAX_PBKDF2_ITERATIONS = 10_000_000;
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
@@ -30,6 +35,8 @@ function importDataKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
 
 /** A key that encrypts the data key (a wrapping key), from a password. Slow on purpose. */
 export async function passwordKey(password: string, salt: Uint8Array<ArrayBuffer>, iterations = PBKDF2_ITERATIONS): Promise<CryptoKey> {
+  if (!(iterations >= MIN_PBKDF2_ITERATIONS && iterations <= MAX_PBKDF2_ITERATIONS))
+    throw new Error('PBKDF2 iteration count out of bounds');
   const material = await subtle().importKey('raw', encoder.encode(password), 'PBKDF2', false, ['deriveKey']);
   return subtle().deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, [
     'encrypt',

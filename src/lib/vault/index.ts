@@ -6,6 +6,8 @@ export {
   openVaultUser,
   onVaultChange,
   unlockWithPassword,
+  passwordRefused,
+  waitBeforeUnlock,
   rewrapPassword,
   keyringOrganisations,
   setKeyringOrganisations,
@@ -20,6 +22,7 @@ export {
   forgetAsked,
   openVaultAtSignIn,
   lockEverywhere,
+  settleLegacyToken,
   forgetMirror,
   removeMyData,
   checkDevice,
@@ -28,5 +31,6 @@ export {
   type DeviceCheck,
 } from './unlock';
 export { readKeyring, keyringUsers, unlockWaitMs } from './keyring';
+export { shareTokenWithOtherTabs } from './tabs';
 export { forgetLegacyData } from './legacy';
 export { sealExport, openExport, SEALED_EXPORT_FORMAT } from './exportSeal';

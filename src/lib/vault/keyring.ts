@@ -1,7 +1,10 @@
 // What the device keeps of a user's data key (docs/security.md "Shared and lost devices"): the
 // key's bytes sealed under the user's password and under the server's device secret, never the
-// key itself. One keyring per user and device, in localStorage under `icrs.keyring.<userId>`,
-// beside the count of failed unlocks that slows guessing down.
+// key itself. One keyring per user and device, in localStorage under `icrs.keyring.<userId>`.
+// The count of failed unlocks that slows guessing down is kept in IndexedDB (`icrs_vault`),
+// with the user's store, not in localStorage: clearing localStorage does not reset it, and a
+// wipe that removes it removes the store it protects.
+import { MIN_PBKDF2_ITERATIONS, MAX_PBKDF2_ITERATIONS } from './crypto';
 
 export interface Keyring {
   v: 1;
@@ -44,7 +47,12 @@ function isKeyring(value: unknown, userId: string): value is Keyring {
     v.v === 1 &&
     v.userId === userId &&
     typeof v.salt === 'string' &&
+    // A keyring sealed under fewer iterations than the floor is refused as tampered (the
+    // device never writes one): a weak password wrap is never used, nor sealed again.
     typeof v.iterations === 'number' &&
+    Number.isInteger(v.iterations) &&
+    v.iterations >= MIN_PBKDF2_ITERATIONS &&
+    v.iterations <= MAX_PBKDF2_ITERATIONS &&
     typeof v.location === 'number' &&
     (v.byPassword === undefined || typeof v.byPassword === 'string') &&
     (v.bySecret === undefined || typeof v.bySecret === 'string') &&
@@ -54,9 +62,17 @@ function isKeyring(value: unknown, userId: string): value is Keyring {
   );
 }
 
+/** The user's keyring, or null when there is none or it is unusable (damaged, or below the
+ * iteration floor: the user then signs in online, and the lock screen refuses offline). */
 export function readKeyring(userId: string): Keyring | null {
   const value = read(PREFIX + userId);
   return isKeyring(value, userId) ? value : null;
+}
+
+/** Something is stored as the user's keyring, usable or not (a sign-in replaces an unusable one
+ * and removes the data only it could open). */
+export function hasStoredKeyring(userId: string): boolean {
+  return read(PREFIX + userId) !== null;
 }
 
 /** Throws when the device refuses to keep it: without its keyring the data would be lost. */
@@ -67,10 +83,10 @@ export function writeKeyring(keyring: Keyring): void {
 export function removeKeyring(userId: string): void {
   try {
     localStorage.removeItem(PREFIX + userId);
-    localStorage.removeItem(FAILURES + userId);
   } catch {
     // Nothing kept.
   }
+  void clearFailures(userId);
 }
 
 /** The users with a keyring on this device. */
@@ -88,42 +104,92 @@ export function keyringUsers(): string[] {
 }
 
 // Failed unlocks: 3 free tries, then a pause that doubles with each failure, up to 5 minutes.
-// Kept on the device, so a reload does not reset it.
+// Kept in IndexedDB (database `icrs_vault`, store `failures`, one entry per user), so neither a
+// reload nor clearing localStorage resets it.
 const FREE_TRIES = 3;
 const FIRST_PAUSE_MS = 2_000;
 const LONGEST_PAUSE_MS = 5 * 60_000;
+const FAILURES_DB = 'icrs_vault';
+const FAILURES_STORE = 'failures';
 
 interface Failures {
   count: number;
   at: number;
 }
 
-function readFailures(userId: string): Failures {
-  const v = read(FAILURES + userId) as Partial<Failures> | null;
-  return typeof v?.count === 'number' && typeof v.at === 'number' ? { count: v.count, at: v.at } : { count: 0, at: 0 };
+/** Without IndexedDB (a browser that refuses it), the count lives in this page only. */
+const inMemory = new Map<string, Failures>();
+
+function failuresDb(): Promise<IDBDatabase | null> {
+  if (typeof indexedDB === 'undefined') return Promise.resolve(null);
+  return new Promise((resolve) => {
+    try {
+      const req = indexedDB.open(FAILURES_DB, 1);
+      req.onupgradeneeded = () => req.result.createObjectStore(FAILURES_STORE);
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => resolve(null);
+      req.onblocked = () => resolve(null);
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+async function withFailures<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest | null, fallback: T): Promise<T> {
+  const db = await failuresDb();
+  if (!db) return fallback;
+  try {
+    return await new Promise<T>((resolve) => {
+      const tx = db.transaction(FAILURES_STORE, mode);
+      const req = work(tx.objectStore(FAILURES_STORE));
+      tx.oncomplete = () => resolve((req?.result as T | undefined) ?? fallback);
+      tx.onerror = () => resolve(fallback);
+      tx.onabort = () => resolve(fallback);
+    });
+  } catch {
+    return fallback;
+  } finally {
+    db.close();
+  }
+}
+
+function isFailures(value: unknown): value is Failures {
+  const v = value as Partial<Failures> | null;
+  return typeof v?.count === 'number' && typeof v.at === 'number';
+}
+
+async function readFailures(userId: string): Promise<Failures> {
+  const stored = await withFailures<unknown>('readonly', (store) => store.get(userId), null);
+  // The count of the release before, in localStorage: taken in once, the higher one kept.
+  const legacy = read(FAILURES + userId);
+  const found = [stored, legacy, inMemory.get(userId)].filter(isFailures);
+  return found.reduce((a, b) => (b.count > a.count ? b : a), { count: 0, at: 0 });
+}
+
+async function writeFailures(userId: string, failures: Failures | null): Promise<void> {
+  if (failures) inMemory.set(userId, failures);
+  else inMemory.delete(userId);
+  await withFailures('readwrite', (store) => (failures ? store.put(failures, userId) : store.delete(userId)), null);
+  try {
+    localStorage.removeItem(FAILURES + userId);
+  } catch {
+    // Nothing kept there.
+  }
 }
 
 /** How long the user must wait before the next try (0: now). */
-export function unlockWaitMs(userId: string, now = Date.now()): number {
-  const { count, at } = readFailures(userId);
+export async function unlockWaitMs(userId: string, now = Date.now()): Promise<number> {
+  const { count, at } = await readFailures(userId);
   if (count < FREE_TRIES) return 0;
   const pause = Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (count - FREE_TRIES));
   return Math.max(0, at + pause - now);
 }
 
-export function recordFailure(userId: string, now = Date.now()): void {
-  const { count } = readFailures(userId);
-  try {
-    localStorage.setItem(FAILURES + userId, JSON.stringify({ count: count + 1, at: now } satisfies Failures));
-  } catch {
-    // Storage refused: the PBKDF2 cost still slows guessing.
-  }
+export async function recordFailure(userId: string, now = Date.now()): Promise<void> {
+  const { count } = await readFailures(userId);
+  await writeFailures(userId, { count: count + 1, at: now });
 }
 
-export function clearFailures(userId: string): void {
-  try {
-    localStorage.removeItem(FAILURES + userId);
-  } catch {
-    // Nothing kept.
-  }
+export async function clearFailures(userId: string): Promise<void> {
+  await writeFailures(userId, null);
 }

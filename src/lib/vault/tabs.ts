@@ -1,12 +1,20 @@
 // The vault across this browser's tabs of one origin: a tab opened while another is unlocked gets
 // the data key from it (a CryptoKey travels by structured clone, never as bytes: it stays
 // unextractable), an unlock in one tab opens the others, and a lock in one tab locks them all.
-// Same origin only (BroadcastChannel), and only between tabs of the same signed-in user.
+// Same origin only (BroadcastChannel), and only between tabs of the same signed-in user. The
+// session token travels with the key: a tab keeps it in memory and its own sessionStorage only
+// (src/lib/session.ts), so a tab opened later gets it from an unlocked one, and a token renewed
+// in one tab (a password change) reaches the others.
+import { getToken, setToken } from '../session';
 import { isVaultOpen, lockVault, onVaultChange, openWithKey, sharedKey } from './vault';
 
 const CHANNEL = 'icrs-vault';
 
-type Message = { type: 'ask'; userId: string } | { type: 'key'; userId: string; key: CryptoKey } | { type: 'lock'; userId: string };
+type Message =
+  | { type: 'ask'; userId: string }
+  | { type: 'key'; userId: string; key: CryptoKey; token: string | null }
+  | { type: 'token'; userId: string; token: string }
+  | { type: 'lock'; userId: string };
 
 let channel: BroadcastChannel | null = null;
 let tabUser: string | null = null;
@@ -20,9 +28,13 @@ function hear(message: Message): void {
   if (message.userId !== tabUser) return;
   if (message.type === 'ask') {
     const key = sharedKey(message.userId);
-    if (key) post({ type: 'key', userId: message.userId, key });
+    if (key) post({ type: 'key', userId: message.userId, key, token: getToken() });
   } else if (message.type === 'key') {
-    if (!isVaultOpen()) openWithKey(message.userId, message.key);
+    if (isVaultOpen()) return;
+    if (message.token) setToken(message.token);
+    openWithKey(message.userId, message.key);
+  } else if (message.type === 'token') {
+    if (isVaultOpen(message.userId)) setToken(message.token);
   } else if (sharedKey(message.userId)) {
     lockVault();
     onLocked?.();
@@ -64,5 +76,11 @@ export function lockOtherTabs(userId: string): void {
 /** Gives the key to the user's other tabs still locked (after an unlock here). */
 export function shareWithOtherTabs(userId: string): void {
   const key = sharedKey(userId);
-  if (key) post({ type: 'key', userId, key });
+  if (key) post({ type: 'key', userId, key, token: getToken() });
+}
+
+/** Gives a renewed session token (a password change here) to the user's other open tabs. */
+export function shareTokenWithOtherTabs(userId: string): void {
+  const token = getToken();
+  if (token && sharedKey(userId)) post({ type: 'token', userId, token });
 }

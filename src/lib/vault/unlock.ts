@@ -2,20 +2,36 @@
 // devices"):
 // - at a sign-in, with the password the server just accepted (openAtSignIn);
 // - at a page load in a tab that had it open (a reload, the language switch, an update): from
-//   another open tab of the user, or, with the network, from the server's device secret. A tab
-//   marks itself in sessionStorage when its vault opens (`icrs.unlocked`); a browser restart, an
-//   idle lock or a sign-out leaves no mark, so the password is asked then, with or without network;
-// - otherwise with the password, offline too (unlockWithPassword).
+//   another open tab of the user (which gives its session token too), or, with the network,
+//   from the server's device secret, asked with the tab's session token. A tab marks itself in
+//   sessionStorage when its vault opens (`icrs.unlocked`), beside its token (src/lib/session.ts);
+//   a browser restart, an idle lock, the lock button or a sign-out leaves neither, and a lock
+//   ends the session on the server, so the password is asked then, with or without network;
+// - otherwise with the password: online, a sign-in (a fresh token); offline, the keyring's
+//   password wrap (unlockWithPassword), and an online call then asks for a sign-in.
 // The server also says whether the account still may: deactivated, the device drops the user's
 // mirror and drafts and keeps the pending records sealed.
 import { removeMirror, removeStore } from '../db/deviceData';
-import { getToken, getUser, saveSession } from '../session';
+import { adoptLegacyToken, getLang, getToken, getUser, saveSession, setToken } from '../session';
 import { fromBase64Url } from './crypto';
 import { keepExportKey } from './exportSeal';
 import { removeKeyring } from './keyring';
 import { closeSealedValues, openSealedValues, removeSealedValues } from './sealedKv';
 import { joinTabs, keyFromOtherTab, lockOtherTabs, shareWithOtherTabs } from './tabs';
 import { isVaultOpen, lockVault, openAtSignIn, rewrapPassword, unlockWithSecret, type SignInOutcome } from './vault';
+
+/** The secrets of a device answer, as bytes: the current one first, then the ones before. */
+function secretsOf(device: DeviceAnswer): {
+  secret: Uint8Array<ArrayBuffer>;
+  previous: Uint8Array<ArrayBuffer>[];
+  exportSecret: Uint8Array<ArrayBuffer>;
+} {
+  return {
+    secret: fromBase64Url(device.deviceSecret),
+    previous: (device.previousSecrets ?? []).map(fromBase64Url),
+    exportSecret: fromBase64Url(device.exportSecret ?? device.deviceSecret),
+  };
+}
 
 /** The user's draft files removed; their module (and Dexie with it) loaded only then, not with
  * the first screen (issue 27). */
@@ -32,6 +48,10 @@ export interface DeviceAnswer {
   location: number;
   active: boolean;
   deviceSecret: string;
+  /** Secrets before the last rotations, newest first. */
+  previousSecrets?: string[];
+  /** The export files' key material, never rotated. */
+  exportSecret?: string;
 }
 
 export type DeviceCheck =
@@ -112,7 +132,11 @@ export function resumeVault(userId: string, token: string | null, onLockedElsewh
 }
 
 async function resume(userId: string, token: string | null, onLockedElsewhere: () => void): Promise<Resumed> {
-  joinTabs(userId, onLockedElsewhere);
+  // Another tab locked: this one keeps neither its mark nor its token (ended there already).
+  joinTabs(userId, () => {
+    forgetTabSession();
+    onLockedElsewhere();
+  });
   if (isVaultOpen(userId)) return 'open';
   const fromTab = keyFromOtherTab(userId, TAB_WAIT_MS);
   const mayAskServer = readMark() === userId && token !== null;
@@ -120,12 +144,14 @@ async function resume(userId: string, token: string | null, onLockedElsewhere: (
   const fromServer = check.then(async (answer) => {
     if (answer.status !== 'ok') return false;
     noteOrganisation(answer.device.location);
-    const secret = fromBase64Url(answer.device.deviceSecret);
-    const opened = await unlockWithSecret(userId, secret);
-    if (opened) await keepExportKey(userId, secret);
+    const { secret, previous, exportSecret } = secretsOf(answer.device);
+    const opened = await unlockWithSecret(userId, secret, previous);
+    if (opened) await keepExportKey(userId, exportSecret);
     return opened;
   });
   const [tab, server, answer] = await Promise.all([fromTab, fromServer.catch(() => false), check]);
+  // A token the server refuses (expired, ended) is of no use to keep.
+  if (answer.status === 'ended' && getToken() === token) setToken(null);
   if (answer.status === 'inactive') {
     lockVault();
     await forgetMirror(userId);
@@ -155,10 +181,16 @@ export async function openVaultAtSignIn(
   token: string,
 ): Promise<SignInOutcome> {
   const answer = await checkDevice(token);
-  const secret = answer.status === 'ok' ? fromBase64Url(answer.device.deviceSecret) : null;
-  const outcome = await openAtSignIn({ userId: user.userId, password, secret, location: user.location });
+  const secrets = answer.status === 'ok' ? secretsOf(answer.device) : null;
+  const outcome = await openAtSignIn({
+    userId: user.userId,
+    password,
+    secret: secrets?.secret ?? null,
+    previous: secrets?.previous ?? [],
+    location: user.location,
+  });
   if (outcome === 'deferred') return outcome;
-  if (secret) await keepExportKey(user.userId, secret);
+  if (secrets) await keepExportKey(user.userId, secrets.exportSecret);
   if (outcome === 'replaced') {
     console.error('This device held data of this user sealed under a key that can no longer be opened; it is removed.');
     await Promise.all([removeStore(user.userId), removeDraftFiles(user.userId)]);
@@ -181,12 +213,44 @@ export async function afterPasswordChange(
   else await openVaultAtSignIn(user, newPassword, token);
 }
 
-/** The key leaves memory here and in the user's other tabs (sign-out, idle lock). */
-export function lockEverywhere(userId: string | null): void {
+/** This tab forgets its session: its unlocked mark and its token (memory and sessionStorage). */
+function forgetTabSession(): void {
+  writeMark(null);
+  setToken(null);
+}
+
+/** Ends the session of `token` on the server (a lock): a copy of the token taken before is
+ * refused from then on. Best effort, and it outlives the reload that follows (`keepalive`);
+ * offline, the token is gone from the device all the same, and expires on the server. */
+function endLockedSession(token: string | null): void {
+  if (!token || typeof fetch !== 'function') return;
+  void fetch('/api/session/lock', {
+    method: 'POST',
+    keepalive: true,
+    headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() },
+  }).catch(() => undefined);
+}
+
+/**
+ * The key leaves memory here and in the user's other tabs (sign-out, the lock button, the idle
+ * lock), and so does the session token: removed from this tab's storage and, for a lock, ended
+ * on the server (`endSession`; a sign-out ends it itself, with POST /api/logout). The password
+ * is then the only way back in (docs/security.md "Shared and lost devices").
+ */
+export function lockEverywhere(userId: string | null, { endSession = true }: { endSession?: boolean } = {}): void {
+  const token = getToken();
   lockVault();
   closeSealedValues();
-  writeMark(null);
+  forgetTabSession();
   if (userId) lockOtherTabs(userId);
+  if (endSession) endLockedSession(token);
+}
+
+/** At start: a session token the release before left in localStorage goes. A tab that was
+ * unlocked (its mark) keeps it in its own storage; any other is ended on the server. */
+export function settleLegacyToken(userId: string | null): void {
+  const dropped = adoptLegacyToken(userId !== null && readMark() === userId);
+  if (dropped) endLockedSession(dropped);
 }
 
 const FORGET = 'icrs.forget';

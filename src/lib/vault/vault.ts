@@ -17,7 +17,7 @@ import {
   fromBase64,
   unwrapDataKey,
 } from './crypto';
-import { clearFailures, readKeyring, recordFailure, unlockWaitMs, writeKeyring, type Keyring } from './keyring';
+import { clearFailures, hasStoredKeyring, readKeyring, recordFailure, unlockWaitMs, writeKeyring, type Keyring } from './keyring';
 
 export class VaultLockedError extends Error {
   constructor() {
@@ -83,32 +83,63 @@ export async function unlockWithPassword(userId: string, password: string): Prom
   const keyring = readKeyring(userId);
   if (!keyring) return { ok: false, reason: 'noKeyring' };
   if (!keyring.byPassword) return { ok: false, reason: 'noPasswordKey' };
-  const waitMs = unlockWaitMs(userId);
+  const waitMs = await unlockWaitMs(userId);
   if (waitMs > 0) return { ok: false, reason: 'wait', waitMs };
   try {
     const wrapper = await passwordKey(password, fromBase64(keyring.salt), keyring.iterations);
     const { key } = await unwrapDataKey(wrapper, keyring.byPassword);
-    clearFailures(userId);
+    await clearFailures(userId);
     setOpen({ userId, key });
     return { ok: true };
   } catch {
-    recordFailure(userId);
+    await recordFailure(userId);
     return { ok: false, reason: 'wrong' };
   }
 }
 
-/** Opens the vault with the server's device secret (a signed-in reload while online). False when
- * this device has no keyring sealed under it. */
-export async function unlockWithSecret(userId: string, secret: Uint8Array<ArrayBuffer>): Promise<boolean> {
-  const keyring = readKeyring(userId);
-  if (!keyring?.bySecret) return false;
-  try {
-    const { key } = await unwrapDataKey(await secretKey(secret, fromBase64(keyring.salt)), keyring.bySecret);
-    setOpen({ userId, key });
-    return true;
-  } catch {
-    return false;
+/** A failed check of the password by the server, counted with the device's own (the lock screen). */
+export function passwordRefused(userId: string): Promise<void> {
+  return recordFailure(userId);
+}
+
+/** How long the lock screen waits before the next try (0: now). */
+export function waitBeforeUnlock(userId: string): Promise<number> {
+  return unlockWaitMs(userId);
+}
+
+/** The data key of `keyring` opened by the first of `secrets` that sealed it, with the key wrap
+ * under the first (the current one) when it was opened by another. */
+async function openBySecrets(keyring: Keyring, secrets: readonly Uint8Array<ArrayBuffer>[], rewrapUnder: CryptoKey[] = []) {
+  if (!keyring.bySecret || secrets.length === 0) return null;
+  const salt = fromBase64(keyring.salt);
+  const current = await secretKey(secrets[0], salt);
+  for (const [i, secret] of secrets.entries()) {
+    try {
+      const wrapper = i === 0 ? current : await secretKey(secret, salt);
+      const { key, rewrapped } = await unwrapDataKey(wrapper, keyring.bySecret, [current, ...rewrapUnder]);
+      return { key, bySecret: rewrapped[0], others: rewrapped.slice(1), sealedAgain: i > 0 };
+    } catch {
+      // Not this one: an older secret, or one this device never had.
+    }
   }
+  return null;
+}
+
+/** Opens the vault with the server's device secret (a signed-in reload while online), or one of
+ * the secrets before its last rotations, newest first (the keyring is then sealed again under
+ * the current one). False when this device has no keyring sealed under any of them. */
+export async function unlockWithSecret(
+  userId: string,
+  secret: Uint8Array<ArrayBuffer>,
+  previous: readonly Uint8Array<ArrayBuffer>[] = [],
+): Promise<boolean> {
+  const keyring = readKeyring(userId);
+  if (!keyring) return false;
+  const opened = await openBySecrets(keyring, [secret, ...previous]);
+  if (!opened) return false;
+  if (opened.sealedAgain) writeKeyring({ ...keyring, bySecret: opened.bySecret });
+  setOpen({ userId, key: opened.key });
+  return true;
 }
 
 export interface SignInKeys {
@@ -116,6 +147,8 @@ export interface SignInKeys {
   password: string;
   /** The server's device secret; null when it could not be had (the password alone then seals). */
   secret: Uint8Array<ArrayBuffer> | null;
+  /** The secrets before its last rotations, newest first (a keyring sealed under one opens). */
+  previous?: readonly Uint8Array<ArrayBuffer>[];
   location: number;
 }
 
@@ -123,31 +156,31 @@ export type SignInOutcome = 'created' | 'opened' | 'replaced' | 'deferred';
 
 /**
  * At a sign-in the server accepted: opens this user's vault with the password, or with the
- * device secret when the password changed since (then seals it under the new password), or
- * makes a new data key when the device has none for the user. `replaced` means the old keyring
- * could be opened by neither: its data cannot be read any more and must go (the caller removes it).
- * `deferred`: the password does not open it and the secret was not given; the vault stays locked.
+ * device secret (the current one or one before its rotations) when the password changed since,
+ * then seals it under the password and the current secret; or makes a new data key when the
+ * device has none for the user. `replaced` means the old keyring could be opened by neither (or
+ * was unusable: damaged, below the iteration floor): its data cannot be read any more and must
+ * go (the caller removes it). `deferred`: the password does not open it and the secret was not
+ * given; the vault stays locked.
  */
-export async function openAtSignIn({ userId, password, secret, location }: SignInKeys): Promise<SignInOutcome> {
+export async function openAtSignIn({ userId, password, secret, previous = [], location }: SignInKeys): Promise<SignInOutcome> {
   const existing = readKeyring(userId);
+  const stored = existing !== null || hasStoredKeyring(userId);
   if (existing) {
     const salt = fromBase64(existing.salt);
-    const [byPassword, bySecret] = await Promise.all([
-      passwordKey(password, salt, existing.iterations),
-      secret ? secretKey(secret, salt) : null,
-    ]);
-    const opened = await firstOpened(existing, byPassword, bySecret);
+    const byPassword = await passwordKey(password, salt, existing.iterations);
+    const opened = await firstOpened(existing, byPassword, secret ? [secret, ...previous] : []);
     if (opened) {
       writeKeyring({ ...existing, byPassword: opened.byPassword, ...(opened.bySecret ? { bySecret: opened.bySecret } : {}) });
-      clearFailures(userId);
+      await clearFailures(userId);
       setOpen({ userId, key: opened.key });
       return 'opened';
     }
-    // Not opened by this password, and the secret could not be asked (no network, or a
-    // temporary password the server keeps it back for): the keyring waits for the secret. It is
-    // never replaced without it, which would lose the records it seals.
-    if (!secret) return 'deferred';
   }
+  // Not opened by this password, and the secret could not be asked (no network, or a
+  // temporary password the server keeps it back for): the keyring waits for the secret. It is
+  // never replaced without it, which would lose the records it seals.
+  if (stored && !secret) return 'deferred';
   const salt = newSalt();
   const wrappers = await Promise.all([passwordKey(password, salt), ...(secret ? [secretKey(secret, salt)] : [])]);
   const { key, wrapped } = await newDataKey(wrappers);
@@ -161,27 +194,25 @@ export async function openAtSignIn({ userId, password, secret, location }: SignI
     location,
   };
   writeKeyring(keyring);
-  clearFailures(userId);
+  await clearFailures(userId);
   setOpen({ userId, key });
-  return existing ? 'replaced' : 'created';
+  return stored ? 'replaced' : 'created';
 }
 
-/** The data key of `keyring` opened by either wrapping key, sealed again under both. */
-async function firstOpened(keyring: Keyring, byPassword: CryptoKey, bySecret: CryptoKey | null) {
-  const wrappers = bySecret ? [byPassword, bySecret] : [byPassword];
-  for (const [wrapper, wrapped] of [
-    [byPassword, keyring.byPassword],
-    [bySecret, keyring.bySecret],
-  ] as const) {
-    if (!wrapper || !wrapped) continue;
+/** The data key of `keyring` opened by the password or one of `secrets` (the current first),
+ * sealed again under the password and the current secret. */
+async function firstOpened(keyring: Keyring, byPassword: CryptoKey, secrets: readonly Uint8Array<ArrayBuffer>[]) {
+  const current = secrets[0] ? await secretKey(secrets[0], fromBase64(keyring.salt)) : null;
+  if (keyring.byPassword) {
     try {
-      const { key, rewrapped } = await unwrapDataKey(wrapper, wrapped, wrappers);
+      const { key, rewrapped } = await unwrapDataKey(byPassword, keyring.byPassword, current ? [byPassword, current] : [byPassword]);
       return { key, byPassword: rewrapped[0], bySecret: rewrapped[1] as string | undefined };
     } catch {
-      // Not this one: a password changed elsewhere, or a secret this device never had.
+      // A password changed elsewhere: the secret opens it.
     }
   }
-  return null;
+  const opened = await openBySecrets(keyring, secrets, [byPassword]);
+  return opened ? { key: opened.key, byPassword: opened.others[0], bySecret: opened.bySecret } : null;
 }
 
 /** After a password change made here: the data key sealed under the new password. */

@@ -1,0 +1,265 @@
+// A locked device holds nothing that opens it but the password (docs/security.md "Shared and
+// lost devices"): after the idle lock online, the lock button, a sign-out and a browser restart,
+// every value the origin keeps (localStorage, sessionStorage, every IndexedDB database, store and
+// value, the Cache Storage) is read raw, and every string in it shaped like a token (a JWT, a
+// long base64url run, a whole stored value) is tried against GET /api/session/device: none is
+// accepted, and the token the page held before the lock is refused too (the lock ended its
+// session). The password then opens the device, and its data reads. An online reload of an
+// unlocked tab needs no password, and a second tab gets the session from the first. The built
+// app in headless Chromium, against a real server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, signIn, unlock, type TestPage } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let browser: Browser;
+const userA = { userName: 'lockA', password: 'lock-password-A1', role: 3, location: 2 };
+const client = { firstName: 'Lockabelle', lastName: 'Sealedovska', sex: 'F', territory: 1, consent: true };
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  await server.createUser(userA);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestPage> {
+  const opened = await newPage(browser, { baseURL: server.url, lang: 'en', ...options });
+  await opened.context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
+  return opened;
+}
+
+async function storeReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => Boolean(window.__icrs?.data));
+}
+
+/** Every value the origin keeps, raw: localStorage, sessionStorage, every IndexedDB database,
+ * store and value (stringified, bytes as base64 and as characters), and the Cache Storage. */
+function everythingStored(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const values: string[] = [];
+    const bytesText = (bytes: Uint8Array) => {
+      let raw = '';
+      for (const b of bytes) raw += String.fromCharCode(b);
+      return `${btoa(raw)} ${raw}`;
+    };
+    const blobs: Blob[] = [];
+    const replacer = (_key: string, value: unknown) => {
+      if (value instanceof ArrayBuffer) return bytesText(new Uint8Array(value));
+      if (ArrayBuffer.isView(value)) return bytesText(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      if (value instanceof Blob) {
+        blobs.push(value);
+        return '[blob]';
+      }
+      return value;
+    };
+    for (const storage of [localStorage, sessionStorage]) {
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i)!;
+        values.push(key, storage.getItem(key) ?? '');
+      }
+    }
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const [rows, keys] = await Promise.all(
+          (['getAll', 'getAllKeys'] as const).map(
+            (method) =>
+              new Promise<unknown[]>((resolve, reject) => {
+                const request = db.transaction(store, 'readonly').objectStore(store)[method]();
+                request.onsuccess = () => resolve(request.result as unknown[]);
+                request.onerror = () => reject(request.error);
+              }),
+          ),
+        );
+        for (const row of [...rows, ...keys]) values.push(typeof row === 'string' ? row : JSON.stringify(row, replacer));
+      }
+      db.close();
+    }
+    for (const blob of blobs) values.push(bytesText(new Uint8Array(await blob.arrayBuffer())));
+    for (const cacheName of await caches.keys()) {
+      const cache = await caches.open(cacheName);
+      for (const request of await cache.keys()) {
+        values.push(request.url, bytesText(new Uint8Array(await (await cache.match(request))!.arrayBuffer())));
+      }
+    }
+    return values;
+  });
+}
+
+/** Every string of `values` that could be a session token: JWT-shaped, a long base64url or
+ * base64 run, a whole value, and each JSON string inside a value. */
+function tokenCandidates(values: string[]): string[] {
+  const found = new Set<string>();
+  const jwt = /[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+  const base64url = /[A-Za-z0-9_-]{32,}/g;
+  const base64 = /[A-Za-z0-9+/]{32,}={0,2}/g;
+  for (const value of values) {
+    if (value.length >= 16 && value.length < 4096) found.add(value.trim());
+    for (const pattern of [jwt, base64url, base64]) for (const match of value.matchAll(pattern)) found.add(match[0]);
+    for (const match of value.matchAll(/"((?:[^"\\]|\\.){16,4000})"/g)) found.add(match[1]);
+  }
+  return [...found].filter((candidate) => /^[\x21-\x7e]+$/.test(candidate));
+}
+
+/** The candidates GET /api/session/device accepts as a bearer token (it should be none). */
+async function acceptedTokens(candidates: string[]): Promise<string[]> {
+  const accepted: string[] = [];
+  for (let i = 0; i < candidates.length; i += 24) {
+    await Promise.all(
+      candidates.slice(i, i + 24).map(async (candidate) => {
+        const response = await fetch(`${server.url}/api/session/device`, { headers: { authorization: `Bearer ${candidate}` } });
+        await response.arrayBuffer();
+        if (response.status === 200) accepted.push(candidate);
+      }),
+    );
+  }
+  return accepted;
+}
+
+/** The device as it stands holds no token the server accepts; the one held before is refused. */
+async function expectNothingOpens(page: Page, before: string | null): Promise<void> {
+  const stored = await everythingStored(page);
+  const candidates = tokenCandidates(stored);
+  expect(candidates.length).toBeGreaterThan(3); // the keyring's sealed wraps and salt at least
+  expect(await acceptedTokens(candidates)).toEqual([]);
+  expect(stored.join('\n')).not.toContain(client.lastName);
+  if (before) {
+    expect(candidates).not.toContain(before);
+    await expect.poll(async () => (await server.api('GET', '/session/device', { token: before })).status, { timeout: 10_000 }).toBe(401);
+  }
+}
+
+const sessionToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('icrs.token'));
+
+async function deviceAccepts(token: string | null): Promise<boolean> {
+  return token !== null && (await server.api('GET', '/session/device', { token })).status === 200;
+}
+
+/** Reads the client collected offline through the app's data layer (the vault must be open). */
+async function readClient(page: Page, key: string): Promise<string | undefined> {
+  await storeReady(page);
+  return page.evaluate(async (k) => {
+    const { data, entities } = window.__icrs!;
+    return ((await data!.get(entities.profile, k)) as { lastName?: string } | null)?.lastName;
+  }, key);
+}
+
+describe('a locked device', () => {
+  it('holds no token the server accepts after the idle lock, the lock button, a restart and a sign-out; the password opens it', async () => {
+    const { context, page } = await debugPage();
+    await page.clock.install();
+    await signIn(page, userA.userName, userA.password);
+    await storeReady(page);
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await storeReady(page);
+    const key = await page.evaluate(async (c) => {
+      const { data, entities } = window.__icrs!;
+      return (await data!.create(entities.profile, c)).prof_Id as string;
+    }, client);
+    // Unlocked: the token is this tab's, in memory and sessionStorage, never in localStorage.
+    const first = await sessionToken(page);
+    expect(await deviceAccepts(first)).toBe(true);
+    await expect(page.evaluate(() => localStorage.getItem('token'))).resolves.toBeNull();
+
+    // An online reload of the unlocked tab needs no password.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    await expect(page.getByTestId('unlock-page').count()).resolves.toBe(0);
+    expect(await readClient(page, key)).toBe(client.lastName);
+
+    // A second tab of the browser gets the key and the session from the first.
+    const second = await context.newPage();
+    await second.goto('/offlinehp');
+    await second.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    expect(await sessionToken(second)).toBe(first);
+    await second.close();
+
+    // The idle lock (15 minutes without a touch), online.
+    await Promise.all([page.waitForEvent('load'), page.clock.fastForward('16:00')]);
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await expectNothingOpens(page, first);
+    await unlock(page, userA.password);
+    await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    expect(await readClient(page, key)).toBe(client.lastName);
+
+    // The lock button.
+    const second_ = await sessionToken(page);
+    expect(second_).not.toBe(first); // the unlock signed in again: a fresh token
+    expect(await deviceAccepts(second_)).toBe(true);
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await expectNothingOpens(page, second_);
+    await page.getByLabel(/^Password/).fill('not-the-password');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByTestId('unlock-error').getByText('Wrong password.').waitFor();
+    await unlock(page, userA.password);
+    await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    expect(await readClient(page, key)).toBe(client.lastName);
+
+    // A browser restart: the tab and its sessionStorage are gone.
+    const third = await sessionToken(page);
+    await page.close();
+    const restarted = await context.newPage();
+    await restarted.goto('/offlinehp');
+    await restarted.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await expectNothingOpens(restarted, null);
+    expect(tokenCandidates(await everythingStored(restarted))).not.toContain(third);
+    await unlock(restarted, userA.password);
+    await restarted.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    expect(await readClient(restarted, key)).toBe(client.lastName);
+
+    // A sign-out.
+    const fourth = await sessionToken(restarted);
+    await restarted.getByRole('switch', { name: 'Offline mode' }).uncheck();
+    await restarted.waitForURL((url) => url.pathname === '/');
+    await restarted.getByRole('button', { name: 'Log out' }).click();
+    const warning = restarted.getByRole('alertdialog', { name: 'Log out with records not uploaded?' });
+    await Promise.all([restarted.waitForEvent('load'), warning.getByRole('button', { name: 'Log out anyway' }).click()]);
+    await restarted.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectNothingOpens(restarted, fourth);
+    await signIn(restarted, userA.userName, userA.password);
+    await restarted.goto('/offlinehp');
+    expect(await readClient(restarted, key)).toBe(client.lastName);
+    await context.close();
+  }, 240_000);
+
+  it('asks for the password when an offline unlock meets the network: the lock screen signs in again', async () => {
+    const { context, page } = await debugPage({ serviceWorkers: 'allow' });
+    await signIn(page, userA.userName, userA.password);
+    await storeReady(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload(); // now controlled by the worker, which serves the app offline
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? 'none'), { timeout: 30_000 })
+      .toBe('activated');
+    await storeReady(page);
+    await context.setOffline(true);
+    await page.close();
+    const restarted = await context.newPage();
+    await restarted.goto('/');
+    await restarted.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await unlock(restarted, userA.password); // offline: the keyring's password wrap
+    expect(await sessionToken(restarted)).toBeNull();
+    await context.setOffline(false);
+    // An online call without a token: the lock screen, not a sign-out.
+    await restarted.reload();
+    await restarted.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await unlock(restarted, userA.password);
+    await restarted.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(await deviceAccepts(await sessionToken(restarted))).toBe(true);
+    await context.close();
+  }, 120_000);
+});
