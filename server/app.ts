@@ -138,7 +138,7 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });
   await app.register(recordsPlugin, { db });
   await app.register(syncPlugin, { db, tokens, hub: changes, users });
-  await app.register(auditPlugin, { db, retentionDays: config.auditRetentionDays });
+  await app.register(auditPlugin, { db, retentionDays: config.auditRetentionDays, ownerUrl: config.databaseOwnerUrl });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');
 

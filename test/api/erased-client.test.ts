@@ -37,10 +37,12 @@ describe.each(backends)('an erased client on %s', (backend) => {
   let job: string;
   const as = (who: string, method: string, path: string, body?: unknown, lang = 'fr') =>
     t.api(method, path, { token: token[who], body, headers: { 'accept-language': lang } });
-  const ok = (status: number) => <R extends { status: number; body: unknown }>(r: R) => {
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    return r;
-  };
+  const ok =
+    (status: number) =>
+    <R extends { status: number; body: unknown }>(r: R) => {
+      expect(r.status, JSON.stringify(r.body)).toBe(status);
+      return r;
+    };
   const erase = (id: string, body: Body, lang = 'fr') =>
     as('a7', 'POST', `/profile/${id}/erase`, { password: 'password-a7', ...body }, lang);
 
@@ -261,7 +263,10 @@ describe.each(backends)('an erased client on %s', (backend) => {
 
     if (backend !== 'postgres') return;
     // Every row version still in a table's pages (live or dead), read raw (pageinspect).
-    const admin = new pg.Client({ connectionString: t.config.databaseUrl });
+    // As the server's superuser (the app's role may not read raw pages), on this file's database.
+    const url = new URL(process.env.TEST_DATABASE_URL as string);
+    url.pathname = new URL(t.config.databaseUrl as string).pathname;
+    const admin = new pg.Client({ connectionString: url.toString() });
     await admin.connect();
     try {
       await admin.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
@@ -360,4 +365,41 @@ describe.each(backends)('an erased client on %s', (backend) => {
     ).body as { results: { body: Body }[] };
     expect(String(french.results[0]?.body.message)).toContain('deviceAt doit être compris entre la création');
   });
+});
+
+// With two PostgreSQL roles the app's role owns no table, and only a table's owner may vacuum it:
+// the erasure's VACUUM goes through the owner's connection (DATABASE_OWNER_URL).
+describe.skipIf(!process.env.TEST_DATABASE_URL)('an erasure with two PostgreSQL roles', () => {
+  let t: TestServer;
+  afterAll(() => t?.close());
+
+  it("vacuums the client's tables as their owner", async () => {
+    t = await startTestServer({ backend: 'postgres', roles: 'two' });
+    await ensureOrganisations(t.server.db);
+    await t.createUser({ userName: 'roles-a7', password: 'password-a7', role: 7, location: A });
+    const token = await t.login('roles-a7', 'password-a7');
+    await t.createUser({ userName: 'roles-a3', password: 'password-a3', role: 3, location: A });
+    const field = await t.login('roles-a3', 'password-a3');
+    const body: Body = { ...sampleBody(entityByName.profile, {}), prof_Reg_No: registrationNumber('ADC') };
+    expect((await t.api('POST', '/profile/', { token: field, body })).status).toBe(201);
+    const vacuums = async () =>
+      (
+        await t.server.db.query<{ n: number }>(
+          `SELECT coalesce(sum("vacuum_count"), 0)::int AS n FROM pg_stat_user_tables WHERE "relname" IN ('tbl_profiles', 'audit_values')`,
+        )
+      )[0]?.n ?? 0;
+    const before = await vacuums();
+    const erased = await t.api('POST', `/profile/${String(body.prof_Id)}/erase`, {
+      token,
+      body: { reasonCode: 'clientRequest', password: 'password-a7' },
+    });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    // The statistics reach the view a moment after the statement.
+    let after = before;
+    for (let i = 0; i < 50 && after < before + 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await vacuums();
+    }
+    expect(after).toBeGreaterThanOrEqual(before + 2);
+  }, 120_000);
 });

@@ -17,7 +17,7 @@ import { ERASE_NOTE_MAX, ERASE_REASONS } from '../../../schemas/erasure';
 import { ident } from '../../../schemas/derive/sql';
 import { job, profile, profileImage, referral, serverEntities, service } from '../../../schemas/index';
 import { auditScope, isPrivate } from '../../../schemas/scope';
-import type { Db, Queryable, Row } from '../../db/index';
+import { openDb, type Db, type Queryable, type Row } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
 import { requestLang, translate } from '../../lib/messages';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
@@ -251,7 +251,7 @@ async function eraseClient(tx: Queryable, client: Row, reason: string, userId: s
   );
 }
 
-export default async function handoverPlugin(instance: FastifyInstance, { db }: { db: Db }) {
+export default async function handoverPlugin(instance: FastifyInstance, { db, ownerUrl }: { db: Db; ownerUrl?: string }) {
   const app = typed(instance);
   const handover = { permission: 'clients.handover' } as const;
 
@@ -307,7 +307,7 @@ export default async function handoverPlugin(instance: FastifyInstance, { db }: 
         const kept = await checkedNote(tx, request, client, note);
         await eraseClient(tx, client, kept ? `${reasonCode}: ${kept}` : reasonCode, request.user.userId);
       });
-      await vacuumErased(db, request);
+      await vacuumErased(db, ownerUrl, request);
       return { result: 'erased', id };
     },
   );
@@ -325,10 +325,23 @@ const ERASED_TABLES = [profile, ...CLIENT_RECORDS].map((e) => e.table).concat(['
  * success: the erasure itself has committed, and the next VACUUM (autovacuum on PostgreSQL)
  * removes the old versions as well.
  */
-async function vacuumErased(db: Db, request: FastifyRequest): Promise<void> {
+async function vacuumErased(db: Db, ownerUrl: string | undefined, request: FastifyRequest): Promise<void> {
+  // One statement, outside a transaction (the pool's own connection on PostgreSQL).
+  const sql = `VACUUM ${ERASED_TABLES.map((table) => ident(table)).join(', ')}`;
   try {
-    // One statement, outside a transaction (the pool's own connection on PostgreSQL).
-    await db.query(`VACUUM ${ERASED_TABLES.map((table) => ident(table)).join(', ')}`);
+    if (db.kind === 'postgres' && ownerUrl) {
+      // Only a table's owner may vacuum it (PostgreSQL 15; the app's role would be skipped with a
+      // warning): the owner role's connection (DATABASE_OWNER_URL, server/db/roles.ts), for this
+      // statement only. Erasures are rare: a connection of its own costs nothing that matters.
+      const owner = await openDb({ databaseUrl: ownerUrl, dataDir: '' });
+      try {
+        await owner.query(sql);
+      } finally {
+        await owner.close();
+      }
+    } else {
+      await db.query(sql);
+    }
   } catch (error) {
     request.log.error({ err: error }, 'erase: VACUUM after the erasure failed');
   }

@@ -151,7 +151,10 @@ export function entriesCsv(rows: readonly Row[]): string {
   return `\uFEFF${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
-export default async function auditPlugin(instance: FastifyInstance, { db, retentionDays }: { db: Db; retentionDays: number }) {
+export default async function auditPlugin(
+  instance: FastifyInstance,
+  { db, retentionDays, ownerUrl }: { db: Db; retentionDays: number; ownerUrl?: string },
+) {
   const app = typed(instance);
   const stopRetention = keepRetention(db, retentionDays, (error) => app.log.error({ err: error }, 'audit retention: purge failed'));
   app.addHook('onClose', async () => stopRetention());
@@ -196,5 +199,5 @@ export default async function auditPlugin(instance: FastifyInstance, { db, reten
     },
   );
 
-  await app.register(handoverPlugin, { db });
+  await app.register(handoverPlugin, { db, ownerUrl });
 }
