@@ -11,7 +11,8 @@ export const refOf = (table: string, key: string) => `${table}/${key}`;
 
 /** Refs (`table/key`) of the records whose parent is pending on this device too. */
 export async function waitingForParent(db: IcrsDatabase, records: readonly PendingRecord[]): Promise<Set<string>> {
-  const pending = new Set(records.map((r) => refOf(r.table, r.key)));
+  // A parent of an erased client never goes: its children are not waiting for it.
+  const pending = new Set(records.filter((r) => r.state !== 'erased').map((r) => refOf(r.table, r.key)));
   const waiting = new Set<string>();
   const byTable = new Map<string, string[]>();
   for (const record of records) {

@@ -6,7 +6,7 @@ import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
 import { file as fileEntity, getEntity, getEntityByTable, uploadOrder } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../db/collections';
 import { oweServerCopy } from '../db/owed';
-import { conflictText, errorText } from './sync-error';
+import { conflictText, erasedOf, errorText } from './sync-error';
 import type { ConflictInfo } from './types';
 
 /** A stored document: the entity's fields plus the sync fields (schemas/derive/types.ts SyncFields). */
@@ -112,7 +112,9 @@ export async function pendingParents(db: IcrsDatabase, entity: EntityShape, reco
   if (!entity.parent || !parentEntity) return new Set();
   const field = entity.parent.field;
   const parents = await readDocs(db, parentEntity, [...new Set(records.map((data) => String(data[field])))]);
-  return new Set([...parents].filter(([, parent]) => parent.syncState === 'pending').map(([key]) => key));
+  // A parent whose client was erased on the server never goes: its children are sent, and
+  // refused for that erasure themselves (docs/security.md "Erased means gone").
+  return new Set([...parents].filter(([, parent]) => parent.syncState === 'pending' && !erasedOf(parent.syncError)).map(([key]) => key));
 }
 
 /** The images (`files`) of a job or service, by their keys `srcId|1..3`. */
