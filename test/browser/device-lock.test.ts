@@ -183,19 +183,33 @@ describe('a locked device', () => {
     await second.goto('/offlinehp');
     await second.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
     expect(await sessionToken(second)).toBe(first);
+    // A lock in one tab locks the other, and neither keeps the token; an unlock in one opens both.
+    await Promise.all([
+      page.waitForEvent('load'),
+      second.waitForEvent('load'),
+      second.getByRole('button', { name: 'Lock', exact: true }).click(),
+    ]);
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await second.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await expectNothingOpens(page, first);
+    await unlock(page, userA.password);
+    await second.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
+    const renewed = await sessionToken(page);
+    expect(renewed).not.toBe(first);
+    expect(await sessionToken(second)).toBe(renewed);
     await second.close();
 
     // The idle lock (15 minutes without a touch), online.
     await Promise.all([page.waitForEvent('load'), page.clock.fastForward('16:00')]);
     await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
-    await expectNothingOpens(page, first);
+    await expectNothingOpens(page, renewed);
     await unlock(page, userA.password);
     await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor();
     expect(await readClient(page, key)).toBe(client.lastName);
 
     // The lock button.
     const second_ = await sessionToken(page);
-    expect(second_).not.toBe(first); // the unlock signed in again: a fresh token
+    expect(second_).not.toBe(renewed); // the unlock signed in again: a fresh token
     expect(await deviceAccepts(second_)).toBe(true);
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
     await page.getByRole('heading', { name: 'This device is locked' }).waitFor();

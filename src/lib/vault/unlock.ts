@@ -289,9 +289,12 @@ export async function forgetMirror(userId: string): Promise<void> {
   ]);
 }
 
-/** "Remove my data from this device": the user's store, drafts and keyring. */
+/** "Remove my data from this device": the user's store, drafts and keyring; the caller signs out. */
 export async function removeMyData(userId: string): Promise<void> {
-  lockEverywhere(userId);
+  // The key leaves memory here; the token stays for the sign-out that follows (src/lib/auth.ts
+  // logout), which ends the session, rotates the device secret and locks the other tabs.
+  lockVault();
+  closeSealedValues();
   removeSealedValues(userId);
   await Promise.all([removeStore(userId), removeDraftFiles(userId)]);
   removeKeyring(userId);
