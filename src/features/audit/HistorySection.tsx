@@ -25,7 +25,7 @@ import { useDisplayContext, type DisplayContext } from '../../components/entity'
 import { formatDateTime } from '../../lib/format';
 import { useServerChanges } from '../../lib/serverChanges';
 import { fetchHistory } from './auditApi';
-import { actionLabel, entityLabel, fieldName, historyTables, roleLabel, valueText } from './describe';
+import { actionLabel, entityLabel, fieldName, historyTables, noteText, roleLabel, valueText } from './describe';
 import { getEntity } from '../../../schemas/index';
 import type { AuditEntry } from './types';
 
@@ -171,7 +171,7 @@ export function HistoryEntry({ entry, ctx, ownEntity }: { entry: AuditEntry; ctx
       </Typography>
       {entry.note && (
         <Typography variant="body2" data-testid="history-note" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {entry.note}
+          {noteText(entry, ctx.t)}
         </Typography>
       )}
       {withValues.length > 0 && (

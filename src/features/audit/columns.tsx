@@ -7,7 +7,7 @@ import type { DisplayContext, GridRow } from '../../components/entity';
 import type { ListColumn } from '../../components/entity/columns';
 import { lookupLabel } from '../../components/entity';
 import { formatDateTime } from '../../lib/format';
-import { actionLabel, entityLabel, fieldNames, roleLabel } from './describe';
+import { actionLabel, entityLabel, fieldNames, noteText, roleLabel } from './describe';
 import { recordPath, shortId } from './recordLink';
 import type { AuditEntry } from './types';
 
@@ -45,7 +45,7 @@ function ChangedCell({ entry, ctx }: { entry: AuditEntry; ctx: DisplayContext })
       {fields && <span data-testid="audit-fields">{fields}</span>}
       {entry.note && (
         <Box component="span" sx={{ color: 'text.secondary' }} data-testid="audit-note">
-          {entry.note}
+          {noteText(entry, ctx.t)}
         </Box>
       )}
     </Box>
@@ -101,7 +101,7 @@ export function auditColumns(ctx: DisplayContext, role: number | undefined): Lis
   const roleText = (e: AuditEntry) => roleLabel(e.role, ctx.t);
   const organisation = (e: AuditEntry) => organisationText(e, ctx);
   const action = (e: AuditEntry) => actionLabel(e.action, ctx.t);
-  const changed = (e: AuditEntry) => [changedText(e, ctx), e.note ?? ''].filter(Boolean).join(' — ');
+  const changed = (e: AuditEntry) => [changedText(e, ctx), noteText(e, ctx.t)].filter(Boolean).join(' — ');
   return [
     column('at', ctx.t('audit.column.at'), when, (e) => <time dateTime={e.at}>{when(e)}</time>, 130),
     column('userName', ctx.t('audit.column.user'), user, user),

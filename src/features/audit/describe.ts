@@ -6,6 +6,7 @@ import type { EntityShape } from '../../../schemas/define';
 import { displayValue, type DisplayContext, type Translate } from '../../components/entity';
 import { fieldOf } from '../../components/entity/fields';
 import { isRole } from '../../lib/permissions';
+import { ERASE_REASONS } from '../../../schemas/erasure';
 import { AUDIT_ACTIONS, type AuditEntry } from './types';
 
 /** Translation key of an action: `audit.action.<camelCase>` ('signin.failed' → signinFailed),
@@ -24,6 +25,17 @@ export function actionLabel(action: string, t: Translate): string {
 }
 
 /** The kind of record in words ('Client', 'Skills'); '' for entries about no record. */
+/** An entry's note as people read it: an erasure's reason code by its name ("Consent withdrawn:
+ * letter received"), any other note as written. */
+export function noteText(entry: Pick<AuditEntry, 'action' | 'note'>, t: Translate): string {
+  const note = entry.note ?? '';
+  if (entry.action !== 'erase') return note;
+  const [, code, rest] = /^(\w+)(?:: ([\s\S]*))?$/.exec(note) ?? [];
+  if (!code || !(ERASE_REASONS as readonly string[]).includes(code)) return note;
+  const reason = t(`audit.eraseReason.${code}`);
+  return rest ? `${reason}: ${rest}` : reason;
+}
+
 export function entityLabel(name: string | null, t: Translate): string {
   if (!name) return '';
   const entity = getEntity(name);
