@@ -27,6 +27,8 @@ const seconds = async (work: () => Promise<unknown>) => {
 };
 
 async function measure(backend: Backend): Promise<string> {
+  // Encrypted, as `npm run backup` makes them by default.
+  const KEY = 'bench-passphrase-of-some-length';
   const work = mkdtempSync(path.join(tmpdir(), 'icrs-bench-backup-'));
   const source = await drillDatabase(backend, work, 'source');
   try {
@@ -37,14 +39,14 @@ async function measure(backend: Backend): Promise<string> {
       let file = '';
       times.backup.push(
         await seconds(async () => {
-          const result = await backup(source.target, { dir: path.join(work, `backups-${run}`) });
+          const result = await backup(source.target, { dir: path.join(work, `backups-${run}`), key: { kind: 'passphrase', passphrase: KEY } });
           file = result.file;
           bytes = result.bytes;
         }),
       );
       const target = await drillDatabase(backend, work, `restored-${run}`);
       try {
-        times.restore.push(await seconds(() => restore(target.target, file)));
+        times.restore.push(await seconds(() => restore(target.target, file, { key: { passphrase: KEY } })));
       } finally {
         await target.drop();
       }

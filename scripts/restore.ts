@@ -1,14 +1,21 @@
 // `npm run restore -- <file> [--force]`: a backup of `npm run backup` back into the configured
-// database (DATABASE_URL, else the embedded one in DATA_DIR). The work is in
+// database (DATABASE_OWNER_URL, else DATABASE_URL, else the embedded one in DATA_DIR), decrypted
+// with BACKUP_KEY or the identity file BACKUP_IDENTITY names. The work is in
 // server/ops/restore.ts; README "Backups".
 import { parseArgs } from 'node:util';
 import { configFromEnv } from '../server/config';
+import { keepFilesPrivate } from '../server/lib/privateFiles';
 import { oneLine } from '../server/ops/errors';
+import { restoreKeyFromEnv } from '../server/ops/encryption';
 import { restore, restoreReport } from '../server/ops/restore';
 
-const USAGE = 'Usage: npm run restore -- <backup file> [--force]   (--force replaces a database that holds data)';
+const USAGE =
+  'Usage: npm run restore -- <backup file> [--force]   (--force replaces a database that holds data; ' +
+  'an encrypted backup opens with BACKUP_KEY or BACKUP_IDENTITY)';
 
 async function main(): Promise<void> {
+  // Backups and restored folders hold every client: this user's only (docs/security.md "Operations").
+  keepFilesPrivate();
   let file: string;
   let force: boolean;
   try {
@@ -31,7 +38,9 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const result = await restore(configFromEnv(), file, { force });
+  const config = configFromEnv();
+  const target = { ...config, databaseUrl: process.env.DATABASE_OWNER_URL || config.databaseUrl };
+  const result = await restore(target, file, { force, key: restoreKeyFromEnv(process.env) });
   console.log(restoreReport(result));
 }
 

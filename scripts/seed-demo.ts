@@ -4,9 +4,11 @@
 // would never see the rows and would write over them).
 import { configFromEnv } from '../server/config';
 import { holdDataDir } from '../server/lib/dataDirLock';
+import { keepFilesPrivate } from '../server/lib/privateFiles';
 import { runSeedDemo } from '../server/seed/demo';
 
 async function main(): Promise<void> {
+  keepFilesPrivate(); // the data folder is the server's user's only (docs/security.md "Operations")
   const config = configFromEnv();
   if (!config.databaseUrl) holdDataDir(config.dataDir, 'the demo seed');
   await runSeedDemo(process.argv.slice(2));

@@ -9,12 +9,14 @@ import { hashPassword, randomPassword } from './lib/passwords';
 import { countUsers, insertUser } from './plugins/users/store';
 import { uuidv7 } from '../schemas/ids';
 
-/** The configured secret, else one made once and kept in the database so every server process shares it. */
+/** The configured secret, else one made once and kept in the database so every server process
+ * shares it: in "server_secrets", whose data no backup holds (server/ops/secrets.ts). A restored
+ * database has none, so a new one is made here and every earlier token fails its signature. */
 export async function tokenSecret(db: Db, config: Config): Promise<string> {
   if (config.jwtSecret) return config.jwtSecret;
   const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString('base64url');
-  await db.query('INSERT INTO "settings" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO NOTHING', ['jwtSecret', fresh]);
-  const [row] = await db.query<{ value: string }>('SELECT "value" FROM "settings" WHERE "key" = $1', ['jwtSecret']);
+  await db.query('INSERT INTO "server_secrets" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO NOTHING', ['jwtSecret', fresh]);
+  const [row] = await db.query<{ value: string }>('SELECT "value" FROM "server_secrets" WHERE "key" = $1', ['jwtSecret']);
   return row.value;
 }
 

@@ -4,11 +4,18 @@
 import { buildApp, type BuildOptions, type Server } from './app';
 import type { Config } from './config';
 import { DataDirBusyError, holdDataDir } from './lib/dataDirLock';
+import { keepFilesPrivate, openDataDirMessage, openToOthers } from './lib/privateFiles';
 
 const SHUTDOWN_LIMIT_MS = 10_000;
 
 export async function serve(config: Config, options: BuildOptions = {}): Promise<Server> {
+  keepFilesPrivate(); // before anything is written (docs/security.md "Operations")
   if (!config.databaseUrl) {
+    const open = openToOthers(config.dataDir);
+    if (open) {
+      console.error(openDataDirMessage(config.dataDir, open));
+      process.exit(1);
+    }
     try {
       holdDataDir(config.dataDir, 'the ICRS server');
     } catch (error) {

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { privateTree } from '../lib/privateFiles';
 
 export type Row = Record<string, unknown>;
 
@@ -117,8 +118,10 @@ function faultReporter() {
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
-  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
+  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
+  // A new folder's files come out 0666 whatever the umask (server/lib/privateFiles.ts).
+  if (!dataDir.includes('://')) privateTree(dataDir);
   // PGlite runs one statement at a time: the others queue inside it. Counted for the metrics.
   let running = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {

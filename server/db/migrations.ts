@@ -191,6 +191,17 @@ $$`);
     },
   },
   {
+    // The token-signing secret leaves "settings" for a table of its own, whose data no backup
+    // holds (server/ops/secrets.ts, docs/security.md "Operations"). Moved, not made anew: the
+    // sessions of the release before go on.
+    id: '0021-secrets-apart',
+    up: sql(`
+      CREATE TABLE IF NOT EXISTS "server_secrets" ("key" text PRIMARY KEY, "value" text NOT NULL);
+      INSERT INTO "server_secrets" ("key", "value") SELECT "key", "value" FROM "settings" WHERE "key" = 'jwtSecret' ON CONFLICT ("key") DO NOTHING;
+      DELETE FROM "settings" WHERE "key" = 'jwtSecret'
+    `),
+  },
+  {
     // Issue 36 §3: the audit log holds against the server itself. Its rows go only through the
     // owner's functions (the retention purge, the scrub of an erased client's values), which a
     // session setting no longer imitates; the retention is read from a table the app's role
@@ -230,7 +241,7 @@ const MIGRATION_LOCK = 4242_0001;
 /** Applies the migrations not applied yet; `after` runs in the same transaction, under the same
  * lock, whether any was applied or not (server/db/roles.ts: the retention and the grants). */
 export async function migrate(
-  db: Db,
+  db: Pick<Db, 'transaction'>,
   migrations: Migration[] = coreMigrations,
   after?: (tx: Queryable) => Promise<void>,
 ): Promise<string[]> {

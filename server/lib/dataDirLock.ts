@@ -63,13 +63,13 @@ function removeIfThere(file: string): void {
  */
 export function holdDataDir(dataDir: string, holder: string): () => void {
   if (dataDir.includes('://')) return () => undefined;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // the server's own (docs/security.md "Operations")
   const file = path.join(dataDir, LOCK_FILE);
   const mine: LockContent = { pid: process.pid, holder, since: new Date().toISOString() };
   // Written aside, then linked in: link() fails when the lock exists, and the lock is never seen
   // half written.
   const draft = `${file}.${process.pid}`;
-  writeFileSync(draft, JSON.stringify(mine));
+  writeFileSync(draft, JSON.stringify(mine), { mode: 0o600 });
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {

@@ -2,10 +2,12 @@
 // content, the check against the migrations this code knows, and what "holds data" means.
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { entityByName, serverEntities } from '../../schemas/index';
 import { ident } from '../../schemas/derive/sql';
 import type { Queryable } from '../db/index';
 import { coreMigrations } from '../db/migrations';
+import { AGE_MAGIC, ENCRYPTED_EXTENSION } from './encryption';
 import { OperatorError } from './errors';
 import { runTool } from './pgTools';
 
@@ -22,13 +24,21 @@ export function utcStamp(date = new Date()): string {
     .replace(/[-:]/g, '');
 }
 
-/** icrs-20261127T203000Z-0020-audit-log.dump */
-export function backupFileName(kind: BackupKind, version: string, date = new Date()): string {
-  return `icrs-${utcStamp(date)}-${version}${EXTENSION[kind]}`;
+/** icrs-20261127T203000Z-0020-audit-log.dump, or .dump.age when encrypted (ops/encryption.ts). */
+export function backupFileName(kind: BackupKind, version: string, date = new Date(), encrypted = false): string {
+  return `icrs-${utcStamp(date)}-${version}${EXTENSION[kind]}${encrypted ? ENCRYPTED_EXTENSION : ''}`;
 }
 
-/** The kind of backup `file` holds, from its first bytes (its name may have been changed). */
-export async function backupKindOf(file: string): Promise<BackupKind> {
+/** The kind of backup whose content starts with `head`, if it is one. */
+export function kindOfContent(head: Uint8Array): BackupKind | undefined {
+  if (head.length >= 5 && Buffer.from(head.subarray(0, 5)).toString('latin1') === 'PGDMP') return 'postgres';
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'pglite';
+  return undefined;
+}
+
+/** What `file` is, from its first bytes (its name may have been changed): a plain backup of
+ * either kind, or an encrypted one ('age'), whose kind its decrypted content tells. */
+export async function backupKindOf(file: string): Promise<BackupKind | 'age'> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -39,17 +49,21 @@ export async function backupKindOf(file: string): Promise<BackupKind> {
     throw new OperatorError(`The backup file ${path.resolve(file)} cannot be read: ${(error as Error).message}`);
   }
   try {
-    const head = Buffer.alloc(5);
+    const head = Buffer.alloc(AGE_MAGIC.length);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    if (bytesRead === 5 && head.toString('latin1') === 'PGDMP') return 'postgres';
-    if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'pglite';
+    if (bytesRead === AGE_MAGIC.length && head.toString('latin1') === AGE_MAGIC) return 'age';
+    const kind = kindOfContent(head.subarray(0, bytesRead));
+    if (kind) return kind;
   } finally {
     await handle.close();
   }
-  throw new OperatorError(
-    `${path.resolve(file)} is not an ICRS backup (neither a pg_dump custom-format file nor a gzipped PGlite tarball)`,
-  );
+  throw notABackup(file);
 }
+
+export const notABackup = (file: string) =>
+  new OperatorError(
+    `${path.resolve(file)} is not an ICRS backup (neither a pg_dump custom-format file nor a gzipped PGlite tarball, encrypted with age or not)`,
+  );
 
 /** The newest of migration ids ('0020-audit-log'): they sort in the order they are applied. */
 export function latestMigration(ids: readonly string[]): string {
@@ -109,10 +123,12 @@ export function migrationsFromScript(script: string): string[] | null {
   return ids;
 }
 
-/** The migration ids inside a pg_dump custom-format file (its schema_migrations rows, through
- * pg_restore); none when it has no such table. */
-export async function dumpMigrations(file: string): Promise<string[]> {
-  const { stdout } = await runTool('pg_restore', ['--data-only', '--table=schema_migrations', '--file=-', file]);
+/** The migration ids inside a pg_dump custom-format file, or its decrypted content as a stream
+ * (its schema_migrations rows, through pg_restore); none when it has no such table. */
+export async function dumpMigrations(file: string | Readable): Promise<string[]> {
+  const args = ['--data-only', '--table=schema_migrations', '--file=-'];
+  const { stdout } =
+    typeof file === 'string' ? await runTool('pg_restore', [...args, file]) : await runTool('pg_restore', args, process.env, { stdin: file });
   return migrationsFromScript(stdout.toString('utf8')) ?? [];
 }
 

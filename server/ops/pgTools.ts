@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { OperatorError } from './errors';
 
 export type PgTool = 'pg_dump' | 'pg_restore';
@@ -45,20 +46,52 @@ export interface ToolOutput {
   stderr: string;
 }
 
-/** Runs `tool` to its end; a non-zero exit becomes an error carrying the tool's last words. */
-export function runTool(tool: PgTool, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ToolOutput> {
+/** Where a tool reads and writes, when not its arguments' files. */
+export interface ToolIo {
+  /** Fed to the tool's standard input (a decrypted backup); its failure is the run's failure. */
+  stdin?: Readable;
+  /** The tool's standard output: a file descriptor it writes to itself (a file opened 0600
+   * before it starts), or a sink that consumes it as a stream (the cipher). Collected otherwise. */
+  stdout?: number | ((output: Readable) => Promise<void>);
+}
+
+/** Runs `tool` to its end; a non-zero exit becomes an error carrying the tool's last words. A
+ * failure of its input or output stream wins over the tool's own complaint about it. */
+export function runTool(tool: PgTool, args: readonly string[], env: NodeJS.ProcessEnv = process.env, io: ToolIo = {}): Promise<ToolOutput> {
   const executable = findTool(tool, env.PATH ?? process.env.PATH);
   return new Promise((resolve, reject) => {
-    const child = spawn(executable, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(executable, args, {
+      env,
+      stdio: [io.stdin ? 'pipe' : 'ignore', typeof io.stdout === 'number' ? io.stdout : 'pipe', 'pipe'],
+    });
     const stdout: Buffer[] = [];
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let streamFailure: unknown;
+    const fail = (error: unknown) => {
+      streamFailure ??= error;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    };
+    if (io.stdin && child.stdin) {
+      const input = child.stdin;
+      input.on('error', () => undefined); // EPIPE: the tool read what it needed and left
+      io.stdin.once('error', (error) => {
+        fail(error);
+        input.destroy(); // the tool sees the end of its input and stops, rather than waiting
+      });
+      child.once('close', () => io.stdin?.destroy());
+      io.stdin.pipe(input);
+    }
+    const sink = typeof io.stdout === 'function' && child.stdout ? io.stdout(child.stdout).catch(fail) : Promise.resolve();
+    if (!io.stdout) child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', (error) => reject(new OperatorError(`${tool} could not be run: ${error.message}`)));
     child.once('close', (code, signal) => {
-      if (code === 0) return resolve({ stdout: Buffer.concat(stdout), stderr });
-      const said = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' ');
-      reject(new OperatorError(`${tool} failed (${signal ?? `exit code ${code}`}): ${said || 'no message'}`));
+      void sink.then(() => {
+        if (streamFailure) return reject(streamFailure);
+        if (code === 0) return resolve({ stdout: Buffer.concat(stdout), stderr });
+        const said = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' ');
+        reject(new OperatorError(`${tool} failed (${signal ?? `exit code ${code}`}): ${said || 'no message'}`));
+      });
     });
   });
 }

@@ -10,11 +10,16 @@
 //   place; an existing folder is moved aside (`<DATA_DIR>.before-restore-<time>`), never deleted.
 // Either way the restore is marked (ops/restoreMark.ts): every session signed before it ends.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { openDb, type Db, type DbOptions } from '../db/index';
 import { LOCK_FILE, holdDataDir } from '../lib/dataDirLock';
+import { privateTree } from '../lib/privateFiles';
 import {
   codeVersion,
   describeCounts,
@@ -26,10 +31,13 @@ import {
   tablesWithRows,
   utcStamp,
   backupKindOf,
+  kindOfContent,
+  notABackup,
   type BackupKind,
   type RecordCounts,
 } from './backupFile';
 import { embeddedFolder, holdFolder, holdsDatabase, queryableOf } from './embedded';
+import { damaged, decryptStream, type RestoreKey } from './encryption';
 import { OperatorError } from './errors';
 import { connectionFor, findTool, runTool } from './pgTools';
 import { markRestore, OPS_SCHEMA } from './restoreMark';
@@ -39,10 +47,13 @@ export interface RestoreOptions {
   force?: boolean;
   /** The restore's time, in the name of the folder moved aside (tests); now by default. */
   now?: Date;
+  /** What opens an encrypted backup (BACKUP_KEY, BACKUP_IDENTITY). */
+  key?: RestoreKey;
 }
 
 export interface RestoreResult {
   kind: BackupKind;
+  encrypted: boolean;
   file: string;
   /** Where it went: 'PostgreSQL database icrs on db.example.org' or the data folder. */
   into: string;
@@ -58,7 +69,71 @@ export interface RestoreResult {
 /** Restores `file` into the database `target` names (DATABASE_URL, else the embedded one in DATA_DIR). */
 export async function restore(target: DbOptions, file: string, options: RestoreOptions = {}): Promise<RestoreResult> {
   const started = performance.now();
-  const kind = await backupKindOf(file);
+  const format = await backupKindOf(file);
+  const name = path.basename(file);
+  // The content, decrypted when the file is encrypted: a stream, never the whole file at once
+  // (a PostgreSQL dump can be large). The first one also tells the kind, then is read on.
+  const content = (): Promise<Readable> =>
+    format === 'age' ? decryptStream(createReadStream(file), options.key ?? {}, name) : Promise.resolve(createReadStream(file));
+  let first: Readable | undefined;
+  let kind: BackupKind;
+  if (format === 'age') {
+    first = await content();
+    const found = kindOfContent(await peek(first, 5, name));
+    if (!found) {
+      first.destroy();
+      throw notABackup(file);
+    }
+    kind = found;
+  } else kind = format;
+  const stream = async () => {
+    const next = first ?? (await content());
+    first = undefined;
+    return next;
+  };
+  try {
+    return await restoreKind(target, file, kind, format === 'age' ? stream : undefined, options, started);
+  } finally {
+    (first as Readable | undefined)?.destroy();
+  }
+}
+
+/** The first `bytes` bytes of `stream`, left in it to be read again. */
+async function peek(stream: Readable, bytes: number, name: string): Promise<Buffer> {
+  let head = Buffer.alloc(0);
+  for (;;) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length >= bytes) break;
+      continue;
+    }
+    if (stream.readableEnded || stream.destroyed) break;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        stream.off('readable', done).off('end', done).off('error', failed);
+        resolve();
+      };
+      const failed = (error: Error) => {
+        stream.off('readable', done).off('end', done);
+        reject(error);
+      };
+      stream.once('readable', done).once('end', done).once('error', failed);
+    });
+  }
+  if (!head.length) throw damaged(name, 'no content');
+  stream.unshift(head);
+  return head.subarray(0, bytes);
+}
+
+async function restoreKind(
+  target: DbOptions,
+  file: string,
+  kind: BackupKind,
+  decrypted: (() => Promise<Readable>) | undefined,
+  options: RestoreOptions,
+  started: number,
+): Promise<RestoreResult> {
   if (kind === 'pglite' && target.databaseUrl) {
     throw new OperatorError(
       `${path.basename(file)} is a backup of the embedded database (PGlite), and DATABASE_URL names a PostgreSQL server: unset DATABASE_URL to restore it into DATA_DIR`,
@@ -69,9 +144,16 @@ export async function restore(target: DbOptions, file: string, options: RestoreO
   }
   const force = options.force ?? false;
   const done = target.databaseUrl
-    ? await restorePostgres(target, target.databaseUrl, file, force)
-    : await restoreEmbedded(target.dataDir, file, force, options.now ?? new Date());
-  return { kind, file: path.resolve(file), codeVersion: codeVersion(), ...done, seconds: (performance.now() - started) / 1000 };
+    ? await restorePostgres(target, target.databaseUrl, file, force, decrypted)
+    : await restoreEmbedded(target.dataDir, file, force, options.now ?? new Date(), decrypted);
+  return {
+    kind,
+    encrypted: decrypted !== undefined,
+    file: path.resolve(file),
+    codeVersion: codeVersion(),
+    ...done,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** What `npm run restore` prints when it is done. */
@@ -89,6 +171,8 @@ export function restoreReport(result: RestoreResult): string {
   }
   return lines.join('\n');
 }
+
+const gunzipAsync = promisify(gunzip);
 
 type Restored = Pick<RestoreResult, 'into' | 'version' | 'counts' | 'movedAside'>;
 
@@ -138,9 +222,15 @@ async function refuseOtherSessions(db: Db, where: string): Promise<void> {
   }
 }
 
-async function restorePostgres(target: DbOptions, databaseUrl: string, file: string, force: boolean): Promise<Restored> {
+async function restorePostgres(
+  target: DbOptions,
+  databaseUrl: string,
+  file: string,
+  force: boolean,
+  decrypted: (() => Promise<Readable>) | undefined,
+): Promise<Restored> {
   findTool('pg_restore');
-  const ids = await dumpMigrations(file);
+  const ids = await dumpMigrations(decrypted ? await decrypted() : file);
   if (!ids.length) throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations rows): not an ICRS backup`);
   refuseUnknownMigrations(ids, file);
   const where = describeDatabase(databaseUrl);
@@ -164,11 +254,10 @@ async function restorePostgres(target: DbOptions, databaseUrl: string, file: str
   const { dbname, env } = connectionFor(databaseUrl);
   // Objects belong to the restoring user (the server's), rights as that user has them; one
   // transaction, so that a failure leaves the empty schema rather than half a database.
-  await runTool(
-    'pg_restore',
-    ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`, file],
-    env,
-  );
+  const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`];
+  // An encrypted dump is read from pg_restore's standard input, in the order it was written.
+  if (decrypted) await runTool('pg_restore', args, env, { stdin: await decrypted() });
+  else await runTool('pg_restore', [...args, file], env);
   const restored = await connect(target, where);
   try {
     await markRestore(restored);
@@ -200,7 +289,31 @@ function rmdirIfEmpty(folder: string): void {
   }
 }
 
-async function restoreEmbedded(dataDir: string, file: string, force: boolean, now: Date): Promise<Restored> {
+/** The tarball's content, unzipped here: zlib's complaint about a file cut short becomes one
+ * line, where PGlite's own unzipping would end the process with an uncaught error. */
+async function tarOf(file: string, decrypted: (() => Promise<Readable>) | undefined): Promise<Buffer> {
+  const name = path.basename(file);
+  let zipped: Buffer;
+  if (decrypted) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await decrypted()) chunks.push(chunk as Buffer);
+    zipped = Buffer.concat(chunks);
+  } else zipped = await readFile(file);
+  try {
+    return await gunzipAsync(zipped);
+  } catch (error) {
+    throw damaged(name, (error as Error).message);
+  }
+}
+
+async function restoreEmbedded(
+  dataDir: string,
+  file: string,
+  force: boolean,
+  now: Date,
+  decrypted: (() => Promise<Readable>) | undefined,
+): Promise<Restored> {
+  const tar = await tarOf(file, decrypted);
   const folder = embeddedFolder(dataDir);
   const where = `the embedded database in ${folder}`;
   const existed = existsSync(folder);
@@ -210,10 +323,10 @@ async function restoreEmbedded(dataDir: string, file: string, force: boolean, no
   let placed = false;
   try {
     rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
+    mkdirSync(staging, { recursive: true, mode: 0o700 });
     let lite: PGlite;
     try {
-      lite = await PGlite.create(staging, { loadDataDir: new Blob([await readFile(file)]) });
+      lite = await PGlite.create(staging, { loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]) });
     } catch (error) {
       throw new OperatorError(
         `${path.basename(file)} could not be opened as a PGlite database: ${error instanceof Error ? error.message : String(error)}`,
@@ -229,6 +342,8 @@ async function restoreEmbedded(dataDir: string, file: string, force: boolean, no
     } finally {
       await lite.close();
     }
+    // The tarball's files carry PGlite's 0666: the server's user's only, whatever the umask.
+    privateTree(staging);
     if (!ids?.length || !counts)
       throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations): not an ICRS backup`);
     refuseUnknownMigrations(ids, file);
@@ -272,7 +387,10 @@ async function restoreEmbedded(dataDir: string, file: string, force: boolean, no
       throw moveFailure(folder, error);
     }
     placed = true;
-    if (aside) rmSync(path.join(aside, LOCK_FILE), { force: true }); // this process's, moved along
+    if (aside) {
+      rmSync(path.join(aside, LOCK_FILE), { force: true }); // this process's, moved along
+      privateTree(aside); // kept for a while, with every client in it
+    }
     return { into: where, version: latestMigration(ids), counts, movedAside: aside };
   } finally {
     if (!placed) rmSync(staging, { recursive: true, force: true });
