@@ -39,7 +39,10 @@ async function measure(backend: Backend): Promise<string> {
       let file = '';
       times.backup.push(
         await seconds(async () => {
-          const result = await backup(source.target, { dir: path.join(work, `backups-${run}`), key: { kind: 'passphrase', passphrase: KEY } });
+          const result = await backup(source.target, {
+            dir: path.join(work, `backups-${run}`),
+            key: { kind: 'passphrase', passphrase: KEY },
+          });
           file = result.file;
           bytes = result.bytes;
         }),

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const key = backupKeyFromEnv(process.env, plain);
   const config = configFromEnv();
   // The owner role, where there are two, reads every table (README "PostgreSQL").
-  const target = { ...config, databaseUrl: process.env.DATABASE_OWNER_URL || config.databaseUrl };
+  const target = { ...config, databaseUrl: config.databaseOwnerUrl ?? config.databaseUrl };
   const result = await backup(target, { dir: dir ?? (process.env.BACKUP_DIR || DEFAULT_BACKUP_DIR), key });
   console.log(backupReport(result));
 }

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = configFromEnv();
-  const target = { ...config, databaseUrl: process.env.DATABASE_OWNER_URL || config.databaseUrl };
+  const target = { ...config, databaseUrl: config.databaseOwnerUrl ?? config.databaseUrl };
   const result = await restore(target, file, { force, key: restoreKeyFromEnv(process.env) });
   console.log(restoreReport(result));
 }

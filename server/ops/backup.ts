@@ -9,12 +9,10 @@
 //   the server must be stopped; the backup holds the folder meanwhile.
 // The file is written under a `.partial` name, opened 0600 before its first byte, and renamed
 // when complete: a file named icrs-…-<version>.dump[.age] or .tar.gz[.age] is always a whole backup.
-import { createWriteStream } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { DbOptions } from '../db/index';
@@ -82,7 +80,7 @@ const openPartial = (partial: string): Promise<FileHandle> => open(partial, 'wx'
 /** Writes `content` (plain) to `handle`, through the cipher unless the key is plain, and to the disk. */
 async function writeSealed(handle: FileHandle, content: Readable, key: BackupKey): Promise<void> {
   const sealed = key.kind === 'plain' ? content : await encryptStream(content, key);
-  await pipeline(sealed, createWriteStream('', { fd: handle, autoClose: false }));
+  for await (const chunk of sealed) await handle.write(chunk as Uint8Array);
   await handle.sync(); // on the disk before it takes the name of a complete backup
 }
 
@@ -113,7 +111,9 @@ async function backupPostgres(databaseUrl: string, dir: string, now: Date, key: 
   try {
     await session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const [{ snapshot }] = (await session.query<{ snapshot: string }>('SELECT pg_export_snapshot() AS snapshot')).rows;
-    const ids = await storedMigrations({ query: async (sql, params) => (await session.query(sql, params ? [...params] : undefined)).rows as never });
+    const ids = await storedMigrations({
+      query: async (sql, params) => (await session.query(sql, params ? [...params] : undefined)).rows as never,
+    });
     if (!ids?.length)
       throw new OperatorError(
         'The database of DATABASE_URL holds no ICRS schema (no schema_migrations rows): is it the right database? Start the server once to make its tables.',
@@ -142,7 +142,11 @@ async function backupPostgres(databaseUrl: string, dir: string, now: Date, key: 
       await handle.close();
     }
     await session.query('COMMIT');
-    return { kind: 'postgres', version, file: await complete(partial, dir, backupFileName('postgres', version, now, key.kind !== 'plain')) };
+    return {
+      kind: 'postgres',
+      version,
+      file: await complete(partial, dir, backupFileName('postgres', version, now, key.kind !== 'plain')),
+    };
   } finally {
     await session.end().catch(() => undefined);
     await rm(partial, { force: true });

@@ -128,7 +128,9 @@ export function migrationsFromScript(script: string): string[] | null {
 export async function dumpMigrations(file: string | Readable): Promise<string[]> {
   const args = ['--data-only', '--table=schema_migrations', '--file=-'];
   const { stdout } =
-    typeof file === 'string' ? await runTool('pg_restore', [...args, file]) : await runTool('pg_restore', args, process.env, { stdin: file });
+    typeof file === 'string'
+      ? await runTool('pg_restore', [...args, file])
+      : await runTool('pg_restore', args, process.env, { stdin: file });
   return migrationsFromScript(stdout.toString('utf8')) ?? [];
 }
 

@@ -77,7 +77,9 @@ export function restoreKeyFromEnv(env: NodeJS.ProcessEnv): RestoreKey {
       .map((line) => line.trim())
       .filter((line) => line.startsWith('AGE-SECRET-KEY-'));
     if (!identities.length)
-      throw new OperatorError(`${env.BACKUP_IDENTITY} (BACKUP_IDENTITY) holds no age identity (a line AGE-SECRET-KEY-1…, as age-keygen writes)`);
+      throw new OperatorError(
+        `${env.BACKUP_IDENTITY} (BACKUP_IDENTITY) holds no age identity (a line AGE-SECRET-KEY-1…, as age-keygen writes)`,
+      );
     key.identities = identities;
   }
   return key;
@@ -114,7 +116,9 @@ export async function decryptStream(sealed: Readable, key: RestoreKey, name: str
   let plain: Readable;
   try {
     plain = Readable.fromWeb(
-      (await decrypter.decrypt(Readable.toWeb(sealed) as unknown as ReadableStream<Uint8Array>)) as unknown as WebReadableStream<Uint8Array>,
+      (await decrypter.decrypt(
+        Readable.toWeb(sealed) as unknown as ReadableStream<Uint8Array>,
+      )) as unknown as WebReadableStream<Uint8Array>,
     );
   } catch (error) {
     sealed.destroy();

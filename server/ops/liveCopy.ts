@@ -34,7 +34,10 @@ async function sequencesOf(lite: PGlite): Promise<{ name: string; last: string; 
   );
   const positions = [];
   for (const { name } of names) {
-    const [row] = await rowsOf<{ last: string; called: boolean }>(lite, `SELECT last_value::text AS last, is_called AS called FROM ${ident(name)}`);
+    const [row] = await rowsOf<{ last: string; called: boolean }>(
+      lite,
+      `SELECT last_value::text AS last, is_called AS called FROM ${ident(name)}`,
+    );
     if (row) positions.push({ name, ...row });
   }
   return positions;
@@ -64,9 +67,7 @@ export async function liveCopyTarball(source: PGlite, migrations: readonly strin
     );
     const from = await tablesOf(source);
     const to = await tablesOf(copy);
-    const differs = [...new Set([...from.keys(), ...to.keys()])].filter(
-      (table) => from.get(table)?.join(',') !== to.get(table)?.join(','),
-    );
+    const differs = [...new Set([...from.keys(), ...to.keys()])].filter((table) => from.get(table)?.join(',') !== to.get(table)?.join(','));
     if (differs.length)
       throw new OperatorError(
         `${where} has tables its migrations do not make (${differs.slice(0, 4).join(', ')}): was it changed by hand? A backup copies only the schema ICRS makes`,
