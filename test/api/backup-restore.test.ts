@@ -577,7 +577,7 @@ describe('an embedded backup after an erasure (PGlite)', () => {
       expect(social.status, JSON.stringify(social.body)).toBe(201);
       const erased = await t.api('POST', `/profile/${id}/erase`, {
         token: admin,
-        body: { reason: 'The client asked for it', password: t.admin.password },
+        body: { reasonCode: 'clientRequest', password: t.admin.password },
       });
       expect(erased.status, JSON.stringify(erased.body)).toBe(200);
     } finally {
