@@ -87,6 +87,23 @@ export async function grantApp(tx: Queryable, app: string): Promise<void> {
   }
 }
 
+/** The start as the app's role alone, on tables another role owns and migrated: refused while a
+ * migration is to apply; warned when the stored retention is not AUDIT_RETENTION_DAYS (the app's
+ * role cannot write it). */
+async function startWithoutOwner(db: Db, config: Config, migrations: Migration[], owner: string): Promise<string | undefined> {
+  const done = new Set((await db.query<{ id: string }>('SELECT "id" FROM "schema_migrations"')).map((row) => row.id));
+  const pending = migrations.filter((m) => !done.has(m.id)).map((m) => m.id);
+  if (pending.length)
+    throw new Error(
+      `the tables belong to the database role "${owner}" and ${pending.length} migration(s) are to apply (${pending.join(', ')}): run \`npm run migrate\` with DATABASE_OWNER_URL set to a connection as "${owner}", or start the server with it (${ROLES_HELP})`,
+    );
+  const [stored] = await db.query<{ value: string }>(`SELECT "value" FROM "${AUDIT_SETTINGS_TABLE}" WHERE "key" = 'retentionDays'`);
+  const days = Number(stored?.value ?? 0);
+  return days === config.auditRetentionDays
+    ? undefined
+    : `AUDIT_RETENTION_DAYS is ${config.auditRetentionDays} but the owner stored ${days} (0: forever), which the purge applies: run \`npm run migrate\` with this AUDIT_RETENTION_DAYS and DATABASE_OWNER_URL (${ROLES_HELP})`;
+}
+
 /**
  * Migrates the database of `db` (the app's connection) and answers a warning for the log, if
  * any. With DATABASE_OWNER_URL, the owner's connection migrates and grants, and the start is
@@ -97,10 +114,9 @@ export async function prepareDatabase(db: Db, config: Config, migrations: Migrat
   if (db.kind === 'pglite' || !config.databaseOwnerUrl) {
     if (db.kind === 'postgres') {
       const held = await auditOwnership(db);
-      if (held && !held.ownsIt)
-        throw new Error(
-          `the tables belong to the database role "${held.owner}", not to DATABASE_URL's: set DATABASE_OWNER_URL to a connection as "${held.owner}" (${ROLES_HELP})`,
-        );
+      // The tables are another role's: migrated beforehand by `npm run migrate`, so that the
+      // server never holds the owner's password (README "Running against PostgreSQL").
+      if (held && !held.ownsIt) return startWithoutOwner(db, config, migrations, held.owner);
     }
     await migrate(db, migrations, retention);
     if (db.kind === 'pglite') return undefined;

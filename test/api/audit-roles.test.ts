@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
+import { coreMigrations } from '../../server/db/migrations';
 import { purgeAudit } from '../../server/plugins/audit/retention';
 import { backends, createScratchDatabase } from '../helpers/db';
 import { ensureOrganisations } from '../helpers/records';
@@ -205,7 +206,7 @@ describe.each(backends)('audit log against the server itself on %s', (backend) =
 });
 
 describe.runIf(backends.includes('postgres'))('PostgreSQL roles at start', () => {
-  it('warns when the server runs as one role that owns the audit log, and refuses an owner URL the app could act as', async () => {
+  it('warns when the server runs as one role that owns the audit log, refuses an owner URL the app could act as, and starts as the app alone on migrated tables', async () => {
     const lines: string[] = [];
     const one = await startTestServer({
       backend: 'postgres',
@@ -227,10 +228,28 @@ describe.runIf(backends.includes('postgres'))('PostgreSQL roles at start', () =>
       await expect(buildApp({ ...config, databaseUrl: scratch.ownerUrl, databaseOwnerUrl: scratch.ownerUrl })).rejects.toThrow(
         /can act as/,
       );
-      // Started once with two roles, the tables are the owner's: the app's role alone is refused.
+      // Started once with two roles, the tables are the owner's: the app's role alone starts on
+      // them, without warning (the owner's password kept out of the server), while no migration
+      // is to apply; one more migration is refused, for `npm run migrate` to apply.
       const two = await buildApp({ ...config, databaseUrl: scratch.url, databaseOwnerUrl: scratch.ownerUrl });
       await two.app.close();
-      await expect(buildApp({ ...config, databaseUrl: scratch.url })).rejects.toThrow(/set DATABASE_OWNER_URL/);
+      const quiet: string[] = [];
+      const alone = await buildApp(
+        { ...config, logLevel: 'warn', databaseUrl: scratch.url },
+        { logStream: { write: (line) => void quiet.push(line) } },
+      );
+      await alone.app.close();
+      expect(quiet.join('\n')).not.toMatch(/not protected|AUDIT_RETENTION_DAYS/);
+      const next = [...coreMigrations, { id: '9999-next-release', up: async () => undefined }];
+      await expect(buildApp({ ...config, databaseUrl: scratch.url }, { migrations: next })).rejects.toThrow(/npm run migrate/);
+      // A retention the app's role cannot write is told at start, not applied.
+      const lines: string[] = [];
+      const other = await buildApp(
+        { ...config, logLevel: 'warn', auditRetentionDays: 5, databaseUrl: scratch.url },
+        { logStream: { write: (line) => void lines.push(line) } },
+      );
+      await other.app.close();
+      expect(lines.join('\n')).toMatch(/AUDIT_RETENTION_DAYS is 5 but the owner stored 0/);
     } finally {
       await scratch.drop();
     }
