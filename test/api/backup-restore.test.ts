@@ -7,11 +7,13 @@
 // live rows only (docs/security.md "Operations").
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { Decrypter } from 'age-encryption';
+import { Decrypter, generateIdentity, identityToRecipient } from 'age-encryption';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
@@ -20,7 +22,7 @@ import { LOCK_FILE } from '../../server/lib/dataDirLock';
 import { TokenService } from '../../server/lib/tokens';
 import { backup, type BackupResult } from '../../server/ops/backup';
 import { backupFileName, codeVersion, migrationsFromScript } from '../../server/ops/backupFile';
-import type { BackupKey } from '../../server/ops/encryption';
+import { backupKeyFromEnv, decryptStream, encryptStream, restoreKeyFromEnv, type BackupKey } from '../../server/ops/encryption';
 import { runTool } from '../../server/ops/pgTools';
 import { restore, restoreReport } from '../../server/ops/restore';
 import { SECRET_TABLES } from '../../server/ops/secrets';
@@ -102,6 +104,39 @@ describe('backup files (no database)', () => {
     expect(backupFileName('pglite', '0020-audit-log', at)).toBe('icrs-20261127T203000Z-0020-audit-log.tar.gz');
     expect(backupFileName('postgres', '0020-audit-log', at, true)).toBe('icrs-20261127T203000Z-0020-audit-log.dump.age');
     expect(backupFileName('pglite', '0020-audit-log', at, true)).toBe('icrs-20261127T203000Z-0020-audit-log.tar.gz.age');
+  });
+
+  it('are encrypted for age recipients and opened by the identity file; keys are checked before anything is written', async () => {
+    const identity = await generateIdentity();
+    const recipient = await identityToRecipient(identity);
+    const key = backupKeyFromEnv({ BACKUP_RECIPIENTS: `${recipient}, ${await identityToRecipient(await generateIdentity())}` }, false);
+    expect(key).toMatchObject({ kind: 'recipients', recipients: [recipient, expect.stringMatching(/^age1/)] });
+    const content = Buffer.concat([Buffer.from('PGDMP'), randomBytes(300_000)]);
+    const sealed = Buffer.concat(
+      await (await encryptStream(Readable.from([content]), key as Exclude<BackupKey, { kind: 'plain' }>)).toArray(),
+    );
+    expect(sealed.includes(content.subarray(0, 64))).toBe(false);
+    const identityFile = path.join(work, 'backup.key');
+    writeFileSync(identityFile, `# created: now\n# public key: ${recipient}\n${identity}\n`, { mode: 0o600 });
+    const restoreKey = restoreKeyFromEnv({ BACKUP_IDENTITY: identityFile });
+    expect(Buffer.concat(await (await decryptStream(Readable.from([sealed]), restoreKey, 'x.dump.age')).toArray()).equals(content)).toBe(
+      true,
+    );
+    // Another identity, or a passphrase, does not open it.
+    await expect(decryptStream(Readable.from([sealed]), { identities: [await generateIdentity()] }, 'x.dump.age')).rejects.toThrow(
+      /^The key does not open x\.dump\.age/,
+    );
+    await expect(decryptStream(Readable.from([sealed]), {}, 'x.dump.age')).rejects.toThrow(/x\.dump\.age is encrypted: set BACKUP_KEY/);
+    // Refusals, each before any file is made.
+    expect(() => backupKeyFromEnv({}, false)).toThrow(/^No backup key: set BACKUP_KEY .* or give --plain/);
+    expect(() => backupKeyFromEnv({ BACKUP_KEY: 'short' }, false)).toThrow(/shorter than 16 characters/);
+    expect(() => backupKeyFromEnv({ BACKUP_RECIPIENTS: 'age1notakey' }, false)).toThrow(/is not an age X25519 public key/);
+    expect(() => backupKeyFromEnv({ BACKUP_KEY: PASSPHRASE, BACKUP_RECIPIENTS: recipient }, false)).toThrow(/set only one/);
+    expect(() => backupKeyFromEnv({ BACKUP_KEY: PASSPHRASE }, true)).toThrow(/--plain writes an unencrypted backup/);
+    expect(backupKeyFromEnv({}, true)).toEqual({ kind: 'plain' });
+    expect(() => restoreKeyFromEnv({ BACKUP_IDENTITY: path.join(work, 'no-such.key') })).toThrow(
+      /BACKUP_IDENTITY names .* which cannot be read/,
+    );
   });
 
   it('give their migrations through the COPY data pg_restore writes', () => {
