@@ -15,11 +15,14 @@ import { startTestServer, type TestServer } from '../helpers/server';
 let server: TestServer;
 let browser: Browser;
 const userA = { userName: 'lockA', password: 'lock-password-A1', role: 3, location: 2 };
+const userR = { userName: 'lockReset', password: 'lock-password-R1', role: 3, location: 2 };
+let idR = '';
 const client = { firstName: 'Lockabelle', lastName: 'Sealedovska', sex: 'F', territory: 1, consent: true };
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await server.createUser(userA);
+  ({ userId: idR } = await server.createUser(userR));
 });
 
 afterAll(async () => {
@@ -247,6 +250,53 @@ describe('a locked device', () => {
     expect(await readClient(restarted, key)).toBe(client.lastName);
     await context.close();
   }, 240_000);
+
+  it("takes in an administrator's reset made while the device was locked: the rotated secret opens the keyring, sealed again", async () => {
+    const { context, page } = await debugPage();
+    await signIn(page, userR.userName, userR.password);
+    await storeReady(page);
+    await page.getByRole('switch', { name: 'Offline mode' }).check();
+    await page.waitForURL((url) => url.pathname === '/offlinehp');
+    await storeReady(page);
+    const key = await page.evaluate(async (c) => {
+      const { data, entities } = window.__icrs!;
+      return (await data!.create(entities.profile, c)).prof_Id as string;
+    }, client);
+    await page.getByRole('switch', { name: 'Offline mode' }).uncheck(); // Change Password needs online mode
+    await page.waitForURL((url) => url.pathname === '/');
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+
+    // The user forgot the password: an administrator sets a temporary one (the secret rotates).
+    const admin = await server.login(server.admin.userName, server.admin.password);
+    const temporary = 'Uvira-port-temporary-4';
+    expect((await server.api('PUT', `/users/${idR}`, { token: admin, body: { password: temporary } })).status).toBe(200);
+    // The old password no longer opens the device online (the server says no, the keyring is not asked).
+    await page.getByLabel(/^Password/).fill(userR.password);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByTestId('unlock-error').getByText('Wrong password.').waitFor();
+    // The temporary one signs in, and leads to Change Password; the chosen one opens the device.
+    await page.getByLabel(/^Password/).fill(temporary);
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Unlock' }).click()]);
+    await page.waitForURL((url) => url.pathname === '/users/chngpas');
+    const chosen = 'Kalemie-harbour-2026';
+    await page.getByLabel(/^Current password/).fill(temporary);
+    await page.getByLabel(/^New password(?! again)/).fill(chosen);
+    await page.getByLabel(/^New password again/).fill(chosen);
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await page.waitForURL((url) => url.pathname !== '/users/chngpas');
+    // A reload of the tab, online, needs no password: the keyring was sealed again under the
+    // current secret when the secret before the reset opened it.
+    await page.reload();
+    expect(await readClient(page, key)).toBe(client.lastName);
+    await expect(page.getByTestId('unlock-page').count()).resolves.toBe(0);
+    // Sealed again under the new password (and the current secret): it opens offline now.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
+    await context.setOffline(true);
+    await unlock(page, chosen);
+    expect(await readClient(page, key)).toBe(client.lastName);
+    await context.close();
+  }, 120_000);
 
   it('asks for the password when an offline unlock meets the network: the lock screen signs in again', async () => {
     const { context, page } = await debugPage({ serviceWorkers: 'allow' });

@@ -26,8 +26,16 @@ type ServerUnlock = { status: 'open' | 'refused' | 'unreachable' } | { status: '
  * the server (or not a verdict on the password), the device's own check follows. */
 async function unlockThroughServer(user: SessionUser, password: string): Promise<ServerUnlock> {
   try {
-    await signIn(user.userName, password, { quiet: true });
-    return { status: isVaultOpen(user.userId) ? 'open' : 'unreachable' };
+    const signedIn = await signIn(user.userName, password, { quiet: true });
+    if (isVaultOpen(user.userId)) return { status: 'open' };
+    // A temporary password (an administrator's reset): the server keeps the device secret back
+    // until it is changed, so the page reloads into Change Password (VaultGate), after which the
+    // keyring opens with the new password and the secret.
+    if (signedIn.mustChangePassword) {
+      window.location.reload();
+      return { status: 'open' };
+    }
+    return { status: 'unreachable' };
   } catch (error) {
     const status = isAxiosError(error) ? error.response?.status : undefined;
     if (status === 401) return { status: 'refused' };
