@@ -5,7 +5,7 @@
 // sign-in is logged under a known user's name, else "unknown", never the name as typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrations';
-import { backends } from '../helpers/db';
+import { backends, defaultRoles } from '../helpers/db';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const A = 2;
@@ -163,22 +163,27 @@ describe.each(backends)('device lock on %s', (backend) => {
     expect((await t.api('POST', '/session/lock', { token: 'not-a-token' })).status).toBe(204);
   });
 
-  it('moves a secret of the release before to "device_secrets" (kept, and as the export secret), emptying the users column', async () => {
-    const token = await t.login('lock-ended', 'password-ended-1');
-    const before = await device(token);
-    // The database as the release before left it: the secret in "users", no table.
-    const old = 'A'.repeat(43);
-    await t.server.db.query('DROP TABLE "device_secrets"');
-    await t.server.db.query(`DELETE FROM "schema_migrations" WHERE "id" = '0023-device-secrets'`);
-    await t.server.db.query('UPDATE "users" SET "deviceSecret" = $2 WHERE "userId" = $1', [ids.ended, old]);
-    expect(await migrate(t.server.db)).toEqual(['0023-device-secrets']);
-    t.server.users.forgetAll();
-    const after = await device(await t.login('lock-ended', 'password-ended-1'));
-    expect(after).toMatchObject({ deviceSecret: old, exportSecret: old, previousSecrets: [] });
-    expect(after.deviceSecret).not.toBe(before.deviceSecret);
-    const left = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "users" WHERE "deviceSecret" IS NOT NULL');
-    expect(left[0].n).toBe(0);
-  });
+  // The migration's DDL is the owner's: with two PostgreSQL roles (TEST_DATABASE_ROLES=two) the
+  // app's connection may not drop the table to replay it, so this runs with one role only.
+  it.skipIf(backend === 'postgres' && defaultRoles === 'two')(
+    'moves a secret of the release before to "device_secrets" (kept, and as the export secret), emptying the users column',
+    async () => {
+      const token = await t.login('lock-ended', 'password-ended-1');
+      const before = await device(token);
+      // The database as the release before left it: the secret in "users", no table.
+      const old = 'A'.repeat(43);
+      await t.server.db.query('DROP TABLE "device_secrets"');
+      await t.server.db.query(`DELETE FROM "schema_migrations" WHERE "id" = '0023-device-secrets'`);
+      await t.server.db.query('UPDATE "users" SET "deviceSecret" = $2 WHERE "userId" = $1', [ids.ended, old]);
+      expect(await migrate(t.server.db)).toEqual(['0023-device-secrets']);
+      t.server.users.forgetAll();
+      const after = await device(await t.login('lock-ended', 'password-ended-1'));
+      expect(after).toMatchObject({ deviceSecret: old, exportSecret: old, previousSecrets: [] });
+      expect(after.deviceSecret).not.toBe(before.deviceSecret);
+      const left = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "users" WHERE "deviceSecret" IS NOT NULL');
+      expect(left[0].n).toBe(0);
+    },
+  );
 
   it('logs a failed sign-in under the known user\'s stored name, else "unknown", never the name as typed', async () => {
     const mark = (await t.server.db.query<{ id: string }>('SELECT coalesce(max("id"), 0)::text AS id FROM "audit_log"'))[0].id;
