@@ -41,13 +41,18 @@ async function roleOf(db: Queryable): Promise<{ name: string; superuser: boolean
 }
 
 /** Whether the connection's role can act as the owner of the audit log (owns it, is a member of
- * its owner, or is a superuser); undefined before the log exists. */
-async function auditOwnership(db: Queryable): Promise<{ owner: string; ownsIt: boolean; superuser: boolean } | undefined> {
-  const [row] = await db.query<{ owner: string; ownsIt: boolean; superuser: boolean }>(
+ * its owner, or is a superuser), and whether it was granted the log; undefined before the log
+ * exists. Read from the catalogue, which answers without any privilege on the schema. */
+async function auditOwnership(
+  db: Queryable,
+): Promise<{ owner: string; ownsIt: boolean; superuser: boolean; granted: boolean } | undefined> {
+  const [row] = await db.query<{ owner: string; ownsIt: boolean; superuser: boolean; granted: boolean }>(
     `SELECT pg_get_userbyid(c."relowner") AS owner, pg_has_role(current_user, c."relowner", 'USAGE') AS "ownsIt",
-       (SELECT r."rolsuper" FROM pg_roles r WHERE r."rolname" = current_user) AS superuser
-     FROM pg_class c WHERE c."oid" = to_regclass($1)`,
-    [quoted(AUDIT_TABLE)],
+       (SELECT r."rolsuper" FROM pg_roles r WHERE r."rolname" = current_user) AS superuser,
+       has_schema_privilege(n."oid", 'USAGE') AND has_table_privilege(c."oid", 'INSERT') AS granted
+     FROM pg_class c JOIN pg_namespace n ON n."oid" = c."relnamespace"
+     WHERE n."nspname" = 'public' AND c."relname" = $1`,
+    [AUDIT_TABLE],
   );
   return row;
 }
@@ -116,7 +121,13 @@ export async function prepareDatabase(db: Db, config: Config, migrations: Migrat
       const held = await auditOwnership(db);
       // The tables are another role's: migrated beforehand by `npm run migrate`, so that the
       // server never holds the owner's password (README "Running against PostgreSQL").
-      if (held && !held.ownsIt) return startWithoutOwner(db, config, migrations, held.owner);
+      if (held && !held.ownsIt) {
+        if (!held.granted)
+          throw new Error(
+            `the tables belong to the database role "${held.owner}" and DATABASE_URL's role was not granted them (a restore, or never migrated with two roles): run \`npm run migrate\` with DATABASE_OWNER_URL set to a connection as "${held.owner}", or start the server with it (${ROLES_HELP})`,
+          );
+        return startWithoutOwner(db, config, migrations, held.owner);
+      }
     }
     await migrate(db, migrations, retention);
     if (db.kind === 'pglite') return undefined;

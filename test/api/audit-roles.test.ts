@@ -11,7 +11,7 @@ import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { coreMigrations } from '../../server/db/migrations';
 import { purgeAudit } from '../../server/plugins/audit/retention';
-import { backends, createScratchDatabase } from '../helpers/db';
+import { backends, createScratchDatabase, queryAs } from '../helpers/db';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -242,6 +242,11 @@ describe.runIf(backends.includes('postgres'))('PostgreSQL roles at start', () =>
       expect(quiet.join('\n')).not.toMatch(/not protected|AUDIT_RETENTION_DAYS/);
       const next = [...coreMigrations, { id: '9999-next-release', up: async () => undefined }];
       await expect(buildApp({ ...config, databaseUrl: scratch.url }, { migrations: next })).rejects.toThrow(/npm run migrate/);
+      // After a restore (pg_restore --no-privileges) the app's role holds nothing: told to migrate.
+      const appRole = new URL(scratch.url).username;
+      await queryAs(scratch.ownerUrl as string, `REVOKE ALL ON ALL TABLES IN SCHEMA public FROM "${appRole}"`);
+      await expect(buildApp({ ...config, databaseUrl: scratch.url })).rejects.toThrow(/was not granted them.*npm run migrate/);
+      await (await buildApp({ ...config, databaseUrl: scratch.url, databaseOwnerUrl: scratch.ownerUrl })).app.close();
       // A retention the app's role cannot write is told at start, not applied.
       const lines: string[] = [];
       const other = await buildApp(
