@@ -283,8 +283,10 @@ describe('a locked device', () => {
     await page.getByLabel(/^Current password/).fill(temporary);
     await page.getByLabel(/^New password(?! again)/).fill(chosen);
     await page.getByLabel(/^New password again/).fill(chosen);
-    await page.getByRole('button', { name: 'Change the password' }).click();
-    await page.waitForURL((url) => url.pathname !== '/users/chngpas');
+    // The device's data opens with the change, and the page loads again to open the store.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Change the password' }).click()]);
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await readClient(page, key)).toBe(client.lastName);
     // A reload of the tab, online, needs no password: the keyring was sealed again under the
     // current secret when the secret before the reset opened it.
     await page.reload();

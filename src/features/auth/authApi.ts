@@ -1,7 +1,9 @@
 import axios, { isAxiosError } from 'axios';
 import { api } from '../../lib/api';
 import { getLang, getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
-import { afterPasswordChange, openVaultAtSignIn, shareTokenWithOtherTabs } from '../../lib/vault';
+import { LOGOUT_RELOAD_DELAY_MS } from '../../lib/constants';
+import { setFlash } from '../../lib/flash';
+import { afterPasswordChange, isVaultOpen, openVaultAtSignIn, shareTokenWithOtherTabs } from '../../lib/vault';
 
 interface LoginAnswer {
   result?: { user?: Record<string, unknown> };
@@ -51,9 +53,16 @@ export async function changePassword(oldPassword: string, newPassword: string): 
   const { data } = await api.post<PasswordChangeAnswer>('/users/changepass', { oldPassword, newPassword }, { silent: true });
   const user = getUser();
   if (user && typeof data.token === 'string' && data.token) {
+    const wasOpen = isVaultOpen(user.userId);
     saveSession({ ...user, mustChangePassword: false }, data.token);
     await afterPasswordChange(user, oldPassword, newPassword, data.token);
     shareTokenWithOtherTabs(user.userId); // the user's other tabs go on with it (their token ended)
+    if (!wasOpen && isVaultOpen(user.userId)) {
+      // The device's data opened only now (a temporary password, for which the server kept the
+      // device secret back): the page loads again, so that the store opens with it.
+      setFlash('loggedIn');
+      window.setTimeout(() => window.location.assign('/'), LOGOUT_RELOAD_DELAY_MS);
+    }
   }
   return data.message;
 }
