@@ -6,8 +6,10 @@ import { configFromEnv } from '../server/config';
 import { openDb } from '../server/db/index';
 import { prepareDatabase } from '../server/db/roles';
 import { holdDataDir } from '../server/lib/dataDirLock';
+import { keepFilesPrivate } from '../server/lib/privateFiles';
 
 async function main(): Promise<void> {
+  keepFilesPrivate(); // the data folder is the server's user's only (docs/security.md "Operations")
   const config = configFromEnv();
   if (!config.databaseUrl) holdDataDir(config.dataDir, 'the migration');
   const db = await openDb(config);

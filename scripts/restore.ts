@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   const config = configFromEnv();
   const target = { ...config, databaseUrl: config.databaseOwnerUrl ?? config.databaseUrl };
   const result = await restore(target, file, { force, key: restoreKeyFromEnv(process.env) });
+  result.asOwner = config.databaseOwnerUrl !== undefined;
   console.log(restoreReport(result));
 }
 

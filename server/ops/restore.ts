@@ -61,6 +61,8 @@ export interface RestoreResult {
   version: string;
   codeVersion: string;
   counts: RecordCounts;
+  /** Restored through DATABASE_OWNER_URL: the app's role is granted the tables at the next migration. */
+  asOwner?: boolean;
   /** The embedded database's previous folder, kept (with --force, or when it held no data). */
   movedAside?: string;
   seconds: number;
@@ -162,6 +164,10 @@ export function restoreReport(result: RestoreResult): string {
     `Restored ${path.basename(result.file)} (schema ${result.version}) into ${result.into} in ${result.seconds.toFixed(1)} s: ${describeCounts(result.counts)}.`,
   ];
   lines.push('Every session signed in before the restore is over: everyone signs in again (on the accounts as the backup holds them).');
+  if (result.asOwner)
+    lines.push(
+      "Restored as DATABASE_OWNER_URL's role: start the server with DATABASE_OWNER_URL set, or run `npm run migrate` first, so that DATABASE_URL's role is granted the restored tables.",
+    );
   if (result.movedAside)
     lines.push(`The previous data folder was moved to ${result.movedAside}: delete it once you have checked the restored data.`);
   if (result.version !== result.codeVersion) {

@@ -16,6 +16,10 @@ export async function markRestore(db: Queryable): Promise<void> {
   await db.query(`CREATE SCHEMA IF NOT EXISTS "${OPS_SCHEMA}"`);
   await db.query(`CREATE TABLE IF NOT EXISTS "${OPS_SCHEMA}"."restores" ("at" timestamptz NOT NULL DEFAULT now())`);
   await db.query(`INSERT INTO "${OPS_SCHEMA}"."restores" DEFAULT VALUES`);
+  // Restored as the owner role (DATABASE_OWNER_URL), read by the app's role at every start: a
+  // time is no secret, so every role may read it (and none but the owner write it).
+  await db.query(`GRANT USAGE ON SCHEMA "${OPS_SCHEMA}" TO PUBLIC`);
+  await db.query(`GRANT SELECT ON "${OPS_SCHEMA}"."restores" TO PUBLIC`);
 }
 
 /** The latest restore's time in whole seconds (tokens carry their issue time so), rounded up:
