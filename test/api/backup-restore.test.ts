@@ -6,7 +6,7 @@
 // Backups are encrypted (age) unless made plain on purpose; the embedded backup is a copy of the
 // live rows only (docs/security.md "Operations").
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -417,6 +417,28 @@ describe.each(backends)('backup and restore on %s', (backend) => {
       }
     });
   } else {
+    it('gives pg_dump a file that is 0600 before its first byte, under umask 000, plain or encrypted', async () => {
+      // A stand-in pg_dump on the PATH: it writes the mode of the backup's partial file as it
+      // finds it when it starts, before it has written anything.
+      const fake = path.join(work, 'fake-bin');
+      const probe = path.join(work, 'probe-backups');
+      mkdirSync(fake, { recursive: true });
+      writeFileSync(path.join(fake, 'pg_dump'), `#!/bin/sh\nstat -c '%a' "${probe}"/*.partial\n`, { mode: 0o755 });
+      const [path0, umask0] = [process.env.PATH, process.umask(0)];
+      process.env.PATH = `${fake}:${path0}`;
+      try {
+        for (const key of [PLAIN, KEY]) {
+          const made = await backup(target.target, { dir: probe, key });
+          expect((await contentOf(made.file)).toString().trim(), key.kind).toBe('600');
+          expect(mode(made.file)).toBe(0o600);
+        }
+        expect(mode(probe)).toBe(0o700);
+      } finally {
+        process.env.PATH = path0;
+        process.umask(umask0);
+      }
+    });
+
     it('refuses to restore while another session uses the database', async () => {
       const other = new pg.Client({ connectionString: target.target.databaseUrl });
       await other.connect();
