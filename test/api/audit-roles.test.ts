@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
+import type { Queryable } from '../../server/db/index';
 import { coreMigrations } from '../../server/db/migrations';
 import { purgeAudit } from '../../server/plugins/audit/retention';
 import { backends, createScratchDatabase, queryAs } from '../helpers/db';
@@ -189,6 +190,18 @@ describe.each(backends)('audit log against the server itself on %s', (backend) =
     );
     expect(entry).toEqual({ action: 'erase', note: 'asked in writing', entryId: null });
     expect(await valuesOf(living)).toBe(before + 1); // another client's values stay
+    // And over HTTP, as the route erases: the values go, the entries stay, as the app's role.
+    const byRoute = await client();
+    const adminToken = await t.login(t.admin.userName, t.admin.password);
+    ok(200)(
+      await t.api('POST', `/profile/${byRoute}/erase`, {
+        token: adminToken,
+        body: { reasonCode: 'clientRequest', note: 'asked at the office', password: t.admin.password },
+      }),
+    );
+    expect(await valuesOf(byRoute)).toBe(0);
+    expect(await count(`"audit_log" WHERE "recordId" = $1 AND "action" = 'erase'`, [byRoute])).toBe(1);
+    expect(await count(`"audit_log" WHERE "recordId" = $1 AND "action" = 'update'`, [byRoute])).toBe(1);
     await expect(
       t.server.db.transaction(async (tx) => {
         await tx.query('SELECT icrs_audit_erase($1, $2)', [erased, 'again']);
@@ -255,6 +268,23 @@ describe.runIf(backends.includes('postgres'))('PostgreSQL roles at start', () =>
       );
       await other.app.close();
       expect(lines.join('\n')).toMatch(/AUDIT_RETENTION_DAYS is 5 but the owner stored 0/);
+      // A later migration's table is granted to the app's role like the others.
+      const later = [
+        ...coreMigrations,
+        {
+          id: '9999-later-table',
+          up: async (tx: Queryable) => void (await tx.query('CREATE TABLE "later_table" ("id" text PRIMARY KEY)')),
+        },
+      ];
+      const upgraded = await buildApp({ ...config, databaseUrl: scratch.url, databaseOwnerUrl: scratch.ownerUrl }, { migrations: later });
+      try {
+        await upgraded.db.query(`INSERT INTO "later_table" VALUES ('x')`);
+        await upgraded.db.query(`UPDATE "later_table" SET "id" = 'y'`);
+        await upgraded.db.query(`DELETE FROM "later_table"`);
+        await expect(upgraded.db.query('DROP TABLE "later_table"')).rejects.toThrow(/must be owner/);
+      } finally {
+        await upgraded.app.close();
+      }
     } finally {
       await scratch.drop();
     }
