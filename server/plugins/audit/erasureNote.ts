@@ -1,6 +1,7 @@
 // The note of an erasure is kept in the append-only log for good, so it must hold none of the
 // erased client's values (docs/security.md "What an erasure does"). Refused when it holds:
-// - a name (first, middle or last, or a word of one), as a whole word, ignoring case and accents;
+// - a name (first, middle or last, or a word of 3 letters or more of one), as a whole word,
+//   ignoring case and accents;
 // - six or more of the phone's digits in a row, ignoring spaces, dots, dashes and brackets
 //   between them (so with or without the country prefix or the trunk 0);
 // - the birth date in any common form: 23/07/1991, 23-07-1991, 23.07.1991, 1991-07-23,
@@ -102,10 +103,17 @@ function hasPhoneDigits(text: string, phone: string): boolean {
  */
 export function noteClash(note: string, client: Row, texts: readonly string[]): NoteClash | undefined {
   const text = plain(note);
+  // A whole name of 2 letters or more, and each word of 3 or more of a name of several words
+  // ("Jean de la Fontaine": not "de" nor "la", which any French note holds).
   const names = ['firstName', 'middleName', 'lastName']
     .map((name) => client[name])
     .filter((v): v is string => typeof v === 'string')
-    .flatMap((v) => [plain(v).trim(), ...plain(v).split(/[\s\-']+/)])
+    .flatMap((v) => [
+      plain(v).trim(),
+      ...plain(v)
+        .split(/[\s\-']+/)
+        .filter((word) => word.length >= 3),
+    ])
     .filter((v) => v.length >= 2);
   if (names.some((name) => hasWord(text, name))) return 'name';
   if (typeof client.phone === 'string' && hasPhoneDigits(text, client.phone)) return 'phone';
