@@ -124,13 +124,14 @@ export function migrationsFromScript(script: string): string[] | null {
 }
 
 /** The migration ids inside a pg_dump custom-format file, or its decrypted content as a stream
- * (its schema_migrations rows, through pg_restore); none when it has no such table. */
-export async function dumpMigrations(file: string | Readable): Promise<string[]> {
+ * (its schema_migrations rows, through pg_restore); none when it has no such table. With
+ * `whole`, the stream is read to its end, so that a file cut short fails here. */
+export async function dumpMigrations(file: string | Readable, whole = false): Promise<string[]> {
   const args = ['--data-only', '--table=schema_migrations', '--file=-'];
   const { stdout } =
     typeof file === 'string'
       ? await runTool('pg_restore', [...args, file])
-      : await runTool('pg_restore', args, process.env, { stdin: file });
+      : await runTool('pg_restore', args, process.env, { stdin: file, readAllInput: whole });
   return migrationsFromScript(stdout.toString('utf8')) ?? [];
 }
 

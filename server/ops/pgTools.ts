@@ -53,6 +53,9 @@ export interface ToolIo {
   /** The tool's standard output: a file descriptor it writes to itself (a file opened 0600
    * before it starts), or a sink that consumes it as a stream (the cipher). Collected otherwise. */
   stdout?: number | ((output: Readable) => Promise<void>);
+  /** Reads `stdin` to its end even when the tool stops early, so that a file cut short or
+   * altered anywhere fails the run (a restore checks the whole file before it changes anything). */
+  readAllInput?: boolean;
 }
 
 /** Runs `tool` to its end; a non-zero exit becomes an error carrying the tool's last words. A
@@ -67,6 +70,7 @@ export function runTool(tool: PgTool, args: readonly string[], env: NodeJS.Proce
     const stdout: Buffer[] = [];
     let stderr = '';
     let streamFailure: unknown;
+    let inputRead = Promise.resolve();
     const fail = (error: unknown) => {
       streamFailure ??= error;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -78,15 +82,22 @@ export function runTool(tool: PgTool, args: readonly string[], env: NodeJS.Proce
         fail(error);
         input.destroy(); // the tool sees the end of its input and stops, rather than waiting
       });
-      child.once('close', () => io.stdin?.destroy());
-      io.stdin.pipe(input);
+      const source = io.stdin;
+      if (io.readAllInput) {
+        inputRead = new Promise<void>((done) => source.once('end', done).once('error', () => done()));
+        child.once('close', () => {
+          source.unpipe(input);
+          source.resume(); // the rest, read and dropped: its errors are recorded above
+        });
+      } else child.once('close', () => source.destroy());
+      source.pipe(input);
     }
     const sink = typeof io.stdout === 'function' && child.stdout ? io.stdout(child.stdout).catch(fail) : Promise.resolve();
     if (!io.stdout) child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', (error) => reject(new OperatorError(`${tool} could not be run: ${error.message}`)));
     child.once('close', (code, signal) => {
-      void sink.then(() => {
+      void Promise.all([sink, inputRead]).then(() => {
         if (streamFailure) return reject(streamFailure);
         if (code === 0) return resolve({ stdout: Buffer.concat(stdout), stderr });
         const said = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' ');

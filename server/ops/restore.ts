@@ -38,7 +38,7 @@ import {
 } from './backupFile';
 import { embeddedFolder, holdFolder, holdsDatabase, queryableOf } from './embedded';
 import { damaged, decryptStream, type RestoreKey } from './encryption';
-import { OperatorError } from './errors';
+import { oneLine, OperatorError } from './errors';
 import { connectionFor, findTool, runTool } from './pgTools';
 import { markRestore, OPS_SCHEMA } from './restoreMark';
 
@@ -228,6 +228,16 @@ async function refuseOtherSessions(db: Db, where: string): Promise<void> {
   }
 }
 
+/** Reads every block of a plain dump (pg_restore to /dev/null): a file cut short or damaged is
+ * refused in one line before the database is touched. */
+async function readWholeDump(file: string): Promise<void> {
+  try {
+    await runTool('pg_restore', ['--file=/dev/null', file]);
+  } catch (error) {
+    throw damaged(path.basename(file), oneLine(error).replace(/^pg_restore failed \([^)]*\): /, ''));
+  }
+}
+
 async function restorePostgres(
   target: DbOptions,
   databaseUrl: string,
@@ -236,7 +246,10 @@ async function restorePostgres(
   decrypted: (() => Promise<Readable>) | undefined,
 ): Promise<Restored> {
   findTool('pg_restore');
-  const ids = await dumpMigrations(decrypted ? await decrypted() : file);
+  // The whole file is read before anything changes: a dump cut short would otherwise be found
+  // only after the schema it replaces was dropped.
+  if (!decrypted) await readWholeDump(file);
+  const ids = await dumpMigrations(decrypted ? await decrypted() : file, true);
   if (!ids.length) throw new OperatorError(`${path.basename(file)} holds no ICRS schema (no schema_migrations rows): not an ICRS backup`);
   refuseUnknownMigrations(ids, file);
   const where = describeDatabase(databaseUrl);
