@@ -14,8 +14,9 @@ import { loadStoreCode } from '../lib/db/storeCode';
 import { registerNavigate, registerPreload } from '../lib/navigation';
 import { notify } from '../lib/notify';
 import { preloadable } from '../lib/preloadable';
+import { storedPublicConfig } from '../lib/publicConfig';
 import { getMode, getToken, getUser } from '../lib/session';
-import { forgetAsked, forgetLegacyData, resumeVault, settleLegacyToken } from '../lib/vault';
+import { forgetAsked, forgetLegacyData, resumeVault, settleIdleSession, settleLegacyToken } from '../lib/vault';
 import { reloadLocked, VaultGate } from '../features/auth';
 import { preloadGridAt, prefetchListAt, prefetchOnNavigation } from './listPrefetch';
 import { preloadRoute, routes } from './routes';
@@ -63,6 +64,7 @@ export function startModules(): Promise<unknown> {
   const forgotten = forgetAsked().catch((error: unknown) => console.warn('A removal asked earlier did not finish:', error));
   const user = getUser();
   settleLegacyToken(user?.userId ?? null);
+  settleIdleSession(storedPublicConfig().lockAfterMinutes);
   if (user === null) return forgotten;
   landOnOfflineHome();
   // The user's vault, opened beside the modules when this tab had it open (issue 25): the first

@@ -39,7 +39,8 @@ export function toPublicConfig(value: unknown): PublicConfig {
   };
 }
 
-function stored(): PublicConfig {
+/** The settings as last heard from the server (kept on the device), without waiting. */
+export function storedPublicConfig(): PublicConfig {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
     return raw ? toPublicConfig(JSON.parse(raw)) : NONE;
@@ -66,13 +67,13 @@ function loadPublicConfig(): Promise<PublicConfig> {
     })
     .catch(() => {
       loading = null; // try again at the next mount (the network may be back)
-      return stored();
+      return storedPublicConfig();
     });
   return loading;
 }
 
 export function usePublicConfig(): PublicConfig {
-  const [config, setConfig] = useState<PublicConfig>(stored);
+  const [config, setConfig] = useState<PublicConfig>(storedPublicConfig);
   useEffect(() => {
     let current = true;
     void loadPublicConfig().then((loaded) => current && setConfig(loaded));

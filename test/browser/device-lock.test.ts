@@ -300,6 +300,24 @@ describe('a locked device', () => {
     await context.close();
   }, 120_000);
 
+  it('asks for the password when a tab comes back after the idle delay with its sessionStorage (a browser restoring its tabs)', async () => {
+    const { context, page } = await debugPage();
+    await signIn(page, userA.userName, userA.password);
+    await storeReady(page);
+    const token = await sessionToken(page);
+    expect(await deviceAccepts(token)).toBe(true);
+    // A browser that restores its tabs after a restart brings their sessionStorage back, token
+    // included; the last activity the user's tabs shared is from before the restart, 16 minutes ago.
+    await page.evaluate(() => localStorage.setItem('icrs.lastActive', String(Date.now() - 16 * 60_000)));
+    await page.reload();
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
+    await expectNothingOpens(page, token);
+    await unlock(page, userA.password);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(await deviceAccepts(await sessionToken(page))).toBe(true);
+    await context.close();
+  }, 120_000);
+
   it('asks for the password when an offline unlock meets the network: the lock screen signs in again', async () => {
     const { context, page } = await debugPage({ serviceWorkers: 'allow' });
     await signIn(page, userA.userName, userA.password);

@@ -1,32 +1,15 @@
 // The idle lock (issue 25): after the installation's `lockAfterMinutes` (GET /api/config, 15 by
 // default, 0 never) without a touch, a key or a click in any of the user's tabs, the vault
 // locks in every tab and the page reloads into the lock screen, so no decrypted value stays in
-// memory. Activity is shared between tabs through localStorage (a time, nothing else).
+// memory. Activity is shared between tabs through localStorage (src/lib/vault/activity.ts).
 import { useEffect } from 'react';
-import { lockEverywhere } from '../../lib/vault';
+import { lockEverywhere, storeActivity, storedActivity } from '../../lib/vault';
 import { useLockMinutes } from './lockSettings';
 
-const LAST_ACTIVE = 'icrs.lastActive';
 const ACTIVITY = ['pointerdown', 'keydown', 'touchstart', 'wheel'] as const;
 /** Activity is written at most this often (a keystroke each time would be waste). */
 const WRITE_EVERY_MS = 5_000;
 const CHECK_EVERY_MS = 10_000;
-
-function storedActivity(): number {
-  try {
-    return Number(localStorage.getItem(LAST_ACTIVE)) || 0;
-  } catch {
-    return 0;
-  }
-}
-
-function storeActivity(at: number): void {
-  try {
-    localStorage.setItem(LAST_ACTIVE, String(at));
-  } catch {
-    // This tab still counts its own activity.
-  }
-}
 
 export function IdleLock({ userId, onLock }: { userId: string; onLock: () => void }) {
   const minutes = useLockMinutes();

@@ -23,6 +23,7 @@ export {
   openVaultAtSignIn,
   lockEverywhere,
   settleLegacyToken,
+  settleIdleSession,
   forgetMirror,
   removeMyData,
   checkDevice,
@@ -33,4 +34,5 @@ export {
 export { readKeyring, keyringUsers, unlockWaitMs } from './keyring';
 export { shareTokenWithOtherTabs } from './tabs';
 export { forgetLegacyData } from './legacy';
+export { storeActivity, storedActivity } from './activity';
 export { sealExport, openExport, SEALED_EXPORT_FORMAT } from './exportSeal';

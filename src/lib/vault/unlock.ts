@@ -13,6 +13,7 @@
 // mirror and drafts and keeps the pending records sealed.
 import { removeMirror, removeStore } from '../db/deviceData';
 import { adoptLegacyToken, getLang, getToken, getUser, saveSession, setToken } from '../session';
+import { idleTooLong } from './activity';
 import { fromBase64Url } from './crypto';
 import { keepExportKey } from './exportSeal';
 import { removeKeyring } from './keyring';
@@ -244,6 +245,16 @@ export function lockEverywhere(userId: string | null, { endSession = true }: { e
   forgetTabSession();
   if (userId) lockOtherTabs(userId);
   if (endSession) endLockedSession(token);
+}
+
+/** At start: a tab left idle longer than the lock's delay (a browser that restored it after a
+ * restart, a laptop woken hours later) keeps neither its mark nor its token, and its session is
+ * ended on the server, as the idle lock would have done had the page been running. */
+export function settleIdleSession(lockAfterMinutes: number): void {
+  if (!idleTooLong(lockAfterMinutes)) return;
+  const token = getToken();
+  forgetTabSession();
+  endLockedSession(token);
 }
 
 /** At start: a session token the release before left in localStorage goes. A tab that was
