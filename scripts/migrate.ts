@@ -11,7 +11,7 @@ import { keepFilesPrivate } from '../server/lib/privateFiles';
 async function main(): Promise<void> {
   keepFilesPrivate(); // the data folder is the server's user's only (docs/security.md "Operations")
   const config = configFromEnv();
-  if (!config.databaseUrl) holdDataDir(config.dataDir, 'the migration');
+  if (!config.databaseUrl) await holdDataDir(config.dataDir, 'the migration');
   const db = await openDb(config);
   try {
     const warning = await prepareDatabase(db, config);

@@ -10,7 +10,7 @@ import { runSeedDemo } from '../server/seed/demo';
 async function main(): Promise<void> {
   keepFilesPrivate(); // the data folder is the server's user's only (docs/security.md "Operations")
   const config = configFromEnv();
-  if (!config.databaseUrl) holdDataDir(config.dataDir, 'the demo seed');
+  if (!config.databaseUrl) await holdDataDir(config.dataDir, 'the demo seed');
   await runSeedDemo(process.argv.slice(2));
 }
 

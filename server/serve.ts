@@ -17,7 +17,7 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
       process.exit(1);
     }
     try {
-      holdDataDir(config.dataDir, 'the ICRS server');
+      await holdDataDir(config.dataDir, 'the ICRS server');
     } catch (error) {
       if (!(error instanceof DataDirBusyError)) throw error;
       console.error(error.message);

@@ -163,7 +163,7 @@ async function backupEmbedded(dataDir: string, dir: string, now: Date, key: Back
       `The backup folder ${dir} is inside the data folder ${folder}: choose a folder outside it (--dir or BACKUP_DIR)`,
     );
   }
-  const release = holdFolder(folder, 'a backup', 'stop the server first, or use PostgreSQL for online backups');
+  const release = await holdFolder(folder, 'a backup', 'stop the server first, or use PostgreSQL for online backups');
   try {
     const lite = await PGlite.create(folder);
     let tarball: Blob;

@@ -17,14 +17,12 @@ export function embeddedFolder(dataDir: string): string {
 export const holdsDatabase = (folder: string): boolean => existsSync(path.join(folder, 'PG_VERSION'));
 
 /** Takes the folder for `holder`, or refuses with `advice` when a live process (the server) holds it. */
-export function holdFolder(folder: string, holder: string, advice: string): () => void {
+export async function holdFolder(folder: string, holder: string, advice: string): Promise<() => void> {
   try {
-    return holdDataDir(folder, holder);
+    return await holdDataDir(folder, holder);
   } catch (error) {
     if (!(error instanceof DataDirBusyError)) throw error;
-    throw new OperatorError(
-      `The data folder ${folder} is in use by ${error.owner.holder} (process ${error.owner.pid}, since ${error.owner.since}): ${advice}`,
-    );
+    throw new OperatorError(`The data folder ${folder} is in use by ${error.holder}: ${advice}`);
   }
 }
 

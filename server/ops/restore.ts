@@ -336,10 +336,11 @@ async function restoreEmbedded(
   const folder = embeddedFolder(dataDir);
   const where = `the embedded database in ${folder}`;
   const existed = existsSync(folder);
-  const release = holdFolder(folder, 'a restore', 'stop the server first, then restore');
+  const release = await holdFolder(folder, 'a restore', 'stop the server first, then restore');
   // Beside the folder, so that it takes the folder's place with a rename (one file system).
   const staging = `${folder}.restoring-${process.pid}`;
   let placed = false;
+  let releaseStaging: () => void = () => undefined;
   try {
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true, mode: 0o700 });
@@ -380,7 +381,7 @@ async function restoreEmbedded(
     // The tarball carries the lock of the process that made it: the restored folder is held by
     // this one from the moment it takes its place.
     rmSync(path.join(staging, LOCK_FILE), { force: true });
-    holdDataDir(staging, 'a restore');
+    releaseStaging = await holdDataDir(staging, 'a restore');
     const kept = readdirSync(folder).filter((name) => name !== LOCK_FILE);
     let aside: string | undefined;
     if (kept.length) {
@@ -413,6 +414,7 @@ async function restoreEmbedded(
     return { into: where, version: latestMigration(ids), counts, movedAside: aside };
   } finally {
     if (!placed) rmSync(staging, { recursive: true, force: true });
+    releaseStaging(); // named after the staging folder's path, which no server opens
     release(); // the restored folder's lock: this process's since the staging folder was held
     if (!placed && !existed) rmdirIfEmpty(folder); // made by holding it
   }

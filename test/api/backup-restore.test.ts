@@ -18,7 +18,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { configFromEnv } from '../../server/config';
-import { LOCK_FILE } from '../../server/lib/dataDirLock';
+import { LOCK_FILE, holdDataDir } from '../../server/lib/dataDirLock';
 import { TokenService } from '../../server/lib/tokens';
 import { backup, type BackupResult } from '../../server/ops/backup';
 import { backupFileName, codeVersion, migrationsFromScript } from '../../server/ops/backupFile';
@@ -406,9 +406,8 @@ describe.each(backends)('backup and restore on %s', (backend) => {
     });
 
     it('refuses to back up or restore the folder while a server holds it', async () => {
-      const lock = path.join(target.target.dataDir, LOCK_FILE);
-      // A live process that is not this one (the test runner's parent) holds the folder.
-      writeFileSync(lock, JSON.stringify({ pid: process.ppid, holder: 'the ICRS server', since: new Date().toISOString() }));
+      // Held as a server holds it (this very process: a second hold is refused all the same).
+      const release = await holdDataDir(target.target.dataDir, 'the ICRS server');
       try {
         await expect(backup(target.target, { dir, key: PLAIN })).rejects.toThrow(
           /in use by the ICRS server \(process \d+.*stop the server first, or use PostgreSQL for online backups/,
@@ -417,7 +416,7 @@ describe.each(backends)('backup and restore on %s', (backend) => {
           /in use by the ICRS server .*stop the server first/,
         );
       } finally {
-        rmSync(lock);
+        release();
       }
     });
   } else {

@@ -1,9 +1,12 @@
 // The server as an operator runs it (issue 10 §8): `npm start` stops entirely on SIGINT or
 // SIGTERM (nothing of its process group stays, the port is free), and an embedded database
 // folder that a running server holds is refused — to the demo seed and to a second server —
-// with a clear message, until that server has stopped.
+// with a clear message, until that server has stopped. The folder's lock is released by the
+// operating system when its holder dies (docs/decisions.md "The data folder's lock"): a
+// SIGKILLed server, a holder left as a zombie, or a lock file naming some other live process
+// never keep the next start out.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,6 +90,46 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals, port: number): 
 const tsx = (script: string, args: string[], port: number) =>
   spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { env: environment(port), encoding: 'utf8', timeout: 90_000 });
 
+/** `server/main.ts` alone (no npm in front: its PID is the server's), in a group of its own. */
+function serverMain(port: number): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: environment(port),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return Object.assign(child, { output: () => output });
+}
+
+const health = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/api/health`).then(
+    (r) => r.status,
+    () => 0,
+  );
+
+/** Waits until the server on `port` answers 200, or says why it stopped. */
+async function ready(port: number, child: ChildProcess & { output: () => string }): Promise<void> {
+  await expect
+    .poll(async () => (child.exitCode !== null ? `exited ${child.exitCode}: ${child.output()}` : await health(port)), {
+      timeout: 90_000,
+      interval: 250,
+    })
+    .toBe(200);
+}
+
+/** The state letter of /proc/<pid>/stat ('Z' for a zombie), or '' once the process is gone. */
+function procState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return '';
+  }
+}
+
 const seed = (port: number) => tsx('scripts/seed-demo.ts', ['--scale', '0.02'], port);
 
 describe('the server process', () => {
@@ -131,4 +174,74 @@ describe('the server process', () => {
     expect(((await jobs.json()) as { total: number }).total).toBeGreaterThan(0);
     await stop(server, 'SIGTERM', port);
   }, 250_000);
+
+  it('starts at once after a SIGKILL mid-work, and over a lock file naming a live unrelated process', async () => {
+    const port = await freePort();
+    const killed = serverMain(port);
+    await ready(port, killed);
+    // Mid-work: sign-ins in flight (each a password hash and a database write) when it dies.
+    const inFlight = Array.from({ length: 5 }, () =>
+      fetch(`http://127.0.0.1:${port}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userName: 'admin', password: 'admin-password-1' }),
+      }).catch(() => null),
+    );
+    killed.kill('SIGKILL');
+    await Promise.all(inFlight);
+    await expect.poll(() => killed.exitCode ?? killed.signalCode, { timeout: 10_000 }).toBe('SIGKILL');
+    expect(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')).toContain(`"pid":${killed.pid}`); // left behind
+
+    const next = serverMain(port);
+    await ready(port, next);
+    next.kill('SIGKILL');
+    await expect.poll(() => next.signalCode, { timeout: 10_000 }).toBe('SIGKILL');
+
+    // The PID in the file is a live process (as after a reboot that gave it to another program).
+    const unrelated = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    started.push(unrelated);
+    writeFileSync(
+      path.join(dataDir, LOCK_FILE),
+      JSON.stringify({ pid: unrelated.pid, holder: 'the ICRS server', since: new Date().toISOString() }),
+    );
+    const over = serverMain(port);
+    await ready(port, over);
+    expect(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')).toContain(`"pid":${over.pid}`);
+    expect(procState(unrelated.pid as number)).not.toBe(''); // left alone
+
+    // Two live servers: the second is still refused, naming the first.
+    const second = serverMain(await freePort());
+    await expect.poll(() => second.exitCode, { timeout: 60_000, interval: 100 }).toBe(1);
+    expect(second.output()).toContain(`is in use by the ICRS server (process ${over.pid}, since `);
+    await stop(over, 'SIGINT', port);
+    expect(existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
+  }, 300_000);
+
+  it.runIf(process.platform === 'linux')(
+    'starts at once over a lock whose holder died and is a zombie nobody reaped',
+    async () => {
+      const port = await freePort();
+      // A parent that never waits for its child: `sh` starts the server, then becomes `sleep`.
+      const parent = spawn('sh', ['-c', `"${process.execPath}" --import tsx server/main.ts >/dev/null 2>&1 & echo $!; exec sleep 120`], {
+        env: environment(port),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      started.push(parent);
+      const pid = await new Promise<number>((resolve) =>
+        parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+      );
+      await expect.poll(() => health(port), { timeout: 90_000, interval: 250 }).toBe(200);
+      process.kill(pid, 'SIGKILL');
+      await expect.poll(() => procState(pid), { timeout: 10_000, interval: 50 }).toBe('Z');
+      // kill(pid, 0) still answers for a zombie: the old PID lock took it for a live server.
+      expect(() => process.kill(pid, 0)).not.toThrow();
+
+      const next = serverMain(port);
+      await ready(port, next);
+      expect(procState(pid)).toBe('Z'); // still unreaped while the next server runs
+      await stop(next, 'SIGINT', port);
+    },
+    200_000,
+  );
 });
