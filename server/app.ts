@@ -14,6 +14,7 @@ import authPlugin from './plugins/auth';
 import auditPlugin from './plugins/audit/index';
 import { withAuditActor } from './plugins/audit/context';
 import healthPlugin from './plugins/health';
+import { Drain } from './lib/drain';
 import publicConfigPlugin from './plugins/publicConfig';
 import sessionPlugin from './plugins/session';
 import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
@@ -53,6 +54,8 @@ declare module 'fastify' {
     passwords: Passwords;
     /** What GET /api/metrics reports (lib/metrics.ts); does nothing with METRICS=off. */
     metrics: Metrics;
+    /** Whether the process is draining before it closes (lib/drain.ts, server/serve.ts). */
+    drain: Drain;
   }
 }
 
@@ -102,6 +105,12 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   app.addHook('onClose', () => db.close());
+  app.decorate('drain', new Drain());
+  // While draining, each answer ends its connection: the balancer's next request on it goes
+  // to a process that stays (lib/drain.ts).
+  app.addHook('onRequest', async (_request, reply) => {
+    if (app.drain.draining) reply.header('Connection', 'close');
+  });
   db.onFault((error, what) => app.log.warn({ err: error }, what));
   if (roleWarning) app.log.warn(roleWarning);
 

@@ -52,6 +52,27 @@ export interface Config extends DbTimeouts {
   metrics: boolean;
   /** A Prometheus server's bearer token for GET /api/metrics (METRICS_TOKEN), beside role 1. */
   metricsToken?: string;
+  /** Seconds a stopping process answers its readiness check 503 "draining", still serving
+   * everything else, before it closes (SHUTDOWN_DRAIN_SECONDS, lib/drain.ts); 0: close at once. */
+  shutdownDrainSeconds: number;
+}
+
+/** Fits the README's balancers: HAProxy checks every 2 s and takes a process out after 3
+ * failures (at most about 6 s after the drain starts); nginx needs none (deploy/). */
+export const DEFAULT_SHUTDOWN_DRAIN_SECONDS = 8;
+/** The longest drain: a stop must stay well within a service manager's own limit (systemd: 90 s). */
+const MAX_SHUTDOWN_DRAIN_SECONDS = 60;
+
+/** SHUTDOWN_DRAIN_SECONDS: seconds from 0 to 60 (tenths allowed), else a clear refusal at start. */
+function drainSecondsFrom(value: string | undefined): number {
+  const text = value?.trim();
+  if (!text) return DEFAULT_SHUTDOWN_DRAIN_SECONDS;
+  const seconds = /^\d+(\.\d)?$/.test(text) ? Number(text) : NaN;
+  if (!(seconds <= MAX_SHUTDOWN_DRAIN_SECONDS))
+    throw new Error(
+      `SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to ${MAX_SHUTDOWN_DRAIN_SECONDS} (e.g. 8 or 1.5), got "${value}"`,
+    );
+  return seconds;
 }
 
 /** LOCK_AFTER_MINUTES: an integer 0..1440, else a clear refusal at start. */
@@ -185,5 +206,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: retentionDaysFrom(env.AUDIT_RETENTION_DAYS),
     metrics: onOff('METRICS', env.METRICS, true),
     metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
+    shutdownDrainSeconds: drainSecondsFrom(env.SHUTDOWN_DRAIN_SECONDS),
   };
 }

@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { DataDirBusyError, holdDataDir } from './lib/dataDirLock';
 import { keepFilesPrivate, openDataDirMessage, openToOthers } from './lib/privateFiles';
 
+/** After the drain, the longest wait for requests in flight before the process exits anyway. */
 const SHUTDOWN_LIMIT_MS = 10_000;
 
 export async function serve(config: Config, options: BuildOptions = {}): Promise<Server> {
@@ -37,17 +38,33 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
     app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');
   }
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+  // Stop without errors (lib/drain.ts): drain first, so that the balancer takes the process out
+  // of rotation, then close; a second signal, or a stop longer than its limit, ends it at once.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    // Ctrl-C is a person at a terminal, not a balancer's rotation: no drain.
+    const drainMs = signal === 'SIGINT' ? 0 : config.shutdownDrainSeconds * 1000;
+    // A connection that does not end must not keep the process (and the data folder) alive.
+    setTimeout(() => {
+      app.log.error({ limitMs: drainMs + SHUTDOWN_LIMIT_MS }, 'the stop took longer than its limit: exiting now');
+      process.exit(1);
+    }, drainMs + SHUTDOWN_LIMIT_MS).unref();
+    app.drain.start();
+    if (drainMs > 0) app.log.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'draining: readiness answers 503');
+    setTimeout(() => {
       app.log.info({ signal }, 'shutting down');
-      // A connection that does not end must not keep the process (and the data folder) alive.
-      setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
       app.close().then(
         () => process.exit(0),
         () => process.exit(1),
       );
-    });
-  }
+    }, drainMs);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
 
   // Last line of defence: a promise nobody awaited that failed (a fault the code did not expect)
   // is logged, and the server goes on serving the others; the database layer recovers by itself.

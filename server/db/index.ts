@@ -102,10 +102,13 @@ export async function openDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, timeouts) : openPglite(options.dataDir);
 }
 
-/** Settles with `work`, or with `fallback` after `ms`, whichever comes first. */
+/** Settles with `work`, or with `fallback` after `ms`, whichever comes first. The fallback
+ * waits for one more turn of the event loop's I/O: after a long busy stretch (docs/operations.md,
+ * a loaded process) timers run before the sockets are read, and an answer already arrived
+ * must win over a limit that only ran out while the loop was busy. */
 function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => setImmediate(() => resolve(fallback)), ms)));
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
@@ -190,6 +193,7 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
   const waits = new Set<ConnectionWaitListener>();
   const pool = new pg.Pool({ ...settings, max: POOL_SIZE });
   const connect = () => connectTimed(pool, waits);
+  const probe = healthProbe(settings);
   // An idle client whose connection dies makes the pool emit 'error' (it already dropped the
   // client); a client that is checked out emits it itself. Unheard, either ends the process.
   pool.on('error', (error) => faults.report(error, 'an idle database connection was lost'));
@@ -237,23 +241,62 @@ async function openPostgres(connectionString: string, timeouts: DbTimeouts): Pro
       }
     },
     listen: (channel, onMessage, onResumed) => listenPostgres(settings, faults.report, channel, onMessage, onResumed),
-    ping(timeoutMs) {
-      // node-postgres reads a per-query `query_timeout` (its types omit it): the connection of a
-      // ping that got no answer is dropped at once rather than held until the general limit.
-      const probe: pg.QueryConfig & { query_timeout: number } = { text: 'SELECT 1', query_timeout: timeoutMs };
-      return within(
-        pool.query(probe).then(
-          () => true,
-          () => false,
-        ),
-        timeoutMs,
-        false,
-      );
-    },
+    ping: (timeoutMs) => probe.ping(timeoutMs),
     onFault: faults.onFault,
     usage: () => ({ max: POOL_SIZE, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onConnectionWait: (listener) => void waits.add(listener),
-    close: () => pool.end(),
+    close: async () => {
+      await probe.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * The health check's own connection, outside the request pool: a pool busy with requests (all
+ * ten connections taken, others waiting) is not a database that does not answer (README
+ * "Health and metrics"). One connection, kept open between checks; a check that fails or gets
+ * no answer within its limit drops it, and the next check connects again, within that limit too.
+ */
+function healthProbe(settings: pg.ClientConfig) {
+  let current: Promise<pg.Client> | undefined;
+  const drop = (client: Promise<pg.Client>) => {
+    if (current === client) current = undefined;
+    client.then((c) => c.end()).catch(() => undefined);
+  };
+  const connected = (timeoutMs: number) => {
+    if (current) return current;
+    const client = new pg.Client({ ...settings, connectionTimeoutMillis: timeoutMs });
+    const made = client.connect().then(() => client);
+    current = made;
+    client.on('error', () => drop(made)); // a lost connection: the next check makes a new one
+    made.catch(() => drop(made));
+    return made;
+  };
+  return {
+    async ping(timeoutMs: number): Promise<boolean> {
+      const started = performance.now();
+      const client = connected(timeoutMs);
+      const answered = client.then(async (c) => {
+        // node-postgres reads a per-query `query_timeout` (its types omit it).
+        const left = Math.max(1, timeoutMs - (performance.now() - started));
+        const probe: pg.QueryConfig & { query_timeout: number } = { text: 'SELECT 1', query_timeout: left };
+        await c.query(probe);
+        return true;
+      });
+      const ok = await within(
+        answered.catch(() => false),
+        timeoutMs,
+        false,
+      );
+      if (!ok) drop(client);
+      return ok;
+    },
+    async close() {
+      const client = current;
+      current = undefined;
+      await client?.then((c) => c.end()).catch(() => undefined);
+    },
   };
 }
 

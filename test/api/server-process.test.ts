@@ -60,6 +60,7 @@ function environment(port: number): NodeJS.ProcessEnv {
     STATIC_DIR: staticDir,
     ADMIN_PASSWORD: 'admin-password-1',
     LOG_LEVEL: 'warn',
+    SHUTDOWN_DRAIN_SECONDS: '1', // SIGTERM drains first (test/api/drain.test.ts); short here
   };
 }
 

@@ -51,6 +51,7 @@ export async function startServerProcess(
       JWT_SECRET: 'server-process-test-secret-of-32-bytes-or-more',
       STATIC_DIR: '/nonexistent', // API only
       LOG_LEVEL: 'info', // the line that says it is ready, with its port
+      SHUTDOWN_DRAIN_SECONDS: '0', // tests that stop a process want it gone; a drain test sets its own
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

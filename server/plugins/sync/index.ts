@@ -1,4 +1,5 @@
 // Live sync (issue 4 §4): the pull feed per offline table and the server-sent change stream.
+import { DRAIN_STREAM_RETRY_MS } from '../../lib/drain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { can } from '../../../schemas/roles';
 import { getEntityByTable } from '../../../schemas/index';
@@ -112,7 +113,9 @@ export default async function syncPlugin(
   const openStreams = new Set<FastifyReply>();
   app.metrics.countStreams(() => openStreams.size);
   app.addHook('preClose', async () => {
-    for (const reply of openStreams) reply.raw.end();
+    // A short retry first: the device reconnects at once, through the balancer, to a process
+    // that stays (lib/drain.ts).
+    for (const reply of openStreams) reply.raw.end(`retry: ${DRAIN_STREAM_RETRY_MS}\n\n`);
     await hub.stop();
   });
 
