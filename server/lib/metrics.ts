@@ -9,10 +9,20 @@ import type { Db } from '../db/index';
 export interface Metrics {
   /** A request answered: its method, its route's pattern (never the raw URL: one series per route), status and time. */
   requestDone(method: string, route: string, status: number, seconds: number): void;
+  /** An upload batch received, before it is read and stored: the returned function says it is done. */
+  uploadReceived(): () => void;
   /** An upload batch stored: its table, the records stored and those refused (an answer other than 2xx). */
   uploadBatch(table: string, stored: number, refused: number): void;
   /** The change streams open now are counted by `count` at each scrape. */
   countStreams(count: () => number): void;
+  /** A change stream opened. */
+  streamOpened(): void;
+  /** A change heard from the database (LISTEN), before it is fanned out to the streams. */
+  changeHeard(): void;
+  /** `events` change events written to one stream. */
+  streamEventsSent(events: number): void;
+  /** A pull of the feed (GET /api/sync/{table}) answered in `seconds`. */
+  pullDone(table: string, seconds: number): void;
   /** A sign-in refused for a wrong name or password. */
   signInFailed(): void;
   /** A password check refused before it ran, the throttle's limit being reached (429). */
@@ -23,21 +33,37 @@ export interface Metrics {
 
 export const NO_METRICS: Metrics = {
   requestDone: () => undefined,
+  uploadReceived: () => () => undefined,
   uploadBatch: () => undefined,
   countStreams: () => undefined,
+  streamOpened: () => undefined,
+  changeHeard: () => undefined,
+  streamEventsSent: () => undefined,
+  pullDone: () => undefined,
   signInFailed: () => undefined,
   throttled: () => undefined,
   exposition: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', text: '' }),
 };
 
-/** Latency buckets in seconds: from a cached list (a few ms) to a large upload batch (seconds). */
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Latency buckets in seconds: from a cached list (a few ms) to a large upload batch (seconds),
+ * about 1.5 apart below a second, so that a median read from them is within a few per cent. */
+const LATENCY_BUCKETS = [0.002, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Records per upload batch: the app sends up to PUSH_LIMITS.records (200) at once. */
+const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200];
+/** prom-client's defaults that are gauges named like counters (`promtool check metrics` refuses
+ * them): the same figure is the sum of the gauge of the same name without `_total`, by type. */
+const GAUGES_NAMED_LIKE_COUNTERS = [
+  'icrs_nodejs_active_handles_total',
+  'icrs_nodejs_active_requests_total',
+  'icrs_nodejs_active_resources_total',
+];
 /** Connection waits: nothing when the pool has a free one, up to the connect timeout (5 s). */
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5];
 
 export function createMetrics(db: Db): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'icrs_' }); // CPU, memory, event-loop delay, handles
+  for (const name of GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
 
   const requests = new Counter({
     name: 'icrs_http_requests_total',
@@ -47,7 +73,7 @@ export function createMetrics(db: Db): Metrics {
   });
   const latency = new Histogram({
     name: 'icrs_http_request_duration_seconds',
-    help: 'Time from request to answer, by method, route pattern and status.',
+    help: "Time from the request reaching the process (its socket read, or the end of the event loop's last idle wait) to the answer written, by method, route pattern and status.",
     labelNames: ['method', 'route', 'status'],
     buckets: LATENCY_BUCKETS,
     registers: [registry],
@@ -95,6 +121,19 @@ export function createMetrics(db: Db): Metrics {
     registers: [registry],
   });
 
+  const receiving = new Gauge({
+    name: 'icrs_upload_batches_in_progress',
+    help: 'Upload batches received and not yet answered (being read or stored).',
+    registers: [registry],
+  });
+  const batchSizes = new Histogram({
+    name: 'icrs_upload_batch_records',
+    help: 'Records per upload batch, by table.',
+    labelNames: ['table'],
+    buckets: BATCH_BUCKETS,
+    registers: [registry],
+  });
+
   let streamCount: () => number = () => 0;
   new Gauge({
     name: 'icrs_change_streams_open',
@@ -103,6 +142,29 @@ export function createMetrics(db: Db): Metrics {
     collect() {
       this.set(streamCount());
     },
+  });
+
+  const streamsOpened = new Counter({
+    name: 'icrs_change_streams_opened_total',
+    help: 'Change streams opened on this process.',
+    registers: [registry],
+  });
+  const changesHeard = new Counter({
+    name: 'icrs_changes_heard_total',
+    help: 'Changes heard from the database (every process hears every write), each fanned out to the open streams.',
+    registers: [registry],
+  });
+  const eventsSent = new Counter({
+    name: 'icrs_change_stream_events_total',
+    help: 'Change events written to the open streams (the fan-out: per change heard, the streams told).',
+    registers: [registry],
+  });
+  const pulls = new Histogram({
+    name: 'icrs_sync_pull_duration_seconds',
+    help: 'Time to read one page of the pull feed (GET /api/sync/{table}), by table.',
+    labelNames: ['table'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
   });
 
   const signInFailures = new Counter({
@@ -122,14 +184,27 @@ export function createMetrics(db: Db): Metrics {
       requests.inc(labels);
       latency.observe(labels, seconds);
     },
+    uploadReceived() {
+      receiving.inc();
+      let done = false;
+      return () => {
+        if (!done) receiving.dec();
+        done = true;
+      };
+    },
     uploadBatch(table, stored, refused) {
       batches.inc({ table });
+      batchSizes.observe({ table }, stored + refused);
       if (stored) records.inc({ table, outcome: 'stored' }, stored);
       if (refused) records.inc({ table, outcome: 'refused' }, refused);
     },
     countStreams(count) {
       streamCount = count;
     },
+    streamOpened: () => streamsOpened.inc(),
+    changeHeard: () => changesHeard.inc(),
+    streamEventsSent: (events) => eventsSent.inc(events),
+    pullDone: (table, seconds) => pulls.observe({ table }, seconds),
     signInFailed: () => signInFailures.inc(),
     throttled: () => throttledTries.inc(),
     exposition: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),

@@ -5,6 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can } from '../../schemas/roles';
+import { secondsSinceArrival, trackArrivals } from '../lib/arrival';
 import { HttpError } from '../lib/errors';
 import type { Metrics } from '../lib/metrics';
 import type { TokenService } from '../lib/tokens';
@@ -39,9 +40,12 @@ async function assertMayRead(request: FastifyRequest, { scrapeToken, tokens, use
 
 async function metricsPlugin(app: FastifyInstance, options: MetricsOptions) {
   const { metrics } = options;
+  // From the request's arrival on the socket, not from Fastify's handler (lib/arrival.ts).
+  trackArrivals(app.server);
   app.addHook('onResponse', async (request, reply) => {
+    const seconds = secondsSinceArrival(request.raw) ?? reply.elapsedTime / 1000;
     // The pattern, never the URL: ids and search words would make a series each.
-    metrics.requestDone(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.requestDone(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, seconds);
   });
 
   // Public to the session gate: the scrape token is no session token; the check is here.

@@ -1,7 +1,17 @@
-// A strict reader of Prometheus' text exposition format (version 0.0.4, as a Prometheus server
-// parses it): it throws on any line a scrape would refuse, so a test that reads the metrics
-// through it also checks their format.
-// https://prometheus.io/docs/instrumenting/exposition_formats/
+// The real Prometheus pieces for the tests (docs/operations.md): `promtool` lints a scrape and the
+// alert rules, and a `prometheus` process scrapes a test server with deploy/prometheus.yml.
+//
+// What stays hand-written, and why: `readSamples` reads the values of one scrape. The tests
+// compare a counter just before and just after an action (a 404, an upload, a stream opened);
+// asking a Prometheus server instead would take a scrape interval per step and could not tell
+// which scrape saw the action. Its format is not checked here: `promtool check metrics` does that,
+// on a real scrape, in test/api/metrics.test.ts.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface Sample {
   name: string;
@@ -9,113 +19,121 @@ export interface Sample {
   value: number;
 }
 
-export interface Family {
-  name: string;
-  help: string;
-  type: 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
-  samples: Sample[];
-}
-
-const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
-
-/** A value as Prometheus reads it (Go's strconv.ParseFloat): a decimal number, or Inf, Infinity
- * and NaN in any case, with an optional sign (prom-client writes an empty gauge as "Nan"). */
-function parseValue(text: string, line: string): number {
-  const special = /^([-+]?)(inf|infinity|nan)$/i.exec(text);
-  if (special) return special[2]?.toLowerCase() === 'nan' ? NaN : special[1] === '-' ? -Infinity : Infinity;
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new Error(`bad value "${text}" in: ${line}`);
-  return Number(text);
-}
-
-/** `{a="x",b="y\"z"}` → labels; `\\`, `\"` and `\n` are the only escapes. */
-function parseLabels(text: string, line: string): Record<string, string> {
-  const labels: Record<string, string> = {};
-  let rest = text.trim();
-  while (rest) {
-    const match = /^([^=\s]+)\s*=\s*"((?:[^"\\\n]|\\[\\"n])*)"\s*(,\s*)?/.exec(rest);
-    if (!match) throw new Error(`bad labels in: ${line}`);
-    const [whole, name = '', raw = ''] = match;
-    if (!LABEL_NAME.test(name) || name in labels) throw new Error(`bad or repeated label "${name}" in: ${line}`);
-    labels[name] = raw.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
-    rest = rest.slice(whole.length);
-    if (rest && !match[3]) throw new Error(`labels not separated by commas in: ${line}`);
-  }
-  return labels;
-}
-
-/** The family a sample belongs to: histogram and summary samples carry a suffix. */
-function familyOf(sampleName: string, families: Map<string, Family>): Family | undefined {
-  if (families.has(sampleName)) return families.get(sampleName);
-  for (const suffix of ['_bucket', '_sum', '_count']) {
-    if (!sampleName.endsWith(suffix)) continue;
-    const family = families.get(sampleName.slice(0, -suffix.length));
-    if (family && (family.type === 'histogram' || (family.type === 'summary' && suffix !== '_bucket'))) return family;
-  }
-  return undefined;
-}
-
-/** Checks what a scrape checks of a histogram: buckets rising with `le`, ending at +Inf, equal to `_count`. */
-function checkHistogram(family: Family): void {
-  const series = new Map<string, Sample[]>();
-  for (const sample of family.samples) {
-    const { le, ...rest } = sample.labels;
-    const key = JSON.stringify(Object.entries(rest).sort());
-    if (sample.name.endsWith('_bucket')) {
-      if (le === undefined) throw new Error(`${sample.name} without le`);
-      series.set(key, [...(series.get(key) ?? []), sample]);
-    }
-  }
-  for (const [key, buckets] of series) {
-    const bounds = buckets.map((b) => parseValue(b.labels.le as string, b.name));
-    if (bounds.some((bound, i) => i > 0 && bound <= (bounds[i - 1] as number))) throw new Error(`${family.name}${key}: le not rising`);
-    if (bounds.at(-1) !== Infinity) throw new Error(`${family.name}${key}: no +Inf bucket`);
-    if (buckets.some((b, i) => i > 0 && b.value < (buckets[i - 1] as Sample).value))
-      throw new Error(`${family.name}${key}: bucket counts fall`);
-    const count = family.samples.find((s) => s.name === `${family.name}_count` && JSON.stringify(Object.entries(s.labels).sort()) === key);
-    if (!count || count.value !== buckets.at(-1)?.value) throw new Error(`${family.name}${key}: _count differs from the +Inf bucket`);
-  }
-}
-
-export function parsePrometheusText(text: string): Map<string, Family> {
-  if (!text.endsWith('\n')) throw new Error('the exposition must end with a newline');
-  const families = new Map<string, Family>();
-  const seen = new Set<string>();
+/** The samples of a scrape (`name{labels} value` lines), comments left out. */
+export function readSamples(text: string): Sample[] {
+  const samples: Sample[] = [];
   for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const comment = /^#\s*(HELP|TYPE)\s+(\S+)\s*(.*)$/.exec(line);
-    if (comment) {
-      const [, kind, name = '', rest = ''] = comment;
-      if (!NAME.test(name)) throw new Error(`bad metric name in: ${line}`);
-      const family = families.get(name) ?? { name, help: '', type: 'untyped' as const, samples: [] };
-      if (family.samples.length) throw new Error(`${kind} after the samples of ${name}`);
-      if (kind === 'TYPE') {
-        if (!TYPES.has(rest.trim())) throw new Error(`bad type in: ${line}`);
-        family.type = rest.trim() as Family['type'];
-      } else family.help = rest;
-      families.set(name, family);
-      continue;
-    }
-    if (line.startsWith('#')) continue; // another comment
-    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)(\s+-?\d+)?$/.exec(line);
-    if (!sample) throw new Error(`bad sample line: ${line}`);
-    const [, name = '', , labelText = '', valueText = ''] = sample;
-    const labels = parseLabels(labelText, line);
-    const key = `${name}${JSON.stringify(Object.entries(labels).sort())}`;
-    if (seen.has(key)) throw new Error(`repeated series: ${line}`);
-    seen.add(key);
-    const family = familyOf(name, families) ?? { name, help: '', type: 'untyped' as const, samples: [] };
-    families.set(family.name, family);
-    family.samples.push({ name, labels, value: parseValue(valueText, line) });
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key = '', raw = ''] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[key] = raw.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
+    samples.push({ name: match[1] ?? '', labels, value: Number(match[3]) });
   }
-  for (const family of families.values()) if (family.type === 'histogram') checkHistogram(family);
-  return families;
+  return samples;
 }
 
 /** The sum of the samples `name` whose labels include `labels` (0 when there is none). */
-export function valueOf(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
-  const family = familyOf(name, families);
-  const matching = (family?.samples ?? []).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  return matching.reduce((sum, s) => sum + s.value, 0);
+export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+/** The path of Debian's `promtool` or `prometheus`, or undefined when it is not installed. */
+export function findTool(name: 'promtool' | 'prometheus'): string | undefined {
+  return [`/usr/bin/${name}`, `/usr/local/bin/${name}`].find((path) => existsSync(path));
+}
+
+/** Runs promtool with `input` on stdin (or none); its exit code and everything it printed. */
+export function promtool(args: string[], input?: string): { status: number | null; output: string } {
+  const tool = findTool('promtool');
+  if (!tool) throw new Error('promtool is not installed (apt-get install prometheus)');
+  const run = spawnSync(tool, args, { input, encoding: 'utf8', timeout: 30_000 });
+  return { status: run.status, output: `${run.stdout ?? ''}${run.stderr ?? ''}` };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface PrometheusServer {
+  url: string;
+  /** The config file it runs, deploy/prometheus.yml with the test's target, token and interval. */
+  config: string;
+  /** What it printed, for a failure's message. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** deploy/prometheus.yml as the README gives it, with only the token, the targets and the
+ * intervals replaced (each replacement must find its text: the file cannot drift unseen). */
+export function testConfig(deployed: string, target: string, token: string): string {
+  const replacements: Array<[string | RegExp, string]> = [
+    ['credentials: <METRICS_TOKEN>', `credentials: ${token}`],
+    [/targets: \[[^\]]*\]/, `targets: ['${target}']`],
+    [/scrape_interval: \S+/, 'scrape_interval: 1s'],
+    [/evaluation_interval: \S+/, 'evaluation_interval: 1s'],
+  ];
+  return replacements.reduce((text, [from, to]) => {
+    if (!(typeof from === 'string' ? text.includes(from) : from.test(text)))
+      throw new Error(`deploy/prometheus.yml has no ${String(from)}`);
+    return text.replace(from, to);
+  }, deployed);
+}
+
+/** A real Prometheus on a free port of 127.0.0.1, with its data in a temp folder that goes with it. */
+export async function startPrometheus(deployDir: string, target: string, token: string): Promise<PrometheusServer> {
+  const tool = findTool('prometheus');
+  if (!tool) throw new Error('prometheus is not installed (apt-get install prometheus)');
+  const dir = await mkdtemp(join(tmpdir(), 'icrs-prometheus-'));
+  const config = join(dir, 'prometheus.yml');
+  await writeFile(config, testConfig(await readFile(join(deployDir, 'prometheus.yml'), 'utf8'), target, token));
+  await writeFile(join(dir, 'icrs-alerts.yml'), await readFile(join(deployDir, 'icrs-alerts.yml')));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(
+    tool,
+    [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`prometheus exited: ${output}`);
+    }
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`prometheus not ready after 20 s: ${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, config, log: () => output, stop };
 }

@@ -112,7 +112,10 @@ export default async function syncPlugin(
   const app = typed(instance);
   const openStreams = new Set<FastifyReply>();
   app.metrics.countStreams(() => openStreams.size);
+  // Every change this process hears, once, beside the events the streams send for it: the fan-out.
+  const unheard = hub.subscribe(() => app.metrics.changeHeard());
   app.addHook('preClose', async () => {
+    unheard();
     // A short retry first: the device reconnects at once, through the balancer, to a process
     // that stays (lib/drain.ts).
     for (const reply of openStreams) reply.raw.end(`retry: ${DRAIN_STREAM_RETRY_MS}\n\n`);
@@ -129,7 +132,10 @@ export default async function syncPlugin(
       if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
       const { updatedAt, id, limit } = request.query;
       const since = updatedAt && id !== undefined ? { updatedAt, id } : undefined;
-      return pullChanges(db, entity, request.user, since, limit);
+      const started = process.hrtime.bigint();
+      const page = await pullChanges(db, entity, request.user, since, limit);
+      app.metrics.pullDone(entity.table, Number(process.hrtime.bigint() - started) / 1e9);
+      return page;
     },
   );
 
@@ -171,6 +177,7 @@ export default async function syncPlugin(
       const flush = () => {
         flushTimer = undefined;
         for (const table of waiting) out.write(`event: change\ndata: ${JSON.stringify({ table })}\n\n`);
+        app.metrics.streamEventsSent(waiting.size);
         waiting.clear();
       };
       const unsubscribe = hub.subscribe((payload) => {
@@ -218,6 +225,7 @@ export default async function syncPlugin(
         out.end();
       };
       openStreams.add(reply);
+      app.metrics.streamOpened();
       request.raw.on('close', stop);
     },
   );

@@ -27,6 +27,7 @@ import { pushShapeOf, writerOf, type PushShape } from '../records/index';
 import { jsonInput, type EntityWriter, type WriterStore } from '../records/routes';
 import { isDatabaseUnavailable } from '../../db/index';
 import { checked, typed } from '../../lib/typeProvider';
+import type { Metrics } from '../../lib/metrics';
 
 /** One record's answer: what the single-record route would have answered. */
 export interface PushResult {
@@ -299,44 +300,55 @@ export default async function pushPlugin(instance: FastifyInstance, { db }: { db
       schema: { params: tableParams, body: { content: { 'application/json': { schema: pushBody } } }, response: { 200: pushAnswer } },
       bodyLimit: PUSH_LIMITS.bytes,
     },
-    async (request) => {
-      const { entity, shape } = pushable(request.params.table);
-      const { records, files } = request.isMultipart()
-        ? await readMultipartBatch(request, shape)
-        : { records: request.body.records, files: [] };
-      assertAllowed(request, entity, records);
-      const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
-      const batch = uploadActor();
-      const run = (isolated: boolean) =>
-        db.transaction(async (tx) => {
-          const store = batchStore(tx);
-          const p: Pusher = { entity, writer: writerOf(store, entity), ...validators };
-          // The records' references in one query per reference field (each record's own check asks
-          // again only about those not found in scope: they are refused as before).
-          await prefetchRefsInScope(
-            store,
-            entity,
-            records.map((r) => writableValues(entity, r.data)),
-            writing(request.user),
-          );
-          const answers: PushResult[] = [];
-          // One after the other, in the order sent.
-          for (const [i, record] of records.entries())
-            answers.push(await pushOne(request, store, p, record, files[i] ?? NO_FILES, isolated));
-          return answers;
-        });
-      // Most batches store every record: tried first without a savepoint per record; one that
-      // fails after its writes began rolls the whole try back, and the batch runs isolated.
-      const attempt = () =>
-        run(false).catch((error: unknown) => {
-          if (error instanceof NeedsSavepoints) return run(true);
-          throw error;
-        });
-      // The batch's transaction says it is an upload (the audit's device times).
-      const results = await (batch ? runAs(batch, attempt) : attempt());
-      const refused = results.filter((r) => r.status >= 300).length;
-      app.metrics.uploadBatch(entity.table, results.length - refused, refused);
-      return { results };
-    },
+    // Counted while in progress: pending uploads (docs/operations.md).
+    async (request) =>
+      inProgress(app.metrics, async () => {
+        const { entity, shape } = pushable(request.params.table);
+        const { records, files } = request.isMultipart()
+          ? await readMultipartBatch(request, shape)
+          : { records: request.body.records, files: [] };
+        assertAllowed(request, entity, records);
+        const validators = { validateCreate: validator(request, shape.create), validateUpdate: validator(request, shape.update) };
+        const batch = uploadActor();
+        const run = (isolated: boolean) =>
+          db.transaction(async (tx) => {
+            const store = batchStore(tx);
+            const p: Pusher = { entity, writer: writerOf(store, entity), ...validators };
+            // The records' references in one query per reference field (each record's own check asks
+            // again only about those not found in scope: they are refused as before).
+            await prefetchRefsInScope(
+              store,
+              entity,
+              records.map((r) => writableValues(entity, r.data)),
+              writing(request.user),
+            );
+            const answers: PushResult[] = [];
+            // One after the other, in the order sent.
+            for (const [i, record] of records.entries())
+              answers.push(await pushOne(request, store, p, record, files[i] ?? NO_FILES, isolated));
+            return answers;
+          });
+        // Most batches store every record: tried first without a savepoint per record; one that
+        // fails after its writes began rolls the whole try back, and the batch runs isolated.
+        const attempt = () =>
+          run(false).catch((error: unknown) => {
+            if (error instanceof NeedsSavepoints) return run(true);
+            throw error;
+          });
+        // The batch's transaction says it is an upload (the audit's device times).
+        const results = await (batch ? runAs(batch, attempt) : attempt());
+        const refused = results.filter((r) => r.status >= 300).length;
+        app.metrics.uploadBatch(entity.table, results.length - refused, refused);
+        return { results };
+      }),
   );
+}
+
+async function inProgress<T>(metrics: Metrics, work: () => Promise<T>): Promise<T> {
+  const done = metrics.uploadReceived();
+  try {
+    return await work();
+  } finally {
+    done();
+  }
 }
