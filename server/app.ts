@@ -59,10 +59,25 @@ declare module 'fastify' {
   }
 }
 
-/** TRUST_PROXY as Fastify takes it: a hop count trusts that many proxies from the server
- * outwards (X-Forwarded-For's right-most addresses, which those proxies wrote). */
-function trustProxyOption(value: Config['trustProxy']): false | string | ((address: string, hop: number) => boolean) {
-  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+/** TRUST_PROXY as Fastify takes it. Addresses: only a peer among them is believed, and the
+ * forwarded chain is read while its entries are among them too. A hop count trusts that many
+ * proxies from the server outwards (X-Forwarded-For's right-most addresses, which those proxies
+ * wrote), the first being the direct peer, which must be a loopback address: the proxy on this
+ * machine. A client that reaches the port from elsewhere is counted under its own address,
+ * whatever it writes (docs/security.md "Sessions and accounts", TRUST_PROXY). */
+export function trustProxyOption(value: Config['trustProxy']): false | string | ((address: string, hop: number) => boolean) {
+  if (typeof value !== 'number') return value;
+  return (address, hop) => (hop === 0 ? isLoopback(address) : hop < value);
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/** Whether the server listens on every address (HOST's default), where a client can reach it
+ * without going through the proxy. */
+export function listensEverywhere(host: string): boolean {
+  return host === '' || host === '0.0.0.0' || host === '::' || host === '[::]';
 }
 
 export interface BuildOptions {
@@ -113,6 +128,12 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   });
   db.onFault((error, what) => app.log.warn({ err: error }, what));
   if (roleWarning) app.log.warn(roleWarning);
+  if (config.trustProxy !== false && listensEverywhere(config.host)) {
+    app.log.warn(
+      { host: config.host, trustProxy: config.trustProxy },
+      `TRUST_PROXY is set and HOST=${config.host} listens on every address: bind HOST=127.0.0.1 when the proxy runs on this machine, or let a firewall open the port to the proxy only (README "Configuration")`,
+    );
+  }
 
   const metrics = config.metrics ? createMetrics(db) : NO_METRICS;
   app.decorate('metrics', metrics);

@@ -1,4 +1,5 @@
 // Configuration from the environment (README "Configuration"). One place reads process.env.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
 import { DEFAULT_HASH_LIMITS } from './lib/passwords';
@@ -29,10 +30,12 @@ export interface Config extends DbTimeouts {
   programmeUrl?: string;
   /** The programme's contact details of "Contact us" (GET /api/config). */
   contact: ContactDetails;
-  /** Fastify's trustProxy: behind reverse proxies, how many there are in front (a hop count) or
-   * their addresses ('10.0.0.1,10.0.0.2'), so that password throttling counts each client's
-   * address from X-Forwarded-For, not the proxy's, and HTTPS is known from X-Forwarded-Proto
-   * (docs/security.md). Never `true`: that believes the left-most address, which the client writes. */
+  /** Fastify's trustProxy: behind reverse proxies, their addresses or ranges
+   * ('10.0.0.1,10.0.0.2', '10.0.0.0/24': only a peer among them is believed), or how many there
+   * are in front (a hop count: believed only from a loopback peer, the proxy on this machine),
+   * so that password throttling counts each client's address from X-Forwarded-For, not the
+   * proxy's, and HTTPS is known from X-Forwarded-Proto (docs/security.md "Sessions and accounts", TRUST_PROXY). Never
+   * `true`: that believes the left-most address, which the client writes. */
   trustProxy: false | number | string;
   /** Password hashes and checks running at once, and waiting (beyond: 503, lib/passwords.ts). */
   passwordHashConcurrency: number;
@@ -110,7 +113,23 @@ function trustProxyFrom(value: string | undefined): false | number | string {
     if (hops < 1 || hops > 10) throw new Error(`TRUST_PROXY must be a number of proxies from 1 to 10 or their addresses, got "${value}"`);
     return hops;
   }
-  return text;
+  const entries = text.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isAddressOrRange(entry));
+  if (wrong !== undefined) {
+    throw new Error(
+      `TRUST_PROXY must be the proxies' addresses or ranges (TRUST_PROXY=127.0.0.1, 10.0.0.1,10.0.0.2 or 10.0.0.0/24) or their number from 1 to 10, got "${wrong}"`,
+    );
+  }
+  return entries.join(',');
+}
+
+/** An IPv4 or IPv6 address, or a range of them in CIDR form (10.0.0.0/24, fd00::/8). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** METRICS_TOKEN: long enough not to be guessed (it opens the metrics to whoever holds it), or unset. */

@@ -3,12 +3,13 @@
 // password check (§4), temporary passwords enforced by the server (§5), proxies, IPv6 and the
 // hashing queue (§6), no self-verification (§7), and the smaller rules (§8).
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { entityByName } from '../../schemas/index';
-import { buildApp } from '../../server/app';
+import { buildApp, trustProxyOption } from '../../server/app';
 import { configFromEnv } from '../../server/config';
 import { backends } from '../helpers/db';
 import { ensureOrganisations } from '../helpers/records';
@@ -233,6 +234,83 @@ describe.each(backends)('access control on %s', (backend) => {
       expect(configFromEnv({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
       expect(configFromEnv({}).trustProxy).toBe(false);
       expect(() => configFromEnv({ TRUST_PROXY: '0' })).toThrow(/TRUST_PROXY must be a number of proxies/);
+      expect(configFromEnv({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toBe('127.0.0.1');
+      expect(configFromEnv({ TRUST_PROXY: ' 10.0.0.0/24, fd00::1 ' }).trustProxy).toBe('10.0.0.0/24,fd00::1');
+      expect(() => configFromEnv({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY must be the proxies' addresses or ranges/);
+      expect(() => configFromEnv({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/got "10.0.0.0\/33"/);
+    });
+
+    it('believes X-Forwarded-For only from the proxy: a forged one sent straight to the port is counted under the real address', async () => {
+      // Over real TCP: the client's socket is bound to 127.0.0.2, another loopback address.
+      const log: string[] = [];
+      const proxied = await startTestServer({
+        backend,
+        config: { trustProxy: '127.0.0.1', logLevel: 'info' },
+        logStream: { write: (line) => log.push(line) },
+      });
+      const { port } = new URL(proxied.url);
+      const signIn = (from: string, forwarded: string, userName: string, password = 'wrong') =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ userName, password });
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port: Number(port),
+              localAddress: from,
+              method: 'POST',
+              path: '/api/login',
+              agent: false,
+              timeout: 20_000,
+              headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': forwarded },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode as number));
+            },
+          );
+          req.on('timeout', () => req.destroy(new Error('no answer in 20 s')));
+          req.on('error', reject);
+          req.end(body);
+        });
+      try {
+        // Not the proxy: each forged address is ignored, the tries all count against 127.0.0.2.
+        for (let i = 0; i < 30; i++) expect(await signIn('127.0.0.2', `203.0.113.${i + 1}`, `forger${i % 10}`)).toBe(401);
+        expect(await signIn('127.0.0.2', '203.0.113.99', proxied.admin.userName, proxied.admin.password)).toBe(429);
+        const lines = log.filter((line) => line.includes('/api/login'));
+        expect(lines.some((line) => line.includes('"remoteAddress":"127.0.0.2"'))).toBe(true);
+        expect(lines.filter((line) => line.includes('203.0.113.'))).toEqual([]);
+        // The proxy: its forwarded address is believed (locked out on its own, the next one not).
+        for (let i = 0; i < 30; i++) expect(await signIn('127.0.0.1', '192.0.2.77', `proxied${i % 10}`)).toBe(401);
+        expect(await signIn('127.0.0.1', '192.0.2.77', proxied.admin.userName, proxied.admin.password)).toBe(429);
+        expect(await signIn('127.0.0.1', '192.0.2.78', proxied.admin.userName, proxied.admin.password)).toBe(200);
+        expect(log.some((line) => line.includes('"remoteAddress":"192.0.2.77"'))).toBe(true);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    it('believes a hop count only from a loopback peer, and warns at start when HOST listens on every address', async () => {
+      const trust = trustProxyOption(1) as (address: string, hop: number) => boolean;
+      expect([trust('127.0.0.1', 0), trust('::1', 0), trust('::ffff:127.0.0.1', 0)]).toEqual([true, true, true]);
+      expect([trust('192.0.2.1', 0), trust('10.0.0.1', 0), trust('127.0.0.1', 1)]).toEqual([false, false, false]);
+      const log: string[] = [];
+      const open = await buildApp(
+        { ...t.config, trustProxy: 1, host: '0.0.0.0', logLevel: 'info', port: 0 },
+        { logStream: { write: (line) => log.push(line) } },
+      );
+      try {
+        // A client on another machine, sent straight to the port, with a made-up address.
+        const sent = { method: 'GET' as const, url: '/api/health', headers: { 'x-forwarded-for': '203.0.113.50' } };
+        await open.app.inject({ ...sent, remoteAddress: '192.0.2.5' });
+        await open.app.inject({ ...sent, remoteAddress: '127.0.0.1' }); // the proxy on this machine
+      } finally {
+        await open.app.close();
+      }
+      const addresses = log.filter((line) => line.includes('/api/health')).map((line) => /"remoteAddress":"([^"]+)"/.exec(line)?.[1]);
+      expect(addresses).toContain('192.0.2.5');
+      expect(addresses).toContain('203.0.113.50');
+      expect(addresses.indexOf('192.0.2.5')).toBeLessThan(addresses.indexOf('203.0.113.50'));
+      expect(log.join('')).toMatch(/TRUST_PROXY is set and HOST=0.0.0.0 listens on every address: bind HOST=127.0.0.1/);
     });
 
     it('counts the address the trusted proxy saw, not the one a client wrote first in X-Forwarded-For', async () => {
