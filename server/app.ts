@@ -14,7 +14,7 @@ import authPlugin from './plugins/auth';
 import auditPlugin from './plugins/audit/index';
 import { withAuditActor } from './plugins/audit/context';
 import healthPlugin from './plugins/health';
-import { Drain } from './lib/drain';
+import { closeGently, Drain } from './lib/drain';
 import publicConfigPlugin from './plugins/publicConfig';
 import sessionPlugin from './plugins/session';
 import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
@@ -116,11 +116,16 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
+    // A request that reaches the process while it closes (on a connection accepted just before)
+    // is served, not answered 503: the balancer cannot resend a POST (lib/drain.ts). The
+    // database closes only after the last answer (onClose).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true }, // product.md §7 writes POST /jobs/ and GET /jobs alike
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
   app.addHook('onClose', () => db.close());
   app.decorate('drain', new Drain());
+  closeGently(app.server);
   // While draining, each answer ends its connection: the balancer's next request on it goes
   // to a process that stays (lib/drain.ts).
   app.addHook('onRequest', async (_request, reply) => {

@@ -1,3 +1,13 @@
+// Where it stays, and why (README "nginx and HAProxy"): the deployment itself is tested behind
+// Debian's nginx and HAProxy (test/api/deploy-restart.test.ts: rolling restarts by SIGTERM under
+// load, the README's files). This stand-in serves test/api/multi-process.test.ts only, whose
+// checks steer the balancer from the test at exact moments: take a process out of rotation
+// before its stop, swap in "the next release" started on a new port, count the 502s one backend
+// gave and wait for the first. HAProxy could do these through its runtime API (`set server
+// addr`, `disable server` on a stats socket) at the cost of a socket client in the test; not
+// done yet. It opens a new connection per request (agent: false): it never shows the kept-alive
+// connection behaviour of a real balancer, which deploy-restart.test.ts covers.
+//
 // A small HTTP load balancer in front of several server processes, as an operator puts one (nginx,
 // HAProxy, a cloud balancer) in front of ICRS:
 // - round robin over the backends in rotation;

@@ -1,0 +1,366 @@
+// The README's deployment as an IT officer runs it (README "nginx and HAProxy"): Debian's nginx
+// and HAProxy, configured from deploy/nginx.conf and deploy/haproxy.cfg (the README's own
+// blocks: checked equal here), in front of two server processes on one PostgreSQL. Under a
+// bounded load (10 writers and 20 readers on kept-alive HTTPS connections, no retry by the
+// client) each process in turn gets SIGTERM and is started again: no error answer, no socket
+// error, and every write answered 2xx is stored once. The files are rendered with this test's
+// ports, addresses and self-signed certificate (openssl), and HAProxy's check interval 2 s
+// becomes 300 ms and nginx's fail_timeout 5 s becomes 1 s, with a 2 s drain instead of 8 s,
+// so that a run takes seconds.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleBody } from '../../schemas/derive/sample';
+import { serviceProvider } from '../../schemas/index';
+import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
+import { ADMIN } from '../helpers/server';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+
+const NGINX = '/usr/sbin/nginx';
+const HAPROXY = '/usr/sbin/haproxy';
+const OPENSSL = '/usr/bin/openssl';
+const PROVIDER_KEY = serviceProvider.keyFields[0] as string;
+const DRAIN_SECONDS = '2';
+const WRITERS = 10;
+const READERS = 20;
+const RUNS = 3;
+
+const readme = readFileSync('README.md', 'utf8');
+const deployFile = (name: string) => readFileSync(path.join('deploy', name), 'utf8');
+
+describe("the README's nginx and HAProxy examples", () => {
+  it('are the files of deploy/, verbatim', () => {
+    const blocks = [...readme.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1], text: m[2] }));
+    expect(blocks.filter((b) => b.lang === 'nginx').map((b) => b.text)).toEqual([deployFile('nginx.conf')]);
+    expect(blocks.filter((b) => b.lang === 'haproxy').map((b) => b.text)).toEqual([deployFile('haproxy.cfg')]);
+  });
+});
+
+const tools = [NGINX, HAPROXY, OPENSSL].filter((tool) => !existsSync(tool));
+if (tools.length && process.env.CI === 'true') throw new Error(`missing on this machine: ${tools.join(', ')} (.ci/run installs them)`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `text` with each `[from, to]` replaced; a `from` the file no longer holds fails the test. */
+function rendered(text: string, replacements: [string, string][]): string {
+  for (const [from, to] of replacements) {
+    if (!text.includes(from)) throw new Error(`the deploy file no longer holds "${from}"`);
+    text = text.replaceAll(from, to);
+  }
+  return text;
+}
+
+interface Balancer {
+  name: string;
+  httpsPort: number;
+  httpPort: number;
+  /** Resolves once the balancer sends requests to the process on `port` again. */
+  backInRotation(port: number): Promise<void>;
+  process: ChildProcess;
+  log(): string;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `command` in the foreground until the test ends; its output is kept for a failure. */
+function run(command: string, args: string[]): { child: ChildProcess; log: () => string } {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
+  return { child, log: () => output };
+}
+
+/** A plain GET, answered within 3 s, or 0. */
+function probe(url: string): Promise<{ status: number; location?: string }> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: 3_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve({ status: 0 }));
+  });
+}
+
+describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
+  'a rolling restart by SIGTERM behind nginx and HAProxy (PostgreSQL)',
+  () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'icrs-deploy-'));
+    const started: ChildProcess[] = [];
+    let scratch: ScratchDatabase;
+    let db: pg.Client;
+    const ports: [number, number] = [0, 0];
+    const servers: (ServerProcess | undefined)[] = [undefined, undefined];
+    const crt = path.join(work, 'icrs.crt');
+    const key = path.join(work, 'icrs.key');
+    const pem = path.join(work, 'icrs.pem');
+
+    const startBackend = async (i: 0 | 1) => {
+      servers[i] = await startServerProcess(scratch.url, {
+        PORT: String(ports[i]),
+        SHUTDOWN_DRAIN_SECONDS: DRAIN_SECONDS,
+        TRUST_PROXY: '1',
+      });
+    };
+
+    beforeAll(async () => {
+      execFileSync(
+        OPENSSL,
+        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt, '-days', '1', '-subj', '/CN=127.0.0.1'],
+        {
+          stdio: 'ignore',
+          timeout: 30_000,
+        },
+      );
+      writeFileSync(pem, readFileSync(crt, 'utf8') + readFileSync(key, 'utf8'));
+      scratch = await createScratchDatabase();
+      db = new pg.Client({ connectionString: scratch.url });
+      await db.connect();
+      ports[0] = await freePort();
+      ports[1] = await freePort();
+      await startBackend(0); // first alone: it migrates
+      await startBackend(1);
+    }, 90_000);
+
+    afterAll(async () => {
+      for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await Promise.all(servers.map((server) => server?.stop()));
+      await db?.end();
+      await scratch?.drop();
+      rmSync(work, { recursive: true, force: true });
+    });
+
+    const backends = (): [string, string][] => [
+      ['10.0.0.11:8080', `127.0.0.1:${ports[0]}`],
+      ['10.0.0.12:8080', `127.0.0.1:${ports[1]}`],
+    ];
+
+    async function startHaproxy(): Promise<Balancer> {
+      const [httpPort, httpsPort] = [await freePort(), await freePort()];
+      const statsPort = await freePort();
+      const config = path.join(work, 'haproxy.cfg');
+      const global = `global\n  maxconn 2000\n  log stderr format raw local0 notice\n\n`;
+      // A stats page of this test's own, to see when HAProxy has a process back in rotation.
+      const stats = `\nlisten stats\n  bind 127.0.0.1:${statsPort}\n  mode http\n  stats enable\n  stats uri /stats\n`;
+      writeFileSync(
+        config,
+        global +
+          rendered(deployFile('haproxy.cfg'), [
+            ...backends(),
+            ['bind :80', `bind 127.0.0.1:${httpPort}`],
+            ['bind :443', `bind 127.0.0.1:${httpsPort}`],
+            ['/etc/haproxy/icrs.pem', pem],
+            ['inter 2s', 'inter 300ms'],
+          ]) +
+          stats,
+      );
+      execFileSync(HAPROXY, ['-c', '-q', '-f', config], { timeout: 20_000 });
+      const { child, log } = run(HAPROXY, ['-db', '-f', config]);
+      started.push(child);
+      const up = async (port: number) => {
+        const csv = await new Promise<string>((resolve) => {
+          http
+            .get(`http://127.0.0.1:${statsPort}/stats;csv`, { agent: false }, (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve(text));
+            })
+            .on('error', () => resolve(''));
+        });
+        const row = csv
+          .split('\n')
+          .find((line) => line.startsWith('icrs,') && line.includes(`,`) && line.split(',')[1] === (port === ports[0] ? 'icrs1' : 'icrs2'));
+        return row?.split(',')[17] === 'UP';
+      };
+      return {
+        name: 'HAProxy',
+        httpPort,
+        httpsPort,
+        process: child,
+        log,
+        backInRotation: (port) => expect.poll(() => up(port), { timeout: 20_000, interval: 100 }).toBe(true) as unknown as Promise<void>,
+      };
+    }
+
+    async function startNginx(): Promise<Balancer> {
+      const [httpPort, httpsPort] = [await freePort(), await freePort()];
+      const prefix = path.join(work, 'nginx');
+      mkdirSync(prefix, { recursive: true });
+      const site = path.join(prefix, 'icrs.conf');
+      writeFileSync(
+        site,
+        rendered(deployFile('nginx.conf'), [
+          ...backends(),
+          ['listen 80;', `listen 127.0.0.1:${httpPort};`],
+          ['listen 443 ssl', `listen 127.0.0.1:${httpsPort} ssl`],
+          ['/etc/ssl/icrs.crt', crt],
+          ['/etc/ssl/icrs.key', key],
+          ['fail_timeout=5s', 'fail_timeout=1s'], // under the test's 2 s drain, as 5 s is under 8 s
+        ]),
+      );
+      const main = path.join(prefix, 'nginx.conf');
+      const temp = (name: string) => `${name}_temp_path ${path.join(prefix, name)};`;
+      writeFileSync(
+        main,
+        `worker_processes 1;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/error.log warn;\ndaemon off;\nevents { worker_connections 1024; }\n` +
+          `http {\n  access_log off;\n  ${temp('client_body')}\n  ${temp('proxy')}\n  ${temp('fastcgi')}\n  ${temp('uwsgi')}\n  ${temp('scgi')}\n  include ${site};\n}\n`,
+      );
+      const args = ['-p', prefix, '-e', path.join(prefix, 'error.log'), '-c', main];
+      execFileSync(NGINX, ['-t', '-q', ...args], { timeout: 20_000 });
+      const { child, log } = run(NGINX, args);
+      started.push(child);
+      return {
+        name: 'nginx',
+        httpPort,
+        httpsPort,
+        process: child,
+        log: () =>
+          log() + (existsSync(path.join(prefix, 'error.log')) ? readFileSync(path.join(prefix, 'error.log'), 'utf8').slice(-5_000) : ''),
+        // No active check: a process that answers is in rotation.
+        backInRotation: async () => undefined,
+      };
+    }
+
+    interface Tally {
+      requests: number;
+      answers: Map<number, number>;
+      socketErrors: string[];
+      writtenKeys: string[];
+    }
+
+    /** One request through the balancer on a kept-alive HTTPS connection; never retried. */
+    function send(agent: https.Agent, port: number, method: string, apiPath: string, token: string, body?: unknown) {
+      return new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const payload = body === undefined ? undefined : JSON.stringify(body);
+        const req = https.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method,
+            path: `/api${apiPath}`,
+            agent,
+            timeout: 15_000,
+            headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+            res.on('error', reject);
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
+        req.on('error', reject);
+        req.end(payload);
+      });
+    }
+
+    async function rollingRestarts(balancer: Balancer, run: number): Promise<Tally> {
+      const agent = new https.Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: WRITERS + READERS });
+      const tally: Tally = { requests: 0, answers: new Map(), socketErrors: [], writtenKeys: [] };
+      const login = await send(agent, balancer.httpsPort, 'POST', '/login', '', { userName: ADMIN.userName, password: ADMIN.password });
+      expect(login.status, login.text).toBe(200);
+      const token = String((JSON.parse(login.text) as { result: { user: { token: string } } }).result.user.token);
+      let stopping = false;
+      const loop = async (what: string, once: () => Promise<void>) => {
+        while (!stopping) {
+          try {
+            await once();
+          } catch (error) {
+            tally.socketErrors.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+      };
+      const count = (status: number) => {
+        tally.requests += 1;
+        tally.answers.set(status, (tally.answers.get(status) ?? 0) + 1);
+      };
+      const writers = Array.from({ length: WRITERS }, (_, w) =>
+        loop(`writer ${w}`, async () => {
+          const body = { ...sampleBody(serviceProvider), sp_Name: `${balancer.name} run ${run} writer ${w}` };
+          const answer = await send(agent, balancer.httpsPort, 'POST', '/sproviers/', token, body);
+          count(answer.status);
+          if (answer.status >= 200 && answer.status < 300) tally.writtenKeys.push(String(body[PROVIDER_KEY as keyof typeof body]));
+        }),
+      );
+      const readers = Array.from({ length: READERS }, (_, r) =>
+        loop(`reader ${r}`, async () => {
+          count((await send(agent, balancer.httpsPort, 'GET', '/sproviers?pageSize=5', token)).status);
+        }),
+      );
+      try {
+        await pause(500);
+        for (const i of [0, 1] as const) {
+          const old = servers[i] as ServerProcess;
+          old.process.kill('SIGTERM');
+          expect(await old.exited, `process ${i} exits by itself, cleanly`).toBe(0);
+          await startBackend(i);
+          await balancer.backInRotation(ports[i]);
+          await pause(300);
+        }
+      } finally {
+        stopping = true;
+        await Promise.all([...writers, ...readers]);
+        agent.destroy();
+      }
+      return tally;
+    }
+
+    for (const which of (process.env.DEPLOY_ONLY ? [process.env.DEPLOY_ONLY] : ['HAProxy', 'nginx']) as ('HAProxy' | 'nginx')[]) {
+      it(`behind ${which}: port 80 redirects to HTTPS, and ${RUNS} rolling restarts under load give no error answer, no socket error, and store each write once`, async () => {
+        const balancer = which === 'HAProxy' ? await startHaproxy() : await startNginx();
+        try {
+          // Up: both processes answer through it.
+          await expect
+            .poll(async () => (await probe(`http://127.0.0.1:${balancer.httpPort}/api/health/ready`)).status, {
+              timeout: 20_000,
+              interval: 100,
+            })
+            .toBe(301);
+          const redirect = await probe(`http://127.0.0.1:${balancer.httpPort}/api/health/ready`);
+          expect(redirect.location).toMatch(/^https:\/\/127\.0\.0\.1(:\d+)?\/api\/health\/ready$/);
+          for (const port of ports) await balancer.backInRotation(port);
+
+          const figures: string[] = [];
+          for (let run = 1; run <= RUNS; run += 1) {
+            const tally = await rollingRestarts(balancer, run);
+            const { rows } = await db.query<{ key: string; n: number }>(
+              `SELECT "${PROVIDER_KEY}" AS key, count(*)::int AS n FROM "${serviceProvider.table}" WHERE "${PROVIDER_KEY}" = ANY($1::text[]) GROUP BY 1`,
+              [tally.writtenKeys],
+            );
+            const errors = [...tally.answers].filter(([status]) => status >= 400).reduce((sum, [, n]) => sum + n, 0);
+            figures.push(
+              `${which} run ${run}: ${tally.requests} requests, answers ${JSON.stringify(Object.fromEntries(tally.answers))}, ` +
+                `${errors} error answers, ${tally.socketErrors.length} socket errors, ${tally.writtenKeys.length} writes answered 2xx, ${rows.length} stored`,
+            );
+            console.info(figures.at(-1));
+            expect(tally.socketErrors, `${figures.at(-1)}\n${balancer.log()}`).toEqual([]);
+            expect(errors, `${figures.at(-1)}\n${balancer.log()}`).toBe(0);
+            expect(tally.writtenKeys.length).toBeGreaterThan(0);
+            expect(rows.length).toBe(tally.writtenKeys.length);
+            expect(rows.every((row) => row.n === 1)).toBe(true);
+          }
+        } finally {
+          balancer.process.kill('SIGTERM');
+          await new Promise((resolve) => (balancer.process.exitCode !== null ? resolve(null) : balancer.process.once('exit', resolve)));
+        }
+      }, 180_000);
+    }
+  },
+);
