@@ -11,8 +11,12 @@
 // - the socket: a request on a kept-alive connection was sent after the answer before it was
 //   written (browsers and load tools do not pipeline), and a connection's first request after
 //   the connection was accepted.
-// The arrival is the later of the two, never after the 'request' event. Both are lower bounds:
-// the time counted may be a little long, never short.
+// - while requests come, a timer marks the loop's turns: data read now arrived after the poll of
+//   the turn before, so after the mark before the latest one (a loop busy for seconds without a
+//   real wait, each request on a new connection, as behind a proxy without keep-alive, would
+//   otherwise be counted from the start of the busy time).
+// The arrival is the latest of these, never after the 'request' event. All are lower bounds:
+// the time counted may be a little long (by a turn of the loop at most), never short.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +28,9 @@ type Stamped<T> = T & { [ARRIVED]?: number; [SOCKET_FLOOR]?: number };
 
 /** A wait this short may be the poll returning at once for data already there: not idle. */
 const REAL_WAIT_MS = 1;
+/** The marks' period, and how long they go on after the last request. */
+const MARK_MS = 10;
+const MARK_FOR_MS = 1_000;
 
 /** Stamps every request of `server` with its arrival, by listeners that run before Fastify's. */
 export function trackArrivals(server: Server): void {
@@ -40,14 +47,34 @@ export function trackArrivals(server: Server): void {
     lastIdle = idle;
     return now;
   };
+  // The turns' marks: `before` is the mark before the latest, a lower bound of what is read now.
+  let latest = -Infinity;
+  let before = -Infinity;
+  let lastRequest = 0;
+  let marks: NodeJS.Timeout | undefined;
+  const mark = () => {
+    const now = performance.now();
+    if (now - lastRequest > MARK_FOR_MS) {
+      clearInterval(marks);
+      marks = undefined;
+      latest = before = -Infinity; // a new series of marks starts with none known
+      return;
+    }
+    before = latest;
+    latest = now;
+  };
+  const floor = () => Math.max(loopFloor, before);
   server.prependListener('connection', (socket: Stamped<Socket>) => {
-    sample();
-    socket[SOCKET_FLOOR] = loopFloor;
+    lastRequest = sample();
+    marks ??= setInterval(mark, MARK_MS).unref();
+    socket[SOCKET_FLOOR] = floor();
   });
   server.prependListener('request', (request: Stamped<IncomingMessage>, response: ServerResponse) => {
     const now = sample();
+    lastRequest = now;
+    marks ??= setInterval(mark, MARK_MS).unref();
     const socket = request.socket as Stamped<Socket>;
-    request[ARRIVED] = Math.min(now, Math.max(loopFloor, socket[SOCKET_FLOOR] ?? loopFloor));
+    request[ARRIVED] = Math.min(now, Math.max(floor(), socket[SOCKET_FLOOR] ?? -Infinity));
     response.once('finish', () => (socket[SOCKET_FLOOR] = performance.now()));
   });
 }
