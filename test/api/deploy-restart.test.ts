@@ -322,6 +322,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
       return tally;
     }
 
+    // DEPLOY_ONLY=nginx (or HAProxy) runs one balancer only, to look into a failure.
     for (const which of (process.env.DEPLOY_ONLY ? [process.env.DEPLOY_ONLY] : ['HAProxy', 'nginx']) as ('HAProxy' | 'nginx')[]) {
       it(`behind ${which}: port 80 redirects to HTTPS, and ${RUNS} rolling restarts under load give no error answer, no socket error, and store each write once`, async () => {
         const balancer = which === 'HAProxy' ? await startHaproxy() : await startNginx();
