@@ -3,7 +3,8 @@
 // blocks: checked equal here), in front of two server processes on one PostgreSQL. Under a
 // bounded load (10 writers and 20 readers on kept-alive HTTPS connections, no retry by the
 // client) each process in turn gets SIGTERM and is started again: no error answer, no socket
-// error, and every write answered 2xx is stored once. The files are rendered with this test's
+// error, every write answered 2xx is stored once, and a device's change stream through the
+// balancer ends with its retry hint and opens again on the process that stays. The files are rendered with this test's
 // ports, addresses and self-signed certificate (openssl), and HAProxy's check interval 2 s
 // becomes 300 ms and nginx's fail_timeout 5 s becomes 1 s, with a 2 s drain instead of 8 s,
 // so that a run takes seconds.
@@ -241,6 +242,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
       answers: Map<number, number>;
       socketErrors: string[];
       writtenKeys: string[];
+      /** Change streams that ended with a retry hint (and were opened again). */
+      streamsEnded: number;
     }
 
     /** One request through the balancer on a kept-alive HTTPS connection; never retried. */
@@ -273,7 +276,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
 
     async function rollingRestarts(balancer: Balancer, run: number): Promise<Tally> {
       const agent = new https.Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: WRITERS + READERS });
-      const tally: Tally = { requests: 0, answers: new Map(), socketErrors: [], writtenKeys: [] };
+      const tally: Tally = { requests: 0, answers: new Map(), socketErrors: [], writtenKeys: [], streamsEnded: 0 };
       const login = await send(agent, balancer.httpsPort, 'POST', '/login', '', { userName: ADMIN.userName, password: ADMIN.password });
       expect(login.status, login.text).toBe(200);
       const token = String((JSON.parse(login.text) as { result: { user: { token: string } } }).result.user.token);
@@ -304,6 +307,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
           count((await send(agent, balancer.httpsPort, 'GET', '/sproviers?pageSize=5', token)).status);
         }),
       );
+      // A device's change stream (as EventSource does it): when it ends, a new ticket and a new
+      // stream after the `retry:` the server sent last; through the balancer, to the process that stays.
+      const streamAgent = new https.Agent({ keepAlive: false, rejectUnauthorized: false });
+      let openStream: http.ClientRequest | undefined;
+      const device = loop('change stream', async () => {
+        const ticket = await send(agent, balancer.httpsPort, 'POST', '/sync/ticket', token);
+        count(ticket.status);
+        if (ticket.status !== 200) return;
+        const { ticket: value } = JSON.parse(ticket.text) as { ticket: string };
+        const text = await new Promise<string>((resolve, reject) => {
+          const path = `/api/sync/stream?ticket=${encodeURIComponent(value)}`;
+          openStream = https.get({ host: '127.0.0.1', port: balancer.httpsPort, path, agent: streamAgent }, (res) => {
+            count(res.statusCode ?? 0);
+            let received = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (received += chunk));
+            res.on('end', () => resolve(received));
+            res.on('close', () => (stopping ? resolve('') : undefined));
+          });
+          openStream.on('error', (error) => (stopping ? resolve('') : reject(error)));
+        });
+        if (stopping) return;
+        const retry = /retry: (\d+)\n\n$/.exec(text);
+        if (!retry) throw new Error(`the change stream ended without a retry hint: ${JSON.stringify(text.slice(-200))}`);
+        tally.streamsEnded += 1;
+        await pause(Number(retry[1]));
+      });
       try {
         await pause(500);
         for (const i of [0, 1] as const) {
@@ -316,8 +346,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
         }
       } finally {
         stopping = true;
-        await Promise.all([...writers, ...readers]);
+        openStream?.destroy();
+        await Promise.all([...writers, ...readers, device]);
         agent.destroy();
+        streamAgent.destroy();
       }
       return tally;
     }
@@ -348,12 +380,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
             const errors = [...tally.answers].filter(([status]) => status >= 400).reduce((sum, [, n]) => sum + n, 0);
             figures.push(
               `${which} run ${run}: ${tally.requests} requests, answers ${JSON.stringify(Object.fromEntries(tally.answers))}, ` +
-                `${errors} error answers, ${tally.socketErrors.length} socket errors, ${tally.writtenKeys.length} writes answered 2xx, ${rows.length} stored`,
+                `${errors} error answers, ${tally.socketErrors.length} socket errors, ${tally.writtenKeys.length} writes answered 2xx, ${rows.length} stored, ${tally.streamsEnded} change streams ended and reopened`,
             );
             console.info(figures.at(-1));
             expect(tally.socketErrors, `${figures.at(-1)}\n${balancer.log()}`).toEqual([]);
             expect(errors, `${figures.at(-1)}\n${balancer.log()}`).toBe(0);
             expect(tally.writtenKeys.length).toBeGreaterThan(0);
+            // Both processes restarted: the stream ended on the one it was on (and again on the
+            // other if it reconnected to the second before its restart), each time with its hint.
+            expect(tally.streamsEnded, figures.at(-1)).toBeGreaterThanOrEqual(1);
+            expect(tally.streamsEnded).toBeLessThanOrEqual(2);
             expect(rows.length).toBe(tally.writtenKeys.length);
             expect(rows.every((row) => row.n === 1)).toBe(true);
           }
