@@ -6,7 +6,7 @@
 // sealed. The built app in headless Chromium, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, signIn, unlock, type TestPage } from '../helpers/browser';
+import { everythingStored, launchBrowser, newPage, signIn, storeReady, unlock, type TestPage } from '../helpers/browser';
 import { seriousViolations } from '../helpers/axe';
 import { png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -45,58 +45,9 @@ async function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): 
   return opened;
 }
 
-async function storeReady(page: Page): Promise<void> {
-  await page.waitForFunction(() => Boolean(window.__icrs?.data));
-}
-
-/** Everything the origin keeps in the browser, as text: localStorage, every IndexedDB database
- * (bytes as base64 and as raw characters), and the Cache Storage. */
-function everythingStored(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const parts: string[] = [];
-    const bytesText = (bytes: Uint8Array) => {
-      let raw = '';
-      for (const b of bytes) raw += String.fromCharCode(b);
-      return `${btoa(raw)} ${raw}`;
-    };
-    const blobs: Blob[] = [];
-    const replacer = (_key: string, value: unknown) => {
-      if (value instanceof ArrayBuffer) return bytesText(new Uint8Array(value));
-      if (ArrayBuffer.isView(value)) return bytesText(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-      if (value instanceof Blob) {
-        blobs.push(value);
-        return '[blob]';
-      }
-      return value;
-    };
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i)!;
-      parts.push(`${key}=${localStorage.getItem(key)}`);
-    }
-    for (const { name } of await indexedDB.databases()) {
-      if (!name) continue;
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open(name);
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      for (const store of Array.from(db.objectStoreNames)) {
-        const rows = await new Promise<unknown[]>((resolve, reject) => {
-          const request = db.transaction(store, 'readonly').objectStore(store).getAll();
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-        parts.push(`${name}/${store}: ${JSON.stringify(rows, replacer)}`);
-      }
-      db.close();
-    }
-    for (const blob of blobs) parts.push(bytesText(new Uint8Array(await blob.arrayBuffer())));
-    for (const cacheName of await caches.keys()) {
-      const cache = await caches.open(cacheName);
-      for (const request of await cache.keys()) parts.push(bytesText(new Uint8Array(await (await cache.match(request))!.arrayBuffer())));
-    }
-    return parts.join('\n');
-  });
+/** Everything the origin keeps in the browser, as one text (test/helpers/browser.ts). */
+async function storedText(page: Page): Promise<string> {
+  return (await everythingStored(page)).join('\n');
 }
 
 function found(text: string): string[] {
@@ -146,12 +97,12 @@ describe('one browser, two users', () => {
   it("keeps A's clients, drafts and photo from B, and unreadable after A signs out", async () => {
     const { context, page } = await debugPage();
     await aCollects(page);
-    const whileSignedIn = await everythingStored(page);
+    const whileSignedIn = await storedText(page);
     expect(found(whileSignedIn)).toEqual([]);
     expect(whileSignedIn).toContain('icrs.keyring.'); // the keyring is there, its keys sealed
 
     await logOutAnyway(page);
-    expect(found(await everythingStored(page))).toEqual([]);
+    expect(found(await storedText(page))).toEqual([]);
 
     // B signs in on the same browser: no draft of A's, none of A's clients, online or offline.
     await signIn(page, userB.userName, userB.password);
@@ -166,7 +117,7 @@ describe('one browser, two users', () => {
     await page.getByRole('grid').waitFor();
     await page.waitForTimeout(500);
     for (const name of [mirrored.lastName, collected.lastName]) await expect(page.getByText(name).count()).resolves.toBe(0);
-    expect(found(await everythingStored(page))).toEqual([]);
+    expect(found(await storedText(page))).toEqual([]);
     await page.getByRole('switch', { name: 'Offline mode' }).uncheck();
     await page.waitForURL((url) => url.pathname === '/');
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Log out' }).click()]);
@@ -306,7 +257,7 @@ describe('a deactivated account', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 20_000 });
     await page.getByText(/Your account is deactivated/).waitFor();
     await expect.poll(storedKeys, { timeout: 15_000 }).toEqual([pendingKey]);
-    const text = await everythingStored(page);
+    const text = await storedText(page);
     for (const name of ['Deactivska', 'Waitinghere', 'Mirrora', 'Pendra']) expect(text).not.toContain(name);
 
     // Reactivated, A signs in again: the pending record is there and uploads.

@@ -145,3 +145,67 @@ export async function saveProviderOffline(page: Page, name: string): Promise<voi
   await page.getByRole('button', { name: 'Save' }).click();
   await page.waitForURL((url) => /^\/serviceproviders\/[0-9a-f-]{36}$/.test(url.pathname));
 }
+
+/** Resolves once the page's debug handle has its data layer (the store is open). */
+export async function storeReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => Boolean(window.__icrs?.data));
+}
+
+/** Every value the origin keeps, raw: localStorage, sessionStorage, every IndexedDB database,
+ * store and value (stringified, bytes as base64 and as characters), and the Cache Storage. */
+export function everythingStored(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const values: string[] = [];
+    const bytesText = (bytes: Uint8Array) => {
+      let raw = '';
+      for (const b of bytes) raw += String.fromCharCode(b);
+      return `${btoa(raw)} ${raw}`;
+    };
+    const blobs: Blob[] = [];
+    const replacer = (_key: string, value: unknown) => {
+      if (value instanceof ArrayBuffer) return bytesText(new Uint8Array(value));
+      if (ArrayBuffer.isView(value)) return bytesText(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      if (value instanceof Blob) {
+        blobs.push(value);
+        return '[blob]';
+      }
+      return value;
+    };
+    for (const storage of [localStorage, sessionStorage]) {
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i)!;
+        values.push(key, storage.getItem(key) ?? '');
+      }
+    }
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const [rows, keys] = await Promise.all(
+          (['getAll', 'getAllKeys'] as const).map(
+            (method) =>
+              new Promise<unknown[]>((resolve, reject) => {
+                const request = db.transaction(store, 'readonly').objectStore(store)[method]();
+                request.onsuccess = () => resolve(request.result as unknown[]);
+                request.onerror = () => reject(request.error);
+              }),
+          ),
+        );
+        for (const row of [...rows, ...keys]) values.push(typeof row === 'string' ? row : JSON.stringify(row, replacer));
+      }
+      db.close();
+    }
+    for (const blob of blobs) values.push(bytesText(new Uint8Array(await blob.arrayBuffer())));
+    for (const cacheName of await caches.keys()) {
+      const cache = await caches.open(cacheName);
+      for (const request of await cache.keys()) {
+        values.push(request.url, bytesText(new Uint8Array(await (await cache.match(request))!.arrayBuffer())));
+      }
+    }
+    return values;
+  });
+}
