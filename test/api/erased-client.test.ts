@@ -280,6 +280,23 @@ describe.each(backends)('an erased client on %s', (backend) => {
         );
         expect(rows[0]?.n, `row versions of ${table}`).toBe(0);
       }
+      // Every entry of every B-tree index of those tables (a key holds a value: a name, a number),
+      // read raw from the index's leaf and inner pages, page 0 being the metapage.
+      const { rows: indexes } = await admin.query<{ index: string }>(
+        `SELECT i.indexrelid::regclass::text AS index FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+          WHERE i.indrelid = ANY($1::regclass[]) AND am.amname = 'btree'`,
+        [tables.map((table) => `public."${table}"`)],
+      );
+      expect(indexes.length).toBeGreaterThan(tables.length);
+      for (const { index } of indexes) {
+        const { rows } = await admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM generate_series(1, greatest(pg_relation_size($1::regclass) / current_setting('block_size')::int - 1, 0)) AS page,
+             bt_page_items(get_raw_page($1::text, page::int)) AS item
+           WHERE ${needles.map((_, i) => `position(encode(convert_to($${i + 2}, 'UTF8'), 'hex') IN replace(item.data, ' ', '')) > 0`).join(' OR ')}`,
+          [index, ...needles],
+        );
+        expect(rows[0]?.n, `index entries of ${index}`).toBe(0);
+      }
     } finally {
       await admin.end();
     }

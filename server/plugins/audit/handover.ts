@@ -326,8 +326,10 @@ const ERASED_TABLES = [profile, ...CLIENT_RECORDS].map((e) => e.table).concat(['
  * removes the old versions as well.
  */
 async function vacuumErased(db: Db, ownerUrl: string | undefined, request: FastifyRequest): Promise<void> {
-  // One statement, outside a transaction (the pool's own connection on PostgreSQL).
-  const sql = `VACUUM ${ERASED_TABLES.map((table) => ident(table)).join(', ')}`;
+  // One statement, outside a transaction (the pool's own connection on PostgreSQL). INDEX_CLEANUP
+  // ON: a VACUUM that finds dead rows on few of a large table's pages skips the indexes, whose
+  // entries would keep the client's values (a name, a registration number) until a later one.
+  const sql = `VACUUM (INDEX_CLEANUP ON) ${ERASED_TABLES.map((table) => ident(table)).join(', ')}`;
   try {
     if (db.kind === 'postgres' && ownerUrl) {
       // Only a table's owner may vacuum it (PostgreSQL 15; the app's role would be skipped with a
