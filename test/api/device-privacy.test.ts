@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 const A = 2; // organisation 'ADC'
 const ANY_ID = '01900000-0000-7000-8000-00000000dead';
 /** Routes without a bearer token: sign-in, sign-out, health, settings; the stream takes its own. */
-const PUBLIC_PATHS = ['/login', '/logout', '/session/lock', '/config', '/health', '/sync/stream'];
+const PUBLIC_PATHS = ['/login', '/logout', '/session/lock', '/config', '/health', '/health/ready', '/health/live', '/sync/stream'];
 
 describe.each(backends)('device privacy on %s', (backend) => {
   let t: TestServer;
