@@ -5,14 +5,13 @@
 // client) each process in turn gets SIGTERM and is started again: no error answer, no socket
 // error, every write answered 2xx is stored once, and a device's change stream through the
 // balancer ends with its retry hint and opens again on the process that stays. The files are rendered with this test's
-// ports, addresses and self-signed certificate (openssl), and HAProxy's check interval 2 s
+// ports, addresses and self-signed certificate (openssl; HAProxy by test/helpers/haproxy.ts), and HAProxy's check interval 2 s
 // becomes 300 ms and nginx's fail_timeout 5 s becomes 1 s, with a 2 s drain instead of 8 s,
 // so that a run takes seconds.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -20,11 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { serviceProvider } from '../../schemas/index';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
+import { HAPROXY, deployFile, freePort, rendered, run, startHaproxy as startHaproxyFrom } from '../helpers/haproxy';
 import { ADMIN } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 const NGINX = '/usr/sbin/nginx';
-const HAPROXY = '/usr/sbin/haproxy';
 const OPENSSL = '/usr/bin/openssl';
 const PROVIDER_KEY = serviceProvider.keyFields[0] as string;
 const DRAIN_SECONDS = '2';
@@ -33,7 +32,6 @@ const READERS = 20;
 const RUNS = 3;
 
 const readme = readFileSync('README.md', 'utf8');
-const deployFile = (name: string) => readFileSync(path.join('deploy', name), 'utf8');
 
 describe("the README's nginx and HAProxy examples", () => {
   it('are the files of deploy/, verbatim', () => {
@@ -46,25 +44,6 @@ describe("the README's nginx and HAProxy examples", () => {
 const tools = [NGINX, HAPROXY, OPENSSL].filter((tool) => !existsSync(tool));
 if (tools.length && process.env.CI === 'true') throw new Error(`missing on this machine: ${tools.join(', ')} (.ci/run installs them)`);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** `text` with each `[from, to]` replaced; a `from` the file no longer holds fails the test. */
-function rendered(text: string, replacements: [string, string][]): string {
-  for (const [from, to] of replacements) {
-    if (!text.includes(from)) throw new Error(`the deploy file no longer holds "${from}"`);
-    text = text.replaceAll(from, to);
-  }
-  return text;
-}
-
 interface Balancer {
   name: string;
   httpsPort: number;
@@ -76,15 +55,6 @@ interface Balancer {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `command` in the foreground until the test ends; its output is kept for a failure. */
-function run(command: string, args: string[]): { child: ChildProcess; log: () => string } {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-  return { child, log: () => output };
-}
 
 /** A plain GET, answered within 3 s, or 0. */
 function probe(url: string): Promise<{ status: number; location?: string }> {
@@ -152,49 +122,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
     ];
 
     async function startHaproxy(): Promise<Balancer> {
-      const [httpPort, httpsPort] = [await freePort(), await freePort()];
-      const statsPort = await freePort();
-      const config = path.join(work, 'haproxy.cfg');
-      const global = `global\n  maxconn 2000\n  log stderr format raw local0 notice\n\n`;
-      // A stats page of this test's own, to see when HAProxy has a process back in rotation.
-      const stats = `\nlisten stats\n  bind 127.0.0.1:${statsPort}\n  mode http\n  stats enable\n  stats uri /stats\n`;
-      writeFileSync(
-        config,
-        global +
-          rendered(deployFile('haproxy.cfg'), [
-            ...backends(),
-            ['bind :80', `bind 127.0.0.1:${httpPort}`],
-            ['bind :443', `bind 127.0.0.1:${httpsPort}`],
-            ['/etc/haproxy/icrs.pem', pem],
-            ['inter 2s', 'inter 300ms'],
-          ]) +
-          stats,
-      );
-      execFileSync(HAPROXY, ['-c', '-q', '-f', config], { timeout: 20_000 });
-      const { child, log } = run(HAPROXY, ['-db', '-f', config]);
-      started.push(child);
-      const up = async (port: number) => {
-        const csv = await new Promise<string>((resolve) => {
-          http
-            .get(`http://127.0.0.1:${statsPort}/stats;csv`, { agent: false }, (res) => {
-              let text = '';
-              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-              res.on('end', () => resolve(text));
-            })
-            .on('error', () => resolve(''));
-        });
-        const row = csv
-          .split('\n')
-          .find((line) => line.startsWith('icrs,') && line.includes(`,`) && line.split(',')[1] === (port === ports[0] ? 'icrs1' : 'icrs2'));
-        return row?.split(',')[17] === 'UP';
-      };
+      const haproxy = await startHaproxyFrom({
+        work,
+        backends: [`127.0.0.1:${ports[0]}`, `127.0.0.1:${ports[1]}`],
+        pem,
+        replacements: [['inter 2s', 'inter 300ms']],
+      });
+      started.push(haproxy.process);
       return {
         name: 'HAProxy',
-        httpPort,
-        httpsPort,
-        process: child,
-        log,
-        backInRotation: (port) => expect.poll(() => up(port), { timeout: 20_000, interval: 100 }).toBe(true) as unknown as Promise<void>,
+        httpPort: haproxy.httpPort,
+        httpsPort: haproxy.frontPort,
+        process: haproxy.process,
+        log: haproxy.log,
+        // Its health checks have the process back in rotation (HAProxy's runtime API).
+        backInRotation: (port) => haproxy.up(port === ports[0] ? 'icrs1' : 'icrs2'),
       };
     }
 

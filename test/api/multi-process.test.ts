@@ -1,19 +1,24 @@
 // Several server processes as one system, and upgrades (issue 29 parts 3 and 4), on a real
 // PostgreSQL only: two processes (`server/main.ts`, as `npm start` runs it) share one database
-// behind a small load balancer (test/helpers/balancer.ts), as an installation with more than one
-// process runs them. What one process does, the other knows at once: a signed-out session, the
-// sign-in throttle's count, a change for the change stream. Then a rolling restart to "the next
+// behind Debian's HAProxy on the README's deploy/haproxy.cfg (test/helpers/haproxy.ts), as an
+// installation with more than one process runs them; the test steers HAProxy through its runtime
+// API, as an operator's scripts do (a process out of rotation, its successor's new address). What
+// one process does, the other knows at once: a signed-out session, the sign-in throttle's count,
+// a change for the change stream. Then a rolling restart to "the next
 // release" (test/helpers/next-release-server.ts: one more migration) while clients keep writing,
 // uploading and reading through the balancer: a client that retries loses nothing, and nothing is
 // stored twice.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { serviceProvider } from '../../schemas/index';
 import { LOGIN_LIMITS } from '../../server/lib/throttle';
-import { startBalancer, type Balancer } from '../helpers/balancer';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
+import { HAPROXY, startHaproxy, type Haproxy, type ServerName } from '../helpers/haproxy';
 import { ADMIN } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
@@ -22,7 +27,7 @@ const PROVIDER_KEY = serviceProvider.keyFields[0] as string;
 const NEXT_RELEASE = 'test/helpers/next-release-server.ts';
 /** The id of the next release's migration (test/helpers/next-release-server.ts). */
 const NEXT_RELEASE_MIGRATION = '9001-next-release-provider-note';
-/** Behind one proxy (the balancer): the throttle counts the address it saw the client at. */
+/** Behind one proxy (HAProxy, `option forwardfor`): the throttle counts the address it saw the client at. */
 const SERVER_ENV = { TRUST_PROXY: '1' };
 /** The longest one client request may take, retries included, before its loop gives up. */
 const GIVE_UP_MS = 30_000;
@@ -169,10 +174,31 @@ function slowUpload(base: string, token: string, records: unknown[], rest: Promi
 
 const newProvider = (label: string): Json => ({ ...sampleBody(serviceProvider), sp_Name: label });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one database, behind a load balancer (PostgreSQL)', () => {
+if (process.env.TEST_DATABASE_URL && !existsSync(HAPROXY) && process.env.CI === 'true')
+  throw new Error(`missing on this machine: ${HAPROXY} (.ci/run installs it)`);
+/** On PostgreSQL only; without HAProxy (and not on CI), skipped. */
+const SKIP = !process.env.TEST_DATABASE_URL || !existsSync(HAPROXY);
+
+/** What HAProxy did with a server's connections that failed: tried again (on the other server:
+ * `option redispatch`) or, after its retries, answered an error. */
+const refusedBy = (row: Record<string, string>) => Number(row.wretr) + Number(row.wredis) + Number(row.econ);
+
+describe.skipIf(SKIP)('two server processes on one database, behind HAProxy (PostgreSQL)', () => {
   let scratch: ScratchDatabase;
   let db: pg.Client; // the scratch database, read by the test to count what was stored
-  let balancer: Balancer;
+  let work = '';
+  let haproxy: Haproxy;
+  /** HAProxy's frontend, in plain HTTP here (the README's TLS is deploy-restart.test.ts's). */
+  const balancer = { url: '' };
+  /** HAProxy's server (deploy/haproxy.cfg) for each process. */
+  const SERVER: Record<'A' | 'B', ServerName> = { A: 'icrs1', B: 'icrs2' };
+  /** HAProxy's server `name` sends to `process` now: the runtime API's `set server … addr`. */
+  const pointAt = async (name: ServerName, process: ServerProcess) => {
+    const { port } = new URL(process.url);
+    expect(await haproxy.command(`set server icrs/${name} addr 127.0.0.1 port ${port}`)).toMatch(
+      /IP changed|port changed|no need to change/,
+    );
+  };
   /** The processes now serving, by name: "the next release" replaces each in the last test. */
   const processes: Record<'A' | 'B', ServerProcess | undefined> = { A: undefined, B: undefined };
   const A = () => processes.A as ServerProcess;
@@ -201,21 +227,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
   };
 
   beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'icrs-multi-'));
     scratch = await createScratchDatabase();
     db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
     // Both at once on an empty database: the migrations run once, under their advisory lock.
     const [a, b] = await Promise.all([startServerProcess(scratch.url, SERVER_ENV), startServerProcess(scratch.url, SERVER_ENV)]);
     Object.assign(processes, { A: a, B: b });
-    balancer = await startBalancer([a.url, b.url]);
+    haproxy = await startHaproxy({ work, backends: [new URL(a.url).host, new URL(b.url).host] });
+    balancer.url = `http://127.0.0.1:${haproxy.frontPort}`;
+    await haproxy.up(SERVER.A);
+    await haproxy.up(SERVER.B);
     adminToken = await tokenOf(balancer.url, ADMIN.userName, ADMIN.password);
   }, 60_000);
 
   afterAll(async () => {
-    await balancer?.close();
+    await haproxy?.stop();
     await Promise.all([processes.A?.stop(), processes.B?.stop()]);
     await db?.end();
     await scratch?.drop();
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it('a session signed out through one process is refused by the other at once, directly and through the balancer', async () => {
@@ -430,9 +461,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
 
     await progress(30);
 
-    // Round 1, A: taken out of rotation first (a balancer's health check), then stopped.
+    // Round 1, A: taken out of rotation first (maintenance, as an operator's script does), then stopped.
     const oldA = A();
-    balancer.remove(oldA.url);
+    expect(await haproxy.command(`set server icrs/${SERVER.A} state maint`)).toBe('');
     const stopA = await stopChecked(oldA, 'A');
     processes.A = await startServerProcess(scratch.url, SERVER_ENV, { entry: NEXT_RELEASE });
     // The next release migrated the schema; B, of the previous release, keeps working on it.
@@ -443,17 +474,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     const onOldB = newProvider('Written by the previous release on the new schema');
     expect((await call(B().url, 'POST', '/sproviers/', { token: adminToken, body: onOldB })).status).toBe(201);
     expect((await call(B().url, 'GET', `/sproviers/${String(onOldB[PROVIDER_KEY])}`, { token: adminToken })).status).toBe(200);
-    balancer.add(A().url);
+    await pointAt(SERVER.A, A());
+    expect(await haproxy.command(`set server icrs/${SERVER.A} state ready`)).toBe('');
+    await haproxy.up(SERVER.A);
     await progress(30);
 
-    // Round 2, B: stopped without warning, still in rotation: requests sent to it fail (502)
-    // until its successor takes its place; the clients try again.
+    // Round 2, B: stopped without warning (no drain: SHUTDOWN_DRAIN_SECONDS 0), still in
+    // rotation. HAProxy's connections to it are refused until its checks take it out (3 failed,
+    // 2 s apart); deploy/haproxy.cfg tries each such request again on A (`retries`, `option
+    // redispatch`), and a request cut on a kept connection reaches the client, which tries again.
     const oldB = B();
-    const refused = balancer.refusedOnce(oldB.url);
+    const refusedBefore = refusedBy(await haproxy.server(SERVER.B));
     const stopB = await stopChecked(oldB, 'B');
-    await within(30_000, 'a request refused by the stopped B', refused);
+    await expect
+      .poll(async () => refusedBy(await haproxy.server(SERVER.B)), {
+        timeout: 30_000,
+        interval: 50,
+        message: 'a connection refused by the stopped B',
+      })
+      .toBeGreaterThan(refusedBefore);
+    const refusedByB = refusedBy(await haproxy.server(SERVER.B)) - refusedBefore;
     processes.B = await startServerProcess(scratch.url, SERVER_ENV, { entry: NEXT_RELEASE });
-    balancer.replace(oldB.url, B().url);
+    await pointAt(SERVER.B, B());
+    await haproxy.up(SERVER.B);
+    // From here, what the next release's processes alone were sent.
+    expect(await haproxy.command('clear counters all')).toBe('');
     await progress(30);
 
     stopping = true;
@@ -463,7 +508,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
     console.log(
       `rolling restart: ${tally.successes} successes (${writtenKeys.length} single writes, ${uploadedKeys.length} batch records), ` +
         `${tally.retries} retries; answers by status (0 = network error) ${JSON.stringify(answers)}; ` +
-        `502 from the stopped B: ${balancer.counts(oldB.url).refused}; shutdown A ${stopA.toFixed(0)} ms, B ${stopB.toFixed(0)} ms`,
+        `connections refused by the stopped B (HAProxy's retries, redispatches, errors): ${refusedByB}; shutdown A ${stopA.toFixed(0)} ms, B ${stopB.toFixed(0)} ms`,
     );
     expect(tally.gaveUp).toEqual([]);
     expect(tally.failures).toEqual([]);
@@ -480,13 +525,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one dat
       NEXT_RELEASE_MIGRATION,
     ]);
     expect(migrations.rows[0]?.n).toBe(1);
-    // Both processes of the next release serve, directly and through the balancer.
-    for (const next of [A(), B()]) {
+    // Both processes of the next release serve, directly and through HAProxy, in rotation at
+    // their new addresses.
+    for (const name of ['A', 'B'] as const) {
+      const next = processes[name] as ServerProcess;
       expect((await call(next.url, 'GET', '/health')).status).toBe(200);
       expect((await call(next.url, 'GET', '/sproviers?pageSize=5', { token: adminToken })).status).toBe(200);
-      expect(balancer.counts(next.url)).toMatchObject({ refused: 0 });
-      expect(balancer.counts(next.url).sent).toBeGreaterThan(0);
+      const row = await haproxy.server(SERVER[name]);
+      expect({ status: row.status, addr: row.addr, refused: refusedBy(row) }, haproxy.log()).toEqual({
+        status: 'UP',
+        addr: new URL(next.url).host,
+        refused: 0,
+      });
+      expect(Number(row.stot)).toBeGreaterThan(0);
     }
-    expect(balancer.rotation().sort()).toEqual([A().url, B().url].sort());
   }, 120_000);
 });
