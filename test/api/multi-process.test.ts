@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { serviceProvider } from '../../schemas/index';
 import { LOGIN_LIMITS } from '../../server/lib/throttle';
+import { KEEP_MS } from '../../server/plugins/users/sessionUsers';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/db';
 import { HAPROXY, startHaproxy, type Haproxy, type ServerName } from '../helpers/haproxy';
 import { ADMIN } from '../helpers/server';
@@ -249,11 +250,13 @@ describe.skipIf(SKIP)('two server processes on one database, behind HAProxy (Pos
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('a session signed out through one process is refused by the other at once, directly and through the balancer', async () => {
+  it("a session signed out through one process is refused by the other as soon as it hears of it (within its kept row's 2 s), directly and through the balancer", async () => {
     // B keeps a session's user row for a moment (plugins/users/sessionUsers.ts) and forgets it
     // when it hears the users table's change notification; A answers a sign-out only once it
-    // has heard its own mark sent after it (ChangeHub.caughtUp), which PostgreSQL delivers to
-    // every listener in commit order: so the very next request, on either process, is refused.
+    // has heard its own mark sent after it (ChangeHub.caughtUp). PostgreSQL sends the
+    // notification to every listener at the commit, but a busy B may read it a few milliseconds
+    // after A's answer: B refuses the session once it has (docs/security.md "Sessions and
+    // accounts"), and in any case once its kept row is older than 2 s.
     const hears = await openChangeStream(B().url, adminToken);
     // Each wait below is for the event of the write just made, never a late one of an earlier write.
     const created = hears.events.length;
@@ -261,6 +264,7 @@ describe.skipIf(SKIP)('two server processes on one database, behind HAProxy (Pos
     await within(5_000, 'B hearing of the new user', hears.next('users', created));
     const sessionCheck = (base: string, token: string) => call(base, 'GET', '/lists', { token });
     const rounds = 10;
+    let slowest = 0;
     try {
       for (let round = 1; round <= rounds; round += 1) {
         const signedIn = hears.events.length;
@@ -272,14 +276,18 @@ describe.skipIf(SKIP)('two server processes on one database, behind HAProxy (Pos
         for (let i = 0; i < 2; i += 1) expect((await sessionCheck(balancer.url, token)).status).toBe(200);
 
         expect((await call(A().url, 'POST', '/logout', { token })).status).toBe(204);
-        const next = await sessionCheck(B().url, token);
-        expect([next.status, next.body.code], `round ${round}: the very next request on B`).toEqual([401, 'auth.signedOut']);
+        const started = Date.now();
+        let next = await sessionCheck(B().url, token);
+        while (next.status === 200 && Date.now() - started < KEEP_MS) next = await sessionCheck(B().url, token);
+        slowest = Math.max(slowest, Date.now() - started);
+        expect([next.status, next.body.code], `round ${round}: B within ${KEEP_MS} ms`).toEqual([401, 'auth.signedOut']);
         // Twice: the round robin sends one to each process.
         for (let i = 0; i < 2; i += 1) {
           const through = await sessionCheck(balancer.url, token);
           expect([through.status, through.body.code], `round ${round}`).toEqual([401, 'auth.signedOut']);
         }
       }
+      console.log(`B refused a signed-out session ${slowest} ms after A's answer at the slowest of ${rounds} rounds`);
     } finally {
       hears.close();
     }
