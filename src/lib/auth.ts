@@ -1,21 +1,9 @@
 import { LOGOUT_RELOAD_DELAY_MS } from './constants';
 import { navigateTo } from './navigation';
-import { clearSession, getLang, getToken, getUser } from './session';
+import { clearSession, endServerSession, getToken, getUser } from './session';
 import { lockEverywhere } from './vault';
 
 let loggingOut = false;
-
-/** Tells the server the session is over (it ends it, and asks the browser to clear its HTTP
- * cache: `Clear-Site-Data: "cache"`). Best effort: offline, or with a token already refused,
- * the device signs out all the same. `keepalive` lets it finish across the reload. */
-function endServerSession(token: string | null): void {
-  if (!token || typeof fetch !== 'function') return;
-  void fetch('/api/logout', {
-    method: 'POST',
-    keepalive: true,
-    headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() },
-  }).catch(() => undefined);
-}
 
 /**
  * product.md §4: clear the session, go to '/', then reload about 200 ms later so every in-memory
@@ -28,7 +16,7 @@ export function logout(): void {
   loggingOut = true;
   const token = getToken();
   lockEverywhere(getUser()?.userId ?? null, { endSession: false });
-  endServerSession(token);
+  endServerSession('/api/logout', token);
   clearSession();
   navigateTo('/', { replace: true });
   window.setTimeout(() => window.location.reload(), LOGOUT_RELOAD_DELAY_MS);

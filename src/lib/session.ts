@@ -181,3 +181,16 @@ export function clearSession(): void {
   clearIdentity();
   remove(KEY.lists);
 }
+
+/** Asks the server to end the session of `token` (POST /api/logout for a sign-out, /api/session/lock
+ * for a lock): a copy of the token taken before is refused from then on. Best effort: offline, or
+ * with a token already refused, the device ends it on its side all the same; `keepalive` lets the
+ * request finish across the reload that follows. */
+export function endServerSession(path: '/api/logout' | '/api/session/lock', token: string | null): void {
+  if (!token || typeof fetch !== 'function') return;
+  void fetch(path, {
+    method: 'POST',
+    keepalive: true,
+    headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() },
+  }).catch(() => undefined);
+}

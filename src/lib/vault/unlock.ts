@@ -12,7 +12,7 @@
 // The server also says whether the account still may: deactivated, the device drops the user's
 // mirror and drafts and keeps the pending records sealed.
 import { removeMirror, removeStore } from '../db/deviceData';
-import { adoptLegacyToken, getLang, getToken, getUser, saveSession, setToken } from '../session';
+import { adoptLegacyToken, endServerSession, getToken, getUser, saveSession, setToken } from '../session';
 import { idleTooLong } from './activity';
 import { fromBase64Url } from './crypto';
 import { keepExportKey } from './exportSeal';
@@ -220,18 +220,6 @@ function forgetTabSession(): void {
   setToken(null);
 }
 
-/** Ends the session of `token` on the server (a lock): a copy of the token taken before is
- * refused from then on. Best effort, and it outlives the reload that follows (`keepalive`);
- * offline, the token is gone from the device all the same, and expires on the server. */
-function endLockedSession(token: string | null): void {
-  if (!token || typeof fetch !== 'function') return;
-  void fetch('/api/session/lock', {
-    method: 'POST',
-    keepalive: true,
-    headers: { Authorization: `Bearer ${token}`, 'Accept-Language': getLang() },
-  }).catch(() => undefined);
-}
-
 /**
  * The key leaves memory here and in the user's other tabs (sign-out, the lock button, the idle
  * lock), and so does the session token: removed from this tab's storage and, for a lock, ended
@@ -244,7 +232,7 @@ export function lockEverywhere(userId: string | null, { endSession = true }: { e
   closeSealedValues();
   forgetTabSession();
   if (userId) lockOtherTabs(userId);
-  if (endSession) endLockedSession(token);
+  if (endSession) endServerSession('/api/session/lock', token);
 }
 
 /** At start: a tab left idle longer than the lock's delay (a browser that restored it after a
@@ -254,14 +242,14 @@ export function settleIdleSession(lockAfterMinutes: number): void {
   if (!idleTooLong(lockAfterMinutes)) return;
   const token = getToken();
   forgetTabSession();
-  endLockedSession(token);
+  endServerSession('/api/session/lock', token);
 }
 
 /** At start: a session token the release before left in localStorage goes. A tab that was
  * unlocked (its mark) keeps it in its own storage; any other is ended on the server. */
 export function settleLegacyToken(userId: string | null): void {
   const dropped = adoptLegacyToken(userId !== null && readMark() === userId);
-  if (dropped) endLockedSession(dropped);
+  if (dropped) endServerSession('/api/session/lock', dropped);
 }
 
 const FORGET = 'icrs.forget';
