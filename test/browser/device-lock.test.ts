@@ -9,7 +9,7 @@
 // app in headless Chromium, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { everythingStored, launchBrowser, newPage, sessionToken, signIn, storeReady, unlock, type TestPage } from '../helpers/browser';
+import { everythingStored, launchBrowser, newDebugPage, sessionToken, signIn, storeReady, unlock, type TestPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -30,10 +30,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestPage> {
-  const opened = await newPage(browser, { baseURL: server.url, lang: 'en', ...options });
-  await opened.context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
-  return opened;
+function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestPage> {
+  return newDebugPage(browser, { baseURL: server.url, lang: 'en', ...options });
 }
 
 /** Every string of `values` that could be a session token: JWT-shaped, a long base64url or

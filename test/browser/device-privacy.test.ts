@@ -6,7 +6,7 @@
 // sealed. The built app in headless Chromium, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { everythingStored, launchBrowser, newPage, signIn, storeReady, unlock, type TestPage } from '../helpers/browser';
+import { everythingStored, launchBrowser, newDebugPage, signIn, storeReady, unlock, type TestPage } from '../helpers/browser';
 import { seriousViolations } from '../helpers/axe';
 import { png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -39,10 +39,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestPage> {
-  const opened = await newPage(browser, { baseURL: server.url, lang: 'en', ...options });
-  await opened.context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
-  return opened;
+function debugPage(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<TestPage> {
+  return newDebugPage(browser, { baseURL: server.url, lang: 'en', ...options });
 }
 
 /** Everything the origin keeps in the browser, as one text (test/helpers/browser.ts). */

@@ -146,6 +146,13 @@ export async function saveProviderOffline(page: Page, name: string): Promise<voi
   await page.waitForURL((url) => /^\/serviceproviders\/[0-9a-f-]{36}$/.test(url.pathname));
 }
 
+/** A new page with the app's debug handle on (`window.__icrs`, read by the tests). */
+export async function newDebugPage(browser: Browser, options: PageOptions): Promise<TestPage> {
+  const opened = await newPage(browser, options);
+  await opened.context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
+  return opened;
+}
+
 /** Resolves once the page's debug handle has its data layer (the store is open). */
 export async function storeReady(page: Page): Promise<void> {
   await page.waitForFunction(() => Boolean(window.__icrs?.data));
