@@ -10,11 +10,24 @@ import PeopleIcon from '@mui/icons-material/People';
 import StopCircleIcon from '@mui/icons-material/StopCircle';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
-import { job, profile, service } from '../../../schemas/index';
+import {
+  apprenticeship,
+  business,
+  job,
+  otherJob,
+  profile,
+  profileImage,
+  security,
+  service,
+  serviceProvider,
+  skills,
+  social,
+  vocational,
+} from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
 import { useDb } from '../../lib/db/DbProvider';
 import { can, type Permission } from '../../lib/permissions';
-import { totalOf, usePendingCounts } from './counts';
+import { totalOf, usePendingCounts, type PendingCounts } from './counts';
 import { ReportCards, UploadProgress } from './ReportCards';
 import { RemoveMyData } from './RemoveMyData';
 import { StorageCard } from './StorageCard';
@@ -26,7 +39,9 @@ import { useResetFlow } from './useReset';
 
 interface CountRule {
   id: string;
-  table: string;
+  /** The kinds of record it counts: every pending record falls in one tile, so the tiles add up
+   * to the total and to the pending list (a client's skills or photo are records of their own). */
+  tables: readonly string[];
   labelId: string;
   icon: typeof SvgIcon;
   color: string;
@@ -37,10 +52,27 @@ interface CountRule {
 // product.md §2 Offline home: local counts of Services, Available Jobs and Clients.
 // White text on these reaches 7:1 or more (WCAG AAA), small captions included, in both themes.
 const COUNTS: CountRule[] = [
-  { id: 'services', table: service.table, labelId: 'offline.count.services', icon: MiscellaneousServicesIcon, color: '#006064' },
-  { id: 'jobs', table: job.table, labelId: 'offline.count.jobs', icon: WorkIcon, color: '#1b5e20' },
-  { id: 'clients', table: profile.table, labelId: 'offline.count.clients', icon: PeopleIcon, color: '#6d3d00', show: 'offline.clients' },
+  {
+    id: 'services',
+    tables: [serviceProvider.table, service.table, apprenticeship.table, vocational.table],
+    labelId: 'offline.count.services',
+    icon: MiscellaneousServicesIcon,
+    color: '#006064',
+  },
+  { id: 'jobs', tables: [job.table, otherJob.table], labelId: 'offline.count.jobs', icon: WorkIcon, color: '#1b5e20' },
+  {
+    id: 'clients',
+    tables: [profile.table, skills.table, social.table, security.table, business.table, profileImage.table],
+    labelId: 'offline.count.clients',
+    icon: PeopleIcon,
+    color: '#6d3d00',
+    show: 'offline.clients',
+  },
 ];
+
+function tileCount(rule: CountRule, counts: PendingCounts): number {
+  return rule.tables.reduce((n, table) => n + (counts[table] ?? 0), 0);
+}
 
 // The tiles, the sync times and the storage card are drawn again only when their own props
 // change, not on every live count of an upload (docs/performance-log.md, upload from Chromium).
@@ -62,7 +94,7 @@ const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; co
           <Typography component="h3" sx={{ fontSize: { xs: '0.875rem', sm: '1rem' }, lineHeight: 1.3 }}>
             {label}
           </Typography>
-          <Typography variant="caption">{intl.formatMessage({ id: 'offline.notUploaded' })}</Typography>
+          <Typography variant="caption">{intl.formatMessage({ id: 'offline.recordsNotUploaded' }, { count: count ?? 0 })}</Typography>
         </Box>
         <Icon aria-hidden sx={{ fontSize: 56, opacity: 0.35, display: { xs: 'none', md: 'block' } }} />
       </Box>
@@ -128,7 +160,7 @@ export function OfflineHomePage() {
         <Grid container spacing={{ xs: 1, sm: 2 }}>
           {tiles.map((rule) => (
             <Grid key={rule.id} size={12 / tiles.length}>
-              <CountTile rule={rule} count={counts ? (counts[rule.table] ?? 0) : null} />
+              <CountTile rule={rule} count={counts ? tileCount(rule, counts) : null} />
             </Grid>
           ))}
         </Grid>

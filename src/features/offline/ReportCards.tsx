@@ -9,10 +9,17 @@ import { kindLabel, UPLOAD_KINDS, type PendingCounts } from './counts';
 type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';
 const FIGURES: Figure[] = ['total', 'success', 'failed', 'skipped', 'images', 'imagesFailed'];
 
-/** Before any upload the cards show what is waiting; afterwards the engine's figures. */
+/** Before any upload the cards show what is waiting; afterwards the engine's figures. Only the
+ * kinds the run touched (or that wait) get a card: a report of what happened, not of zeros. */
 export function kindsToShow(report: UploadReport | null, counts: PendingCounts | null): KindReport[] {
-  if (report && report.kinds.length > 0) return report.kinds;
-  return UPLOAD_KINDS.map((entity) => emptyKind(entity, counts?.[entity.table] ?? 0));
+  const kinds =
+    report && report.kinds.length > 0 ? report.kinds : UPLOAD_KINDS.map((entity) => emptyKind(entity, counts?.[entity.table] ?? 0));
+  return kinds.filter((kind) => kind.total > 0);
+}
+
+/** The figures a card shows: the record counts always, the images' only when there were some. */
+function figuresOf(kind: KindReport): Figure[] {
+  return FIGURES.filter((figure) => (figure !== 'images' && figure !== 'imagesFailed') || kind.images + kind.imagesFailed > 0);
 }
 
 /** The colour of a figure that is not zero, by the tone it carries. */
@@ -65,7 +72,7 @@ const KindCard = memo(
             {name}
           </Typography>
           <Box component="dl" sx={FIGURES_SX}>
-            {FIGURES.map((figure) => (
+            {figuresOf(kind).map((figure) => (
               <div key={figure}>
                 <dt>{intl.formatMessage({ id: `offline.report.${figure}` })}</dt>
                 <dd data-testid={`report-${kind.table}-${figure}`} data-tone={kind[figure] === 0 ? undefined : figureTone(figure)}>
@@ -142,7 +149,14 @@ export const UploadProgress = memo(function UploadProgress({ report, running }: 
 
 /** Per-kind reports (product.md §2): jobs, other jobs, … images, in upload order. */
 export function ReportCards({ report, counts }: { report: UploadReport | null; counts: PendingCounts | null }) {
+  const intl = useIntl();
   const kinds = kindsToShow(report, counts);
+  if (kinds.length === 0)
+    return (
+      <Typography variant="body2" data-testid="report-empty">
+        {intl.formatMessage({ id: 'offline.report.nothing' })}
+      </Typography>
+    );
   return (
     <Grid container spacing={{ xs: 1, sm: 1.5 }}>
       {kinds.map((kind) => (

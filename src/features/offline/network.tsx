@@ -10,7 +10,8 @@ import { useIntl } from 'react-intl';
 import { useDb } from '../../lib/db/DbProvider';
 import { useNetworkOnline } from '../../lib/network';
 import { countPending } from '../../lib/upload';
-import { startUpload } from './uploadRun';
+import { usePendingTotal } from './counts';
+import { startUpload, useUploadRun } from './uploadRun';
 
 /** A small "No network" chip for the top bar, visible on phones too; nothing while online. */
 export function NetworkIndicator() {
@@ -31,11 +32,18 @@ export function NetworkIndicator() {
 
 const OFFER_KEY = 'icrs-upload-offer';
 
-/** When the network returns and records wait on this device, a toast offers to upload them. */
+/** When the network returns and records wait on this device, a toast offers to upload them.
+ * The offer goes once its work is done or under way: an upload started anywhere else (the
+ * offline home's button, another tab) or nothing left to send. */
 export function UploadOnReconnect() {
   const intl = useIntl();
   const db = useDb();
   const navigate = useNavigate();
+  const waitingNow = usePendingTotal();
+  const uploading = useUploadRun().running;
+  useEffect(() => {
+    if (waitingNow === 0 || uploading) closeSnackbar(OFFER_KEY);
+  }, [waitingNow, uploading]);
   useEffect(() => {
     if (!db) return;
     const offer = async () => {

@@ -7,8 +7,8 @@ import { api, errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { countPending, listPending, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
-import { kindLabel } from './counts';
+import { CONFLICT, countPending, listPending, NO_CONNECTION, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
+import { kindLabel, UPLOAD_KINDS } from './counts';
 import { heldBackCount } from './storeSettle';
 import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
@@ -30,6 +30,8 @@ export interface UploadSummary {
   /** Records still pending on this device once the run ended. */
   left: number;
   severity: 'success' | 'info' | 'warning' | 'error';
+  /** The toast's title when not the default one of its severity. */
+  title?: string;
   text: string;
 }
 
@@ -75,6 +77,7 @@ const NO_ANSWER = /^(Network Error|timeout of \d+ms exceeded|Request aborted|soc
 /** A failure in the user's language: the network's and the server's own errors (axios and
  * HTTP status texts, in English) become a sentence; the API's messages are already translated. */
 export function failureText(message: string): string {
+  if (message === CONFLICT) return t('offline.failure.conflict');
   if (NO_ANSWER.test(message)) return t('offline.failure.network');
   if (SERVER_TROUBLE.test(message) || /^Request failed with status code 5\d\d$/.test(message)) return t('offline.failure.server');
   return message;
@@ -109,7 +112,13 @@ export function summaryOf(
   erased: readonly string[] = [],
 ): UploadSummary | null {
   const kept = t('offline.summary.kept', { count: left });
-  if (report.stopped === 'noConnection') return left ? { left, severity: 'error', text: `${t('offline.failure.network')} ${kept}` } : null;
+  if (report.stopped === 'noConnection')
+    return {
+      left,
+      severity: 'error',
+      title: t('offline.noConnectionTitle'),
+      text: left ? `${t('offline.noConnection')} ${kept}` : t('offline.noConnection'),
+    };
   if (report.stopped === 'aborted') return { left, severity: 'info', text: `${t('offline.stopped')} ${kept}` };
   if (left === 0)
     return report.total === 0 ? null : { left, severity: 'success', text: `${uploadFigures(report)} ${t('offline.uploadAllDone')}` };
@@ -146,8 +155,20 @@ async function goneOnServer(db: IcrsDatabase): Promise<{ deleted: string[]; eras
 
 function announce(summary: UploadSummary | null): void {
   if (!summary) return;
-  const title = summary.severity === 'success' ? t('offline.uploadDoneTitle') : t('offline.uploadFailedTitle');
+  const title = summary.title ?? (summary.severity === 'success' ? t('offline.uploadDoneTitle') : t('offline.uploadFailedTitle'));
   notify[summary.severity](title, summary.text);
+}
+
+/**
+ * The engine's toasts in the interface's language. The engine names them by the spec's titles
+ * ('JAALL Error', 'connetivity Error'; product.md §8), which stay keys, not text: a record's
+ * failure is titled by its kind, and the missing network is said once, by the run's summary.
+ */
+function engineToast(title: string, text: string): void {
+  if (title === NO_CONNECTION.title) return;
+  const entity = UPLOAD_KINDS.find((e) => e.upload?.errorTitle === title);
+  const shownTitle = entity ? t('offline.kindFailedTitle', { kind: t(kindLabel(entity.table)) }) : t('offline.uploadFailedTitle');
+  notify.error(shownTitle, failureText(text));
 }
 
 /** How often the live report is drawn. The bar still counts records one by one, but drawing it
@@ -201,7 +222,7 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
         {
           db,
           http: api,
-          notify: (title: string, text: string) => notify.error(title, failureText(text)),
+          notify: engineToast,
           isConnected: () => navigator.onLine,
         },
         { signal, only, onProgress: progress.show },
