@@ -16,7 +16,8 @@ export function LanguageSelect() {
         if (isLang(event.target.value) && event.target.value !== lang) setLang(event.target.value);
       }}
       SelectDisplayProps={{ 'aria-label': intl.formatMessage({ id: 'shell.language' }) }}
-      sx={{ color: 'inherit', '& .MuiSelect-icon': { color: 'inherit' }, minWidth: 64 }}
+      // Never narrower than its value: beside a long title it was cut to "Fra…".
+      sx={{ color: 'inherit', '& .MuiSelect-icon': { color: 'inherit' }, minWidth: 64, flexShrink: 0 }}
     >
       {LANGS.map((code) => (
         <MenuItem key={code} value={code} lang={code}>

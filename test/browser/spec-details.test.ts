@@ -128,6 +128,7 @@ describe('the offline-mode switch (product.md §2 "if supported")', () => {
       await page.getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('menuitemcheckbox', { name: /Dark theme/ }).waitFor();
       expect(await page.getByRole('menuitemcheckbox', { name: /Offline mode/ }).count()).toBe(0);
+      expect(await switchOf(page).count()).toBe(0);
       await context.close();
     });
   }

@@ -4,6 +4,8 @@ import { AppBar, Box, Button, FormControlLabel, IconButton, Switch, Toolbar, Too
 import type { Theme } from '@mui/material/styles';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import CloudDoneIcon from '@mui/icons-material/CloudDone';
+import CloudOffIcon from '@mui/icons-material/CloudOff';
 import HomeIcon from '@mui/icons-material/Home';
 import LockIcon from '@mui/icons-material/Lock';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -56,6 +58,43 @@ function InlineActions({ actions, onContact }: { actions: ShellActions; onContac
   );
 }
 
+/** The offline switch on a phone: one tap, in the bar itself, its state drawn in its thumb (a
+ * cloud, crossed out when offline); its name is the same as on the desktop's labelled switch. */
+function PhoneOfflineSwitch({ actions }: { actions: ShellActions }) {
+  const intl = useIntl();
+  const label = intl.formatMessage({ id: 'shell.offlineMode' });
+  const thumb = (Icon: typeof CloudOffIcon) => (
+    <Box
+      component="span"
+      sx={{
+        width: 20,
+        height: 20,
+        borderRadius: '50%',
+        bgcolor: '#fff',
+        color: 'primary.dark',
+        display: 'grid',
+        placeItems: 'center',
+        boxShadow: 1,
+      }}
+    >
+      <Icon sx={{ fontSize: 14 }} />
+    </Box>
+  );
+  return (
+    <Tooltip title={label}>
+      <Switch
+        checked={actions.offline}
+        onChange={actions.toggleOffline}
+        color="default"
+        icon={thumb(CloudDoneIcon)}
+        checkedIcon={thumb(CloudOffIcon)}
+        slotProps={{ input: { 'aria-label': label } }}
+        data-testid="phone-offline-switch"
+      />
+    </Tooltip>
+  );
+}
+
 /** product.md §2 top bar; shown only to a signed-in user (the shell decides). */
 export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps) {
   const intl = useIntl();
@@ -88,12 +127,16 @@ export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps)
         </Button>
         <Box sx={{ flexGrow: 1 }} />
         <NetworkIndicator />
+        {!roomy && actions.offlineSwitch && <PhoneOfflineSwitch actions={actions} />}
         {roomy ? <InlineActions actions={actions} onContact={onContact} /> : <TopBarMenu actions={actions} onContact={onContact} />}
-        <Tooltip title={say('lock.lockNow')}>
-          <IconButton color="inherit" aria-label={say('lock.lockNow')} onClick={lockNow}>
-            <LockIcon />
-          </IconButton>
-        </Tooltip>
+        {/* On a phone the lock is in the overflow menu: beside the offline switch it was hit by mistake. */}
+        {roomy && (
+          <Tooltip title={say('lock.lockNow')}>
+            <IconButton color="inherit" aria-label={say('lock.lockNow')} onClick={lockNow}>
+              <LockIcon />
+            </IconButton>
+          </Tooltip>
+        )}
         {!actions.offline && (
           <Tooltip title={say('shell.logout')}>
             <IconButton color="inherit" aria-label={say('shell.logout')} onClick={actions.logout} edge="end">

@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
-import CloudOffIcon from '@mui/icons-material/CloudOff';
 import DarkModeIcon from '@mui/icons-material/DarkMode';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import LockIcon from '@mui/icons-material/Lock';
 import MailIcon from '@mui/icons-material/Mail';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
+import { lockNow } from '../../lib/auth';
 import { LANGS } from '../../lib/session';
 import type { ShellActions } from './useShellActions';
 
-/** On narrow screens the top-bar items live in one overflow menu so the bar fits 360 px. */
+/** On narrow screens the top-bar items live in one overflow menu so the bar fits 360 px; the
+ * offline switch stays in the bar (one tap), the lock goes last in the menu, away from it. */
 export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onContact: () => void }) {
   const intl = useIntl();
   const say = (id: string) => intl.formatMessage({ id });
@@ -49,15 +51,6 @@ export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onCo
             <ListItemText>{say(actions.fullscreen.active ? 'shell.fullscreenExit' : 'shell.fullscreenEnter')}</ListItemText>
           </MenuItem>
         )}
-        {actions.offlineSwitch && (
-          <MenuItem role="menuitemcheckbox" aria-checked={actions.offline} onClick={run(actions.toggleOffline)}>
-            <ListItemIcon>
-              <CloudOffIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{say('shell.offlineMode')}</ListItemText>
-            {check(actions.offline)}
-          </MenuItem>
-        )}
         <MenuItem role="menuitemcheckbox" aria-checked={actions.dark} onClick={run(actions.toggleTheme)}>
           <ListItemIcon>
             <DarkModeIcon fontSize="small" />
@@ -79,6 +72,13 @@ export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onCo
             {check(actions.lang === code)}
           </MenuItem>
         ))}
+        <Divider />
+        <MenuItem onClick={run(lockNow)}>
+          <ListItemIcon>
+            <LockIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{say('lock.lockNow')}</ListItemText>
+        </MenuItem>
       </Menu>
     </>
   );

@@ -39,6 +39,9 @@ export function PasswordField(props: PasswordFieldProps) {
       onChange={(event) => props.onChange(event.target.value)}
       onBlur={props.onBlur}
       slotProps={{
+        // Always above the field: inside it, beside the show button, a long label
+        // ("Nouveau mot de passe (confirmation)") was cut on a phone.
+        inputLabel: { shrink: true },
         htmlInput: { 'aria-describedby': props.describedBy, spellCheck: false, autoCapitalize: 'none' },
         input: {
           endAdornment: (
