@@ -255,6 +255,10 @@ export interface ListConfig<K extends string = string> {
   readonly defaultSort: { readonly field: K | SystemSortField; readonly dir: SortDir };
   /** Field `dateFrom`/`dateTo` bound; createdAt when absent. */
   readonly dateField?: K | 'createdAt';
+  /** The orders the entity's list screen offers (its columns): each, like the default order, is
+   * served by an index (server/lib/records/listIndexes.ts), and so is the `search`. Absent: the
+   * default order alone (lists no screen shows, or small ones). */
+  readonly sorts?: readonly (K | SystemSortField)[];
 }
 
 /** product.md §7 routes some entities have besides list, get, create and update. */
@@ -501,6 +505,10 @@ function checkList(list: ListConfig, all: FieldMap, fail: (why: string) => never
     if (all[name]?.kind !== 'string') fail(`search field ${name} must be a string field`);
   }
   if (!all[list.defaultSort.field]) fail(`default sort ${list.defaultSort.field} is not a field`);
+  for (const name of list.sorts ?? []) {
+    const kind = all[name]?.kind;
+    if (!kind || kind === 'json' || kind === 'image') fail(`sort ${name} must be a scalar field`);
+  }
   if (list.dateField && all[list.dateField]?.kind !== 'string') fail(`date field ${list.dateField} must be a date`);
 }
 

@@ -24,6 +24,7 @@ import statsPlugin from './plugins/stats/index';
 import { ALL_TABLES, ChangeHub } from './plugins/sync/changes';
 import { SessionUsers } from './plugins/users/sessionUsers';
 import recordsPlugin from './plugins/records/index';
+import { setCountBound } from './lib/records/count';
 import docsPlugin from './plugins/docs';
 import syncPlugin from './plugins/sync/index';
 import securityHeadersPlugin from './plugins/securityHeaders';
@@ -88,6 +89,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, { logStream, migrations = coreMigrations }: BuildOptions = {}): Promise<Server> {
+  setCountBound(config.listCountBound);
   // Every write made for a request tells the database who makes it (the audit log, issue 28).
   const db = withAuditActor(await openDb(config));
   // On PostgreSQL with DATABASE_OWNER_URL, migrated by the owner role (server/db/roles.ts).

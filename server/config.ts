@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
 import { DEFAULT_HASH_LIMITS } from './lib/passwords';
+import { COUNT_BOUND } from './lib/records/count';
 import { contactFromEnv, type ContactDetails } from './plugins/publicConfig';
 import { DEFAULT_LOCK_AFTER_MINUTES, isLockAfterMinutes, MAX_LOCK_AFTER_MINUTES } from '../schemas/publicConfig';
 
@@ -47,6 +48,8 @@ export interface Config extends DbTimeouts {
    * group on a grid of the asked zoom, and the map asks for the points of its view when
    * zoomed in (docs/performance.md "Dashboard calls together"). */
   mapPointsLimit: number;
+  /** Rows a list counts exactly before it answers "more than" (LIST_COUNT_BOUND; server/lib/records/count.ts). */
+  listCountBound: number;
   /** Minutes without use after which the app locks the device (GET /api/config); 0: never. */
   lockAfterMinutes: number;
   /** Days the audit log keeps an entry (AUDIT_RETENTION_DAYS); 0, the default: forever. */
@@ -221,10 +224,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     contact: contactFromEnv(env),
     mapStyleUrl: env.MAP_STYLE_URL || env.VITE_MAP_STYLE_URL || undefined,
     mapPointsLimit: Number(env.MAP_POINTS_LIMIT ?? 20000),
+    listCountBound: countBoundFrom(env.LIST_COUNT_BOUND),
     lockAfterMinutes: lockAfterMinutesFrom(env.LOCK_AFTER_MINUTES),
     auditRetentionDays: retentionDaysFrom(env.AUDIT_RETENTION_DAYS),
     metrics: onOff('METRICS', env.METRICS, true),
     metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
     shutdownDrainSeconds: drainSecondsFrom(env.SHUTDOWN_DRAIN_SECONDS),
   };
+}
+
+/** LIST_COUNT_BOUND: a whole number from 1; unset, the default (10,000). */
+function countBoundFrom(value: string | undefined): number {
+  if (value === undefined || value === '') return COUNT_BOUND;
+  const bound = Number(value);
+  if (!Number.isInteger(bound) || bound < 1) throw new Error(`LIST_COUNT_BOUND must be a whole number from 1, not "${value}"`);
+  return bound;
 }

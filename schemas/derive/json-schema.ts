@@ -158,11 +158,12 @@ export function rowSchema(entity: EntityShape): JsonSchema {
 export function pageSchema(entity: EntityShape): JsonSchema {
   const properties = {
     rows: { type: 'array', items: rowSchema(entity) },
-    total: { type: 'integer', minimum: 0 },
+    total: { type: 'integer', minimum: 0, description: 'The rows found: exact, or a lower bound when totalIsLowerBound' },
+    totalIsLowerBound: { type: 'boolean', description: 'True when there are more rows than total (counts stop at a bound)' },
     page: { type: 'integer', minimum: 1 },
     pageSize: { type: 'integer', enum: PAGE_SIZES },
   } satisfies Record<string, JsonSchema>;
-  return objectSchema(properties, ['rows', 'total', 'page', 'pageSize']);
+  return objectSchema(properties, ['rows', 'total', 'totalIsLowerBound', 'page', 'pageSize']);
 }
 
 /** Fields a list may be sorted on: scalar row fields and the audit times. */

@@ -23,6 +23,7 @@ export const job = defineEntity({
     filters: ['sector', 'territory', 'contract', 'open', 'location'],
     search: ['title', 'employer', 'description', 'address'],
     defaultSort: { field: 'createdAt', dir: 'desc' },
+    sorts: ['title', 'employer', 'sector', 'territory', 'positions', 'deadline', 'open'],
   },
   fields: {
     jb_Id: f.id({ required: true }),

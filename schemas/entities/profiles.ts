@@ -62,6 +62,7 @@ export const profile = defineEntity({
     filters: ['territory', 'sex', 'populationGroup', 'educationLevel', 'location'],
     search: ['prof_Reg_No', 'firstName', 'lastName', 'phone'],
     defaultSort: { field: 'createdAt', dir: 'desc' },
+    sorts: ['prof_Reg_No', 'firstName', 'lastName', 'sex', 'birthDate', 'phone', 'territory', 'createdAt'],
   },
   fields: {
     prof_Id: f.id({ required: true }),

@@ -27,6 +27,7 @@ export const serviceProvider = defineEntity({
     filters: ['sp_type', 'territory', 'location'],
     search: ['sp_Name', 'sp_Address', 'contact', 'phone', 'email'],
     defaultSort: { field: 'sp_Name', dir: 'asc' },
+    sorts: ['sp_Name', 'sp_type', 'territory', 'sp_Address', 'contact', 'phone', 'createdAt'],
   },
   fields: {
     sp_Id: f.id({ required: true }),
@@ -63,6 +64,7 @@ export const service = defineEntity({
     filters: ['sp_Id', 'category', 'serviceType', 'territory', 'status'],
     search: ['name', 'description', 'eligibility'],
     defaultSort: { field: 'createdAt', dir: 'desc' },
+    sorts: ['name', 'category', 'serviceType', 'territory', 'status', 'createdAt'],
   },
   fields: {
     sp_Detail_Id: f.id({ required: true }),

@@ -6,6 +6,7 @@
 // within the timeouts instead of hanging, and the LISTEN connection comes back by itself.
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { privateTree } from '../lib/privateFiles';
 
@@ -122,7 +123,9 @@ function faultReporter() {
 
 async function openPglite(dataDir: string): Promise<Db> {
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value } });
+  // pg_trgm: the lists' substring search reads a trigram index (server/lib/records/listIndexes.ts),
+  // as on PostgreSQL; the migration creates the extension from the files loaded here.
+  const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value }, extensions: { pg_trgm } });
   // A new folder's files come out 0666 whatever the umask (server/lib/privateFiles.ts).
   if (!dataDir.includes('://')) privateTree(dataDir);
   // PGlite runs one statement at a time: the others queue inside it. Counted for the metrics.

@@ -9,6 +9,7 @@ import { CHANGE_CHANNEL, changeFunctionSql, changeTriggerSql, hasOwnedEvents } f
 import { TICKETS_TABLE_SQL } from '../plugins/sync/tickets';
 import { THROTTLE_TABLE_SQL } from '../lib/throttle';
 import { AUDIT_FUNCTIONS_SQL, AUDIT_GUARDS_SQL, AUDIT_TABLES_SQL, auditTriggerSql } from '../plugins/audit/triggers';
+import { AUDIT_LIST_INDEXES, orderIndexes, searchIndexes } from '../lib/records/listIndexes';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -234,7 +235,30 @@ $$`);
       await tx.query(`UPDATE ${ident(user.table)} SET "deviceSecret" = NULL WHERE "deviceSecret" IS NOT NULL`);
     },
   },
+  {
+    // Lists cost the same at any size (docs/performance.md "Lists at any size"): each list order
+    // and search read from an index derived from the entity declarations, and the audit screen's
+    // filters too (server/lib/records/listIndexes.ts).
+    id: '0025-list-indexes',
+    up: createListIndexes,
+  },
 ];
+
+/** The list indexes; the trigram ones only where pg_trgm can be created (a trusted extension:
+ * the database's owner may; PGlite loads it, server/db/index.ts), else the search reads the rows
+ * as before (docs/performance.md). */
+export async function createListIndexes(tx: Queryable): Promise<void> {
+  for (const entity of serverEntities) for (const index of orderIndexes(entity)) await tx.query(index.sql);
+  for (const index of AUDIT_LIST_INDEXES) await tx.query(index.sql);
+  await tx.query('SAVEPOINT trigram');
+  try {
+    await tx.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  } catch {
+    await tx.query('ROLLBACK TO SAVEPOINT trigram');
+    return;
+  }
+  for (const entity of serverEntities) for (const index of searchIndexes(entity)) await tx.query(index.sql);
+}
 
 const MIGRATION_LOCK = 4242_0001;
 

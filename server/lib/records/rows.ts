@@ -8,11 +8,15 @@ import type { Queryable, Row } from '../../db/index';
 import { HttpError, isUniqueViolation } from '../errors';
 import { getEntity } from '../../../schemas/index';
 import { Conditions } from './conditions';
+import { boundedCount } from './count';
+import { orderBySql } from './listIndexes';
 import { addScope, assertRefsInScope, type Access } from './scope';
 
 export interface Page<T = Row> {
   rows: T[];
+  /** Exact, or a lower bound when `totalIsLowerBound` (./count.ts). */
   total: number;
+  totalIsLowerBound: boolean;
   page: number;
   pageSize: number;
 }
@@ -83,20 +87,20 @@ export function listConditions(e: EntityShape, query: ListParams, where = new Co
 export async function listRows(db: Queryable, e: EntityShape, query: ListRequest, where?: Conditions, access?: Access): Promise<Page> {
   const conditions = listConditions(e, query, where, access);
   const sort = query.sort ?? e.list?.defaultSort.field ?? keyField(e);
-  const dir = (query.dir ?? e.list?.defaultSort.dir ?? 'asc') === 'desc' ? 'DESC' : 'ASC';
+  const dir = query.dir ?? e.list?.defaultSort.dir ?? 'asc';
+  const filterParams = [...conditions.params];
+  const from = `FROM ${ident(e.table)} ${conditions.sql}`;
+  const skipped = (Math.max(query.page, 1) - 1) * query.pageSize;
   const limit = conditions.param(query.pageSize);
-  const offset = conditions.param((Math.max(query.page, 1) - 1) * query.pageSize);
+  const offset = conditions.param(skipped);
   // The page and the count travel together (two pooled connections on PostgreSQL): a list
   // answer costs one round trip to the database instead of two (issue 16, "api" benchmark).
-  const [rows, [{ total }]] = await Promise.all([
-    db.query(
-      `SELECT ${selectList(e)} FROM ${ident(e.table)} ${conditions.sql}
-     ORDER BY ${ident(sort)} ${dir} NULLS LAST, ${ident(keyField(e))} ${dir} LIMIT ${limit} OFFSET ${offset}`,
-      conditions.params,
-    ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${ident(e.table)} ${conditions.sql}`, conditions.params.slice(0, -2)),
+  // The page is read along a list index (./listIndexes.ts), the count stops at its bound (./count.ts).
+  const [rows, counted] = await Promise.all([
+    db.query(`SELECT ${selectList(e)} ${from} ${orderBySql(e, sort, dir)} LIMIT ${limit} OFFSET ${offset}`, conditions.params),
+    boundedCount(db, from, filterParams, skipped + query.pageSize),
   ]);
-  return { rows, total, page: query.page, pageSize: query.pageSize };
+  return { rows, ...counted, page: query.page, pageSize: query.pageSize };
 }
 
 /** Condition matching one record by its key (composite keys take the values in key order). */

@@ -2,7 +2,7 @@
 // erasures), and the reading of the log: a record's history and the audit screen's pages. A
 // client's values are read back from `audit_values` (gone after the client's erasure).
 import type { Queryable, Row } from '../../db/index';
-import { Conditions } from '../../lib/records';
+import { boundedCount, Conditions } from '../../lib/records';
 import type { AuditAction } from './actions';
 import { currentActor, type AuditActor } from './context';
 import { AUDIT_TABLE, AUDIT_VALUES_TABLE } from './triggers';
@@ -57,20 +57,23 @@ const FROM = `FROM "${AUDIT_TABLE}" a LEFT JOIN "${AUDIT_VALUES_TABLE}" v ON v."
 export interface EntryPage {
   rows: Row[];
   total: number;
+  totalIsLowerBound: boolean;
   page: number;
   pageSize: number;
 }
 
-/** One page of the entries `where` keeps (on the alias `a`), newest first. */
+/** One page of the entries `where` keeps (on the alias `a`), newest first; the count is bounded
+ * as every list's (../../lib/records/count.ts). */
 export async function entryPage(db: Queryable, where: Conditions, page: number, pageSize: number): Promise<EntryPage> {
-  const [{ total }] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "${AUDIT_TABLE}" a ${where.sql}`, where.params);
+  const skipped = (page - 1) * pageSize;
+  const counted = await boundedCount(db, `FROM "${AUDIT_TABLE}" a ${where.sql}`, where.params, skipped + pageSize);
   const limit = where.param(pageSize);
-  const offset = where.param((page - 1) * pageSize);
+  const offset = where.param(skipped);
   const rows = await db.query(
     `SELECT ${ENTRY_COLUMNS} ${FROM} ${where.sql} ORDER BY a."id" DESC LIMIT ${limit} OFFSET ${offset}`,
     where.params,
   );
-  return { rows, total, page, pageSize };
+  return { rows, ...counted, page, pageSize };
 }
 
 /** Every entry `where` keeps, newest first, up to `limit` (the CSV export). */

@@ -71,6 +71,7 @@ const entryPageSchema: JsonSchema = {
   properties: {
     rows: { type: 'array', items: entrySchema },
     total: { type: 'integer' },
+    totalIsLowerBound: { type: 'boolean' },
     page: { type: 'integer' },
     pageSize: { type: 'integer' },
   },
@@ -81,7 +82,9 @@ export function auditConditions(scope: RecordScope, filters: AuditFilters, where
   if (scope === 'none') return where.add('false');
   if (scope !== 'all') where.add(`a."location" = ${where.param(scope.organisation)}`);
   if (filters.userId) where.add(`a."userId" = ${where.param(filters.userId)}`);
-  if (filters.location !== undefined) where.add(`coalesce(a."location", 0) = ${where.param(filters.location)}`);
+  // Compared as stored, so that the organisation's index serves it (0: no organisation, NULL in older rows).
+  if (filters.location === 0) where.add(`(a."location" = 0 OR a."location" IS NULL)`);
+  else if (filters.location !== undefined) where.add(`a."location" = ${where.param(filters.location)}`);
   if (filters.entity) where.add(`a."entity" = ${where.param(filters.entity)}`);
   if (filters.recordId) where.add(`a."recordId" = ${where.param(filters.recordId)}`);
   if (filters.action) where.add(`a."action" = ${where.param(filters.action)}`);

@@ -24,7 +24,7 @@ import { recordScope } from '../../../schemas/scope';
 import type { Db, Queryable } from '../../db/index';
 import { fieldError, HttpError } from '../../lib/errors';
 import { putImage } from '../../lib/images';
-import { addLive, Conditions, getRowOr404, scopeSql, updateRow, writing, type Values } from '../../lib/records';
+import { addLive, boundedCount, Conditions, getRowOr404, scopeSql, updateRow, writing, type Values } from '../../lib/records';
 import { typed } from '../../lib/typeProvider';
 import { DOCUMENT_TYPES, readMultipart } from '../../lib/uploads';
 import { idParams, type EntityHooks } from './routes';
@@ -169,16 +169,17 @@ async function searchView(db: Queryable, spec: ViewSql, query: ListRequest, requ
   const key = ident(spec.base.keyFields[0] as string);
   const sort = ident(query.sort ?? spec.view.list?.defaultSort.field ?? 'date');
   const dir = (query.dir ?? 'desc') === 'desc' ? 'DESC' : 'ASC';
-  const total = (await db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, where.params))[0]?.total ?? 0;
+  const skipped = (Math.max(query.page, 1) - 1) * query.pageSize;
+  const counted = await boundedCount(db, from, where.params, skipped + query.pageSize);
   const limit = where.param(query.pageSize);
-  const offset = where.param((Math.max(query.page, 1) - 1) * query.pageSize);
+  const offset = where.param(skipped);
   const rows = await db.query(
     `SELECT r."prof_Id", ${CLIENT_NAME} AS "clientName", p."prof_Reg_No", p."territory", p."location", ${spec.select},
        r."status", r."date", r."followUpDate", r."statusDate", ${spec.filters.overdue} AS "overdue", r."updatedAt"
      ${from} ORDER BY ${sort} ${dir} NULLS LAST, ${key} ${dir} LIMIT ${limit} OFFSET ${offset}`,
     where.params,
   );
-  return { rows, total, page: query.page, pageSize: query.pageSize };
+  return { rows, ...counted, page: query.page, pageSize: query.pageSize };
 }
 
 export default async function referralsPlugin(instance: FastifyInstance, { db }: { db: Db }) {

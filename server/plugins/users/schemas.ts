@@ -30,14 +30,15 @@ export const idParams: JsonSchema = {
 
 const PICKER_FIELDS = ['userId', 'userName', 'fullName', 'role', 'location'] as const;
 
-/** GET /users: the page records.ts listRows answers ({rows, total, page, pageSize}). */
+/** GET /users: the page records.ts listRows answers ({rows, total, totalIsLowerBound, page, pageSize}). */
 const usersPage: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['rows', 'total', 'page', 'pageSize'],
+  required: ['rows', 'total', 'totalIsLowerBound', 'page', 'pageSize'],
   properties: {
     rows: { type: 'array', items: userRow },
     total: { type: 'integer', minimum: 0 },
+    totalIsLowerBound: { type: 'boolean' },
     page: { type: 'integer', minimum: 1 },
     pageSize: { type: 'integer' },
   },

@@ -153,6 +153,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
 
   const paging: Paging = {
     total: page.total,
+    totalIsLowerBound: page.totalIsLowerBound,
     model: state.paginationModel,
     sizes: state.pageSizeOptions,
     onChange: state.setPaginationModel,

@@ -5,19 +5,21 @@
 // control (basePagination) and labels, in the user's language. The phone list has its own
 // (PhonePagination), on the same state (paging.ts).
 import { useGridRootProps } from '@mui/x-data-grid';
-import { usePager } from './paging';
+import { useIntl } from 'react-intl';
+import { displayedRows, pagerCount, usePager } from './paging';
 
 export { PagingContext, WHOLE_PAGE, type Paging } from './paging';
 
 export function ListPagination() {
   const pager = usePager();
   const rootProps = useGridRootProps();
+  const intl = useIntl();
   if (!pager) return null;
   const { paging, page, pageSize } = pager;
   const Base = rootProps.slots.basePagination;
   return (
     <Base
-      count={paging.total}
+      count={pagerCount(paging)}
       page={page}
       rowsPerPage={pageSize}
       rowsPerPageOptions={paging.sizes}
@@ -25,6 +27,7 @@ export function ListPagination() {
       onRowsPerPageChange={(size) => paging.onChange({ page: 0, pageSize: size })}
       style={{ flexGrow: 1, maxHeight: 'calc(100% + 1px)' }}
       {...rootProps.slotProps?.basePagination}
+      material={{ labelDisplayedRows: (rows: { from: number; to: number }) => displayedRows(intl, rows, paging) }}
     />
   );
 }

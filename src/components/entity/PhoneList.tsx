@@ -26,7 +26,7 @@ import type { GridSortDirection, GridSortModel } from '@mui/x-data-grid';
 import { useIntl } from 'react-intl';
 import type { GridRow, ListColumn } from './columns';
 import { insideControl, RefreshingBar, type GridViewProps } from './listParts';
-import { PagingContext, usePager } from './paging';
+import { displayedRows, pagerCount, PagingContext, usePager } from './paging';
 
 /** Rows drawn while a list's first page loads. */
 const SKELETON_ROWS = 5;
@@ -219,12 +219,12 @@ function PhonePagination() {
   return (
     <TablePagination
       component="div"
-      count={paging.total}
+      count={pagerCount(paging)}
       page={page}
       rowsPerPage={pageSize}
       rowsPerPageOptions={[]}
       onPageChange={(_event, next) => paging.onChange({ page: next, pageSize })}
-      labelDisplayedRows={({ from, to, count }) => intl.formatMessage({ id: 'entityGrid.displayedRows' }, { from, to, count })}
+      labelDisplayedRows={(rows) => displayedRows(intl, rows, paging)}
       getItemAriaLabel={(type) => intl.formatMessage({ id: itemLabels[type] })}
     />
   );
@@ -267,7 +267,7 @@ export default function PhoneList(props: GridViewProps) {
         <div
           role="grid"
           aria-label={props.ariaLabel}
-          aria-rowcount={paging.total + 1}
+          aria-rowcount={paging.totalIsLowerBound ? -1 : paging.total + 1}
           aria-colcount={columns.length}
           aria-busy={firstLoad || undefined}
         >

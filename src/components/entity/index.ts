@@ -13,3 +13,4 @@ export { defaultFormFields } from './formState';
 export { messageOf, serverFieldErrors } from './errors';
 export { LookupMultiSelect, type LookupMultiSelectProps } from './LookupMultiSelect';
 export { FieldGrid, type FieldGridProps } from './FieldGrid';
+export { countText } from './paging';

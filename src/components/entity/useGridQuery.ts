@@ -106,6 +106,8 @@ interface Loaded<R> {
 export interface PageState<R> {
   rows: R[];
   total: number;
+  /** More rows than `total` (the server's count stopped at its bound). */
+  totalIsLowerBound: boolean;
   loading: boolean;
   error: unknown;
 }
@@ -162,6 +164,7 @@ export function usePage<R>(
   return {
     rows: lastPage?.rows ?? [],
     total: lastPage?.total ?? 0,
+    totalIsLowerBound: lastPage?.totalIsLowerBound === true,
     loading: !settled,
     error: settled ? loaded.error : null,
     retry: () => setAttempt((n) => n + 1),

@@ -79,7 +79,7 @@ export function AuditPage() {
   // What the user hid or showed in the grid's column menu, over the automatic choice.
   const [chosen, setChosen] = useState<Record<string, boolean>>({});
   const visibility = { ...auto, ...chosen };
-  const paging: Paging = { total: page.total, model, sizes: SIZES, onChange: setModel };
+  const paging: Paging = { total: page.total, totalIsLowerBound: page.totalIsLowerBound, model, sizes: SIZES, onChange: setModel };
   const title = ctx.t('screens.audit');
   const ListView = narrow ? PhoneList : gridView.Component;
 

@@ -21,7 +21,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import HistoryIcon from '@mui/icons-material/History';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { useConnected } from '../../components/useConnected';
-import { useDisplayContext, type DisplayContext } from '../../components/entity';
+import { countText, useDisplayContext, type DisplayContext } from '../../components/entity';
 import { formatDateTime } from '../../lib/format';
 import { useServerChanges } from '../../lib/serverChanges';
 import { fetchHistory } from './auditApi';
@@ -46,6 +46,8 @@ interface HistoryState {
   status: Status;
   rows: AuditEntry[];
   total: number;
+  /** More entries than `total` (the count stops at its bound). */
+  totalIsLowerBound?: boolean;
   /** Pages loaded (1 after the first answer). */
   pages: number;
   loadingMore: boolean;
@@ -77,8 +79,16 @@ export function useHistory(entity: string, recordId: string) {
         const answers = await Promise.all(Array.from({ length: count }, (_, n) => fetchHistory(entity, recordId, n + 1)));
         if (ask !== request.current) return;
         const total = answers[0]?.total ?? 0;
+        const totalIsLowerBound = answers[0]?.totalIsLowerBound;
         pages.current = count;
-        setState({ status: 'ready', rows: merge(answers.flatMap((a) => a.rows)), total, pages: count, loadingMore: false });
+        setState({
+          status: 'ready',
+          rows: merge(answers.flatMap((a) => a.rows)),
+          total,
+          totalIsLowerBound,
+          pages: count,
+          loadingMore: false,
+        });
       } catch (error) {
         if (ask !== request.current) return;
         setState((was) => ({ ...was, status: isNotFound(error) ? 'missing' : 'failed', loadingMore: false }));
@@ -105,6 +115,7 @@ export function useHistory(entity: string, recordId: string) {
         status: 'ready',
         rows: merge([...was.rows, ...answer.rows]),
         total: answer.total,
+        totalIsLowerBound: answer.totalIsLowerBound,
         pages: next,
         loadingMore: false,
       }));
@@ -259,7 +270,7 @@ function HistoryBody({
             startIcon={state.loadingMore ? <CircularProgress size={16} aria-hidden /> : undefined}
             data-testid="history-more"
           >
-            {ctx.t('audit.history.more', { shown: state.rows.length, total: state.total })}
+            {ctx.t('audit.history.more', { shown: state.rows.length, total: countText(ctx.t, state.total, state.totalIsLowerBound) })}
           </Button>
         </Box>
       )}
@@ -306,7 +317,7 @@ function RecordHistory({ entity, recordId, tables = [], defaultExpanded = false 
           </Typography>
           {state.pages > 0 && connected && (
             <Typography component="span" variant="body2" color="text.secondary" data-testid="history-count">
-              {`(${state.total})`}
+              {`(${countText(ctx.t, state.total, state.totalIsLowerBound)})`}
             </Typography>
           )}
         </Box>

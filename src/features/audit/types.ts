@@ -41,6 +41,7 @@ export interface AuditEntry {
 export interface AuditPage {
   rows: AuditEntry[];
   total: number;
+  totalIsLowerBound?: boolean;
   page: number;
   pageSize: number;
 }

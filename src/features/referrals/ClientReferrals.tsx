@@ -23,7 +23,7 @@ import AddIcon from '@mui/icons-material/Add';
 import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
-import { messageOf, useDisplayContext } from '../../components/entity';
+import { countText, messageOf, useDisplayContext } from '../../components/entity';
 import { formatDate } from '../../lib/format';
 import { can } from '../../lib/permissions';
 import { KIND_INFO, REFERRAL_KINDS, referralPaths, type ReferralKind } from './kinds';
@@ -32,7 +32,10 @@ import { NeedsConnection } from './OnlineOnly';
 import { searchReferrals, type Row } from './referralApi';
 import { ReferralStatusChip } from './ReferralStatusChip';
 
-type Loaded = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; rows: Row[]; total: number };
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'error'; error: unknown }
+  | { status: 'ready'; rows: Row[]; total: number; totalIsLowerBound?: boolean };
 
 function useClientReferrals(kind: ReferralKind, profId: string, connected: boolean, refresh: number): Loaded {
   const [state, setState] = useState<Loaded>({ status: 'loading' });
@@ -40,7 +43,7 @@ function useClientReferrals(kind: ReferralKind, profId: string, connected: boole
     if (!connected) return;
     let current = true;
     searchReferrals(kind, { filter: { prof_Id: profId }, pageSize: 50, page: 1, sort: 'date', dir: 'desc' }).then(
-      (page) => current && setState({ status: 'ready', rows: page.rows, total: page.total }),
+      (page) => current && setState({ status: 'ready', rows: page.rows, total: page.total, totalIsLowerBound: page.totalIsLowerBound }),
       (error: unknown) => current && setState({ status: 'error', error }),
     );
     return () => {
@@ -61,7 +64,7 @@ function ReferralTable({ kind, profId, connected, refresh }: { kind: ReferralKin
     <Box component="section" aria-labelledby={heading} sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
       <Typography id={heading} component="h3" variant="subtitle1">
         {say(`referrals.tab.${kind}`)}
-        {state.status === 'ready' ? ` (${state.total})` : ''}
+        {state.status === 'ready' ? ` (${countText(say, state.total, state.totalIsLowerBound)})` : ''}
       </Typography>
       {state.status === 'error' && (
         <Alert severity="error">{say('referrals.client.loadFailed', { message: messageOf(state.error) })}</Alert>

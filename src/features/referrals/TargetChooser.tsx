@@ -21,7 +21,7 @@ import ListIcon from '@mui/icons-material/List';
 import MapIcon from '@mui/icons-material/Map';
 import { useIntl } from 'react-intl';
 import type { LookupKey } from '../../../schemas/define';
-import { lookupLabel, lookupOptions, messageOf, useDisplayContext } from '../../components/entity';
+import { countText, lookupLabel, lookupOptions, messageOf, useDisplayContext } from '../../components/entity';
 import { useDebouncedValue } from '../../components/entity/useGridQuery';
 import { MapView, providerTypeColor, type MapMarker } from '../../components/map';
 import type { ReferralKind } from './kinds';
@@ -35,6 +35,7 @@ const FILTERS: Record<ReferralKind, readonly (keyof TargetFilter & LookupKey)[]>
 interface Found {
   rows: Row[];
   total: number;
+  totalIsLowerBound?: boolean;
 }
 
 function useTargets(kind: ReferralKind, filter: TargetFilter) {
@@ -43,7 +44,9 @@ function useTargets(kind: ReferralKind, filter: TargetFilter) {
   useEffect(() => {
     let current = true;
     (kind === 'service' ? findServices(filter) : findJobs(filter)).then(
-      (page) => current && setLoaded({ key, found: { rows: page.rows, total: page.total }, error: null }),
+      (page) =>
+        current &&
+        setLoaded({ key, found: { rows: page.rows, total: page.total, totalIsLowerBound: page.totalIsLowerBound }, error: null }),
       (error: unknown) => current && setLoaded({ key, found: null, error }),
     );
     return () => {
@@ -237,7 +240,10 @@ export function TargetChooser({ kind, onChoose }: TargetChooserProps) {
       )}
       {found && found.total > found.rows.length && (
         <Typography variant="body2" color="text.secondary">
-          {say('referrals.new.narrow', { shown: String(found.rows.length), total: String(found.total) })}
+          {say('referrals.new.narrow', {
+            shown: String(found.rows.length),
+            total: countText((id, values) => intl.formatMessage({ id }, values), found.total, found.totalIsLowerBound),
+          })}
         </Typography>
       )}
       {found &&

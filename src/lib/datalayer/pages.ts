@@ -9,6 +9,8 @@ export type Row = Record<string, unknown>;
 export interface Page {
   rows: Row[];
   total: number;
+  /** The server counts up to a bound: true when there are more rows than `total`. */
+  totalIsLowerBound?: boolean;
   page: number;
   pageSize: number;
 }

@@ -50,6 +50,9 @@ export type { FilterValue, ListQuery };
 export interface ListResult<D> {
   rows: D[];
   total: number;
+  /** True when there are more rows than `total` (a server list's bounded count); the device's
+   * own lists count exactly. */
+  totalIsLowerBound?: boolean;
   page: number;
   pageSize: number;
 }

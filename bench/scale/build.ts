@@ -1,0 +1,172 @@
+// The scale benchmark's databases (bench/scale.bench.ts): one scratch PostgreSQL database per
+// size, `icrs_scale_<size>`, with `size` clients in ONE organisation (location 1), each with two
+// sub-records (skills, social) and the audit entries their creation wrote, built in SQL with
+// generate_series (minutes for 1M, not the hours of the HTTP seed). Kept between runs: a
+// database whose build mark says the same size and layout is used as it is (BENCH_REBUILD=1
+// builds again).
+//
+// The load runs as the superuser with `session_replication_role = replica`: no row trigger (the
+// audit and change triggers, the foreign-key checks) fires for the bulk insert, and the audit
+// entries the triggers would have written are inserted directly. The list indexes are dropped
+// during the load and made again after it (faster than keeping them up row by row).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { configFromEnv } from '../../server/config';
+import { AUDIT_LIST_INDEXES, orderIndexes, searchIndexes } from '../../server/lib/records/listIndexes';
+import { serverEntities } from '../../schemas/index';
+
+/** The PostgreSQL server the scratch databases live on (as its superuser). */
+export const SCALE_SERVER = process.env.BENCH_SCALE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+/** Bumped when the built rows change, so that an older build is made again. */
+const LAYOUT = 'scale-v1';
+
+export const scaleDatabaseUrl = (size: number): string => `${SCALE_SERVER}/icrs_scale_${size}`;
+
+/** Row n's key of a kind (the tables' keys are UUIDs). */
+const key = (suffix: string) => `lpad(to_hex(n), 8, '0') || '-0000-7000-8000-${suffix}'`;
+const CLIENT_SUFFIX = '00000000c11e';
+const USER_ID = '00000000-0000-7000-8000-0000000b3c11';
+
+/** The client of row `n`'s key and registration number, as the build stores them. */
+export function scaleClient(n: number): { prof_Id: string; prof_Reg_No: string } {
+  return { prof_Id: `${n.toString(16).padStart(8, '0')}-0000-7000-8000-${CLIENT_SUFFIX}`, prof_Reg_No: registrationNumber(n) };
+}
+
+function registrationNumber(n: number): string {
+  // As the SQL below: 'ORG', six hex digits of n, four of md5(n).
+  return `ORG${n.toString(16).padStart(6, '0')}`.toUpperCase() + md5(String(n)).slice(0, 4).toUpperCase();
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+/** Surnames shared by many clients (1 in 40 each), and the rare one 20 clients carry at every
+ * size (a search for one person: what a name search mostly is). */
+export const COMMON_SURNAME = 'Mbuyi';
+export const RARE_SURNAME = 'Tshibangu-Kalonji';
+const SURNAMES = ['Mbuyi', 'Kabila', 'Tshisekedi', 'Lukaku', 'Kasongo', 'Ilunga', 'Mukendi', 'Kalala', 'Ngoy', 'Mutombo'];
+const FIRST_NAMES = ['Furaha', 'Amani', 'Neema', 'Baraka', 'Esther', 'Jean', 'Marie', 'Patrick', 'Grâce', 'Josué', 'Aimée', 'Héritier'];
+
+const sqlArray = (items: readonly string[]) => `ARRAY[${items.map((s) => `'${s.replaceAll("'", "''")}'`).join(', ')}]`;
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function builtMark(size: number): Promise<string | undefined> {
+  try {
+    return await withClient(scaleDatabaseUrl(size), async (client) => {
+      const { rows } = await client.query<{ value: string }>(`SELECT "value" FROM "settings" WHERE "key" = 'benchScale'`);
+      return rows[0]?.value;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The database of `size` clients, built unless it is there already; answers the seconds taken
+ * (0 when it was there). */
+export async function ensureScaleDatabase(size: number, log: (line: string) => void = console.log): Promise<number> {
+  const mark = `${LAYOUT}:${size}`;
+  if (process.env.BENCH_REBUILD !== '1' && (await builtMark(size)) === mark) return 0;
+  const started = performance.now();
+  const name = `icrs_scale_${size}`;
+  await withClient(`${SCALE_SERVER}/postgres`, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  });
+  // The tables, indexes and triggers, as the server makes them, and its first administrator.
+  const server = await buildApp({
+    ...configFromEnv({}),
+    databaseUrl: scaleDatabaseUrl(size),
+    jwtSecret: 'scale-bench-secret-at-least-32-bytes-long',
+    adminUserName: 'admin',
+    adminPassword: 'admin-password-1',
+    logLevel: 'silent',
+  });
+  await server.app.close();
+  await withClient(scaleDatabaseUrl(size), async (client) => {
+    await client.query('SET statement_timeout = 0');
+    await client.query("SET maintenance_work_mem = '256MB'");
+    await client.query('SET synchronous_commit = off');
+    const lists = [...serverEntities.flatMap((e) => [...orderIndexes(e), ...searchIndexes(e)]), ...AUDIT_LIST_INDEXES];
+    for (const index of lists) await client.query(`DROP INDEX IF EXISTS "${index.name}"`);
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    await fill(client, size, log);
+    await client.query('COMMIT');
+    log(`  ${size}: rows in ${((performance.now() - started) / 1000).toFixed(0)} s; indexes…`);
+    for (const index of lists) await client.query(index.sql);
+    for (const table of ['tbl_profiles', 'tbl_skills', 'tbl_profiles_social', 'audit_log', 'users'])
+      await client.query(`VACUUM ANALYZE "${table}"`);
+    await client.query(
+      `INSERT INTO "settings" ("key", "value") VALUES ('benchScale', $1)
+      ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
+      [mark],
+    );
+  });
+  const seconds = (performance.now() - started) / 1000;
+  log(`  ${size}: built in ${seconds.toFixed(0)} s`);
+  return seconds;
+}
+
+/** The columns `table` has, to fill a column a later migration adds (a sub-record's organisation). */
+async function hasColumn(client: pg.Client, table: string, column: string): Promise<boolean> {
+  const { rows } = await client.query('SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = $2', [
+    table,
+    column,
+  ]);
+  return rows.length > 0;
+}
+
+async function fill(client: pg.Client, size: number, log: (line: string) => void): Promise<void> {
+  const rareEvery = Math.max(1, Math.floor(size / 20));
+  // A user of the organisation made the records (the audit entries name it).
+  await client.query(
+    `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "active", "createdAt", "updatedAt")
+     VALUES ($1, 'scale-field', 'x', 4, 1, 'Field worker', true, now(), now()) ON CONFLICT DO NOTHING`,
+    [USER_ID],
+  );
+  // Created over two years, newest first in n; every tenth without birth date or phone.
+  const created = `now() - n * (interval '2 years' / ${size})`;
+  await client.query(
+    `INSERT INTO "tbl_profiles" ("prof_Id", "prof_Reg_No", "firstName", "lastName", "sex", "birthDate", "phone", "territory",
+       "consent", "location", "createdAt", "updatedAt", "createdBy", "updatedBy")
+     SELECT ${key(CLIENT_SUFFIX)}, upper('ORG' || lpad(to_hex(n), 6, '0') || substr(md5(n::text), 1, 4)),
+       (${sqlArray(FIRST_NAMES)})[1 + n % ${FIRST_NAMES.length}],
+       CASE WHEN n % ${rareEvery} = 0 THEN '${RARE_SURNAME}' ELSE (${sqlArray(SURNAMES)})[1 + (n / 7) % ${SURNAMES.length}] || ' ' || substr(md5('s' || n), 1, 3) END,
+       CASE WHEN n % 2 = 0 THEN 'F' ELSE 'M' END,
+       CASE WHEN n % 10 = 0 THEN NULL ELSE date '1960-01-01' + ((n::bigint * 7919) % 16000)::int END,
+       CASE WHEN n % 10 = 5 THEN NULL ELSE '+243 8' || lpad(((n::bigint * 104729) % 100000000)::text, 8, '0') END,
+       1 + n % 8, true, 1, ${created}, ${created}, $1, $1
+     FROM generate_series(1, $2::int) AS n`,
+    [USER_ID, size],
+  );
+  log(`  ${size}: clients`);
+  for (const table of ['tbl_skills', 'tbl_profiles_social']) {
+    const organisation = (await hasColumn(client, table, 'organisation')) ? ', "organisation"' : '';
+    const specific = table === 'tbl_skills' ? ', "educationLevel"' : ', "dependants"';
+    await client.query(
+      `INSERT INTO "${table}" ("prof_Id"${specific}, "createdAt", "updatedAt", "createdBy", "updatedBy"${organisation})
+       SELECT ${key(CLIENT_SUFFIX)}, 1 + n % 5, ${created}, ${created}, $1, $1${organisation ? ', 1' : ''}
+       FROM generate_series(1, $2::int) AS n`,
+      [USER_ID, size],
+    );
+  }
+  log(`  ${size}: sub-records`);
+  // What the audit triggers would have written: one entry per row made, in the order made.
+  await client.query(
+    `INSERT INTO "audit_log" ("at", "userId", "userName", "role", "userLocation", "location", "action", "entity", "recordId", "clientId", "fields")
+     SELECT ${created.replaceAll('n *', 'c.n *')}, $1, 'scale-field', 4, 1, 1, 'create', t.entity, ${key(CLIENT_SUFFIX).replaceAll('(n)', '(c.n)')},
+       ${key(CLIENT_SUFFIX).replaceAll('(n)', '(c.n)')}, '[]'::jsonb
+     FROM generate_series($2::int, 1, -1) AS c(n) CROSS JOIN (VALUES ('profile'), ('skills'), ('social')) AS t(entity)`,
+    [USER_ID, size],
+  );
+  log(`  ${size}: audit entries`);
+}
