@@ -35,8 +35,7 @@ import { FieldGrid } from '../../components/entity/FieldGrid';
 import { validateValues, type RawValues } from '../../components/entity/validation';
 import { FileSlots, type ExistingImage } from '../../components/images';
 import { organisationAbbr } from '../../lib/datalayer/lists';
-import { useDataLayer } from '../../lib/db/hooks';
-import { useLocalDataLayer } from '../../lib/db/useLocalDataLayer';
+import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { isQuotaError } from '../../lib/quota';
@@ -100,8 +99,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const theme = useTheme();
   const vertical = useMediaQuery(theme.breakpoints.down('md'));
   const navigate = useNavigate();
-  const data = useDataLayer();
-  const local = useLocalDataLayer();
+  const saveLayers = useSaveLayers();
   const user = useSessionUser();
   const { reg, setReg, files, setFiles, restored, close, discard } = useRegistration(stored, editedId, initialStep);
   const [touched, setTouched] = useState<Touched>({});
@@ -155,7 +153,6 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       goTo(STEPS.indexOf(invalid));
       return focusFirstError(invalid);
     }
-    if (!data || !local) return;
     setSaving(true);
     setFailures([]);
     setProfileError(null);
@@ -168,6 +165,8 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       }),
     );
     try {
+      // Pressed before the store opened, the save waits for it under "Saving…" (useSaveLayers).
+      const { data, local } = await saveLayers();
       const result = await saveClient({
         data,
         local,
@@ -270,21 +269,14 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   };
 
   const isLast = reg.step === STEPS.length - 1;
-  // Until the device's store is open (a reload, an unlock) a save could go nowhere: the button
-  // says so and waits, rather than taking the tap and doing nothing.
-  const storeOpen = Boolean(data && local);
   const saveButton = (
     <Button
       variant="contained"
       onClick={() => void save()}
-      disabled={saving || !storeOpen}
-      startIcon={saving || !storeOpen ? <CircularProgress size={16} color="inherit" /> : undefined}
+      disabled={saving}
+      startIcon={saving ? <CircularProgress size={16} color="inherit" /> : undefined}
     >
-      {saving
-        ? ctx.t('entityForm.saving')
-        : !storeOpen
-          ? ctx.t('clients.form.storeOpening')
-          : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
+      {saving ? ctx.t('entityForm.saving') : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
     </Button>
   );
   const buttons = (

@@ -11,7 +11,7 @@ import { FullPageSpinner, Page } from '../../components';
 import { EntityForm, messageOf, useLookupLists, type FormApi } from '../../components/entity';
 import { ImagePicker, NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
 import { LocationPicker, defaultCenter } from '../../components/map';
-import { useDataLayer } from '../../lib/db/hooks';
+import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
@@ -19,7 +19,7 @@ import { invalidRows, afterSave, rowFromDoc, type OtherJobRow } from './otherJob
 import { OtherJobRowsEditor } from './OtherJobRowsEditor';
 import { validateNewJob } from './rules';
 import { OtherJobsNotSaved, saveJob } from './saveJob';
-import { isNotUploaded, useJob, useLocalDataLayer, useOtherJobs, type JobDoc } from './useJobData';
+import { isNotUploaded, useJob, useOtherJobs, type JobDoc } from './useJobData';
 import { useRowsDraft } from './useRowsDraft';
 
 /** Every field of a job, in the order staff fill them in from a posting. */
@@ -69,8 +69,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const navigate = useNavigate();
-  const data = useDataLayer();
-  const local = useLocalDataLayer();
+  const saveLayers = useSaveLayers();
   const lists = useLookupLists();
   const draft = useRowsDraft(record?.jb_Id, loadedRows);
   // A new job whose rows failed after it was saved: further saves update it.
@@ -89,7 +88,8 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
       setRowsTried(true);
       throw new RowsInvalid(invalid.length);
     }
-    if (!data || !local) throw new Error(say('jobs.error.storeClosed'));
+    // Pressed before the store opened, the save waits for it under "Saving…" (useSaveLayers).
+    const { data, local } = await saveLayers();
     const input = { data, local, jbId: draft.jbId, current, basedOn, values, images, rows: draft.rows };
     try {
       const result = await saveJob(input);

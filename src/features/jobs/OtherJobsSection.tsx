@@ -20,13 +20,13 @@ import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
 import { otherJob } from '../../../schemas/index';
 import { EntityForm, messageOf } from '../../components/entity';
-import { useDataLayer } from '../../lib/db/hooks';
+import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { useDisplayContext } from '../../components/entity';
 import { DetailList } from '../../components/DetailList';
-import { isLocalOnly, isNotUploaded, useLocalDataLayer, type OtherJobDoc, type OtherJobsState } from './useJobData';
+import { isLocalOnly, isNotUploaded, type OtherJobDoc, type OtherJobsState } from './useJobData';
 
 interface DialogState {
   /** The row edited; null to add one. */
@@ -46,12 +46,11 @@ function OtherJobDialog({ state, jbId, parentLocalOnly, onClose }: OtherJobDialo
   const say = (id: string) => intl.formatMessage({ id });
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const data = useDataLayer();
-  const local = useLocalDataLayer();
+  const saveLayers = useSaveLayers();
   const row = state?.row ?? null;
 
   const submit = async (values: Record<string, unknown>) => {
-    if (!data || !local) throw new Error(say('jobs.error.storeClosed'));
+    const { data, local } = await saveLayers();
     if (row) await data.update(otherJob, row.jb_oth_Id, values, [], { basedOn: row.updatedAt });
     else await (parentLocalOnly ? local : data).create(otherJob, { ...values, jb_Id: jbId });
     notify.success(say('jobs.other.saved'));

@@ -5,6 +5,7 @@ import { DbContext, DbOpeningContext, LOADING, type DbState } from './context';
 import type { IcrsDatabase } from './collections';
 import { openStore } from './storeCode';
 import { whenIdle } from '../mainThread';
+import { STORE_OPEN_BOUND_MS, withinBound } from './bounds';
 
 export { useDb, useDbState, type DbState } from './context';
 export { useDataLayer, useOpeningDataLayer, useLiveQuery, useLiveCount, type LiveQuery } from './hooks';
@@ -17,11 +18,29 @@ let opening: Promise<IcrsDatabase> | null = null;
 export function openIcrsDbOnce(): Promise<IcrsDatabase> {
   if (typeof indexedDB === 'undefined')
     return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
-  opening ??= openStore().catch((error: unknown) => {
+  // Bounded (bounds.ts): an IndexedDB that never answers the opening leaves the screens a
+  // message and a way to try again, not "Loading…" for good.
+  opening ??= withinBound(openStore(), STORE_OPEN_BOUND_MS, 'open').catch((error: unknown) => {
     opening = null;
-    throw error instanceof Error ? error : new Error(String(error));
+    throw openingFailure(error);
   });
   return opening;
+}
+
+/** The failure of an opening as an Error that says what happened. IndexedDB and RxDB may reject
+ * with no reason at all (a request's `error` is null once its transaction aborted, as when the
+ * user moves to another screen or page while the store opens; Firefox logged "undefined"). */
+export function openingFailure(error: unknown): Error {
+  if (error instanceof Error) return error;
+  if (error === undefined || error === null)
+    return new Error('The opening was interrupted without a reason (a transaction aborted: the page was left or closed meanwhile)');
+  if (typeof Event !== 'undefined' && error instanceof Event) {
+    const target = error.target as { error?: unknown } | null;
+    return new Error(`IndexedDB refused the opening (${error.type} event): ${String(target?.error ?? 'no reason given')}`, {
+      cause: error,
+    });
+  }
+  return new Error(String(error), { cause: error });
 }
 
 export interface DbProviderProps {
@@ -62,8 +81,8 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
           if (mounted) startTransition(() => setState({ status: 'ready', db, error: null }));
         },
         (error: unknown) => {
-          console.error('icrs_db could not be opened:', error);
-          const failure = error instanceof Error ? error : new Error(String(error));
+          const failure = openingFailure(error);
+          console.error(`icrs_db could not be opened: ${failure.name}: ${failure.message}`, failure);
           opening.reject(failure);
           if (mounted) setState({ status: 'error', db: null, error: failure });
         },

@@ -11,6 +11,7 @@ import { rxSchema } from '../../../schemas/derive/rxdb';
 import { collectionName, DB_NAME, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
 import { withLightDeletes } from './lightDeletes';
 import { withSealedClients } from './sealedStorage';
+import { DEFAULT_BOUNDS, withBounds, type StoreBounds } from './boundedStorage';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
 import { inPieces, yieldToBrowser } from '../mainThread';
 
@@ -27,6 +28,8 @@ export interface IcrsDbOptions {
   /** Another declaration of an entity and other migration steps: for the migration test. */
   schemaOverride?: (entity: EntityShape) => EntityShape;
   migrationSteps?: MigrationSteps;
+  /** Other bounds for the store's steps (tests: short ones). */
+  bounds?: Partial<StoreBounds>;
 }
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
@@ -41,7 +44,12 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
   performance.mark('icrs-db:open');
   // Client data is sealed under the vault's key before it reaches IndexedDB (sealedStorage.ts);
   // removed images leave no bytes behind in IndexedDB or on the way to other tabs (lightDeletes.ts).
-  let storage = withLightDeletes(withSealedClients(options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>)));
+  // Every step below has a bound (boundedStorage.ts, docs/decisions.md "The device's store never
+  // waits forever").
+  let storage = withBounds(withLightDeletes(withSealedClients(options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>))), {
+    ...DEFAULT_BOUNDS,
+    ...options.bounds,
+  });
   if (import.meta.env?.DEV) storage = await devModeStorage(storage);
   const db = (await createRxDatabase({
     name: options.name ?? DB_NAME,

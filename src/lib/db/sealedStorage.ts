@@ -30,12 +30,13 @@ import {
   type RxStorageInstance,
   type RxStorageInstanceCreationParams,
 } from 'rxdb';
-import { BehaviorSubject, filter, firstValueFrom, Observable, Subject } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { isPrivate } from '../../../schemas/scope';
 import { openJson, sealJson } from '../vault/vault';
 import { collectionName, OFFLINE_ENTITIES } from './collections';
 import { heavyFields } from './lightDeletes';
+import { EVENT_OPEN_BOUND_MS, withinBound } from './bounds';
 
 type Doc = RxDocumentData<Record<string, unknown>>;
 type AnyInstance = RxStorageInstance<Record<string, unknown>, unknown, unknown, unknown>;
@@ -118,7 +119,11 @@ function clearPlan(prepared: PreparedQuery<Doc>, clear: ReadonlySet<string>, sto
 }
 
 /** `storage` with the client collections sealed under `sealer`. */
-export function withSealedClients<I, O>(storage: RxStorage<I, O>, sealer: Sealer = vaultSealer): RxStorage<I, O> {
+export function withSealedClients<I, O>(
+  storage: RxStorage<I, O>,
+  sealer: Sealer = vaultSealer,
+  eventOpenMs = EVENT_OPEN_BOUND_MS,
+): RxStorage<I, O> {
   return {
     name: storage.name,
     rxdbVersion: storage.rxdbVersion,
@@ -133,7 +138,7 @@ export function withSealedClients<I, O>(storage: RxStorage<I, O>, sealer: Sealer
         schema: storedSchema(schema, clear, heavy) as never,
       })) as unknown as AnyInstance;
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the instance keeps its own document type
-      return sealedInstance(inner, schema, clear, sealer, heavy) as any;
+      return sealedInstance(inner, schema, clear, sealer, heavy, eventOpenMs) as any;
     },
   };
 }
@@ -144,6 +149,7 @@ function sealedInstance(
   clear: ReadonlySet<string>,
   sealer: Sealer,
   heavy: readonly string[],
+  eventOpenMs: number,
 ): AnyInstance {
   const storedAs = inner.schema as unknown as Schema;
   // The opened form of each document this page sealed: its own writes come back in the change
@@ -207,25 +213,29 @@ function sealedInstance(
   const maybeFrom = (doc: Doc | null | undefined) => (doc ? fromStorage(doc) : Promise.resolve(doc));
 
   // Change events, opened in order: RxDB wants every event of a write out before the write
-  // resolves, so writes wait until the events being opened are through.
-  const opening$ = new BehaviorSubject(0);
+  // resolves, so a write waits until the events up to its own are through. Each bulk's opening
+  // has a bound (EVENT_OPEN_BOUND_MS): an opening that never settles (a WebCrypto answer that
+  // never comes) drops that bulk, logged, instead of holding every later write of the
+  // collection for good (docs/decisions.md "The device's store never waits forever").
   const events$ = new Subject<Events>();
-  let chain = Promise.resolve();
+  let eventsOpened: Promise<void> = Promise.resolve();
+  const openBulk = async (bulk: EventBulk<RxStorageChangeEvent<Record<string, unknown>>, unknown>): Promise<Events> => {
+    const events = await Promise.all(
+      bulk.events.map(async (event) => ({
+        ...event,
+        documentData: (await fromStorage(event.documentData as Doc)) as Doc,
+        previousDocumentData: (await maybeFrom(event.previousDocumentData as Doc | undefined)) as Doc,
+      })),
+    );
+    return { ...bulk, events } as Events;
+  };
   const innerEvents = inner.changeStream().subscribe((bulk) => {
-    opening$.next(opening$.getValue() + 1);
-    chain = chain
-      .then(async () => {
-        const events = await Promise.all(
-          bulk.events.map(async (event) => ({
-            ...event,
-            documentData: (await fromStorage(event.documentData)) as Doc,
-            previousDocumentData: (await maybeFrom(event.previousDocumentData)) as Doc,
-          })),
-        );
-        events$.next({ ...bulk, events });
-      })
-      .catch((error: unknown) => console.error('A change of a sealed collection could not be opened:', error))
-      .finally(() => opening$.next(opening$.getValue() - 1));
+    eventsOpened = eventsOpened.then(() =>
+      withinBound(openBulk(bulk), eventOpenMs, 'read').then(
+        (events) => events$.next(events),
+        (error: unknown) => console.error('A change of a sealed collection could not be opened:', error),
+      ),
+    );
   });
 
   const cache = heavy.length ? null : openedCache(inner, events$, fromStorage);
@@ -274,7 +284,7 @@ function sealedInstance(
           return { ...failure, ...inDb, writeRow };
         }),
       );
-      await firstValueFrom(opening$.pipe(filter((count) => count === 0)));
+      await eventsOpened; // its own events were emitted before inner.bulkWrite resolved
       return { error: error as RxStorageBulkWriteResponse<Record<string, unknown>>['error'] };
     },
     async findDocumentsById(ids, withDeleted) {
