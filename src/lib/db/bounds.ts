@@ -16,6 +16,8 @@ export const EVENT_OPEN_BOUND_MS = 10_000;
 
 export type StoreStep = 'write' | 'read' | 'open';
 
+const MESSAGES: Record<StoreStep, string> = { write: 'store.timeout.save', read: 'store.timeout.read', open: 'store.timeout.open' };
+
 /** Stable code the screens decide on (never the message's text). */
 export const STORE_TIMEOUT_CODE = 'store.timeout';
 
@@ -25,7 +27,7 @@ export class StoreTimeoutError extends Error {
     readonly step: StoreStep,
     readonly boundMs: number,
   ) {
-    super(t(step === 'open' ? 'store.timeout.open' : 'store.timeout.save'));
+    super(t(MESSAGES[step]));
     this.name = 'StoreTimeoutError';
   }
 }

@@ -10,7 +10,7 @@ import type { EntityShape } from '../../../schemas/define';
 import { rxSchema } from '../../../schemas/derive/rxdb';
 import { collectionName, DB_NAME, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
 import { withLightDeletes } from './lightDeletes';
-import { withSealedClients } from './sealedStorage';
+import { vaultSealer, withSealedClients } from './sealedStorage';
 import { DEFAULT_BOUNDS, withBounds, type StoreBounds } from './boundedStorage';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
 import { inPieces, yieldToBrowser } from '../mainThread';
@@ -46,10 +46,9 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
   // removed images leave no bytes behind in IndexedDB or on the way to other tabs (lightDeletes.ts).
   // Every step below has a bound (boundedStorage.ts, docs/decisions.md "The device's store never
   // waits forever").
-  let storage = withBounds(withLightDeletes(withSealedClients(options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>))), {
-    ...DEFAULT_BOUNDS,
-    ...options.bounds,
-  });
+  const bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
+  const base = options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>);
+  let storage = withBounds(withLightDeletes(withSealedClients(base, vaultSealer, bounds.eventOpenMs)), bounds);
   if (import.meta.env?.DEV) storage = await devModeStorage(storage);
   const db = (await createRxDatabase({
     name: options.name ?? DB_NAME,
