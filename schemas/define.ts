@@ -24,6 +24,10 @@ export const LOOKUP_KEYS = [
 ] as const;
 export type LookupKey = (typeof LOOKUP_KEYS)[number];
 
+/** Lists whose items have a natural order (levels): offered in the list's own order, the one its
+ * administrator keeps, not alphabetically (docs/decisions.md "Lists in their natural order"). */
+export const ORDERED_LOOKUPS: readonly LookupKey[] = ['educationLevel'];
+
 /** Any UUID in canonical lower-case form. Keys are UUIDv7 (ids.ts), but a v4 from another
  * client is harmless, so the version nibble is not checked. Lower case only, so that one
  * record can never exist under two spellings of its key. */

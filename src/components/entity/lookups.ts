@@ -2,6 +2,7 @@
 // the user's language, read from the copy cached under the `lists` key at sign-in (product.md §3), so
 // the same labels appear online and offline.
 import { useEffect, useState } from 'react';
+import { ORDERED_LOOKUPS } from '../../../schemas/define';
 import type { LookupItem } from '../../../schemas/entities/users';
 import { getCachedLists, LISTS_CHANGED_EVENT, LISTS_KEY } from '../../lib/datalayer/lists';
 import type { LookupLists } from '../../lib/datalayer/types';
@@ -29,7 +30,7 @@ export function lookupLabel(lists: LookupLists | null, key: string, id: unknown,
   return item ? itemLabel(item, lang) : `#${String(id)}`;
 }
 
-/** Items of a list as options sorted by label. Forms offer active items only, but keep the
+/** Items of a list as options sorted by label (a list of levels, ORDERED_LOOKUPS, in its own order). Forms offer active items only, but keep the
  * record's current value (`keep`) even when it was deactivated since, so an edit never
  * changes it behind the user's back. */
 export function lookupOptions(
@@ -44,6 +45,7 @@ export function lookupOptions(
   if (options.keep !== null && options.keep !== undefined && !result.some((o) => o.value === options.keep)) {
     result.push({ value: options.keep, label: `#${options.keep}` });
   }
+  if ((ORDERED_LOOKUPS as readonly string[]).includes(key)) return result;
   return result.sort((a, b) => a.label.localeCompare(b.label, lang));
 }
 

@@ -3,7 +3,7 @@
 // documents) and a review; vertical on a phone. Each step checks its fields with the server's
 // rules before the next; the optional records can be skipped; the whole registration is kept as
 // a draft until it is saved, online to the API in the spec's order, offline in the store.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { isAxiosError } from 'axios';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
@@ -46,7 +46,18 @@ import { clientPath, CLIENTS_PATH } from './paths';
 import { PossibleDuplicates, useDuplicates } from './PossibleDuplicates';
 import { firstInvalidStep, stepProblems, useRegistration, type Registration, type StoredClient } from './registration';
 import { ProfileNotSaved, saveClient, type PartFailure } from './saveClient';
-import { IDENTITY_FIELDS, isSubPart, profile, recordFields, STEPS, SUB_PARTS, SUB_RECORDS, type StepId, type SubPart } from './steps';
+import {
+  IDENTITY_FIELDS,
+  isSubPart,
+  profile,
+  STEPS,
+  stepFields,
+  SUB_PARTS,
+  SUB_RECORDS,
+  withIdentityShared,
+  type StepId,
+  type SubPart,
+} from './steps';
 import { recordsSettled, storedRecord, useClient, useClientFiles } from './useClient';
 
 type Touched = Record<string, boolean>;
@@ -68,7 +79,8 @@ function stepErrors(reg: Registration, step: StepId, touched: Touched, tried: bo
 function valuesOf(reg: Registration) {
   const profileValues = { ...validateValues(profile, reg.identity).values, BspData: reg.bsp };
   const records: Partial<Record<SubPart, Record<string, unknown>>> = {};
-  for (const part of reg.included) records[part] = validateValues(SUB_RECORDS[part], reg.parts[part]).values;
+  for (const part of reg.included)
+    records[part] = withIdentityShared(part, validateValues(SUB_RECORDS[part], reg.parts[part]).values, profileValues);
   return { profileValues, records };
 }
 
@@ -126,6 +138,17 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const duplicates = useDuplicates(duplicateQuery);
 
   const goTo = (index: number) => setReg((r) => ({ ...r, step: index, reached: Math.max(r.reached, index) }));
+  // On a phone the steps are one column: a new step opens below the finished ones, so it is
+  // brought to the top of the screen, its title focused for a screen reader.
+  const shownStep = useRef(reg.step);
+  useEffect(() => {
+    if (shownStep.current === reg.step) return;
+    shownStep.current = reg.step;
+    if (!vertical) return;
+    const title = document.getElementById(`client-step-${STEPS[reg.step]}`);
+    title?.scrollIntoView({ block: 'start' });
+    title?.focus({ preventScroll: true });
+  }, [reg.step, vertical]);
   const tryStep = (s: StepId) => setTried((t) => new Set(t).add(s));
   const focusFirstError = (s: StepId) => {
     const first = Object.keys(stepProblems(reg, s))[0];
@@ -214,7 +237,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   };
 
   const fieldsOf = (s: 'identity' | SubPart) =>
-    s === 'identity' ? (editing ? ['prof_Reg_No', ...IDENTITY_FIELDS] : [...IDENTITY_FIELDS]) : recordFields(SUB_RECORDS[s]);
+    s === 'identity' ? (editing ? ['prof_Reg_No', ...IDENTITY_FIELDS] : [...IDENTITY_FIELDS]) : stepFields(s);
 
   const fieldStep = (s: 'identity' | SubPart) => {
     const entity = s === 'identity' ? profile : SUB_RECORDS[s];
@@ -379,13 +402,22 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
           >
             {STEPS.map((s, index) => {
               const optional = isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined;
-              const done = index < reg.reached && index !== reg.step && Object.keys(stepProblems(reg, s)).length === 0;
+              // A skipped optional record is not done: no tick.
+              const skipped = isSubPart(s) && !reg.included.includes(s);
+              const done = index < reg.reached && index !== reg.step && !skipped && Object.keys(stepProblems(reg, s)).length === 0;
               // On a phone the steps are a plain list with the current one open (Back and Next
               // move, the review's Edit buttons jump); on a wide screen each step is a tab.
               return (
                 <Step key={s} completed={done}>
                   {vertical ? (
-                    <StepLabel optional={optional}>{ctx.t(`clients.steps.${s}`)}</StepLabel>
+                    <StepLabel
+                      optional={optional}
+                      id={`client-step-${s}`}
+                      tabIndex={-1}
+                      sx={{ scrollMarginTop: { xs: 64, sm: 72 }, outline: 'none' }}
+                    >
+                      {ctx.t(`clients.steps.${s}`)}
+                    </StepLabel>
                   ) : (
                     <StepButton onClick={() => goTo(index)} disabled={saving || index > reg.reached} optional={optional}>
                       {ctx.t(`clients.steps.${s}`)}

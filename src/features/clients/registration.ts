@@ -13,7 +13,17 @@ import type { ImageInput } from '../../lib/datalayer/types';
 // Straight from its module, not the vault's index: Dexie stays out of the first screen (issue 27).
 import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/vault/draftFiles';
 import type { SavePart } from './saveClient';
-import { IDENTITY_FIELDS, profile, recordFields, STEPS, SUB_PARTS, SUB_RECORDS, type StepId, type SubPart } from './steps';
+import {
+  ASKED_IN_IDENTITY,
+  IDENTITY_FIELDS,
+  profile,
+  recordFields,
+  STEPS,
+  SUB_PARTS,
+  SUB_RECORDS,
+  type StepId,
+  type SubPart,
+} from './steps';
 
 export interface Registration {
   profId: string;
@@ -46,9 +56,20 @@ function only(raw: RawValues, names: readonly string[]): RawValues {
   return Object.fromEntries(Object.entries(raw).filter(([name]) => names.includes(name)));
 }
 
-function identityRaw(stored: Readonly<Record<string, unknown>> | null): RawValues {
+function identityRaw(stored: StoredClient | null): RawValues {
   const names = stored ? [...IDENTITY_FIELDS, 'prof_Reg_No'] : IDENTITY_FIELDS;
-  return only(initialRaw(profile, names, stored ?? {}), names);
+  const raw = only(initialRaw(profile, names, stored?.profile ?? {}), names);
+  // A field asked once (ASKED_IN_IDENTITY) that only the record holds is pre-filled from it, so
+  // an edit never empties it.
+  for (const [part, shared] of Object.entries(ASKED_IN_IDENTITY)) {
+    const record = stored?.records[part as SubPart];
+    for (const name of shared) {
+      const own = stored?.profile[name];
+      if ((own === null || own === undefined || own === '') && record?.[name] !== null && record?.[name] !== undefined)
+        raw[name] = record[name];
+    }
+  }
+  return raw;
 }
 
 function partRaw(part: SubPart, stored: Readonly<Record<string, unknown>> | null | undefined): RawValues {
@@ -69,7 +90,7 @@ export function freshRegistration(stored: StoredClient | null, profId = uuidv7()
     profId,
     step: at,
     reached: stored ? STEPS.length - 1 : at,
-    identity: identityRaw(stored?.profile ?? null),
+    identity: identityRaw(stored),
     parts: Object.fromEntries(SUB_PARTS.map((part) => [part, partRaw(part, stored?.records[part])])) as Record<SubPart, RawValues>,
     included: SUB_PARTS.filter((part) => stored?.records[part]),
     bsp: bspOf(stored?.profile.BspData),

@@ -35,6 +35,26 @@ export function recordFields(entity: EntityShape): string[] {
     .map(([name]) => name);
 }
 
+/** Fields a record shares with the client's identity: asked once, in the identity step, and
+ * copied into the record when it is saved (docs/decisions.md "Asked once"). */
+export const ASKED_IN_IDENTITY: Readonly<Partial<Record<SubPart, readonly string[]>>> = { skills: ['educationLevel'] };
+
+/** The fields a record's step asks: its own, without those the identity step asked. */
+export function stepFields(part: SubPart): string[] {
+  const shared = ASKED_IN_IDENTITY[part] ?? [];
+  return recordFields(SUB_RECORDS[part]).filter((name) => !shared.includes(name));
+}
+
+/** A record's values with the fields it shares with the identity taken from there. */
+export function withIdentityShared(
+  part: SubPart,
+  values: Record<string, unknown>,
+  identity: Record<string, unknown>,
+): Record<string, unknown> {
+  const shared = ASKED_IN_IDENTITY[part] ?? [];
+  return { ...values, ...Object.fromEntries(shared.map((name) => [name, identity[name] ?? null])) };
+}
+
 export type StepId = 'identity' | 'services' | SubPart | 'files' | 'review';
 export const STEPS: readonly StepId[] = ['identity', 'services', ...SUB_PARTS, 'files', 'review'];
 
