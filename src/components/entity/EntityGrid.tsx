@@ -16,7 +16,7 @@ import { messageOf } from './errors';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
 import { gridView } from './gridViewModule';
-import { GridFilters, selectableFilters } from './GridFilters';
+import { GridFilters, selectableFilters, type MoreFilters } from './GridFilters';
 import type { Paging } from './paging';
 import PhoneList from './PhoneList';
 import { usePage, useGridQuery, wholePage, type Filters, type FirstPage, type PageLoad, type PageSizeMenu } from './useGridQuery';
@@ -58,6 +58,8 @@ export interface EntityGridProps<R extends object> {
   emptyText?: string;
   /** Offer a date range (from, to) on the entity's date field. */
   dateRange?: boolean;
+  /** The screen's own filters, drawn with the grid's (in the phone's sheet). */
+  moreFilters?: MoreFilters;
 }
 
 /** A change of the list's table on the server (saved in another browser) loads the page shown
@@ -182,6 +184,8 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
         exporting={csv.exporting}
         onExport={exportable ? () => void csv.run() : undefined}
         dateRange={props.dateRange}
+        narrow={narrow}
+        more={props.moreFilters}
       />
       {csv.notice && (
         <Alert severity={csv.notice.severity} onClose={csv.dismiss}>

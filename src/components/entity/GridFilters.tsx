@@ -1,9 +1,11 @@
 // The controls above an EntityGrid: the quick search (debounced into `q`) and one select per
 // filter of the entity's list declaration (lookup lists in the user's language, enum names,
 // yes/no), plus the CSV export button.
-import { Box, Button, CircularProgress, InputAdornment, MenuItem, TextField } from '@mui/material';
+import { useId, useState, type ReactNode } from 'react';
+import { Badge, Box, Button, CircularProgress, Drawer, InputAdornment, MenuItem, TextField, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
+import TuneIcon from '@mui/icons-material/Tune';
 import SearchIcon from '@mui/icons-material/Search';
 import type { EntityShape } from '../../../schemas/define';
 import type { FilterValue } from '../../lib/datalayer/types';
@@ -83,6 +85,17 @@ export interface GridFiltersProps {
   onExport?: () => void;
   /** Offer a date range on the entity's date field (createdAt unless it names another). */
   dateRange?: boolean;
+  /** A phone: the search and a "Filters (n)" button above the results; the filters, dates and
+   * the export in a sheet from the bottom (docs/decisions.md "Phone lists: results first"). */
+  narrow?: boolean;
+  /** The screen's own filters (a referral's date range), drawn with the others. */
+  more?: MoreFilters;
+}
+
+export interface MoreFilters {
+  node: ReactNode;
+  /** How many of them are set (counted on the phone's "Filters (n)"). */
+  active: number;
 }
 
 function DateBound({
@@ -114,18 +127,8 @@ function searchPlaceholder(entity: EntityShape, ctx: DisplayContext): string {
   return fields.length ? ctx.t('entityGrid.searchIn', { fields: fields.join(', ') }) : '';
 }
 
-export function GridFilters({
-  entity,
-  ctx,
-  search,
-  onSearch,
-  filterNames,
-  filters,
-  onFilters,
-  exporting,
-  onExport,
-  dateRange,
-}: GridFiltersProps) {
+export function GridFilters(props: GridFiltersProps) {
+  const { entity, ctx, search, onSearch, filters, onFilters, exporting, onExport, dateRange } = props;
   const dateLabel = fieldLabel(entity, entity.list?.dateField ?? 'createdAt', ctx.t);
   const canSearch = (entity.list?.search.length ?? 0) > 0;
   const active = Object.keys(filters).length > 0 || search !== '';
@@ -135,73 +138,138 @@ export function GridFilters({
     else next[name] = value;
     onFilters(next);
   };
+  const searchField = canSearch && (
+    <TextField
+      type="search"
+      size="small"
+      label={ctx.t('entityGrid.search')}
+      placeholder={searchPlaceholder(entity, ctx)}
+      value={search}
+      onChange={(event) => onSearch(event.target.value)}
+      sx={{ flex: { xs: '1 1 100%', sm: '1 1 240px' }, maxWidth: { sm: 360 } }}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+        htmlInput: { 'data-testid': 'grid-search' },
+      }}
+    />
+  );
+  const selects = props.filterNames.map((name) => (
+    <FilterSelect key={name} entity={entity} name={name} value={filters[name]} ctx={ctx} onChange={(value) => setFilter(name, value)} />
+  ));
+  const dates = dateRange && (
+    <>
+      <DateBound
+        label={ctx.t('entityGrid.dateFrom', { field: dateLabel })}
+        value={filters[DATE_FROM]}
+        onChange={(v) => setFilter(DATE_FROM, v)}
+        testId="filter-dateFrom"
+      />
+      <DateBound
+        label={ctx.t('entityGrid.dateTo', { field: dateLabel })}
+        value={filters[DATE_TO]}
+        onChange={(v) => setFilter(DATE_TO, v)}
+        testId="filter-dateTo"
+      />
+    </>
+  );
+  const clear = active && (
+    <Button
+      size="small"
+      startIcon={<FilterAltOffIcon />}
+      onClick={() => {
+        onSearch('');
+        onFilters({});
+      }}
+    >
+      {ctx.t('entityGrid.clearFilters')}
+    </Button>
+  );
+  const exportButton = onExport && (
+    <Button
+      size="small"
+      variant="outlined"
+      sx={{ ml: { sm: 'auto' } }}
+      startIcon={exporting ? <CircularProgress size={16} /> : <DownloadIcon />}
+      disabled={exporting}
+      onClick={onExport}
+      data-testid="grid-export"
+    >
+      {ctx.t(exporting ? 'entityGrid.exporting' : 'entityGrid.exportCsv')}
+    </Button>
+  );
+  if (props.narrow)
+    return (
+      <PhoneFilters ctx={ctx} count={Object.keys(filters).length + (props.more?.active ?? 0)} search={searchField}>
+        {props.more?.node}
+        {selects}
+        {dates}
+        {clear}
+        {exportButton}
+      </PhoneFilters>
+    );
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }} role="search">
-      {canSearch && (
-        <TextField
-          type="search"
-          size="small"
-          label={ctx.t('entityGrid.search')}
-          placeholder={searchPlaceholder(entity, ctx)}
-          value={search}
-          onChange={(event) => onSearch(event.target.value)}
-          sx={{ flex: { xs: '1 1 100%', sm: '1 1 240px' }, maxWidth: { sm: 360 } }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'data-testid': 'grid-search' },
-          }}
-        />
-      )}
-      {filterNames.map((name) => (
-        <FilterSelect key={name} entity={entity} name={name} value={filters[name]} ctx={ctx} onChange={(value) => setFilter(name, value)} />
-      ))}
-      {dateRange && (
-        <>
-          <DateBound
-            label={ctx.t('entityGrid.dateFrom', { field: dateLabel })}
-            value={filters[DATE_FROM]}
-            onChange={(v) => setFilter(DATE_FROM, v)}
-            testId="filter-dateFrom"
-          />
-          <DateBound
-            label={ctx.t('entityGrid.dateTo', { field: dateLabel })}
-            value={filters[DATE_TO]}
-            onChange={(v) => setFilter(DATE_TO, v)}
-            testId="filter-dateTo"
-          />
-        </>
-      )}
-      {active && (
-        <Button
-          size="small"
-          startIcon={<FilterAltOffIcon />}
-          onClick={() => {
-            onSearch('');
-            onFilters({});
-          }}
-        >
-          {ctx.t('entityGrid.clearFilters')}
-        </Button>
-      )}
-      {onExport && (
-        <Button
-          size="small"
-          variant="outlined"
-          sx={{ ml: { sm: 'auto' } }}
-          startIcon={exporting ? <CircularProgress size={16} /> : <DownloadIcon />}
-          disabled={exporting}
-          onClick={onExport}
-          data-testid="grid-export"
-        >
-          {ctx.t(exporting ? 'entityGrid.exporting' : 'entityGrid.exportCsv')}
-        </Button>
-      )}
+      {searchField}
+      {props.more?.node}
+      {selects}
+      {dates}
+      {clear}
+      {exportButton}
+    </Box>
+  );
+}
+
+/** A phone's list controls: the search and the button that opens the sheet of the rest. */
+function PhoneFilters({ ctx, count, search, children }: { ctx: DisplayContext; count: number; search: ReactNode; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const titleId = useId();
+  const label = ctx.t('entityGrid.filtersButton', { count });
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }} role="search">
+      <Box sx={{ flex: '1 1 auto', minWidth: 0, display: 'flex' }}>{search}</Box>
+      <Button
+        variant={count ? 'contained' : 'outlined'}
+        startIcon={
+          <Badge color="secondary" variant="dot" invisible={count === 0}>
+            <TuneIcon />
+          </Badge>
+        }
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}
+        data-testid="filters-open"
+      >
+        {label}
+      </Button>
+      <Drawer
+        anchor="bottom"
+        open={open}
+        onClose={() => setOpen(false)}
+        slotProps={{
+          paper: {
+            role: 'dialog',
+            'aria-labelledby': titleId,
+            sx: { borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '85vh' },
+          },
+        }}
+      >
+        <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }} data-testid="filters-sheet">
+          <Typography id={titleId} component="h2" variant="h6">
+            {ctx.t('entityGrid.filtersTitle')}
+          </Typography>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>{children}</Box>
+          <Button variant="contained" onClick={() => setOpen(false)} sx={{ alignSelf: 'flex-end' }}>
+            {ctx.t('entityGrid.showResults')}
+          </Button>
+        </Box>
+      </Drawer>
     </Box>
   );
 }

@@ -3,24 +3,43 @@
 // offline through the store. Search by name, registration number or phone; filters by
 // territory, sex, population group, education level, organisation and registration date.
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { Button } from '@mui/material';
+import { Button, useMediaQuery, type Theme } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
-import { EntityGrid, useDisplayContext } from '../../components/entity';
+import { EntityGrid, useDisplayContext, type CustomColumn, type GridRow } from '../../components/entity';
 import { useOpeningDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
 import { CLIENT_LIST } from './list';
 import { ADD_CLIENT_PATH, clientPath } from './paths';
 import type { ClientDoc } from './saveClient';
 
-/** A phone shows who the client is and the number staff quote. */
-const PHONE_COLUMNS = ['lastName', 'prof_Reg_No'] as const;
+/** A phone shows who the client is, by their full name, and the number staff quote. */
+const PHONE_COLUMNS = ['fullName', 'prof_Reg_No'] as const;
+const FULL_NAME = ['firstName', 'middleName', 'lastName'] as const;
+const PHONE_LIST_COLUMNS = [...CLIENT_LIST.columns, 'fullName'];
+
+const fullNameColumns = new Map<string, Readonly<Record<string, CustomColumn>>>();
+
+/** The full name as one column (a phone has room for one name column; "Nom" alone was the last name). */
+function fullNameColumn(header: string): Readonly<Record<string, CustomColumn>> {
+  let columns = fullNameColumns.get(header);
+  if (!columns) {
+    const text = (row: GridRow) =>
+      FULL_NAME.map((name) => row[name])
+        .filter(Boolean)
+        .join(' ');
+    columns = { fullName: { header, text, render: text } };
+    fullNameColumns.set(header, columns);
+  }
+  return columns;
+}
 
 export function ClientListPage() {
   const ctx = useDisplayContext();
   const data = useOpeningDataLayer(); // the list asks the server while the store opens
   const user = useSessionUser();
   const navigate = useNavigate();
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   const title = ctx.t('screens.profiles');
   // product.md §2: 'Add Clients' only for a user with an organisation (location not 0).
   const add =
@@ -36,8 +55,9 @@ export function ClientListPage() {
           entity={CLIENT_LIST.entity}
           load={(query) => data.listPages(CLIENT_LIST.entity, query)}
           firstPage={(query) => data.firstPage(CLIENT_LIST.entity, query)}
-          columns={CLIENT_LIST.columns}
+          columns={narrow ? PHONE_LIST_COLUMNS : CLIENT_LIST.columns}
           compactColumns={PHONE_COLUMNS}
+          customColumns={fullNameColumn(ctx.t('clients.list.fullName'))}
           dateRange
           onRowClick={(row) => void navigate(clientPath(row.prof_Id))}
           exportName={title}

@@ -70,7 +70,7 @@ interface DateRange {
   dateTo: string;
 }
 
-/** The referral date range, above the grid (the grid's own filters are selects). */
+/** The referral date range, with the grid's filters (on a phone, in their sheet). */
 function DateRangeFilter({ range, onChange }: { range: DateRange; onChange: (range: DateRange) => void }) {
   const intl = useIntl();
   const field = (name: keyof DateRange) => (
@@ -84,7 +84,7 @@ function DateRangeFilter({ range, onChange }: { range: DateRange; onChange: (ran
     />
   );
   return (
-    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', flex: { xs: '1 1 100%', md: '0 1 auto' } }}>
       {field('dateFrom')}
       {field('dateTo')}
     </Box>
@@ -104,8 +104,8 @@ function ReferralGrid({ kind, refresh }: { kind: ReferralKind; refresh: number }
   const title = intl.formatMessage({ id: `referrals.tab.${kind}` });
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-      <DateRangeFilter range={range} onChange={setRange} />
       <EntityGrid<Row>
+        moreFilters={{ node: <DateRangeFilter range={range} onChange={setRange} />, active: Object.values(range).filter(Boolean).length }}
         key={kind}
         entity={info.view}
         load={(query) => searchReferrals(kind, query)}
