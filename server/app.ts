@@ -21,7 +21,7 @@ import spaPlugin, { hasBuiltApp, sendApp, wantsApp } from './plugins/spa';
 import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
 import statsPlugin from './plugins/stats/index';
-import { ALL_TABLES, ChangeHub } from './plugins/sync/changes';
+import { ALL_TABLES, ChangeHub, USERS_TABLE } from './plugins/sync/changes';
 import { SessionUsers } from './plugins/users/sessionUsers';
 import recordsPlugin from './plugins/records/index';
 import { setCountBound } from './lib/records/count';
@@ -157,8 +157,11 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   const changes = new ChangeHub();
   await changes.start(db);
   const users = new SessionUsers(db, Date.now, db.kind === 'postgres' ? () => changes.caughtUp(db) : undefined);
-  changes.subscribe((table) => {
-    if (table === 'users' || table === ALL_TABLES) users.forgetAll();
+  changes.subscribe(({ table, user }) => {
+    // A user's change forgets that user's kept row only: a burst of sign-ins costs the other
+    // sessions nothing. A change naming no user (lost notifications, a release before) forgets all.
+    if (table === USERS_TABLE && user !== undefined) users.forget(user);
+    else if (table === USERS_TABLE || table === ALL_TABLES) users.forgetAll();
   });
   await app.register(docsPlugin); // first: it collects the schemas of every route registered after it
   if (config.metrics) await app.register(metricsPlugin, { metrics, scrapeToken: config.metricsToken, tokens, users });

@@ -5,7 +5,7 @@ import { columnSql, createIndexesSql, ident, indexColumns, indexName, liveOnlyIn
 import { jobReferral, profile, profileImage, referral, user } from '../../schemas/index';
 import { softDeleteFields } from '../../schemas/define';
 import { statsIndexes } from '../plugins/stats/indexes';
-import { CHANGE_CHANNEL, changeFunctionSql, changeTriggerSql, hasOwnedEvents } from '../plugins/sync/changes';
+import { CHANGE_CHANNEL, changeFunctionSql, changeTriggerSql, hasOwnedEvents, signedOutTriggerSql } from '../plugins/sync/changes';
 import { TICKETS_TABLE_SQL } from '../plugins/sync/tickets';
 import { THROTTLE_TABLE_SQL } from '../lib/throttle';
 import { AUDIT_FUNCTIONS_SQL, AUDIT_GUARDS_SQL, AUDIT_TABLES_SQL, auditTriggerSql } from '../plugins/audit/triggers';
@@ -241,6 +241,17 @@ $$`);
     // filters too (server/lib/records/listIndexes.ts).
     id: '0025-list-indexes',
     up: createListIndexes,
+  },
+  {
+    // Change events name the organisation of every row of organisation data (a sub-record its
+    // client's) and the user of a user's change, so that a stream wakes only for what its user
+    // may read, and a sign-in only its own user's streams (docs/decisions.md "Change events name
+    // their organisation"). New databases got the row triggers from 0004; this swaps the older ones.
+    id: '0028-scoped-change-events',
+    up: async (tx) => {
+      for (const entity of serverEntities) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
+      for (const statement of signedOutTriggerSql) await tx.query(statement);
+    },
   },
 ];
 

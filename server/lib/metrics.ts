@@ -21,6 +21,9 @@ export interface Metrics {
   changeHeard(): void;
   /** `events` change events written to one stream. */
   streamEventsSent(events: number): void;
+  /** An open stream asked whether its session still lasts (a change of its user, lost
+   * notifications, a heartbeat): one database read each. */
+  streamSessionChecked(): void;
   /** A pull of the feed (GET /api/sync/{table}) answered in `seconds`. */
   pullDone(table: string, seconds: number): void;
   /** A sign-in refused for a wrong name or password. */
@@ -39,6 +42,7 @@ export const NO_METRICS: Metrics = {
   streamOpened: () => undefined,
   changeHeard: () => undefined,
   streamEventsSent: () => undefined,
+  streamSessionChecked: () => undefined,
   pullDone: () => undefined,
   signInFailed: () => undefined,
   throttled: () => undefined,
@@ -157,6 +161,11 @@ export function createMetrics(db: Db): Metrics {
     help: 'Changes heard from the database (every process hears every write), each fanned out to the open streams.',
     registers: [registry],
   });
+  const sessionChecks = new Counter({
+    name: 'icrs_change_stream_session_checks_total',
+    help: "Session checks of open change streams (a change of the stream's own user, lost notifications, a heartbeat): one database read each.",
+    registers: [registry],
+  });
   const eventsSent = new Counter({
     name: 'icrs_change_stream_events_total',
     help: 'Change events written to the open streams (the fan-out: per change heard, the streams told).',
@@ -207,6 +216,7 @@ export function createMetrics(db: Db): Metrics {
     streamOpened: () => streamsOpened.inc(),
     changeHeard: () => changesHeard.inc(),
     streamEventsSent: (events) => eventsSent.inc(events),
+    streamSessionChecked: () => sessionChecks.inc(),
     pullDone: (table, seconds) => pulls.observe({ table }, seconds),
     signInFailed: () => signInFailures.inc(),
     throttled: () => throttledTries.inc(),

@@ -174,8 +174,8 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
       const token = await t.login(userName, PASSWORD);
       expect((await t.api('GET', '/sproviers', { token })).status).toBe(200);
       const heard = new Promise<void>((resolve) => {
-        const stop = t.server.changes.subscribe((table) => {
-          if (table !== 'users') return;
+        const stop = t.server.changes.subscribe((change) => {
+          if (change.user !== userId) return;
           stop();
           resolve();
         });

@@ -2,6 +2,10 @@
 /** The change events of one open stream, read as the app's EventSource gets them. */
 export class StreamReader {
   readonly tables: string[] = [];
+  /** Each event's data as sent: `{table}`, and `mirror: false` for a change the device does not hold. */
+  readonly events: { table: string; mirror?: boolean }[] = [];
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void> = Promise.resolve();
   private readonly controller = new AbortController();
   private wake = () => undefined as void;
 
@@ -10,7 +14,7 @@ export class StreamReader {
     if (response.status !== 200) throw new Error(`the stream answered ${response.status}`);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
-    void (async () => {
+    this.ended = (async () => {
       let buffer = '';
       try {
         for (;;) {
@@ -20,7 +24,11 @@ export class StreamReader {
           let end: number;
           while ((end = buffer.indexOf('\n\n')) >= 0) {
             const event = /^event: change\ndata: (.+)$/m.exec(buffer.slice(0, end + 1).replace(/^retry:.*\n|^:.*\n/gm, ''));
-            if (event) this.tables.push((JSON.parse(event[1]) as { table: string }).table);
+            if (event) {
+              const data = JSON.parse(event[1]) as { table: string; mirror?: boolean };
+              this.events.push(data);
+              this.tables.push(data.table);
+            }
             buffer = buffer.slice(end + 2);
             this.wake();
           }

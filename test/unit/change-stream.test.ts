@@ -45,7 +45,7 @@ describe('change stream', () => {
         urls.push(url);
         return source;
       },
-    ).subscribe((table) => seen.push(table));
+    ).subscribe(({ table }) => seen.push(table));
     await vi.advanceTimersByTimeAsync(0);
 
     sources[0].emit('open');
@@ -103,7 +103,7 @@ describe('change stream', () => {
         sources.push(source);
         return source;
       },
-    ).subscribe((table) => seen.push(table));
+    ).subscribe(({ table }) => seen.push(table));
     await vi.advanceTimersByTimeAsync(0);
     sources[0].emit('open');
     sources[0].readyState = 0; // a dropped connection: the browser is reconnecting
@@ -112,6 +112,29 @@ describe('change stream', () => {
     expect(sources).toHaveLength(1);
     sources[0].emit('open');
     expect(seen).toEqual(['*']);
+    sub.unsubscribe();
+  });
+
+  it('passes on whether the device holds the change: a change marked `mirror: false` is for the screens only', async () => {
+    vi.useFakeTimers();
+    const sources: FakeSource[] = [];
+    const seen: { table: string; mirror: boolean }[] = [];
+    const sub = changeStream(
+      async () => '/s',
+      () => {
+        const source = new FakeSource();
+        sources.push(source);
+        return source;
+      },
+    ).subscribe((change) => seen.push(change));
+    await vi.advanceTimersByTimeAsync(0);
+    sources[0].emit('open');
+    sources[0].emit('change', JSON.stringify({ table: 'tbl_serviceprovider', mirror: false }));
+    sources[0].emit('change', JSON.stringify({ table: 'tbl_profiles' }));
+    expect(seen).toEqual([
+      { table: 'tbl_serviceprovider', mirror: false },
+      { table: 'tbl_profiles', mirror: true },
+    ]);
     sub.unsubscribe();
   });
 });

@@ -49,7 +49,7 @@ export class MarkerIndex {
     changes: ChangeHub,
     private readonly limit: number,
   ) {
-    changes.subscribe((table) => {
+    changes.subscribe(({ table }) => {
       if (!GEO_TABLES.has(table)) return;
       if (table === ALL_TABLES) this.full = true;
       this.stale = true;

@@ -1,18 +1,32 @@
-// Change events: a trigger on every entity table NOTIFYs the table's name when a write
-// commits. PostgreSQL delivers it to every server process that LISTENs (several nodes behind a
-// load balancer), PGlite in-process; an aborted transaction notifies nobody.
+// Change events: a trigger on every entity table NOTIFYs when a write commits. PostgreSQL
+// delivers it to every server process that LISTENs (several nodes behind a load balancer),
+// PGlite in-process; an aborted transaction notifies nobody.
+//
+// Payloads (parseChange reads them back):
+// - `table`: a table of no organisation (the lookup lists), or ALL_TABLES;
+// - `table:organisation`: a row of organisation data (schemas/scope.ts ownerPath), a sub-record
+//   naming its client's organisation; a row moved between organisations names both;
+// - `users:organisation:userId`: a user's row, or one of its sessions signed out.
+// PostgreSQL delivers identical payloads of one transaction once, so a bulk write of one
+// organisation's rows is still one event (docs/decisions.md "Change events name their
+// organisation").
 import { ALL_TABLES } from '../../../schemas/changeStream';
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
-import { AUDIT_LOG, auditScope, inScope, isPrivate, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
+import { user as userEntity } from '../../../schemas/index';
+import { AUDIT_LOG, auditScope, inScope, isOwned, mirrorScope, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/index';
+import { canRead } from '../users/scope';
 
 export const CHANGE_CHANNEL = 'icrs_changes';
 // The change event naming every table (schemas/changeStream.ts) is sent to the open streams when
 // the LISTEN connection comes back after a fault, because the notifications of that time were
 // lost. The app answers it as after a reconnect of its own stream: it pulls every table.
 export { ALL_TABLES };
+
+/** The users table's name, as its change events name it. */
+export const USERS_TABLE = userEntity.table;
 
 export const changeFunctionSql = `
 CREATE OR REPLACE FUNCTION icrs_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -22,14 +36,8 @@ BEGIN
 END
 $$`;
 
-/**
- * Client data with no device collection (referrals, job referrals): its change event is the
- * only thing a screen learns (there is no scoped pull feed behind it), so the event names the
- * owning organisation and the stream passes it only to users who may read that organisation's
- * records, as reads are scoped (schemas/scope.ts). Offline tables keep one event per statement:
- * what changed comes through their scoped pull feed.
- */
-export const hasOwnedEvents = (entity: EntityShape): boolean => !entity.offline && isPrivate(entity);
+/** True when the table's events name an organisation: every table of organisation data. */
+export const hasOwnedEvents = (entity: EntityShape): boolean => isOwned(entity);
 
 /** The owner of the row `NEW` (or `OLD` on a delete), through the entity's parents. */
 export function ownerExpression(entity: EntityShape, row: 'NEW' | 'OLD'): string {
@@ -49,59 +57,114 @@ export function ownerExpression(entity: EntityShape, row: 'NEW' | 'OLD'): string
   return sql;
 }
 
-const ownedFunction = (entity: EntityShape) => ident(`icrs_notify_${entity.table}`);
+const rowFunction = (entity: EntityShape) => ident(`icrs_notify_${entity.table}`);
 
-/** The change trigger of one table: per statement, or per row with the owner (hasOwnedEvents). */
+/** A row trigger's body: one notification for the old row (update, delete), one for the new
+ * (insert, update); an update that keeps the row's payload sends it once. */
+function rowNotifySql(payload: (row: 'NEW' | 'OLD') => string): string {
+  return `BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    PERFORM pg_notify('${CHANGE_CHANNEL}', ${payload('OLD')});
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    PERFORM pg_notify('${CHANGE_CHANNEL}', ${payload('NEW')});
+  END IF;
+  RETURN NULL;
+END`;
+}
+
+const ownedPayload = (entity: EntityShape) => (row: 'NEW' | 'OLD') =>
+  `TG_TABLE_NAME || ':' || coalesce(${ownerExpression(entity, row)}, 0)::text`;
+
+/** A user's payload: its organisation (who manages it, server/plugins/users/scope.ts) and key. */
+const userPayload = (row: 'NEW' | 'OLD') => `'${USERS_TABLE}:' || coalesce(${row}."location", 0)::text || ':' || ${row}."userId"`;
+
+/** The change trigger of one table: per row naming the organisation (or the user), else per
+ * statement. */
 export function changeTriggerSql(entity: EntityShape): string[] {
   const trigger = ident(`${entity.table}_changed`);
   const drop = `DROP TRIGGER IF EXISTS ${trigger} ON ${ident(entity.table)}`;
-  if (!hasOwnedEvents(entity)) {
+  const payload = entity.table === USERS_TABLE ? userPayload : hasOwnedEvents(entity) ? ownedPayload(entity) : undefined;
+  if (!payload) {
     // One notification per statement (not per row): a bulk insert is one event.
     return [
       drop,
       `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH STATEMENT EXECUTE FUNCTION icrs_notify_change()`,
     ];
   }
-  // Identical payloads of one transaction are delivered once, so a bulk change of one
-  // organisation's rows is still one event.
-  const fn = ownedFunction(entity);
+  const fn = rowFunction(entity);
   return [
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    PERFORM pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME || ':' || coalesce(${ownerExpression(entity, 'OLD')}, 0)::text);
-  ELSE
-    PERFORM pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME || ':' || coalesce(${ownerExpression(entity, 'NEW')}, 0)::text);
-  END IF;
-  RETURN NULL;
-END
+${rowNotifySql(payload)}
 $$`,
     drop,
     `CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE ON ${ident(entity.table)} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
   ];
 }
 
-/** A change notification: the table, and for owned events the owning organisation. */
+/** A signed-out session is a change of its user: only that user's streams and kept rows hear it. */
+export const signedOutTriggerSql: string[] = [
+  `CREATE OR REPLACE FUNCTION icrs_notify_users_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('${CHANGE_CHANNEL}', '${USERS_TABLE}:' ||
+    coalesce((SELECT u."location" FROM ${ident(USERS_TABLE)} u WHERE u."userId" = NEW."userId"), 0)::text || ':' || NEW."userId");
+  RETURN NULL;
+END
+$$`,
+  'DROP TRIGGER IF EXISTS "signed_out_sessions_changed" ON "signed_out_sessions"',
+  `CREATE TRIGGER "signed_out_sessions_changed" AFTER INSERT ON "signed_out_sessions"
+    FOR EACH ROW EXECUTE FUNCTION icrs_notify_users_change()`,
+];
+
+/** A change notification: the table; the owning organisation of organisation data and users;
+ * the user of a user's change. */
 export interface Change {
   table: string;
   owner?: number;
+  user?: string;
 }
 
 export function parseChange(payload: string): Change {
+  const userPrefix = `${USERS_TABLE}:`;
+  if (payload.startsWith(userPrefix)) {
+    const rest = payload.slice(userPrefix.length);
+    const at = rest.indexOf(':');
+    const owner = Number(rest.slice(0, at));
+    if (at > 0 && Number.isInteger(owner)) return { table: USERS_TABLE, owner, user: rest.slice(at + 1) };
+  }
   const at = payload.lastIndexOf(':');
   const owner = at > 0 ? Number(payload.slice(at + 1)) : NaN;
   return Number.isInteger(owner) ? { table: payload.slice(0, at), owner } : { table: payload };
 }
 
-/** True when `actor` may hear of `change`: owned events only reach those who may read that
- * organisation's records (the read scope); other events name a table the stream checked. */
-export function mayHear(actor: Actor, entity: EntityShape | undefined, change: Change): boolean {
+/** Who a stream is for: the user of its session. */
+export interface StreamUser extends Actor {
+  userId: string;
+}
+
+/**
+ * True when `actor` may hear of `change`, by the rules that decide what it may read: the read
+ * scope of organisation data (schemas/scope.ts), the audit scope, and for a user's change the
+ * users' own rule (server/plugins/users/scope.ts: oneself, role 7 its organisation's staff,
+ * role 1 everyone). Events of no organisation name a table the stream checked.
+ */
+export function mayHear(actor: StreamUser, entity: EntityShape | undefined, change: Change): boolean {
   if (change.table === AUDIT_LOG) return inScope(auditScope(actor), change.owner);
+  if (change.user !== undefined) return canRead(actor, { userId: change.user, location: change.owner ?? 0 });
   if (change.owner === undefined || !entity) return true;
   return inScope(recordScope(actor, entity, 'read'), change.owner);
 }
 
-type Listener = (table: string) => void;
+/** True when the device of `actor` holds rows the change may be about (schemas/scope.ts
+ * mirrorScope): a change it hears for its lists only (a directory record of another
+ * organisation, another organisation's client for role 1 with an organisation) is no reason to
+ * pull. */
+export function mayMirror(actor: Actor, entity: EntityShape | undefined, change: Change): boolean {
+  if (change.owner === undefined || !entity?.offline || !isOwned(entity)) return true;
+  return inScope(mirrorScope(actor, entity), change.owner);
+}
+
+type ChangeListener = (change: Change) => void;
 
 /** A notification of this process's own, sent to learn when it has heard what came before it. */
 const CAUGHT_UP_MARK = 'caught-up:';
@@ -110,14 +173,15 @@ const CAUGHT_UP_MS = 1_000;
 
 /** Fans the database's change notifications out to the open streams of this process. */
 export class ChangeHub {
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Set<ChangeListener>();
   private readonly marks = new Map<string, () => void>();
   private unlisten?: () => Promise<void>;
 
   async start(db: Db): Promise<void> {
-    const publish = (table: string) => {
-      if (table.startsWith(CAUGHT_UP_MARK)) return this.marks.get(table)?.();
-      this.listeners.forEach((listener) => listener(table));
+    const publish = (payload: string) => {
+      if (payload.startsWith(CAUGHT_UP_MARK)) return this.marks.get(payload)?.();
+      const change = parseChange(payload);
+      this.listeners.forEach((listener) => listener(change));
     };
     this.unlisten = await db.listen(CHANGE_CHANNEL, publish, () => publish(ALL_TABLES));
   }
@@ -150,7 +214,7 @@ export class ChangeHub {
     }
   }
 
-  subscribe(listener: Listener): () => void {
+  subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -14,7 +14,7 @@ import type { TokenClaims } from '../../lib/tokens';
 import type { SessionUsers } from '../users/sessionUsers';
 import { findSessionUser, publicUser, type PublicUser } from '../users/store';
 import { issueTicket, redeemTicket, TICKET_SECONDS } from './tickets';
-import { ALL_TABLES, ChangeHub, mayHear, parseChange } from './changes';
+import { ALL_TABLES, ChangeHub, mayHear, mayMirror, USERS_TABLE, type Change } from './changes';
 import { pullChanges, pullKeys } from './feed';
 import pushPlugin, { tableParams } from './push';
 
@@ -75,7 +75,8 @@ function syncedEntity(table: string) {
 
 const streamQuery = object({ ticket: text(100) });
 
-/** Server-sent events: `change` events naming a table (`{"table": …}`), and comments. */
+/** Server-sent events: `change` events naming a table (`{"table": …}`, with `"mirror": false` when the
+ * change is outside what the device mirrors), and comments. */
 const streamAnswer = { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } };
 
 const ticketAnswer = {
@@ -94,6 +95,11 @@ async function streamUser(db: Db, users: SessionUsers, ticket: string | undefine
   if ('refusal' in session) throw session.refusal;
   return { user: publicUser(session.user), claims: session.claims };
 }
+
+/** True when `change` may end the session of `userId`: a change of that user, a change of the
+ * users table naming no user (a release before per-user events), or lost notifications. */
+const concernsSession = (change: Change, userId: string): boolean =>
+  change.table === ALL_TABLES || (change.table === USERS_TABLE && (change.user === undefined || change.user === userId));
 
 /** True while the stream's session lasts: its user is active, its token version current and
  * the session not signed out. */
@@ -172,26 +178,30 @@ export default async function syncPlugin(
       // Cache-Control (no-store) is already on the raw response, as on every API answer.
       out.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
       out.write('retry: 3000\n: connected\n\n');
-      const waiting = new Set<string>();
+      // Per table, whether one of its coalesced changes may touch the device's mirror.
+      const waiting = new Map<string, boolean>();
       let flushTimer: NodeJS.Timeout | undefined;
       const flush = () => {
         flushTimer = undefined;
-        for (const table of waiting) out.write(`event: change\ndata: ${JSON.stringify({ table })}\n\n`);
+        for (const [table, mirrored] of waiting)
+          out.write(`event: change\ndata: ${JSON.stringify(mirrored ? { table } : { table, mirror: false })}\n\n`);
         app.metrics.streamEventsSent(waiting.size);
         waiting.clear();
       };
-      const unsubscribe = hub.subscribe((payload) => {
-        const change = parseChange(payload);
+      const send = (change: Change) => {
         const { table } = change;
         if (table !== ALL_TABLES && !readable.has(table)) return;
-        // Referral events name their organisation: only those who may read its records hear them.
-        if (!mayHear(user, getEntityByTable(table), change)) return;
-        waiting.add(table);
+        const entity = getEntityByTable(table);
+        // Only changes of what the user may read (schemas/scope.ts); a change the device cannot
+        // hold is sent for the screens, marked so that the device does not pull for it.
+        if (!mayHear(user, entity, change)) return;
+        waiting.set(table, (waiting.get(table) ?? false) || mayMirror(user, entity, change));
         flushTimer ??= setTimeout(flush, COALESCE_MS);
-      });
-      // The stream ends with its session (password change or reset, deactivation): checked on
-      // every change of the users table, which every server process hears, and on each heartbeat.
-      // A change heard during a check asks for one more, so the last change is always read.
+      };
+      // The stream ends with its session (password change or reset, deactivation, sign-out):
+      // checked on every change of its own user, which every server process hears, after a
+      // LISTEN fault, and on each heartbeat. A change heard during a check asks for one more, so
+      // the last change is always read. Other users' changes cost this stream nothing.
       let checking: Promise<void> | undefined;
       let checkAgain = false;
       const endIfSessionOver = () => {
@@ -202,12 +212,14 @@ export default async function syncPlugin(
         checking = (async () => {
           do {
             checkAgain = false;
+            app.metrics.streamSessionChecked();
             if (!(await sessionLasts(db, claims))) return endStream();
           } while (checkAgain);
         })().finally(() => (checking = undefined));
       };
-      const unwatchUsers = hub.subscribe((table) => {
-        if (table === 'users') endIfSessionOver();
+      const unsubscribe = hub.subscribe((change) => {
+        if (concernsSession(change, user.userId)) endIfSessionOver();
+        send(change);
       });
       const heartbeat = setInterval(() => {
         out.write(': keep-alive\n\n');
@@ -217,7 +229,6 @@ export default async function syncPlugin(
         clearInterval(heartbeat);
         clearTimeout(flushTimer);
         unsubscribe();
-        unwatchUsers();
         openStreams.delete(reply);
       };
       const endStream = () => {

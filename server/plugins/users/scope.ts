@@ -19,7 +19,7 @@ export interface Person {
 const NO_ORGANISATION = 0;
 
 /** True when `actor` may read `target` (GET /users/{id}, lists and pickers). */
-export function canRead(actor: Person, target: Person): boolean {
+export function canRead(actor: Person, target: Pick<Person, 'userId' | 'location'>): boolean {
   if (actor.userId === target.userId || actor.role === 1) return true;
   return actor.role === 7 && actor.location !== NO_ORGANISATION && target.location === actor.location;
 }

@@ -8,8 +8,9 @@
 //   (`forgettingAfterEach`), before its answer leaves, and with several processes it answers once
 //   every process heard it (`caughtUp`);
 // - a write anywhere else (another server process, a script) reaches every process as the
-//   users table's change notification (sync/changes.ts), and so does a LISTEN connection coming
-//   back after a fault (`ALL_TABLES`): both forget every kept row;
+//   users table's change notification naming the user (sync/changes.ts): it forgets that
+//   user's kept row; a LISTEN connection coming back after a fault (`ALL_TABLES`) forgets every
+//   kept row;
 // - and a row is kept at most KEEP_MS, which bounds what a notification lost in a fault could
 //   leave behind.
 import { isWrite, type Db, type Queryable } from '../../db/index';
@@ -49,18 +50,25 @@ export class SessionUsers {
     const under = this.reading.get(userId);
     if (under) return under;
     const generation = this.generation;
-    const read = findSessionUser(this.db, userId).finally(() => {
-      if (this.reading.get(userId) === read) this.reading.delete(userId);
-    });
-    read.then(
-      (user) => {
-        // Unknown users are not kept: a user created next must be found at once.
-        if (user && generation === this.generation) this.kept.set(userId, { user, until: this.now() + KEEP_MS });
-      },
-      () => undefined,
-    );
+    const read: Promise<UserRecord | undefined> = findSessionUser(this.db, userId)
+      .then((user) => {
+        // Unknown users are not kept: a user created next must be found at once. A read that a
+        // forget overtook is answered but not kept.
+        const current = this.reading.get(userId) === read && generation === this.generation;
+        if (user && current) this.kept.set(userId, { user, until: this.now() + KEEP_MS });
+        return user;
+      })
+      .finally(() => {
+        if (this.reading.get(userId) === read) this.reading.delete(userId);
+      });
     this.reading.set(userId, read);
     return read;
+  }
+
+  /** This user may have changed: its next request reads its row again. */
+  forget(userId: string): void {
+    this.kept.delete(userId);
+    this.reading.delete(userId);
   }
 
   /** Every user may have changed: the next request of each reads its row again. */

@@ -58,8 +58,11 @@ export function startReplication(options: ReplicationOptions): Replication {
     (entity) =>
       new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
   );
-  const streamSub = changes$?.subscribe((table) => {
+  const streamSub = changes$?.subscribe(({ table, mirror }) => {
     options.onServerChange?.(table);
+    // A change the device does not hold (its organisation's mirror, schemas/scope.ts
+    // mirrorScope) refreshes the screens only: pulling for it would bring nothing.
+    if (!mirror) return;
     for (const [i, entity] of selectedEntities(options.tables).entries()) {
       if (table === ALL_TABLES || table === entity.table) void pulls[i]?.request();
     }

@@ -18,10 +18,18 @@ export type StreamUrl = () => Promise<string>;
 
 export { ALL_TABLES };
 
-function tableOf(data: unknown): string | undefined {
+/** A change the stream names: its table, and whether the device's mirror may hold the changed
+ * rows (false: a change the user may list but the device does not hold, such as another
+ * organisation's directory record; the screens refresh, the device does not pull). */
+export interface StreamChange {
+  table: string;
+  mirror: boolean;
+}
+
+function changeOf(data: unknown): StreamChange | undefined {
   try {
-    const table = (JSON.parse(String(data)) as { table?: unknown }).table;
-    return typeof table === 'string' ? table : undefined;
+    const { table, mirror } = JSON.parse(String(data)) as { table?: unknown; mirror?: unknown };
+    return typeof table === 'string' ? { table, mirror: mirror !== false } : undefined;
   } catch {
     return undefined; // a malformed event is ignored; the next one or a reconnect resyncs
   }
@@ -40,8 +48,8 @@ const REOPEN_MAX_MS = 30_000;
  * restart behind a proxy): then a new EventSource is opened, after a pause that doubles up to
  * 30 s, so live lists never stop for good.
  */
-export function changeStream(streamUrl: StreamUrl, open: EventSourceFactory, onOpen?: () => void): Observable<string> {
-  return new Observable<string>((subscriber) => {
+export function changeStream(streamUrl: StreamUrl, open: EventSourceFactory, onOpen?: () => void): Observable<StreamChange> {
+  return new Observable<StreamChange>((subscriber) => {
     let source: EventSourceLike | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let pause = REOPEN_FIRST_MS;
@@ -68,8 +76,8 @@ export function changeStream(streamUrl: StreamUrl, open: EventSourceFactory, onO
     const attach = (current: EventSourceLike) => {
       source = current;
       current.addEventListener('change', (event) => {
-        const table = tableOf(event.data);
-        if (table) subscriber.next(table);
+        const change = changeOf(event.data);
+        if (change) subscriber.next(change);
       });
       current.addEventListener('error', () => {
         broken = true;
@@ -80,7 +88,7 @@ export function changeStream(streamUrl: StreamUrl, open: EventSourceFactory, onO
       current.addEventListener('open', () => {
         pause = REOPEN_FIRST_MS;
         onOpen?.();
-        if (broken) subscriber.next(ALL_TABLES);
+        if (broken) subscriber.next({ table: ALL_TABLES, mirror: true });
         broken = false;
       });
     };
