@@ -165,6 +165,12 @@ describe('EntityGrid', () => {
     }
   });
 
+  it("offers as sorts only orders each list screen's entity declares, so that an index reads every one", () => {
+    for (const list of [PROVIDER_LIST, SERVICE_LIST, JOB_LIST, CLIENT_LIST]) {
+      expect(list.entity.list?.sorts, list.entity.name).toEqual(expect.arrayContaining([...list.columns]));
+    }
+  });
+
   it('shows the rows with their labels and marks the ones not uploaded', async () => {
     const { container } = await open({ load: loader() });
     const rows = Array.from(container.querySelectorAll('[role="row"][data-id]'));
@@ -294,6 +300,25 @@ describe('EntityGrid', () => {
       await shown.rerender(createElement(EntityGrid<Record<string, unknown>>, { ...props, refreshKey: 1 }));
       await wait(20);
       expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ page: 2, pageSize: 25 }));
+    });
+
+    it('says "more than" the count when the server counted up to its bound, and pages on past it', async () => {
+      for (const [lang, text] of [
+        ['en', '1–25 of more than 10,000'],
+        ['fr', '1–25 sur plus de 10\u202f000'],
+      ] as const) {
+        const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
+          rows: ROWS,
+          total: 10_000,
+          totalIsLowerBound: true,
+          page: query.page ?? 1,
+          pageSize: query.pageSize ?? 25,
+        }));
+        const { container } = await open({ load }, lang);
+        expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain(text);
+        await view?.unmount();
+        view = null;
+      }
     });
 
     it('page on: the next page asks for rows 26 to 50', async () => {

@@ -156,6 +156,22 @@ describe('EntityGrid on a phone', () => {
     expect(empty.container.querySelector('[role="gridcell"]')?.textContent).toBe('Pas de résultats');
   });
 
+  it('says "more than" the count the server stopped at, in both languages, with the next page open', async () => {
+    const bounded = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
+      rows: ROWS,
+      total: 10_000,
+      totalIsLowerBound: true,
+      page: query.page ?? 1,
+      pageSize: query.pageSize ?? 25,
+    }));
+    const english = await open({ load: bounded });
+    expect(english.container.textContent).toContain('1–25 of more than 10,000');
+    expect(english.container.querySelector('[aria-label="Go to next page"]')?.hasAttribute('disabled')).toBe(false);
+    await view?.unmount();
+    const french = await open({ load: bounded }, 'fr');
+    expect(french.container.textContent).toContain('1–25 sur plus de 10\u202f000');
+  });
+
   it('draws the data grid on a wide screen', async () => {
     width.narrow = false;
     await open({ load: loader() });
