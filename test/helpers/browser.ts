@@ -161,7 +161,13 @@ export async function storeReady(page: Page): Promise<void> {
 /** Every value the origin keeps, raw: localStorage, sessionStorage, every IndexedDB database,
  * store and value (stringified, bytes as base64 and as characters), and the Cache Storage. */
 export function everythingStored(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
+  return page.evaluate(storedValuesInPage);
+}
+
+/** Page-side half of `everythingStored`, self-contained so that every engine's driver can send it
+ * (test/helpers/engines). */
+export async function storedValuesInPage(): Promise<string[]> {
+  {
     const values: string[] = [];
     const bytesText = (bytes: Uint8Array) => {
       let raw = '';
@@ -214,5 +220,5 @@ export function everythingStored(page: Page): Promise<string[]> {
       }
     }
     return values;
-  });
+  }
 }

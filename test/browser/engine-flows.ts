@@ -1,0 +1,217 @@
+// The critical flows, written once and run in Chromium, Firefox and WebKit (docs/product.md
+// "Browsers"; one file per engine calls `describeCriticalFlows`, so that two engines run side by
+// side): a role-3 field worker signs in in French, goes offline, saves a job through its form and
+// a client with a photo, uploads them (each once on the server), restarts with the network off,
+// unlocks, and IndexedDB and the other stores hold none of the client's words or photo in clear.
+//
+// ENGINE_RUNS=N also runs the save-and-upload flow N times in a fresh session, and N times with
+// IndexedDB refusing Blobs (Safari's private browsing), each run checking that every record is
+// on the server once; the counts are printed. Default: 1 run each.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedValuesInPage } from '../helpers/browser';
+import { launchEngine, until, type Engine, type EngineName, type EnginePage } from '../helpers/engines';
+import { png } from '../helpers/records';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+const worker = { userName: 'terrain3', password: 'terrain-password-3', role: 3, location: 2 };
+const PHOTO = png(24, [201, 17, 99]);
+/** A run's records carry its own letters: the server's counts are per run. */
+const letters = (n: number) => String.fromCharCode(...[...String(n).padStart(3, '0')].map((digit) => 97 + Number(digit)));
+
+interface Records {
+  jobTitle: string;
+  client: { firstName: string; lastName: string; phone: string };
+}
+
+function recordsOf(run: number, tag: string): Records {
+  const suffix = `${tag}${letters(run)}`;
+  return {
+    jobTitle: `Menuisier ${suffix}`,
+    client: { firstName: 'Neema', lastName: `Kasereka${suffix}`, phone: `+24381${String(1_000_000 + run).slice(1)}${tag.length}` },
+  };
+}
+
+/** Needles the device must never hold in clear: the client's name, phone and photo bytes. */
+function needlesOf(records: Records): string[] {
+  return [records.client.lastName, records.client.phone, PHOTO.toString('base64').slice(40, 100)];
+}
+
+async function signInFrench(page: EnginePage): Promise<void> {
+  await page.fill({ role: 'textbox', name: "Nom d'utilisateur" }, worker.userName);
+  await page.fill({ role: 'password', name: 'Mot de passe' }, worker.password);
+  await page.click({ role: 'button', name: 'Se connecter' });
+  await page.waitFor({ role: 'heading', name: 'Tableau de bord' }, 30_000);
+  // The offline forms read the lists cached at sign-in; the data layer needs the store open.
+  await until(() => page.evaluate(() => localStorage.getItem('lists') !== null && Boolean(window.__icrs?.data), null), 'the store', 30_000);
+}
+
+async function goOffline(page: EnginePage): Promise<void> {
+  await page.click({ role: 'switch', name: 'Mode hors ligne' });
+  await until(async () => (await page.path()) === '/offlinehp', 'the offline home');
+  await until(() => page.evaluate(() => Boolean(window.__icrs?.data), null), 'the store', 30_000);
+}
+
+/** The job through its form: the Save a user presses. */
+async function saveJobThroughForm(page: EnginePage, title: string): Promise<void> {
+  await page.goto('/availablejobs/add');
+  await page.fill({ role: 'textbox', name: /^Intitulé/ }, title);
+  await page.fill({ role: 'textbox', name: /^Employeur/ }, 'Atelier Bois SARL');
+  for (const list of [/^Secteur/, /^Territoire/]) {
+    await page.click({ role: 'combobox', name: list });
+    await page.click({ role: 'option' });
+  }
+  await page.click({ role: 'button', name: 'Enregistrer' });
+  await until(async () => /^\/availablejobs\/[0-9a-f-]{36}$/.test(await page.path()), 'the saved job', 30_000);
+}
+
+/** The client with a photo, through the app's data layer (what the client form's Save calls). */
+async function saveClientWithPhoto(page: EnginePage, client: Records['client']): Promise<string> {
+  return page.evaluate(
+    async ({ values, photo }) => {
+      const { data, entities } = window.__icrs!;
+      const bytes = Uint8Array.from(atob(photo), (c) => c.charCodeAt(0));
+      const saved = await data!.create(entities.profile, { ...values, sex: 'F', territory: 1, consent: true }, [
+        { slot: 'photo', blob: new Blob([bytes], { type: 'image/png' }), name: 'visage.png' },
+      ]);
+      return String(saved.prof_Id);
+    },
+    { values: client, photo: PHOTO.toString('base64') },
+  );
+}
+
+async function pendingCountShown(page: EnginePage, text: string): Promise<void> {
+  const shown = () => page.evaluate(() => document.querySelector('[data-testid="offline-total"]')?.textContent ?? null, null);
+  await expect.poll(shown, { timeout: 30_000, interval: 100 }).toBe(text);
+}
+
+async function upload(page: EnginePage): Promise<void> {
+  await page.goto('/offlinehp');
+  await pendingCountShown(page, "3 enregistrements attendent d'être envoyés.");
+  await page.click({ role: 'button', name: 'Envoyer les données en ligne' });
+  await pendingCountShown(page, "Aucun enregistrement n'attend d'être envoyé.");
+}
+
+/** Whether storing a Blob in IndexedDB fails in this page (private browsing, or refused here). */
+function blobsRefused(page: EnginePage): Promise<boolean> {
+  return page.evaluate(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('engine-probe', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('probe');
+        open.onerror = () => resolve(true);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('probe', 'readwrite');
+          tx.objectStore('probe').put({ blob: new Blob(['probe']) }, 'probe');
+          tx.oncomplete = () => (open.result.close(), indexedDB.deleteDatabase('engine-probe'), resolve(false));
+          tx.onabort = () => (open.result.close(), indexedDB.deleteDatabase('engine-probe'), resolve(true));
+        };
+      }),
+    null,
+  );
+}
+
+async function storedText(page: EnginePage): Promise<string> {
+  return (await page.evaluate(storedValuesInPage, null)).join('\n');
+}
+
+export function describeCriticalFlows(engineName: EngineName): void {
+  let server: TestServer;
+  let engine: Engine;
+  let token: string;
+
+  beforeAll(async () => {
+    [server, engine] = await Promise.all([startTestServer(), launchEngine(engineName)]);
+    await server.createUser(worker);
+    token = await server.login(worker.userName, worker.password);
+  }, 120_000);
+
+  afterAll(async () => {
+    await engine?.close();
+    await server?.close();
+  });
+
+  /** Every record of the run on the server exactly once: the job, the client and its photo. */
+  async function expectOnServerOnce(records: Records): Promise<void> {
+    const jobs = await server.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "available-jobs" WHERE title = $1', [records.jobTitle]);
+    expect(jobs[0]?.n, records.jobTitle).toBe(1);
+    const clients = await server.api('GET', `/profile?q=${encodeURIComponent(records.client.lastName)}`, { token });
+    expect(clients.body.total, records.client.lastName).toBe(1);
+    const profId = (clients.body.rows as { prof_Id: string }[])[0]?.prof_Id;
+    const files = await server.api('GET', `/profile/images/${profId}`, { token });
+    expect(files.body.map((file: { img_for: string }) => file.img_for)).toEqual(['photo']);
+  }
+
+  /** Sign-in, offline mode, the job and the client saved, uploaded, each once on the server. */
+  async function saveAndUpload(page: EnginePage, records: Records): Promise<void> {
+    await signInFrench(page);
+    await goOffline(page);
+    await saveJobThroughForm(page, records.jobTitle);
+    await saveClientWithPhoto(page, records.client);
+    await upload(page);
+    await expectOnServerOnce(records);
+  }
+
+  describe(`critical flows in ${engineName}`, () => {
+    it('signs in in French, saves a job and a client with a photo offline, uploads each once, restarts offline behind the lock screen, and keeps nothing in clear', async () => {
+      const page = await engine.newPage(server.url, { storage: { lang: 'fr', icrsDebug: '1' } });
+      try {
+        const records = recordsOf(0, 'crit');
+        await signInFrench(page);
+        // The worker precaches the app: the restart without network is served by it.
+        await page.evaluate(async () => void (await navigator.serviceWorker.ready), null);
+        await goOffline(page);
+        await saveJobThroughForm(page, records.jobTitle);
+        await saveClientWithPhoto(page, records.client);
+        await page.goto('/offlinehp');
+        await pendingCountShown(page, "3 enregistrements attendent d'être envoyés.");
+        const needles = needlesOf(records);
+        const whilePending = await storedText(page);
+        expect(needles.filter((needle) => whilePending.includes(needle))).toEqual([]);
+
+        await page.click({ role: 'button', name: 'Envoyer les données en ligne' });
+        await pendingCountShown(page, "Aucun enregistrement n'attend d'être envoyé.");
+        await expectOnServerOnce(records);
+
+        // A restart with the network off: the worker serves the app, the lock screen asks for the
+        // password (docs/security.md "Shared and lost devices"), the offline home opens.
+        await page.setOffline(true);
+        await page.reload();
+        await page.waitFor({ role: 'heading', name: 'Cet appareil est verrouillé' }, 30_000);
+        await page.fill({ role: 'password', name: 'Mot de passe' }, worker.password);
+        await page.click({ role: 'button', name: 'Déverrouiller' });
+        await page.waitFor({ role: 'heading', name: 'Accueil hors ligne' }, 30_000);
+        await pendingCountShown(page, "Aucun enregistrement n'attend d'être envoyé.");
+        const afterRestart = await storedText(page);
+        expect(afterRestart).toContain('icrs.keyring.'); // the device's keys are there, sealed
+        expect(needles.filter((needle) => afterRestart.includes(needle))).toEqual([]);
+        await page.setOffline(false);
+      } finally {
+        await page.close();
+      }
+    }, 240_000);
+  });
+
+  const runs = Number(process.env.ENGINE_RUNS ?? 1);
+  describe(`saving and uploading in ${engineName}, ${runs} run(s) each`, () => {
+    for (const refuseBlobs of [false, true]) {
+      const mode = refuseBlobs ? 'with IndexedDB refusing Blobs' : 'in a fresh session';
+      it(`saves a job and a client with a photo and uploads each once, ${mode}`, async () => {
+        const passed: number[] = [];
+        try {
+          for (let run = 1; run <= runs; run += 1) {
+            const page = await engine.newPage(server.url, { storage: { lang: 'fr', icrsDebug: '1' }, refuseBlobs });
+            try {
+              if (refuseBlobs) expect(await blobsRefused(page)).toBe(true);
+              await saveAndUpload(page, recordsOf(run, refuseBlobs ? 'priv' : 'frsh'));
+              passed.push(run);
+            } finally {
+              await page.close();
+            }
+          }
+        } finally {
+          console.log(`[engines] ${engineName} ${mode}: ${passed.length}/${runs} runs passed`);
+        }
+      }, 60_000 + runs * 60_000);
+    }
+  });
+}
