@@ -48,7 +48,10 @@ export async function launchChromium(): Promise<Engine> {
       };
       await opened.goto('/login');
       if (options.storage) {
-        await opened.evaluate((entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)), options.storage);
+        await opened.evaluate(
+          (entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)),
+          options.storage,
+        );
         await opened.reload();
       }
       return opened;

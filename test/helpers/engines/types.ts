@@ -77,7 +77,8 @@ export function findInPage(target: TargetArg): Element | null {
     button: 'button, [role="button"]',
     link: 'a[href], [role="link"]',
     switch: '[role="switch"]',
-    textbox: 'input:not([type]), input[type="text"], input[type="email"], input[type="tel"], input[type="search"], input[type="number"], textarea, [role="textbox"]',
+    textbox:
+      'input:not([type]), input[type="text"], input[type="email"], input[type="tel"], input[type="search"], input[type="number"], textarea, [role="textbox"]',
     password: 'input[type="password"]',
     combobox: '[role="combobox"]',
     option: '[role="option"]',

@@ -7,17 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { proxiedOrigin } from './proxied';
-import {
-  describeTarget,
-  findInPage,
-  targetArg,
-  textArg,
-  textInPage,
-  until,
-  type Engine,
-  type EnginePage,
-  type Target,
-} from './types';
+import { describeTarget, findInPage, targetArg, textArg, textInPage, until, type Engine, type EnginePage, type Target } from './types';
 import { WebDriverSession, type ElementRef } from './webdriver';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
