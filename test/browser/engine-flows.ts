@@ -234,7 +234,7 @@ export function describeCriticalFlows(engineName: EngineName): void {
  * 5 s): for the report of a hang. */
 async function pageState(page: EnginePage): Promise<string> {
   const inPage = page.evaluate(async () => {
-    const text = (document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 400);
+    const text = (document.querySelector('main')?.innerText ?? document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 600);
     // A raw read of every store of the app's databases, as a support person would try it.
     const countAll = async () => {
       let rows = 0;
