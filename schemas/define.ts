@@ -106,8 +106,18 @@ export interface IdField extends FieldFlags {
   readonly ref?: string;
 }
 
+/** How far from today a calendar date may lie, in whole years before and after (0: not after
+ * today). Dates outside are impossible (a birth date in the future), refused by the forms and by
+ * the server alike (./dates.ts). */
+export interface DateRange {
+  readonly pastYears: number;
+  readonly futureYears: number;
+}
+
 export interface StringField extends FieldFlags {
   readonly kind: 'string';
+  /** Dates only: the range relative to today a value must fall in. */
+  readonly range?: DateRange;
   readonly minLength?: number;
   readonly maxLength: number;
   readonly pattern?: string;
@@ -193,8 +203,8 @@ type DateTimeShape = { readonly maxLength: 40; readonly format: 'date-time' };
 export const f = {
   id: <const O extends Options<IdField> = Record<never, never>>(o?: O) => ({ kind: 'id', ...o }) as Built<'id', O>,
   string: <const O extends Options<StringField>>(o: O) => ({ kind: 'string', ...o }) as Built<'string', O>,
-  /** A calendar date 'YYYY-MM-DD' (PostgreSQL `date`). */
-  date: <const O extends Options<FieldFlags> = Record<never, never>>(o?: O) =>
+  /** A calendar date 'YYYY-MM-DD' (PostgreSQL `date`), within `range` of today when given. */
+  date: <const O extends Options<FieldFlags> & { readonly range?: DateRange } = Record<never, never>>(o?: O) =>
     ({ kind: 'string', maxLength: 10, format: 'date', ...o }) as unknown as Built<'string', O & DateShape>,
   /** An instant in ISO 8601 (PostgreSQL `timestamptz`). */
   dateTime: <const O extends Options<FieldFlags> = Record<never, never>>(o?: O) =>

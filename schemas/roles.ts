@@ -60,6 +60,10 @@ export const PERMISSIONS = {
   'lists.read': ALL,
   'lists.write': [1],
   'stats.read': ALL,
+  // Programme-wide figures: counts, charts and reports of every organisation, whatever the
+  // user's own organisation (schemas/scope.ts figuresScope; docs/decisions.md "Programme-wide
+  // readers"). Figures only: role 2 reads no client record (profiles.read, referrals.read).
+  'stats.programme': [1, 2],
   'serviceProviders.read': [1, 3, 4, 5, 6, 7],
   'serviceProviders.write': PROVIDER_EDITORS,
   'serviceProviders.create': PROVIDER_EDITORS,

@@ -99,6 +99,16 @@ export function recordScope(actor: Actor, entity: EntityShape, mode: ScopeMode):
   return { organisation: actor.location };
 }
 
+/**
+ * Which records of `entity` the actor's figures count (dashboard tiles, charts, reports): every
+ * organisation's for a programme-wide reader (`stats.programme`: roles 1 and 2), else the
+ * records the actor may read. A count is not a record: it never lets anyone read one
+ * (docs/decisions.md "Programme-wide readers").
+ */
+export function figuresScope(actor: Actor, entity: EntityShape): RecordScope {
+  return can(actor.role, 'stats.programme') ? 'all' : recordScope(actor, entity, 'read');
+}
+
 /** True when `scope` takes in a record owned by `owner` (null: no organisation). */
 export function inScope(scope: RecordScope, owner: number | null | undefined): boolean {
   if (scope === 'all' || scope === 'none') return scope === 'all';

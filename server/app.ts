@@ -4,7 +4,7 @@ import type { Config } from './config';
 import { openDb, type Db } from './db/index';
 import { coreMigrations, type Migration } from './db/migrations';
 import { prepareDatabase } from './db/roles';
-import { ensureFirstAdmin, tokenSecret, type FirstAdmin } from './bootstrap';
+import { ensureFirstAdmin, firstPasswordFile, tokenSecret, type FirstAdmin } from './bootstrap';
 import { lastRestoreSeconds } from './ops/restoreMark';
 import { installErrorHandler, loggedError } from './lib/errors';
 import { installInputRules } from './lib/input';
@@ -173,7 +173,7 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
     contact: config.contact,
     lockAfterMinutes: config.lockAfterMinutes,
   });
-  await app.register(usersPlugin, { db, tokens, users });
+  await app.register(usersPlugin, { db, tokens, users, firstPasswordFile: firstPasswordFile(config, firstAdmin) });
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });
   await app.register(recordsPlugin, { db });

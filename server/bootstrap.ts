@@ -1,5 +1,5 @@
 // What a fresh database needs before anyone can sign in: a token secret and a first administrator.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from './config';
@@ -63,4 +63,28 @@ export async function ensureFirstAdmin(db: Db, config: Config): Promise<FirstAdm
     userName: config.adminUserName,
     passwordFile: generatedPassword ? writePasswordFile(config, config.adminUserName, generatedPassword) : undefined,
   };
+}
+
+/** Where a generated first password is kept: the file `ensureFirstAdmin` wrote in this process,
+ * else DATA_DIR's (a server restarted before the change). Undefined for a database in memory
+ * that this process did not fill. */
+export function firstPasswordFile(config: Config, firstAdmin: FirstAdmin | undefined): string | undefined {
+  if (firstAdmin?.passwordFile) return firstAdmin.passwordFile;
+  return config.dataDir.startsWith('memory://') ? undefined : path.join(path.resolve(config.dataDir), FIRST_ADMIN_PASSWORD_FILE);
+}
+
+/** Deletes the first-password file once the administrator it names has chosen a password of
+ * their own: the password in it no longer opens anything, and a file holding a password must
+ * not outlive its use (docs/decisions.md "A quiet terminal"). A file naming another user stays. */
+export function forgetFirstPassword(file: string | undefined, userName: string): boolean {
+  if (!file) return false;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return false; // already gone, or never written
+  }
+  if (!text.startsWith(`user: ${userName}\n`)) return false;
+  rmSync(file, { force: true });
+  return true;
 }

@@ -213,7 +213,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     adminUserName: env.ADMIN_USERNAME || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     staticDir: path.resolve(env.STATIC_DIR ?? 'dist'),
-    logLevel: env.LOG_LEVEL ?? 'info',
+    // Warnings and errors only by default: one JSON line per request (info) would scroll the
+    // start-up lines away (docs/decisions.md "A quiet terminal"); LOG_LEVEL=info brings it back.
+    logLevel: env.LOG_LEVEL || 'warn',
     statementTimeoutMs: Number(env.DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.statementTimeoutMs),
     connectTimeoutMs: Number(env.DB_CONNECT_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
     idleInTransactionTimeoutMs: Number(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),

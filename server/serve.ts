@@ -2,6 +2,8 @@
 // administrator announced, signals and stray failures handled, then listening. `npm start`
 // (server/main.ts) runs it; a test runs "the next release" through it with one more migration.
 import { buildApp, type BuildOptions, type Server } from './app';
+import { existsSync } from 'node:fs';
+import { firstPasswordFile, type FirstAdmin } from './bootstrap';
 import type { Config } from './config';
 import { DataDirBusyError, holdDataDir } from './lib/dataDirLock';
 import { keepFilesPrivate, openDataDirMessage, openToOthers } from './lib/privateFiles';
@@ -28,13 +30,7 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
   const server = await buildApp(config, options);
   const { app, firstAdmin } = server;
 
-  if (firstAdmin?.passwordFile) {
-    // The path, never the password: standard output ends up in container and service logs.
-    process.stdout.write(
-      `\n  First administrator created: user "${firstAdmin.userName}"; its password is in ${firstAdmin.passwordFile}\n` +
-        "  (readable by this server's user only). Sign in with it: the app asks for a new password at once. Then delete the file.\n\n",
-    );
-  } else if (firstAdmin) {
+  if (firstAdmin && !firstAdmin.passwordFile) {
     app.log.info({ userName: firstAdmin.userName }, 'first administrator created from ADMIN_USERNAME/ADMIN_PASSWORD');
   }
 
@@ -76,5 +72,32 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
     { port: Number(port) },
     `ICRS is ready on http://localhost:${port} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
   );
+  process.stdout.write(startupLines(config, Number(port), firstAdmin));
   return server;
+}
+
+/**
+ * What a person at the terminal needs once the server listens, written whatever LOG_LEVEL says:
+ * where the app is, how to sign in, and where the request log went (docs/decisions.md "A quiet
+ * terminal"). The first password's file path, never the password: standard output ends up in
+ * container and service logs.
+ */
+export function startupLines(config: Config, port: number, firstAdmin: FirstAdmin | undefined): string {
+  const database = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+  const lines = [`ICRS is running: http://localhost:${port}  (${database})`];
+  // A restart before the first change: the file written then still holds the password.
+  const file = firstPasswordFile(config, firstAdmin);
+  if (file && existsSync(file)) {
+    lines.push(
+      `Sign in as "${firstAdmin?.userName ?? config.adminUserName}" with the password in ${file}`,
+      "(readable by this server's user only). The app asks for a new password at once; the file is deleted then.",
+    );
+  } else if (firstAdmin) {
+    lines.push(`Sign in as "${firstAdmin.userName}" with ADMIN_PASSWORD.`);
+  } else {
+    lines.push(`Sign in with your account; the first administrator is "${config.adminUserName}" unless renamed.`);
+  }
+  const requestLog = ['info', 'debug', 'trace'].includes(config.logLevel);
+  lines.push(requestLog ? `Log level ${config.logLevel}: one JSON line per request.` : 'Request log off (LOG_LEVEL=info turns it on).');
+  return `\n${lines.map((line) => `  ${line}`).join('\n')}\n\n`;
 }

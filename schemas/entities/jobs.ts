@@ -35,7 +35,7 @@ export const job = defineEntity({
     positions: positions(),
     contract: f.enum({ values: ['permanent', 'fixedTerm', 'temporary', 'daily', 'internship'] }),
     /** Last day to apply. */
-    deadline: f.date(),
+    deadline: f.date({ range: { pastYears: 5, futureYears: 5 } }),
     description: longText(),
     requirements: longText(),
     contact: text(200),

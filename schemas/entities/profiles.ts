@@ -81,7 +81,8 @@ export const profile = defineEntity({
     middleName: text(100, { personal: true }),
     lastName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
     sex: f.enum({ required: true, values: ['F', 'M'], names: ['female', 'male'] }),
-    birthDate: f.date({ personal: true }),
+    /** Not in the future, nor over 120 years ago (docs/decisions.md "Dates that mean what they say"). */
+    birthDate: f.date({ personal: true, range: { pastYears: 120, futureYears: 0 } }),
     phone: { ...phone(), personal: true },
     territory: f.lookup({ required: true, list: 'territory' }),
     address: text(500, { personal: true }),

@@ -112,7 +112,7 @@ export const apprenticeship = defineEntity({
     trade: f.lookup({ required: true, list: 'trade' }),
     durationMonths: durationMonths(),
     places: places(),
-    startDate: f.date(),
+    startDate: f.date({ range: { pastYears: 50, futureYears: 5 } }),
     conditions: text(2000),
   },
 });
@@ -137,6 +137,6 @@ export const vocational = defineEntity({
     /** Certificate awarded at the end. */
     certificate: text(200),
     places: places(),
-    startDate: f.date(),
+    startDate: f.date({ range: { pastYears: 50, futureYears: 5 } }),
   },
 });

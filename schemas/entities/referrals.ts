@@ -94,6 +94,11 @@ const historySchema = {
   },
 } as const;
 
+/** A referral happened: not after today, nor over 10 years ago; its follow-up may be planned up
+ * to 5 years on (docs/decisions.md "Dates that mean what they say"). */
+const REFERRAL_DATE = { pastYears: 10, futureYears: 0 } as const;
+const FOLLOW_UP_DATE = { pastYears: 10, futureYears: 5 } as const;
+
 export const referral = defineEntity({
   name: 'referral',
   table: 'referral',
@@ -112,13 +117,13 @@ export const referral = defineEntity({
     ref_Id: f.id({ required: true }),
     prof_Id: f.id({ required: true, ref: 'profile' }),
     sp_Detail_Id: f.id({ required: true, ref: 'service' }),
-    date: f.date({ required: true }),
+    date: f.date({ required: true, range: REFERRAL_DATE }),
     reason: f.string({ required: true, minLength: 2, maxLength: 1000, personal: true }),
     status: f.enum({ required: true, values: REFERRAL_STATUSES, default: 'sent' }),
     feedback: text(2000, { personal: true }),
-    followUpDate: f.date(),
+    followUpDate: f.date({ range: FOLLOW_UP_DATE }),
     /** The day of the last status change (the history keeps every one). */
-    statusDate: f.date(),
+    statusDate: f.date({ range: REFERRAL_DATE }),
     attachments: f.json<Attachment[]>()({ readOnly: true, schema: attachmentsSchema }),
     history: f.json<StatusChange[]>()({ readOnly: true, schema: historySchema }),
   },
@@ -142,13 +147,13 @@ export const jobReferral = defineEntity({
     jref_Id: f.id({ required: true }),
     prof_Id: f.id({ required: true, ref: 'profile' }),
     jb_Id: f.id({ required: true, ref: 'job' }),
-    date: f.date({ required: true }),
+    date: f.date({ required: true, range: REFERRAL_DATE }),
     status: f.enum({ required: true, values: JOB_REFERRAL_STATUSES, default: 'sent' }),
     /** Why this client for this job (issue 12 "record the date and a note"). */
     note: text(1000, { personal: true }),
     feedback: text(2000, { personal: true }),
-    followUpDate: f.date(),
-    statusDate: f.date(),
+    followUpDate: f.date({ range: FOLLOW_UP_DATE }),
+    statusDate: f.date({ range: REFERRAL_DATE }),
     history: f.json<StatusChange[]>()({ readOnly: true, schema: historySchema }),
   },
 });

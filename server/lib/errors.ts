@@ -168,8 +168,13 @@ function retryAfterHeader(reply: FastifyReply, error: Error): void {
   if (typeof seconds === 'number') reply.header('Retry-After', String(seconds));
 }
 
+/** An HttpError about one field (`extra.field`) also lists it in `errors`, shaped like a schema
+ * validation failure, so that a form shows the message beside the field. */
 function httpErrorAnswer(request: FastifyRequest, error: HttpError): ErrorAnswer {
-  return keyed(request, error.statusCode, error.messageKey, error.values, error.extra);
+  const { field, ...extra } = error.extra;
+  if (typeof field !== 'string') return keyed(request, error.statusCode, error.messageKey, error.values, error.extra);
+  const message = translate(requestLang(request), error.messageKey, error.values);
+  return answer(error.statusCode, error.messageKey, message, { ...extra, errors: [{ field, message }] });
 }
 
 /** A validation failure of `errors` (Ajv's), in the request's language. */

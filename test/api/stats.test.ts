@@ -515,7 +515,7 @@ describe.each(backends)('stats on %s', (backend) => {
   });
 
   it('counts client data by field within the organisation, and not at all for role 6', async () => {
-    await t.createUser({ userName: 'byorg1', password: 'password-byorg1', role: 2, location: 1 });
+    await t.createUser({ userName: 'byorg1', password: 'password-byorg1', role: 3, location: 1 });
     const own = await t.login('byorg1', 'password-byorg1');
     expect((await get('/by/profiles/sex', own)).body).toEqual([{ id: 'F', count: 2 }]);
     expect((await get('/by/referrals/status', own)).body).toEqual([
@@ -564,7 +564,7 @@ describe.each(backends)('stats on %s', (backend) => {
     expect((await t.api('POST', '/stats/byterCate/', { body: {} })).status).toBe(401);
   });
 
-  it('lets every role 1-7 read the stats: client figures of its own organisation, none for role 6', async () => {
+  it('lets every role 1-7 read the stats: client figures of its own organisation, of every one for roles 1 and 2, none for role 6', async () => {
     // Organisation 2 has client C3, with one referral ('sent') and one job referral ('interviewed').
     const ownClients = { profiles: 1, referrals: 1, referralsCompleted: 0, jobReferrals: 1, hired: 0 };
     const { profiles: _p, referrals: _r, referralsCompleted: _c, jobReferrals: _j, hired: _h, ...noClients } = ALL_KPIS;
@@ -578,8 +578,8 @@ describe.each(backends)('stats on %s', (backend) => {
       expect((await get('/geo', as)).body.counts, `role ${role}`).toEqual([1, 1, 0, 1, 0]);
       expect((await get(`/geo/places?providers=${P1}`, as)).body.latlangs, `role ${role}`).toHaveLength(1);
       const kpis = (await get('/getKPIs/', as)).body;
-      if (role === 1) {
-        expect(kpis).toEqual(ALL_KPIS);
+      if (role === 1 || role === 2) {
+        expect(kpis, `role ${role}`).toEqual(ALL_KPIS);
         expect(gen.body).toEqual({ profiles: 4, referrals: 3, sProviders: 3, services: 6, jobs: 3 });
       } else if (role === 6) {
         expect(kpis).toEqual(noClients);
@@ -610,9 +610,18 @@ describe.each(backends)('stats on %s', (backend) => {
     expect(await badge('verifier0', 7, 0)).toEqual([{ Pending: 1, Rejected: 0 }]);
   });
 
-  it('gives a user without an organisation no client figure: only role 1 sees every organisation (issue 26 §1)', async () => {
+  it("gives a programme-wide reader (role 2) every organisation's client figures, with or without an organisation", async () => {
     await t.createUser({ userName: 'reports0', password: 'password-reports0', role: 2, location: 0 });
     const as = await t.login('reports0', 'password-reports0');
+    expect((await get('/getKPIs/', as)).body).toEqual(ALL_KPIS);
+    expect((await get('/gen', as)).body).toEqual({ profiles: 4, referrals: 3, sProviders: 3, services: 6, jobs: 3 });
+    const bySex = (await get('/by/profiles/sex', as)).body as { count: number }[];
+    expect(bySex.reduce((sum, row) => sum + row.count, 0)).toBe(ALL_KPIS.profiles);
+  });
+
+  it('gives a field worker without an organisation no client figure (an account older than the rule)', async () => {
+    await t.createUserWithoutOrganisation({ userName: 'field0', password: 'password-field0', role: 3 });
+    const as = await t.login('field0', 'password-field0');
     expect((await get('/getKPIs/', as)).body).toEqual({
       ...ALL_KPIS,
       profiles: 0,

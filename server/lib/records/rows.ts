@@ -10,6 +10,7 @@ import { getEntity } from '../../../schemas/index';
 import { Conditions } from './conditions';
 import { boundedCount } from './count';
 import { orderBySql } from './listIndexes';
+import { assertDatesInRange } from './dates';
 import { addScope, assertRefsInScope, type Access } from './scope';
 
 export interface Page<T = Row> {
@@ -155,6 +156,7 @@ function jsonReady(value: unknown): unknown {
 
 /** Inserts a record. A key that exists already answers 409 'duplicate entry' (product.md §D2). */
 export async function insertRow(db: Queryable, e: EntityShape, values: Values, userId: string | null, access?: Access): Promise<Row> {
+  assertDatesInRange(e, values);
   await assertRefsInScope(db, e, values, access);
   const columns = Object.keys(values);
   const params = columns.map((name) => jsonReady(values[name]));
@@ -188,6 +190,7 @@ export async function updateRow(
   baseUpdatedAt?: string,
   access?: Access,
 ): Promise<Row> {
+  assertDatesInRange(e, values);
   await assertRefsInScope(db, e, values, access);
   const where = new Conditions();
   const sets = Object.keys(values).map((name) => `${ident(name)} = ${where.param(jsonReady(values[name]))}`);
@@ -247,6 +250,7 @@ export async function upsertRow(
   userId: string | null,
   access?: Access,
 ): Promise<{ row: Row; inserted: boolean }> {
+  assertDatesInRange(e, values);
   // The key holds the parent (profile sub-records and images): a parent in scope is a record in scope.
   await assertRefsInScope(db, e, values, access);
   const columns = Object.keys(values);

@@ -5,13 +5,13 @@
 // - jobs are every posting, open or closed (the map shows open ones only);
 // - "referrals" are referrals to services (table `referral`); job referrals are counted apart.
 //   A referral's territory is its client's.
-// Organisation scope (schemas/scope.ts): client figures (profiles, referrals, job referrals)
-// count only the records the user may read, i.e. its own organisation's unless role 1 or no
-// organisation; provider, service and job figures count every live record, as every role
+// Organisation scope (schemas/scope.ts figuresScope): client figures (profiles, referrals, job
+// referrals) count every organisation's records for a programme-wide reader (roles 1 and 2),
+// else only the records the user may read (its own organisation's; none without one); provider, service and job figures count every live record, as every role
 // reads them; the badges count the services the user may verify.
 import type { EntityShape } from '../../../schemas/define';
 import { jobReferral, profile, referral, service as serviceEntity, serviceProvider } from '../../../schemas/index';
-import { recordScope, type Actor, type ScopeMode } from '../../../schemas/scope';
+import { figuresScope, recordScope, type Actor } from '../../../schemas/scope';
 import type { Queryable } from '../../db/index';
 import { Conditions, scopeSql } from '../../lib/records';
 import { HORIZON_SQL } from '../sync/feed';
@@ -43,9 +43,10 @@ const SERVICE_TYPE_PARENTS = `SELECT DISTINCT ON (id) id, parent FROM (
 
 const count = (from: string, where = '') => `(SELECT count(*)::int FROM ${from} x ${where})`;
 
-/** `AND <the actor's scope>` for rows of `e` known as `alias`, or nothing when all are in scope. */
-function andScope(e: EntityShape, actor: Actor, where: Conditions, alias: string, mode: ScopeMode = 'read'): string {
-  const condition = scopeSql(e, recordScope(actor, e, mode), where, alias);
+/** `AND <the actor's figures scope>` (schemas/scope.ts figuresScope) for rows of `e` known as
+ * `alias`, or nothing when all are counted. `verify`: the services the actor may verify (badges). */
+function andScope(e: EntityShape, actor: Actor, where: Conditions, alias: string, scope: 'figures' | 'verify' = 'figures'): string {
+  const condition = scopeSql(e, scope === 'figures' ? figuresScope(actor, e) : recordScope(actor, e, 'write'), where, alias);
   return condition ? `AND ${condition}` : '';
 }
 
@@ -177,7 +178,7 @@ export async function pendings(db: Queryable, actor: Actor) {
   const where = new Conditions();
   return db.query(
     `SELECT count(*) FILTER (WHERE s."status" = 0)::int AS "Pending", count(*) FILTER (WHERE s."status" = 2)::int AS "Rejected"
-     FROM ${LIVE_SERVICES} s WHERE s."status" IN (0, 2) ${andScope(serviceEntity, actor, where, 's.', 'write')}`,
+     FROM ${LIVE_SERVICES} s WHERE s."status" IN (0, 2) ${andScope(serviceEntity, actor, where, 's.', 'verify')}`,
     where.params,
   );
 }

@@ -10,12 +10,15 @@ import { registerPasswordRoute } from './password';
 import { registerReadRoutes } from './read';
 import { registerUpdateRoutes } from './update';
 
-export default async function usersPlugin(app: FastifyInstance, options: { db: Db; tokens: TokenService; users: SessionUsers }) {
+export default async function usersPlugin(
+  app: FastifyInstance,
+  options: { db: Db; tokens: TokenService; users: SessionUsers; firstPasswordFile?: string },
+) {
   // A change made here is seen by the very next request's session check (sessionUsers.ts).
   const db = options.users.forgettingAfterEach(options.db);
   const { tokens } = options;
   registerReadRoutes(app, db);
   registerCreateRoutes(app, db);
   registerUpdateRoutes(app, db);
-  registerPasswordRoute(app, db, tokens);
+  registerPasswordRoute(app, db, tokens, options.firstPasswordFile);
 }

@@ -13,6 +13,7 @@ import { fieldError } from '../../lib/errors';
 import type { MessageKey } from '../../lib/messages';
 import { schemas } from './schemas';
 import { endSessions, findUserById, rotateDeviceSecret } from './store';
+import { forgetFirstPassword } from '../../bootstrap';
 
 const RULE_MESSAGES: Record<PasswordRule, MessageKey> = {
   length: 'users.passwordTooShort',
@@ -32,7 +33,9 @@ interface ChangePasswordBody {
   newPassword: string;
 }
 
-export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: TokenService) {
+/** `firstPasswordFile`: the first administrator's generated password (server/bootstrap.ts),
+ * deleted once that administrator has chosen their own. */
+export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: TokenService, firstPasswordFile?: string) {
   app.post<{ Body: ChangePasswordBody }>(
     '/api/users/changepass',
     { schema: schemas.changePassword, config: { beforePasswordChange: true } },
@@ -53,6 +56,7 @@ export function registerPasswordRoute(app: FastifyInstance, db: Db, tokens: Toke
         await rotateDeviceSecret(tx, me.userId);
         return endSessions(tx, me.userId);
       });
+      if (forgetFirstPassword(firstPasswordFile, me.userName)) request.log.info({ file: firstPasswordFile }, 'first-password file deleted');
       // This session goes on, under its own id, with the new token version.
       const token = await sessionToken(tokens, { ...me, tokenVersion }, request.session.sid);
       return { message: translate(requestLang(request), 'users.passwordChanged'), token };

@@ -14,6 +14,7 @@ import {
   TextField,
 } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
+import { dateBounds, localToday } from '../../../schemas/dates';
 import { enumOptions, type DisplayContext } from './fields';
 import { mustAnswer } from './formState';
 import { lookupOptions, type Option } from './lookups';
@@ -51,6 +52,8 @@ function textInputType(field: Field): { type: string; inputMode?: 'email' | 'tel
 }
 
 function numberBounds(field: Field): Record<string, number | string> {
+  // The native date picker offers only the declared range's days (schemas/dates.ts).
+  if (field.kind === 'string' && field.format === 'date' && field.range) return dateBounds(field.range, localToday());
   if (field.kind === 'integer') return { min: field.minimum, max: field.maximum, step: 1 };
   if (field.kind === 'number') return { min: field.minimum, max: field.maximum, step: 'any' };
   if (field.kind === 'lat') return { min: -90, max: 90, step: 'any' };

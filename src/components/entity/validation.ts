@@ -5,6 +5,7 @@
 import type { EntityShape, Field } from '../../../schemas/define';
 import { MAX_INT, UUID_PATTERN, writableFields } from '../../../schemas/define';
 import { DATE_YEAR_PATTERN, MAX_YEAR, MIN_YEAR, TEXT_PATTERN } from '../../../schemas/derive/json-schema';
+import { dateBounds, localToday } from '../../../schemas/dates';
 
 /** A message id and its values; the field's label is added as `field` when shown. */
 export interface Problem {
@@ -57,6 +58,11 @@ function checkString(field: Extract<Field, { kind: 'string' }>, raw: unknown): C
   }
   if (field.format === 'date' && !isValidDate(text)) return { value: text, problem: problem('date') };
   if (field.format === 'date' && !DATE_YEARS.test(text)) return { value: text, problem: yearProblem() };
+  if (field.format === 'date' && field.range) {
+    // The declared range (schemas/dates.ts), the server's rule, from this device's today.
+    const { min, max } = dateBounds(field.range, localToday());
+    if (text < min || text > max) return { value: text, problem: problem('dateOutOfRange', { min, max }) };
+  }
   if (!field.pattern && !TEXT.test(text)) return { value: text, problem: problem('controlChars') };
   if (field.minLength && length(text) < field.minLength) return { value: text, problem: problem('minLength', { limit: field.minLength }) };
   if (length(text) > field.maxLength)

@@ -331,7 +331,9 @@ export function ReportsPage() {
       <GlobalStyles styles={PRINT_STYLES} />
       <Filters filter={filter} onChange={setFilter} lists={lists} invalid={invalid} />
       <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="report-state" data-loading={loading} aria-live="polite">
-        {loading ? intl.formatMessage({ id: 'reports.loading' }) : intl.formatMessage({ id: 'reports.scope' })}
+        {loading
+          ? intl.formatMessage({ id: 'reports.loading' })
+          : intl.formatMessage({ id: can(user?.role, 'stats.programme') ? 'reports.scopeProgramme' : 'reports.scope' })}
       </Typography>
       {report && (
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, opacity: loading ? 0.6 : 1 }}>

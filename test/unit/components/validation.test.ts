@@ -10,6 +10,8 @@ import { createBodySchema } from '../../../schemas/derive/json-schema';
 import { sampleBody } from '../../../schemas/derive/sample';
 import { apprenticeship, job, otherJob, service, serviceProvider, vocational } from '../../../schemas/index';
 import { checkField } from '../../../src/components/entity/validation';
+import { dateOutOfRange } from '../../../schemas/dates';
+import { serverToday } from '../../../server/lib/records/dates';
 
 const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: true, strict: false });
 addFormats(ajv);
@@ -78,7 +80,8 @@ function candidates(field: Field): unknown[] {
 function serverRefuses(entity: EntityShape, base: Record<string, unknown>, name: string, value: unknown): boolean {
   const validate = ajv.compile(createBodySchema(entity));
   const body = { ...base, [name]: value };
-  if (validate(body)) return false;
+  // The declared date ranges are checked by the server's writes, after the schema (schemas/dates.ts).
+  if (validate(body)) return dateOutOfRange(entity, { [name]: value }, serverToday())?.field === name;
   return (validate.errors ?? []).some((e) => e.instancePath === `/${name}` || e.params?.missingProperty === name);
 }
 
