@@ -56,6 +56,9 @@ export const profile = defineEntity({
   rest: '/profile',
   offline: true,
   upload: { order: 7, errorTitle: 'Save Prof basic Error', updateOnDuplicate: true },
+  // 1: `disability` became optional, a yes/no question left unanswered (docs/decisions.md
+  // "Yes/no questions have three states"); stored documents keep their value as they are.
+  rxVersion: 1,
   access: profileAccess,
   owner: { field: 'location', reads: 'own' },
   list: {
@@ -89,7 +92,9 @@ export const profile = defineEntity({
     populationGroup: f.enum({ values: ['resident', 'displaced', 'returnee', 'refugee', 'host', 'other'] }),
     householdSize: f.integer({ minimum: 1, maximum: 50 }),
     educationLevel: f.lookup({ list: 'educationLevel' }),
-    disability: f.boolean({ required: true, default: false }),
+    /** A yes/no question: unanswered (null), yes or no; stored `false` values of before are read
+     * as "no" (docs/decisions.md "Yes/no questions have three states"). */
+    disability: f.boolean(),
     disabilityDetail: text(500, { personal: true }),
     /** The client agreed to the keeping of their data; the form will not save without an answer. */
     consent: f.boolean({ required: true }),

@@ -243,6 +243,15 @@ $$`);
     up: createListIndexes,
   },
   {
+    // A client's disability is a yes/no question with three states (docs/decisions.md "Yes/no
+    // questions have three states"): NULL is "not answered"; the rows stored keep their value.
+    id: '0026-tri-state-answers',
+    up: sql(`
+      ALTER TABLE ${ident(profile.table)} ALTER COLUMN "disability" DROP NOT NULL;
+      ALTER TABLE ${ident(profile.table)} ALTER COLUMN "disability" DROP DEFAULT
+    `),
+  },
+  {
     // Change events name the organisation of every row of organisation data (a sub-record its
     // client's) and the user of a user's change, so that a stream wakes only for what its user
     // may read, and a sign-in only its own user's streams (docs/decisions.md "Change events name

@@ -16,7 +16,7 @@ import {
 import type { EntityShape, Field } from '../../../schemas/define';
 import { dateBounds, localToday } from '../../../schemas/dates';
 import { enumOptions, type DisplayContext } from './fields';
-import { mustAnswer } from './formState';
+import { isQuestion } from './formState';
 import { lookupOptions, type Option } from './lookups';
 import { LookupMultiSelect } from './LookupMultiSelect';
 
@@ -115,9 +115,10 @@ function SwitchInput({ field, id, label, value, error, disabled, onChange, onBlu
   );
 }
 
-/** Yes or no, neither chosen at first: a question the user must answer (consent). */
+/** Yes or no, neither chosen at first. A question the user must answer (consent) has those two;
+ * an optional one a third, "Not answered", to take an answer back. */
 function YesNoInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
-  const shown = value === true ? 'yes' : value === false ? 'no' : '';
+  const shown = value === true ? 'yes' : value === false ? 'no' : 'unanswered';
   return (
     <FormControl error={Boolean(error)} disabled={disabled} required={field.required}>
       <FormLabel id={`${id}-label`}>{label}</FormLabel>
@@ -126,11 +127,12 @@ function YesNoInput({ field, id, label, value, error, disabled, ctx, onChange, o
         aria-labelledby={`${id}-label`}
         name={id}
         value={shown}
-        onChange={(event) => onChange(event.target.value === 'yes')}
+        onChange={(event) => onChange(event.target.value === 'unanswered' ? null : event.target.value === 'yes')}
         onBlur={onBlur}
       >
         <FormControlLabel value="yes" control={<Radio id={id} />} label={ctx.t('entityGrid.yes')} />
         <FormControlLabel value="no" control={<Radio />} label={ctx.t('entityGrid.no')} />
+        {!field.required && <FormControlLabel value="unanswered" control={<Radio />} label={ctx.t('entityForm.unanswered')} />}
       </RadioGroup>
       {error && <FormHelperText>{error}</FormHelperText>}
     </FormControl>
@@ -214,7 +216,7 @@ function EnumInput({ entity, name, field, id, label, value, error, disabled, ctx
 export function FieldInput(props: FieldInputProps) {
   switch (props.field.kind) {
     case 'boolean':
-      return mustAnswer(props.field) ? <YesNoInput {...props} /> : <SwitchInput {...props} />;
+      return isQuestion(props.field) ? <YesNoInput {...props} /> : <SwitchInput {...props} />;
     case 'lookup':
       return <LookupInput {...props} />;
     case 'enum':

@@ -52,6 +52,9 @@ export function enumOptions(entity: EntityShape, name: string, t: Translate): Op
   return field.values.map((value) => ({ value, label: t(enumLabel(entity.name, name, field, value)) }));
 }
 
+/** How an unanswered yes/no question reads (docs/decisions.md "Yes/no questions have three states"). */
+export const UNANSWERED = '—';
+
 function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || value === '';
 }
@@ -102,6 +105,8 @@ function spreadsheetDateTime(value: string): string {
  * numbers, not as text: 'Nov 21, 2026' is text to a French Excel. */
 export function exportValue(entity: EntityShape, name: string, value: unknown, ctx: DisplayContext): string {
   const field = fieldOf(entity, name);
+  // An unanswered yes/no question reads "—", as on the client's page: never an empty "no".
+  if (field?.kind === 'boolean' && isEmpty(value)) return UNANSWERED;
   if (!field || isEmpty(value)) return '';
   switch (field.kind) {
     case 'integer':

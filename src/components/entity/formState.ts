@@ -16,11 +16,18 @@ export function defaultFormFields(entity: EntityShape): string[] {
 /** A required yes/no question without a default (a client's consent) must be answered: it
  * starts unanswered, not as a silent "no". */
 export function mustAnswer(field: Field): boolean {
-  return field.kind === 'boolean' && field.required === true && field.default === undefined;
+  return isQuestion(field) && field.required === true;
+}
+
+/** A yes/no question (a boolean without a default): it starts unanswered, and an optional one
+ * may stay so: "not asked" and "no" are different answers (docs/decisions.md "Yes/no questions
+ * have three states"). A boolean with a default (a job's "open") is a switch. */
+export function isQuestion(field: Field): boolean {
+  return field.kind === 'boolean' && field.default === undefined;
 }
 
 function emptyValue(field: Field): unknown {
-  if (field.kind === 'boolean') return mustAnswer(field) ? null : (field.default ?? false);
+  if (field.kind === 'boolean') return isQuestion(field) ? null : field.default;
   if ('default' in field && field.default !== undefined) return field.default;
   return field.kind === 'lookup' ? null : '';
 }
