@@ -20,6 +20,8 @@ export const PERMISSIONS = {
   'route.offlinehp': ALL,
   'route.users': ALL,
   'route.lists': ALL,
+  // The organisations' own screen (their list, edited apart from List Management).
+  'route.organisations': [1],
   'route.serviceproviders': [1, 3, 4, 5, 6, 7],
   'route.availablejobs': [1, 3, 4, 5, 6, 7],
   'route.profiles': [1, 3, 4, 5],
@@ -32,6 +34,7 @@ export const PERMISSIONS = {
   'menu.administration': [1, 7],
   'menu.userManagement': [1, 7],
   'menu.listManagement': [1],
+  'menu.organisations': [1],
   'menu.changePassword': ALL,
   'menu.serviceProviders': except(2),
   'menu.services': except(2),
@@ -89,6 +92,27 @@ export type Permission = keyof typeof PERMISSIONS;
  * or 7 (an organisation admin must not make or edit its peers or the super admins), and not
  * 2: reports span every organisation, so granting them is a programme decision (role 1). */
 export const STAFF_ROLES: readonly Role[] = [3, 4, 5, 6];
+
+/** What a role may do, in the words the user form and the help use (`roleAbility.<key>`): the
+ * permissions of the matrix that name a capability, in this order. A role's description is
+ * read from the matrix, never written apart from it. */
+export const ROLE_ABILITIES = [
+  'stats.programme',
+  'reports.read',
+  'profiles.write',
+  'referrals.write',
+  'serviceProviders.write',
+  'jobs.write',
+  'services.verify',
+  'users.manage',
+  'lists.write',
+  'audit.read',
+] as const satisfies readonly Permission[];
+
+/** The abilities `role` holds (ROLE_ABILITIES), for the screens that describe a role. */
+export function abilitiesOf(role: number | null | undefined): Permission[] {
+  return ROLE_ABILITIES.filter((permission) => can(role, permission));
+}
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'number' && (ROLES as readonly number[]).includes(value);

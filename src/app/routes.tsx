@@ -148,6 +148,13 @@ const signedInRoutes: RouteObject[] = [
       return () => serverOnly('screens.lists', <ListsPage />);
     }, 'route.lists'),
   },
+  {
+    path: 'organisations',
+    ...lazyScreen(async () => {
+      const { ListsPage, ORGANISATIONS } = await import('../features/lists');
+      return () => serverOnly('screens.organisations', <ListsPage only={ORGANISATIONS} />);
+    }, 'route.organisations'),
+  },
   lazyArea('serviceproviders', 'route.serviceproviders', async () => {
     const [{ providerRoutes }, { serviceRoutes }] = await Promise.all([import('../features/providers'), import('../features/services')]);
     return featureRoutes([...providerRoutes, ...serviceRoutes]);

@@ -119,8 +119,11 @@ describe('lookup lists', () => {
     const { context, page } = await newPage(browser, { baseURL: t.url, lang: 'fr', viewport: PHONE });
     await context.addInitScript(() => localStorage.setItem('theme', 'dark'));
     await signIn(page, t.admin.userName, t.admin.password);
-    await page.goto('/lists?list=organisation');
+    // The organisations have their own screen, from the menu (not under List Management).
+    await page.goto('/organisations');
+    await page.getByRole('heading', { name: 'Organisations', level: 1 }).waitFor();
     await page.getByRole('list', { name: 'Organisations' }).getByText('ICRS', { exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Liste' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Ajouter un élément' }).click();
     await page
       .getByRole('dialog', { name: 'Nouvel élément' })

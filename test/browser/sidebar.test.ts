@@ -12,6 +12,7 @@ let browser: Browser;
 const EXPECTED_MENU: Record<number, string[]> = {
   1: [
     'User Management',
+    'Organisations',
     'List Management',
     'Audit log',
     'Change Password',

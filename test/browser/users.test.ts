@@ -47,7 +47,13 @@ describe('user management', () => {
     await page.getByRole('heading', { name: 'Add a user' }).waitFor();
     await page.getByLabel(/^Name/).fill('Awa Diallo');
     await page.getByLabel(/^User name/).fill('awa.diallo');
-    await choose(page, /^Role/, 'Field officer');
+    await choose(page, /^Role/, 'Case manager');
+    await page.getByTestId('role-help').getByText('register and edit clients').waitFor(); // what the role may do, from the matrix
+    await page
+      .getByTestId('role-reach')
+      .getByText(/no client/)
+      .waitFor(); // no organisation chosen yet
+    expect(await page.getByRole('combobox', { name: /^Organisation/ }).inputValue()).toBe(''); // not "#0"
     await page.getByRole('combobox', { name: /^Organisation/ }).fill('Youth Support');
     await page.getByRole('option', { name: 'Youth Support Centre' }).click();
     await page.getByLabel(/^Password/).fill('awa.diallo-2026');
@@ -58,7 +64,17 @@ describe('user management', () => {
     expect(await page.getByLabel(/^Must change the password/).isChecked()).toBe(true);
     await expectAxeClean(page, 'add user form');
     await page.getByRole('button', { name: 'Create the account' }).click();
+    // The first password, shown once, with a copy button; the account opens once it is closed.
+    const created = page.getByRole('dialog', { name: 'Account created' });
+    expect(await created.getByTestId('created-password').textContent()).toBe(TEMPORARY);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+    await created.getByRole('button', { name: 'Copy the password' }).click();
+    await created.getByText('Password copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(TEMPORARY);
+    await expectAxeClean(page, 'account created dialog');
+    await created.getByRole('button', { name: 'Done, open the account' }).click();
     await page.getByRole('heading', { name: 'Edit user: Awa Diallo' }).waitFor();
+    expect(await page.getByText(TEMPORARY).count()).toBe(0); // never shown again
     expect(await userNamed('awa.diallo')).toMatchObject({
       role: 4,
       location: 3,
@@ -176,7 +192,7 @@ describe('user management', () => {
     expect(await page.getByRole('combobox', { name: /^Organisation/ }).count()).toBe(0);
     await page.getByRole('combobox', { name: /^Role/ }).click();
     const roles = await page.getByRole('option').allTextContents();
-    expect(roles).toEqual(['Case manager', 'Field officer', 'Social worker', 'Service provider focal point']);
+    expect(roles).toEqual(['Field worker', 'Case manager', 'Social worker', 'Service provider focal point']);
     await page.getByRole('option', { name: 'Social worker' }).click();
     await page.getByLabel(/^Name/).fill('Kito Field');
     await page.getByLabel(/^User name/).fill('kito.field');

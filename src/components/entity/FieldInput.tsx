@@ -141,7 +141,9 @@ function YesNoInput({ field, id, label, value, error, disabled, ctx, onChange, o
 
 function LookupInput({ field, id, label, value, error, disabled, ctx, onChange, onBlur }: FieldInputProps) {
   if (field.kind !== 'lookup') return null;
-  const current = value === null || value === undefined || value === '' ? null : Number(value);
+  // 0 is "none" where the field allows it (a user without an organisation): an empty box, not "#0".
+  const number = value === null || value === undefined || value === '' ? null : Number(value);
+  const current = field.allowNone && number === 0 ? null : number;
   const options = lookupOptions(ctx.lists, field.list, ctx.lang, { activeOnly: true, keep: current });
   const selected = options.find((o) => o.value === current) ?? null;
   return (
@@ -153,7 +155,7 @@ function LookupInput({ field, id, label, value, error, disabled, ctx, onChange, 
       autoHighlight
       getOptionLabel={(option) => option.label}
       isOptionEqualToValue={(a, b) => a.value === b.value}
-      onChange={(_event, option) => onChange(option ? option.value : null)}
+      onChange={(_event, option) => onChange(option ? option.value : field.allowNone ? 0 : null)}
       onBlur={onBlur}
       noOptionsText={ctx.t('entityForm.noOptions')}
       renderInput={(params) => <TextField {...params} label={label} required={field.required} error={Boolean(error)} helperText={error} />}

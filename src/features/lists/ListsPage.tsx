@@ -166,22 +166,27 @@ function ItemRow({ item, index, count, canMove, usage, parentName, busy, editabl
   );
 }
 
-export function ListsPage() {
+/** The list with a screen of its own (menu "Organisations"), left out of List Management. */
+export const ORGANISATIONS = 'organisation';
+
+/** `only`: one list on its own screen (the organisations), without the list choice. */
+export function ListsPage({ only }: { only?: string } = {}) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const lang = langOf(intl.locale);
   const { lists, error, reload, replace } = useLists();
   const editable = can(useSessionUser()?.role, 'lists.write');
   const [params, setParams] = useSearchParams();
-  const key = params.get('list') ?? 'territory';
-  const list = lists?.find((l) => l.key === key) ?? lists?.[0];
+  const key = only ?? params.get('list') ?? 'territory';
+  const choices = lists?.filter((l) => l.key !== ORGANISATIONS);
+  const list = only ? lists?.find((l) => l.key === only) : (choices?.find((l) => l.key === key) ?? choices?.[0]);
   const usage = useUsage(list, editable);
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
   const [busy, setBusy] = useState(false);
   const [conflict, setConflict] = useState(false);
   const sortedLists = useMemo(
-    () => [...(lists ?? [])].sort((a, b) => say(`lists.name.${a.key}`).localeCompare(say(`lists.name.${b.key}`), lang)),
+    () => [...(choices ?? [])].sort((a, b) => say(`lists.name.${a.key}`).localeCompare(say(`lists.name.${b.key}`), lang)),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `say` follows `lang`
     [lists, lang],
   );
@@ -250,7 +255,7 @@ export function ListsPage() {
 
   return (
     <Page
-      title={say('screens.lists')}
+      title={say(only ? 'screens.organisations' : 'screens.lists')}
       actions={
         editable && (
           <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({})} disabled={busy}>
@@ -259,24 +264,31 @@ export function ListsPage() {
         )
       }
     >
+      {only && (
+        <Typography variant="body2" color="text.secondary">
+          {say('lists.organisationsIntro')}
+        </Typography>
+      )}
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-        <TextField
-          select
-          label={say('lists.choose')}
-          value={list.key}
-          onChange={(event) => {
-            setSearch('');
-            setConflict(false);
-            setParams({ list: event.target.value }, { replace: true });
-          }}
-          sx={{ minWidth: 260, flex: '1 1 260px' }}
-        >
-          {sortedLists.map((l) => (
-            <MenuItem key={l.key} value={l.key}>
-              {say(`lists.name.${l.key}`)} ({formatNumber(l.items.length, lang)})
-            </MenuItem>
-          ))}
-        </TextField>
+        {!only && (
+          <TextField
+            select
+            label={say('lists.choose')}
+            value={list.key}
+            onChange={(event) => {
+              setSearch('');
+              setConflict(false);
+              setParams({ list: event.target.value }, { replace: true });
+            }}
+            sx={{ minWidth: 260, flex: '1 1 260px' }}
+          >
+            {sortedLists.map((l) => (
+              <MenuItem key={l.key} value={l.key}>
+                {say(`lists.name.${l.key}`)} ({formatNumber(l.items.length, lang)})
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
         <TextField
           label={say('lists.search')}
           value={search}

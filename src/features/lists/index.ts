@@ -1,2 +1,2 @@
 // Public surface of the lookup-list administration (issue 14).
-export { ListsPage } from './ListsPage';
+export { ListsPage, ORGANISATIONS } from './ListsPage';

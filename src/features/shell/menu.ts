@@ -4,6 +4,7 @@ import AddBusinessIcon from '@mui/icons-material/AddBusiness';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import BlockIcon from '@mui/icons-material/Block';
 import BusinessIcon from '@mui/icons-material/Business';
+import CorporateFareIcon from '@mui/icons-material/CorporateFare';
 import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
@@ -57,6 +58,13 @@ function rules(lang: Lang): GroupRule[] {
       permission: 'menu.administration',
       items: [
         { id: 'users', labelId: 'menu.userManagement', to: '/users', icon: GroupIcon, permission: 'menu.userManagement' },
+        {
+          id: 'organisations',
+          labelId: 'menu.organisations',
+          to: '/organisations',
+          icon: CorporateFareIcon,
+          permission: 'menu.organisations',
+        },
         { id: 'lists', labelId: 'menu.listManagement', to: '/lists', icon: ListAltIcon, permission: 'menu.listManagement' },
         { id: 'audit', labelId: 'menu.audit', to: '/audit', icon: HistoryIcon, permission: 'menu.audit' },
       ],

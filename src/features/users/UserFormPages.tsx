@@ -11,6 +11,8 @@ import { notify } from '../../lib/notify';
 import { can } from '../../lib/permissions';
 import { HistorySection } from '../audit';
 import { AdminActions } from './AdminActions';
+import { CreatedDialog, type CreatedAccount } from './CreatedDialog';
+import { organisationRule, RoleHelp } from './RoleHelp';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { ProfilePage } from './ProfilePage';
@@ -74,6 +76,7 @@ export function UserAddPage() {
   const actor = useSessionUser();
   const navigate = useNavigate();
   const [entity] = useState(() => adminEntity(actor, true));
+  const [created, setCreated] = useState<(CreatedAccount & { userId: string }) | null>(null);
   const staff = !can(actor?.role, 'users.createAny'); // role 7: its own organisation's staff
   if (!actor) return null;
   return (
@@ -83,18 +86,28 @@ export function UserAddPage() {
         entity={entity}
         fields={adminFields(actor)}
         initialValues={{ mustChangePassword: true, ...(staff ? { role: 4, location: actor.location } : {}) }}
-        validate={strengthRule}
+        validate={(values) => ({ ...strengthRule(values), ...organisationRule(values, !staff) })}
         keepDraft={false}
         submitLabel={say('users.create')}
         onCancel={() => void navigate('/users')}
         onSubmit={async (values) => {
           const row = await createUser(actor, values);
           notify.success(say('users.created'), row.userName);
-          void navigate(`/users/edit/${encodeURIComponent(row.userId)}`, { replace: true });
+          // Shown once (CreatedDialog); the account's page opens when it is closed.
+          setCreated({ userId: row.userId, userName: row.userName, password: String(values.password ?? '') });
         }}
       >
-        {(form) => <FirstPassword form={form} />}
+        {(form) => (
+          <>
+            <RoleHelp role={form.values.role} location={form.values.location} showReach={!staff} />
+            <FirstPassword form={form} />
+          </>
+        )}
       </EntityForm>
+      <CreatedDialog
+        account={created}
+        onClose={() => created && void navigate(`/users/edit/${encodeURIComponent(created.userId)}`, { replace: true })}
+      />
     </Page>
   );
 }
@@ -127,6 +140,7 @@ function AdminEdit({ userId }: { userId: string }) {
         recordKey={row.userId}
         initialValues={row}
         keepDraft={false}
+        validate={(values) => organisationRule(values, can(actor.role, 'users.createAny'))}
         onCancel={() => void navigate('/users')}
         onSubmit={async (values) => {
           const saved = await saveOverConflict(
@@ -138,7 +152,9 @@ function AdminEdit({ userId }: { userId: string }) {
           setVersion((n) => n + 1);
           notify.success(say('users.saved'), saved.userName);
         }}
-      />
+      >
+        {(form) => <RoleHelp role={form.values.role} location={form.values.location} showReach={can(actor.role, 'users.createAny')} />}
+      </EntityForm>
       <HistorySection entity="user" recordId={row.userId} />
     </Page>
   );

@@ -152,7 +152,7 @@ describe('the audit screen', () => {
     const text = view.container.querySelector('[data-testid="audit-grid"]')?.textContent ?? '';
     for (const words of [
       'amani',
-      'Field officer',
+      'Case manager',
       'Espoir DRC',
       'Changed',
       'Client',

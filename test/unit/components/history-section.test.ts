@@ -103,7 +103,7 @@ describe('HistorySection', () => {
     expect(first?.getAttribute('data-action')).toBe('update');
     expect(first?.querySelector('[data-testid="history-action"]')?.textContent).toBe('Changed');
     expect(first?.querySelector('[data-testid="history-who"]')?.textContent).toBe(
-      `${formatDateTime('2026-11-21T14:05:00.000Z', 'en')} · amani (Field officer)`,
+      `${formatDateTime('2026-11-21T14:05:00.000Z', 'en')} · amani (Case manager)`,
     );
     expect(first?.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-21T14:05:00.000Z');
     const changes = Array.from(first?.querySelectorAll('[data-testid="history-change"]') ?? []).map((li) => [
@@ -118,7 +118,7 @@ describe('HistorySection', () => {
     ]);
     // A sub-record's change without values: its kind and the changed fields' labels only.
     expect(second?.querySelector('[data-testid="history-action"]')?.textContent).toBe('Changed · Skills');
-    expect(second?.querySelector('[data-testid="history-who"]')?.textContent).toContain('bora (Case manager)');
+    expect(second?.querySelector('[data-testid="history-who"]')?.textContent).toContain('bora (Field worker)');
     expect(second?.querySelector('[data-testid="history-fields"]')?.textContent).toMatch(/^Changed: .+, .+$/);
     expect(second?.querySelector('[data-testid="history-change"]')).toBeNull();
     // A record made offline: the device's time too.

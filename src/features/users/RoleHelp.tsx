@@ -1,0 +1,51 @@
+// What the chosen role may do and what its organisation means, under the user form's role and
+// organisation: read from the role matrix (schemas/roles.ts abilitiesOf) and the organisation
+// rule (schemas/scope.ts), so that the form describes exactly what the server will allow.
+import { Alert, Box, Typography } from '@mui/material';
+import { useIntl } from 'react-intl';
+import { abilitiesOf, can } from '../../../schemas/roles';
+import { lacksOrganisation, NO_ORGANISATION } from '../../../schemas/scope';
+import type { Problem } from '../../components/entity';
+
+/** The organisation rule as the form's cross-field rule: roles 3-7 need one (the server's
+ * users.organisationRequired), said before sending. `withOrganisation`: the form holds one. */
+export function organisationRule(values: Record<string, unknown>, withOrganisation: boolean): Record<string, Problem> {
+  if (!withOrganisation) return {};
+  const role = Number(values.role);
+  const location = Number(values.location ?? NO_ORGANISATION);
+  return lacksOrganisation({ role, location }) ? { location: { id: 'users.roleHelp.needsOrganisation' } } : {};
+}
+
+/** Which sentence says what an account of `role` at `location` sees, organisation-wise. */
+function reachKey(role: number, location: number): string {
+  if (role === 1) return 'users.roleHelp.reach.everything';
+  if (can(role, 'stats.programme'))
+    return location === NO_ORGANISATION ? 'users.roleHelp.reach.programme' : 'users.roleHelp.reach.programmeOrg';
+  return location === NO_ORGANISATION ? 'users.roleHelp.reach.none' : 'users.roleHelp.reach.organisation';
+}
+
+export function RoleHelp({ role, location, showReach }: { role: unknown; location: unknown; showReach: boolean }) {
+  const intl = useIntl();
+  const say = (id: string) => intl.formatMessage({ id });
+  const chosen = Number(role);
+  if (!chosen) return null;
+  const where = Number(location ?? NO_ORGANISATION);
+  const missing = showReach && lacksOrganisation({ role: chosen, location: where });
+  return (
+    <Alert severity={missing ? 'warning' : 'info'} data-testid="role-help" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
+      <Typography component="h2" variant="subtitle2">
+        {intl.formatMessage({ id: 'users.roleHelp.title' }, { role: say(`role.${chosen}`) })}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {abilitiesOf(chosen).map((ability) => (
+          <li key={ability}>{say(`roleAbility.${ability}`)}</li>
+        ))}
+      </Box>
+      {showReach && (
+        <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="role-reach">
+          {say(reachKey(chosen, where))}
+        </Typography>
+      )}
+    </Alert>
+  );
+}
