@@ -99,8 +99,11 @@ describe.each(backends)('first-day data on %s', (backend) => {
       const made = await newClient(A);
       expect(made.status).toBe(201);
       await field.next('tbl_profiles', 0); // the event went out, to those who may read it
-      await t.api('POST', '/jobs/', { token: tokens[`field${A}`], body: sampleBody(entityByName.job, {}) });
-      await reader.next('available-jobs', 0); // the reader's stream works, and came after the profile's event
+      // Then a change it may hear of (a lookup list): its stream works, and came after the profile's event.
+      const admin = await t.login(t.admin.userName, t.admin.password);
+      const [sector] = (await t.server.db.query<{ id: string }>(`SELECT "id" FROM "lists" WHERE "key" = 'sector'`)) as [{ id: string }];
+      expect((await t.api('POST', `/lists/${sector.id}`, { token: admin, body: { fr: 'Pêche', en: 'Fishing' } })).status).toBe(201);
+      await reader.next('lists', 0);
       expect(reader.tables).not.toContain('tbl_profiles');
       reader.close();
       field.close();
