@@ -25,6 +25,7 @@ import { countText, useDisplayContext, type DisplayContext } from '../../compone
 import { formatDateTime } from '../../lib/format';
 import { useServerChanges } from '../../lib/serverChanges';
 import { fetchHistory } from './auditApi';
+import { storyOf, type StoryItem } from './story';
 import { actionLabel, entityLabel, fieldName, historyTables, noteText, roleLabel, valueText } from './describe';
 import { getEntity } from '../../../schemas/index';
 import type { AuditEntry } from './types';
@@ -152,15 +153,15 @@ export function whoText(entry: Pick<AuditEntry, 'userName' | 'role'>, ctx: Displ
   return role ? `${name} (${role})` : name;
 }
 
-export function HistoryEntry({ entry, ctx, ownEntity }: { entry: AuditEntry; ctx: DisplayContext; ownEntity: string }) {
+export function HistoryEntry({ item, ctx, ownEntity }: { item: StoryItem; ctx: DisplayContext; ownEntity: string }) {
+  const { entry } = item;
   const entity = entry.entity ? getEntity(entry.entity) : undefined;
   const label = (name: string) => fieldName(entity, name, ctx.t);
-  const changed = entry.changes ? entry.fields.filter((name) => entry.changes?.[name]) : [];
-  const extra = entry.changes ? [...Object.keys(entry.changes).filter((name) => !entry.fields.includes(name))] : [];
-  const withValues = [...changed, ...extra];
-  const namesOnly = entry.fields.filter((name) => !withValues.includes(name));
+  const withValues = item.fields.filter((name) => entry.changes?.[name] && name !== 'feedback');
+  const namesOnly = item.fields.filter((name) => !entry.changes?.[name]);
   // A sub-record (a client's skills, a referral) says which one; a photo's action says it already.
   const part = entry.entity && entry.entity !== ownEntity && !entry.action.startsWith('image.') ? entityLabel(entry.entity, ctx.t) : '';
+  const action = item.followUp ? ctx.t('audit.history.followUp') : actionLabel(entry.action, ctx.t);
   return (
     <ListItem
       disableGutters
@@ -172,14 +173,20 @@ export function HistoryEntry({ entry, ctx, ownEntity }: { entry: AuditEntry; ctx
       sx={{ display: 'block', py: 1 }}
     >
       <Typography variant="subtitle2" component="p" data-testid="history-action">
-        {actionLabel(entry.action, ctx.t)}
+        {action}
         {part ? ` · ${part}` : ''}
+        {item.count > 1 ? ` · ${ctx.t('audit.history.times', { count: item.count })}` : ''}
       </Typography>
       <Typography variant="body2" color="text.secondary" data-testid="history-who">
         <time dateTime={entry.at}>{formatDateTime(entry.at, ctx.lang)}</time>
         {` · ${whoText(entry, ctx)}`}
         {entry.deviceAt ? ` · ${ctx.t('audit.history.deviceAt', { date: formatDateTime(entry.deviceAt, ctx.lang) })}` : ''}
       </Typography>
+      {item.followUp && (
+        <Typography variant="body2" data-testid="history-follow-up" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {item.followUp}
+        </Typography>
+      )}
       {entry.note && (
         <Typography variant="body2" data-testid="history-note" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {noteText(entry, ctx.t)}
@@ -253,8 +260,8 @@ function HistoryBody({
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
       <List dense disablePadding data-testid="history-list">
-        {state.rows.map((entry) => (
-          <HistoryEntry key={entry.id} entry={entry} ctx={ctx} ownEntity={entity} />
+        {storyOf(state.rows).map((item) => (
+          <HistoryEntry key={item.entry.id} item={item} ctx={ctx} ownEntity={entity} />
         ))}
       </List>
       {state.status === 'failed' && (
