@@ -199,7 +199,7 @@ describe('clients', () => {
       .getByText(/^Registered on .+ by .+/)
       .waitFor();
     await page.getByTestId('client-social').getByText('Married').waitFor();
-    await page.getByTestId('client-section-security').getByText('Not filled in.').waitFor();
+    await page.getByTestId('client-to-complete').getByTestId('client-empty-security').waitFor();
     await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
     // Its referrals, and the way to make one (issue 12).
     await page.getByTestId('client-referrals').getByRole('link', { name: 'Refer to a service' }).waitFor();

@@ -27,6 +27,24 @@ export async function fetchHistory(entity: string, recordId: string, page: numbe
   return data;
 }
 
+/**
+ * Who created the record, as its history tells it (its oldest entry, a 'create'): the same
+ * entries the record's History shows its reader, so a name is given to whoever may read them
+ * (docs/decisions.md "Who registered a client"). Null when the history does not say, or
+ * cannot be read.
+ */
+export async function creatorName(entity: string, recordId: string): Promise<string | null> {
+  try {
+    const first = await fetchHistory(entity, recordId, 1, 1);
+    if (first.total < 1 || first.totalIsLowerBound) return null;
+    const oldest = first.total === 1 ? first : await fetchHistory(entity, recordId, first.total, 1);
+    const entry = oldest.rows[0];
+    return entry?.action === 'create' && entry.entity === entity && entry.userName ? entry.userName : null;
+  } catch {
+    return null;
+  }
+}
+
 /** GET /api/audit: one page of the log (roles 1 and 7; role 7 sees its organisation's). */
 export async function fetchAudit(filters: AuditFilters, page: number, pageSize: number): Promise<AuditPage> {
   const { data } = await api.get<AuditPage>('/audit', { params: { ...filterParams(filters), page, pageSize }, silent: true });

@@ -4,4 +4,5 @@ export { auditRoutes } from './routes';
 export { HistorySection, type HistorySectionProps } from './HistorySection';
 export { ClientDataActions, type ClientDataActionsProps } from './ClientDataActions';
 export { AUDIT_PATH, AUDIT_CLIENTS_PATH } from './paths';
+export { creatorName } from './auditApi';
 export type { AuditAction, AuditEntry, AuditFilters, AuditPage as AuditPageResult } from './types';

@@ -33,7 +33,7 @@ import { fieldLabel, messageOf, useDisplayContext, type DisplayContext } from '.
 import { ConflictError } from '../../lib/datalayer';
 import { FieldGrid } from '../../components/entity/FieldGrid';
 import { validateValues, type RawValues } from '../../components/entity/validation';
-import { FileSlots, type ExistingImage } from '../../components/images';
+import { FileSlots, NO_IMAGE_CHANGES, type ExistingImage, type ImageChanges } from '../../components/images';
 import { organisationAbbr } from '../../lib/datalayer/lists';
 import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
 import { formatDateTime } from '../../lib/format';
@@ -45,7 +45,7 @@ import { ClientSections, fileSlots } from './ClientSections';
 import { clientPath, CLIENTS_PATH } from './paths';
 import { PossibleDuplicates, useDuplicates } from './PossibleDuplicates';
 import { firstInvalidStep, stepProblems, useRegistration, type Registration, type StoredClient } from './registration';
-import { ProfileNotSaved, saveClient, type PartFailure } from './saveClient';
+import { ProfileNotSaved, saveClient, type PartFailure, type SavePart } from './saveClient';
 import {
   IDENTITY_FIELDS,
   isSubPart,
@@ -82,6 +82,22 @@ function valuesOf(reg: Registration) {
   for (const part of reg.included)
     records[part] = withIdentityShared(part, validateValues(SUB_RECORDS[part], reg.parts[part]).values, profileValues);
   return { profileValues, records };
+}
+
+/** What saving one section sends: its record only (the profile is taken as it is stored), the
+ * profile only for the identity and the basic services, the files only for the files. */
+function sectionWork(
+  section: StepId,
+  records: Partial<Record<SubPart, Record<string, unknown>>>,
+  files: ImageChanges,
+): { records: Partial<Record<SubPart, Record<string, unknown>>>; files: ImageChanges; done: SavePart[] } {
+  const own = isSubPart(section) && records[section] ? { [section]: records[section] } : {};
+  const profileSaved = section !== 'identity' && section !== 'services';
+  return {
+    records: own,
+    files: section === 'files' ? files : NO_IMAGE_CHANGES,
+    done: profileSaved ? ['profile'] : [],
+  };
 }
 
 /** A photo or document going to the server: which one and how much of it has left. */
@@ -123,7 +139,10 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const [sending, setSending] = useState<{ slot: string; sent: number } | null>(null);
   const [showRestored, setShowRestored] = useState(restored !== null);
   const editing = editedId !== null;
-  const step = STEPS[reg.step] ?? 'identity';
+  /** An edit opened from one section of the client's page: that step alone, saved alone
+   * (docs/decisions.md "A section edit saves its section"). */
+  const section = editing && initialStep && initialStep !== 'review' ? initialStep : null;
+  const step = section ?? STEPS[reg.step] ?? 'identity';
   const noOrganisation = !editing && !organisationAbbr(user, ctx.lists);
   const identity = validateValues(profile, reg.identity).values;
   const duplicateQuery =
@@ -170,7 +189,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   };
 
   const save = async () => {
-    const invalid = firstInvalidStep(reg);
+    const invalid = section ? (Object.keys(stepProblems(reg, section)).length ? section : null) : firstInvalidStep(reg);
     if (invalid) {
       tryStep(invalid);
       goTo(STEPS.indexOf(invalid));
@@ -180,8 +199,9 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     setFailures([]);
     setProfileError(null);
     const { profileValues, records } = valuesOf(reg);
+    const sent = section ? sectionWork(section, records, files) : { records, files, done: reg.done };
     const recordInput = Object.fromEntries(
-      Object.entries(records).map(([part, values]) => {
+      Object.entries(sent.records).map(([part, values]) => {
         const was = stored?.records[part as SubPart];
         const done = reg.done.includes(part as SubPart);
         return [part, { values, exists: Boolean(was) || done, basedOn: reg.basedOn[part as SubPart] }];
@@ -198,8 +218,8 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
         basedOn: reg.basedOn.profile,
         profileValues,
         records: recordInput,
-        files,
-        done: new Set(reg.done),
+        files: sent.files,
+        done: new Set(sent.done),
         onFileProgress: (slot, sent) => setSending({ slot, sent }),
       });
       if (result.failures.length) {
@@ -302,7 +322,14 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       {saving ? ctx.t('entityForm.saving') : ctx.t(failures.length ? 'clients.form.retry' : 'entityForm.save')}
     </Button>
   );
-  const buttons = (
+  const buttons = section ? (
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end', mt: 2 }}>
+      <Button onClick={cancel} disabled={saving} sx={{ mr: 'auto' }}>
+        {ctx.t('entityForm.cancel')}
+      </Button>
+      {saveButton}
+    </Box>
+  ) : (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end', mt: 2 }}>
       <Button onClick={cancel} disabled={saving} sx={{ mr: 'auto' }}>
         {ctx.t('entityForm.cancel')}
@@ -391,46 +418,52 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
         </Alert>
       )}
       <PossibleDuplicates rows={duplicates} ctx={ctx} />
-      <Card variant="outlined">
-        <CardContent sx={{ p: { xs: 1.5, sm: 2 } }}>
-          <Stepper
-            activeStep={reg.step}
-            orientation={vertical ? 'vertical' : 'horizontal'}
-            nonLinear
-            alternativeLabel={!vertical}
-            sx={{ mb: vertical ? 0 : 3 }}
-          >
-            {STEPS.map((s, index) => {
-              const optional = isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined;
-              // A skipped optional record is not done: no tick.
-              const skipped = isSubPart(s) && !reg.included.includes(s);
-              const done = index < reg.reached && index !== reg.step && !skipped && Object.keys(stepProblems(reg, s)).length === 0;
-              // On a phone the steps are a plain list with the current one open (Back and Next
-              // move, the review's Edit buttons jump); on a wide screen each step is a tab.
-              return (
-                <Step key={s} completed={done}>
-                  {vertical ? (
-                    <StepLabel
-                      optional={optional}
-                      id={`client-step-${s}`}
-                      tabIndex={-1}
-                      sx={{ scrollMarginTop: { xs: 64, sm: 72 }, outline: 'none' }}
-                    >
-                      {ctx.t(`clients.steps.${s}`)}
-                    </StepLabel>
-                  ) : (
-                    <StepButton onClick={() => goTo(index)} disabled={saving || index > reg.reached} optional={optional}>
-                      {ctx.t(`clients.steps.${s}`)}
-                    </StepButton>
-                  )}
-                  {vertical && <StepContent>{index === reg.step && current}</StepContent>}
-                </Step>
-              );
-            })}
-          </Stepper>
-          {!vertical && current}
-        </CardContent>
-      </Card>
+      {section ? (
+        <Card variant="outlined">
+          <CardContent sx={{ p: { xs: 1.5, sm: 2 } }}>{current}</CardContent>
+        </Card>
+      ) : (
+        <Card variant="outlined">
+          <CardContent sx={{ p: { xs: 1.5, sm: 2 } }}>
+            <Stepper
+              activeStep={reg.step}
+              orientation={vertical ? 'vertical' : 'horizontal'}
+              nonLinear
+              alternativeLabel={!vertical}
+              sx={{ mb: vertical ? 0 : 3 }}
+            >
+              {STEPS.map((s, index) => {
+                const optional = isSubPart(s) ? <Typography variant="caption">{ctx.t('clients.form.optional')}</Typography> : undefined;
+                // A skipped optional record is not done: no tick.
+                const skipped = isSubPart(s) && !reg.included.includes(s);
+                const done = index < reg.reached && index !== reg.step && !skipped && Object.keys(stepProblems(reg, s)).length === 0;
+                // On a phone the steps are a plain list with the current one open (Back and Next
+                // move, the review's Edit buttons jump); on a wide screen each step is a tab.
+                return (
+                  <Step key={s} completed={done}>
+                    {vertical ? (
+                      <StepLabel
+                        optional={optional}
+                        id={`client-step-${s}`}
+                        tabIndex={-1}
+                        sx={{ scrollMarginTop: { xs: 64, sm: 72 }, outline: 'none' }}
+                      >
+                        {ctx.t(`clients.steps.${s}`)}
+                      </StepLabel>
+                    ) : (
+                      <StepButton onClick={() => goTo(index)} disabled={saving || index > reg.reached} optional={optional}>
+                        {ctx.t(`clients.steps.${s}`)}
+                      </StepButton>
+                    )}
+                    {vertical && <StepContent>{index === reg.step && current}</StepContent>}
+                  </Step>
+                );
+              })}
+            </Stepper>
+            {!vertical && current}
+          </CardContent>
+        </Card>
+      )}
     </Box>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import type { BspData } from '../../../schemas/entities/profiles';
 import { recordTitle } from '../../../schemas/index';
@@ -18,35 +19,39 @@ import { formatDate } from '../../lib/format';
 import { can, mayChange } from '../../lib/permissions';
 import type { SessionUser } from '../../lib/session';
 import { userNames } from '../../lib/userNames';
-import { ClientDataActions, HistorySection } from '../audit';
+import { ClientDataActions, creatorName, HistorySection } from '../audit';
 import { ClientReferrals } from '../referrals';
-import { ClientSections } from './ClientSections';
+import { ClientSections, emptySections, type ClientSectionsProps, type EditAction } from './ClientSections';
 import { clientPath, CLIENTS_PATH, editClientPath } from './paths';
 import type { ClientDoc } from './saveClient';
-import { profile, SUB_PARTS } from './steps';
+import { profile, STEPS, SUB_PARTS, type StepId } from './steps';
 import { storedRecord, useClient, useClientFiles, type SubRecordStates } from './useClient';
 
-/** Who registered the client: this user, a name the user may read (roles 1 and 7), or a
- * colleague of the organisation (the record is the organisation's). */
-function useRegisteredBy(doc: ClientDoc, user: SessionUser | null, ctx: DisplayContext): string {
+/** Who registered the client: this user, a name the user may read (roles 1 and 7: the users'
+ * list; anyone who may read the client's history: its creation entry), or, offline or when
+ * neither says, a colleague of the organisation (docs/decisions.md "Who registered a client"). */
+function useRegisteredBy(doc: ClientDoc, user: SessionUser | null, ctx: DisplayContext, online: boolean): string {
   const createdBy = typeof doc.createdBy === 'string' ? doc.createdBy : '';
   const self = user && (!createdBy || createdBy === user.userId);
+  const onServer = !(doc.syncState === 'pending' && doc.syncOp === 'create');
   const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const [creator, setCreator] = useState<string | null>(null);
   useEffect(() => {
-    if (self || !can(user?.role, 'users.manage')) return undefined;
+    if (self || !online) return undefined;
     let current = true;
-    void userNames(api).then((map) => current && setNames(map));
+    if (can(user?.role, 'users.manage')) void userNames(api).then((map) => current && setNames(map));
+    else if (onServer) void creatorName('profile', doc.prof_Id).then((name) => current && setCreator(name));
     return () => {
       current = false;
     };
-  }, [self, user?.role]);
+  }, [self, user?.role, online, onServer, doc.prof_Id]);
   if (self) return user.fullName?.trim() || user.userName;
-  return names.get(createdBy) ?? ctx.t('clients.page.colleague');
+  return names.get(createdBy) ?? creator ?? ctx.t('clients.page.colleague');
 }
 
 function Summary({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
   const user = useSessionUser();
-  const by = useRegisteredBy(doc, user, ctx);
+  const by = useRegisteredBy(doc, user, ctx, useConnected());
   const waiting = doc.syncState === 'pending';
   const when = typeof doc.createdAt === 'string' ? formatDate(doc.createdAt, ctx.lang) : null;
   const organisation = doc.location ? lookupLabel(ctx.lists, 'organisation', doc.location, ctx.lang) : '';
@@ -103,6 +108,46 @@ function ClientData({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
   );
 }
 
+/** The sections that hold nothing yet, folded into one card: each named, with its way to fill it. */
+function ToComplete({ empty, ctx, action }: { empty: readonly StepId[]; ctx: DisplayContext; action?: EditAction }) {
+  if (empty.length === 0) return null;
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="client-to-complete" data-testid="client-to-complete">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+        <Typography id="client-to-complete" component="h2" variant="h6">
+          {ctx.t('clients.page.toComplete', { count: empty.length })}
+        </Typography>
+        <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none', display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+          {empty.map((step) => {
+            const title = ctx.t(`clients.steps.${step}`);
+            return (
+              <Box
+                component="li"
+                key={step}
+                sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}
+                data-testid={`client-empty-${step}`}
+              >
+                <Typography sx={{ flexGrow: 1 }}>{title}</Typography>
+                {action && 'href' in action && (
+                  <Button
+                    component={RouterLink}
+                    to={action.href(step)}
+                    size="small"
+                    startIcon={<AddIcon />}
+                    aria-label={ctx.t('clients.page.fillSection', { section: title })}
+                  >
+                    {ctx.t('clients.page.fill')}
+                  </Button>
+                )}
+              </Box>
+            );
+          })}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
 function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates }) {
   const ctx = useDisplayContext();
   const user = useSessionUser();
@@ -112,6 +157,19 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
   const connected = useConnected();
   const onServer = !(doc.syncState === 'pending' && doc.syncOp === 'create');
   const justSaved = (location.state as { savedRegNo?: string } | null)?.savedRegNo;
+  // Who the client is first, then the referrals and what is left to fill in, then the sections
+  // that hold something; the empty ones are one line each (docs/decisions.md "A client's page").
+  const sections: ClientSectionsProps = {
+    profileValues: doc,
+    bsp: (doc.BspData as BspData | undefined) ?? { appr: [], orgHelp: [] },
+    records: Object.fromEntries(SUB_PARTS.map((p) => [p, storedRecord(records[p])])),
+    existingFiles: files,
+    ctx,
+    action: canWrite ? { href: (step) => editClientPath(doc.prof_Id, step) } : undefined,
+    answeredOnly: true,
+  };
+  const empty = emptySections(sections);
+  const filled = STEPS.filter((step) => step !== 'identity' && step !== 'review' && !empty.includes(step));
   const actions = (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       <Button component={RouterLink} to={CLIENTS_PATH} startIcon={<ArrowBackIcon />}>
@@ -132,14 +190,7 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
         </Alert>
       )}
       <Summary doc={doc} ctx={ctx} />
-      <ClientSections
-        profileValues={doc}
-        bsp={(doc.BspData as BspData | undefined) ?? { appr: [], orgHelp: [] }}
-        records={Object.fromEntries(SUB_PARTS.map((p) => [p, storedRecord(records[p])]))}
-        existingFiles={files}
-        ctx={ctx}
-        action={canWrite ? { href: (step) => editClientPath(doc.prof_Id, step) } : undefined}
-      />
+      <ClientSections {...sections} only={['identity']} />
       {/* The client's referrals (issue 12): made online only; the card says so offline. */}
       {doc.syncState === 'pending' && doc.syncOp === 'create' ? (
         <Alert severity="info" data-testid="client-referrals-later">
@@ -148,6 +199,8 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
       ) : (
         <ClientReferrals profId={doc.prof_Id} />
       )}
+      <ToComplete empty={empty} ctx={ctx} action={sections.action} />
+      <ClientSections {...sections} only={filled} />
       {onServer && connected && can(user?.role, 'clients.handover') && <ClientData doc={doc} ctx={ctx} />}
       {/* Who changed what (issue 28 §2): the client, its sub-records, photos and referrals. */}
       {onServer && <HistorySection entity="profile" recordId={doc.prof_Id} />}

@@ -116,6 +116,23 @@ export interface ClientSectionsProps {
   action?: EditAction;
   /** Shown instead of the identity's registration number while it is not made yet. */
   identityFields?: readonly string[];
+  /** The sections drawn (default all, in the form's order). */
+  only?: readonly StepId[];
+  /** The client's page: unanswered fields are left out (the review shows every one). */
+  answeredOnly?: boolean;
+}
+
+function answered(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+}
+
+/** The sections of a client that hold nothing yet: no record, no service, no file. */
+export function emptySections(props: Pick<ClientSectionsProps, 'bsp' | 'records' | 'existingFiles'>): StepId[] {
+  const empty: StepId[] = [];
+  if (props.bsp.appr.length === 0 && props.bsp.orgHelp.length === 0) empty.push('services');
+  for (const part of SUB_PARTS) if (!props.records[part]) empty.push(part);
+  if (props.existingFiles.length === 0) empty.push('files');
+  return empty;
 }
 
 export function ClientSections({
@@ -127,31 +144,41 @@ export function ClientSections({
   ctx,
   action,
   identityFields = IDENTITY_FIELDS,
+  only,
+  answeredOnly = false,
 }: ClientSectionsProps) {
+  const shows = (step: StepId) => !only || only.includes(step);
+  const names = (values: Values, all: readonly string[]) => (answeredOnly ? all.filter((name) => answered(values[name])) : all);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Section step="identity" ctx={ctx} action={action}>
-        <DetailList items={fieldItems(profile, identityFields, profileValues, ctx)} testId="client-identity" />
-      </Section>
-      <Section step="services" ctx={ctx} action={action}>
-        <BasicServices bsp={bsp} ctx={ctx} />
-      </Section>
-      {SUB_PARTS.map((part) => {
+      {shows('identity') && (
+        <Section step="identity" ctx={ctx} action={action}>
+          <DetailList items={fieldItems(profile, names(profileValues, identityFields), profileValues, ctx)} testId="client-identity" />
+        </Section>
+      )}
+      {shows('services') && (
+        <Section step="services" ctx={ctx} action={action}>
+          <BasicServices bsp={bsp} ctx={ctx} />
+        </Section>
+      )}
+      {SUB_PARTS.filter(shows).map((part) => {
         const values = records[part];
         const entity = SUB_RECORDS[part];
         return (
           <Section key={part} step={part} ctx={ctx} action={action}>
             {values ? (
-              <DetailList items={fieldItems(entity, recordFields(entity), values, ctx)} testId={`client-${part}`} />
+              <DetailList items={fieldItems(entity, names(values, recordFields(entity)), values, ctx)} testId={`client-${part}`} />
             ) : (
               <Typography color="text.secondary">{ctx.t('clients.page.noRecord')}</Typography>
             )}
           </Section>
         );
       })}
-      <Section step="files" ctx={ctx} action={action}>
-        <FileSlots slots={fileSlots(ctx)} existing={existingFiles} value={fileChanges} onChange={() => undefined} readOnly />
-      </Section>
+      {shows('files') && (
+        <Section step="files" ctx={ctx} action={action}>
+          <FileSlots slots={fileSlots(ctx)} existing={existingFiles} value={fileChanges} onChange={() => undefined} readOnly />
+        </Section>
+      )}
     </Box>
   );
 }
