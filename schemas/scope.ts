@@ -77,6 +77,26 @@ export function ownerPath(entity: EntityShape): OwnerPath | undefined {
   throw new Error(`${entity.name}: owner path deeper than ${MAX_DEPTH}`);
 }
 
+/**
+ * The column of a sub-record (an entity owned through its parent) holding its organisation: a
+ * copy of its root's owner that the server keeps (server/lib/records/organisation.ts), so that
+ * the scope, the pull feed and its first page read it from the row's own index instead of
+ * through its parents (docs/decisions.md "Sub-records carry their organisation"). Not a
+ * declared field: never shown, exported, audited or taken from a client.
+ */
+export const ORGANISATION_COLUMN = 'organisation';
+
+/** True for a sub-record: owned through a parent, so it carries ORGANISATION_COLUMN. */
+export const carriesOrganisation = (entity: EntityShape): boolean => (ownerPath(entity)?.steps.length ?? 0) > 0;
+
+/** The column of `entity`'s own rows that names their organisation: a root's owner field, a
+ * sub-record's ORGANISATION_COLUMN; undefined for entities that are not organisation data. */
+export function ownerColumn(entity: EntityShape): string | undefined {
+  const path = ownerPath(entity);
+  if (!path) return undefined;
+  return path.steps.length ? ORGANISATION_COLUMN : path.root.field;
+}
+
 /** True when the entity's records belong to an organisation. */
 export const isOwned = (entity: EntityShape): boolean => ownerPath(entity) !== undefined;
 

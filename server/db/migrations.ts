@@ -10,6 +10,14 @@ import { TICKETS_TABLE_SQL } from '../plugins/sync/tickets';
 import { THROTTLE_TABLE_SQL } from '../lib/throttle';
 import { AUDIT_FUNCTIONS_SQL, AUDIT_GUARDS_SQL, AUDIT_TABLES_SQL, auditTriggerSql } from '../plugins/audit/triggers';
 import { AUDIT_LIST_INDEXES, orderIndexes, searchIndexes } from '../lib/records/listIndexes';
+import {
+  backfillSql,
+  DEPARTURES_TABLE_SQL,
+  organisationColumnSql,
+  organisationIndexesSql,
+  organisationTriggersSql,
+  subRecordEntities,
+} from '../lib/records/organisation';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -233,6 +241,27 @@ $$`);
         SELECT "userId", "deviceSecret", "deviceSecret" FROM ${ident(user.table)} WHERE "deviceSecret" IS NOT NULL
         ON CONFLICT ("userId") DO NOTHING`);
       await tx.query(`UPDATE ${ident(user.table)} SET "deviceSecret" = NULL WHERE "deviceSecret" IS NOT NULL`);
+    },
+  },
+  {
+    // Sub-records carry their organisation (docs/decisions.md "Sub-records carry their
+    // organisation", server/lib/records/organisation.ts): the column, filled from the parent
+    // chain (one UPDATE per table), the triggers keeping it, the departures a move leaves for the
+    // devices of the organisation left, and the indexes of the scope and the pull feed. The
+    // audit and change triggers of the sub-records read the column from now on.
+    id: '0024-subrecord-organisation',
+    up: async (tx) => {
+      const subRecords = subRecordEntities();
+      const statements = [
+        ...DEPARTURES_TABLE_SQL,
+        ...organisationColumnSql(),
+        ...backfillSql(),
+        ...organisationTriggersSql(),
+        ...organisationIndexesSql(),
+        ...subRecords.flatMap(auditTriggerSql),
+        ...subRecords.flatMap(changeTriggerSql),
+      ];
+      for (const statement of statements) await tx.query(statement);
     },
   },
   {

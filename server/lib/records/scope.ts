@@ -4,7 +4,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { getEntity } from '../../../schemas/index';
-import { ownerPath, recordScope, type Actor, type RecordScope, type ScopeMode } from '../../../schemas/scope';
+import { ownerColumn, ownerPath, recordScope, type Actor, type RecordScope, type ScopeMode } from '../../../schemas/scope';
 import type { Queryable } from '../../db/index';
 import { HttpError } from '../errors';
 import { Conditions } from './conditions';
@@ -21,26 +21,18 @@ export const writing = (actor: Actor): Access => ({ actor, mode: 'write' });
 
 /**
  * The SQL condition keeping the rows of `e` (as `alias`, the table's own name by default) to
- * `scope`: a root compares its owner column, a child asks that its parent (through every
- * step up to the root) is in scope. Undefined when nothing is excluded.
+ * `scope`: the row's own owner column, a root's owner field or a sub-record's server-kept copy
+ * of it (schemas/scope.ts ownerColumn), so that an index on it serves the scope. Undefined when
+ * nothing is excluded. A NULL column is a record of no organisation, as 0 (rows older than
+ * that rule): only the scope of no organisation takes it in (docs/decisions.md "Sub-records
+ * carry their organisation").
  */
 export function scopeSql(e: EntityShape, scope: RecordScope, where: Conditions, alias = `${ident(e.table)}.`): string | undefined {
-  const path = ownerPath(e);
-  if (scope === 'all' || !path) return undefined;
+  const column = ownerColumn(e);
+  if (scope === 'all' || !column) return undefined;
   if (scope === 'none') return 'false';
-  const depth = path.steps.length;
-  const rootAlias = depth ? `s${depth}.` : alias;
-  const owner = `${rootAlias}${ident(path.root.field)}`;
-  // Records of no organisation: 0, or NULL for rows older than the rule.
-  let condition = scope.organisation === 0 ? `COALESCE(${owner}, 0) = 0` : `${owner} = ${where.param(scope.organisation)}`;
-  for (let i = depth - 1; i >= 0; i--) {
-    const step = path.steps[i];
-    const outer = i === 0 ? alias : `s${i}.`;
-    const inner = `s${i + 1}`;
-    const join = `${inner}.${ident(step.parent.keyFields[0])} = ${outer}${ident(step.parentField)}`;
-    condition = `EXISTS (SELECT 1 FROM ${ident(step.parent.table)} ${inner} WHERE ${join} AND ${condition})`;
-  }
-  return condition;
+  const owner = `${alias}${ident(column)}`;
+  return scope.organisation === 0 ? `COALESCE(${owner}, 0) = 0` : `${owner} = ${where.param(scope.organisation)}`;
 }
 
 /** The scope condition of `access` for `e`, added to `where`. */

@@ -18,7 +18,7 @@
 import { generatedKey, type EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { profile } from '../../../schemas/index';
-import { AUDIT_LOG, isPrivate, ownerPath } from '../../../schemas/scope';
+import { AUDIT_LOG, carriesOrganisation, isPrivate, ORGANISATION_COLUMN, ownerPath } from '../../../schemas/scope';
 import { CHANGE_CHANNEL, ownerExpression } from '../sync/changes';
 import { actionSql, noteSql } from './actions';
 
@@ -30,6 +30,10 @@ const BOOKKEEPING = ['createdAt', 'updatedAt', 'createdBy', 'updatedBy'];
 /** Server-kept session state: a change of these alone is the trace of another entry (a sign-out,
  * a password change, a first device unlock), not a change of its own. */
 const QUIET = ['tokenVersion', 'deviceSecret'];
+/** Columns the server keeps for itself on some tables (a sub-record's copy of its client's
+ * organisation, server/lib/records/organisation.ts): never a field of the record, so never in
+ * an entry; a change of it alone (its client moved, whose own entry says so) leaves none. */
+const serverKept = (entity: EntityShape): string[] => (carriesOrganisation(entity) ? [ORGANISATION_COLUMN] : []);
 
 /** Where the owner's connection writes the retention at start (server/db/roles.ts): the app's
  * role may read it only, so it cannot lower the retention the purge applies. */
@@ -211,6 +215,7 @@ export function auditTriggerSql(entity: EntityShape): string[] {
   const isRoot = client && !entity.parent;
   const trigger = ident(`${entity.table}_audit`);
   const madeOnDevice = generatedKey(entity);
+  const kept = serverKept(entity);
   // Written for speed (it runs for every row written): C-level jsonb operators where it can,
   // the row as jsonb once, and the users table read only when nobody said who is acting.
   return [
@@ -236,12 +241,17 @@ BEGIN
     SELECT coalesce(array_agg(n.key ORDER BY n.key), '{}'),
            jsonb_object_agg(n.key, jsonb_build_object('before', old_row->n.key, 'after', n.value)) FILTER (WHERE n.key <> ALL(${hidden}))
       INTO changed, diff
-      FROM jsonb_each(new_row - ${sqlList(BOOKKEEPING)}) n
+      FROM jsonb_each(new_row - ${sqlList([...BOOKKEEPING, ...kept])}) n
      WHERE n.value IS DISTINCT FROM old_row->n.key;
-    IF changed <@ ${sqlList(QUIET)} AND cardinality(changed) > 0 THEN RETURN NULL; END IF;
+    IF changed <@ ${sqlList(QUIET)} AND cardinality(changed) > 0 THEN RETURN NULL; END IF;${
+      kept.length
+        ? `
+    IF cardinality(changed) = 0 AND (old_row->'${ORGANISATION_COLUMN}') IS DISTINCT FROM (new_row->'${ORGANISATION_COLUMN}') THEN RETURN NULL; END IF;`
+        : ''
+    }
   ELSIF TG_OP = 'INSERT' THEN
     new_row := to_jsonb(NEW);
-    changed := ARRAY(SELECT jsonb_object_keys(jsonb_strip_nulls(new_row) - ${sqlList([...BOOKKEEPING, ...QUIET])}) ORDER BY 1);
+    changed := ARRAY(SELECT jsonb_object_keys(jsonb_strip_nulls(new_row) - ${sqlList([...BOOKKEEPING, ...QUIET, ...kept])}) ORDER BY 1);
   ELSE
     old_row := to_jsonb(OLD);
     changed := '{}';

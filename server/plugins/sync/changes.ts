@@ -14,7 +14,7 @@ import { ALL_TABLES } from '../../../schemas/changeStream';
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { user as userEntity } from '../../../schemas/index';
-import { AUDIT_LOG, auditScope, inScope, isOwned, mirrorScope, ownerPath, recordScope, type Actor } from '../../../schemas/scope';
+import { AUDIT_LOG, auditScope, inScope, isOwned, mirrorScope, ownerColumn, recordScope, type Actor } from '../../../schemas/scope';
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/index';
 import { canRead } from '../users/scope';
@@ -39,22 +39,12 @@ $$`;
 /** True when the table's events name an organisation: every table of organisation data. */
 export const hasOwnedEvents = (entity: EntityShape): boolean => isOwned(entity);
 
-/** The owner of the row `NEW` (or `OLD` on a delete), through the entity's parents. */
+/** The owner of the row `NEW` (or `OLD` on a delete): its own column, a sub-record's server-kept
+ * copy of its root's (schemas/scope.ts ownerColumn). */
 export function ownerExpression(entity: EntityShape, row: 'NEW' | 'OLD'): string {
-  const path = ownerPath(entity);
-  if (!path) throw new Error(`${entity.name}: no owner`);
-  if (!path.steps.length) return `${row}.${ident(path.root.field)}`;
-  // Innermost first: the root's owner column, found by the chain of parent keys from the row.
-  let key = `${row}.${ident(path.steps[0]?.parentField as string)}`;
-  let sql = '';
-  path.steps.forEach((step, i) => {
-    const alias = `o${i}`;
-    const next = path.steps[i + 1];
-    const column = next ? ident(next.parentField) : ident(path.root.field);
-    sql = `(SELECT ${alias}.${column} FROM ${ident(step.parent.table)} ${alias} WHERE ${alias}.${ident(step.parent.keyFields[0] as string)} = ${key})`;
-    key = sql;
-  });
-  return sql;
+  const column = ownerColumn(entity);
+  if (!column) throw new Error(`${entity.name}: no owner`);
+  return `${row}.${ident(column)}`;
 }
 
 const rowFunction = (entity: EntityShape) => ident(`icrs_notify_${entity.table}`);

@@ -1,12 +1,12 @@
 // The pull feed of one table (GET /api/sync/{table}): rows changed after a checkpoint, in
 // (updatedAt, key) order, limited to what the user's device should mirror.
-import type { EntityShape } from '../../../schemas/define';
-import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
+import { rowFields, type EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { getEntity } from '../../../schemas/index';
-import { mirrorScope } from '../../../schemas/scope';
+import { mirrorScope, ownerColumn } from '../../../schemas/scope';
 import type { Queryable, Row } from '../../db/index';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
+import { DEPARTURES_TABLE, keyExpression, keyFieldsOf } from '../../lib/records/organisation';
 import type { PublicUser } from '../users/store';
 
 /** The most rows of one table a device mirrors on its first pull (product.md §D6: bounded). */
@@ -15,12 +15,6 @@ export const SYNC_WINDOW = 5000;
 export interface Checkpoint {
   updatedAt: string;
   id: string;
-}
-
-/** The key as one text, as the device stores it (composite keys joined like RxDB's `pk`). */
-function keyExpression(e: EntityShape, alias = ''): string {
-  const column = (name: string) => `${alias}${ident(name)}`;
-  return e.keyFields.length === 1 ? `${column(e.keyFields[0])}::text` : e.keyFields.map(column).join(` || '${COMPOSITE_SEPARATOR}' || `);
 }
 
 /** The organisation scope of a device's mirror (schemas/scope.ts mirrorScope): its own
@@ -63,18 +57,56 @@ export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUse
   if (scope) where.add(scope);
   where.add(`t."updatedAt" < ${HORIZON_SQL}`);
   const start = since ?? (await windowStart(db, e, user));
-  if (start) {
-    const after = since ? '>' : '>=';
-    where.add(`(t."updatedAt", ${key}) ${after} (${where.param(start.updatedAt)}::timestamptz, ${where.param(start.id)})`);
-  }
-  const rows = await db.query<Row & { __key: string; __ts: string }>(
-    `SELECT ${feedColumns(e)}, ${key} AS "__key", ${exactTime('t."updatedAt"')} AS "__ts" FROM ${ident(e.table)} t ${where.sql}
-     ORDER BY t."updatedAt", ${key} LIMIT ${where.param(limit)}`,
+  const after = since ? '>' : '>=';
+  if (start) where.add(`(t."updatedAt", ${key}) ${after} (${where.param(start.updatedAt)}::timestamptz, ${where.param(start.id)})`);
+  const max = where.param(limit);
+  const rows = `SELECT ${feedColumns(e)}, ${key} AS "__key", t."updatedAt" AS "__at", false AS "__gone" FROM ${ident(e.table)} t ${where.sql}
+     ORDER BY t."updatedAt", ${key} LIMIT ${max}`;
+  const gone = departures(e, user, where, start, after, max);
+  const page = await db.query<Row & { __key: string; __at: unknown; __gone: boolean; __ts: string }>(
+    `SELECT *, ${exactTime('u."__at"')} AS "__ts" FROM (${gone ? `(${rows}) UNION ALL (${gone})` : rows}) u ORDER BY u."__at", u."__key" LIMIT ${max}`,
     where.params,
   );
-  const last = rows.at(-1);
+  const last = page.at(-1);
   const checkpoint = last ? { updatedAt: last.__ts, id: last.__key } : (since ?? null);
-  return { documents: rows.map(({ __key: _key, __ts: _ts, ...row }) => row), checkpoint };
+  return { documents: page.map(feedDocument), checkpoint };
+}
+
+/** A feed row as the device gets it: the record's columns; a departure only its key, its time
+ * and `_deleted`. */
+function feedDocument({ __key: _key, __at: _at, __gone: gone, __ts: _ts, ...row }: Row & { __gone: boolean }): Row {
+  return gone ? Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null)) : row;
+}
+
+/**
+ * The rows that left the device's organisation after the checkpoint (server/lib/records/
+ * organisation.ts DEPARTURES_TABLE), as removals in the feed's order: a client moved to another
+ * organisation, and its records with it, leave the old organisation's devices at their next
+ * pull (docs/offline-contract.md "Leaving an organisation"). Only the key travels, never what the
+ * row holds now. Undefined when the device mirrors every organisation, or none.
+ */
+function departures(
+  e: EntityShape,
+  user: PublicUser,
+  where: Conditions,
+  start: Checkpoint | undefined,
+  after: string,
+  max: string,
+): string | undefined {
+  const scope = mirrorScope(user, e);
+  if (typeof scope !== 'object' || !ownerColumn(e)) return undefined;
+  const fromKey = new Map(keyFieldsOf(e, 'd."key"'));
+  const columns = rowFields(e).map(
+    ([name]) => `${fromKey.get(name) ?? (name === 'updatedAt' ? 'd."updatedAt"' : 'NULL')} AS ${ident(name)}`,
+  );
+  const conditions = [
+    `d."table" = ${where.param(e.table)}`,
+    `d."organisation" = ${where.param(scope.organisation)}`,
+    `d."updatedAt" < ${HORIZON_SQL}`,
+  ];
+  if (start) conditions.push(`(d."updatedAt", d."key") ${after} (${where.param(start.updatedAt)}::timestamptz, ${where.param(start.id)})`);
+  return `SELECT ${columns.join(', ')}, true AS "_deleted", d."key" AS "__key", d."updatedAt" AS "__at", true AS "__gone"
+     FROM ${ident(DEPARTURES_TABLE)} d WHERE ${conditions.join(' AND ')} ORDER BY d."updatedAt", d."key" LIMIT ${max}`;
 }
 
 /** True for a row of an erased client (issue 28): the client's own row, or one of its records. */
