@@ -7,14 +7,12 @@
 //
 // The load runs as the superuser with `session_replication_role = replica`: no row trigger (the
 // audit and change triggers, the foreign-key checks) fires for the bulk insert, and the audit
-// entries the triggers would have written are inserted directly. The list indexes are dropped
-// during the load and made again after it (faster than keeping them up row by row).
+// entries the triggers would have written are inserted directly. The loaded tables' indexes
+// (all but keys and unique constraints) are dropped during the load and made again after it.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { configFromEnv } from '../../server/config';
-import { AUDIT_LIST_INDEXES, orderIndexes, searchIndexes } from '../../server/lib/records/listIndexes';
-import { serverEntities } from '../../schemas/index';
 
 /** The PostgreSQL server the scratch databases live on (as its superuser). */
 export const SCALE_SERVER = process.env.BENCH_SCALE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
@@ -27,6 +25,8 @@ export const scaleDatabaseUrl = (size: number): string => `${SCALE_SERVER}/icrs_
 const key = (suffix: string) => `lpad(to_hex(n), 8, '0') || '-0000-7000-8000-${suffix}'`;
 const CLIENT_SUFFIX = '00000000c11e';
 const USER_ID = '00000000-0000-7000-8000-0000000b3c11';
+/** The tables the build loads. */
+const LOADED = ['tbl_profiles', 'tbl_skills', 'tbl_profiles_social', 'audit_log', 'users'];
 
 /** The client of row `n`'s key and registration number, as the build stores them. */
 export function scaleClient(n: number): { prof_Id: string; prof_Reg_No: string } {
@@ -95,16 +95,22 @@ export async function ensureScaleDatabase(size: number, log: (line: string) => v
     await client.query('SET statement_timeout = 0');
     await client.query("SET maintenance_work_mem = '256MB'");
     await client.query('SET synchronous_commit = off');
-    const lists = [...serverEntities.flatMap((e) => [...orderIndexes(e), ...searchIndexes(e)]), ...AUDIT_LIST_INDEXES];
-    for (const index of lists) await client.query(`DROP INDEX IF EXISTS "${index.name}"`);
+    // Every index of the loaded tables but their keys and unique constraints, as the server made
+    // them: dropped for the load, made again after it.
+    const { rows: indexes } = await client.query<{ name: string; sql: string }>(
+      `SELECT i.indexname AS name, i.indexdef AS sql FROM pg_indexes i
+       WHERE i.schemaname = 'public' AND i.tablename = ANY($1::text[])
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.indexname))::regclass)`,
+      [LOADED],
+    );
+    for (const index of indexes) await client.query(`DROP INDEX "${index.name}"`);
     await client.query('BEGIN');
     await client.query('SET LOCAL session_replication_role = replica');
     await fill(client, size, log);
     await client.query('COMMIT');
     log(`  ${size}: rows in ${((performance.now() - started) / 1000).toFixed(0)} s; indexes…`);
-    for (const index of lists) await client.query(index.sql);
-    for (const table of ['tbl_profiles', 'tbl_skills', 'tbl_profiles_social', 'audit_log', 'users'])
-      await client.query(`VACUUM ANALYZE "${table}"`);
+    for (const index of indexes) await client.query(index.sql);
+    for (const table of LOADED) await client.query(`VACUUM ANALYZE "${table}"`);
     await client.query(
       `INSERT INTO "settings" ("key", "value") VALUES ('benchScale', $1)
       ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"`,
