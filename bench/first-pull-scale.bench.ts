@@ -86,6 +86,9 @@ const login = async (url: string, userName: string, password: string) =>
   ((await api(url, 'POST', '/login', { userName, password })).result as { user: { token: string } }).user.token;
 
 /** A server process of the tree at `dir` on a fresh database, with the national data and a user. */
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
+
 async function serve(name: string, dir: string, port: number): Promise<Served> {
   const dbUrl = await freshDatabase(`icrs_bench_first_pull_${name}`);
   const child = spawn(path.join(dir, 'node_modules/.bin/tsx'), ['server/main.ts'], {
@@ -102,6 +105,7 @@ async function serve(name: string, dir: string, port: number): Promise<Served> {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  children.push(child);
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
   const db = new pg.Client({ connectionString: dbUrl });

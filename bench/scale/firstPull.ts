@@ -49,10 +49,10 @@ async function fillTable(db: pg.Client, entity: EntityShape, data: NationalData)
   const columns = await columnsOf(db, entity.table);
   const has = new Set(columns.map((c) => c.name));
   const sample = sampleBody(entity, {});
-  const clientKey = `'c' || lpad(i::text, 8, '0')`;
+  const clientKey = `'01900000-0000-7000-8000-' || lpad(i::text, 12, '0')`;
   const special: Record<string, string> = {
     prof_Id: clientKey,
-    prof_Reg_No: `'REG-' || i`,
+    prof_Reg_No: `'REG-' || lpad(i::text, 8, '0')`,
     location: organisationSql(data, 'i'),
     organisation: organisationSql(data, 'i'),
     img_for: `'photo'`,
