@@ -10,6 +10,43 @@ import { isVaultOpen, lockVault, onVaultChange, openWithKey, sharedKey } from '.
 
 const CHANNEL = 'icrs-vault';
 
+/** While a tab's vault is open it writes the time here now and then (a time, no secret): a tab
+ * opened meanwhile waits longer for the key (unlock.ts), since an unlocked tab that is busy or
+ * in the background may answer late, and a late answer must not cost the user their password
+ * (docs/decisions.md "A new tab of an unlocked session"). */
+const ALIVE_KEY = 'icrs.vaultAlive';
+const ALIVE_EVERY_MS = 20_000;
+/** Background tabs' timers may run once a minute (Chromium's intensive throttling): a mark this
+ * recent means a tab may still be open and unlocked. */
+const ALIVE_FOR_MS = 90_000;
+let aliveTimer: ReturnType<typeof setInterval> | null = null;
+
+function markAlive(): void {
+  try {
+    if (tabUser && isVaultOpen(tabUser)) localStorage.setItem(ALIVE_KEY, String(Date.now()));
+  } catch {
+    /* no localStorage: a new tab waits the short time */
+  }
+}
+
+/** True when an unlocked tab of this browser said so lately. */
+export function unlockedTabLately(): boolean {
+  try {
+    return Date.now() - Number(localStorage.getItem(ALIVE_KEY) ?? 0) < ALIVE_FOR_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Clears the mark: this browser's tabs are locked (a lock, a sign-out). */
+export function forgetAlive(): void {
+  try {
+    localStorage.removeItem(ALIVE_KEY);
+  } catch {
+    /* nothing kept */
+  }
+}
+
 type Message =
   | { type: 'ask'; userId: string }
   | { type: 'key'; userId: string; key: CryptoKey; token: string | null }
@@ -46,6 +83,10 @@ function hear(message: Message): void {
 export function joinTabs(userId: string, locked: () => void): void {
   tabUser = userId;
   onLocked = locked;
+  if (!aliveTimer) {
+    aliveTimer = setInterval(markAlive, ALIVE_EVERY_MS);
+    onVaultChange(markAlive);
+  }
   if (channel || typeof BroadcastChannel === 'undefined') return;
   channel = new BroadcastChannel(CHANNEL);
   channel.addEventListener('message', (event: MessageEvent<Message>) => hear(event.data));
@@ -70,6 +111,7 @@ export function keyFromOtherTab(userId: string, waitMs: number): Promise<boolean
 
 /** Tells the user's other tabs to lock (sign-out, idle lock). */
 export function lockOtherTabs(userId: string): void {
+  forgetAlive();
   post({ type: 'lock', userId });
 }
 

@@ -18,7 +18,7 @@ import { fromBase64Url } from './crypto';
 import { keepExportKey } from './exportSeal';
 import { removeKeyring } from './keyring';
 import { closeSealedValues, openSealedValues, removeSealedValues } from './sealedKv';
-import { joinTabs, keyFromOtherTab, lockOtherTabs, shareWithOtherTabs } from './tabs';
+import { joinTabs, keyFromOtherTab, lockOtherTabs, shareWithOtherTabs, unlockedTabLately } from './tabs';
 import { isVaultOpen, lockVault, openAtSignIn, rewrapPassword, unlockWithSecret, type SignInOutcome } from './vault';
 
 /** The secrets of a device answer, as bytes: the current one first, then the ones before. */
@@ -41,6 +41,9 @@ const removeDraftFiles = (userId: string): Promise<void> => import('./draftFiles
 const MARK = 'icrs.unlocked';
 /** How long a page load waits for another tab's key before asking for the password. */
 const TAB_WAIT_MS = 300;
+/** The same, when an unlocked tab said it was open lately (tabs.ts unlockedTabLately): a busy
+ * machine or a background tab may take seconds to answer. */
+const TAB_WAIT_LONG_MS = 4000;
 
 /** What the server says of the signed-in account (GET /api/session/device). */
 export interface DeviceAnswer {
@@ -139,7 +142,7 @@ async function resume(userId: string, token: string | null, onLockedElsewhere: (
     onLockedElsewhere();
   });
   if (isVaultOpen(userId)) return 'open';
-  const fromTab = keyFromOtherTab(userId, TAB_WAIT_MS);
+  const fromTab = keyFromOtherTab(userId, unlockedTabLately() ? TAB_WAIT_LONG_MS : TAB_WAIT_MS);
   const mayAskServer = readMark() === userId && token !== null;
   const check = mayAskServer ? checkDevice(token) : Promise.resolve<DeviceCheck>({ status: 'unreachable' });
   const fromServer = check.then(async (answer) => {
