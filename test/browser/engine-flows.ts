@@ -260,7 +260,12 @@ async function pageState(page: EnginePage): Promise<string> {
     };
     const read = countAll().catch((error: unknown) => `IndexedDB failed: ${String(error)}`);
     const bound = new Promise<string>((resolve) => setTimeout(() => resolve('IndexedDB did not answer in 5 s'), 5_000));
-    return `${location.pathname} | ${await Promise.race([read, bound])} | ${text}`;
+    const alerts = Array.from(document.querySelectorAll('[role="alert"]'), (alert) => alert.textContent ?? '').join(' / ');
+    const fields = Array.from(document.querySelectorAll<HTMLInputElement>('main input:not([type="hidden"]), main textarea'))
+      .slice(0, 8)
+      .map((field) => `${field.name || field.id}=${JSON.stringify(field.value)}`)
+      .join(' ');
+    return `${location.pathname} | ${await Promise.race([read, bound])} | alerts: ${alerts} | fields: ${fields} | ${text}`;
   }, null);
   const bound = new Promise<string>((resolve) => setTimeout(() => resolve('the page did not answer in 15 s'), 15_000));
   return Promise.race([inPage.catch((error: unknown) => `the page failed: ${String(error)}`), bound]);
