@@ -190,6 +190,8 @@ export function describeCriticalFlows(engineName: EngineName): void {
         expect(afterRestart).toContain('icrs.keyring.'); // the device's keys are there, sealed
         expect(needles.filter((needle) => afterRestart.includes(needle))).toEqual([]);
         await page.setOffline(false);
+      } catch (error) {
+        throw new Error(`${String(error)}\n${await pageState(page)}`, { cause: error });
       } finally {
         await page.close();
       }
