@@ -35,11 +35,12 @@ export async function fetchHistory(entity: string, recordId: string, page: numbe
  */
 export async function creatorName(entity: string, recordId: string): Promise<string | null> {
   try {
-    const first = await fetchHistory(entity, recordId, 1, 1);
+    const size = 5; // the smallest page the API offers (PAGE_SIZES)
+    const first = await fetchHistory(entity, recordId, 1, size);
     if (first.total < 1 || first.totalIsLowerBound) return null;
-    const oldest = first.total === 1 ? first : await fetchHistory(entity, recordId, first.total, 1);
-    const entry = oldest.rows[0];
-    return entry?.action === 'create' && entry.entity === entity && entry.userName ? entry.userName : null;
+    const lastPage = Math.ceil(first.total / size);
+    const oldest = (lastPage === 1 ? first : await fetchHistory(entity, recordId, lastPage, size)).rows.at(-1);
+    return oldest?.action === 'create' && oldest.entity === entity && oldest.userName ? oldest.userName : null;
   } catch {
     return null;
   }

@@ -16,7 +16,7 @@ import type { ClientDoc } from './saveClient';
 /** A phone shows who the client is, by their full name, and the number staff quote. */
 const PHONE_COLUMNS = ['fullName', 'prof_Reg_No'] as const;
 const FULL_NAME = ['firstName', 'middleName', 'lastName'] as const;
-const PHONE_LIST_COLUMNS = [...CLIENT_LIST.columns, 'fullName'];
+const PHONE_LIST_COLUMNS = ['fullName', ...CLIENT_LIST.columns];
 
 const fullNameColumns = new Map<string, Readonly<Record<string, CustomColumn>>>();
 

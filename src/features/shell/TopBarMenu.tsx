@@ -59,7 +59,9 @@ export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onCo
           {check(actions.dark)}
         </MenuItem>
         <Divider />
-        <ListSubheader sx={{ lineHeight: '32px' }}>{say('shell.language')}</ListSubheader>
+        <ListSubheader role="presentation" sx={{ lineHeight: '32px' }}>
+          {say('shell.language')}
+        </ListSubheader>
         {LANGS.map((code) => (
           <MenuItem
             key={code}
