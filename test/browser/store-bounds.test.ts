@@ -74,6 +74,11 @@ async function pick(page: Page, label: RegExp, option: string): Promise<void> {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** A deadline the form accepts (within the next years). */
+function inThirtyDays(): string {
+  return new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The job form's required fields. */
 async function fillJob(page: Page, title: string): Promise<void> {
   const form = page.locator('form');
@@ -90,7 +95,7 @@ async function fillJob(page: Page, title: string): Promise<void> {
     .first()
     .fill('4');
   await pick(page, /^Contract/, 'Fixed term');
-  await form.getByLabel(/^Deadline/).fill('2099-12-31');
+  await form.getByLabel(/^Deadline/).fill(inThirtyDays());
   await form
     .getByRole('textbox', { name: /^Description/ })
     .first()
@@ -176,6 +181,34 @@ describe('the device store in a browser', () => {
         [profId],
       );
       expect([profiles[0].n, photos[0].n]).toEqual([1, 1]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('holds a save pressed before the store is open under "Saving…", then saves, never saying the store is closed', async () => {
+    const { context, page } = await offlineWorker();
+    try {
+      // The next page load finds the page busy: the store waits for its first idle moment, held
+      // here until the test lets it go (as offline-start.test.ts does).
+      await context.addInitScript(() => {
+        const held: IdleRequestCallback[] = [];
+        window.requestIdleCallback = (callback) => held.push(callback);
+        Object.assign(window, {
+          releaseIdle: () => held.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
+        });
+      });
+      await page.goto('/availablejobs/add');
+      await fillJob(page, 'Saved before the store opened');
+      expect(await page.evaluate(() => Boolean(window.__icrs?.db))).toBe(false);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('button', { name: 'Saving…' }).waitFor();
+      expect(await page.getByText(/not open yet/).count()).toBe(0);
+
+      await page.evaluate(() => (window as unknown as { releaseIdle: () => void }).releaseIdle());
+      await page.waitForURL((url) => /^\/availablejobs\/[0-9a-f-]{36}$/.test(url.pathname));
+      await storeReady(page);
+      expect(await storedJobTitles(page)).toContain('Saved before the store opened');
     } finally {
       await context.close();
     }

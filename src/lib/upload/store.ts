@@ -1,5 +1,6 @@
 // The engine's reads and writes of icrs_db. Everything the engine knows about what is left to do
 // is read from here at the moment it is needed: a crash loses nothing the store does not hold.
+import { STORE_READ_BOUND_MS, withinBound } from '../db/bounds';
 import type { RxCollection, RxDocument } from 'rxdb';
 import { recordTitle, type EntityShape } from '../../../schemas/define';
 import { COMPOSITE_SEPARATOR } from '../../../schemas/derive/rxdb';
@@ -71,7 +72,13 @@ export async function keysFromIndex(pending: LocalCollection): Promise<string[] 
   if (!table?.schema?.idxByName?.[index]) return undefined;
   // Arrays sort after strings in IndexedDB: ['0','pending'] … ['0','pending', []] holds every
   // ['0','pending', sortDesc, key] and nothing else.
-  const keys = await table.where(index).between(['0', 'pending'], ['0', 'pending', []], true, true).primaryKeys();
+  // Read below RxDB, so outside its storage's bounds: bounded here (docs/decisions.md "The
+  // device's store never waits forever").
+  const keys = await withinBound(
+    table.where(index).between(['0', 'pending'], ['0', 'pending', []], true, true).primaryKeys(),
+    STORE_READ_BOUND_MS,
+    'read',
+  );
   return keys.map(String);
 }
 
