@@ -10,10 +10,13 @@
 //
 // - BENCH_SCALE_SIZES=10000,100000,1000000 the sizes (the first is the ratios' base);
 // - BENCH_RUNS=15 rounds; BENCH_REBUILD=1 builds the databases again;
-// - BENCH_SCALE_PARTS=lists,streams,firstPull the parts to run (default: every part whose module
-//   is there: bench/scale/streams.ts and bench/scale/firstPull.ts are the change stream's and the
-//   first pull's measurements, run after the lists);
+// - BENCH_SCALE_PARTS=lists,streams,firstPull the parts to run (default all three, so that one
+//   command runs the whole issue's measurements): after the lists, the change stream's fan-out
+//   (bench/scale/streams.ts main(); BENCH_STREAMS, BENCH_BASELINE_DIR) and a first sign-in's pull
+//   at national scale (bench/first-pull-scale.bench.ts over bench/scale/firstPull.ts; BENCH_BASE_DIR),
+//   each with its own settings (see those files); BENCH_SCALE_PARTS=streams runs one alone;
 // - BENCH_EXPLAIN=1 prints EXPLAIN (ANALYZE, BUFFERS) of each request's queries at the largest size.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +25,7 @@ import { buildApp, type Server } from '../server/app';
 import { configFromEnv } from '../server/config';
 import { ensureOrganisations } from '../test/helpers/records';
 import { median } from './median';
-import { COMMON_SURNAME, ensureScaleDatabase, RARE_SURNAME, scaleClient, scaleDatabaseUrl } from './scale/build';
+import { COMMON_SURNAME, ensureScaleDatabase, RARE_SURNAME, SCALE_SERVER, scaleClient, scaleDatabaseUrl } from './scale/build';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -170,13 +173,18 @@ async function explain(size: number): Promise<void> {
   await client.end();
 }
 
-/** A part of the issue's measurements in a module of its own, run when it is there. */
-async function runPart(name: string, file: string): Promise<void> {
+/** A part of the issue's measurements in a module of its own, run when it is there: its `main()`
+ * when it exports one (bench/scale/streams.ts), else its own bench script in a child process
+ * (bench/first-pull-scale.bench.ts for bench/scale/firstPull.ts, which needs TEST_DATABASE_URL). */
+async function runPart(name: string, file: string, script: string): Promise<void> {
   if (!PARTS.has(name) || !existsSync(path.join(import.meta.dirname, 'scale', `${file}.ts`))) return;
   console.log(`\n== ${name}`);
   const part = (await import(`./scale/${file}`)) as { main?: () => Promise<void> };
-  if (part.main) await part.main();
-  else console.log(`bench/scale/${file}.ts exports no main(): run it alone`);
+  if (part.main) return part.main();
+  const env = { ...process.env, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? `${SCALE_SERVER}/postgres` };
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), [path.join(import.meta.dirname, script)], { stdio: 'inherit', env });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`${script} ended with ${code}`);
 }
 
 async function main(): Promise<void> {
@@ -192,8 +200,8 @@ async function main(): Promise<void> {
     }
     if (process.env.BENCH_EXPLAIN === '1') await explain(SIZES[SIZES.length - 1] as number);
   }
-  await runPart('streams', 'streams');
-  await runPart('firstPull', 'firstPull');
+  await runPart('streams', 'streams', 'stream-fanout.bench.ts');
+  await runPart('firstPull', 'firstPull', 'first-pull-scale.bench.ts');
 }
 
 await main();
