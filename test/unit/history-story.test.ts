@@ -34,7 +34,7 @@ describe('storyOf', () => {
       entry({ fields: ['updatedAt'], changes: { updatedAt: { before: 'a', after: 'b' } } }),
       entry({ fields: ['phone'], changes: { phone: { before: '+243 1', after: '+243 1' } } }),
       entry({ fields: ['phone'], changes: { phone: { before: '+243 1', after: '+243 2' } } }),
-      entry({ action: 'create', fields: ['firstName', 'lastName'] }),
+      entry({ action: 'create', fields: ['prof_Id', 'firstName', 'lastName'] }),
     ]);
     expect(items.map((i) => [i.entry.action, i.fields])).toEqual([
       ['update', ['phone']],

@@ -35,6 +35,7 @@ export function shownFields(entry: AuditEntry, entity: EntityShape | undefined):
   const named = [...new Set([...entry.fields, ...Object.keys(entry.changes ?? {})])];
   return named.filter((name) => {
     if (BOOKKEEPING.has(name)) return false;
+    if (entity?.keyFields.includes(name)) return false; // the record's key ("Client id"): the entry is about it
     if (entity && !fieldOf(entity, name)) return false;
     const change = entry.changes?.[name];
     return !change || !same(change.before, change.after);

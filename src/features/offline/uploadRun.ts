@@ -117,7 +117,7 @@ export function summaryOf(
       left,
       severity: 'error',
       title: t('offline.noConnectionTitle'),
-      text: left ? `${t('offline.noConnection')} ${kept}` : t('offline.noConnection'),
+      text: left ? `${asSentence(t('offline.noConnection'))} ${kept}` : t('offline.noConnection'),
     };
   if (report.stopped === 'aborted') return { left, severity: 'info', text: `${t('offline.stopped')} ${kept}` };
   if (left === 0)
