@@ -122,6 +122,16 @@ export interface ClientSectionsProps {
   answeredOnly?: boolean;
 }
 
+/** Yes/no questions stay on the page when unanswered, and read "—": "not asked" is not "no"
+ * (docs/decisions.md "Yes/no questions have three states"). */
+const QUESTIONS = new Set(
+  [profile, ...Object.values(SUB_RECORDS)].flatMap((e: EntityShape) =>
+    Object.entries(e.fields)
+      .filter(([, field]) => field.kind === 'boolean' && field.default === undefined)
+      .map(([name]) => name),
+  ),
+);
+
 function answered(value: unknown): boolean {
   return value !== null && value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
 }
@@ -148,7 +158,8 @@ export function ClientSections({
   answeredOnly = false,
 }: ClientSectionsProps) {
   const shows = (step: StepId) => !only || only.includes(step);
-  const names = (values: Values, all: readonly string[]) => (answeredOnly ? all.filter((name) => answered(values[name])) : all);
+  const names = (values: Values, all: readonly string[]) =>
+    answeredOnly ? all.filter((name) => answered(values[name]) || QUESTIONS.has(name)) : all;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
       {shows('identity') && (
