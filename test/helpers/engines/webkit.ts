@@ -36,14 +36,15 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A page script run over `execute/async`: `fn(arg)`, awaited; its error comes back as data (a
- * WebDriver "javascript error" would lose the page's message). */
+/** A page script run over `execute/async`: `fn(arg)`, awaited; its error comes back as data, with
+ * its name and message (a WebDriver "javascript error" would lose them, and WebKit's `stack` of
+ * an error made in a minified chunk can be a bare "@"). */
 function asyncCall(fnSource: string): string {
   return `const done = arguments[arguments.length - 1];
 const arg = arguments[0];
 Promise.resolve()
   .then(() => (${fnSource})(arg))
-  .then((value) => done({ ok: true, value: value === undefined ? null : value }), (error) => done({ ok: false, error: String((error && error.stack) || error) }));`;
+  .then((value) => done({ ok: true, value: value === undefined ? null : value }), (error) => done({ ok: false, error: error instanceof Error ? error.name + ': ' + error.message + ' (' + (error.stack || 'no stack') + ')' : String(error) }));`;
 }
 
 export async function launchWebKit(): Promise<Engine> {
