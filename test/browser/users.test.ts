@@ -200,6 +200,7 @@ describe('user management', () => {
     expect(await page.getByLabel(/^Password/).inputValue()).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
     await expectAxeClean(page, 'add staff form at 360 px');
     await page.getByRole('button', { name: 'Create the account' }).click();
+    await page.getByRole('dialog', { name: 'Account created' }).getByRole('button', { name: 'Done, open the account' }).click();
     await page.getByRole('heading', { name: 'Edit user: Kito Field' }).waitFor();
     expect(await userNamed('kito.field')).toMatchObject({ role: 5, location: orgAdmin.location, mustChangePassword: true });
 
