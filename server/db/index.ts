@@ -62,7 +62,8 @@ export type ConnectionWaitListener = (seconds: number, gotOne: boolean) => void;
 
 /** Time limits of the PostgreSQL connections (README "Configuration"). */
 export interface DbTimeouts {
-  /** The server cancels a statement running longer (statement_timeout). */
+  /** The server cancels a statement running longer (statement_timeout); 0: never (the
+   * migrations' own connection, server/db/roles.ts). */
   statementTimeoutMs: number;
   /** Making a connection, or waiting for a free one in the pool, fails after this. */
   connectTimeoutMs: number;
@@ -180,7 +181,8 @@ function clientConfig(connectionString: string, timeouts: DbTimeouts): pg.Client
     connectionString,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
     statement_timeout: timeouts.statementTimeoutMs,
-    query_timeout: timeouts.statementTimeoutMs + QUERY_READ_MARGIN_MS,
+    // Without a statement timeout, the client waits as long as the server works.
+    query_timeout: timeouts.statementTimeoutMs > 0 ? timeouts.statementTimeoutMs + QUERY_READ_MARGIN_MS : undefined,
     idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,

@@ -110,6 +110,23 @@ async function startWithoutOwner(db: Db, config: Config, migrations: Migration[]
 }
 
 /**
+ * A migration may rewrite every row of a large table (a backfill, an index): minutes on a
+ * million rows. It runs on a connection without the requests' statement timeout, so that an
+ * upgrade is not cancelled half-way and the server refused its start (docs/operations.md
+ * "Upgrades"); the other limits stay.
+ */
+const MIGRATION_TIMEOUTS = { statementTimeoutMs: 0 } as const;
+
+async function withMigrationConnection<T>(config: Config, databaseUrl: string | undefined, work: (db: Db) => Promise<T>): Promise<T> {
+  const migrating = await openDb({ ...config, databaseUrl, ...MIGRATION_TIMEOUTS });
+  try {
+    return await work(migrating);
+  } finally {
+    await migrating.close();
+  }
+}
+
+/**
  * Migrates the database of `db` (the app's connection) and answers a warning for the log, if
  * any. With DATABASE_OWNER_URL, the owner's connection migrates and grants, and the start is
  * refused when the app's role could act as the owner anyway (the separation would be void).
@@ -129,8 +146,11 @@ export async function prepareDatabase(db: Db, config: Config, migrations: Migrat
         return startWithoutOwner(db, config, migrations, held.owner);
       }
     }
-    await migrate(db, migrations, retention);
-    if (db.kind === 'pglite') return undefined;
+    if (db.kind === 'pglite') {
+      await migrate(db, migrations, retention);
+      return undefined;
+    }
+    await withMigrationConnection(config, config.databaseUrl, (migrating) => migrate(migrating, migrations, retention));
     const held = await auditOwnership(db);
     const { name } = await roleOf(db);
     return held?.ownsIt
@@ -138,7 +158,7 @@ export async function prepareDatabase(db: Db, config: Config, migrations: Migrat
       : undefined;
   }
   const app = await roleOf(db);
-  const ownerDb = await openDb({ ...config, databaseUrl: config.databaseOwnerUrl });
+  const ownerDb = await openDb({ ...config, databaseUrl: config.databaseOwnerUrl, ...MIGRATION_TIMEOUTS });
   try {
     const owner = await roleOf(ownerDb);
     const [member] = await db.query<{ is: boolean }>(`SELECT pg_has_role(current_user, $1, 'USAGE') AS "is"`, [owner.name]);

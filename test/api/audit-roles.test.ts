@@ -289,4 +289,28 @@ describe.runIf(backends.includes('postgres'))('PostgreSQL roles at start', () =>
       await scratch.drop();
     }
   }, 120_000);
+
+  it("migrates without the requests' statement timeout, with one role or two, and the requests keep theirs", async () => {
+    const { buildApp } = await import('../../server/app');
+    const { configFromEnv } = await import('../../server/config');
+    const config = { ...configFromEnv({}), dataDir: 'memory://', logLevel: 'silent', staticDir: null, statementTimeoutMs: 300 };
+    // A migration longer than DB_STATEMENT_TIMEOUT_MS: a backfill of a large table.
+    const slow = (id: string) => [...coreMigrations, { id, up: async (tx: Queryable) => void (await tx.query('SELECT pg_sleep(1)')) }];
+    for (const roles of ['one', 'two'] as const) {
+      const scratch = await createScratchDatabase({ roles });
+      try {
+        const urls = { databaseUrl: scratch.url, databaseOwnerUrl: scratch.ownerUrl };
+        const started = await buildApp({ ...config, ...urls }, { migrations: slow('9999-slow-backfill') });
+        try {
+          const applied = await started.db.query<{ id: string }>(`SELECT "id" FROM "schema_migrations" WHERE "id" = '9999-slow-backfill'`);
+          expect(applied).toHaveLength(1);
+          await expect(started.db.query('SELECT pg_sleep(1)')).rejects.toThrow(/statement timeout/);
+        } finally {
+          await started.app.close();
+        }
+      } finally {
+        await scratch.drop();
+      }
+    }
+  }, 120_000);
 });
