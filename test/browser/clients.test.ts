@@ -329,6 +329,30 @@ describe('clients', () => {
     await context.close();
   });
 
+  it('opens a section edit over an unfinished draft of other sections as the whole draft, and saves every change', async () => {
+    const list = await t.api('GET', `/profile?q=${encodeURIComponent(online.last)}`, { token });
+    const profId = list.body.rows[0].prof_Id as string;
+    const { context, page } = await signedIn();
+    // A whole-form edit left unfinished: the draft survives the way out of the page.
+    await page.goto(`/profiles/edit/${profId}`);
+    await page.getByRole('textbox', { name: /^Address/ }).fill('Kept from the draft');
+    await page.goto(`/profiles/${profId}`);
+    await page.getByRole('link', { name: 'Edit: Social situation' }).click();
+    // The draft changed the identity: the section edit shows the whole draft, at that section, and says so.
+    await page
+      .getByTestId('draft-restored')
+      .getByText(/in other sections too/)
+      .waitFor();
+    await atStep(page, 'Social situation');
+    await expect(page.getByRole('textbox', { name: /^Address/ }).count()).resolves.toBe(0);
+    await page.getByRole('spinbutton', { name: /^Dependants/ }).fill('5');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/profiles/${profId}`);
+    expect((await t.api('GET', `/profile/${profId}`, { token })).body.address).toBe('Kept from the draft');
+    expect((await t.api('GET', `/profile/social/${profId}`, { token })).body.dependants).toBe(5);
+    await context.close();
+  });
+
   it('refuses a user without organisation with the spec error, storing nothing', async () => {
     const before = (await t.api('GET', '/profile', { token: await t.login(t.admin.userName, t.admin.password) })).body.total;
     const { context, page } = await signedIn(noOrganisation);

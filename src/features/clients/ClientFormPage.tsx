@@ -44,7 +44,7 @@ import { BasicServicesStep } from './BasicServicesStep';
 import { ClientSections, fileSlots } from './ClientSections';
 import { clientPath, CLIENTS_PATH } from './paths';
 import { PossibleDuplicates, useDuplicates } from './PossibleDuplicates';
-import { firstInvalidStep, stepProblems, useRegistration, type Registration, type StoredClient } from './registration';
+import { changedSteps, firstInvalidStep, stepProblems, useRegistration, type Registration, type StoredClient } from './registration';
 import { ProfileNotSaved, saveClient, type PartFailure, type SavePart } from './saveClient';
 import {
   IDENTITY_FIELDS,
@@ -114,6 +114,25 @@ function FileProgress({ sending, ctx }: { sending: { slot: string; sent: number 
   );
 }
 
+/**
+ * Whether a section edit (`asked`) shows the whole draft instead: the restored draft changed
+ * other steps than that section, against the client as the form opened (`openedWith`, null when
+ * no draft was restored). Once on, it stays on until the draft is discarded, so a step put back
+ * by hand does not switch the screen under the worker.
+ */
+function useWholeDraft(asked: StepId | null, openedWith: StoredClient | null, reg: Registration, pickedFiles: number) {
+  const [base] = useState(openedWith);
+  const [latched, setLatched] = useState(false);
+  const elsewhere = asked && base ? changedSteps(reg, base, pickedFiles).some((s) => s !== asked) : false;
+  // Latched while rendering (React's way to keep a value seen once), not in an effect.
+  if (elsewhere && !latched) setLatched(true);
+  const [discarded, setDiscarded] = useState(false);
+  return {
+    on: !discarded && (latched || elsewhere),
+    off: () => setDiscarded(true),
+  };
+}
+
 interface FormProps {
   /** The client edited, or null for a new one. */
   stored: StoredClient | null;
@@ -139,9 +158,12 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const [sending, setSending] = useState<{ slot: string; sent: number } | null>(null);
   const [showRestored, setShowRestored] = useState(restored !== null);
   const editing = editedId !== null;
+  const asked = editing && initialStep && initialStep !== 'review' ? initialStep : null;
+  const wholeDraft = useWholeDraft(asked, restored !== null ? stored : null, reg, files.images.length);
   /** An edit opened from one section of the client's page: that step alone, saved alone
-   * (docs/decisions.md "A section edit saves its section"). */
-  const section = editing && initialStep && initialStep !== 'review' ? initialStep : null;
+   * (docs/decisions.md "A section edit saves its section"), unless a draft changed other steps:
+   * then the whole draft opens at that step ("A section edit never hides a draft"). */
+  const section = wholeDraft.on ? null : asked;
   const step = section ?? STEPS[reg.step] ?? 'identity';
   const noOrganisation = !editing && !organisationAbbr(user, ctx.lists);
   const identity = validateValues(profile, reg.identity).values;
@@ -386,6 +408,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
               size="small"
               onClick={() => {
                 discard();
+                wholeDraft.off();
                 setShowRestored(false);
               }}
             >
@@ -393,7 +416,9 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
             </Button>
           }
         >
-          {ctx.t('clients.form.restored', { time: formatDateTime(restored.savedAt, ctx.lang) })}
+          {ctx.t(wholeDraft.on ? 'clients.form.restoredWhole' : 'clients.form.restored', {
+            time: formatDateTime(restored.savedAt, ctx.lang),
+          })}
         </Alert>
       )}
       {profileError && (

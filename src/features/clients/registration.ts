@@ -101,6 +101,26 @@ export function freshRegistration(stored: StoredClient | null, profId = uuidv7()
   };
 }
 
+/**
+ * The steps where a registration differs from `stored` as it is now (the files step when files
+ * are picked or removed). A section edit opened over a draft that changed other steps opens the
+ * whole draft instead, since a section's save clears the draft (docs/decisions.md "A section
+ * edit never hides a draft").
+ */
+export function changedSteps(reg: Registration, stored: StoredClient, pickedFiles = 0): StepId[] {
+  const fresh = freshRegistration(stored, reg.profId);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const out: StepId[] = [];
+  if (!same(reg.identity, fresh.identity)) out.push('identity');
+  if (!same(reg.bsp, fresh.bsp)) out.push('services');
+  for (const part of SUB_PARTS) {
+    const included = reg.included.includes(part);
+    if (included !== fresh.included.includes(part) || (included && !same(reg.parts[part], fresh.parts[part]))) out.push(part);
+  }
+  if (pickedFiles > 0 || reg.removeFiles.length > 0) out.push('files');
+  return out;
+}
+
 function versionsOf(stored: StoredClient | null): Registration['basedOn'] {
   if (!stored) return {};
   const out: Registration['basedOn'] = {};
