@@ -26,7 +26,7 @@ describe('the steps a client draft changed', () => {
 
   it('count a record added or left out, the services, and files picked or removed', () => {
     const reg = freshRegistration(stored, 'p1');
-    const changed = { ...reg, included: ['skills' as const], bsp: { appr: [], orgHelp: ['kit'] }, removeFiles: [] };
+    const changed = { ...reg, included: ['skills' as const], bsp: { appr: [], orgHelp: [{ tbl_Id: 1 }] }, removeFiles: [] };
     expect(changedSteps(changed, stored)).toEqual(['services', 'skills', 'social']);
     expect(changedSteps(reg, stored, 1)).toEqual(['files']);
     expect(changedSteps({ ...reg, removeFiles: ['photo'] }, stored)).toEqual(['files']);
