@@ -103,6 +103,8 @@ describe('user management', () => {
     await user.page.getByLabel(/^New password again/).fill(CHOSEN);
     await user.page.getByRole('button', { name: 'Change the password' }).click();
     await user.page.waitForURL((url) => url.pathname === '/');
+    // The change ends in a page load of its own: the reload below waits until that one is done.
+    await user.page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 
     const stored = await userNamed('awa.diallo');
     expect(stored.mustChangePassword).toBe(false);
