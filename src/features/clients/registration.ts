@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BspData } from '../../../schemas/entities/profiles';
 import { uuidv7 } from '../../../schemas/ids';
-import { clearDraft, draftKey, loadDraft, saveDraft } from '../../components/entity';
+import { clearDraft, DRAFT_DELAY_MS, draftKey, loadDraft, saveDraft } from '../../components/entity';
 import { initialRaw } from '../../components/entity/formState';
 import { validateValues, type Problem, type RawValues } from '../../components/entity/validation';
 import type { ImageChanges } from '../../components/images';
@@ -208,21 +208,30 @@ export function useRegistration(stored: StoredClient | null, editedId: string | 
     };
   }, [key]);
 
-  // The typed values: written a moment after the last change, at once when the page goes.
+  // The typed values: written a moment after the last change (each write seals them), and at
+  // once when the page goes or the form closes (another screen of the app), as EntityForm's
+  // drafts are (useDraft): the last keystrokes are never lost.
+  const pending = useRef<(() => void) | null>(null);
   useEffect(() => {
     const write = () => {
+      pending.current = null;
       if (closed.current) return;
       const untouched = JSON.stringify(reg) === baseline.current && picked.length === 0;
       if (untouched) clearDraft(key);
       else saveDraft(key, { values: reg as unknown as RawValues, savedAt: Date.now() });
     };
-    const timer = setTimeout(write, 300);
-    window.addEventListener('pagehide', write);
-    return () => {
-      clearTimeout(timer);
-      window.removeEventListener('pagehide', write);
-    };
+    pending.current = write;
+    const timer = setTimeout(write, DRAFT_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [reg, picked.length, key]);
+  useEffect(() => {
+    const flush = () => pending.current?.();
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, []);
 
   const files: ImageChanges = { images: picked, removeImages: reg.removeFiles };
   const setFiles = (next: ImageChanges) => {

@@ -1,0 +1,38 @@
+// @vitest-environment jsdom
+// The client form's draft (useRegistration) keeps the last keystrokes when the form closes for
+// another screen of the app, before its pause has passed, as EntityForm's drafts do.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, createElement, useEffect } from 'react';
+import { loadDraft } from '../../../src/components/entity';
+import { registrationKey, useRegistration, type Registration } from '../../../src/features/clients/registration';
+import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
+import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
+import { render } from './render';
+
+const form: { change?: (update: (current: Registration) => Registration) => void } = {};
+
+function Form() {
+  const { setReg } = useRegistration(null, null);
+  useEffect(() => {
+    form.change = setReg;
+  }, [setReg]);
+  return null;
+}
+
+describe('the client form draft', () => {
+  beforeEach(async () => {
+    openWithKey('draft-user', await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']));
+    await openSealedValues('draft-user');
+  });
+  afterEach(() => {
+    lockVault();
+    closeSealedValues();
+  });
+
+  it('is written at once when the form closes right after a keystroke', async () => {
+    const rendered = await render(createElement(Form));
+    await act(async () => form.change?.((current) => ({ ...current, identity: { ...current.identity, firstName: 'Amani' } })));
+    await rendered.unmount(); // another screen, sooner than the draft's pause
+    expect(loadDraft(registrationKey(null))?.values).toMatchObject({ identity: { firstName: 'Amani' } });
+  });
+});
