@@ -36,19 +36,32 @@ function needlesOf(records: Records): string[] {
   return [records.client.lastName, records.client.phone, PHOTO.toString('base64').slice(40, 100)];
 }
 
+/**
+ * Waits for the support handle `window.__icrs` with its data layer. It is installed only once the
+ * store's "ready" state has committed (an effect after a transition render, OfflineStore.tsx),
+ * after every full page load (`goto`, `reload`): a form can already save through the opening
+ * store before that (useSaveLayers), so a save through the handle right after a form's must wait
+ * for it too. In WebKitGTK the job's Save ended before that render in 10 of 21 runs: reading
+ * the handle at once destructured `undefined` ("Right side of assignment cannot be destructured").
+ */
+async function storeHandleReady(page: EnginePage): Promise<void> {
+  await until(() => page.evaluate(() => Boolean(window.__icrs?.data), null), 'the store handle window.__icrs', 30_000);
+}
+
 async function signInFrench(page: EnginePage): Promise<void> {
   await page.fill({ role: 'textbox', name: "Nom d'utilisateur" }, worker.userName);
   await page.fill({ role: 'password', name: 'Mot de passe' }, worker.password);
   await page.click({ role: 'button', name: 'Se connecter' });
   await page.waitFor({ role: 'heading', name: 'Tableau de bord' }, 30_000);
   // The offline forms read the lists cached at sign-in; the data layer needs the store open.
-  await until(() => page.evaluate(() => localStorage.getItem('lists') !== null && Boolean(window.__icrs?.data), null), 'the store', 30_000);
+  await until(() => page.evaluate(() => localStorage.getItem('lists') !== null, null), 'the cached lists', 30_000);
+  await storeHandleReady(page);
 }
 
 async function goOffline(page: EnginePage): Promise<void> {
   await page.click({ role: 'switch', name: 'Mode hors ligne' });
   await until(async () => (await page.path()) === '/offlinehp', 'the offline home');
-  await until(() => page.evaluate(() => Boolean(window.__icrs?.data), null), 'the store', 30_000);
+  await storeHandleReady(page);
 }
 
 /** The job through its form: the Save a user presses. */
@@ -66,6 +79,7 @@ async function saveJobThroughForm(page: EnginePage, title: string): Promise<void
 
 /** The client with a photo, through the app's data layer (what the client form's Save calls). */
 async function saveClientWithPhoto(page: EnginePage, client: Records['client']): Promise<string> {
+  await storeHandleReady(page); // the job's form ran after a full page load (goto)
   return page.evaluate(
     async ({ values, photo }) => {
       const { data, entities } = window.__icrs!;
