@@ -30,7 +30,7 @@ const ROWS = [
     action: 'update',
     entity: 'skills',
     recordId: PROF,
-    fields: ['skills', 'education'],
+    fields: ['skills', 'educationLevel'],
     changes: null,
     userName: 'bora',
     role: 3,
