@@ -124,7 +124,8 @@ describe('one browser, two users', () => {
     // A's pending client waited, sealed: A signs in again and uploads it, once.
     await signIn(page, userA.userName, userA.password);
     await page.goto('/offlinehp');
-    await expect.poll(() => page.getByTestId('offline-count-clients-value').textContent(), { timeout: 15_000 }).toBe('1');
+    // The clients tile counts every waiting record of a client: the client and its photo.
+    await expect.poll(() => page.getByTestId('offline-count-clients-value').textContent(), { timeout: 15_000 }).toBe('2');
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     await page.getByTestId('offline-total').getByText('No record is waiting to be uploaded.').waitFor({ timeout: 30_000 });
     const token = await server.login(userA.userName, userA.password);
