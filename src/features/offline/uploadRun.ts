@@ -167,7 +167,10 @@ function announce(summary: UploadSummary | null): void {
 function engineToast(title: string, text: string): void {
   if (title === NO_CONNECTION.title) return;
   const entity = UPLOAD_KINDS.find((e) => e.upload?.errorTitle === title);
-  const shownTitle = entity ? t('offline.kindFailedTitle', { kind: t(kindLabel(entity.table)) }) : t('offline.uploadFailedTitle');
+  // English keeps the spec's title of the kind ('JAALL Error'); French says it in words.
+  const shownTitle = entity
+    ? t('offline.kindFailedTitle', { kind: t(kindLabel(entity.table)), specTitle: title })
+    : t('offline.uploadFailedTitle');
   notify.error(shownTitle, failureText(text));
 }
 
