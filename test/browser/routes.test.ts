@@ -68,7 +68,7 @@ describe('routes', () => {
     // One's own record always opens as the profile (issue 14): never one's own role or organisation.
     await page.getByRole('heading', { name: 'My profile' }).waitFor();
 
-    await page.getByRole('link', { name: `My profile: ${reporter.userName} Reports` }).click();
+    await page.getByRole('link', { name: `My profile: ${reporter.userName} Programme supervisor` }).click();
     await page.waitForURL((url) => url.search === '?profile=1');
     await page.getByRole('heading', { name: 'My profile' }).waitFor();
 
