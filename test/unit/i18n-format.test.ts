@@ -120,6 +120,10 @@ function problemsOf(lang: Lang, id: string, message: string): string[] {
   return [...problems, ...errors.map((error) => `${lang} ${id}: ${error}`)];
 }
 
+/** English shows the spec's own title of a kind's failure ('JAALL Error', product.md §8.4); French
+ * names the kind in words (docs/decisions.md). Each still shows every value it asks for. */
+const SAYS_THE_SPEC_TITLE_IN_ENGLISH = new Set(['offline.kindFailedTitle']);
+
 const argumentNames = (message: string): string[] => [...argumentsOf(parse(message)).keys()].sort();
 
 describe('every client message, formatted with sample values', () => {
@@ -130,7 +134,7 @@ describe('every client message, formatted with sample values', () => {
 
   it('asks for the same arguments in fr and en', () => {
     const different = Object.keys(catalogs.en)
-      .filter((id) => id in catalogs.fr)
+      .filter((id) => id in catalogs.fr && !SAYS_THE_SPEC_TITLE_IN_ENGLISH.has(id))
       .filter((id) => argumentNames(catalogs.en[id] as string).join() !== argumentNames(catalogs.fr[id] as string).join())
       .map(
         (id) =>
