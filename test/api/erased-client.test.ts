@@ -169,12 +169,16 @@ describe.each(backends)('an erased client on %s', (backend) => {
       ),
     ).body as { results: { status: number; body: Body }[] };
     expect(profiles.results[0]).toMatchObject({ status: 410, body: { code: 'http.clientErased', message: ERASED_EN } });
-    const referrals = ok(200)(
-      await as('a3', 'POST', '/sync/push/tbl_profiles_social', {
-        records: [{ op: 'create', data: { prof_Id: c.id, needs: 'Pending on a device' } }],
-      }),
-    ).body as { results: { status: number }[] };
-    expect(referrals.results.map((r) => r.status)).toEqual([410]);
+    for (const [table, data] of [
+      ['tbl_profiles_social', { prof_Id: c.id, needs: 'Pending on a device' }],
+      ['tbl_skills', { prof_Id: c.id, diploma: 'Pending on a device' }],
+      ['tbl_profiles_bstart', { prof_Id: c.id, businessIdea: 'Pending on a device' }],
+    ] as const) {
+      const batch = ok(200)(await as('a3', 'POST', `/sync/push/${table}`, { records: [{ op: 'create', data }] })).body as {
+        results: { status: number; body: Body }[];
+      };
+      expect(batch.results.map((r) => [table, r.status, r.body.code])).toEqual([[table, 410, 'http.clientErased']]);
+    }
 
     // Nothing stored: no new entry for the client, no value in its records; a second erasure
     // still finds no client to erase, and none is needed.
@@ -208,12 +212,19 @@ describe.each(backends)('an erased client on %s', (backend) => {
       `/profile/images/${c.id}`,
       `/referral/${c.refId}`,
       `/jobreferral/${c.jrefId}`,
+      `/history/profile/${c.id}`,
+      `/history/referral/${c.refId}`,
     ]) {
       for (const who of ['a3', 'admin']) {
         const answer = await as(who, 'GET', path);
         expect(answer.status, `${who} GET ${path}: ${JSON.stringify(answer.body)}`).toBe(404);
         expect(answer.body.code).toBe('http.recordNotFound');
       }
+    }
+    // The client's ZIP (role 1 and 7 only) is not made either.
+    for (const who of ['a7', 'admin']) {
+      const zip = await as(who, 'GET', `/profile/${c.id}/export`);
+      expect(zip.status, `${who} GET /profile/${c.id}/export`).toBe(404);
     }
     const file = await fetch(`${t.url}/api/imgs/getrefimg?id=${c.refId}&imagename=file.bin`, {
       headers: { authorization: `Bearer ${token.a3}` },

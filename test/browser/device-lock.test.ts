@@ -3,8 +3,8 @@
 // every value the origin keeps (localStorage, sessionStorage, every IndexedDB database, store and
 // value, the Cache Storage) is read raw, and every string in it shaped like a token (a JWT, a
 // long base64url run, a whole stored value) is tried against GET /api/session/device: none is
-// accepted, and the token the page held before the lock is refused too (the lock ended its
-// session). The password then opens the device, and its data reads. An online reload of an
+// accepted, no device secret the server holds is there in any spelling, and the token the page
+// held before the lock is refused too (the lock ended its session). The password then opens the device, and its data reads. An online reload of an
 // unlocked tab needs no password, and a second tab gets the session from the first. The built
 // app in headless Chromium, against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +70,18 @@ async function expectNothingOpens(page: Page, before: string | null): Promise<vo
   const candidates = tokenCandidates(stored);
   expect(candidates.length).toBeGreaterThan(3); // the keyring's sealed wraps and salt at least
   expect(await acceptedTokens(candidates)).toEqual([]);
-  expect(stored.join('\n')).not.toContain(client.lastName);
+  const everything = stored.join('\n');
+  expect(everything).not.toContain(client.lastName);
+  // Nor any device secret the server holds (current or before), in any of its spellings.
+  const secrets = await server.server.db.query<{ secret: string; previous: string[] }>('SELECT "secret", "previous" FROM "device_secrets"');
+  const spellings = secrets
+    .flatMap((row) => [row.secret, ...row.previous])
+    .flatMap((secret) => {
+      const bytes = Buffer.from(secret, 'base64url');
+      return [secret, bytes.toString('base64').replace(/=+$/, ''), bytes.toString('hex')];
+    });
+  expect(spellings.length).toBeGreaterThan(0);
+  expect(spellings.filter((spelling) => everything.includes(spelling))).toEqual([]);
   if (before) {
     expect(candidates).not.toContain(before);
     await expect.poll(async () => (await server.api('GET', '/session/device', { token: before })).status, { timeout: 10_000 }).toBe(401);
