@@ -8,6 +8,7 @@
 // IndexedDB refusing Blobs (Safari's private browsing), each run checking that every record is
 // on the server once; the counts are printed. Default: 1 run each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAVE_BOUND_MS } from '../../src/lib/db/bounds';
 import { storedValuesInPage } from '../helpers/browser';
 import { launchEngine, until, type Engine, type EngineName, type EnginePage } from '../helpers/engines';
 import { png } from '../helpers/records';
@@ -74,7 +75,9 @@ async function saveJobThroughForm(page: EnginePage, title: string): Promise<void
     await page.click({ role: 'option' });
   }
   await page.click({ role: 'button', name: 'Enregistrer' });
-  await until(async () => /^\/availablejobs\/[0-9a-f-]{36}$/.test(await page.path()), 'the saved job', 30_000);
+  // A save answers within its one bound, from the press (the store's opening included); past
+  // it the form shows why, which the failure's report (pageState) shows.
+  await until(async () => /^\/availablejobs\/[0-9a-f-]{36}$/.test(await page.path()), 'the saved job', SAVE_BOUND_MS + 10_000);
 }
 
 /** The client with a photo, through the app's data layer (what the client form's Save calls). */
@@ -226,14 +229,17 @@ export function describeCriticalFlows(engineName: EngineName): void {
         async () => {
           const failures: string[] = [];
           for (let run = 1; run <= runs; run += 1) {
-            const page = await engine.newPage(server.url, { storage: { lang: 'fr', icrsDebug: '1' }, refuseBlobs });
+            // A page that could not be made (a driver that never started its browser) is a
+            // failed run too, reported in full; the next run gets a fresh page.
+            let page: EnginePage | undefined;
             try {
+              page = await engine.newPage(server.url, { storage: { lang: 'fr', icrsDebug: '1' }, refuseBlobs });
               if (refuseBlobs) expect(await blobsRefused(page)).toBe(true);
               await saveAndUpload(page, recordsOf(run, refuseBlobs ? 'priv' : 'frsh'));
             } catch (error) {
-              failures.push(`run ${run}: ${String(error).split('\n')[0]} | ${await pageState(page)}`);
+              failures.push(`run ${run}: ${page ? `${String(error).split('\n')[0]} | ${await pageState(page)}` : `no page: ${String(error)}`}`);
             } finally {
-              await page.close();
+              await page?.close();
             }
           }
           console.log(`[engines] ${engineName} ${engine.version} ${mode}: ${runs - failures.length}/${runs} runs passed`);

@@ -9,7 +9,7 @@
 // mode) is stood in for by a put that throws WebKit's error for any value holding a Blob.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { STORE_WRITE_BOUND_MS } from '../../src/lib/db/bounds';
+import { SAVE_BOUND_MS, STORE_WRITE_BOUND_MS } from '../../src/lib/db/bounds';
 import { launchBrowser, newDebugPage, signIn, storeReady, type TestPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -29,7 +29,8 @@ afterAll(async () => {
 
 declare global {
   interface Window {
-    __idbHang?: boolean;
+    /** true: every put hangs; a string: the puts into databases whose name holds it. */
+    __idbHang?: boolean | string;
     __blobPuts?: number;
   }
 }
@@ -46,7 +47,8 @@ function standIns(): void {
       throw new DOMException('Error preparing Blob/File data to be stored in object store', 'UnknownError');
     }
     // A request that never fires: its handlers are set, never called.
-    if (window.__idbHang)
+    const hang = window.__idbHang;
+    if (hang === true || (typeof hang === 'string' && this.transaction.db.name.includes(hang)))
       return {
         readyState: 'pending',
         source: this,
@@ -213,4 +215,59 @@ describe('the device store in a browser', () => {
       await context.close();
     }
   });
+  it('bounds a save pressed before the store opened once, from the press: a late opening and a hung write answer within the one bound', async () => {
+    const { context, page } = await offlineWorker();
+    try {
+      await page.evaluate(async () => {
+        const { data, entities } = window.__icrs!;
+        await data!.create(entities.job, { title: 'Saved before', employer: 'Employer Ltd', sector: 1, territory: 1 });
+      });
+      // The next page load holds the store's opening until the test lets it go (as above).
+      await context.addInitScript(() => {
+        const held: IdleRequestCallback[] = [];
+        window.requestIdleCallback = (callback) => held.push(callback);
+        Object.assign(window, {
+          releaseIdle: () => held.splice(0).forEach((callback) => callback({ didTimeout: false, timeRemaining: () => 50 })),
+        });
+      });
+      await page.goto('/availablejobs/add');
+      await fillJob(page, 'Saved while the store was late');
+      // The store opens normally once let go; then the job's write never answers.
+      await page.evaluate(() => (window.__idbHang = 'available_jobs'));
+      const pressed = Date.now();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('button', { name: 'Saving…' }).waitFor();
+      // The store opens late in the save's bound: a wait for the opening, then a write's own
+      // bound, would answer past the save's bound (25 s + 20 s).
+      await new Promise((resolve) => setTimeout(resolve, SAVE_BOUND_MS - 5_000));
+      await page.evaluate(() => (window as unknown as { releaseIdle: () => void }).releaseIdle());
+      const margin = 8_000;
+      await page
+        .getByText(/storage did not answer in time/)
+        .first()
+        .waitFor({ timeout: Math.max(1, pressed + SAVE_BOUND_MS + margin - Date.now()) });
+      expect(new URL(page.url()).pathname).toBe('/availablejobs/add');
+      await expect(
+        page
+          .locator('form')
+          .getByRole('textbox', { name: /^Title/ })
+          .first()
+          .inputValue(),
+      ).resolves.toBe('Saved while the store was late');
+      await expect(page.getByRole('button', { name: 'Save', exact: true }).isEnabled()).resolves.toBe(true);
+
+      await page.evaluate(() => (window.__idbHang = false));
+      await page.goto('/offlinehp');
+      // The store's opening is held on this load too: let it go until the store is open.
+      const opened = () =>
+        page.evaluate(() => {
+          (window as unknown as { releaseIdle: () => void }).releaseIdle();
+          return Boolean(window.__icrs?.data);
+        });
+      await expect.poll(opened, { timeout: 30_000 }).toBe(true);
+      expect(await storedJobTitles(page)).toContain('Saved before');
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

@@ -35,7 +35,7 @@ import { FieldGrid } from '../../components/entity/FieldGrid';
 import { validateValues, type RawValues } from '../../components/entity/validation';
 import { FileSlots, NO_IMAGE_CHANGES, type ExistingImage, type ImageChanges } from '../../components/images';
 import { organisationAbbr } from '../../lib/datalayer/lists';
-import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
+import { useStoreSave } from '../../lib/db/useLocalDataLayer';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/notify';
 import { isQuotaError } from '../../lib/quota';
@@ -146,7 +146,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const theme = useTheme();
   const vertical = useMediaQuery(theme.breakpoints.down('md'));
   const navigate = useNavigate();
-  const saveLayers = useSaveLayers();
+  const storeSave = useStoreSave();
   const user = useSessionUser();
   const { reg, setReg, files, setFiles, restored, close, discard } = useRegistration(stored, editedId, initialStep);
   const [touched, setTouched] = useState<Touched>({});
@@ -230,20 +230,22 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
       }),
     );
     try {
-      // Pressed before the store opened, the save waits for it under "Saving…" (useSaveLayers).
-      const { data, local } = await saveLayers();
-      const result = await saveClient({
-        data,
-        local,
-        profId: reg.profId,
-        exists: reg.exists,
-        basedOn: reg.basedOn.profile,
-        profileValues,
-        records: recordInput,
-        files: sent.files,
-        done: new Set(sent.done),
-        onFileProgress: (slot, sent) => setSending({ slot, sent }),
-      });
+      // Pressed before the store opened, the save waits for it under "Saving…", within the
+      // save's one bound (useStoreSave).
+      const result = await storeSave(({ data, local }) =>
+        saveClient({
+          data,
+          local,
+          profId: reg.profId,
+          exists: reg.exists,
+          basedOn: reg.basedOn.profile,
+          profileValues,
+          records: recordInput,
+          files: sent.files,
+          done: new Set(sent.done),
+          onFileProgress: (slot, sent) => setSending({ slot, sent }),
+        }),
+      );
       if (result.failures.length) {
         setReg((r) => ({ ...r, exists: true, done: [...result.done] }));
         setFailures(result.failures);

@@ -11,7 +11,7 @@ import { FullPageSpinner, Page } from '../../components';
 import { EntityForm, messageOf, useLookupLists, type FormApi } from '../../components/entity';
 import { ImagePicker, NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
 import { LocationPicker, defaultCenter } from '../../components/map';
-import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
+import { useStoreSave } from '../../lib/db/useLocalDataLayer';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
@@ -69,7 +69,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const navigate = useNavigate();
-  const saveLayers = useSaveLayers();
+  const storeSave = useStoreSave();
   const lists = useLookupLists();
   const draft = useRowsDraft(record?.jb_Id, loadedRows);
   // A new job whose rows failed after it was saved: further saves update it.
@@ -88,11 +88,12 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
       setRowsTried(true);
       throw new RowsInvalid(invalid.length);
     }
-    // Pressed before the store opened, the save waits for it under "Saving…" (useSaveLayers).
-    const { data, local } = await saveLayers();
-    const input = { data, local, jbId: draft.jbId, current, basedOn, values, images, rows: draft.rows };
     try {
-      const result = await saveJob(input);
+      // Pressed before the store opened, the save waits for it under "Saving…", within the
+      // save's one bound (useStoreSave).
+      const result = await storeSave(({ data, local }) =>
+        saveJob({ data, local, jbId: draft.jbId, current, basedOn, values, images, rows: draft.rows }),
+      );
       draft.clear();
       notify.success(say('jobs.saved'), isNotUploaded(result.job) ? say('jobs.savedOffline') : '');
       void navigate(jobPath, { replace: true });

@@ -20,7 +20,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
 import { otherJob } from '../../../schemas/index';
 import { EntityForm, messageOf } from '../../components/entity';
-import { useSaveLayers } from '../../lib/db/useLocalDataLayer';
+import { useStoreSave } from '../../lib/db/useLocalDataLayer';
 import { notify } from '../../lib/notify';
 import { reportFailure } from './failure';
 import { NotUploadedChip } from '../../components/AmberChip';
@@ -46,13 +46,14 @@ function OtherJobDialog({ state, jbId, parentLocalOnly, onClose }: OtherJobDialo
   const say = (id: string) => intl.formatMessage({ id });
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const saveLayers = useSaveLayers();
+  const storeSave = useStoreSave();
   const row = state?.row ?? null;
 
   const submit = async (values: Record<string, unknown>) => {
-    const { data, local } = await saveLayers();
-    if (row) await data.update(otherJob, row.jb_oth_Id, values, [], { basedOn: row.updatedAt });
-    else await (parentLocalOnly ? local : data).create(otherJob, { ...values, jb_Id: jbId });
+    await storeSave(async ({ data, local }) => {
+      if (row) await data.update(otherJob, row.jb_oth_Id, values, [], { basedOn: row.updatedAt });
+      else await (parentLocalOnly ? local : data).create(otherJob, { ...values, jb_Id: jbId });
+    });
     notify.success(say('jobs.other.saved'));
     onClose();
   };

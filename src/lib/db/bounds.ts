@@ -7,6 +7,10 @@ import { t } from '../i18n';
 
 /** One write of records (their sealing included): a save, an upload's marking, a pull's page. */
 export const STORE_WRITE_BOUND_MS = 20_000;
+/** A save on this device, from the press to its answer: the wait for the store's opening (a save
+ * pressed before it opens waits for it) and the save's writes together, one bound, so that the
+ * user never waits the opening's bound and then a write's (useStoreSave). */
+export const SAVE_BOUND_MS = 30_000;
 /** One read or count (a query on sealed fields opens every candidate: thousands on a phone). */
 export const STORE_READ_BOUND_MS = 30_000;
 /** The store's opening: RxDB's 13 collections, 0.6-4.7 s after sign-in in WebKit. */

@@ -4,7 +4,7 @@ import { createDataLayer } from '../datalayer/datalayer';
 import { getCachedLists } from '../datalayer/lists';
 import type { DataLayer } from '../datalayer/types';
 import { getUser } from '../session';
-import { STORE_OPEN_BOUND_MS, StoreTimeoutError, withinBound } from './bounds';
+import { SAVE_BOUND_MS, StoreTimeoutError, withinBound } from './bounds';
 import type { IcrsDatabase } from './collections';
 import { DbOpeningContext, useDb } from './context';
 import { appIsOnline } from './online';
@@ -24,18 +24,30 @@ export interface SaveLayers {
   local: DataLayer;
 }
 
-/** What a form's save needs: the data layer and the device-only one, at once when the store is
- * open, else once it opens (within STORE_OPEN_BOUND_MS). A save pressed before the store opened
- * waits for it under the form's "Saving…", the same in every form, never an error. */
-export function useSaveLayers(): () => Promise<SaveLayers> {
+/** A form's save: `work` with the data layer and the device-only one, at once when the store is
+ * open, else once it opens. A save pressed before the store opened waits for it under the form's
+ * "Saving…", the same in every form, never an error. Offline, the whole save, from the press to
+ * its answer (the wait for the opening and the writes), has one bound, SAVE_BOUND_MS: past it the
+ * save fails with StoreTimeoutError('write') and the form keeps its values. Online, only the wait
+ * for the store is bounded so: the rest also waits on the network (the server's answer, a file's
+ * upload), whose time is not the store's. */
+export function useStoreSave(): <T>(work: (layers: SaveLayers) => Promise<T>) => Promise<T> {
   const db = useDb();
   const opening = useContext(DbOpeningContext);
-  return useCallback(async () => {
-    const store = db ?? (opening ? await withinBound(opening, STORE_OPEN_BOUND_MS, 'open') : null);
-    if (!store) throw new StoreTimeoutError('open', 0);
-    return {
-      data: createDataLayer({ db: store, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }),
-      local: localLayer(store),
-    };
-  }, [db, opening]);
+  return useCallback(
+    <T>(work: (layers: SaveLayers) => Promise<T>): Promise<T> => {
+      const store = db ? Promise.resolve(db) : (opening ?? Promise.reject(new StoreTimeoutError('open', 0)));
+      const layersOf = (ready: IcrsDatabase): SaveLayers => ({
+        data: createDataLayer({ db: ready, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }),
+        local: localLayer(ready),
+      });
+      if (appIsOnline()) return withinBound(store, SAVE_BOUND_MS, 'open').then((ready) => work(layersOf(ready)));
+      return withinBound(
+        store.then((ready) => work(layersOf(ready))),
+        SAVE_BOUND_MS,
+        'write',
+      );
+    },
+    [db, opening],
+  );
 }

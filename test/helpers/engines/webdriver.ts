@@ -18,11 +18,25 @@ export class WebDriverError extends Error {
   }
 }
 
-async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+/** How long one command may take: past the page's own script (60 s) and load (30 s) timeouts,
+ * which the driver enforces and answers with an error; a driver that never answers is a hang. */
+export const COMMAND_BOUND_MS = 120_000;
+/** How long a new session may take: the driver starts a browser; a healthy start takes ~1 s. */
+export const NEW_SESSION_BOUND_MS = 60_000;
+/** The code of a WebDriverError for a command the driver did not answer within its bound. */
+export const DRIVER_TIMEOUT = 'driver timeout';
+
+async function call<T>(method: string, url: string, body?: unknown, boundMs = COMMAND_BOUND_MS): Promise<T> {
   const response = await fetch(url, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(boundMs),
+  }).catch((error: unknown) => {
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw new WebDriverError(DRIVER_TIMEOUT, `${method} ${new URL(url).pathname} had no answer in ${boundMs} ms`);
+    }
+    throw error;
   });
   const answer = (await response.json()) as { value: T | { error: string; message: string } };
   const value = answer.value as { error?: string; message?: string } | null;
@@ -40,9 +54,12 @@ export class WebDriverSession {
   ) {}
 
   static async create(driverURL: string, capabilities: Record<string, unknown>): Promise<WebDriverSession> {
-    const created = await call<{ sessionId: string; capabilities: Record<string, unknown> }>('POST', `${driverURL}/session`, {
-      capabilities: { alwaysMatch: capabilities },
-    });
+    const created = await call<{ sessionId: string; capabilities: Record<string, unknown> }>(
+      'POST',
+      `${driverURL}/session`,
+      { capabilities: { alwaysMatch: capabilities } },
+      NEW_SESSION_BOUND_MS,
+    );
     return new WebDriverSession(driverURL, created.sessionId, created.capabilities);
   }
 
@@ -95,6 +112,6 @@ export class WebDriverSession {
   }
 
   delete(): Promise<void> {
-    return call('DELETE', `${this.base}/session/${this.id}`);
+    return call('DELETE', `${this.base}/session/${this.id}`, undefined, NEW_SESSION_BOUND_MS);
   }
 }

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { proxiedOrigin } from './proxied';
 import { describeTarget, findInPage, targetArg, textArg, textInPage, until, type Engine, type EnginePage, type Target } from './types';
-import { WebDriverSession, type ElementRef } from './webdriver';
+import { DRIVER_TIMEOUT, WebDriverError, WebDriverSession, type ElementRef } from './webdriver';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 export const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -47,12 +47,45 @@ Promise.resolve()
   .then((value) => done({ ok: true, value: value === undefined ? null : value }), (error) => done({ ok: false, error: error instanceof Error ? error.name + ': ' + error.message + ' (' + (error.stack || 'no stack') + ')' : String(error) }));`;
 }
 
+/** A WebKitWebDriver process, the leader of its own process group (its MiniBrowsers and their
+ * WebKit processes are in it), with the last lines it wrote, for the report of a hang. */
+interface Driver {
+  url: string;
+  process: ChildProcess;
+  log: string[];
+}
+
+async function startDriver(display: string): Promise<Driver> {
+  const port = await freePort();
+  const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const log: string[] = [];
+  const keep = (data: Buffer) => {
+    log.push(...String(data).trimEnd().split('\n'));
+    log.splice(0, Math.max(0, log.length - 20));
+  };
+  driver.stdout!.on('data', keep);
+  driver.stderr!.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  await until(() => fetch(`${url}/status`).then((response) => response.ok), 'WebKitWebDriver to answer', 10_000);
+  return { url, process: driver, log };
+}
+
+/** Ends the driver and every process it started (its group). */
+function stopDriver(driver: Driver): void {
+  try {
+    process.kill(-driver.process.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 export async function launchWebKit(): Promise<Engine> {
   const xvfb = await startXvfb();
-  const port = await freePort();
-  const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
-  const driverURL = `http://127.0.0.1:${port}`;
-  await until(() => fetch(`${driverURL}/status`).then((response) => response.ok), 'WebKitWebDriver to answer', 10_000);
+  let driver = await startDriver(xvfb.display);
   let version = '';
 
   return {
@@ -62,9 +95,20 @@ export async function launchWebKit(): Promise<Engine> {
     },
     async newPage(serverURL, options = {}) {
       const origin = await proxiedOrigin(serverURL);
-      const session = await WebDriverSession.create(driverURL, {
-        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
-      });
+      let session: WebDriverSession;
+      try {
+        session = await WebDriverSession.create(driver.url, {
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+        });
+      } catch (error) {
+        await origin.close();
+        if (!(error instanceof WebDriverError && error.code === DRIVER_TIMEOUT)) throw error;
+        // A driver that does not start a browser is replaced: the next page gets a fresh one.
+        const log = driver.log.join('\n');
+        stopDriver(driver);
+        driver = await startDriver(xvfb.display);
+        throw new Error(`${error.message}; WebKitWebDriver restarted. Its last lines:\n${log}`, { cause: error });
+      }
       version = String(session.capabilities.browserVersion ?? '');
       await session.setTimeouts({ script: 60_000, pageLoad: 30_000 });
       await session.setWindowRect({ width: 1280, height: 800 }).catch(() => undefined); // Xvfb has no window manager to refuse it
@@ -115,15 +159,20 @@ export async function launchWebKit(): Promise<Engine> {
           await origin.close();
         },
       };
-      await opened.goto('/login');
-      if (options.storage) {
-        await evaluate((entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)), options.storage);
-        await opened.reload();
+      try {
+        await opened.goto('/login');
+        if (options.storage) {
+          await evaluate((entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)), options.storage);
+          await opened.reload();
+        }
+      } catch (error) {
+        await opened.close();
+        throw error;
       }
       return opened;
     },
     async close() {
-      driver.kill();
+      stopDriver(driver);
       xvfb.process.kill();
     },
   };
