@@ -237,7 +237,9 @@ export function describeCriticalFlows(engineName: EngineName): void {
               if (refuseBlobs) expect(await blobsRefused(page)).toBe(true);
               await saveAndUpload(page, recordsOf(run, refuseBlobs ? 'priv' : 'frsh'));
             } catch (error) {
-              failures.push(`run ${run}: ${page ? `${String(error).split('\n')[0]} | ${await pageState(page)}` : `no page: ${String(error)}`}`);
+              failures.push(
+                `run ${run}: ${page ? `${String(error).split('\n')[0]} | ${await pageState(page)}` : `no page: ${String(error)}`}`,
+              );
             } finally {
               await page?.close();
             }
