@@ -22,7 +22,7 @@ import usersPlugin from './plugins/users/index';
 import listsPlugin from './plugins/lists/index';
 import statsPlugin from './plugins/stats/index';
 import { ALL_TABLES, ChangeHub, USERS_TABLE } from './plugins/sync/changes';
-import { SessionUsers } from './plugins/users/sessionUsers';
+import { KEEP_MS, SessionUsers } from './plugins/users/sessionUsers';
 import recordsPlugin from './plugins/records/index';
 import { setCountBound } from './lib/records/count';
 import docsPlugin from './plugins/docs';
@@ -86,9 +86,15 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** The migrations this code knows (a test starts "the next release" with one more). */
   migrations?: Migration[];
+  /** How long the session check keeps a user row (plugins/users/sessionUsers.ts); by default
+   * 0 on PostgreSQL, KEEP_MS on the embedded database. bench/session-check.bench.ts compares. */
+  sessionKeepMs?: number;
 }
 
-export async function buildApp(config: Config, { logStream, migrations = coreMigrations }: BuildOptions = {}): Promise<Server> {
+export async function buildApp(
+  config: Config,
+  { logStream, migrations = coreMigrations, sessionKeepMs }: BuildOptions = {},
+): Promise<Server> {
   setCountBound(config.listCountBound);
   // Every write made for a request tells the database who makes it (the audit log, issue 28).
   const db = withAuditActor(await openDb(config));
@@ -156,7 +162,9 @@ export async function buildApp(config: Config, { logStream, migrations = coreMig
   // forgets the user rows it keeps when users change anywhere.
   const changes = new ChangeHub();
   await changes.start(db);
-  const users = new SessionUsers(db, Date.now, db.kind === 'postgres' ? () => changes.caughtUp(db) : undefined);
+  // On PostgreSQL the session check reads its user row for every request; kept a moment on the
+  // embedded database (plugins/users/sessionUsers.ts).
+  const users = new SessionUsers(db, Date.now, sessionKeepMs ?? (db.kind === 'postgres' ? 0 : KEEP_MS));
   changes.subscribe(({ table, user }) => {
     // A user's change forgets that user's kept row only: a burst of sign-ins costs the other
     // sessions nothing. A change naming no user (lost notifications, a release before) forgets all.

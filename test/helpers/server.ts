@@ -43,7 +43,14 @@ export interface TestServer {
 export const ADMIN = { userName: 'admin', password: 'admin-password-1' };
 
 export async function startTestServer(
-  options: { backend?: Backend; config?: Partial<Config>; logStream?: { write(line: string): void }; roles?: Roles } = {},
+  options: {
+    backend?: Backend;
+    config?: Partial<Config>;
+    logStream?: { write(line: string): void };
+    roles?: Roles;
+    /** BuildOptions.sessionKeepMs (a bench compares). */
+    sessionKeepMs?: number;
+  } = {},
 ): Promise<TestServer> {
   const backend = options.backend ?? 'pglite';
   const scratch = backend === 'postgres' ? await createScratchDatabase({ roles: options.roles ?? defaultRoles }) : undefined;
@@ -61,7 +68,7 @@ export async function startTestServer(
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.config,
   };
-  const server = await buildApp(config, { logStream: options.logStream });
+  const server = await buildApp(config, { logStream: options.logStream, sessionKeepMs: options.sessionKeepMs });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
 

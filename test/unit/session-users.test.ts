@@ -101,4 +101,20 @@ describe('SessionUsers', () => {
     expect(state.reads).toBe(3);
     expect(routesDb.kind).toBe('pglite');
   });
+
+  it('with no keeping (PostgreSQL): reads for every request, and shares no read under way', async () => {
+    const { db, state, release } = fakeUsers();
+    const users = new SessionUsers(db, Date.now, 0);
+    await users.get('u1');
+    await users.get('u1');
+    expect(state.reads).toBe(2);
+    state.hold = true;
+    const before = users.get('u1'); // under way while the user signs out elsewhere…
+    state.active = false;
+    const after = users.get('u1'); // …and a request that comes after reads again
+    release();
+    expect((await before)?.active).toBe(true);
+    expect((await after)?.active).toBe(false);
+    expect(state.reads).toBe(4);
+  });
 });

@@ -179,9 +179,8 @@ export class ChangeHub {
   /**
    * Resolves once this process has heard every change committed before the call: PostgreSQL
    * delivers notifications in commit order, so hearing a mark sent now means those before it
-   * were delivered, here and, at the same moment, to every other server process. A write that
-   * ends sessions waits for it before answering, so the next request, whichever process it
-   * reaches, finds the session over (issue 29 §3). At most CAUGHT_UP_MS.
+   * were delivered, here and, at the same moment, to every other server process (a test
+   * counts events once they were heard). At most CAUGHT_UP_MS.
    */
   async caughtUp(db: Queryable): Promise<void> {
     const mark = `${CAUGHT_UP_MARK}${randomUUID()}`;

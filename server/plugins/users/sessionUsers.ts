@@ -1,22 +1,27 @@
 // The user row every API request checks its session against (auth.ts: active, token version,
-// role), kept for a moment so that a burst of requests (a list's page, the dashboard's seven
-// calls, an upload's batches) reads it once instead of once per request (issue 16: a list
-// answer cost three database round trips where a bare route has two).
+// role, signed-out sessions).
 //
-// A kept row never outlives a change that could end a session:
-// - a write through the users routes of this process forgets every kept row as it settles
-//   (`forgettingAfterEach`), before its answer leaves, and with several processes it answers once
-//   every process heard it (`caughtUp`);
-// - a write anywhere else (another server process, a script) reaches every process as the
-//   users table's change notification naming the user (sync/changes.ts): it forgets that
-//   user's kept row; a LISTEN connection coming back after a fault (`ALL_TABLES`) forgets every
-//   kept row;
+// On PostgreSQL (one or several server processes) the row is read for every request, by primary
+// key, never kept nor shared between requests (docs/decisions.md "A signed-out session is
+// refused everywhere at once"): a sign-out, password change or deactivation committed through
+// any process is seen by the next request on every process, from the moment its answer leaves.
+// A kept row would be refused only once this process had read the change's notification,
+// which a busy process does milliseconds after the writer's answer.
+//
+// On the embedded database (one process) the row is kept for a moment so that a burst of
+// requests (a list's page, the dashboard's seven calls, an upload's batches) reads it once
+// (issue 16). A kept row never outlives a change that could end a session:
+// - a write through the users routes forgets every kept row as it settles
+//   (`forgettingAfterEach`), before its answer leaves;
+// - a write anywhere else (a script) reaches the process as the users table's change
+//   notification naming the user (sync/changes.ts): it forgets that user's kept row; a LISTEN
+//   connection coming back after a fault (`ALL_TABLES`) forgets every kept row;
 // - and a row is kept at most KEEP_MS, which bounds what a notification lost in a fault could
 //   leave behind.
-import { isWrite, type Db, type Queryable } from '../../db/index';
+import type { Db, Queryable } from '../../db/index';
 import { findSessionUser, type UserRecord } from './store';
 
-/** The longest a user row is reused without being read again. */
+/** The longest a user row is reused without being read again (embedded database only). */
 export const KEEP_MS = 2_000;
 
 interface Kept {
@@ -32,19 +37,19 @@ export class SessionUsers {
   private generation = 0;
 
   /**
-   * @param caughtUp resolves once every server process has heard the changes committed so far
-   * (sync/changes.ts ChangeHub.caughtUp; several processes share PostgreSQL): a write that ends
-   * a session answers only then, so no process serves that session's next request from a row
-   * it kept. One process alone needs no wait: its own writes forget its rows.
+   * @param keepMs how long a row read is reused: KEEP_MS on the embedded database, 0 on
+   * PostgreSQL (read for every request, see above).
    */
   constructor(
     private readonly db: Queryable,
     private readonly now: () => number = Date.now,
-    private readonly caughtUp: () => Promise<void> = async () => undefined,
+    private readonly keepMs: number = KEEP_MS,
   ) {}
 
   /** The user as stored (at most KEEP_MS ago, and not before the last change heard). */
   get(userId: string): Promise<UserRecord | undefined> {
+    // Not even a read under way is shared: it may have started before a sign-out's commit.
+    if (this.keepMs <= 0) return findSessionUser(this.db, userId);
     const kept = this.kept.get(userId);
     if (kept && kept.until > this.now()) return Promise.resolve(kept.user);
     const under = this.reading.get(userId);
@@ -55,7 +60,7 @@ export class SessionUsers {
         // Unknown users are not kept: a user created next must be found at once. A read that a
         // forget overtook is answered but not kept.
         const current = this.reading.get(userId) === read && generation === this.generation;
-        if (user && current) this.kept.set(userId, { user, until: this.now() + KEEP_MS });
+        if (user && current) this.kept.set(userId, { user, until: this.now() + this.keepMs });
         return user;
       })
       .finally(() => {
@@ -82,16 +87,10 @@ export class SessionUsers {
    * when it settles, so a change a route makes is seen by the very next request. */
   forgettingAfterEach(db: Db): Db {
     const forget = <T>(work: Promise<T>): Promise<T> => work.finally(() => this.forgetAll());
-    // A write also waits until every server process has heard of it (see `caughtUp`).
-    const written = async <T>(work: Promise<T>): Promise<T> => {
-      const result = await forget(work);
-      await this.caughtUp();
-      return result;
-    };
     return {
       ...db,
-      query: (sql, params) => (isWrite(sql) ? written(db.query(sql, params)) : forget(db.query(sql, params))),
-      transaction: (work, settings) => written(db.transaction(work, settings)),
+      query: (sql, params) => forget(db.query(sql, params)),
+      transaction: (work, settings) => forget(db.transaction(work, settings)),
     };
   }
 }
