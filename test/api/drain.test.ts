@@ -14,7 +14,7 @@ import { serviceProvider } from '../../schemas/index';
 import { configFromEnv, DEFAULT_SHUTDOWN_DRAIN_SECONDS } from '../../server/config';
 import { DRAIN_STREAM_RETRY_MS } from '../../server/lib/drain';
 import { backends, createScratchDatabase, type Backend, type ScratchDatabase } from '../helpers/db';
-import { ADMIN } from '../helpers/server';
+import { ADMIN, startTestServer } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 const work = mkdtempSync(path.join(tmpdir(), 'icrs-drain-'));
@@ -209,4 +209,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the readiness check with a busy
     // Then the waiting requests are answered too (none was turned away meanwhile).
     expect(await Promise.all(lists)).toEqual(lists.map(() => 200));
   }, 60_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the readiness check with a CPU-bound process (PostgreSQL)', () => {
+  it('answers 200 while the event loop computes 20 ms at a time and requests wait for the pool, since the database answers', async () => {
+    const t = await startTestServer({ backend: 'postgres', config: { connectTimeoutMs: 60_000 } });
+    cleanups.push(() => t.close());
+    const token = await t.login(ADMIN.userName, ADMIN.password);
+    // Every pooled connection waits on a locked table, more requests wait for one, and this
+    // process (the server's) computes 20 ms at a time, reading its sockets between two: a check
+    // asked through the request pool would wait behind them all (the 503 "the database did not
+    // answer" of a loaded machine); on its own connection it answers.
+    const locker = new pg.Client({ connectionString: t.config.databaseUrl });
+    await locker.connect();
+    cleanups.push(() => locker.end());
+    await locker.query('BEGIN');
+    await locker.query(`LOCK TABLE "${serviceProvider.table}" IN ACCESS EXCLUSIVE MODE`);
+    const busy = setInterval(() => {
+      const end = performance.now() + 20;
+      while (performance.now() < end);
+    }, 1);
+    try {
+      const lists = Array.from({ length: 30 }, () =>
+        request(t.url, 'GET', '/sproviers?pageSize=5', { token, agent: new http.Agent({ keepAlive: false }), timeoutMs: 60_000 }).then(
+          (answer) => answer.status,
+          () => 0,
+        ),
+      );
+      const checks = [];
+      for (let i = 0; i < 10; i += 1) checks.push(await request(t.url, 'GET', '/health/ready'));
+      expect(checks.map((check) => [check.status, check.body])).toEqual(
+        checks.map(() => [200, { status: 'ok', database: 'up', kind: 'postgres' }]),
+      );
+      await locker.query('ROLLBACK');
+      expect(await Promise.all(lists)).toEqual(lists.map(() => 200));
+    } finally {
+      clearInterval(busy);
+    }
+  }, 120_000);
 });
