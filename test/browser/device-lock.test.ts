@@ -4,9 +4,10 @@
 // value, the Cache Storage) is read raw, and every string in it shaped like a token (a JWT, a
 // long base64url run, a whole stored value) is tried against GET /api/session/device: none is
 // accepted, no device secret the server holds is there in any spelling, and the token the page
-// held before the lock is refused too (the lock ended its session). The password then opens the device, and its data reads. An online reload of an
-// unlocked tab needs no password, and a second tab gets the session from the first. The built
-// app in headless Chromium, against a real server.
+// held before the lock is refused too (the lock ended its session). The password then opens the
+// device, and its data reads. An online reload of an unlocked tab needs no password, and a
+// second tab gets the session from the first. The built app in headless Chromium, against a
+// real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { everythingStored, launchBrowser, newDebugPage, sessionToken, signIn, storeReady, unlock, type TestPage } from '../helpers/browser';
