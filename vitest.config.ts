@@ -10,5 +10,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on CI's 2 cores (Vitest's default there is one): the API files wait
+    // much of their time on PostgreSQL, spawned server processes and timers, and each has its own
+    // database (test/helpers/db.ts), server and ports, so they share nothing.
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });
