@@ -182,18 +182,15 @@ describe('the audit screen', () => {
     await choose(view, 'audit-filter-user', 'Amani K.');
     await typeInto(view.container.querySelector('[data-testid="audit-filter-dateFrom"]') as HTMLInputElement, '2026-11-01');
     await typeInto(view.container.querySelector('[data-testid="audit-filter-dateTo"]') as HTMLInputElement, '2026-11-30');
-    await wait(20);
     const filters = { action: 'delete', entity: 'service', location: 3, userId: 'u1', dateFrom: '2026-11-01', dateTo: '2026-11-30' };
-    expect(auditCalls().at(-1)?.params).toEqual({ ...filters, page: 1, pageSize: 25 });
+    await vi.waitFor(() => expect(auditCalls().at(-1)?.params).toEqual({ ...filters, page: 1, pageSize: 25 }));
     await click(view.container.querySelector('[data-testid="audit-csv"]') as Element);
-    await wait(20);
+    await vi.waitFor(() => expect(saved.map((s) => s.fileName)).toEqual(['audit-2026-11-21.csv']));
     const csv = calls.find((c) => c.url === '/audit/csv');
     expect(csv).toMatchObject({ method: 'get', params: filters, responseType: 'blob' });
-    expect(saved.map((s) => s.fileName)).toEqual(['audit-2026-11-21.csv']);
     // Clearing the filters asks the whole log again.
     await click(view.container.querySelector('[data-testid="audit-clear-filters"]') as Element);
-    await wait(20);
-    expect(auditCalls().at(-1)?.params).toEqual({ page: 1, pageSize: 25 });
+    await vi.waitFor(() => expect(auditCalls().at(-1)?.params).toEqual({ page: 1, pageSize: 25 }));
   });
 
   it('offers no organisation filter to role 7 (the server holds it to its own)', async () => {
@@ -215,8 +212,7 @@ describe('the audit screen', () => {
     await show();
     const before = auditCalls().length;
     await act(async () => emitServerChange('audit_log'));
-    await wait(50);
-    expect(auditCalls().length).toBe(before + 1);
+    await vi.waitFor(() => expect(auditCalls().length).toBe(before + 1));
   });
 
   it('fits a phone: the phone list with the time and the entry in a few lines', async () => {
