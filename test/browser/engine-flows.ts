@@ -236,7 +236,9 @@ export function describeCriticalFlows(engineName: EngineName): void {
               page = await engine.newPage(server.url, { storage: { lang: 'fr', icrsDebug: '1' }, refuseBlobs });
               if (refuseBlobs) expect(await blobsRefused(page)).toBe(true);
               await saveAndUpload(page, recordsOf(run, refuseBlobs ? 'priv' : 'frsh'));
+              if (looping) console.log(`[engines] ${engineName} ${mode}: run ${run} passed`);
             } catch (error) {
+              if (looping) console.log(`[engines] ${engineName} ${mode}: run ${run} failed`);
               failures.push(
                 `run ${run}: ${page ? `${String(error).split('\n')[0]} | ${await pageState(page)}` : `no page: ${String(error)}`}`,
               );
@@ -248,7 +250,10 @@ export function describeCriticalFlows(engineName: EngineName): void {
           for (const failure of failures) console.log(`[engines]   ${failure}`);
           expect(failures).toEqual([]);
         },
-        60_000 + runs * 90_000,
+        // Generous (a run takes ~1.5 min on a loaded 2-core machine): a test timed out while its
+        // loop goes on keeps its WebDriver session, and WebKitWebDriver allows one session at a
+        // time ("Maximum number of active sessions"), which failed every run of the next mode.
+        60_000 + runs * 240_000,
       );
     }
   });

@@ -3,6 +3,8 @@
 // - `failAfterRate`: forwards, lets the server store the request, then answers 500 instead;
 // - `dropRate`: forwards, waits for the server's whole answer, then drops the connection
 //   (the record is stored, the answer is lost);
+// - `hangRate`: forwards, lets the server store the request, then never answers (the connection
+//   stays open, silent, until the client gives up or the proxy closes);
 // and answers 502 while the server it points at is down (`setTarget` moves it to a new one).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,13 +13,14 @@ export interface Faults {
   failRate: number;
   failAfterRate: number;
   dropRate: number;
+  hangRate: number;
 }
 
 export interface FaultyProxy {
   url: string;
   setTarget(url: string): void;
   setFaults(faults: Partial<Faults>): void;
-  readonly stats: { requests: number; failed: number; failedAfter: number; dropped: number; unreachable: number };
+  readonly stats: { requests: number; failed: number; failedAfter: number; dropped: number; hung: number; unreachable: number };
   close(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-type Fault = 'none' | 'fail' | 'failAfter' | 'drop';
+type Fault = 'none' | 'fail' | 'failAfter' | 'drop' | 'hang';
 
 function sendJson(res: ServerResponse, status: number, message: string) {
   if (res.headersSent || res.destroyed) return;
@@ -50,10 +53,15 @@ function sendJson(res: ServerResponse, status: number, message: string) {
 
 export async function startFaultyProxy(options: FaultyProxyOptions): Promise<FaultyProxy> {
   let target = new URL(options.target);
-  const faults: Faults = { failRate: options.failRate ?? 0, failAfterRate: options.failAfterRate ?? 0, dropRate: options.dropRate ?? 0 };
+  const faults: Faults = {
+    failRate: options.failRate ?? 0,
+    failAfterRate: options.failAfterRate ?? 0,
+    dropRate: options.dropRate ?? 0,
+    hangRate: options.hangRate ?? 0,
+  };
   const random = seededRandom(options.seed ?? 1);
   const faultable = options.faultable ?? ((_method: string, url: string) => url.startsWith('/api/') && !url.startsWith('/api/login'));
-  const stats = { requests: 0, failed: 0, failedAfter: 0, dropped: 0, unreachable: 0 };
+  const stats = { requests: 0, failed: 0, failedAfter: 0, dropped: 0, hung: 0, unreachable: 0 };
   const agent = new http.Agent({ keepAlive: true });
 
   const pick = (req: IncomingMessage): Fault => {
@@ -62,6 +70,7 @@ export async function startFaultyProxy(options: FaultyProxyOptions): Promise<Fau
     if (r < faults.failRate) return 'fail';
     if (r < faults.failRate + faults.failAfterRate) return 'failAfter';
     if (r < faults.failRate + faults.failAfterRate + faults.dropRate) return 'drop';
+    if (r < faults.failRate + faults.failAfterRate + faults.dropRate + faults.hangRate) return 'hang';
     return 'none';
   };
 
@@ -87,6 +96,8 @@ export async function startFaultyProxy(options: FaultyProxyOptions): Promise<Fau
           if (fault === 'drop') {
             stats.dropped += 1;
             req.socket.destroy();
+          } else if (fault === 'hang') {
+            stats.hung += 1; // no answer, ever: the client's bound must end the wait
           } else {
             stats.failedAfter += 1;
             sendJson(res, 500, 'Internal Server Error');

@@ -11,8 +11,9 @@ import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { uuidv7 } from '../../schemas/ids';
 import { profile } from '../../schemas/index';
-import { isStoreTimeout, StoreTimeoutError } from '../../src/lib/db/bounds';
-import { collectionName } from '../../src/lib/db/collections';
+import { isStoreTimeout, STORE_OPEN_BOUND_MS, STORE_READ_BOUND_MS, StoreTimeoutError } from '../../src/lib/db/bounds';
+import { collectionName, storeNameFor } from '../../src/lib/db/collections';
+import { removeMirror } from '../../src/lib/db/deviceData';
 import { collectionOf, createIcrsDb, type IcrsDatabase } from '../../src/lib/db/database';
 import { fakeIndexedDbStorage, openTestVault } from '../helpers/rxdb';
 
@@ -170,5 +171,34 @@ describe('bounds of the device store', () => {
     vi.mocked(crypto.subtle.decrypt).mockRestore();
     await clients.insert(client('Third'));
     expect((await clients.find().exec()).map((doc) => doc.get('lastName')).sort()).toEqual(['First', 'Second', 'Third']);
+  });
+});
+
+describe('bounds of the calls made to IndexedDB directly (below RxDB)', () => {
+  /** A request whose handlers are set and never called, as a transaction that never completes. */
+  const silent = () => ({}) as IDBOpenDBRequest;
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('fails the removal of a mirror whose database never opens, with the opening error', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const name = `rxdb-dexie-${storeNameFor('user-1')}--0--profile`;
+    vi.stubGlobal('indexedDB', { databases: async () => [{ name, version: 1 }], open: silent });
+    const removing = removeMirror('user-1');
+    const failed = expect(removing).rejects.toMatchObject({ name: 'StoreTimeoutError', step: 'open' });
+    await vi.advanceTimersByTimeAsync(STORE_OPEN_BOUND_MS + 1);
+    await failed;
+  });
+
+  it('fails a list of databases that never comes, with the read error', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.stubGlobal('indexedDB', { databases: () => new Promise(() => undefined), open: silent });
+    const removing = removeMirror('user-1');
+    const failed = expect(removing).rejects.toMatchObject({ name: 'StoreTimeoutError', step: 'read' });
+    await vi.advanceTimersByTimeAsync(STORE_READ_BOUND_MS + 1);
+    await failed;
   });
 });

@@ -54,7 +54,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await db?.close();
   db = undefined;
-  proxy.setFaults({ failRate: 0, failAfterRate: 0, dropRate: 0 });
+  proxy.setFaults({ failRate: 0, failAfterRate: 0, dropRate: 0, hangRate: 0 });
 });
 afterAll(async () => {
   await proxy?.close();
@@ -251,6 +251,28 @@ describe('upload under faults', () => {
     t = await startTestServer({ config: { dataDir } }); // same folder: what was committed is there
     proxy.setTarget(t.url);
     await uploadUntilDone();
+    await expectExactlyOnceAndEmpty();
+  });
+  it('a request that never answers fails within its bound, the run ends, and the next uploads store every record once', async () => {
+    db = await openTestDb();
+    await seedGraph(4);
+    const before = await countPending(db);
+    proxy.setFaults({ hangRate: 1 });
+    const bound = 400;
+    const report = await uploadAll(deps(), { requestBoundMs: bound, batchBytes: 2048 });
+    // Without the bound this run would wait for good (only Stop ended it).
+    expect(report.stopped).toBe('connectionLost');
+    const messages = new Set(report.kinds.flatMap((k) => k.errors.map((e) => e.message)));
+    expect([...messages]).toContain(`timeout of ${bound}ms exceeded`);
+    expect(await countPending(db)).toBe(before);
+    expect(proxy.stats.hung).toBeGreaterThan(0);
+
+    // The server did store what the hung requests carried: the next uploads settle them
+    // ('duplicate entry'), each once; a few more hangs on the way change nothing.
+    proxy.setFaults({ hangRate: 0.15 });
+    for (let round = 1; round <= 60 && (await countPending(db)) > 0; round += 1) {
+      await uploadAll(deps(), { requestBoundMs: 2_000, batchBytes: 2048 });
+    }
     await expectExactlyOnceAndEmpty();
   });
 });

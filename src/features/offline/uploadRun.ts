@@ -72,12 +72,16 @@ async function underLock<T>(work: () => Promise<T>): Promise<T | null> {
 }
 
 const SERVER_TROUBLE = /^(Internal Server Error|Bad Gateway|Service Unavailable|Gateway Timeout)$/i;
-const NO_ANSWER = /^(Network Error|timeout of \d+ms exceeded|Request aborted|socket hang up)$/i;
+const NO_ANSWER = /^(Network Error|Request aborted|socket hang up)$/i;
+const TIMED_OUT = /^timeout of (\d+)ms exceeded$/i;
 
 /** A failure in the user's language: the network's and the server's own errors (axios and
  * HTTP status texts, in English) become a sentence; the API's messages are already translated. */
 export function failureText(message: string): string {
   if (message === CONFLICT) return t('offline.failure.conflict');
+  // A request past its bound (src/lib/upload/http.ts boundedHttp, or axios's own timeout).
+  const timedOut = TIMED_OUT.exec(message);
+  if (timedOut) return t('offline.failure.timeout', { seconds: Math.round(Number(timedOut[1]) / 1000) });
   if (NO_ANSWER.test(message)) return t('offline.failure.network');
   if (SERVER_TROUBLE.test(message) || /^Request failed with status code 5\d\d$/.test(message)) return t('offline.failure.server');
   return message;
@@ -132,7 +136,10 @@ export function summaryOf(
   const failedCount = report.kinds.reduce((n, k) => n + k.failed, 0);
   const named = deleted.length + erased.length;
   const onlyDeleted = named > 0 && failedCount <= named;
-  const reason = report.stopped === 'connectionLost' ? t('offline.failure.network') : onlyDeleted ? undefined : firstError(report);
+  // A run stopped by requests past their bound says so; by requests with no answer at all, that the server could not be reached.
+  const first = firstError(report);
+  const lost = first && TIMED_OUT.test(first) ? first : t('offline.failure.network');
+  const reason = report.stopped === 'connectionLost' ? lost : onlyDeleted ? undefined : first;
   if (reason) parts.push(asSentence(failureText(reason)));
   parts.push(kept);
   const severity = report.kinds.some((k) => k.failed > 0) || report.stopped ? 'error' : 'warning';

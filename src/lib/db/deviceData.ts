@@ -5,13 +5,18 @@
 // IndexedDB database `rxdb-dexie-<store>--<version>--<collection>` whose table `docs` holds the
 // documents, `syncState` in clear (sealedStorage.ts), so neither needs the vault open. Call them
 // while the store is closed (before it opens, or before a reload).
+import { STORE_OPEN_BOUND_MS, STORE_READ_BOUND_MS, STORE_WRITE_BOUND_MS, withinBound, type StoreStep } from './bounds';
 import { storeNameFor } from './collections';
 
 const DOCS = 'docs';
 
+/** The bound of each kind of call (bounds.ts): these calls go to IndexedDB directly, below RxDB
+ * and its bounded storage, so they carry their own. */
+const BOUND_OF: Record<StoreStep, number> = { open: STORE_OPEN_BOUND_MS, read: STORE_READ_BOUND_MS, write: STORE_WRITE_BOUND_MS };
+
 export async function databaseNames(): Promise<string[]> {
   if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return [];
-  return (await indexedDB.databases()).map((info) => info.name ?? '').filter(Boolean);
+  return (await withinBound(indexedDB.databases(), BOUND_OF.read, 'read')).map((info) => info.name ?? '').filter(Boolean);
 }
 
 /** The IndexedDB databases of the user's store. */
@@ -20,20 +25,28 @@ export async function storeDatabases(userId: string): Promise<string[]> {
   return (await databaseNames()).filter((name) => name.startsWith(prefix));
 }
 
-export function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
+/** An IndexedDB request's answer, or StoreTimeoutError past the bound of its `step`. */
+export function request<T>(req: IDBRequest<T>, step: StoreStep = 'read'): Promise<T> {
+  const answer = new Promise<T>((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
+  return withinBound(answer, BOUND_OF[step], step);
+}
+
+/** A database opened directly (no upgrade: the database is RxDB's). */
+export function openDatabase(name: string): Promise<IDBDatabase> {
+  return request(indexedDB.open(name), 'open');
 }
 
 export function deleteDatabase(name: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+  const deleted = new Promise<void>((resolve, reject) => {
     const req = indexedDB.deleteDatabase(name);
     req.onsuccess = () => resolve();
     req.onerror = () => reject(req.error);
     req.onblocked = () => resolve(); // removed once the last connection closes
   });
+  return withinBound(deleted, BOUND_OF.write, 'write');
 }
 
 /** Removes the user's whole store from this device. */
@@ -46,7 +59,7 @@ export async function removeStore(userId: string): Promise<void> {
 export async function removeMirror(userId: string): Promise<number> {
   let removed = 0;
   for (const name of await storeDatabases(userId)) {
-    const db = await request(indexedDB.open(name));
+    const db = await openDatabase(name);
     try {
       if (!db.objectStoreNames.contains(DOCS)) continue;
       const store = db.transaction(DOCS, 'readwrite').objectStore(DOCS);
@@ -58,7 +71,7 @@ export async function removeMirror(userId: string): Promise<number> {
         const local = name.includes('plugin-local-documents');
         if (!local && doc.syncState !== 'synced') return Promise.resolve();
         removed += local ? 0 : 1;
-        return request(store.delete(keys[i]));
+        return request(store.delete(keys[i]), 'write');
       });
       await Promise.all(done);
     } finally {

@@ -6,7 +6,7 @@
 // one store's collections per page), from each collection's Dexie database
 // `rxdb-dexie-icrs_db--<version>--<collection>`, table `docs`.
 import { collectionName, collectionOf, DB_NAME, OFFLINE_ENTITIES, type IcrsDatabase } from './collections';
-import { databaseNames, deleteDatabase, request } from './deviceData';
+import { databaseNames, deleteDatabase, openDatabase, request } from './deviceData';
 
 const PREFIX = `rxdb-dexie-${DB_NAME}--`;
 const SUMMARY = 'icrs.unsent';
@@ -21,7 +21,7 @@ function legacyOwner(): string | null {
 }
 
 async function pendingRows(name: string): Promise<Record<string, unknown>[]> {
-  const db = await request(indexedDB.open(name));
+  const db = await openDatabase(name);
   try {
     if (!db.objectStoreNames.contains('docs')) return [];
     const rows = (await request(db.transaction('docs', 'readonly').objectStore('docs').getAll())) as Record<string, unknown>[];

@@ -1,5 +1,5 @@
 // The engine's requests (docs/api.md "Entity calls") and how their failures read.
-import { isAxiosError, type AxiosRequestConfig } from 'axios';
+import { AxiosError, isAxiosError, type AxiosRequestConfig } from 'axios';
 import type { EntityShape } from '../../../schemas/define';
 import { profileImage } from '../../../schemas/index';
 import { appendImages, recordForm as dataLayerForm } from '../datalayer/images';
@@ -172,6 +172,46 @@ export async function getImageBytes(http: UploadHttp, key: string, name: string)
     if (failureOf(error).status === 404) return undefined;
     throw error;
   }
+}
+
+/** How long one request of the upload may go without its answer: a batch carries up to ~1 MB of
+ * records and ~3.7 MB of images, about 3 minutes on a slow mobile link (~25 kB/s). */
+export const UPLOAD_REQUEST_BOUND_MS = 180_000;
+
+/** The message of a request past its bound: axios's own for its `timeout`, which the offline
+ * screens turn into the user's language (uploadRun.ts `failureText`). */
+export const timedOutMessage = (ms: number) => `timeout of ${ms}ms exceeded`;
+
+/**
+ * `http` with every request bounded: past `ms` without an answer the request is aborted and fails
+ * as axios fails a request past its `timeout` (an AxiosError 'ECONNABORTED' with no response: no
+ * answer, so its records fail as with the network away, and three in a row stop the run). The
+ * bound is kept here rather than left to axios's `timeout`, so that it holds whatever client the
+ * engine is given. A request the server finished but whose answer never came is settled by the
+ * next upload ('duplicate entry', product.md §D2).
+ */
+export function boundedHttp(http: UploadHttp, ms: number): UploadHttp {
+  const bounded = <T>(config: AxiosRequestConfig | undefined, send: (config: AxiosRequestConfig) => Promise<T>): Promise<T> => {
+    const controller = new AbortController();
+    // A caller's own signal still aborts the request (AbortSignal.any is too recent for Safari 16).
+    const outer = config?.signal as AbortSignal | undefined;
+    if (outer?.aborted) controller.abort();
+    outer?.addEventListener?.('abort', () => controller.abort(), { once: true });
+    const signal = controller.signal;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new AxiosError(timedOutMessage(ms), AxiosError.ECONNABORTED));
+      }, ms);
+    });
+    return Promise.race([send({ ...config, signal }), late]).finally(() => clearTimeout(timer));
+  };
+  return {
+    get: (url, config) => bounded(config, (c) => http.get(url, c)),
+    post: (url, data, config) => bounded(config, (c) => http.post(url, data, c)),
+    put: (url, data, config) => bounded(config, (c) => http.put(url, data, c)),
+  } as UploadHttp;
 }
 
 export interface Failure {

@@ -37,6 +37,9 @@ export interface UploadOptions {
   batchImageBytes?: number;
   /** Stops the upload between records; records already sent finish first. */
   signal?: AbortSignal;
+  /** How long one request may go without its answer (default UPLOAD_REQUEST_BOUND_MS, 3 min):
+   * past it the request is abandoned and its records fail as with no answer. */
+  requestBoundMs?: number;
   /** Called with a fresh copy of the report after every record (also within a batch). */
   onProgress?: (report: UploadReport) => void;
   /** Only these records (retry of one record); default: every pending record. */

@@ -10,6 +10,7 @@
 // localFailures.ts (a local failure fails its record, not the run).
 import type { IcrsDatabase } from '../db/collections';
 import { BATCH_IMAGE_BYTES, DEFAULT_BATCH_BYTES, uploadKindInBatches, type KindRun } from './batches';
+import { boundedHttp, UPLOAD_REQUEST_BOUND_MS } from './http';
 import { uploadSafely } from './localFailures';
 import { dependsOn, planOf } from './plan';
 import { runPool } from './pool';
@@ -37,7 +38,10 @@ export async function uploadAll(deps: UploadDeps, options: UploadOptions = {}): 
     const progress = new Progress(await planOf(deps.db, options.only), options.onProgress);
     return progress.finish('noConnection');
   }
-  return exclusive(deps.db, () => run({ db: deps.db, http: deps.http, notify }, options));
+  // Every request has a bound: one that hangs fails its records instead of holding the run (and
+  // its "Uploading…") until the user presses Stop.
+  const http = boundedHttp(deps.http, options.requestBoundMs ?? UPLOAD_REQUEST_BOUND_MS);
+  return exclusive(deps.db, () => run({ db: deps.db, http, notify }, options));
 }
 
 interface RunState {
