@@ -4,6 +4,9 @@
 export const AUDIT_ACTIONS = [
   'create',
   'update',
+  'assign',
+  'pin',
+  'unpin',
   'delete',
   'verify',
   'reject',

@@ -27,6 +27,7 @@ import recordsPlugin from './plugins/records/index';
 import { setCountBound } from './lib/records/count';
 import docsPlugin from './plugins/docs';
 import syncPlugin from './plugins/sync/index';
+import caseloadPlugin from './plugins/caseload';
 import securityHeadersPlugin from './plugins/securityHeaders';
 import metricsPlugin from './plugins/metrics';
 import { createMetrics, NO_METRICS, type Metrics } from './lib/metrics';
@@ -185,7 +186,8 @@ export async function buildApp(
   await app.register(listsPlugin, { db });
   await app.register(statsPlugin, { db, changes, mapPointsLimit: config.mapPointsLimit });
   await app.register(recordsPlugin, { db });
-  await app.register(syncPlugin, { db, tokens, hub: changes, users });
+  await app.register(syncPlugin, { db, tokens, hub: changes, users, caseloadBound: config.caseloadBound });
+  await app.register(caseloadPlugin, { db, bound: config.caseloadBound });
   await app.register(auditPlugin, { db, retentionDays: config.auditRetentionDays, ownerUrl: config.databaseOwnerUrl });
   if (serveApp) await app.register(spaPlugin, { root: config.staticDir as string });
   else app.log.warn('no built app found: serving the API only (run `npm run build`)');

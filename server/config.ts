@@ -1,4 +1,5 @@
 // Configuration from the environment (README "Configuration"). One place reads process.env.
+import { DEFAULT_CASELOAD_BOUND } from './lib/records/caseload';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/index';
@@ -50,6 +51,9 @@ export interface Config extends DbTimeouts {
   mapPointsLimit: number;
   /** Rows a list counts exactly before it answers "more than" (LIST_COUNT_BOUND; server/lib/records/count.ts). */
   listCountBound: number;
+  /** The most clients a field worker's device mirrors (CASELOAD_BOUND; docs/product.md "The
+   * caseload"): beyond it, the nearest come first and the rest is reported. */
+  caseloadBound: number;
   /** Minutes without use after which the app locks the device (GET /api/config); 0: never. */
   lockAfterMinutes: number;
   /** Days the audit log keeps an entry (AUDIT_RETENTION_DAYS); 0, the default: forever. */
@@ -228,6 +232,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     mapPointsLimit: Number(env.MAP_POINTS_LIMIT ?? 20000),
     listCountBound: countBoundFrom(env.LIST_COUNT_BOUND),
     lockAfterMinutes: lockAfterMinutesFrom(env.LOCK_AFTER_MINUTES),
+    caseloadBound: positiveInteger('CASELOAD_BOUND', env.CASELOAD_BOUND, DEFAULT_CASELOAD_BOUND),
     auditRetentionDays: retentionDaysFrom(env.AUDIT_RETENTION_DAYS),
     metrics: onOff('METRICS', env.METRICS, true),
     metricsToken: metricsTokenFrom(env.METRICS_TOKEN),

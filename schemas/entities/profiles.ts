@@ -58,11 +58,12 @@ export const profile = defineEntity({
   upload: { order: 7, errorTitle: 'Save Prof basic Error', updateOnDuplicate: true },
   // 1: `disability` became optional, a yes/no question left unanswered (docs/decisions.md
   // "Yes/no questions have three states"); stored documents keep their value as they are.
-  rxVersion: 1,
+  // 2: `assignedTo` added, optional (docs/decisions.md "The caseload"); kept as they are.
+  rxVersion: 2,
   access: profileAccess,
   owner: { field: 'location', reads: 'own' },
   list: {
-    filters: ['territory', 'sex', 'populationGroup', 'educationLevel', 'location'],
+    filters: ['territory', 'sex', 'populationGroup', 'educationLevel', 'location', 'assignedTo'],
     search: ['prof_Reg_No', 'firstName', 'lastName', 'phone'],
     defaultSort: { field: 'createdAt', dir: 'desc' },
     sorts: ['prof_Reg_No', 'firstName', 'lastName', 'sex', 'birthDate', 'phone', 'territory', 'createdAt'],
@@ -100,6 +101,10 @@ export const profile = defineEntity({
     consent: f.boolean({ required: true }),
     location: f.lookup({ list: 'organisation', allowNone: true, readOnly: true }),
     BspData: f.json<BspData>()({ schema: bspSchema, personal: true }),
+    /** The worker who serves the client (docs/product.md "The caseload"): who registered them
+     * unless reassigned (POST /profile/assign). Set by the server only: a new client takes its
+     * creator (server/lib/records/caseload.ts), a device never sends it. */
+    assignedTo: f.id({ readOnly: true }),
     /** When the client's data was erased (issue 28): the row stays, blanked, so that the
      * statistics still count the client's referrals and devices learn to drop it. */
     erasedAt: f.dateTime({ hidden: true }),

@@ -32,6 +32,12 @@ export const user = defineEntity({
     email: email(),
     phone: phone(),
     active: f.boolean({ required: true, default: true }),
+    /** The territories (items of the `territory` list) whose clients the user's device mirrors
+     * besides those assigned to them (docs/product.md "The caseload"); none: only those. */
+    territories: f.json<number[]>()({
+      itemsOf: 'territory',
+      schema: { type: 'array', maxItems: 50, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: MAX_INT } },
+    }),
     /** A temporary password given by an administrator (issue 14): the app sends the user to
      * Change Password until they choose their own; cleared by that change. An admin reset sets
      * it unless the body says otherwise (server/plugins/users/update.ts). */

@@ -18,6 +18,7 @@ import {
   organisationTriggersSql,
   subRecordEntities,
 } from '../lib/records/organisation';
+import { ASSIGNED_BACKFILL_SQL, ASSIGNED_DEFAULT_SQL, CASELOAD_TABLES_SQL, USER_CASELOAD_TRIGGER_SQL } from '../lib/records/caseload';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -289,6 +290,25 @@ $$`);
     up: async (tx) => {
       for (const entity of serverEntities) for (const statement of changeTriggerSql(entity)) await tx.query(statement);
       for (const statement of signedOutTriggerSql) await tx.query(statement);
+    },
+  },
+  {
+    // The caseload (docs/product.md "The caseload", server/lib/records/caseload.ts): each client
+    // has an assigned worker (whoever registered them, for the clients of before), users may
+    // have territories, workers pin clients; what each worker's devices were given, and what
+    // left them, is kept per user. The profile's audit trigger learns the assignment's action.
+    id: '0029-caseload',
+    up: async (tx) => {
+      const statements = [
+        `ALTER TABLE ${ident(profile.table)} ADD COLUMN IF NOT EXISTS ${columnSql('assignedTo', profile.fields.assignedTo)}`,
+        `ALTER TABLE ${ident(user.table)} ADD COLUMN IF NOT EXISTS ${columnSql('territories', user.fields.territories)}`,
+        ...CASELOAD_TABLES_SQL,
+        ...ASSIGNED_BACKFILL_SQL,
+        ...ASSIGNED_DEFAULT_SQL,
+        ...USER_CASELOAD_TRIGGER_SQL,
+        ...auditTriggerSql(profile),
+      ];
+      for (const statement of statements) await tx.query(statement);
     },
   },
 ];

@@ -35,6 +35,11 @@ const RULES: Readonly<Record<string, ActionRule>> = {
     otherwise: 'user.update',
   },
   list: { insert: 'list.change', otherwise: 'list.change' },
+  // A client given to another worker (POST /profile/assign): from whom to whom, as user ids.
+  profile: {
+    update: `WHEN ${onlyChanged('assignedTo')} THEN 'assign'`,
+    note: `CASE WHEN TG_OP = 'UPDATE' AND ${onlyChanged('assignedTo')} THEN coalesce(old_row->>'assignedTo', '—') || ' → ' || coalesce(new_row->>'assignedTo', '—') END`,
+  },
   service: {
     update: `WHEN 'verifiedAt' = ANY(changed) AND (new_row->>'status') = '1' THEN 'verify'
       WHEN 'verifiedAt' = ANY(changed) THEN 'reject'`,

@@ -7,6 +7,7 @@ import { mirrorScope, ownerColumn } from '../../../schemas/scope';
 import type { Queryable, Row } from '../../db/index';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
 import { DEPARTURES_TABLE, keyExpression, keyFieldsOf } from '../../lib/records/organisation';
+import { CASELOAD_DEPARTURES, clientColumn, MEMBERS_TABLE, servesCaseload } from '../../lib/records/caseload';
 import type { PublicUser } from '../users/store';
 
 /** The most rows of one table a device mirrors on its first pull (product.md §D6: bounded). */
@@ -51,6 +52,7 @@ async function windowStart(db: Queryable, e: EntityShape, user: PublicUser): Pro
 }
 
 export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUser, since: Checkpoint | undefined, limit: number) {
+  if (servesCaseload(e, user)) return pullCaseload(db, e, user, since, limit);
   const where = new Conditions();
   const key = keyExpression(e, 't.');
   const scope = scopeCondition(e, user, where, 't.');
@@ -95,10 +97,7 @@ function departures(
 ): string | undefined {
   const scope = mirrorScope(user, e);
   if (typeof scope !== 'object' || !ownerColumn(e)) return undefined;
-  const fromKey = new Map(keyFieldsOf(e, 'd."key"'));
-  const columns = rowFields(e).map(
-    ([name]) => `${fromKey.get(name) ?? (name === 'updatedAt' ? 'd."updatedAt"' : 'NULL')} AS ${ident(name)}`,
-  );
+  const columns = departureColumns(e);
   const conditions = [
     `d."table" = ${where.param(e.table)}`,
     `d."organisation" = ${where.param(scope.organisation)}`,
@@ -107,6 +106,49 @@ function departures(
   if (start) conditions.push(`(d."updatedAt", d."key") ${after} (${where.param(start.updatedAt)}::timestamptz, ${where.param(start.id)})`);
   return `SELECT ${columns.join(', ')}, true AS "_deleted", d."key" AS "__key", d."updatedAt" AS "__at", true AS "__gone"
      FROM ${ident(DEPARTURES_TABLE)} d WHERE ${conditions.join(' AND ')} ORDER BY d."updatedAt", d."key" LIMIT ${max}`;
+}
+
+/** A departure's columns as a feed row: the key's fields, its time, nothing else (NULL). */
+function departureColumns(e: EntityShape): string[] {
+  const fromKey = new Map(keyFieldsOf(e, 'd."key"'));
+  return rowFields(e).map(([name]) => `${fromKey.get(name) ?? (name === 'updatedAt' ? 'd."updatedAt"' : 'NULL')} AS ${ident(name)}`);
+}
+
+/**
+ * The pull feed of a client table for a device mirroring a caseload (server/lib/records/
+ * caseload.ts; docs/offline-contract.md "The caseload"): the rows of the caseload's clients, each
+ * at its own time or the time its client entered the caseload, whichever is later, and the
+ * departures of the clients that left it. No window: the bound of the caseload is the bound.
+ * The caller reconciled the caseload just before.
+ */
+async function pullCaseload(db: Queryable, e: EntityShape, user: PublicUser, since: Checkpoint | undefined, limit: number) {
+  const where = new Conditions();
+  const key = keyExpression(e, 't.');
+  const userId = where.param(user.userId);
+  const at = 'greatest(t."updatedAt", m."since")';
+  const scope = scopeCondition(e, user, where, 't.');
+  if (scope) where.add(scope);
+  where.add(`${at} < ${HORIZON_SQL}`);
+  const departed = [`d."userId" = ${userId}`, `d."table" = ${where.param(e.table)}`, `d."updatedAt" < ${HORIZON_SQL}`];
+  if (since) {
+    const sinceAt = where.param(since.updatedAt);
+    const sinceId = where.param(since.id);
+    where.add(`(${at}, ${key}) > (${sinceAt}::timestamptz, ${sinceId})`);
+    departed.push(`(d."updatedAt", d."key") > (${sinceAt}::timestamptz, ${sinceId})`);
+  }
+  const max = where.param(limit);
+  const rows = `SELECT ${feedColumns(e)}, ${key} AS "__key", ${at} AS "__at", false AS "__gone"
+     FROM ${ident(e.table)} t JOIN ${ident(MEMBERS_TABLE)} m ON m."userId" = ${userId} AND m."prof_Id" = t.${ident(clientColumn(e))}
+     ${where.sql} ORDER BY ${at}, ${key} LIMIT ${max}`;
+  const gone = `SELECT ${departureColumns(e).join(', ')}, true AS "_deleted", d."key" AS "__key", d."updatedAt" AS "__at", true AS "__gone"
+     FROM ${ident(CASELOAD_DEPARTURES)} d WHERE ${departed.join(' AND ')} ORDER BY d."updatedAt", d."key" LIMIT ${max}`;
+  const page = await db.query<Row & { __key: string; __at: unknown; __gone: boolean; __ts: string }>(
+    `SELECT *, ${exactTime('u."__at"')} AS "__ts" FROM ((${rows}) UNION ALL (${gone})) u ORDER BY u."__at", u."__key" LIMIT ${max}`,
+    where.params,
+  );
+  const last = page.at(-1);
+  const checkpoint = last ? { updatedAt: last.__ts, id: last.__key } : (since ?? null);
+  return { documents: page.map(feedDocument), checkpoint };
 }
 
 /** True for a row of an erased client (issue 28): the client's own row, or one of its records. */
@@ -142,6 +184,11 @@ export async function pullKeys(db: Queryable, e: EntityShape, user: PublicUser, 
   const scope = scopeCondition(e, user, where, 't.');
   if (scope) where.add(scope);
   where.add(`${keyExpression(e, 't.')} = ANY(${where.param([...keys])}::text[])`);
+  // A device mirroring a caseload gets only its clients' rows: another key is gone from it.
+  if (servesCaseload(e, user))
+    where.add(
+      `EXISTS (SELECT 1 FROM ${ident(MEMBERS_TABLE)} m WHERE m."userId" = ${where.param(user.userId)} AND m."prof_Id" = t.${ident(clientColumn(e))})`,
+    );
   const rows = await db.query<Row>(`SELECT ${feedColumns(e)} FROM ${ident(e.table)} t ${where.sql}`, where.params);
   return { documents: rows };
 }

@@ -17,6 +17,7 @@ import { issueTicket, redeemTicket, TICKET_SECONDS } from './tickets';
 import { ALL_TABLES, ChangeHub, mayHear, mayMirror, USERS_TABLE, type Change } from './changes';
 import { pullChanges, pullKeys } from './feed';
 import pushPlugin, { tableParams } from './push';
+import { reconcileCaseload, servesCaseload } from '../../lib/records/caseload';
 
 const HEARTBEAT_MS = 25_000;
 /** Change events of one table within this time go out as one. */
@@ -113,8 +114,13 @@ async function sessionLasts(db: Db, claims: TokenClaims): Promise<boolean> {
 
 export default async function syncPlugin(
   instance: FastifyInstance,
-  { db, hub, users }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers },
+  { db, hub, users, caseloadBound }: { db: Db; tokens: TokenService; hub: ChangeHub; users: SessionUsers; caseloadBound: number },
 ) {
+  /** A caseload device's client tables are served after its caseload is brought up to date
+   * (server/lib/records/caseload.ts): whatever moved a client in or out shows at this pull. */
+  const reconciled = async (entity: ReturnType<typeof syncedEntity>, user: PublicUser) => {
+    if (servesCaseload(entity, user)) await reconcileCaseload(db, user, caseloadBound);
+  };
   const app = typed(instance);
   const openStreams = new Set<FastifyReply>();
   app.metrics.countStreams(() => openStreams.size);
@@ -139,6 +145,7 @@ export default async function syncPlugin(
       const { updatedAt, id, limit } = request.query;
       const since = updatedAt && id !== undefined ? { updatedAt, id } : undefined;
       const started = process.hrtime.bigint();
+      await reconciled(entity, request.user);
       const page = await pullChanges(db, entity, request.user, since, limit);
       app.metrics.pullDone(entity.table, Number(process.hrtime.bigint() - started) / 1e9);
       return page;
@@ -149,6 +156,7 @@ export default async function syncPlugin(
   app.post('/api/sync/:table/keys', { schema: { params: tableParams, body: keysBody, response: { 200: keysAnswer } } }, async (request) => {
     const entity = syncedEntity(request.params.table);
     if (!can(request.user.role, entity.access.read)) throw new HttpError(403, 'auth.forbidden');
+    await reconciled(entity, request.user);
     return pullKeys(db, entity, request.user, request.body.keys);
   });
 

@@ -1,0 +1,309 @@
+// The caseload (docs/product.md "The caseload", docs/offline-contract.md "The caseload"): what a
+// field worker's device mirrors of client data. One rule, here:
+// - the clients assigned to the worker (tbl_profiles."assignedTo"), those of the worker's
+//   territories (users."territories", the clients' `territory` field), and those the worker
+//   pinned ("keep on this device", PINS_TABLE), of the worker's own organisation, not erased;
+// - each client with exactly its records of the device's tables (the offline entities owned
+//   through the client);
+// - at most the server's bound (CASELOAD_BOUND), nearest first: pinned, assigned, territory.
+//
+// What a worker's devices were given is kept per user in MEMBERS_TABLE: a client enters at a
+// time (`since`), from which the pull feed serves its rows, whatever their own time; a client
+// leaving leaves a departure per record in CASELOAD_DEPARTURES, which the feed turns into a
+// removal. reconcileCaseload brings both up to date before every pull of those tables, so
+// whatever moved a client in or out (an assignment, a pin, a territory, an erasure, a move to
+// another organisation, the bound) is seen at the next pull, and the change stream wakes the
+// devices when it moved anything.
+import type { EntityShape } from '../../../schemas/define';
+import { ident } from '../../../schemas/derive/sql';
+import { profile, serverEntities } from '../../../schemas/index';
+import { NO_ORGANISATION, ownerPath, type Actor } from '../../../schemas/scope';
+import type { Db, Queryable } from '../../db/index';
+import { keyExpression } from './organisation';
+
+export const PINS_TABLE = 'caseload_pins';
+export const MEMBERS_TABLE = 'caseload_members';
+export const CASELOAD_DEPARTURES = 'caseload_departures';
+
+/** The most clients a device mirrors, unless the server says otherwise (CASELOAD_BOUND). */
+export const DEFAULT_CASELOAD_BOUND = 3000;
+/** The most clients one worker keeps on their devices by hand. */
+export const MAX_PINS = 200;
+/** The most clients one assignment moves. */
+export const MAX_ASSIGN = 500;
+
+/** The change notification channel (server/plugins/sync/changes.ts CHANGE_CHANNEL). */
+const CHANNEL = 'icrs_changes';
+
+/** Rank of a client in the caseload: nearest first (docs/decisions.md "The caseload"). */
+export const RANKS = { pinned: 0, assigned: 1, territory: 2 } as const;
+
+/** True when the device of `user` mirrors a caseload instead of its organisation's window: the
+ * field workers (role 3) of an organisation (docs/decisions.md "The caseload"). */
+export const hasCaseload = (user: Actor): boolean => user.role === 3 && user.location !== NO_ORGANISATION;
+
+/** The offline entities of client data, the client first: what a caseload's clients bring. */
+export const caseloadEntities = (): EntityShape[] => serverEntities.filter((e) => e.offline && isClientData(e));
+
+function isClientData(e: EntityShape): boolean {
+  const path = ownerPath(e);
+  return path?.root.entity.name === profile.name && path.steps.length <= 1;
+}
+
+/** True when `user`'s pull of `e` serves the caseload. */
+export const servesCaseload = (e: EntityShape, user: Actor): boolean => hasCaseload(user) && e.offline === true && isClientData(e);
+
+/** The column of `e`'s rows naming their client. */
+export function clientColumn(e: EntityShape): string {
+  const path = ownerPath(e);
+  if (!path || path.root.entity.name !== profile.name) throw new Error(`${e.name}: not client data`);
+  return path.steps[0]?.parentField ?? profile.keyFields[0];
+}
+
+const P = ident(profile.table);
+const KEY = ident(profile.keyFields[0]);
+const NOW_MS = "date_trunc('milliseconds', clock_timestamp())";
+
+export const CASELOAD_TABLES_SQL = [
+  `CREATE TABLE IF NOT EXISTS ${ident(PINS_TABLE)} (
+    "userId" text NOT NULL,
+    "prof_Id" text NOT NULL,
+    "createdAt" timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY ("userId", "prof_Id")
+  )`,
+  `CREATE TABLE IF NOT EXISTS ${ident(MEMBERS_TABLE)} (
+    "userId" text NOT NULL,
+    "prof_Id" text NOT NULL,
+    "since" timestamptz NOT NULL,
+    "rank" smallint NOT NULL,
+    PRIMARY KEY ("userId", "prof_Id")
+  )`,
+  `CREATE TABLE IF NOT EXISTS ${ident(CASELOAD_DEPARTURES)} (
+    "userId" text NOT NULL,
+    "table" text NOT NULL,
+    "key" text NOT NULL,
+    "client" text NOT NULL,
+    "updatedAt" timestamptz NOT NULL,
+    PRIMARY KEY ("userId", "table", "key")
+  )`,
+  `CREATE INDEX IF NOT EXISTS "caseload_departures_feed" ON ${ident(CASELOAD_DEPARTURES)} ("userId", "table", "updatedAt", "key")`,
+  `CREATE INDEX IF NOT EXISTS "tbl_profiles_assigned" ON ${P} ("assignedTo", "location")`,
+  `CREATE INDEX IF NOT EXISTS "tbl_profiles_territory_org" ON ${P} ("territory", "location")`,
+];
+
+/** A new client is assigned to whoever registered them, whatever wrote the row. */
+export const ASSIGNED_DEFAULT_SQL = [
+  `CREATE OR REPLACE FUNCTION icrs_assigned_default() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW."assignedTo" := coalesce(NEW."assignedTo", NEW."createdBy");
+  RETURN NEW;
+END
+$$`,
+  `DROP TRIGGER IF EXISTS "tbl_profiles_assigned_default" ON ${P}`,
+  `CREATE TRIGGER "tbl_profiles_assigned_default" BEFORE INSERT ON ${P} FOR EACH ROW EXECUTE FUNCTION icrs_assigned_default()`,
+];
+
+/** Clients of before are assigned to whoever registered them: bookkeeping, not a change of the
+ * record (no audit entry, no new time: devices learn it with the record's next change). */
+export const ASSIGNED_BACKFILL_SQL = [
+  `ALTER TABLE ${P} DISABLE TRIGGER USER`,
+  `UPDATE ${P} SET "assignedTo" = "createdBy" WHERE "assignedTo" IS NULL AND "createdBy" IS NOT NULL`,
+  `ALTER TABLE ${P} ENABLE TRIGGER USER`,
+];
+
+/** A change of a user's territories, organisation, role or state changes their caseload: their
+ * organisation's devices are told to pull the clients (the user's own among them). */
+export const USER_CASELOAD_TRIGGER_SQL = [
+  `CREATE OR REPLACE FUNCTION icrs_user_caseload() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('${CHANNEL}', '${profile.table}:' || coalesce(OLD."location", 0)::text);
+  PERFORM pg_notify('${CHANNEL}', '${profile.table}:' || coalesce(NEW."location", 0)::text);
+  RETURN NULL;
+END
+$$`,
+  `DROP TRIGGER IF EXISTS "users_caseload" ON "users"`,
+  `CREATE TRIGGER "users_caseload" AFTER UPDATE OF "territories", "location", "role", "active" ON "users"
+    FOR EACH ROW EXECUTE FUNCTION icrs_user_caseload()`,
+];
+
+/** What a caseload is computed for: a worker, and optionally a proposed change of it. */
+export interface CaseloadOf {
+  userId: string;
+  organisation: number;
+  /** Clients to count as assigned to the worker besides those that are (a proposed assignment). */
+  assign?: readonly string[];
+  /** Territories instead of the worker's own (a proposed territory change). */
+  territories?: readonly number[];
+}
+
+/**
+ * Every client of the caseload with its rank, unbounded, as SQL selecting ("id", "rank"); the
+ * parameters go into `params`.
+ */
+function candidatesSql(of: CaseloadOf, params: unknown[]): string {
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const user = p(of.userId);
+  const organisation = p(of.organisation);
+  const territories = of.territories
+    ? `SELECT unnest(${p([...of.territories])}::int[])`
+    : `SELECT (jsonb_array_elements_text(coalesce(u."territories", '[]'::jsonb)))::int FROM "users" u WHERE u."userId" = ${user}`;
+  const assign = of.assign?.length ? `UNION ALL SELECT unnest(${p([...of.assign])}::text[]), ${RANKS.assigned}` : '';
+  return `SELECT c."id", min(c."rank") AS "rank" FROM (
+      SELECT pin."prof_Id" AS "id", ${RANKS.pinned} AS "rank" FROM ${ident(PINS_TABLE)} pin WHERE pin."userId" = ${user}
+      UNION ALL SELECT a.${KEY}, ${RANKS.assigned} FROM ${P} a WHERE a."assignedTo" = ${user} AND a."location" = ${organisation}
+      ${assign}
+      UNION ALL SELECT t.${KEY}, ${RANKS.territory} FROM ${P} t WHERE t."location" = ${organisation} AND t."territory" IN (${territories})
+    ) c JOIN ${P} p ON p.${KEY} = c."id"
+    WHERE p."location" = ${organisation} AND p."erasedAt" IS NULL
+    GROUP BY c."id"`;
+}
+
+/** The caseload's clients within the bound, nearest first, then newest first (a UUIDv7 key is
+ * its creation time), so that the cut is the same from one pull to the next. */
+function keptSql(of: CaseloadOf, bound: number, params: unknown[]): string {
+  const candidates = candidatesSql(of, params);
+  params.push(bound);
+  return `SELECT k."id", k."rank" FROM (${candidates}) k ORDER BY k."rank", k."id" DESC LIMIT $${params.length}`;
+}
+
+/** Brings the members and departures of `user`'s caseload up to date (see the top of this
+ * file), in one transaction serialised per user; true when anything moved. */
+export async function reconcileCaseload(db: Db, user: { userId: string; location: number }, bound: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('icrs-caseload:' || $1::text))`, [user.userId]);
+    const params: unknown[] = [];
+    const kept = await tx.query<{ id: string; rank: number }>(
+      keptSql({ userId: user.userId, organisation: user.location }, bound, params),
+      params,
+    );
+    const members = await tx.query<{ id: string; rank: number }>(
+      `SELECT "prof_Id" AS "id", "rank" FROM ${ident(MEMBERS_TABLE)} WHERE "userId" = $1`,
+      [user.userId],
+    );
+    const wanted = new Map(kept.map((k) => [k.id, Number(k.rank)]));
+    const had = new Map(members.map((m) => [m.id, Number(m.rank)]));
+    const entered = kept.filter((k) => !had.has(k.id)).map((k) => k.id);
+    const left = members.filter((m) => !wanted.has(m.id)).map((m) => m.id);
+    const reranked = kept.filter((k) => had.has(k.id) && had.get(k.id) !== Number(k.rank));
+    if (!entered.length && !left.length && !reranked.length) return false;
+    // A writer from here on (an xid), then its time: a feed computing its horizon after this
+    // sees this transaction running; one that computed it before has a horizon before `since`
+    // (server/plugins/sync/feed.ts HORIZON_SQL). Nothing is served at `since` or later until
+    // this transaction ends, so no device's checkpoint passes a member it adds.
+    await tx.query('SELECT pg_current_xact_id()');
+    const [{ since } = { since: '' }] = await tx.query<{ since: string }>(
+      `SELECT to_char(${NOW_MS} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "since"`,
+    );
+    if (left.length) {
+      await tx.query(`DELETE FROM ${ident(MEMBERS_TABLE)} WHERE "userId" = $1 AND "prof_Id" = ANY($2::text[])`, [user.userId, left]);
+      for (const e of caseloadEntities()) {
+        const client = ident(clientColumn(e));
+        const source =
+          e.name === profile.name
+            ? `SELECT $2::text AS "table", id AS "key", id AS "client" FROM unnest($3::text[]) id`
+            : `SELECT $2::text, ${keyExpression(e, 't.')}, t.${client} FROM ${ident(e.table)} t WHERE t.${client} = ANY($3::text[])`;
+        await tx.query(
+          `INSERT INTO ${ident(CASELOAD_DEPARTURES)} ("userId", "table", "key", "client", "updatedAt")
+           SELECT $1, s.* , $4::timestamptz FROM (${source}) s
+           ON CONFLICT ("userId", "table", "key") DO UPDATE SET "updatedAt" = EXCLUDED."updatedAt", "client" = EXCLUDED."client"`,
+          [user.userId, e.table, left, since],
+        );
+      }
+    }
+    if (entered.length) {
+      await tx.query(
+        `INSERT INTO ${ident(MEMBERS_TABLE)} ("userId", "prof_Id", "since", "rank")
+         SELECT $1, k."id", $3::timestamptz, k."rank" FROM jsonb_to_recordset($2::jsonb) AS k("id" text, "rank" smallint)
+         ON CONFLICT ("userId", "prof_Id") DO NOTHING`,
+        [user.userId, JSON.stringify(kept.filter((k) => !had.has(k.id))), since],
+      );
+      // A client coming back is served again from `since`: its old departures are done.
+      await tx.query(`DELETE FROM ${ident(CASELOAD_DEPARTURES)} WHERE "userId" = $1 AND "client" = ANY($2::text[])`, [
+        user.userId,
+        entered,
+      ]);
+    }
+    for (const k of reranked)
+      await tx.query(`UPDATE ${ident(MEMBERS_TABLE)} SET "rank" = $3 WHERE "userId" = $1 AND "prof_Id" = $2`, [user.userId, k.id, k.rank]);
+    if (entered.length || left.length)
+      for (const e of caseloadEntities()) await tx.query(`SELECT pg_notify($1, $2)`, [CHANNEL, `${e.table}:${user.location}`]);
+    return true;
+  });
+}
+
+/** A caseload's figures: what a device holds of it, and what is left out. */
+export interface CaseloadFigures {
+  /** The clients the device mirrors (within the bound). */
+  clients: number;
+  /** The clients the caseload rule takes in, before the bound. */
+  candidates: number;
+  /** Clients of the caseload left out by the bound. */
+  overflow: number;
+  bound: number;
+  /** Of `clients`: pinned, assigned, and of the territories only. */
+  pinned: number;
+  assigned: number;
+  territory: number;
+  /** Clients of the organisation (not erased) not on the device. */
+  outside: number;
+  /** Rows of the device's client tables those clients bring. */
+  rows: number;
+  /** Estimated megabytes of those rows on the device. */
+  megabytes: number;
+}
+
+/**
+ * What a row of client data costs on a device, as a multiple of its size in the database: the
+ * JSON document, sealed (encrypted, base64: 4/3), the sync fields, RxDB's meta and IndexedDB's
+ * indexes (docs/decisions.md "The caseload"). Bench/ compares the estimate with the device's
+ * navigator.storage.estimate().
+ */
+const DEVICE_BYTES_PER_DB_BYTE = 3;
+/** RxDB's and IndexedDB's own cost of a document beyond its data. */
+const DEVICE_BYTES_PER_ROW = 400;
+
+/** The figures of a caseload, as it is or with a proposed change (`of.assign`, `of.territories`). */
+export async function caseloadFigures(db: Queryable, of: CaseloadOf, bound: number): Promise<CaseloadFigures> {
+  const params: unknown[] = [];
+  const candidates = candidatesSql(of, params);
+  params.push(bound);
+  const limit = `$${params.length}`;
+  const sizes = caseloadEntities()
+    .map((e) => {
+      const client = ident(clientColumn(e));
+      const live = e.softDelete ? ' AND NOT t."deleted"' : '';
+      return `SELECT count(*)::int AS "rows", coalesce(sum(pg_column_size(t.*)), 0)::bigint AS "bytes" FROM ${ident(e.table)} t JOIN kept ON kept."id" = t.${client} WHERE true${live}`;
+    })
+    .join(' UNION ALL ');
+  params.push(of.organisation);
+  const organisation = `$${params.length}`;
+  const [row] = await db.query<Record<string, string | number>>(
+    `WITH cand AS (${candidates}),
+       kept AS (SELECT "id", "rank" FROM cand ORDER BY "rank", "id" DESC LIMIT ${limit}),
+       sizes AS (${sizes})
+     SELECT (SELECT count(*) FROM kept)::int AS "clients", (SELECT count(*) FROM cand)::int AS "candidates",
+       (SELECT count(*) FROM kept WHERE "rank" = ${RANKS.pinned})::int AS "pinned",
+       (SELECT count(*) FROM kept WHERE "rank" = ${RANKS.assigned})::int AS "assigned",
+       (SELECT count(*) FROM kept WHERE "rank" = ${RANKS.territory})::int AS "territory",
+       (SELECT count(*) FROM ${P} p WHERE p."location" = ${organisation} AND p."erasedAt" IS NULL)::int AS "organisation",
+       (SELECT coalesce(sum("rows"), 0) FROM sizes)::int AS "rows", (SELECT coalesce(sum("bytes"), 0) FROM sizes)::bigint AS "bytes"`,
+    params,
+  );
+  const n = (name: string) => Number(row?.[name] ?? 0);
+  const bytes = n('bytes') * DEVICE_BYTES_PER_DB_BYTE + n('rows') * DEVICE_BYTES_PER_ROW;
+  return {
+    clients: n('clients'),
+    candidates: n('candidates'),
+    overflow: Math.max(0, n('candidates') - n('clients')),
+    bound,
+    pinned: n('pinned'),
+    assigned: n('assigned'),
+    territory: n('territory'),
+    outside: Math.max(0, n('organisation') - n('clients')),
+    rows: n('rows'),
+    megabytes: Math.round((bytes / 1e6) * 100) / 100,
+  };
+}

@@ -1,0 +1,222 @@
+// The caseload's routes (docs/api.md "Caseload"; docs/product.md "The caseload"): assigning
+// clients to workers, pins ("keep on this device"), and a caseload's figures, as it is and with a
+// proposed change. The rule itself is server/lib/records/caseload.ts; who may do what, the role
+// matrix (schemas/roles.ts 'profiles.assign') and the organisation scope (schemas/scope.ts).
+import type { FastifyInstance } from 'fastify';
+import { profile, user as userEntity } from '../../schemas/index';
+import { fieldValue, object, arrayOf } from '../../schemas/derive/typed';
+import { can } from '../../schemas/roles';
+import { inScope, recordScope, type Actor } from '../../schemas/scope';
+import type { Db, Queryable } from '../db/index';
+import { HttpError } from '../lib/errors';
+import { typed } from '../lib/typeProvider';
+import { caseloadFigures, hasCaseload, MAX_ASSIGN, MAX_PINS, PINS_TABLE, type CaseloadOf } from '../lib/records/caseload';
+import { writeAudit } from './audit/entries';
+
+const clientId = fieldValue(profile.fields.prof_Id);
+const userId = fieldValue(userEntity.fields.userId);
+
+const assignBody = object({ clients: arrayOf(clientId, { minItems: 1, maxItems: MAX_ASSIGN }), to: userId }, ['clients', 'to']);
+const assignAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['assigned', 'unchanged'],
+  properties: { assigned: { type: 'integer' }, unchanged: { type: 'integer' } },
+} as const;
+
+const figures = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['clients', 'candidates', 'overflow', 'bound', 'pinned', 'assigned', 'territory', 'outside', 'rows', 'megabytes'],
+  properties: {
+    clients: { type: 'integer', description: 'Clients the device mirrors (within the bound).' },
+    candidates: { type: 'integer', description: 'Clients the caseload rule takes in, before the bound.' },
+    overflow: { type: 'integer', description: 'Clients of the caseload left out by the bound.' },
+    bound: { type: 'integer' },
+    pinned: { type: 'integer' },
+    assigned: { type: 'integer' },
+    territory: { type: 'integer' },
+    outside: { type: 'integer', description: "Clients of the organisation not on the device (the offline list's count)." },
+    rows: { type: 'integer', description: "Rows of the device's client tables." },
+    megabytes: { type: 'number', description: 'Estimated size of those rows on the device.' },
+  },
+} as const;
+
+const statusAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['caseload', 'figures'],
+  properties: {
+    caseload: { type: 'boolean', description: "True when the user's devices mirror a caseload (role 3), else the organisation's window." },
+    figures,
+  },
+} as const;
+
+const previewBody = object(
+  {
+    userId,
+    clients: arrayOf(clientId, { maxItems: MAX_ASSIGN }),
+    territories: fieldValue(userEntity.fields.territories),
+  },
+  ['userId'],
+);
+const previewAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['before', 'after', 'added'],
+  properties: {
+    before: figures,
+    after: figures,
+    added: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['clients', 'rows', 'megabytes'],
+      properties: { clients: { type: 'integer' }, rows: { type: 'integer' }, megabytes: { type: 'number' } },
+    },
+  },
+} as const;
+
+const clientParams = object({ id: clientId }, ['id']);
+const userParams = object({ id: userId }, ['id']);
+const pinAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pinned', 'prof_Id'],
+  properties: { pinned: { type: 'boolean' }, prof_Id: { type: 'string' } },
+} as const;
+
+interface Worker extends Record<string, unknown> {
+  userId: string;
+  role: number;
+  location: number;
+  active: boolean;
+}
+
+async function findWorker(db: Queryable, id: string): Promise<Worker | undefined> {
+  const [row] = await db.query<Worker>(`SELECT "userId", "role", "location", "active" FROM "users" WHERE "userId" = $1`, [id]);
+  return row;
+}
+
+/** The user whose caseload `actor` may see: themself; for those who assign, a user of their
+ * organisation (role 1: anyone). Anyone else: 404, as if not there. */
+async function visibleWorker(db: Queryable, actor: Actor & { userId: string }, id: string): Promise<Worker> {
+  const target = await findWorker(db, id);
+  const mine = target?.userId === actor.userId;
+  const manages = can(actor.role, 'profiles.assign') && (actor.role === 1 || (actor.location !== 0 && target?.location === actor.location));
+  if (!target || !(mine || manages)) throw new HttpError(404, 'caseload.userNotFound');
+  return target;
+}
+
+const ofWorker = (worker: Worker, change: Partial<CaseloadOf> = {}): CaseloadOf => ({
+  userId: worker.userId,
+  organisation: worker.location,
+  ...change,
+});
+
+export default async function caseloadPlugin(instance: FastifyInstance, { db, bound }: { db: Db; bound: number }) {
+  const app = typed(instance);
+
+  // Assigns clients (up to MAX_ASSIGN) to one worker of their organisation, all or none: each
+  // client's change is its own audit entry ('assign', from whom to whom), in this transaction.
+  app.post(
+    '/api/profile/assign',
+    { schema: { body: assignBody, response: { 200: assignAnswer } }, config: { permission: 'profiles.assign' } },
+    async (request) => {
+      const ids = [...new Set(request.body.clients)];
+      const scope = recordScope(request.user, profile, 'write');
+      return db.transaction(async (tx) => {
+        const found = await tx.query<{ id: string; location: number | null; assignedTo: string | null }>(
+          `SELECT "prof_Id" AS "id", "location", "assignedTo" FROM "tbl_profiles" WHERE "prof_Id" = ANY($1::text[]) AND "erasedAt" IS NULL FOR UPDATE`,
+          [ids],
+        );
+        const mine = found.filter((c) => inScope(scope, c.location));
+        if (mine.length !== ids.length) throw new HttpError(404, 'caseload.clientsNotFound', { count: ids.length - mine.length });
+        const organisations = new Set(mine.map((c) => c.location ?? 0));
+        if (organisations.size > 1) throw new HttpError(400, 'caseload.mixedOrganisations');
+        const [organisation] = [...organisations];
+        const worker = await findWorker(tx, request.body.to);
+        if (!worker || !worker.active || worker.location !== organisation || !can(worker.role, 'profiles.read'))
+          throw new HttpError(400, 'caseload.badAssignee');
+        const moved = await tx.query(
+          `UPDATE "tbl_profiles" SET "assignedTo" = $1, "updatedBy" = $2, "updatedAt" = date_trunc('milliseconds', now())
+           WHERE "prof_Id" = ANY($3::text[]) AND "assignedTo" IS DISTINCT FROM $1 RETURNING "prof_Id"`,
+          [worker.userId, request.user.userId, ids],
+        );
+        return { assigned: moved.length, unchanged: ids.length - moved.length };
+      });
+    },
+  );
+
+  // Pins: "keep on this device". Any user who reads clients pins those they may read; only a
+  // caseload's device mirrors differently for it. The organisation's devices are told at once.
+  const pin = (pinned: boolean) => async (request: { params: { id: string }; user: Actor & { userId: string } }) => {
+    const { id } = request.params;
+    return db.transaction(async (tx) => {
+      const [client] = await tx.query<{ location: number | null }>(
+        `SELECT "location" FROM "tbl_profiles" WHERE "prof_Id" = $1 AND "erasedAt" IS NULL`,
+        [id],
+      );
+      if (!client || !inScope(recordScope(request.user, profile, 'read'), client.location)) throw new HttpError(404, 'http.recordNotFound');
+      if (pinned) {
+        const [{ count } = { count: 0 }] = await tx.query<{ count: number }>(
+          `SELECT count(*)::int AS "count" FROM ${PINS_TABLE} WHERE "userId" = $1 AND "prof_Id" <> $2`,
+          [request.user.userId, id],
+        );
+        if (count >= MAX_PINS) throw new HttpError(400, 'caseload.tooManyPins', { max: MAX_PINS });
+      }
+      const changed = pinned
+        ? await tx.query(`INSERT INTO ${PINS_TABLE} ("userId", "prof_Id") VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, [
+            request.user.userId,
+            id,
+          ])
+        : await tx.query(`DELETE FROM ${PINS_TABLE} WHERE "userId" = $1 AND "prof_Id" = $2 RETURNING 1`, [request.user.userId, id]);
+      if (changed.length) {
+        await writeAudit(tx, { action: pinned ? 'pin' : 'unpin', entity: profile.name, recordId: id, location: client.location ?? null });
+        await tx.query(`SELECT pg_notify('icrs_changes', $1)`, [`${profile.table}:${client.location ?? 0}`]);
+      }
+      return { pinned, prof_Id: id };
+    });
+  };
+  const pinRoute = { schema: { params: clientParams, response: { 200: pinAnswer } }, config: { permission: 'profiles.read' } } as const;
+  app.put('/api/caseload/pins/:id', pinRoute, pin(true));
+  app.delete('/api/caseload/pins/:id', pinRoute, pin(false));
+
+  // The signed-in user's caseload, as the device reads it at sync: what it mirrors, what the
+  // bound left out, and how many of the organisation's clients are not on it.
+  app.get('/api/caseload', { schema: { response: { 200: statusAnswer } }, config: { permission: 'profiles.read' } }, async (request) => {
+    const worker = await visibleWorker(db, request.user, request.user.userId);
+    return { caseload: hasCaseload(worker), figures: await caseloadFigures(db, ofWorker(worker), bound) };
+  });
+
+  // Another user's caseload, for those who assign (the administrator's mirror size).
+  app.get(
+    '/api/caseload/users/:id',
+    { schema: { params: userParams, response: { 200: statusAnswer } }, config: { permission: 'profiles.assign' } },
+    async (request) => {
+      const worker = await visibleWorker(db, request.user, request.params.id);
+      return { caseload: hasCaseload(worker), figures: await caseloadFigures(db, ofWorker(worker), bound) };
+    },
+  );
+
+  // What a proposed assignment (clients) or territory change would do to a user's device.
+  app.post(
+    '/api/caseload/preview',
+    { schema: { body: previewBody, response: { 200: previewAnswer } }, config: { permission: 'profiles.assign' } },
+    async (request) => {
+      const worker = await visibleWorker(db, request.user, request.body.userId);
+      const { clients, territories } = request.body;
+      const before = await caseloadFigures(db, ofWorker(worker), bound);
+      const after = await caseloadFigures(db, ofWorker(worker, { assign: clients, territories: territories ?? undefined }), bound);
+      const round = (n: number) => Math.round(n * 100) / 100;
+      return {
+        before,
+        after,
+        added: {
+          clients: after.clients - before.clients,
+          rows: after.rows - before.rows,
+          megabytes: round(after.megabytes - before.megabytes),
+        },
+      };
+    },
+  );
+}
