@@ -75,7 +75,7 @@ export const PERMISSIONS = {
   'jobs.write': [1, 3, 4, 5, 6, 7],
   'profiles.read': [1, 3, 4, 5],
   'profiles.write': [1, 3, 4, 5],
-  // Who assigns clients to workers (docs/product.md "The caseload"): the roles managing clients,
+  // Who assigns clients to workers (docs/product.md §6.5.1): the roles managing clients,
   // and role 7 for its organisation (the scope, schemas/scope.ts recordScope 'write').
   'profiles.assign': [1, 4, 5, 7],
   'referrals.read': [1, 3, 4, 5],

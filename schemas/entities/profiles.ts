@@ -101,7 +101,7 @@ export const profile = defineEntity({
     consent: f.boolean({ required: true }),
     location: f.lookup({ list: 'organisation', allowNone: true, readOnly: true }),
     BspData: f.json<BspData>()({ schema: bspSchema, personal: true }),
-    /** The worker who serves the client (docs/product.md "The caseload"): who registered them
+    /** The worker who serves the client (docs/product.md §6.5.1): who registered them
      * unless reassigned (POST /profile/assign). Set by the server only: a new client takes its
      * creator (server/lib/records/caseload.ts), a device never sends it. */
     assignedTo: f.id({ readOnly: true }),

@@ -33,7 +33,7 @@ export const user = defineEntity({
     phone: phone(),
     active: f.boolean({ required: true, default: true }),
     /** The territories (items of the `territory` list) whose clients the user's device mirrors
-     * besides those assigned to them (docs/product.md "The caseload"); none: only those. */
+     * besides those assigned to them (docs/product.md §6.5.1); none: only those. */
     territories: f.json<number[]>()({
       itemsOf: 'territory',
       schema: { type: 'array', maxItems: 50, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: MAX_INT } },

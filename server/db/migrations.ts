@@ -293,7 +293,7 @@ $$`);
     },
   },
   {
-    // The caseload (docs/product.md "The caseload", server/lib/records/caseload.ts): each client
+    // The caseload (docs/product.md §6.5.1, server/lib/records/caseload.ts): each client
     // has an assigned worker (whoever registered them, for the clients of before), users may
     // have territories, workers pin clients; what each worker's devices were given, and what
     // left them, is kept per user. The profile's audit trigger learns the assignment's action.

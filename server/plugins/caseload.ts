@@ -1,4 +1,4 @@
-// The caseload's routes (docs/api.md "Caseload"; docs/product.md "The caseload"): assigning
+// The caseload's routes (docs/api.md "Caseload"; docs/product.md §6.5.1): assigning
 // clients to workers, pins ("keep on this device"), and a caseload's figures, as it is and with a
 // proposed change. The rule itself is server/lib/records/caseload.ts; who may do what, the role
 // matrix (schemas/roles.ts 'profiles.assign') and the organisation scope (schemas/scope.ts).

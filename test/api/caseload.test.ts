@@ -1,4 +1,4 @@
-// The caseload (docs/product.md "The caseload", docs/offline-contract.md "The caseload"): clients
+// The caseload (docs/product.md §6.5.1, docs/offline-contract.md "The caseload"): clients
 // have an assigned worker (who registered them, unless reassigned); assignment by the roles that
 // manage clients, within their organisation, each audited; a field worker's device pulls exactly
 // its caseload (assigned, territories, pinned, with each client's records), bounded, nearest

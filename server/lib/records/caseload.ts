@@ -1,4 +1,4 @@
-// The caseload (docs/product.md "The caseload", docs/offline-contract.md "The caseload"): what a
+// The caseload (docs/product.md §6.5.1, docs/offline-contract.md "The caseload"): what a
 // field worker's device mirrors of client data. One rule, here:
 // - the clients assigned to the worker (tbl_profiles."assignedTo"), those of the worker's
 //   territories (users."territories", the clients' `territory` field), and those the worker
