@@ -165,7 +165,7 @@ const fr: Record<MessageKey, string> = {
   'caseload.badAssignee': "Un client ne peut être attribué qu'à un agent actif de son organisation qui travaille avec les clients",
   'caseload.mixedOrganisations': "Ces clients appartiennent à plusieurs organisations : attribuez ceux d'une seule organisation à la fois",
   'caseload.tooManyPins': 'Au plus {max} clients peuvent être gardés à la main sur un appareil',
-  'caseload.userNotFound': "Aucun utilisateur avec cet identifiant parmi ceux que vous gérez",
+  'caseload.userNotFound': 'Aucun utilisateur avec cet identifiant parmi ceux que vous gérez',
   'record.immutable': '{field} ne peut plus être modifié une fois enregistré (valeur enregistrée : {value})',
   'referral.startsSent': 'Une nouvelle orientation commence avec le statut {status}',
   'referral.statusBack':
