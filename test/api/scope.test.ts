@@ -43,7 +43,8 @@ const withoutOrganisation = (actor: Actor) => actor.role !== 1 && actor.location
  * figures, and for role 2 no client record at all. */
 const programmeWide = (actor: Actor) => actor.role === 1 || actor.role === 2;
 
-/** Routes that hold no organisation's records, and where their scope is tested instead. */
+/** Routes that hold no organisation's records, or whose scope a test of their own checks, and
+ * where their scope is tested instead. */
 const NOT_ORGANISATION_DATA: Record<string, string> = {
   'POST /api/login': 'sign-in',
   'GET /api/health': 'health',
@@ -54,6 +55,13 @@ const NOT_ORGANISATION_DATA: Record<string, string> = {
   'POST /api/logout': 'sign-out: test/api/device-privacy.test.ts, test/api/access-control.test.ts',
   'POST /api/sync/ticket': "a ticket for the caller's own change stream: test/api/access-control.test.ts",
   'GET /api/metrics': 'counts and times of the whole process, no record: role 1 or the scrape token only, test/api/metrics.test.ts',
+  // The caseload: clients of one organisation only, another's answer 404 (test/api/caseload.test.ts).
+  'POST /api/profile/assign': "assigns only the caller's scope's clients, to a worker of their organisation: test/api/caseload.test.ts",
+  'PUT /api/caseload/pins/{id}': 'pins only a client the caller may read: test/api/caseload.test.ts',
+  'DELETE /api/caseload/pins/{id}': "the caller's own pin: test/api/caseload.test.ts",
+  'GET /api/caseload': "the caller's own caseload: test/api/caseload.test.ts",
+  'GET /api/caseload/users/{id}': "a user of the caller's organisation only: test/api/caseload.test.ts",
+  'POST /api/caseload/preview': "a user of the caller's organisation only: test/api/caseload.test.ts",
 };
 const NOT_ORGANISATION_PREFIXES = ['/api/users', '/api/lists', '/api/health'];
 

@@ -109,12 +109,14 @@ describe.each(backends)('sub-records carry their organisation on %s', (backend) 
     t = await startTestServer({ backend, roles: 'one' });
     await ensureOrganisations(t.server.db);
     token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, location] of [
-      ['a3', A],
-      ['b3', B],
-      ['c3', C],
+    for (const [name, location, role] of [
+      ['a3', A, 3],
+      ['b3', B, 3],
+      ['c3', C, 3],
+      ['a5', A, 5],
+      ['b5', B, 5],
     ] as const) {
-      await t.createUser({ userName: `sub-${name}`, password: `password-${name}`, role: 3, location });
+      await t.createUser({ userName: `sub-${name}`, password: `password-${name}`, role, location });
       token[name] = await t.login(`sub-${name}`, `password-${name}`);
     }
     const provider = sampleBody(entityByName.serviceProvider, {});
@@ -155,12 +157,14 @@ describe.each(backends)('sub-records carry their organisation on %s', (backend) 
 
   it('moves a client with its records: lists, reads, pulls and change events follow it to the new organisation', async () => {
     const { id, refId } = await newClient('a3', 'ADC');
-    // Each device has pulled every table once.
-    const seenBy: Record<string, Record<string, Pulled['checkpoint']>> = { a3: {}, b3: {} };
-    for (const who of ['a3', 'b3'])
+    // Each device has pulled every table once. Office staff's devices (role 5) mirror their
+    // organisation; a field worker's its caseload (docs/decisions.md "The caseload"), which a
+    // client moved away leaves as well (test/api/caseload.test.ts).
+    const seenBy: Record<string, Record<string, Pulled['checkpoint']>> = { a5: {}, b5: {} };
+    for (const who of ['a5', 'b5'])
       for (const table of CLIENT_TABLES) {
         const page = await pull(who, table);
-        expect(page.documents.some((d) => d.prof_Id === id)).toBe(who === 'a3');
+        expect(page.documents.some((d) => d.prof_Id === id)).toBe(who === 'a5');
         (seenBy[who] as Record<string, Pulled['checkpoint']>)[table] = page.checkpoint;
       }
     const auditBefore = (await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "audit_log"'))[0]?.n ?? 0;
@@ -183,20 +187,20 @@ describe.each(backends)('sub-records carry their organisation on %s', (backend) 
     expect(await listed('a3')).toEqual([]);
     // Pulls: the old organisation's device is told to drop every row, by key only; the new one's gets them.
     for (const table of CLIENT_TABLES) {
-      const forA = await pull('a3', table, seenBy.a3?.[table]);
+      const forA = await pull('a5', table, seenBy.a5?.[table]);
       const gone = forA.documents.filter((d) => d.prof_Id === id);
       expect(gone.length, table).toBeGreaterThan(0);
       for (const doc of gone) {
         expect(doc._deleted, table).toBe(true);
         expect(Object.keys(doc).sort(), table).toEqual([...entityOfTable(table).keyFields, 'updatedAt', '_deleted'].sort());
       }
-      const forB = await pull('b3', table, seenBy.b3?.[table]);
+      const forB = await pull('b5', table, seenBy.b5?.[table]);
       expect(
         forB.documents.filter((d) => d.prof_Id === id).map((d) => d._deleted),
         table,
       ).toEqual(gone.map(() => false));
       // Once told, the old organisation's device hears no more of it.
-      const again = await pull('a3', table, forA.checkpoint);
+      const again = await pull('a5', table, forA.checkpoint);
       expect(
         again.documents.filter((d) => d.prof_Id === id),
         table,
