@@ -137,10 +137,14 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
         const worker = await findWorker(tx, request.body.to);
         if (!worker || !worker.active || worker.location !== organisation || !can(worker.role, 'profiles.read'))
           throw new HttpError(400, 'caseload.badAssignee');
+        // Not an edit of the client: the record keeps its time (and last editor), so that an
+        // edit waiting on a device uploads without a conflict (docs/decisions.md "The
+        // caseload"). The audit entry names the caller (the transaction's actor); the
+        // organisation's streams hear of it (the row's change trigger).
         const moved = await tx.query(
-          `UPDATE "tbl_profiles" SET "assignedTo" = $1, "updatedBy" = $2, "updatedAt" = date_trunc('milliseconds', now())
-           WHERE "prof_Id" = ANY($3::text[]) AND "assignedTo" IS DISTINCT FROM $1 RETURNING "prof_Id"`,
-          [worker.userId, request.user.userId, ids],
+          `UPDATE "tbl_profiles" SET "assignedTo" = $1
+           WHERE "prof_Id" = ANY($2::text[]) AND "assignedTo" IS DISTINCT FROM $1 RETURNING "prof_Id"`,
+          [worker.userId, ids],
         );
         return { assigned: moved.length, unchanged: ids.length - moved.length };
       });
