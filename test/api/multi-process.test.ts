@@ -297,7 +297,7 @@ describe.skipIf(SKIP)('two server processes on one database, behind HAProxy (Pos
       }
     }
     console.log(`${requestsAfter} requests sent to the other process after ${rounds} sign-outs' answers: all refused`);
-  });
+  }, 180_000);
 
   it('the sign-in throttle counts the tries made on both processes', async () => {
     await createUser('guessed-user', 'guessed-password-1');
