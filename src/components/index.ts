@@ -8,5 +8,6 @@ export { useSessionUser } from './useSessionUser';
 export { DeleteDialog } from './DeleteDialog';
 export { AmberChip, NotUploadedChip } from './AmberChip';
 export { VisuallyHidden } from './VisuallyHidden';
+export { DayField, type DayFieldProps } from './DayField';
 export { TOAST_COMPONENTS } from './toastContent';
 export { ServiceStatusChip, ServiceStatusFilter, WARNING_FILLED_SX, WARNING_OUTLINED_SX } from './ServiceStatus';

@@ -106,7 +106,7 @@ describe('dates and yes/no answers', () => {
     const birth = page.getByLabel(look.lang === 'fr' ? /^Date de naissance/ : /^Date of birth/);
     await birth.waitFor();
     await context.setOffline(true);
-    await birth.fill('2031-05-10');
+    await birth.fill('10/05/2031');
     await birth.blur();
     await page
       .getByText(
@@ -116,6 +116,29 @@ describe('dates and yes/no answers', () => {
     await expectAxeClean(page, `birth date refused (${name})`);
     await shot(page, `item2-birth-date-refused-${name === 'phone' ? '360-fr' : '1280-en-dark'}`);
     await context.setOffline(false);
+    await context.close();
+  });
+
+  it.each(Object.entries(LOOKS))('shows and takes dates in the interface order, not the browser one (%s)', async (name, look) => {
+    const { context, page } = await pageAs(field, look);
+    await page.goto('/profiles/add');
+    const birth = page.getByRole('textbox', { name: look.lang === 'fr' ? /^Date de naissance/ : /^Date of birth/ });
+    await birth.waitFor();
+    expect(await birth.getAttribute('placeholder')).toBe(look.lang === 'fr' ? 'jj/mm/aaaa' : 'dd/mm/yyyy');
+    // Digits alone, as a phone's number pad types them: the slashes come by themselves.
+    await birth.click();
+    await page.keyboard.type('15031990');
+    expect(await birth.inputValue()).toBe('15/03/1990');
+    await birth.blur();
+    expect(await birth.getAttribute('aria-invalid')).toBe('false');
+    // No 31 February: the message names the order to write.
+    await birth.fill('31/02/1990');
+    await birth.blur();
+    const pattern = look.lang === 'fr' ? 'jj/mm/aaaa' : 'dd/mm/yyyy';
+    await page.getByText(new RegExp(`${pattern.replaceAll('/', '\\/')} \\(`)).first().waitFor();
+    expect(await birth.getAttribute('aria-invalid')).toBe('true');
+    await expectAxeClean(page, `date field (${name})`);
+    await shot(page, `item6-date-field-${name === 'phone' ? '360-fr' : '1280-en-dark'}`);
     await context.close();
   });
 

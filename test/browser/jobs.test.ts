@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, typedDay, type TestPage } from '../helpers/browser';
 import { ensureOrganisations, png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -79,7 +79,7 @@ async function fillJob(page: Page, job: JobInput): Promise<void> {
     .first()
     .fill('4');
   await pick(page, form, /^Contract/, 'Fixed term');
-  await form.getByLabel(/^Deadline/).fill(job.deadline ?? day(30));
+  await form.getByLabel(/^Deadline/).fill(typedDay(job.deadline ?? day(30)));
   await form
     .getByRole('textbox', { name: /^Description/ })
     .first()
@@ -426,14 +426,14 @@ describe('available jobs', () => {
       for (const message of c.messages) await summary.getByText(message).waitFor();
 
       const form = page.locator('form');
-      await form.getByLabel(c.deadline).fill(day(-1));
+      await form.getByLabel(c.deadline).fill(typedDay(day(-1)));
       await form.getByRole('textbox', { name: c.emailLabel }).fill('not-an-email');
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await summary.getByText(c.past).waitFor();
       await summary.getByText(c.email, { exact: false }).waitFor();
 
       // Today is allowed; an empty other-job row is refused with its own message.
-      await form.getByLabel(c.deadline).fill(day(0));
+      await form.getByLabel(c.deadline).fill(typedDay(day(0)));
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await poll(() => summary.getByText(c.past).count()).toBe(0);
       await page

@@ -10,7 +10,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, settle, signIn, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, settle, signIn, typedDay, type TestPage } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -295,9 +295,9 @@ describe('referrals', () => {
     expect(csv.trim().split('\n')).toHaveLength(2); // the header and the one overdue referral
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await poll(() => page.getByRole('grid').locator('[data-status]').count()).toBeGreaterThan(2);
-    await page.getByTestId('referral-dateFrom').fill(day(1));
+    await page.getByTestId('referral-dateFrom').fill(typedDay(day(1)));
     await page.getByText('No referral matches').waitFor();
-    await page.getByTestId('referral-dateFrom').fill(day(-30));
+    await page.getByTestId('referral-dateFrom').fill(typedDay(day(-30)));
     await poll(() => page.getByRole('grid').locator('[data-status]').count()).toBeGreaterThan(2);
 
     // The job tab lists the job referrals.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { seedDemo } from '../../server/seed/demo';
 import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, settle, signIn, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, settle, signIn, typedDay, type TestPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let t: TestServer;
@@ -120,8 +120,8 @@ describe('reports', () => {
     // Date range on top of it (whole days, both ends included).
     const from = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
     const to = new Date().toISOString().slice(0, 10);
-    await page.getByTestId('filter-from').fill(from);
-    await page.getByTestId('filter-to').fill(to);
+    await page.getByTestId('filter-from').fill(typedDay(from));
+    await page.getByTestId('filter-to').fill(typedDay(to));
     await poll(() => new URL(page.url()).searchParams.get('from')).toBe(from);
     await loaded(page);
     const dated = await api<{ id: string; count: number }[]>(`/stats/by/profiles/sex?territory=7&dateFrom=${from}&dateTo=${to}`);
@@ -130,7 +130,7 @@ describe('reports', () => {
     expect(await page.getByTestId('kpi-profiles').locator('dd').textContent()).toBe(datedKpis.profiles?.toLocaleString('en'));
 
     // An end before the start is refused on the page; the figures stay those of the last filter.
-    await page.getByTestId('filter-to').fill('2000-01-01');
+    await page.getByTestId('filter-to').fill('01/01/2000');
     await page.getByText('The end date must not be before the start date.').waitFor();
     expect(await page.getByTestId('kpi-profiles').locator('dd').textContent()).toBe(datedKpis.profiles?.toLocaleString('en'));
     await page.getByRole('button', { name: 'Clear filters' }).click();

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SAVE_BOUND_MS, STORE_WRITE_BOUND_MS } from '../../src/lib/db/bounds';
-import { launchBrowser, newDebugPage, signIn, storeReady, type TestPage } from '../helpers/browser';
+import { launchBrowser, newDebugPage, signIn, storeReady, typedDay, type TestPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -97,7 +97,7 @@ async function fillJob(page: Page, title: string): Promise<void> {
     .first()
     .fill('4');
   await pick(page, /^Contract/, 'Fixed term');
-  await form.getByLabel(/^Deadline/).fill(inThirtyDays());
+  await form.getByLabel(/^Deadline/).fill(typedDay(inThirtyDays()));
   await form
     .getByRole('textbox', { name: /^Description/ })
     .first()

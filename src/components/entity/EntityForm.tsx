@@ -4,7 +4,7 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, AlertTitle, Box, Button, CircularProgress } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { isQuotaError } from '../../lib/quota';
 import type { Draft } from './drafts';
 import { draftKey } from './drafts';
@@ -14,17 +14,9 @@ import { FieldGrid } from './FieldGrid';
 import { defaultFormFields, initialRaw, sameValues, withDraft } from './formState';
 import { useDisplayContext } from './useDisplayContext';
 import { useDraft, useRestoredDraft } from './useDraft';
-import { validateValues, writableFieldMap, type Problem, type RawValues } from './validation';
+import { localDates, validateValues, writableFieldMap, type Problem, type RawValues } from './validation';
 
 /** What the extra content of a form (images, location picker) can read and set. */
-/** A problem's day values ('YYYY-MM-DD', the bounds of a date) as the user's language writes them. */
-function localDates(values: Problem['values'], lang: string): Problem['values'] {
-  if (!values) return values;
-  return Object.fromEntries(
-    Object.entries(values).map(([k, v]) => [k, typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? formatDate(v, lang) : v]),
-  );
-}
-
 export interface FormApi {
   values: RawValues;
   setValue: (name: string, value: unknown) => void;

@@ -15,6 +15,8 @@ import {
 } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { dateBounds, localToday } from '../../../schemas/dates';
+import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
+import { DayField } from '../DayField';
 import { enumOptions, type DisplayContext } from './fields';
 import { isQuestion } from './formState';
 import { lookupOptions, type Option } from './lookups';
@@ -42,7 +44,6 @@ export interface FieldInputProps {
 }
 
 function textInputType(field: Field): { type: string; inputMode?: 'email' | 'tel' | 'decimal' | 'numeric' } {
-  if (field.kind === 'string' && field.format === 'date') return { type: 'date' };
   if (field.kind === 'string' && field.format === 'date-time') return { type: 'datetime-local' };
   if (field.kind === 'string' && field.format === 'email') return { type: 'email', inputMode: 'email' };
   if (field.kind === 'string' && field.format === 'phone') return { type: 'tel', inputMode: 'tel' };
@@ -52,8 +53,6 @@ function textInputType(field: Field): { type: string; inputMode?: 'email' | 'tel
 }
 
 function numberBounds(field: Field): Record<string, number | string> {
-  // The native date picker offers only the declared range's days (schemas/dates.ts).
-  if (field.kind === 'string' && field.format === 'date' && field.range) return dateBounds(field.range, localToday());
   if (field.kind === 'integer') return { min: field.minimum, max: field.maximum, step: 1 };
   if (field.kind === 'number') return { min: field.minimum, max: field.maximum, step: 'any' };
   if (field.kind === 'lat') return { min: -90, max: 90, step: 'any' };
@@ -75,7 +74,33 @@ function counter(field: Field, value: unknown): string | undefined {
   return `${[...String(value ?? '')].length} / ${field.maxLength}`;
 }
 
-function TextInput({ field, id, label, value, error, disabled, onChange, onBlur }: FieldInputProps) {
+/** A day: the app's date field, in the interface's order, bounded by the field's declared range. */
+function DayInput({ field, id, label, value, error, disabled, onChange, onBlur }: FieldInputProps) {
+  const bounds = field.kind === 'string' && field.range ? dateBounds(field.range, localToday()) : { min: DAY_MIN, max: DAY_MAX };
+  return (
+    <DayField
+      id={id}
+      label={label}
+      value={typeof value === 'string' ? value : ''}
+      required={field.required}
+      disabled={disabled}
+      error={error}
+      fullWidth
+      keepInvalid
+      min={bounds.min}
+      max={bounds.max}
+      onChange={onChange}
+      onBlur={onBlur}
+    />
+  );
+}
+
+function TextInput(props: FieldInputProps) {
+  if (props.field.kind === 'string' && props.field.format === 'date') return <DayInput {...props} />;
+  return <PlainTextInput {...props} />;
+}
+
+function PlainTextInput({ field, id, label, value, error, disabled, onChange, onBlur }: FieldInputProps) {
   const { type, inputMode } = textInputType(field);
   const wide = isWide(field);
   const shown = field.kind === 'string' && field.format === 'date-time' ? toLocalInput(value) : String(value ?? '');
@@ -96,7 +121,7 @@ function TextInput({ field, id, label, value, error, disabled, onChange, onBlur 
       onBlur={onBlur}
       slotProps={{
         // Date inputs always show their own placeholder: the label must not sit on top of it.
-        inputLabel: type === 'date' || type === 'datetime-local' ? { shrink: true } : undefined,
+        inputLabel: type === 'datetime-local' ? { shrink: true } : undefined,
         htmlInput: { inputMode, ...numberBounds(field) },
       }}
     />

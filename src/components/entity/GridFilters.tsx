@@ -9,6 +9,8 @@ import TuneIcon from '@mui/icons-material/Tune';
 import SearchIcon from '@mui/icons-material/Search';
 import type { EntityShape } from '../../../schemas/define';
 import type { FilterValue } from '../../lib/datalayer/types';
+import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
+import { DayField } from '../DayField';
 import { enumOptions, fieldLabel, fieldOf, type DisplayContext } from './fields';
 import { lookupOptions, type Option } from './lookups';
 import { DATE_FROM, DATE_TO, type Filters } from './useGridQuery';
@@ -110,14 +112,15 @@ function DateBound({
   testId: string;
 }) {
   return (
-    <TextField
-      type="date"
+    <DayField
       size="small"
       label={label}
       value={typeof value === 'string' ? value : ''}
-      onChange={(event) => onChange(event.target.value)}
-      sx={{ flex: { xs: '1 1 40%', sm: '0 1 170px' } }}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId, min: '1900-01-01', max: '2100-12-31' } }}
+      onChange={onChange}
+      testId={testId}
+      sx={{ flex: { xs: '1 1 40%', sm: '0 1 190px' } }}
+      min={DAY_MIN}
+      max={DAY_MAX}
     />
   );
 }

@@ -6,6 +6,7 @@ import type { EntityShape, Field } from '../../../schemas/define';
 import { MAX_INT, UUID_PATTERN, writableFields } from '../../../schemas/define';
 import { DATE_YEAR_PATTERN, MAX_YEAR, MIN_YEAR, TEXT_PATTERN } from '../../../schemas/derive/json-schema';
 import { dateBounds, localToday } from '../../../schemas/dates';
+import { formatDate } from '../../lib/format';
 
 /** A message id and its values; the field's label is added as `field` when shown. */
 export interface Problem {
@@ -156,3 +157,12 @@ export function validateValues(entity: EntityShape, raw: RawValues): Validation 
   }
   return { values, problems };
 }
+
+/** A problem's day values ('YYYY-MM-DD', the bounds of a date) as the user's language writes them. */
+export function localDates(values: Problem['values'], lang: string): Problem['values'] {
+  if (!values) return values;
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? formatDate(v, lang) : v]),
+  );
+}
+

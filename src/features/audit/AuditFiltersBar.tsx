@@ -4,6 +4,8 @@
 import { Box, Button, MenuItem, TextField, Typography } from '@mui/material';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import { lookupOptions, type DisplayContext } from '../../components/entity';
+import { DayField } from '../../components/DayField';
+import { DAY_MAX } from '../../lib/dayText';
 import { actionLabel, entityOptions } from './describe';
 import { AUDIT_ACTIONS, type AuditFilters } from './types';
 
@@ -50,6 +52,9 @@ function FilterSelect({
   );
 }
 
+/** The audit log starts with the app: no entry is older than 2000. */
+const AUDIT_MIN = '2000-01-01';
+
 function DateBound({
   label,
   value,
@@ -62,14 +67,15 @@ function DateBound({
   testId: string;
 }) {
   return (
-    <TextField
-      type="date"
+    <DayField
       size="small"
       label={label}
       value={value}
-      onChange={(event) => onChange(event.target.value)}
-      sx={{ flex: { xs: '1 1 40%', sm: '0 1 170px' } }}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': testId, min: '2000-01-01', max: '2100-12-31' } }}
+      onChange={onChange}
+      testId={testId}
+      sx={{ flex: { xs: '1 1 40%', sm: '0 1 190px' } }}
+      min={AUDIT_MIN}
+      max={DAY_MAX}
     />
   );
 }

@@ -32,7 +32,7 @@ import { RecordGate } from '../../components/RecordGate';
 import { fieldLabel, messageOf, useDisplayContext, type DisplayContext } from '../../components/entity';
 import { ConflictError } from '../../lib/datalayer';
 import { FieldGrid } from '../../components/entity/FieldGrid';
-import { validateValues, type RawValues } from '../../components/entity/validation';
+import { localDates, validateValues, type RawValues } from '../../components/entity/validation';
 import { FileSlots, NO_IMAGE_CHANGES, type ExistingImage, type ImageChanges } from '../../components/images';
 import { organisationAbbr } from '../../lib/datalayer/lists';
 import { useStoreSave } from '../../lib/db/useLocalDataLayer';
@@ -70,7 +70,7 @@ function stepErrors(reg: Registration, step: StepId, touched: Touched, tried: bo
   for (const [name, problem] of Object.entries(stepProblems(reg, step))) {
     if (!tried && !touched[`${step}.${name}`]) continue;
     const label = fieldLabel(entity, name, ctx.t);
-    out[name] = ctx.t(problem.id, { field: label, ...problem.values });
+    out[name] = ctx.t(problem.id, { field: label, ...localDates(problem.values, ctx.lang) });
   }
   return out;
 }

@@ -1,5 +1,7 @@
-// A day picked with the browser's date input ('YYYY-MM-DD'), its label always above it.
-import { TextField, type SxProps, type Theme } from '@mui/material';
+// A day of a referral's follow-up or list filter: the app's date field (components/DayField).
+import type { SxProps, Theme } from '@mui/material';
+import { DayField } from '../../components/DayField';
+import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
 
 interface DateFieldProps {
   label: string;
@@ -10,21 +12,24 @@ interface DateFieldProps {
   size?: 'small' | 'medium';
   testId?: string;
   sx?: SxProps<Theme>;
+  /** Give the typed text on when it is no day, for the form to refuse (DayField). */
+  keepInvalid?: boolean;
 }
 
-export function DateField({ label, value, onChange, error, required, size, testId, sx }: DateFieldProps) {
+export function DateField({ label, value, onChange, error, required, size, testId, sx, keepInvalid }: DateFieldProps) {
   return (
-    <TextField
-      type="date"
+    <DayField
       size={size}
       required={required}
       label={label}
       value={value}
-      onChange={(event) => onChange(event.target.value)}
-      error={Boolean(error)}
-      helperText={error}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: testId ? { 'data-testid': testId } : undefined }}
+      onChange={onChange}
+      error={error}
+      testId={testId}
       sx={sx}
+      keepInvalid={keepInvalid}
+      min={DAY_MIN}
+      max={DAY_MAX}
     />
   );
 }

@@ -11,6 +11,7 @@ import { KIND_INFO, today, type ReferralKind } from './kinds';
 import { updateReferral, type Row } from './referralApi';
 import { useStatusLabel } from './ReferralStatusChip';
 import { DateField } from './DateField';
+import { dayPattern, isDay } from '../../lib/dayText';
 
 interface StatusFormProps {
   kind: ReferralKind;
@@ -41,9 +42,12 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
     const found: Record<string, string> = {};
     const unchanged = !status && feedback.trim() === initialFeedback && followUpDate === initialFollowUp;
     if (unchanged) found.status = say('referrals.follow.nothingChanged');
-    if (status && !date) found.statusDate = say('referrals.follow.dateRequired');
+    // The date fields keep a text that is no day (DayField keepInvalid): refused here, not sent as empty.
+    if (date && !isDay(date)) found.statusDate = say('dayField.invalid', { pattern: dayPattern(intl.locale) });
+    else if (status && !date) found.statusDate = say('referrals.follow.dateRequired');
     else if (status && date < referred) found.statusDate = say('referrals.follow.beforeReferral');
-    if (followUpDate && followUpDate < referred) found.followUpDate = say('referrals.follow.beforeReferral');
+    if (followUpDate && !isDay(followUpDate)) found.followUpDate = say('dayField.invalid', { pattern: dayPattern(intl.locale) });
+    else if (followUpDate && followUpDate < referred) found.followUpDate = say('referrals.follow.beforeReferral');
     return found;
   };
 
@@ -111,6 +115,7 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
           label={say('referrals.follow.statusDate')}
           value={date}
           onChange={setDate}
+          keepInvalid
           error={errors.statusDate}
           sx={{ flex: '1 1 160px' }}
         />
@@ -118,6 +123,7 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
           label={say('referrals.follow.nextFollowUp')}
           value={followUpDate}
           onChange={setFollowUpDate}
+          keepInvalid
           error={errors.followUpDate}
           sx={{ flex: '1 1 160px' }}
         />

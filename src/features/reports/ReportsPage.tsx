@@ -7,6 +7,8 @@ import { Alert, Box, Button, Card, CardContent, GlobalStyles, Grid, MenuItem, Te
 import PrintIcon from '@mui/icons-material/Print';
 import { useIntl } from 'react-intl';
 import { Page, useSessionUser } from '../../components';
+import { DayField } from '../../components/DayField';
+import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
 import { CountBarChart, StackedBarChart } from '../../components/charts';
 import { langOf, lookupLabel, lookupOptions, useLookupLists } from '../../components/entity';
 import { api } from '../../lib/api';
@@ -90,28 +92,26 @@ function Filters({
       <CardContent>
         <Grid container spacing={2} sx={{ alignItems: 'flex-start' }}>
           <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <TextField
-              type="date"
+            <DayField
               label={t('reports.dateFrom')}
               value={filter.dateFrom ?? ''}
-              onChange={(e) => onChange({ dateFrom: e.target.value || null })}
+              onChange={(value) => onChange({ dateFrom: value || null })}
               fullWidth
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': 'filter-from', min: '1900-01-01', max: '2100-12-31' },
-              }}
+              testId="filter-from"
+              min={DAY_MIN}
+              max={DAY_MAX}
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-            <TextField
-              type="date"
+            <DayField
               label={t('reports.dateTo')}
               value={filter.dateTo ?? ''}
-              onChange={(e) => onChange({ dateTo: e.target.value || null })}
-              error={invalid}
-              helperText={invalid ? t('reports.dateOrder') : undefined}
+              onChange={(value) => onChange({ dateTo: value || null })}
+              error={invalid ? t('reports.dateOrder') : undefined}
               fullWidth
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-to', min: '1900-01-01', max: '2100-12-31' } }}
+              testId="filter-to"
+              min={DAY_MIN}
+              max={DAY_MAX}
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, md: 3 }}>

@@ -180,8 +180,8 @@ describe('the audit screen', () => {
     await choose(view, 'audit-filter-entity', 'Service');
     await choose(view, 'audit-filter-location', 'North Aid');
     await choose(view, 'audit-filter-user', 'Amani K.');
-    await typeInto(view.container.querySelector('[data-testid="audit-filter-dateFrom"]') as HTMLInputElement, '2026-11-01');
-    await typeInto(view.container.querySelector('[data-testid="audit-filter-dateTo"]') as HTMLInputElement, '2026-11-30');
+    await typeInto(view.container.querySelector('[data-testid="audit-filter-dateFrom"]') as HTMLInputElement, '01/11/2026');
+    await typeInto(view.container.querySelector('[data-testid="audit-filter-dateTo"]') as HTMLInputElement, '30/11/2026');
     const filters = { action: 'delete', entity: 'service', location: 3, userId: 'u1', dateFrom: '2026-11-01', dateTo: '2026-11-30' };
     await vi.waitFor(() => expect(auditCalls().at(-1)?.params).toEqual({ ...filters, page: 1, pageSize: 25 }));
     await click(view.container.querySelector('[data-testid="audit-csv"]') as Element);
