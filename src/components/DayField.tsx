@@ -57,7 +57,10 @@ export function DayField(props: DayFieldProps) {
     day === null
       ? intl.formatMessage({ id: 'dayField.invalid' }, { pattern: dayPattern(lang) })
       : outside
-        ? intl.formatMessage({ id: 'entityForm.error.dateOutOfRange' }, { min: formatDate(min ?? '', lang), max: formatDate(max ?? '', lang) })
+        ? intl.formatMessage(
+            { id: 'entityForm.error.dateOutOfRange' },
+            { min: formatDate(min ?? '', lang), max: formatDate(max ?? '', lang) },
+          )
         : undefined;
   const shownError = error ?? (left || outside ? own : undefined);
 
@@ -127,7 +130,17 @@ export function DayField(props: DayFieldProps) {
                 min={min}
                 max={max}
                 onChange={(event) => take(dayText(event.target.value))}
-                style={{ position: 'absolute', right: 0, bottom: 0, width: 1, height: 1, opacity: 0, border: 0, padding: 0, pointerEvents: 'none' }}
+                style={{
+                  position: 'absolute',
+                  right: 0,
+                  bottom: 0,
+                  width: 1,
+                  height: 1,
+                  opacity: 0,
+                  border: 0,
+                  padding: 0,
+                  pointerEvents: 'none',
+                }}
               />
             </InputAdornment>
           ),

@@ -135,7 +135,10 @@ describe('dates and yes/no answers', () => {
     await birth.fill('31/02/1990');
     await birth.blur();
     const pattern = look.lang === 'fr' ? 'jj/mm/aaaa' : 'dd/mm/yyyy';
-    await page.getByText(new RegExp(`${pattern.replaceAll('/', '\\/')} \\(`)).first().waitFor();
+    await page
+      .getByText(new RegExp(`${pattern.replaceAll('/', '\\/')} \\(`))
+      .first()
+      .waitFor();
     expect(await birth.getAttribute('aria-invalid')).toBe('true');
     await expectAxeClean(page, `date field (${name})`);
     await shot(page, `item6-date-field-${name === 'phone' ? '360-fr' : '1280-en-dark'}`);

@@ -165,4 +165,3 @@ export function localDates(values: Problem['values'], lang: string): Problem['va
     Object.entries(values).map(([k, v]) => [k, typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? formatDate(v, lang) : v]),
   );
 }
-
