@@ -21,6 +21,7 @@ export {
   JOB_REFERRAL_STATUSES,
   REFERRAL_FLOW,
   JOB_REFERRAL_FLOW,
+  HISTORY_MAX,
   nextStatuses,
   isFinalStatus,
   isOpenStatus,

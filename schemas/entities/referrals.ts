@@ -76,9 +76,12 @@ export interface StatusChange {
   at: string;
 }
 
+/** The most entries a referral's history holds (server/plugins/records/referrals.ts keeps the first and the newest). */
+export const HISTORY_MAX = 50;
+
 const historySchema = {
   type: 'array',
-  maxItems: 50,
+  maxItems: HISTORY_MAX,
   items: {
     type: 'object',
     additionalProperties: false,

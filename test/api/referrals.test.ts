@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
-import { entityByName } from '../../schemas/index';
+import { entityByName, HISTORY_MAX } from '../../schemas/index';
 import { backends } from '../helpers/db';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { StreamReader } from '../helpers/sse';
@@ -158,10 +158,43 @@ describe.each(backends)('referrals on %s', (backend) => {
     expect(got.body.statusDate).toBe(day(0));
     expect(got.body.history.map((h: { status: string }) => h.status)).toEqual(['sent', 'declined']);
     for (const status of ['accepted', 'completed']) expect((await as('a3', 'PUT', `/referral/${ref.ref_Id}`, { status })).status).toBe(400);
-    // Editing the feedback of a final referral is still possible, and adds no history entry.
+    // A note on a final referral is still possible: a follow-up without a new status, in the
+    // history with its note and who wrote it. Saving the same note again adds nothing.
     const note = await as('a3', 'PUT', `/referral/${ref.ref_Id}`, { feedback: 'Client moved to Bukavu' });
     expect(note.status).toBe(200);
-    expect(note.body.history).toHaveLength(2);
+    expect(note.body.status).toBe('declined');
+    expect(
+      note.body.history.map((h: { status: string; feedback: string | null; byName: string; date: string }) => [
+        h.status,
+        h.feedback,
+        h.byName,
+        h.date,
+      ]),
+    ).toEqual([
+      ['sent', null, 'Agent A3', day(-10)],
+      ['declined', 'Client moved away', 'Agent A3', day(0)],
+      ['declined', 'Client moved to Bukavu', 'Agent A3', day(0)],
+    ]);
+    const again = await as('a3', 'PUT', `/referral/${ref.ref_Id}`, { feedback: 'Client moved to Bukavu', followUpDate: day(3) });
+    expect(again.status).toBe(200);
+    expect(again.body.history).toHaveLength(3);
+  });
+
+  it('keeps every follow-up note in the history, the first entry and the newest past its bound', async () => {
+    const ref = await newReferral();
+    let updatedAt = ref.updatedAt as string;
+    for (let n = 1; n <= HISTORY_MAX + 2; n++) {
+      const r = await as('a4', 'PUT', `/referral/${ref.ref_Id}`, { feedback: `Call ${n}: no change`, updatedAt });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      updatedAt = r.body.updatedAt;
+    }
+    const got = (await as('a3', 'GET', `/referral/${ref.ref_Id}`)).body;
+    expect(got.history).toHaveLength(HISTORY_MAX);
+    expect(got.history[0]).toEqual(expect.objectContaining({ status: 'sent', byName: 'Agent A3' }));
+    expect(got.history.at(-1)).toEqual(
+      expect.objectContaining({ status: 'sent', feedback: `Call ${HISTORY_MAX + 2}: no change`, byName: 'Agent A4' }),
+    );
+    expect(got.history[1].feedback).toBe('Call 4: no change');
   });
 
   it('moves a job referral to hired, and makes not selected final', async () => {

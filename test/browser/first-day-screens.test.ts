@@ -20,6 +20,7 @@ let browser: Browser;
 const worker = { userName: 'firstday3', password: 'firstday-password-3', role: 3, location: 2 };
 const colleague = { userName: 'colleague4', password: 'colleague-password-4', role: 4, location: 2 };
 let client: { profId: string; last: string };
+let jobReferralId: string;
 
 const SHOTS = process.env.SHOTS_DIR;
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
@@ -52,6 +53,16 @@ beforeAll(async () => {
   client = { profId: String(made.body.prof_Id), last };
   const skills = { prof_Id: client.profId, diploma: 'State diploma', languages: 'Swahili, French' };
   expect((await t.api('POST', '/profile/skprofile/', { token, body: skills })).status).toBe(201);
+  // A job the client was referred to, for the follow-up without a new status.
+  const job = { ...sampleBody(entityByName.job, {}), title: 'Mason at the school site', employer: 'Kivu Builders', open: true };
+  expect((await t.api('POST', '/jobs/', { token, body: job })).status).toBe(201);
+  const referral = {
+    ...sampleBody(entityByName.jobReferral, { profile: client.profId, job: String(job.jb_Id) }),
+    date: new Date().toISOString().slice(0, 10),
+  };
+  const made2 = await t.api('POST', '/jobreferral/', { token, body: referral });
+  expect(made2.status, JSON.stringify(made2.body)).toBe(201);
+  jobReferralId = String(made2.body.jref_Id);
 });
 
 afterAll(async () => {
@@ -268,6 +279,25 @@ describe('the first day, on a phone in French and on a desktop in English dark',
       await expect(language.textContent()).resolves.toBe(say(look, 'Français', 'English'));
       await expectAxeClean(page, `lock screen ${look.name}`);
       await shot(page, 'item7-lock-screen', look);
+      await context.close();
+    }
+  }, 90_000);
+
+  it('referral follow-up: "no change" with a note is in the referral history and in the change history', async () => {
+    for (const look of LOOKS) {
+      const { context, page } = await opened(look);
+      await page.goto(`/referral/job/${jobReferralId}`);
+      const note = say(look, 'Appel au client : entretien reporté à lundi', 'Called the client: interview moved to Monday');
+      await page.getByRole('textbox', { name: say(look, 'Retour', 'Feedback') }).fill(note);
+      await page.getByRole('button', { name: say(look, 'Enregistrer le suivi', 'Save the follow-up') }).click();
+      const timeline = page.getByTestId('referral-history');
+      await timeline.getByText(note).waitFor();
+      const entry = timeline.locator('[data-follow-up]', { hasText: note });
+      expect(await entry.getByText(say(look, 'Suivi', 'Follow-up'), { exact: true }).count()).toBe(1);
+      await page.getByTestId('history-toggle').click();
+      await poll(() => page.getByTestId('history-follow-up').allTextContents()).toContain(note);
+      await expectAxeClean(page, `referral follow-up ${look.name}`);
+      await shot(page, 'item9-follow-up-note', look);
       await context.close();
     }
   }, 90_000);

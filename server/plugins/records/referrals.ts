@@ -8,6 +8,7 @@ import { pageSchema, rowSchema } from '../../../schemas/derive/json-schema';
 import { listQuery } from '../../../schemas/derive/typed';
 import type { ListRequest } from '../../../schemas/listQuery';
 import {
+  HISTORY_MAX,
   JOB_REFERRAL_FLOW,
   REFERRAL_FLOW,
   isOpenStatus,
@@ -65,6 +66,12 @@ function assertNotBefore(request: FastifyRequest, values: Values, referred: unkn
   }
 }
 
+/** The history holds at most HISTORY_MAX entries (schemas/entities/referrals.ts): past that, the
+ * first (who referred the client) and the newest are kept; the audit log keeps every one. */
+function bounded(history: StatusChange[]): StatusChange[] {
+  return history.length <= HISTORY_MAX ? history : [history[0] as StatusChange, ...history.slice(history.length - HISTORY_MAX + 1)];
+}
+
 /**
  * The rules of one kind of referral: a new one starts `sent` (its first history entry); an
  * update may move the status forward only (nextStatuses), each move appended to the history
@@ -90,11 +97,19 @@ function followUpHooks(entity: EntityShape, flow: StatusFlow): EntityHooks {
       );
       const status = locked?.status ?? String(current.status);
       assertNotBefore(request, values, values.date ?? current.date);
-      if (values.status === undefined || values.status === status) return;
+      const history = locked?.history ?? [];
+      if (values.status === undefined || values.status === status) {
+        // A follow-up without a new status is in the history too, with its note, when the note
+        // changed (docs/decisions.md "Every follow-up is in the history").
+        const note = typeof values.feedback === 'string' ? values.feedback.trim() : '';
+        if (note && note !== (typeof current.feedback === 'string' ? current.feedback.trim() : ''))
+          values.history = bounded([...history, statusChange(request, status, new Date().toISOString().slice(0, 10), note)]);
+        return;
+      }
       const to = String(values.status);
       if (!nextStatuses(flow, status).includes(to)) throw fieldError(request, 'status', 'referral.statusBack', { from: status, to });
       values.statusDate ??= new Date().toISOString().slice(0, 10);
-      values.history = [...(locked?.history ?? []), statusChange(request, to, values.statusDate, values.feedback ?? current.feedback)];
+      values.history = bounded([...history, statusChange(request, to, values.statusDate, values.feedback ?? current.feedback)]);
     },
   };
 }

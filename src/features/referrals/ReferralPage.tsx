@@ -3,7 +3,7 @@
 // the history of every change with who and when; a service referral's documents.
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { Alert, Box, Button, Card, CardContent, Grid, Link, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, Grid, Link, List, ListItem, ListItemText, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { useIntl } from 'react-intl';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
@@ -110,21 +110,35 @@ function History({ kind, history }: { kind: ReferralKind; history: readonly Stat
   if (!history.length) return <Typography color="text.secondary">{intl.formatMessage({ id: 'referrals.history.none' })}</Typography>;
   return (
     <List dense disablePadding data-testid="referral-history">
-      {[...history].reverse().map((change) => (
-        <ListItem key={`${change.at}-${change.status}`} disableGutters alignItems="flex-start" sx={{ gap: 1.5 }}>
-          <Box sx={{ pt: 0.75, minWidth: 96 }}>
-            <ReferralStatusChip kind={kind} status={change.status} />
-          </Box>
-          <ListItemText
-            primary={intl.formatMessage(
-              { id: 'referrals.history.entry' },
-              { date: formatDate(change.date ?? change.at, ctx.lang), name: change.byName, at: formatDateTime(change.at, ctx.lang) },
-            )}
-            secondary={change.feedback ?? undefined}
-            slotProps={{ secondary: { sx: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } } }}
-          />
-        </ListItem>
-      ))}
+      {history
+        .map((change, index) => ({ change, followUp: index > 0 && history[index - 1]?.status === change.status }))
+        .reverse()
+        .map(({ change, followUp }) => (
+          <ListItem
+            key={`${change.at}-${change.status}`}
+            disableGutters
+            alignItems="flex-start"
+            sx={{ gap: 1.5 }}
+            data-follow-up={followUp || undefined}
+          >
+            <Box sx={{ pt: 0.75, minWidth: 96 }}>
+              {/* A follow-up without a new status: its note, under the status it kept. */}
+              {followUp ? (
+                <Chip size="small" variant="outlined" label={intl.formatMessage({ id: 'referrals.history.followUp' })} />
+              ) : (
+                <ReferralStatusChip kind={kind} status={change.status} />
+              )}
+            </Box>
+            <ListItemText
+              primary={intl.formatMessage(
+                { id: 'referrals.history.entry' },
+                { date: formatDate(change.date ?? change.at, ctx.lang), name: change.byName, at: formatDateTime(change.at, ctx.lang) },
+              )}
+              secondary={change.feedback ?? undefined}
+              slotProps={{ secondary: { sx: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } } }}
+            />
+          </ListItem>
+        ))}
     </List>
   );
 }

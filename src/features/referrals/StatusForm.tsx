@@ -59,7 +59,7 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
-      // Without a new status, only the feedback and the follow-up date change (no history entry).
+      // Without a new status, the note and the follow-up date change; a new note is a history entry (server).
       const move = status ? { status, statusDate: date } : {};
       const body = { ...move, feedback: feedback.trim() || null, followUpDate: followUpDate || null, updatedAt: referral.updatedAt };
       const outcome = await updateReferral(kind, String(referral[info.key]), body);
