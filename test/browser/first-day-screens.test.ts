@@ -54,7 +54,12 @@ beforeAll(async () => {
   const skills = { prof_Id: client.profId, diploma: 'State diploma', languages: 'Swahili, French' };
   expect((await t.api('POST', '/profile/skprofile/', { token, body: skills })).status).toBe(201);
   // A job the client was referred to, for the follow-up without a new status.
-  const job = { ...sampleBody(entityByName.job, {}), title: 'Mason at the school site', employer: 'Kivu Builders', open: true };
+  const job: Record<string, unknown> = {
+    ...sampleBody(entityByName.job, {}),
+    title: 'Mason at the school site',
+    employer: 'Kivu Builders',
+    open: true,
+  };
   expect((await t.api('POST', '/jobs/', { token, body: job })).status).toBe(201);
   const referral = {
     ...sampleBody(entityByName.jobReferral, { profile: client.profId, job: String(job.jb_Id) }),
