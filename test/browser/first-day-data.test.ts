@@ -206,12 +206,24 @@ describe('user creation', () => {
         .first()
         .fill(`Superviseur ${name}`);
       await page.getByLabel(fr ? /^Nom d'utilisateur/ : /^User name/).fill(`sup.${name}`);
+      // The organisation is marked required for a field role, not for a programme supervisor.
+      const organisation = page.getByRole('combobox', { name: /^Organisation/ });
+      await page.getByRole('combobox', { name: fr ? /^Rôle/ : /^Role/ }).click();
+      await page.getByRole('option', { name: fr ? 'Gestionnaire de cas' : 'Case manager', exact: true }).click();
+      await poll(() => organisation.getAttribute('required')).not.toBeNull();
       await page.getByRole('combobox', { name: fr ? /^Rôle/ : /^Role/ }).click();
       await page.getByRole('option', { name: fr ? 'Superviseur du programme' : 'Programme supervisor', exact: true }).click();
       await page
         .getByTestId('role-reach')
         .getByText(fr ? /jamais la fiche d'un client/ : /never a client’s record/)
         .waitFor();
+      expect(await organisation.getAttribute('required')).toBeNull();
+      expect(
+        await page
+          .locator('label', { hasText: /^Organisation/ })
+          .first()
+          .textContent(),
+      ).not.toContain('*');
       await page.getByRole('button', { name: fr ? 'Proposer un mot de passe' : 'Suggest a password' }).click();
       await expectAxeClean(page, `add user (${name})`);
       await shot(page, `item10-role-help-${name === 'phone' ? '360-fr' : '1280-en-dark'}`);

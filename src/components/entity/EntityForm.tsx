@@ -42,6 +42,8 @@ export interface EntityFormProps {
   onError?: (error: unknown) => void;
   /** Cross-field rules of a screen: problems (message ids) by field name. */
   validate?: (values: Record<string, unknown>) => Record<string, Problem>;
+  /** Fields required or not depending on the values (FieldGrid `required`): how they are marked. */
+  required?: (values: RawValues) => Record<string, boolean>;
   submitLabel?: string;
   disabled?: boolean;
   /** Keep a draft in localStorage (default true). */
@@ -244,6 +246,7 @@ export function EntityForm(props: EntityFormProps) {
         stored={initialValues}
         onChange={setValue}
         onBlur={(name) => setTouched((t) => (t[name] ? t : { ...t, [name]: true }))}
+        required={props.required?.(raw)}
       />
       {typeof props.children === 'function' ? props.children(api) : props.children}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>

@@ -24,6 +24,9 @@ export interface FieldGridProps {
   stored?: Readonly<Record<string, unknown>>;
   onChange: (name: string, value: unknown) => void;
   onBlur: (name: string) => void;
+  /** Fields whose need depends on other values (a user's organisation, by role): marked
+   * required (*) or not as given here rather than as declared. */
+  required?: Readonly<Record<string, boolean>>;
 }
 
 export function FieldGrid({
@@ -38,11 +41,13 @@ export function FieldGrid({
   stored = {},
   onChange,
   onBlur,
+  required = {},
 }: FieldGridProps) {
   return (
     <Grid container spacing={2}>
       {fields.map((name) => {
-        const field = requireField(entity, name, 'FieldGrid');
+        const declared = requireField(entity, name, 'FieldGrid');
+        const field = required[name] === undefined ? declared : ({ ...declared, required: required[name] } as typeof declared);
         const locked = field.readOnly === true || (field.immutable === true && editing === true && stored[name] != null);
         return (
           <Grid key={name} size={{ xs: 12, sm: isWide(field) ? 12 : 6 }}>

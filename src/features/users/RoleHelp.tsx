@@ -4,7 +4,7 @@
 import { Alert, Box, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { abilitiesOf, can } from '../../../schemas/roles';
-import { lacksOrganisation, NO_ORGANISATION } from '../../../schemas/scope';
+import { lacksOrganisation, NO_ORGANISATION, ORGANISATION_ROLES } from '../../../schemas/scope';
 import type { Problem } from '../../components/entity';
 
 /** The organisation rule as the form's cross-field rule: roles 3-7 need one (the server's
@@ -14,6 +14,14 @@ export function organisationRule(values: Record<string, unknown>, withOrganisati
   const role = Number(values.role);
   const location = Number(values.location ?? NO_ORGANISATION);
   return lacksOrganisation({ role, location }) ? { location: { id: 'users.roleHelp.needsOrganisation' } } : {};
+}
+
+/** The organisation field is marked required (*) for the roles that need one (schemas/scope.ts
+ * ORGANISATION_ROLES) and while no role is chosen; not for an administrator or a programme
+ * supervisor, whom the form lets go without one. */
+export function organisationRequired(values: Record<string, unknown>): Record<string, boolean> {
+  const role = Number(values.role);
+  return { location: !role || ORGANISATION_ROLES.includes(role) };
 }
 
 /** Which sentence says what an account of `role` at `location` sees, organisation-wise. */

@@ -12,7 +12,7 @@ import { can } from '../../lib/permissions';
 import { HistorySection } from '../audit';
 import { AdminActions } from './AdminActions';
 import { CreatedDialog, type CreatedAccount } from './CreatedDialog';
-import { organisationRule, RoleHelp } from './RoleHelp';
+import { organisationRequired, organisationRule, RoleHelp } from './RoleHelp';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { ProfilePage } from './ProfilePage';
@@ -87,6 +87,7 @@ export function UserAddPage() {
         fields={adminFields(actor)}
         initialValues={{ mustChangePassword: true, ...(staff ? { role: 4, location: actor.location } : {}) }}
         validate={(values) => ({ ...strengthRule(values), ...organisationRule(values, !staff) })}
+        required={organisationRequired}
         keepDraft={false}
         submitLabel={say('users.create')}
         onCancel={() => void navigate('/users')}
@@ -141,6 +142,7 @@ function AdminEdit({ userId }: { userId: string }) {
         initialValues={row}
         keepDraft={false}
         validate={(values) => organisationRule(values, can(actor.role, 'users.createAny'))}
+        required={organisationRequired}
         onCancel={() => void navigate('/users')}
         onSubmit={async (values) => {
           const saved = await saveOverConflict(
