@@ -1,7 +1,7 @@
 // Toasts with a title (product.md §8 names every toast by its title), shown the same way everywhere.
 // Uses notistack's global enqueueSnackbar so the axios interceptor can toast outside React.
 import { createElement, type ReactNode } from 'react';
-import { enqueueSnackbar, type VariantType } from 'notistack';
+import { closeSnackbar, enqueueSnackbar, type VariantType } from 'notistack';
 import { TOAST_DURATION_MS } from './constants';
 
 function body(title: string, text: string): ReactNode {
@@ -23,3 +23,17 @@ export const notify = {
   info: (title: string, text = '') => show('info', title, text),
   warning: (title: string, text = '') => show('warning', title, text),
 };
+
+/**
+ * A prompt that stays until its work is done rather than for a few seconds (docs/decisions.md
+ * "A prompt goes when its work is done"): shown once under `key` (a second one replaces nothing),
+ * closed by `dismiss(key)` when what it asks for has happened.
+ */
+export function prompt(key: string, variant: VariantType, title: string, text = ''): void {
+  closeSnackbar(key);
+  enqueueSnackbar(body(title, text), { key, variant, persist: true, preventDuplicate: true });
+}
+
+export function dismiss(key: string): void {
+  closeSnackbar(key);
+}

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
+import { TOAST_DURATION_MS } from '../../src/lib/constants';
 import { expectAxeClean } from '../helpers/axe';
 import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
@@ -64,6 +65,9 @@ beforeAll(async () => {
   const referral = {
     ...sampleBody(entityByName.jobReferral, { profile: client.profId, job: String(job.jb_Id) }),
     date: new Date().toISOString().slice(0, 10),
+    followUpDate: null,
+    statusDate: undefined,
+    status: undefined,
   };
   const made2 = await t.api('POST', '/jobreferral/', { token, body: referral });
   expect(made2.status, JSON.stringify(made2.body)).toBe(201);
@@ -142,8 +146,13 @@ describe('the first day, on a phone in French and on a desktop in English dark',
       await expectAxeClean(page, `offline home ${look.name}`);
       await shot(page, 'item4-upload-offline', look);
 
-      // Online again: the offer to upload goes once the upload it offers has run.
+      // The "no connection" prompt stays while it is true (it does not close by itself)…
+      const noConnection = page.getByTestId('toast').filter({ has: page.getByTestId('toast-title').getByText(title) });
+      await page.waitForTimeout(TOAST_DURATION_MS + 1_000); // longer than any toast lasts
+      expect(await noConnection.count()).toBe(1);
+      // …and goes when the network is back; the offer to upload goes once the upload it offers has run.
       await context.setOffline(false);
+      await noConnection.waitFor({ state: 'detached' });
       const offer = page.getByTestId('upload-offer');
       await offer.waitFor();
       await page.getByRole('button', { name: say(look, 'Envoyer les données en ligne', 'Upload Data online') }).click();

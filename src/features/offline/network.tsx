@@ -11,7 +11,8 @@ import { useDb } from '../../lib/db/DbProvider';
 import { useNetworkOnline } from '../../lib/network';
 import { countPending } from '../../lib/upload';
 import { usePendingTotal } from './counts';
-import { startUpload, useUploadRun } from './uploadRun';
+import { NO_CONNECTION_PROMPT, startUpload, useUploadRun } from './uploadRun';
+import { dismiss } from '../../lib/notify';
 
 /** A small "No network" chip for the top bar, visible on phones too; nothing while online. */
 export function NetworkIndicator() {
@@ -77,7 +78,10 @@ export function UploadOnReconnect() {
         ),
       });
     };
-    const onOnline = () => void offer().catch((error: unknown) => console.warn('Pending records not counted:', error));
+    const onOnline = () => {
+      dismiss(NO_CONNECTION_PROMPT); // its news is stale: the network is back
+      void offer().catch((error: unknown) => console.warn('Pending records not counted:', error));
+    };
     const onOffline = () => closeSnackbar(OFFER_KEY);
     window.addEventListener('online', onOnline);
     window.addEventListener('offline', onOffline);

@@ -6,7 +6,7 @@ import { useSyncExternalStore } from 'react';
 import { api, errorMessage } from '../../lib/api';
 import type { IcrsDatabase } from '../../lib/db/collections';
 import { t } from '../../lib/i18n';
-import { notify } from '../../lib/notify';
+import { dismiss, notify, prompt } from '../../lib/notify';
 import { CONFLICT, countPending, listPending, NO_CONNECTION, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
 import { kindLabel, UPLOAD_KINDS } from './counts';
 import { heldBackCount } from './storeSettle';
@@ -160,9 +160,16 @@ async function goneOnServer(db: IcrsDatabase): Promise<{ deleted: string[]; eras
   return { deleted: named('deleted'), erased: named('erased') };
 }
 
-function announce(summary: UploadSummary | null): void {
+/** The key of the "no connection" prompt: it stays while the device is offline and goes when
+ * the network is back or an upload has gone through (UploadOnReconnect, announce). */
+export const NO_CONNECTION_PROMPT = 'icrs-no-connection';
+
+function announce(summary: UploadSummary | null, noConnection = false): void {
   if (!summary) return;
   const title = summary.title ?? (summary.severity === 'success' ? t('offline.uploadDoneTitle') : t('offline.uploadFailedTitle'));
+  if (noConnection) return prompt(NO_CONNECTION_PROMPT, summary.severity, title, summary.text);
+  // Any other outcome means the network answered: the old "no connection" has had its day.
+  dismiss(NO_CONNECTION_PROMPT);
   notify[summary.severity](title, summary.text);
 }
 
@@ -248,7 +255,7 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
     const gone = await goneOnServer(db);
     const summary = summaryOf(report, await countPending(db), gone.deleted, gone.erased);
     setState({ running: false, report, summary });
-    announce(summary);
+    announce(summary, report.stopped === 'noConnection');
     return report;
   } catch (error) {
     const message = errorMessage(error);
