@@ -41,7 +41,7 @@ function needlesOf(records: Records): string[] {
  * Waits for the support handle `window.__icrs` with its data layer. It is installed only once the
  * store's "ready" state has committed (an effect after a transition render, OfflineStore.tsx),
  * after every full page load (`goto`, `reload`): a form can already save through the opening
- * store before that (useSaveLayers), so a save through the handle right after a form's must wait
+ * store before that (useStoreSave), so a save through the handle right after a form's must wait
  * for it too. In WebKitGTK the job's Save ended before that render in 10 of 21 runs: reading
  * the handle at once destructured `undefined` ("Right side of assignment cannot be destructured").
  */
