@@ -213,6 +213,17 @@ export async function reconcileCaseload(db: Db, user: { userId: string; location
         );
       }
     }
+    // The devices are told to pull every client table when a client left, or entered with
+    // records the device has not seen: someone else's client, or one coming back. A client the
+    // worker registered needs no call: its records' own writes woke the device, and each pull
+    // reconciles first (an upload of many new clients must not cost every table's pull again).
+    const foreign = entered.length
+      ? await tx.query(
+          `SELECT 1 FROM ${P} p WHERE p.${KEY} = ANY($1::text[]) AND (p."createdBy" IS DISTINCT FROM $2
+             OR EXISTS (SELECT 1 FROM ${ident(CASELOAD_DEPARTURES)} d WHERE d."userId" = $2 AND d."client" = p.${KEY})) LIMIT 1`,
+          [entered, user.userId],
+        )
+      : [];
     if (entered.length) {
       await tx.query(
         `INSERT INTO ${ident(MEMBERS_TABLE)} ("userId", "prof_Id", "since", "rank")
@@ -228,7 +239,7 @@ export async function reconcileCaseload(db: Db, user: { userId: string; location
     }
     for (const k of reranked)
       await tx.query(`UPDATE ${ident(MEMBERS_TABLE)} SET "rank" = $3 WHERE "userId" = $1 AND "prof_Id" = $2`, [user.userId, k.id, k.rank]);
-    if (entered.length || left.length)
+    if (left.length || foreign.length)
       for (const e of caseloadEntities()) await tx.query(`SELECT pg_notify($1, $2)`, [CHANNEL, `${e.table}:${user.location}`]);
     return true;
   });
