@@ -50,10 +50,12 @@ export const NO_METRICS: Metrics = {
 };
 
 /** Latency buckets in seconds: from a cached list (a few ms) to a large upload batch (seconds),
- * at most 1.25 apart from 10 to 100 ms, where most answers fall, so that a median read from
- * them (histogram_quantile) is within a few per cent (docs/operations.md "Request durations"). */
+ * at most 1.25 apart from 10 to 250 ms, where most answers fall, a busy process's included, so
+ * that a median read from them (histogram_quantile) is within a few per cent
+ * (docs/operations.md "Request durations"). */
 const LATENCY_BUCKETS = [
-  0.002, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.0175, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10,
+  0.002, 0.005, 0.0075, 0.01, 0.0125, 0.015, 0.0175, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.075, 0.1, 0.125, 0.15, 0.175, 0.2, 0.25,
+  0.3, 0.4, 0.5, 1, 2.5, 5, 10,
 ];
 /** Records per upload batch: the app sends up to PUSH_LIMITS.records (200) at once. */
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200];
