@@ -1,10 +1,12 @@
 // A process that stops without errors (lib/drain.ts, server/serve.ts) and a health check that
 // says what is true (plugins/health.ts): on SIGTERM the readiness check answers 503 "draining"
 // while every other request is served, with `Connection: close`; then the change streams end
-// with a short `retry:`, and the process exits by itself. A second SIGTERM ends it at once. The
+// with a short `retry:`, and the process exits by itself. A second SIGTERM, or a stop longer than
+// its limit, ends it at once. The
 // readiness check asks the database on its own connection: a request pool that is full and
 // waiting is not a database that does not answer.
 import http from 'node:http';
+import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -161,6 +163,25 @@ describe.each(backends)('a stopping server process drains first (%s)', (backend)
     expect(performance.now() - secondAt).toBeLessThan(2_000);
     expect(server.log()).toMatch(/second signal: exiting now/);
   }, 60_000);
+
+  it('a stop longer than its limit ends the process: a request whose body never comes does not keep it alive', async () => {
+    const server = await startOn(backend, { SHUTDOWN_DRAIN_SECONDS: '0.5' });
+    // A client that sends the headers of an upload and then nothing: its connection is not idle,
+    // so closing the server waits for it, until the stop's limit (server/serve.ts).
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    cleanups.push(async () => socket.destroy());
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write('POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"userName":');
+    const signalledAt = performance.now();
+    server.process.kill('SIGTERM');
+    expect(await server.exited).toBe(1);
+    const took = performance.now() - signalledAt;
+    console.info(`${backend}: exited ${Math.round(took)} ms after SIGTERM`);
+    expect(took).toBeGreaterThanOrEqual(500);
+    expect(server.log()).toMatch(/the stop took longer than its limit: exiting now/);
+  }, 120_000);
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the readiness check with a busy request pool (PostgreSQL)', () => {
