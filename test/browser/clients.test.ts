@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, typedDay, type TestPage } from '../helpers/browser';
 import { ensureOrganisations, png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -70,7 +70,7 @@ async function fillIdentity(page: Page, p: Person): Promise<void> {
   await page.getByRole('textbox', { name: /^First name/ }).fill(p.first);
   await page.getByRole('textbox', { name: /^Last name/ }).fill(p.last);
   await choose(page, /^Sex/, 'Female');
-  await page.getByLabel(/^Date of birth/).fill(p.birth);
+  await page.getByLabel(/^Date of birth/).fill(typedDay(p.birth));
   await page.getByRole('textbox', { name: /^Phone/ }).fill(p.phone);
   await choose(page, /^Territory/, 'Goma');
   await page

@@ -135,7 +135,7 @@ describe('referrals', () => {
     await page.getByTestId('chosen-target').getByText('Land rights advice').waitFor();
 
     await page.getByRole('textbox', { name: /^Reason/ }).fill('Needs advice on a land dispute');
-    await page.getByLabel(/^Follow-up date/).fill(day(7));
+    await page.getByLabel(/^Follow-up date/).fill(typedDay(day(7)));
     await page.getByTestId('attachment-input').setInputFiles({ name: 'consent letter.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.getByTestId('chosen-files').getByText('consent letter.pdf').waitFor();
     await axeClean(page);
