@@ -61,7 +61,16 @@ async function settle(page: Page, offline: boolean): Promise<void> {
     : '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root';
   await page.locator('h1').first().waitFor();
   await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height - 5);
-  await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout: 20_000, polling: 200 });
+  await page
+    .waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout: 60_000, polling: 200 })
+    .catch(async (error: unknown) => {
+      // Say what kept loading, and where: a timeout alone names neither.
+      const still = await page.evaluate(
+        (selector) => [...document.querySelectorAll(selector)].map((el) => el.outerHTML.slice(0, 160)),
+        busy,
+      );
+      throw new Error(`${page.url()}: still loading after 60 s: ${still.join(' | ')}`, { cause: error });
+    });
   await page.waitForTimeout(300); // transitions (drawer, dialogs) end
 }
 

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
-import { TOAST_DURATION_MS } from '../../src/lib/constants';
 import { expectAxeClean } from '../helpers/axe';
 import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
@@ -148,7 +147,7 @@ describe('the first day, on a phone in French and on a desktop in English dark',
 
       // The "no connection" prompt stays while it is true (it does not close by itself)…
       const noConnection = page.getByTestId('toast').filter({ has: page.getByTestId('toast-title').getByText(title) });
-      await page.waitForTimeout(TOAST_DURATION_MS + 1_000); // longer than any toast lasts
+      await page.waitForTimeout(6_000); // longer than any toast lasts (TOAST_DURATION_MS, 5 s)
       expect(await noConnection.count()).toBe(1);
       // …and goes when the network is back; the offer to upload goes once the upload it offers has run.
       await context.setOffline(false);
