@@ -1,7 +1,7 @@
 // `npm run help:screenshots`: the screenshots of the help pages (help/en, help/fr), made from the
 // built app in headless Chromium and stored as WebP in public/help/{lang}/. The images are
 // committed, so the help is complete without running this; run it again after a screen changes
-// (`npm run build` first: it serves dist/).
+// (`npm run build` first: it serves dist/). Names after `--` make only those screenshots.
 //
 // It starts the server on an in-memory database with the demo data (fixed seed, so the pictures
 // only change when the screens do), signs in as the first administrator, and photographs each
@@ -88,6 +88,10 @@ async function shoot(page: Page, shot: HelpScreenshot, lang: string): Promise<nu
   return image.length;
 }
 
+/** `npm run help:screenshots -- users reports`: only the screenshots named; all without names. */
+const ONLY = new Set(process.argv.slice(2));
+const wanted = (shot: HelpScreenshot) => ONLY.size === 0 || ONLY.has(shot.name);
+
 async function main(): Promise<void> {
   if (!existsSync('dist/index.html')) throw new Error('Build the app first: npm run build');
   const config = {
@@ -120,7 +124,7 @@ async function main(): Promise<void> {
       const context = await browser.newContext({ baseURL: url, viewport: VIEWPORT, serviceWorkers: 'block' });
       await context.addInitScript((l) => localStorage.getItem('lang') || localStorage.setItem('lang', l), lang);
       const page = await context.newPage();
-      for (const shot of HELP_SCREENSHOTS.filter((s) => !s.signedIn))
+      for (const shot of HELP_SCREENSHOTS.filter((s) => !s.signedIn && wanted(s)))
         console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
       await page.goto('/login');
       await page.getByLabel(/^(Username|Nom d'utilisateur)/).fill(ADMIN.userName);
@@ -132,7 +136,7 @@ async function main(): Promise<void> {
         page.waitForURL((u) => u.pathname !== '/login'),
         page.getByRole('button', { name: /^(Login|Se connecter)$/ }).click(),
       ]);
-      for (const shot of HELP_SCREENSHOTS.filter((s) => s.signedIn))
+      for (const shot of HELP_SCREENSHOTS.filter((s) => s.signedIn && wanted(s)))
         console.log(`${lang}/${shot.name}.webp ${await shoot(page, shot, lang)} bytes`);
       await context.close();
     }
