@@ -73,6 +73,10 @@ async function saveJobThroughForm(page: EnginePage, title: string): Promise<void
   for (const list of [/^Secteur/, /^Territoire/]) {
     await page.click({ role: 'combobox', name: list });
     await page.click({ role: 'option' });
+    // The list closes with a transition; a click meanwhile lands on its backdrop, not on the
+    // button below (WebKitWebDriver does not report it intercepted): the Save then did nothing,
+    // silently, in 3 of 20 WebKit runs.
+    await until(() => page.evaluate(() => document.querySelector('[role="listbox"]') === null, null), 'the list to close');
   }
   await page.click({ role: 'button', name: 'Enregistrer' });
   // A save answers within its one bound, from the press (the store's opening included); past
@@ -290,11 +294,15 @@ async function pageState(page: EnginePage): Promise<string> {
     const read = countAll().catch((error: unknown) => `IndexedDB failed: ${String(error)}`);
     const bound = new Promise<string>((resolve) => setTimeout(() => resolve('IndexedDB did not answer in 5 s'), 5_000));
     const alerts = Array.from(document.querySelectorAll('[role="alert"]'), (alert) => alert.textContent ?? '').join(' / ');
+    const buttons = Array.from(document.querySelectorAll('main button'), (button) => (button.textContent ?? '').trim())
+      .filter(Boolean)
+      .slice(-6)
+      .join(', ');
     const fields = Array.from(document.querySelectorAll<HTMLInputElement>('main input:not([type="hidden"]), main textarea'))
       .slice(0, 8)
       .map((field) => `${field.name || field.id}=${JSON.stringify(field.value)}`)
       .join(' ');
-    return `${location.pathname} | ${await Promise.race([read, bound])} | alerts: ${alerts} | fields: ${fields} | ${text}`;
+    return `${location.pathname} | ${await Promise.race([read, bound])} | alerts: ${alerts} | buttons: ${buttons} | fields: ${fields} | ${text}`;
   }, null);
   const bound = new Promise<string>((resolve) => setTimeout(() => resolve('the page did not answer in 15 s'), 15_000));
   return Promise.race([inPage.catch((error: unknown) => `the page failed: ${String(error)}`), bound]);
