@@ -1,8 +1,11 @@
 // Toasts with a title (product.md §8 names every toast by its title), shown the same way everywhere.
 // Uses notistack's global enqueueSnackbar so the axios interceptor can toast outside React.
 import { createElement, type ReactNode } from 'react';
-import { closeSnackbar, enqueueSnackbar, type VariantType } from 'notistack';
+import { closeSnackbar, enqueueSnackbar, type SnackbarKey, type VariantType } from 'notistack';
+import IconButton from '@mui/material/IconButton';
+import CloseIcon from '@mui/icons-material/Close';
 import { TOAST_DURATION_MS } from './constants';
+import { t } from './i18n';
 
 function body(title: string, text: string): ReactNode {
   return createElement(
@@ -31,7 +34,16 @@ export const notify = {
  */
 export function prompt(key: string, variant: VariantType, title: string, text = ''): void {
   closeSnackbar(key);
-  enqueueSnackbar(body(title, text), { key, variant, persist: true, preventDuplicate: true });
+  enqueueSnackbar(body(title, text), { key, variant, persist: true, preventDuplicate: true, action: closeButton });
+}
+
+/** A prompt stays, so it can be closed by hand: on a phone it may lie over the page's buttons. */
+function closeButton(key: SnackbarKey): ReactNode {
+  return createElement(
+    IconButton,
+    { 'aria-label': t('common.close'), color: 'inherit', size: 'small', onClick: () => closeSnackbar(key) },
+    createElement(CloseIcon, { fontSize: 'small' }),
+  );
 }
 
 export function dismiss(key: string): void {
