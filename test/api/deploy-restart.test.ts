@@ -274,7 +274,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || tools.length > 0)(
             res.on('end', () => resolve(received));
             res.on('error', (error) => (stopping ? resolve('') : reject(error)));
             // Cut without an end (no retry hint): a failure, never a wait forever.
-            res.on('close', () => (stopping ? resolve('') : reject(new Error(`the change stream was cut: ${JSON.stringify(received.slice(-200))}`))));
+            res.on('close', () =>
+              stopping ? resolve('') : reject(new Error(`the change stream was cut: ${JSON.stringify(received.slice(-200))}`)),
+            );
           });
           openStream.on('error', (error) => (stopping ? resolve('') : reject(error)));
         });
