@@ -53,25 +53,65 @@ async function webp(page: Page, png: Buffer): Promise<Buffer> {
   return Buffer.from(dataUrl.split(',')[1] ?? '', 'base64');
 }
 
-/** Waits until nothing on the screen is still loading. */
+/** How long nothing in the window may load before the picture: a live list reloads at each
+ * change (its refreshing bar, listParts.tsx), which can come just after the first load ends. */
+const QUIET_MS = 1_000;
+
+/** The loading signs of a screen. The offline home's progress bar is part of the screen, not a load. */
+const busySelector = (offline: boolean) =>
+  offline ? '.MuiSkeleton-root, .MuiCircularProgress-root' : '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root';
+
+/** The loading signs inside the window (run in the page). Only these count: a map or chart further
+ * down starts only once scrolled near (LazyMap's and CountBarChart's `whenShown`), so its
+ * placeholder below the fold stays, by design, and is not in the picture. One in the window must
+ * go (a map without WebGL shows its message instead, LazyMap). */
+const inWindow = (selector: string) =>
+  [...document.querySelectorAll(selector)]
+    .filter((el) => {
+      const box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.right > 0 && box.top < window.innerHeight && box.left < window.innerWidth;
+    })
+    .map((el) => el.outerHTML.slice(0, 160));
+
+/** Waits until nothing in the picture has been loading for `QUIET_MS`. */
 async function settle(page: Page, offline: boolean): Promise<void> {
-  // The offline home's progress bar is part of the screen, not a load.
-  const busy = offline
-    ? '.MuiSkeleton-root, .MuiCircularProgress-root'
-    : '.MuiSkeleton-root, .MuiLinearProgress-root, .MuiCircularProgress-root';
+  const busy = busySelector(offline);
   await page.locator('h1').first().waitFor();
   await page.mouse.move(VIEWPORT.width - 5, VIEWPORT.height - 5);
+  await page.evaluate(`window.__helpInWindow = ${inWindow.toString()}; window.__helpQuietSince = null;`);
   await page
-    .waitForFunction((selector) => document.querySelectorAll(selector).length === 0, busy, { timeout: 60_000, polling: 200 })
+    .waitForFunction(
+      ({ selector, quietMs }) => {
+        const w = window as unknown as { __helpInWindow: typeof inWindow; __helpQuietSince: number | null };
+        if (w.__helpInWindow(selector).length > 0) w.__helpQuietSince = null;
+        else w.__helpQuietSince ??= performance.now();
+        return w.__helpQuietSince !== null && performance.now() - w.__helpQuietSince >= quietMs;
+      },
+      { selector: busy, quietMs: QUIET_MS },
+      { timeout: 60_000, polling: 100 },
+    )
     .catch(async (error: unknown) => {
       // Say what kept loading, and where: a timeout alone names neither.
-      const still = await page.evaluate(
-        (selector) => [...document.querySelectorAll(selector)].map((el) => el.outerHTML.slice(0, 160)),
-        busy,
-      );
+      const still = await page.evaluate(inWindow, busy);
       throw new Error(`${page.url()}: still loading after 60 s: ${still.join(' | ')}`, { cause: error });
     });
-  await page.waitForTimeout(300); // transitions (drawer, dialogs) end
+}
+
+/**
+ * Takes the toasts off the page before the picture (the sign-in's "Connected", a sync notice):
+ * they come and go with timing, not with the screen. An error toast is a fault, not a passing
+ * notice: the script stops and says it rather than photograph around it.
+ */
+async function removeToasts(page: Page): Promise<void> {
+  const removed = await page.evaluate(() => {
+    const toasts = [...document.querySelectorAll('.notistack-SnackbarContainer .notistack-MuiContent')];
+    const texts = toasts.map((t) => `${t.classList.contains('notistack-MuiContent-error') ? 'error: ' : ''}${t.textContent ?? ''}`);
+    for (const container of document.querySelectorAll('.notistack-SnackbarContainer')) container.remove();
+    return texts;
+  });
+  const errors = removed.filter((t) => t.startsWith('error: '));
+  if (errors.length > 0) throw new Error(`${page.url()}: error toast on the screen: ${errors.join(' | ')}`);
+  if (removed.length > 0) console.log(`  (toast taken off: ${removed.join(' | ')})`);
 }
 
 async function shoot(page: Page, shot: HelpScreenshot, lang: string): Promise<number> {
@@ -79,8 +119,16 @@ async function shoot(page: Page, shot: HelpScreenshot, lang: string): Promise<nu
   if (shot.prepare === 'openSidebar') await page.getByRole('button', { name: /^(Open menu|Ouvrir le menu)$/ }).click();
   if (shot.prepare === 'offline') await page.evaluate(() => localStorage.setItem('mode', 'offline'));
   if (shot.prepare === 'offline') await page.reload();
-  await settle(page, shot.prepare === 'offline');
-  const png = await page.screenshot({ type: 'png' });
+  // A load that starts between the wait and the picture (a list's reload) is in the picture: take it again.
+  let png: Buffer | undefined;
+  for (let attempt = 1; !png; attempt++) {
+    await settle(page, shot.prepare === 'offline');
+    await removeToasts(page);
+    const taken = await page.screenshot({ type: 'png' });
+    const loading = await page.evaluate(inWindow, busySelector(shot.prepare === 'offline'));
+    if (loading.length === 0) png = taken;
+    else if (attempt === 3) throw new Error(`${page.url()}: loading again at each of 3 pictures: ${loading.join(' | ')}`);
+  }
   if (shot.prepare === 'offline') await page.evaluate(() => localStorage.setItem('mode', 'online'));
   const image = await webp(page, png);
   mkdirSync(path.join(OUT, lang), { recursive: true });
