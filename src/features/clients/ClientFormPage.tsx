@@ -186,10 +186,15 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     if (shownStep.current === reg.step) return;
     shownStep.current = reg.step;
     if (!vertical) return;
-    const title = document.getElementById(`client-step-${STEPS[reg.step]}`);
+    const title = stepTitle(STEPS[reg.step]);
     title?.scrollIntoView({ block: 'start' });
     title?.focus({ preventScroll: true });
   }, [reg.step, vertical]);
+  // Again once the new step has opened: the old step's fields leave at once and the new one's
+  // open in its transition, so at the first scroll the page below the title may be too short to
+  // bring it to the top (it stayed 300 px down on a phone). The step opens without an animation
+  // for the same reason.
+  const topOnceOpen = (s: StepId) => () => stepTitle(s)?.scrollIntoView({ block: 'start' });
   const tryStep = (s: StepId) => setTried((t) => new Set(t).add(s));
   const focusFirstError = (s: StepId) => {
     const first = Object.keys(stepProblems(reg, s))[0];
@@ -482,7 +487,14 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
                         {ctx.t(`clients.steps.${s}`)}
                       </StepButton>
                     )}
-                    {vertical && <StepContent>{index === reg.step && current}</StepContent>}
+                    {vertical && (
+                      <StepContent
+                        transitionDuration={0}
+                        slotProps={{ transition: { onEntered: index === reg.step ? topOnceOpen(s) : undefined } }}
+                      >
+                        {index === reg.step && current}
+                      </StepContent>
+                    )}
                   </Step>
                 );
               })}
@@ -494,6 +506,8 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
     </Box>
   );
 }
+
+const stepTitle = (s: StepId | undefined) => (s ? document.getElementById(`client-step-${s}`) : null);
 
 export function ClientAddPage() {
   const ctx = useDisplayContext();
