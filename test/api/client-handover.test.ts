@@ -138,6 +138,15 @@ describe.each(backends)('client hand-over on %s', (backend) => {
   it('erases a client: no personal value left in any text column, referrals still counted, devices told, the log says who and why', async () => {
     const names = { first: 'Zawadikimya', last: 'Mbuyambalu', phone: '+243 89 988 7766' };
     const { id, regNo, refId } = await fullClient(names);
+    // The field worker's device holds the client (its caseload: they registered it).
+    const deviceTables = ['tbl_profiles', 'tbl_skills', 'tbl_profiles_social', 'tbl_profiles_images'];
+    for (const table of deviceTables) {
+      const feed = ok(200)(await as('a3', 'GET', `/sync/${table}?limit=500`)).body as { documents: Body[] };
+      expect(
+        feed.documents.some((d) => d.prof_Id === id && d._deleted !== true),
+        table,
+      ).toBe(true);
+    }
     const countsBefore = ok(200)(await as('admin', 'GET', '/stats/gen')).body as Body;
     const wrong = await as('a7', 'POST', `/profile/${id}/erase`, { reasonCode: 'clientRequest', password: 'not my password' });
     expect(wrong.status).toBe(400);
@@ -199,7 +208,7 @@ describe.each(backends)('client hand-over on %s', (backend) => {
     ok(404)(await download('a7', `/profile/${id}/export`).then(async (r) => ({ status: r.status, body: await r.text() })));
 
     // Devices drop the client and its records at their next pull.
-    for (const table of ['tbl_profiles', 'tbl_skills', 'tbl_profiles_social', 'tbl_profiles_images']) {
+    for (const table of deviceTables) {
       const feed = ok(200)(await as('a3', 'GET', `/sync/${table}?limit=500`)).body as { documents: Body[] };
       const mine = feed.documents.filter((d) => d.prof_Id === id);
       expect(mine.length, table).toBeGreaterThan(0);
