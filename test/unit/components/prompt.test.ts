@@ -2,7 +2,7 @@
 // A prompt stays until its work is done (docs/decisions.md "A prompt goes when its work is done"),
 // so it can also be closed by hand, in the user's language: on a phone it may lie over the
 // page's own buttons.
-import { createElement } from 'react';
+import { act, createElement } from 'react';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildIntl, setAppIntl } from '../../../src/lib/i18n';
@@ -18,8 +18,8 @@ afterEach(async () => {
 async function showPrompt(lang: Lang): Promise<Rendered> {
   setAppIntl(buildIntl(lang, messages[lang]));
   shown = await render(createElement(SnackbarProvider, null, null), lang);
-  prompt('no-connection', 'error', 'Pas de connexion', 'La connexion Internet n’est pas disponible.');
-  await vi.waitFor(() => expect(document.querySelector('[data-testid="toast"]')).not.toBeNull());
+  await act(async () => prompt('no-connection', 'error', 'Pas de connexion', 'La connexion Internet n’est pas disponible.'));
+  await vi.waitFor(() => expect(document.querySelector('[data-testid="toast"]')).not.toBeNull(), { timeout: 10_000 });
   return shown;
 }
 
@@ -33,12 +33,12 @@ describe('a prompt', () => {
     const close = document.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`);
     expect(close).not.toBeNull();
     await click(close as Element);
-    await vi.waitFor(() => expect(document.querySelector('[data-testid="toast"]')).toBeNull());
+    await vi.waitFor(() => expect(document.querySelector('[data-testid="toast"]')).toBeNull(), { timeout: 10_000 });
   });
 
   it('goes when its work is done', async () => {
     await showPrompt('en');
-    dismiss('no-connection');
-    await vi.waitFor(() => expect(document.querySelector('[data-testid="toast"]')).toBeNull());
+    await act(async () => dismiss('no-connection'));
+    await vi.waitFor(() => expect(document.querySelector('[data-testid="toast"]')).toBeNull(), { timeout: 10_000 });
   });
 });
