@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { profile, user as userEntity } from '../../schemas/index';
 import { fieldValue, object, arrayOf } from '../../schemas/derive/typed';
-import { can } from '../../schemas/roles';
+import { can, PERMISSIONS } from '../../schemas/roles';
 import { inScope, recordScope, type Actor } from '../../schemas/scope';
 import type { Db, Queryable } from '../db/index';
 import { HttpError } from '../lib/errors';
@@ -85,6 +85,33 @@ const pinAnswer = {
   properties: { pinned: { type: 'boolean' }, prof_Id: { type: 'string' } },
 } as const;
 
+const workersAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['workers'],
+  properties: {
+    workers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['userId', 'name', 'location'],
+        properties: { userId: { type: 'string' }, name: { type: 'string' }, location: { type: 'integer' } },
+      },
+    },
+  },
+} as const;
+
+const pinsAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pins'],
+  properties: { pins: { type: 'array', items: { type: 'string' } } },
+} as const;
+
+/** The roles a client may be assigned to: those that read clients (the role matrix). */
+const WORKER_ROLES: readonly number[] = PERMISSIONS['profiles.read'];
+
 interface Worker extends Record<string, unknown> {
   userId: string;
   role: number;
@@ -150,6 +177,37 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
       });
     },
   );
+
+  // Who a client may be assigned to, for the client list's "Assigned to …" filter and the
+  // assignment's picker: the active users of the caller's organisation whose role works with
+  // clients (the same rule as the assignment's), by name; role 1 without an organisation, those
+  // of every organisation (each with its own). Not the users' records: a name and an id.
+  app.get(
+    '/api/caseload/workers',
+    { schema: { response: { 200: workersAnswer } }, config: { permission: 'profiles.read' } },
+    async (request) => {
+      const scope = recordScope(request.user, profile, 'read');
+      if (scope === 'none') return { workers: [] };
+      const params: unknown[] = [WORKER_ROLES];
+      const organisation = scope === 'all' ? '' : `AND "location" = $${params.push(scope.organisation)}`;
+      const rows = await db.query<{ userId: string; userName: string; fullName: string | null; location: number }>(
+        `SELECT "userId", "userName", "fullName", "location" FROM "users"
+       WHERE "active" AND "role" = ANY($1::int[]) AND "location" <> 0 ${organisation}
+       ORDER BY lower(coalesce(nullif(trim("fullName"), ''), "userName")), "userId"`,
+        params,
+      );
+      return { workers: rows.map((u) => ({ userId: u.userId, name: u.fullName?.trim() || u.userName, location: u.location })) };
+    },
+  );
+
+  // The clients the caller keeps on their devices (at most MAX_PINS), for a client's page to say
+  // "Keep on this device" or "Remove from this device".
+  app.get('/api/caseload/pins', { schema: { response: { 200: pinsAnswer } }, config: { permission: 'profiles.read' } }, async (request) => {
+    const rows = await db.query<{ prof_Id: string }>(`SELECT "prof_Id" FROM ${PINS_TABLE} WHERE "userId" = $1 ORDER BY "createdAt"`, [
+      request.user.userId,
+    ]);
+    return { pins: rows.map((r) => r.prof_Id) };
+  });
 
   // Pins: "keep on this device". Any user who reads clients pins those they may read; only a
   // caseload's device mirrors differently for it. The organisation's devices are told at once.
