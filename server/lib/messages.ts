@@ -95,6 +95,7 @@ const en = {
     'Your account has no organisation, so it cannot see or record client data. Ask an administrator to set your organisation.',
   'users.organisationRequired': 'An account of role {role} must belong to an organisation: choose one',
   'lists.itemRemoved': 'Items cannot be removed, deactivate them instead (missing ids: {ids})',
+  'users.unknownTerritories': 'These territories are not in the territory list: {ids}',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -191,6 +192,7 @@ const fr: Record<MessageKey, string> = {
     "Votre compte n'a pas d'organisation : il ne peut ni voir ni enregistrer de données de clients. Demandez à un administrateur de définir votre organisation.",
   'users.organisationRequired': 'Un compte de rôle {role} doit appartenir à une organisation : choisissez-en une',
   'lists.itemRemoved': 'Les éléments ne peuvent pas être supprimés, désactivez-les plutôt (identifiants manquants : {ids})',
+  'users.unknownTerritories': 'Ces territoires ne sont pas dans la liste des territoires : {ids}',
 };
 
 const catalogues: Record<Lang, Record<MessageKey, string>> = { en, fr };

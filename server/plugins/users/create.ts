@@ -9,6 +9,7 @@ import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { schemas } from './schemas';
 import { assertMayGive, assertOrganisation, type Person } from './scope';
 import { insertUser, publicUser, type PublicUser } from './store';
+import { assertTerritories } from './territories';
 
 type CreateUserBody = CreateBodyOf<typeof userEntity>;
 
@@ -37,6 +38,7 @@ export function registerCreateRoutes(app: FastifyInstance, db: Db) {
     { schema: schemas.create, config: { permission: 'users.createAny' } },
     async (request, reply) => {
       assertOrganisation(request, { role: request.body.role, location: request.body.location ?? 0, active: request.body.active ?? true });
+      await assertTerritories(db, request, request.body.territories);
       return reply.status(201).send(await createUser(db, request.user, request.body, (p) => app.passwords.hash(p)));
     },
   );
@@ -50,6 +52,7 @@ export function registerCreateRoutes(app: FastifyInstance, db: Db) {
       // An organisation admin files new staff under its own organisation unless told otherwise.
       const location = request.body.location ?? (actor.role === 1 ? 0 : actor.location);
       assertOrganisation(request, { role: request.body.role, location, active: request.body.active ?? true });
+      await assertTerritories(db, request, request.body.territories);
       return reply.status(201).send(await createUser(db, actor, { ...request.body, location }, (p) => app.passwords.hash(p)));
     },
   );

@@ -161,14 +161,16 @@ export interface NewUser {
   active?: boolean;
   /** True for a password someone else chose (a new account): changed at the first sign-in. */
   mustChangePassword?: boolean;
+  /** Items of the `territory` list (docs/product.md §6.5.1), checked by territories.ts. */
+  territories?: readonly number[] | null;
   createdBy?: string | null;
 }
 
 export async function insertUser(db: Queryable, user: NewUser): Promise<UserRecord> {
   const rows = await db.query<UserRecord & Record<string, unknown>>(
     `INSERT INTO "users" ("userId", "userName", "passwordHash", "role", "location", "fullName", "email", "phone", "active",
-       "mustChangePassword", "createdBy", "updatedBy", "createdAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, ${NOW}, ${NOW}) RETURNING *`,
+       "mustChangePassword", "territories", "createdBy", "updatedBy", "createdAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $12::jsonb, $11, $11, ${NOW}, ${NOW}) RETURNING *`,
     [
       user.userId,
       user.userName,
@@ -181,6 +183,7 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserReco
       user.active ?? true,
       user.mustChangePassword ?? false,
       user.createdBy ?? null,
+      user.territories ? JSON.stringify(user.territories) : null,
     ],
   );
   return rows[0];

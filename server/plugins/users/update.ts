@@ -13,6 +13,7 @@ import { updateRow, writableValues, type Values } from '../../lib/records';
 import { schemas } from './schemas';
 import { assertManages, assertMayGive, assertNotSelfLockout, assertOrganisation, type Person } from './scope';
 import { endSessions, findUserById, rotateDeviceSecret } from './store';
+import { assertTerritories } from './territories';
 
 type UpdateUserBody = UpdateBodyOf<typeof userEntity>;
 type UpdateRequest = FastifyRequest<{ Params: { id: string }; Body: UpdateUserBody }>;
@@ -29,6 +30,7 @@ async function applyUpdate(db: Db, request: UpdateRequest, guard: (target: Perso
   const target = await findUserById(db, id);
   if (!target) throw new HttpError(404, 'http.recordNotFound');
   guard(target);
+  await assertTerritories(db, request, request.body.territories);
   const { password, updatedAt, ...fields } = request.body;
   const values: Values = writableValues(userEntity, fields);
   if (password) {
