@@ -12,6 +12,7 @@ import { can } from '../../lib/permissions';
 import { HistorySection } from '../audit';
 import { AdminActions } from './AdminActions';
 import { CreatedDialog, type CreatedAccount } from './CreatedDialog';
+import { DeviceCaseload, territoriesOf } from './DeviceCaseload';
 import { organisationRequired, organisationRule, RoleHelp } from './RoleHelp';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
@@ -155,7 +156,20 @@ function AdminEdit({ userId }: { userId: string }) {
           notify.success(say('users.saved'), saved.userName);
         }}
       >
-        {(form) => <RoleHelp role={form.values.role} location={form.values.location} showReach={can(actor.role, 'users.createAny')} />}
+        {(form) => (
+          <>
+            <RoleHelp role={form.values.role} location={form.values.location} showReach={can(actor.role, 'users.createAny')} />
+            {/* The device's figures come from the caseload's routes, for those who assign clients. */}
+            {can(actor.role, 'profiles.assign') && (
+              <DeviceCaseload
+                userId={row.userId}
+                saved={territoriesOf(row.territories)}
+                proposed={territoriesOf(form.values.territories)}
+                version={version}
+              />
+            )}
+          </>
+        )}
       </EntityForm>
       <HistorySection entity="user" recordId={row.userId} />
     </Page>

@@ -1,6 +1,7 @@
 // users (roles 1 and 7): who may sign in. Role 1 sees everyone, role 7 the staff of its own
 // organisation (the server's scope). Name, user name, role, organisation, active flag and last
-// sign-in; search, filters and CSV export from the shared grid.
+// sign-in; search, filters and CSV export from the shared grid. A field worker's territories show
+// here; their device's size only on their page (one request per user, never one per row).
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
@@ -13,7 +14,7 @@ import { can } from '../../lib/permissions';
 import { lacksOrganisation } from '../../../schemas/scope';
 import { listUsers, userEntity, type UserRow } from './usersApi';
 
-const COLUMNS = ['fullName', 'userName', 'role', 'location', 'active', 'lastSignInAt'] as const;
+const COLUMNS = ['fullName', 'userName', 'role', 'location', 'territories', 'active', 'lastSignInAt'] as const;
 const PHONE_COLUMNS = ['fullName', 'active'] as const;
 const FILTERS = ['role', 'location', 'active'] as const;
 /** Role 7 sees its own organisation only: no organisation filter. */

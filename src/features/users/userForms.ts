@@ -19,7 +19,9 @@ function withFields(names: readonly UserField[], overrides: Partial<Record<UserF
 export function adminFields(actor: SessionUser | null): UserField[] {
   const fields: UserField[] = ['fullName', 'userName', 'role'];
   if (can(actor?.role, 'users.createAny')) fields.push('location');
-  return [...fields, 'email', 'phone'];
+  // Territories: whose clients a field worker's device keeps besides their own (docs/product.md
+  // §6.5.1); set by those who manage users, as the role matrix says (users.manage).
+  return [...fields, 'email', 'phone', 'territories'];
 }
 
 export function adminEntity(actor: SessionUser | null, creating: boolean): EntityShape {

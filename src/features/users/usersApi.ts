@@ -67,3 +67,51 @@ export function temporaryPassword(): string {
   const chars = Array.from(bytes, (b) => TEMPORARY_ALPHABET[b % TEMPORARY_ALPHABET.length]);
   return [chars.slice(0, 4), chars.slice(4, 8), chars.slice(8)].map((group) => group.join('')).join('-');
 }
+
+/** How long the caseload's figures may take before the screen says they could not be read. */
+export const CASELOAD_REQUEST_BOUND_MS = 20_000;
+
+/** A caseload's figures (GET /api/caseload/users/{id}; docs/api.md "Caseload"). */
+export interface CaseloadFigures {
+  clients: number;
+  candidates: number;
+  overflow: number;
+  bound: number;
+  pinned: number;
+  assigned: number;
+  territory: number;
+  outside: number;
+  rows: number;
+  megabytes: number;
+}
+
+export interface CaseloadStatus {
+  /** True when the user's devices mirror a caseload (a field worker), else their organisation's. */
+  caseload: boolean;
+  figures: CaseloadFigures;
+}
+
+export interface CaseloadPreview {
+  before: CaseloadFigures;
+  after: CaseloadFigures;
+  added: { clients: number; rows: number; megabytes: number };
+}
+
+/** What a user's devices hold of their caseload (for those who assign clients). */
+export async function fetchCaseload(userId: string): Promise<CaseloadStatus> {
+  const { data } = await api.get<CaseloadStatus>(`/caseload/users/${encodeURIComponent(userId)}`, {
+    silent: true,
+    timeout: CASELOAD_REQUEST_BOUND_MS,
+  });
+  return data;
+}
+
+/** What giving `userId` these territories would do to their devices, before it is saved. */
+export async function previewTerritories(userId: string, territories: readonly number[]): Promise<CaseloadPreview> {
+  const { data } = await api.post<CaseloadPreview>(
+    '/caseload/preview',
+    { userId, territories },
+    { silent: true, timeout: CASELOAD_REQUEST_BOUND_MS },
+  );
+  return data;
+}
