@@ -12,13 +12,13 @@
 // on this tree's database (EXPLAIN (ANALYZE, BUFFERS)).
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/first-pull-scale.bench.ts
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { seedLists } from '../server/seed/lists';
 import { median, pairedRatio } from './median';
+import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
 import { buildNationalData, CLIENT_TABLES, measureFirstPull, type NationalData } from './scale/firstPull';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -30,25 +30,9 @@ const DATA: NationalData = {
   organisation: 2,
   ownClients: Number(process.env.BENCH_OWN ?? 20_000),
 };
-const ADMIN_PASSWORD = 'bench-admin-password-1';
 
 if (!ADMIN_URL) throw new Error('set TEST_DATABASE_URL (a PostgreSQL server where the user may create databases)');
 if (!existsSync(path.join(BASE_DIR, 'server/main.ts'))) throw new Error(`no tree to compare with at ${BASE_DIR} (BENCH_BASE_DIR)`);
-
-const databaseUrl = (name: string) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  return databaseUrl(name);
-}
 
 interface Served {
   name: string;
@@ -58,56 +42,10 @@ interface Served {
   token: string;
 }
 
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`the server at ${url} stopped (${child.exitCode})`);
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the server at ${url} did not start`);
-}
-
-async function api(url: string, method: string, apiPath: string, body?: unknown, token?: string) {
-  const response = await fetch(`${url}/api${apiPath}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`${method} ${apiPath}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-const login = async (url: string, userName: string, password: string) =>
-  ((await api(url, 'POST', '/login', { userName, password })).result as { user: { token: string } }).user.token;
-
 /** A server process of the tree at `dir` on a fresh database, with the national data and a user. */
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGTERM')));
-
 async function serve(name: string, dir: string, port: number): Promise<Served> {
-  const dbUrl = await freshDatabase(`icrs_bench_first_pull_${name}`);
-  const child = spawn(path.join(dir, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), `icrs-bench-fp-${name}-`)),
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      STATIC_DIR: path.join(tmpdir(), 'icrs-bench-no-dist'),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(url, child);
+  const dbUrl = await freshDatabase(ADMIN_URL as string, `icrs_bench_first_pull_${name}`);
+  const { url, child } = await spawnServer(`fp-${name}`, dir, port, dbUrl);
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   const organisations = seedLists.find((l) => l.key === 'organisation');

@@ -56,6 +56,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { entities, type EntityShape } from '../schemas/index';
 import { seedDemo } from '../server/seed/demo';
@@ -77,14 +78,15 @@ const WINDOW_MS = 30_000;
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 240_000);
 const LANDING = '/serviceproviders';
 const VIEWPORT = { width: 412, height: 915 };
-const PASSWORD = 'phone-first-signin-1';
+/** Every bench user's password (firstSignIn types it). */
+export const PASSWORD = 'phone-first-signin-1';
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
 /** The tables a device mirrors (src/lib/db/replication.ts REPLICATED_ENTITIES). */
-const MIRRORED: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline && e.server);
+export const MIRRORED: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline && e.server);
 /** RxDB's collection (and IndexedDB database suffix) of a table: no '-' allowed. */
 const collectionName = (e: EntityShape) => e.table.replace(/-/g, '_');
 
-const load = () =>
+export const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
@@ -186,7 +188,7 @@ interface TaskFigures {
 function taskFigures(tasks: readonly TraceEvent[], fromUs: number, toUs: number): TaskFigures {
   const ms = tasks.filter((t) => t.ts >= fromUs && t.ts < toUs).map((t) => (t.dur ?? 0) / 1000);
   return {
-    longest: Math.max(0, ...ms),
+    longest: ms.reduce((a, b) => Math.max(a, b), 0), // not Math.max(...ms): a long fill has too many tasks for the stack
     blocking: ms.reduce((sum, d) => sum + Math.max(0, d - 50), 0),
     count: ms.filter((d) => d > 50).length,
   };
@@ -295,14 +297,18 @@ function printProfile(profile: {
 
 /** What the device should mirror: the rows (not deletions) the feed gives the user, per table,
  * paged out of GET /api/sync/{table} as the app does. */
-async function feedCounts(t: TestServer, token: string): Promise<Map<string, number>> {
+export async function feedCounts(url: string, token: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const e of MIRRORED) {
     const keys = new Set<string>();
     let checkpoint: { updatedAt: string; id: string } | null = null;
     for (;;) {
       const query = new URLSearchParams({ limit: '1000', ...(checkpoint ? checkpoint : {}) });
-      const { status, body } = await t.api('GET', `/sync/${encodeURIComponent(e.table)}?${query}`, { token });
+      const response = await fetch(`${url}/api/sync/${encodeURIComponent(e.table)}?${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const status = response.status;
+      const body = (await response.json()) as Record<string, unknown>;
       if (status !== 200) throw new Error(`feed of ${e.table}: ${status} ${JSON.stringify(body)}`);
       const documents = body.documents as (Record<string, unknown> & { _deleted?: boolean })[];
       for (const d of documents) {
@@ -376,7 +382,7 @@ function watchMirror(cdp: CDPSession, origin: string, expected: Map<string, numb
 // One run
 // ---------------------------------------------------------------------------------------------
 
-interface Run {
+export interface Run {
   tasks30: TaskFigures;
   tasksFill: TaskFigures;
   /** From the first pull request on: the tasks of filling the store, without the page's start. */
@@ -388,9 +394,10 @@ interface Run {
   counts: Map<string, number>;
 }
 
-interface Build {
+export interface Build {
   name: string;
-  server: TestServer;
+  /** The server's address (the build's files and API). */
+  url: string;
   expected: Map<string, number>;
   runs: Run[];
 }
@@ -429,13 +436,20 @@ function isPull(pathname: string): boolean {
   return pathname.startsWith('/api/sync/') && pathname !== '/api/sync/stream' && pathname !== '/api/sync/ticket';
 }
 
-async function firstSignIn(
+export async function firstSignIn(
   browser: Browser,
   build: Build,
   userName: string,
-  options: { profile?: boolean; traceFile?: string } = {},
+  options: {
+    profile?: boolean;
+    traceFile?: string;
+    /** The page signed in to (default LANDING): its list's first row is first_rows_ms. */
+    landing?: string;
+    /** Run on the page once the mirror is complete, before the context closes. */
+    afterFill?: (page: Page) => Promise<void>;
+  } = {},
 ): Promise<Run> {
-  const { context, page } = await newPage(browser, { baseURL: build.server.url, lang: 'en', viewport: VIEWPORT });
+  const { context, page } = await newPage(browser, { baseURL: build.url, lang: 'en', viewport: VIEWPORT });
   await context.addInitScript(WATCH);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
@@ -449,7 +463,8 @@ async function firstSignIn(
     const p = new URL(response.url()).pathname;
     if (isPull(p)) lastPullUs = nowUs();
   });
-  await page.goto(`/login?returnUrl=${encodeURIComponent(LANDING)}`);
+  const landing = options.landing ?? LANDING;
+  await page.goto(`/login?returnUrl=${encodeURIComponent(landing)}`);
   await page.getByLabel(/^Username/).fill(userName);
   await page
     .getByLabel(/^Password/)
@@ -462,13 +477,13 @@ async function firstSignIn(
     await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
     await cdp.send('Profiler.start');
   }
-  const origin = new URL(build.server.url).origin;
+  const origin = new URL(build.url).origin;
   const mirror = watchMirror(cdp, origin, build.expected);
   const stampUs = nowUs();
   const clickWall = Date.now();
   try {
     await page.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL((u) => u.pathname === LANDING, { timeout: 60_000 });
+    await page.waitForURL((u) => u.pathname === landing, { timeout: 60_000 });
     await passLockScreen(page, PASSWORD, menuButton(page));
     // Taps while the mirror fills: the first as soon as the menu shows, then every TAP_EVERY_MS.
     const taps: number[] = [];
@@ -494,6 +509,7 @@ async function firstSignIn(
     const thread = mainThread(trace);
     const clickUs = clickInTrace(thread.events, stampUs);
     const firstRowAt = await page.evaluate<number | null>('window.__firstRowAt');
+    if (options.afterFill) await options.afterFill(page);
     const run: Run = {
       tasks30: taskFigures(thread.tasks, clickUs, clickUs + WINDOW_MS * 1000),
       tasksFill: taskFigures(thread.tasks, clickUs, mirror.completeUs),
@@ -519,7 +535,7 @@ async function firstSignIn(
 // Report
 // ---------------------------------------------------------------------------------------------
 
-const FIGURES: { key: string; unit: string; aim?: string; of: (r: Run) => number }[] = [
+export const FIGURES: { key: string; unit: string; aim?: string; of: (r: Run) => number }[] = [
   { key: 'longest_task_30s_ms', unit: 'ms', aim: '≤ 300', of: (r) => r.tasks30.longest },
   { key: 'blocking_30s_ms', unit: 'ms', aim: '≤ 1000', of: (r) => r.tasks30.blocking },
   { key: 'long_tasks_30s', unit: 'tasks', of: (r) => r.tasks30.count },
@@ -536,7 +552,7 @@ const FIGURES: { key: string; unit: string; aim?: string; of: (r: Run) => number
   { key: 'first_rows_ms', unit: 'ms', of: (r) => r.firstRowsMs },
 ];
 
-function report(build: Build, prefix: string): void {
+export function report(build: Build, prefix: string): void {
   const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
   for (const f of FIGURES) {
     const values = build.runs.map(f.of).filter(Number.isFinite);
@@ -567,7 +583,7 @@ function report(build: Build, prefix: string): void {
 // ---------------------------------------------------------------------------------------------
 
 /** A server with the demo data and the bench's user; the rows its feed gives that user. */
-async function serve(name: string, dist: string | undefined, userName: string): Promise<Build> {
+async function serve(name: string, dist: string | undefined, userName: string): Promise<Build & { server: TestServer }> {
   const server = await startTestServer({ config: { statementTimeoutMs: 300_000, ...(dist ? { staticDir: path.resolve(dist) } : {}) } });
   await seedDemo(server.server.db, { scale: SCALE, seed: SEED });
   let location = 0;
@@ -579,8 +595,8 @@ async function serve(name: string, dist: string | undefined, userName: string): 
     location = top?.location ?? 1;
   }
   await server.createUser({ userName, password: PASSWORD, role: ROLE, location, fullName: 'Phone first sign-in' });
-  const expected = await feedCounts(server, await server.login(userName, PASSWORD));
-  return { name, server, expected, runs: [] };
+  const expected = await feedCounts(server.url, await server.login(userName, PASSWORD));
+  return { name, url: server.url, server, expected, runs: [] };
 }
 
 async function main() {
@@ -592,7 +608,7 @@ async function main() {
   const traceDir = process.env.BENCH_TRACE_DIR;
   if (traceDir) mkdirSync(traceDir, { recursive: true });
   try {
-    const [mine] = builds as [Build];
+    const mine = builds[0] as Build;
     const total = [...mine.expected.values()].reduce((a, b) => a + b, 0);
     console.log(
       `# first-signin: headless Chromium ${browser.version()}, built app, in-memory PGlite, demo data scale ${SCALE} (seed ${SEED}), role ${ROLE} user mirroring ${total.toLocaleString('en')} rows in ${MIRRORED.length} tables, ${VIEWPORT.width}×${VIEWPORT.height}, CPU ${CPU}× slower; tasks from a Chromium trace (RunTask of the page's main thread); median of ${RUNS}; load ${load()}`,
@@ -631,6 +647,7 @@ async function main() {
 if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('first-signin: run `npx tsx bench/first-signin.bench.ts`', () => undefined);
-} else {
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Run, not imported (bench/caseload.bench.ts uses its first sign-in).
   await main();
 }

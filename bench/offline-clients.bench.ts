@@ -28,6 +28,7 @@
 //   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_COMPARE_DIST=/tmp/base-dist npx tsx bench/offline-clients.bench.ts
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { buildApp } from '../server/app';
@@ -41,9 +42,9 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const USER = { userName: 'fieldclients', password: 'field-clients-password-1', role: 3, location: 2 };
 /** The last name of one client in 50 (search: BENCH_CLIENTS/50 matches). */
-const NEEDLE = 'Kavirambali';
+export const NEEDLE = 'Kavirambali';
 /** The first name first in order (sort): client n = BENCH_CLIENTS has it (7n mod CLIENTS = 0). */
-const FIRST_IN_ORDER = 'F00000';
+export const FIRST_IN_ORDER = 'F00000';
 const FIRST_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
 
 const load = () =>
@@ -109,7 +110,9 @@ interface Figures {
   device: number[];
 }
 
-interface Build {
+export interface Build {
+  /** The signed-in user's password (the lock screen asks it). */
+  password: string;
   name: string;
   page: Page;
   figures: Figures;
@@ -123,12 +126,17 @@ async function serveOtherBuild(config: Parameters<typeof buildApp>[0], dist: str
 }
 
 /** Signed in, the first pull done and the store holding the organisation's clients, offline mode on. */
-async function prepared(browser: Browser, name: string, url: string): Promise<Build> {
-  const page = await signedInAfterFirstPull(browser, url, USER, ["localStorage.setItem('icrsDebug', '1')", WATCH]);
+export async function prepared(
+  browser: Browser,
+  name: string,
+  url: string,
+  { user = USER, clients = CLIENTS, cpu }: { user?: { userName: string; password: string }; clients?: number; cpu?: number } = {},
+): Promise<Build> {
+  const page = await signedInAfterFirstPull(browser, url, user, ["localStorage.setItem('icrsDebug', '1')", WATCH]);
   await page.waitForFunction(() => Boolean(window.__icrs?.db));
   const count = () => page.evaluate<number>('window.__icrs.db.collections.tbl_profiles.count().exec()');
-  for (let tries = 0; (await count()) < CLIENTS; tries++) {
-    if (tries > 120) throw new Error(`${name}: ${await count()} of ${CLIENTS} clients in the store after 2 minutes`);
+  for (let tries = 0; (await count()) < clients; tries++) {
+    if (tries > 120) throw new Error(`${name}: ${await count()} of ${clients} clients in the store after 2 minutes`);
     await page.waitForTimeout(1_000);
   }
   const stored = await storedClients(page);
@@ -137,21 +145,23 @@ async function prepared(browser: Browser, name: string, url: string): Promise<Bu
   );
   await page.getByRole('switch', { name: 'Offline mode' }).check();
   await page.waitForURL((u) => u.pathname === '/offlinehp');
-  return { name, page, figures: { shown: [], inApp: [], sort: [], search: [], frame: [], device: [] } };
+  // A phone's CPU for what is measured (the fill above ran at the machine's speed).
+  if (cpu) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  return { name, password: user.password, page, figures: { shown: [], inApp: [], sort: [], search: [], frame: [], device: [] } };
 }
 
-async function offlineHome(page: Page): Promise<void> {
+async function offlineHome(page: Page, password: string): Promise<void> {
   await page.goto('/offlinehp');
-  if (await passLockScreen(page, USER.password, page.getByRole('heading', { name: 'Offline home', level: 1 })))
+  if (await passLockScreen(page, password, page.getByRole('heading', { name: 'Offline home', level: 1 })))
     console.log('# the lock screen showed at the offline home: unlocked');
 }
 
 /** One run: a full load of /profiles, a sort, a search; then the list from the sidebar. */
-async function oneRun(build: Build): Promise<void> {
+export async function oneRun(build: Build): Promise<void> {
   const { page, figures } = build;
-  await offlineHome(page);
+  await offlineHome(page, build.password);
   await page.goto('/profiles');
-  if (await passLockScreen(page, USER.password, page.locator(FIRST_ROW)))
+  if (await passLockScreen(page, build.password, page.locator(FIRST_ROW)))
     throw new Error(
       `${build.name}: the lock screen showed at a load of /profiles (the vault did not reopen from the server's device secret)`,
     );
@@ -178,7 +188,7 @@ async function oneRun(build: Build): Promise<void> {
   });
   figures.search.push(await page.evaluate<number>('window.__until.at - window.__inputAt'));
 
-  await offlineHome(page);
+  await offlineHome(page, build.password);
   const link = page.locator('nav a[href="/profiles"]').first();
   await link.waitFor();
   await page.waitForTimeout(1_000); // the home's own start settled: only the navigation is timed
@@ -189,14 +199,14 @@ async function oneRun(build: Build): Promise<void> {
 }
 
 const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
-const FIGURES: [keyof Figures, string][] = [
+export const FIGURES: [keyof Figures, string][] = [
   ['shown', 'first_rows'],
   ['inApp', 'in_app'],
   ['sort', 'sort'],
   ['search', 'search'],
 ];
 
-function report(build: Build, prefix: string): void {
+export function report(build: Build, prefix: string): void {
   for (const [key, name] of FIGURES)
     console.log(`${prefix}${name}_ms: ${median(build.figures[key]).toFixed(0)} ms  (runs: ${runs(build.figures[key])})`);
   console.log(
@@ -250,6 +260,7 @@ async function main() {
 if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('offline_clients: run `npx tsx bench/offline-clients.bench.ts`', () => undefined);
-} else {
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Run, not imported (bench/caseload.bench.ts uses its runs).
   await main();
 }

@@ -1,0 +1,229 @@
+// The field worker's caseload on a phone (docs/performance.md "The caseload at 4×"): an
+// organisation of BENCH_CLIENTS clients (default 12,000), each with its sub-records (skills,
+// social, security, business start, a photo's row; bench/scale/firstPull.ts, built in SQL), and a
+// role-3 worker assigned BENCH_CASELOAD of them (default 2,000). Two builds, each its own server
+// process (its tree's server/main.ts) on its own PostgreSQL database holding the same data,
+// serving its own dist/: this tree and BENCH_BASE_DIR (default /work/wt-base38: `git worktree add
+// /work/wt-base38 aee0ca0`, the last commit before the caseload, node_modules linked, `npx vite
+// build` there). The base build's device mirrors the newest 5,000 rows of each table of the
+// organisation (its window); this one the caseload. Prints:
+// - caseload.*: the first sign-in on a fresh device at BENCH_CPU× (default 4), the two builds in
+//   turn, BENCH_RUNS each (default 3), the order alternating (bench/first-signin.bench.ts
+//   firstSignIn, landing on the client list): mirror_complete_ms (click on Login until every
+//   mirrored table's IndexedDB store holds what the feed gives the user), rows_per_s (those rows
+//   ÷ that time), longest_task_pull_ms (the longest main-thread task from the first pull request
+//   until complete; aim ≤ 100 ms), first_rows_ms (the client list's first row, from the click,
+//   while it fills; aim ≤ 5 s); the medians and the median of the runs' ratios (this ÷ base);
+// - caseload.size.*: the server's figures for the worker (GET /api/caseload: clients, rows, MB)
+//   beside the device's navigator.storage.estimate() after this build's fill (IndexedDB's part
+//   where the browser says it), and their ratio;
+// - BENCH_PROFILE=1: one more fill of this build, not counted, with its CPU profile;
+// - caseload.offline.*: the offline client list of this build with the caseload on the device,
+//   at BENCH_CPU× (bench/offline-clients.bench.ts: first rows on a full load, in-app, sort,
+//   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
+//
+//   npx vite build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/caseload.bench.ts
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { Page } from 'playwright-core';
+import { seedLists } from '../server/seed/lists';
+import { launchBrowser } from '../test/helpers/browser';
+import { feedCounts, firstSignIn, load, MIRRORED, PASSWORD, type Build, type Run } from './first-signin.bench';
+import { median, pairedRatio } from './median';
+import { NEEDLE, oneRun, prepared, report as offlineReport } from './offline-clients.bench';
+import { buildNationalData, type NationalData } from './scale/firstPull';
+import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL;
+const BASE_DIR = process.env.BENCH_BASE_DIR ?? '/work/wt-base38';
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const OFFLINE_RUNS = Number(process.env.BENCH_OFFLINE_RUNS ?? 5);
+const CPU = Number(process.env.BENCH_CPU ?? 4);
+const CASELOAD = Number(process.env.BENCH_CASELOAD ?? 2000);
+const DATA: NationalData = {
+  clients: Number(process.env.BENCH_CLIENTS ?? 12_000),
+  organisations: 1,
+  organisation: 2,
+  ownClients: Number(process.env.BENCH_CLIENTS ?? 12_000),
+};
+const WORKER = { userName: 'caseworker', password: PASSWORD };
+/** BENCH_ONLY=fill|offline: one part of the bench. */
+const ONLY = process.env.BENCH_ONLY;
+
+if (!ADMIN_URL) throw new Error('set TEST_DATABASE_URL (a PostgreSQL server where the user may create databases)');
+if (!existsSync(path.join(BASE_DIR, 'dist/index.html'))) throw new Error(`no built tree to compare with at ${BASE_DIR} (BENCH_BASE_DIR)`);
+if (!existsSync('dist/index.html')) throw new Error('build this tree first (npx vite build)');
+
+interface Served extends Build {
+  token: string;
+  kill(): void;
+}
+
+/** The clients' names as bench/offline-clients.bench.ts searches and sorts them: client i's
+ * first name 'F' and (7i mod CASELOAD) (a permutation within the caseload, 'F00000' first), one
+ * client in 50 named NEEDLE. The first CASELOAD clients assigned to the worker where the tree
+ * has assignments. Triggers off: bookkeeping of the bench, not writes. */
+async function shape(dbUrl: string, workerId: string): Promise<void> {
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    await db.query('SET session_replication_role = replica');
+    const { rows } = await db.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'tbl_profiles' AND column_name = 'assignedTo'`,
+    );
+    const n = `right("prof_Id", 12)::int`;
+    await db.query(
+      `UPDATE "tbl_profiles" SET "firstName" = 'F' || lpad(((${n} * 7) % $1::int)::text, 5, '0'),
+         "lastName" = CASE WHEN ${n} % 50 = 0 THEN '${NEEDLE}' ELSE 'Kahindo' || (${n} % 997) END
+         ${rows.length ? `, "assignedTo" = CASE WHEN ${n} <= $1::int THEN $2 ELSE NULL END` : ''}`,
+      rows.length ? [CASELOAD, workerId] : [CASELOAD],
+    );
+    await db.query('SET session_replication_role = origin');
+    await db.query('VACUUM ANALYZE "tbl_profiles"');
+  } finally {
+    await db.end();
+  }
+}
+
+async function serve(name: string, dir: string, port: number): Promise<Served> {
+  const dbUrl = await freshDatabase(ADMIN_URL as string, `icrs_bench_caseload_${name}`);
+  const { url, child } = await spawnServer(`caseload-${name}`, dir, port, dbUrl, path.join(dir, 'dist'));
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const organisations = seedLists.find((l) => l.key === 'organisation');
+  await db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
+    '01900000-0000-7000-8000-0000000000aa',
+    JSON.stringify(organisations?.items ?? []),
+  ]);
+  await db.end();
+  const started = performance.now();
+  await buildNationalData(dbUrl, DATA);
+  const admin = await login(url, 'admin', ADMIN_PASSWORD);
+  const created = await api(
+    url,
+    'POST',
+    '/users/',
+    { ...WORKER, role: 3, location: DATA.organisation, fullName: 'Caseload Worker' },
+    admin,
+  );
+  const workerId = ((created.result ?? created) as { userId?: string }).userId ?? '';
+  if (!workerId) throw new Error(`${name}: no userId in ${JSON.stringify(created)}`);
+  await shape(dbUrl, workerId);
+  const token = await login(url, WORKER.userName, WORKER.password);
+  const expected = await feedCounts(url, token);
+  const rows = [...expected.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `# ${name}: ${DATA.clients.toLocaleString('en')} clients with their sub-records built in ${((performance.now() - started) / 1000).toFixed(1)} s; the worker's feed: ${rows.toLocaleString('en')} rows (${[...expected].map(([t, c]) => `${t} ${c}`).join(', ')})`,
+  );
+  return { name, url, expected, runs: [], token, kill: () => child.kill('SIGTERM') };
+}
+
+const rowsOf = (build: Build) => [...build.expected.values()].reduce((a, b) => a + b, 0);
+const perSecond = (build: Build) => (run: Run) => rowsOf(build) / (run.mirrorMs / 1000);
+
+const FILL: { key: string; unit: string; aim?: string; of: (build: Build) => (r: Run) => number }[] = [
+  { key: 'mirror_complete_ms', unit: 'ms', aim: '≤ 30000', of: () => (r) => r.mirrorMs },
+  { key: 'rows_per_s', unit: 'rows/s', of: perSecond },
+  { key: 'longest_task_pull_ms', unit: 'ms', aim: '≤ 100', of: () => (r) => r.tasksPull.longest },
+  { key: 'long_tasks_pull', unit: 'tasks', of: () => (r) => r.tasksPull.count },
+  { key: 'first_rows_ms', unit: 'ms', aim: '≤ 5000', of: () => (r) => r.firstRowsMs },
+];
+
+interface Storage {
+  usage: number;
+  indexedDB: number | null;
+}
+
+async function storageOf(page: Page): Promise<Storage> {
+  return page.evaluate(async () => {
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
+    return { usage: estimate.usage ?? 0, indexedDB: estimate.usageDetails?.indexedDB ?? null };
+  });
+}
+
+async function main() {
+  const ours = await serve('this', process.cwd(), 18_401);
+  const base = ONLY === 'offline' || RUNS === 0 ? undefined : await serve('base', BASE_DIR, 18_402);
+  const browser = await launchBrowser();
+  try {
+    console.log(
+      `# caseload: headless Chromium ${browser.version()}, built apps, PostgreSQL, ${DATA.clients.toLocaleString('en')} clients of organisation ${DATA.organisation}, ${CASELOAD.toLocaleString('en')} assigned to a role-3 worker; CPU ${CPU}× slower; base ${BASE_DIR}; load ${load()}`,
+    );
+    const storage: Storage[] = [];
+    if (base) {
+      const builds = [ours, base];
+      for (let run = 0; run < RUNS; run++) {
+        for (const build of run % 2 ? [...builds].reverse() : builds) {
+          const result = await firstSignIn(browser, build, WORKER.userName, {
+            landing: '/profiles',
+            afterFill: build === ours ? async (page) => void storage.push(await storageOf(page)) : undefined,
+          });
+          build.runs.push(result);
+          console.log(
+            `# run ${run + 1} ${build.name}: mirror ${result.mirrorMs.toFixed(0)} ms (${perSecond(build)(result).toFixed(0)} rows/s), from the first pull: longest task ${result.tasksPull.longest.toFixed(0)} ms, ${result.tasksPull.count} over 50 ms; first rows ${result.firstRowsMs.toFixed(0)} ms; load ${load()}`,
+          );
+        }
+      }
+      const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
+      for (const build of builds) {
+        const prefix = build === ours ? 'caseload.' : 'caseload.base.';
+        console.log(`${prefix}rows: ${rowsOf(build)}`);
+        for (const f of FILL) {
+          const values = build.runs.map(f.of(build)).filter(Number.isFinite);
+          console.log(
+            `${prefix}${f.key}: ${values.length ? median(values).toFixed(0) : 'n/a'} ${f.unit}  (runs: ${runs(values)})${f.aim && build === ours ? `; aim ${f.aim} ${f.unit}` : ''}`,
+          );
+        }
+      }
+      for (const f of FILL)
+        console.log(`caseload.${f.key}_vs_base: ${pairedRatio(ours.runs.map(f.of(ours)), base.runs.map(f.of(base)))} x`);
+      const mine = ours.runs.map(perSecond(ours));
+      console.log(
+        `# rows/s of this build against the base's, per run: ${mine.map((v, i) => (v / perSecond(base)(base.runs[i] as Run)).toFixed(2)).join(' ')} (aim ≥ 2); load ${load()}`,
+      );
+    }
+    if (process.env.BENCH_PROFILE) {
+      // Where the fill's time goes: bench/first-signin.bench.ts's CPU profile and longest tasks.
+      console.log('# profile: one more first sign-in of this build (not counted above)');
+      await firstSignIn(browser, ours, WORKER.userName, { landing: '/profiles', profile: true });
+    }
+    // The server's size figures for the worker against the device's storage after the fill.
+    const size = (await api(ours.url, 'GET', '/caseload', undefined, ours.token)) as {
+      figures: { clients: number; rows: number; megabytes: number };
+    };
+    console.log(
+      `caseload.size.server: ${size.figures.clients} clients, ${size.figures.rows} rows, ${size.figures.megabytes} MB (GET /api/caseload)`,
+    );
+    if (storage.length) {
+      const usage = median(storage.map((s) => s.usage)) / 1e6;
+      const idb = storage.every((s) => s.indexedDB !== null) ? median(storage.map((s) => s.indexedDB as number)) / 1e6 : null;
+      console.log(
+        `caseload.size.device: ${usage.toFixed(1)} MB storage.estimate().usage${idb === null ? '' : `, ${idb.toFixed(1)} MB of it IndexedDB`} (median of ${storage.length} fills)`,
+      );
+      console.log(
+        `caseload.size.estimate_vs_device: ${(size.figures.megabytes / (idb ?? usage)).toFixed(2)} x (the server's MB ÷ the device's)`,
+      );
+    }
+    if (ONLY !== 'fill') {
+      const offline = await prepared(browser, 'this', ours.url, { user: WORKER, clients: CASELOAD, cpu: CPU });
+      for (let run = 0; run < OFFLINE_RUNS; run++) await oneRun(offline);
+      console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${load()}`);
+      offlineReport(offline, 'caseload.offline.');
+    }
+    console.log(
+      `# rows mirrored per table (this build's last run): ${MIRRORED.map((e) => `${e.table} ${ours.runs.at(-1)?.counts.get(e.table) ?? '-'}`).join(', ')}`,
+    );
+  } finally {
+    await browser.close();
+    ours.kill();
+    base?.kill();
+  }
+}
+
+if (process.env.VITEST) {
+  const { bench } = await import('vitest');
+  bench.skip('caseload: run `npx tsx bench/caseload.bench.ts`', () => undefined);
+} else {
+  await main();
+}
