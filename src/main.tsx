@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, startModules } from './app/App';
+import { leaveNoTransaction } from './lib/db/leaveNoTransaction';
 import { buildIntl, loadMessages, setAppIntl, type Messages } from './lib/i18n';
 import { getLang } from './lib/session';
 
@@ -39,4 +40,7 @@ async function start(): Promise<void> {
   );
 }
 
+// Before any store opens: a page WebKit keeps in its back/forward cache must leave no IndexedDB
+// transaction open, or the next page's saves wait on it forever (leaveNoTransaction.ts).
+leaveNoTransaction();
 void start();
