@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAVE_BOUND_MS } from '../../src/lib/db/bounds';
 import { storedValuesInPage } from '../helpers/browser';
 import { launchEngine, until, type Engine, type EngineName, type EnginePage } from '../helpers/engines';
+import { traceInPage, traceReportInPage } from '../helpers/engines/trace';
 import { png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -50,6 +51,7 @@ async function storeHandleReady(page: EnginePage): Promise<void> {
 }
 
 async function signInFrench(page: EnginePage): Promise<void> {
+  await page.evaluate(traceInPage, null);
   await page.fill({ role: 'textbox', name: "Nom d'utilisateur" }, worker.userName);
   await page.fill({ role: 'password', name: 'Mot de passe' }, worker.password);
   await page.click({ role: 'button', name: 'Se connecter' });
@@ -68,6 +70,7 @@ async function goOffline(page: EnginePage): Promise<void> {
 /** The job through its form: the Save a user presses. */
 async function saveJobThroughForm(page: EnginePage, title: string): Promise<void> {
   await page.goto('/availablejobs/add');
+  await page.evaluate(traceInPage, null); // for a failed run's report (pageState)
   await page.fill({ role: 'textbox', name: /^Intitulé/ }, title);
   await page.fill({ role: 'textbox', name: /^Employeur/ }, 'Atelier Bois SARL');
   for (const list of [/^Secteur/, /^Territoire/]) {
@@ -107,6 +110,7 @@ async function pendingCountShown(page: EnginePage, text: string): Promise<void> 
 
 async function upload(page: EnginePage): Promise<void> {
   await page.goto('/offlinehp');
+  await page.evaluate(traceInPage, null);
   await pendingCountShown(page, "3 enregistrements attendent d'être envoyés.");
   await page.click({ role: 'button', name: 'Envoyer les données en ligne' });
   await pendingCountShown(page, "Aucun enregistrement n'attend d'être envoyé.");
@@ -242,10 +246,9 @@ export function describeCriticalFlows(engineName: EngineName): void {
               await saveAndUpload(page, recordsOf(run, refuseBlobs ? 'priv' : 'frsh'));
               if (looping) console.log(`[engines] ${engineName} ${mode}: run ${run} passed`);
             } catch (error) {
-              if (looping) console.log(`[engines] ${engineName} ${mode}: run ${run} failed`);
-              failures.push(
-                `run ${run}: ${page ? `${String(error).split('\n')[0]} | ${await pageState(page)}` : `no page: ${String(error)}`}`,
-              );
+              const failure = `run ${run}: ${page ? `${String(error).split('\n')[0]} | ${await pageState(page)}` : `no page: ${String(error)}`}`;
+              if (looping) console.log(`[engines] ${engineName} ${mode}: run ${run} failed\n${failure}`);
+              failures.push(failure);
             } finally {
               await page?.close();
             }
@@ -304,6 +307,10 @@ async function pageState(page: EnginePage): Promise<string> {
       .join(' ');
     return `${location.pathname} | ${await Promise.race([read, bound])} | alerts: ${alerts} | buttons: ${buttons} | fields: ${fields} | ${text}`;
   }, null);
+  const traced = page.evaluate(traceReportInPage, null).catch((error: unknown) => `no trace: ${String(error)}`);
   const bound = new Promise<string>((resolve) => setTimeout(() => resolve('the page did not answer in 15 s'), 15_000));
-  return Promise.race([inPage.catch((error: unknown) => `the page failed: ${String(error)}`), bound]);
+  const [state, trace] = await Promise.all(
+    [inPage, traced].map((step) => Promise.race([step.catch((error: unknown) => `the page failed: ${String(error)}`), bound])),
+  );
+  return `${state}\n    ${trace}`;
 }
