@@ -95,8 +95,13 @@ const workersAnswer = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['userId', 'name', 'location'],
-        properties: { userId: { type: 'string' }, name: { type: 'string' }, location: { type: 'integer' } },
+        required: ['userId', 'name', 'location', 'caseload'],
+        properties: {
+          userId: { type: 'string' },
+          name: { type: 'string' },
+          location: { type: 'integer' },
+          caseload: { type: 'boolean', description: "True when the user's devices mirror a caseload (role 3)." },
+        },
       },
     },
   },
@@ -190,13 +195,20 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
       if (scope === 'none') return { workers: [] };
       const params: unknown[] = [WORKER_ROLES];
       const organisation = scope === 'all' ? '' : `AND "location" = $${params.push(scope.organisation)}`;
-      const rows = await db.query<{ userId: string; userName: string; fullName: string | null; location: number }>(
-        `SELECT "userId", "userName", "fullName", "location" FROM "users"
+      const rows = await db.query<{ userId: string; userName: string; fullName: string | null; location: number; role: number }>(
+        `SELECT "userId", "userName", "fullName", "location", "role" FROM "users"
        WHERE "active" AND "role" = ANY($1::int[]) AND "location" <> 0 ${organisation}
        ORDER BY lower(coalesce(nullif(trim("fullName"), ''), "userName")), "userId"`,
         params,
       );
-      return { workers: rows.map((u) => ({ userId: u.userId, name: u.fullName?.trim() || u.userName, location: u.location })) };
+      return {
+        workers: rows.map((u) => ({
+          userId: u.userId,
+          name: u.fullName?.trim() || u.userName,
+          location: u.location,
+          caseload: hasCaseload({ role: u.role, location: u.location }),
+        })),
+      };
     },
   );
 

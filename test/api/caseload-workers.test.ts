@@ -13,7 +13,7 @@ const A = 2; // 'ADC'
 const B = 3; // 'CAJ'
 type Body = Record<string, unknown>;
 interface Workers {
-  workers: { userId: string; name: string; location: number }[];
+  workers: { userId: string; name: string; location: number; caseload: boolean }[];
 }
 
 describe.each(backends)('the caseload workers and pins on %s', (backend) => {
@@ -58,6 +58,8 @@ describe.each(backends)('the caseload workers and pins on %s', (backend) => {
     for (const who of ['w1', 'w2', 'a5']) expect(ids).toContain(id[who]);
     for (const who of ['a6', 'a7', 'off', 'b3']) expect(ids).not.toContain(id[who]);
     expect(workers.every((w) => w.location === A)).toBe(true);
+    // Whose devices mirror a caseload: the field workers.
+    expect(workers.filter((w) => w.caseload).map((w) => w.userId).sort()).toEqual([id.w1, id.w2].sort());
     const names = workers.map((w) => w.name);
     expect(names.indexOf('Amadou Field')).toBeLessThan(names.indexOf('Zoé Worker'));
     // Role 1 without an organisation: every organisation's, each with its own.

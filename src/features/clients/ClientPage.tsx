@@ -7,6 +7,8 @@ import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/ma
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
+import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
+import OfflinePinIcon from '@mui/icons-material/OfflinePin';
 import type { BspData } from '../../../schemas/entities/profiles';
 import { recordTitle } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
@@ -21,6 +23,10 @@ import type { SessionUser } from '../../lib/session';
 import { userNames } from '../../lib/userNames';
 import { ClientDataActions, creatorName, HistorySection } from '../audit';
 import { ClientReferrals } from '../referrals';
+import { resyncReplication, useCaseloadStatus } from '../offline';
+import { notify } from '../../lib/notify';
+import { AssignDialog, type AssignResult } from './AssignDialog';
+import { caseloadError, fetchPins, MAX_PINS, mayAssign, setPinned, useWorkers, type CaseloadError } from './caseloadApi';
 import { ClientSections, emptySections, type ClientSectionsProps, type EditAction } from './ClientSections';
 import { clientPath, CLIENTS_PATH, editClientPath } from './paths';
 import type { ClientDoc } from './saveClient';
@@ -148,6 +154,141 @@ function ToComplete({ empty, ctx, action }: { empty: readonly StepId[]; ctx: Dis
   );
 }
 
+/** Whether this client is kept on the user's devices (their pins), asked online. */
+function usePinned(profId: string, enabled: boolean): [boolean | null, (pinned: boolean) => void] {
+  const [pins, setPins] = useState<{ profId: string; pinned: boolean } | null>(null);
+  useEffect(() => {
+    if (!enabled) return undefined;
+    let current = true;
+    fetchPins().then(
+      (list) => current && setPins({ profId, pinned: list.includes(profId) }),
+      (error: unknown) => console.warn('Pins not read:', error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [profId, enabled]);
+  const known = enabled && pins?.profId === profId ? pins.pinned : null;
+  return [known, (pinned) => setPins({ profId, pinned })];
+}
+
+/** Who serves the client, and the caseload's actions (docs/product.md §6.5.1): "Assign to…"
+ * for the roles that assign; "Keep on this device" for a user whose device mirrors a caseload
+ * (a field worker: on any other device a pin changes nothing, docs/decisions.md "The
+ * caseload"). Both online only: offline, each says why it is off. */
+function CaseloadCard({ doc, ctx, online }: { doc: ClientDoc; ctx: DisplayContext; online: boolean }) {
+  const user = useSessionUser();
+  const status = useCaseloadStatus();
+  const assigns = mayAssign(user);
+  const keeps = status?.caseload === true;
+  const workers = useWorkers(online);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<CaseloadError | null>(null);
+  const [assignedNow, setAssignedNow] = useState<string | null>(null);
+  const [pinned, setPinnedState] = usePinned(doc.prof_Id, keeps && online);
+  const assignedTo = assignedNow ?? (typeof doc.assignedTo === 'string' ? doc.assignedTo : '');
+  const name = recordTitle(profile, doc, 'short');
+  const workerName =
+    assignedTo && user && assignedTo === user.userId
+      ? user.fullName?.trim() || user.userName
+      : (workers.find((w) => w.userId === assignedTo)?.name ?? (assignedTo ? ctx.t('clients.caseload.unknownWorker') : ''));
+
+  const onAssigned = (result: AssignResult) => {
+    setOpen(false);
+    setAssignedNow(result.worker.userId);
+    notify.success(
+      ctx.t('clients.caseload.doneTitle'),
+      ctx.t('clients.caseload.done', { assigned: result.assigned, name: result.worker.name }),
+    );
+  };
+  const togglePin = async () => {
+    if (pinned === null) return;
+    setBusy(true);
+    setRefusal(null);
+    try {
+      await setPinned(doc.prof_Id, !pinned);
+      setPinnedState(!pinned);
+      // The device pulls its clients now rather than at the next change event.
+      resyncReplication();
+      notify.success(
+        ctx.t(pinned ? 'clients.caseload.unkeptTitle' : 'clients.caseload.keptTitle'),
+        ctx.t(pinned ? 'clients.caseload.unkept' : 'clients.caseload.kept', { name }),
+      );
+    } catch (error) {
+      setRefusal(caseloadError(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!assigns && !keeps && !workerName) return null;
+  return (
+    <Card variant="outlined" component="section" aria-label={ctx.t('clients.caseload.assignedTo')} data-testid="client-caseload">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+        {workerName && (
+          <Typography variant="body2" data-testid="client-assigned">
+            {ctx.t('clients.caseload.assignedLine', { name: workerName })}
+          </Typography>
+        )}
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+          {assigns && (
+            <Button
+              variant="outlined"
+              startIcon={<AssignmentIndIcon />}
+              disabled={!online}
+              onClick={() => setOpen(true)}
+              data-testid="client-assign"
+            >
+              {ctx.t('clients.caseload.assign')}
+            </Button>
+          )}
+          {keeps && (
+            <Button
+              variant={pinned ? 'outlined' : 'contained'}
+              startIcon={<OfflinePinIcon />}
+              disabled={!online || busy || pinned === null}
+              onClick={() => void togglePin()}
+              aria-pressed={pinned === true}
+              data-testid="client-keep"
+            >
+              {ctx.t(pinned ? 'clients.caseload.unkeep' : 'clients.caseload.keep')}
+            </Button>
+          )}
+        </Box>
+        {keeps && online && (
+          <Typography variant="body2" color="text.secondary">
+            {ctx.t('clients.caseload.keepHelp', { max: MAX_PINS })}
+          </Typography>
+        )}
+        {!online && assigns && (
+          <Typography variant="body2" color="text.secondary" data-testid="client-assign-offline">
+            {ctx.t('clients.caseload.onlineOnly')}
+          </Typography>
+        )}
+        {!online && keeps && (
+          <Typography variant="body2" color="text.secondary" data-testid="client-keep-offline">
+            {ctx.t('clients.caseload.keepOnlineOnly')}
+          </Typography>
+        )}
+        {refusal && (
+          <Alert severity="error" data-testid="client-keep-error">
+            {ctx.t(refusal.id, refusal.values)}
+          </Alert>
+        )}
+      </CardContent>
+      {assigns && (
+        <AssignDialog
+          open={open}
+          clients={[{ prof_Id: doc.prof_Id, location: typeof doc.location === 'number' ? doc.location : null }]}
+          workers={workers}
+          onClose={() => setOpen(false)}
+          onAssigned={onAssigned}
+        />
+      )}
+    </Card>
+  );
+}
+
 function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates }) {
   const ctx = useDisplayContext();
   const user = useSessionUser();
@@ -190,6 +331,7 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
         </Alert>
       )}
       <Summary doc={doc} ctx={ctx} />
+      {onServer && <CaseloadCard doc={doc} ctx={ctx} online={connected} />}
       <ClientSections {...sections} only={['identity']} />
       {/* The client's referrals (issue 12): made online only; the card says so offline. */}
       {doc.syncState === 'pending' && doc.syncOp === 'create' ? (

@@ -8,3 +8,5 @@ export { notifyIfQuota, isQuotaError } from './quota';
 export { reportSaveFailure } from './failure';
 export { NetworkIndicator, UploadOnReconnect } from './network';
 export { useUploadRun } from './uploadRun';
+export { useCaseloadStatus, refreshCaseloadStatus, type CaseloadStatus, type CaseloadFigures } from './caseloadStatus';
+export { resyncReplication } from './replicationControl';

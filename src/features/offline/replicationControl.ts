@@ -12,6 +12,7 @@ import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../l
 import { readableTables, type Actor } from '../../../schemas/scope';
 import type { Mode } from '../../lib/session';
 import { noteSuccess } from './syncTimes';
+import { CASELOAD_TABLE, refreshCaseloadStatus, throttled } from './caseloadStatus';
 import { syncFailureToasts } from './syncErrors';
 import { whenIdle } from '../../lib/mainThread';
 import { getToken, getUser } from '../../lib/session';
@@ -81,6 +82,9 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
 /** The longest the pull waits for the page to be idle before it starts anyway. */
 const PULL_START_MAX_WAIT_MS = 3_000;
 
+/** The shortest gap between two requests of the caseload's figures during pulls. */
+const CASELOAD_REFRESH_GAP_MS = 5_000;
+
 /** Starts the replication and what listens to it; answers its stop. */
 function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | undefined {
   let replication: Replication;
@@ -100,9 +104,13 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
     console.warn('Replication pull failed:', error);
     toasts.failed(error);
   });
+  // The caseload's figures (what is not on the device, what the bound left out) are asked
+  // again after each pull of the clients, and kept for offline (docs/product.md §6.5.1).
+  const caseload = throttled(() => void refreshCaseloadStatus(db), CASELOAD_REFRESH_GAP_MS);
   const pulled = replication.pulled$.subscribe((table) => {
     noteSuccess('pull');
     toasts.pulled(table);
+    if (table === CASELOAD_TABLE) caseload.call();
   });
   // An administrator changed a lookup list: refresh the cached copy, which open forms follow.
   const stopLists = onServerChange((table) => {
@@ -116,6 +124,7 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
     window.removeEventListener('online', onOnline);
     errors.unsubscribe();
     pulled.unsubscribe();
+    caseload.cancel();
     stopLists();
     if (current === replication) current = null;
     void stop(replication);
