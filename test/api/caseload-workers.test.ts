@@ -59,7 +59,12 @@ describe.each(backends)('the caseload workers and pins on %s', (backend) => {
     for (const who of ['a6', 'a7', 'off', 'b3']) expect(ids).not.toContain(id[who]);
     expect(workers.every((w) => w.location === A)).toBe(true);
     // Whose devices mirror a caseload: the field workers.
-    expect(workers.filter((w) => w.caseload).map((w) => w.userId).sort()).toEqual([id.w1, id.w2].sort());
+    expect(
+      workers
+        .filter((w) => w.caseload)
+        .map((w) => w.userId)
+        .sort(),
+    ).toEqual([id.w1, id.w2].sort());
     const names = workers.map((w) => w.name);
     expect(names.indexOf('Amadou Field')).toBeLessThan(names.indexOf('Zoé Worker'));
     // Role 1 without an organisation: every organisation's, each with its own.
