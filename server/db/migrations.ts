@@ -19,6 +19,7 @@ import {
   subRecordEntities,
 } from '../lib/records/organisation';
 import { ASSIGNED_BACKFILL_SQL, ASSIGNED_DEFAULT_SQL, CASELOAD_TABLES_SQL, USER_CASELOAD_TRIGGER_SQL } from '../lib/records/caseload';
+import { DIRECTORY_TABLES_SQL, userCaseloadTriggerSql } from '../lib/records/directory';
 import type { Db, Queryable } from './index';
 
 export interface Migration {
@@ -309,6 +310,15 @@ $$`);
         ...auditTriggerSql(profile),
       ];
       for (const statement of statements) await tx.query(statement);
+    },
+  },
+  {
+    // The directory follows a field worker's territories (server/lib/records/directory.ts):
+    // what each worker's devices were given of it is kept per user; a change of a user's
+    // territories wakes the directory tables too.
+    id: '0030-directory',
+    up: async (tx) => {
+      for (const statement of [...DIRECTORY_TABLES_SQL, ...userCaseloadTriggerSql(profile.table)]) await tx.query(statement);
     },
   },
 ];

@@ -8,6 +8,7 @@ import type { Queryable, Row } from '../../db/index';
 import { Conditions, scopeSql, selectList } from '../../lib/records';
 import { DEPARTURES_TABLE, keyExpression, keyFieldsOf } from '../../lib/records/organisation';
 import { CASELOAD_DEPARTURES, clientColumn, MEMBERS_TABLE, servesCaseload } from '../../lib/records/caseload';
+import { DIRECTORY_MEMBERS, directoryRootOf, rootKeyOf, servesDirectory } from '../../lib/records/directory';
 import type { PublicUser } from '../users/store';
 
 /** The most rows of one table a device mirrors on its first pull (product.md §D6: bounded). */
@@ -52,7 +53,8 @@ async function windowStart(db: Queryable, e: EntityShape, user: PublicUser): Pro
 }
 
 export async function pullChanges(db: Queryable, e: EntityShape, user: PublicUser, since: Checkpoint | undefined, limit: number) {
-  if (servesCaseload(e, user)) return pullCaseload(db, e, user, since, limit);
+  if (servesCaseload(e, user)) return pullMembers(db, e, user, since, limit, caseloadMembers(e));
+  if (servesDirectory(e, user)) return pullMembers(db, e, user, since, limit, directoryMembers(e));
   const where = new Conditions();
   const key = keyExpression(e, 't.');
   const scope = scopeCondition(e, user, where, 't.');
@@ -114,18 +116,47 @@ function departureColumns(e: EntityShape): string[] {
   return rowFields(e).map(([name]) => `${fromKey.get(name) ?? (name === 'updatedAt' ? 'd."updatedAt"' : 'NULL')} AS ${ident(name)}`);
 }
 
+/** How a member feed finds the members a row belongs to: joins after the table `t` (its
+ * parents, then the members `m`), given the user's id parameter. */
+type MembersJoin = (where: Conditions, userId: string) => string;
+
+/** A client table's rows by the caseload's clients (server/lib/records/caseload.ts). */
+const caseloadMembers =
+  (e: EntityShape): MembersJoin =>
+  (_where, userId) =>
+    `JOIN ${ident(MEMBERS_TABLE)} m ON m."userId" = ${userId} AND m."prof_Id" = t.${ident(clientColumn(e))}`;
+
+/** A directory table's rows by the entries of the worker's directory (server/lib/records/
+ * directory.ts): up its parents to its provider or job. */
+function directoryMembers(e: EntityShape): MembersJoin {
+  const root = directoryRootOf(e);
+  if (!root) throw new Error(`${e.name}: not a directory table`);
+  const { joins, key } = rootKeyOf(e);
+  return (where, userId) =>
+    `${joins} JOIN ${ident(DIRECTORY_MEMBERS)} m ON m."userId" = ${userId} AND m."table" = ${where.param(root.table)} AND m."key" = ${key}`;
+}
+
 /**
- * The pull feed of a client table for a device mirroring a caseload (server/lib/records/
- * caseload.ts; docs/offline-contract.md "The caseload"): the rows of the caseload's clients, each
- * at its own time or the time its client entered the caseload, whichever is later, and the
- * departures of the clients that left it. No window: the bound of the caseload is the bound.
- * The caller reconciled the caseload just before.
+ * The pull feed of a table a device mirrors by members, the caseload's clients or the
+ * directory's entries of a field worker (server/lib/records/caseload.ts, directory.ts;
+ * docs/offline-contract.md "The caseload"): the rows of the members, each at its own time or
+ * the time its member entered, whichever is later, and the departures of the members that
+ * left. No window: the bound of the members is the bound. The caller reconciled them just
+ * before.
  */
-async function pullCaseload(db: Queryable, e: EntityShape, user: PublicUser, since: Checkpoint | undefined, limit: number) {
+async function pullMembers(
+  db: Queryable,
+  e: EntityShape,
+  user: PublicUser,
+  since: Checkpoint | undefined,
+  limit: number,
+  members: MembersJoin,
+) {
   const where = new Conditions();
   const key = keyExpression(e, 't.');
   const userId = where.param(user.userId);
   const at = 'greatest(t."updatedAt", m."since")';
+  const join = members(where, userId);
   const scope = scopeCondition(e, user, where, 't.');
   if (scope) where.add(scope);
   where.add(`${at} < ${HORIZON_SQL}`);
@@ -138,7 +169,7 @@ async function pullCaseload(db: Queryable, e: EntityShape, user: PublicUser, sin
   }
   const max = where.param(limit);
   const rows = `SELECT ${feedColumns(e)}, ${key} AS "__key", ${at} AS "__at", false AS "__gone"
-     FROM ${ident(e.table)} t JOIN ${ident(MEMBERS_TABLE)} m ON m."userId" = ${userId} AND m."prof_Id" = t.${ident(clientColumn(e))}
+     FROM ${ident(e.table)} t ${join}
      ${where.sql} ORDER BY ${at}, ${key} LIMIT ${max}`;
   const gone = `SELECT ${departureColumns(e).join(', ')}, true AS "_deleted", d."key" AS "__key", d."updatedAt" AS "__at", true AS "__gone"
      FROM ${ident(CASELOAD_DEPARTURES)} d WHERE ${departed.join(' AND ')} ORDER BY d."updatedAt", d."key" LIMIT ${max}`;
@@ -184,11 +215,10 @@ export async function pullKeys(db: Queryable, e: EntityShape, user: PublicUser, 
   const scope = scopeCondition(e, user, where, 't.');
   if (scope) where.add(scope);
   where.add(`${keyExpression(e, 't.')} = ANY(${where.param([...keys])}::text[])`);
-  // A device mirroring a caseload gets only its clients' rows: another key is gone from it.
-  if (servesCaseload(e, user))
-    where.add(
-      `EXISTS (SELECT 1 FROM ${ident(MEMBERS_TABLE)} m WHERE m."userId" = ${where.param(user.userId)} AND m."prof_Id" = t.${ident(clientColumn(e))})`,
-    );
-  const rows = await db.query<Row>(`SELECT ${feedColumns(e)} FROM ${ident(e.table)} t ${where.sql}`, where.params);
+  // A device mirroring a caseload or a directory by members gets only its members' rows:
+  // another key is gone from it.
+  const members = servesCaseload(e, user) ? caseloadMembers(e) : servesDirectory(e, user) ? directoryMembers(e) : undefined;
+  const join = members ? members(where, where.param(user.userId)) : '';
+  const rows = await db.query<Row>(`SELECT ${feedColumns(e)} FROM ${ident(e.table)} t ${join} ${where.sql}`, where.params);
   return { documents: rows };
 }

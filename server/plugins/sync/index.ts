@@ -18,6 +18,7 @@ import { ALL_TABLES, ChangeHub, mayHear, mayMirror, USERS_TABLE, type Change } f
 import { pullChanges, pullKeys } from './feed';
 import pushPlugin, { tableParams } from './push';
 import { reconcileCaseload, servesCaseload } from '../../lib/records/caseload';
+import { reconcileDirectory, servesDirectory } from '../../lib/records/directory';
 
 const HEARTBEAT_MS = 25_000;
 /** Change events of one table within this time go out as one. */
@@ -120,6 +121,8 @@ export default async function syncPlugin(
    * (server/lib/records/caseload.ts): whatever moved a client in or out shows at this pull. */
   const reconciled = async (entity: ReturnType<typeof syncedEntity>, user: PublicUser) => {
     if (servesCaseload(entity, user)) await reconcileCaseload(db, user, caseloadBound);
+    // Its directory tables, after its directory is (server/lib/records/directory.ts).
+    if (servesDirectory(entity, user)) await reconcileDirectory(db, user, caseloadBound);
   };
   const app = typed(instance);
   const openStreams = new Set<FastifyReply>();
