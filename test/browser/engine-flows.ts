@@ -135,6 +135,46 @@ function blobsRefused(page: EnginePage): Promise<boolean> {
   );
 }
 
+/**
+ * Page-side: a write that is still going when the page is left (as a pull's page or a save can
+ * be), on a database of the test's own. WebKit keeps a page it caches (back/forward) frozen with
+ * such a transaction, and the next page's transactions on its stores waited for good; the app
+ * aborts them when the page is hidden into the cache (src/lib/db/leaveNoTransaction.ts).
+ */
+function leaveAWriteGoing(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('engine-bfcache-probe', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('s');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction('s', 'readwrite');
+      let n = 0;
+      const step = () => {
+        const put = tx.objectStore('s').put({ n }, n % 20);
+        n += 1;
+        put.onsuccess = step;
+        put.onerror = (event) => event.preventDefault();
+      };
+      step();
+      resolve();
+    };
+  });
+}
+
+/** Page-side: whether the probe's store answers a read within 5 s. */
+function probeStoreAnswers(): Promise<string> {
+  return new Promise((resolve) => {
+    setTimeout(() => resolve('no answer in 5 s'), 5_000);
+    const open = indexedDB.open('engine-bfcache-probe');
+    open.onerror = () => resolve(`open failed: ${String(open.error)}`);
+    open.onsuccess = () => {
+      const count = open.result.transaction('s', 'readonly').objectStore('s').count();
+      count.onsuccess = () => resolve('answers');
+      count.onerror = () => resolve(`read failed: ${String(count.error)}`);
+    };
+  });
+}
+
 async function storedText(page: EnginePage): Promise<string> {
   return (await page.evaluate(storedValuesInPage, null)).join('\n');
 }
@@ -190,7 +230,10 @@ export function describeCriticalFlows(engineName: EngineName): void {
         // The worker precaches the app: the restart without network is served by it.
         await page.evaluate(async () => void (await navigator.serviceWorker.ready), null);
         await goOffline(page);
+        // The page is left (a full load) with a write going: the next page's stores answer.
+        await page.evaluate(leaveAWriteGoing, null);
         await saveJobThroughForm(page, records.jobTitle);
+        expect(await page.evaluate(probeStoreAnswers, null)).toBe('answers');
         await saveClientWithPhoto(page, records.client);
         await page.goto('/offlinehp');
         await pendingCountShown(page, "3 enregistrements attendent d'être envoyés.");

@@ -121,6 +121,22 @@ export function findInPage(target: TargetArg): Element | null {
   return null;
 }
 
+/**
+ * Page-side: brings `element` to the middle of the view and answers whether a click at its centre
+ * would reach it: the centre's topmost element is it (or inside it) and it has not moved since the
+ * previous call (`last`, its rectangle then). WebKitWebDriver scrolls and clicks without these
+ * checks: in a loop on a loaded machine the page scrolled back (a focus restored late) between its
+ * scroll and its click, and the Save's click landed on the form's grid (the trace's record).
+ */
+export function clickableInPage(element: Element, last: string | null): { ready: boolean; rect: string } {
+  const before = element.getBoundingClientRect();
+  if (before.top < 0 || before.bottom > innerHeight) element.scrollIntoView({ block: 'center', inline: 'center' });
+  const rect = element.getBoundingClientRect();
+  const key = `${Math.round(rect.left)},${Math.round(rect.top)},${Math.round(rect.width)},${Math.round(rect.height)}`;
+  const top = document.elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+  return { ready: key === last && top !== null && (top === element || element.contains(top)), rect: key };
+}
+
 /** Page-side: whether the page's visible text matches. */
 export function textInPage(wanted: { text: string | null; pattern: string | null; flags: string }): boolean {
   const text = document.body?.innerText ?? '';

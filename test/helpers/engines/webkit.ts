@@ -7,7 +7,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { proxiedOrigin } from './proxied';
-import { describeTarget, findInPage, targetArg, textArg, textInPage, until, type Engine, type EnginePage, type Target } from './types';
+import {
+  clickableInPage,
+  describeTarget,
+  findInPage,
+  targetArg,
+  textArg,
+  textInPage,
+  until,
+  type Engine,
+  type EnginePage,
+  type Target,
+} from './types';
 import { DRIVER_TIMEOUT, WebDriverError, WebDriverSession, type ElementRef } from './webdriver';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
@@ -138,7 +149,21 @@ export async function launchWebKit(): Promise<Engine> {
           return new URL(await session.currentURL()).pathname;
         },
         async click(target, timeout = 15_000) {
-          await session.click(await found(target, timeout));
+          const element = await found(target, timeout);
+          // In view, still and on top before the click (clickableInPage): else the click may land
+          // on whatever lies there, silently.
+          const check = `return (${String(clickableInPage)})(arguments[0], arguments[1]);`;
+          let last: string | null = null;
+          await until(
+            async () => {
+              const state = await session.execute<{ ready: boolean; rect: string }>(check, [element, last]);
+              last = state.rect;
+              return state.ready;
+            },
+            `${describeTarget(target)} to be clickable`,
+            timeout,
+          );
+          await session.click(element);
         },
         async fill(target, value, timeout = 15_000) {
           const field = await found(target, timeout);
