@@ -6,7 +6,17 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/index';
 import { DATE_YEAR_PATTERN, MAX_YEAR, MIN_YEAR, TEXT_PATTERN } from '../../schemas/derive/json-schema';
+import { VALIDATION_CODE, type ErrorCode } from '../../schemas/errorCodes';
 import { requestLang, translate, type Lang, type MessageKey } from './messages';
+
+export { VALIDATION_CODE, type ErrorCode };
+
+/** The codes whose answer is one message of messages.ts (all but a validation failure's, whose
+ * message joins its fields'). A code missing from schemas/errorCodes.ts is a type error here. */
+export type KeyedCode = Exclude<ErrorCode, typeof VALIDATION_CODE> & MessageKey;
+// Every shared code but the validation failure's has its text in both languages.
+const everyCodeHasText: Exclude<ErrorCode, typeof VALIDATION_CODE> extends MessageKey ? true : never = true;
+void everyCodeHasText;
 
 /** How long a client should wait before trying again while the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -14,7 +24,7 @@ export const RETRY_AFTER_SECONDS = 5;
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly messageKey: MessageKey,
+    readonly messageKey: KeyedCode,
     readonly values: Record<string, string | number> = {},
     readonly extra: Record<string, unknown> = {},
   ) {
@@ -81,11 +91,6 @@ export function validationErrors(lang: Lang, errors: readonly AjvError[]): Field
   return errors.map((e) => describe(lang, e)).filter((e) => !seen.has(e.field) && seen.add(e.field));
 }
 
-/** The `code` of a validation failure (its `errors` name each field and what is wrong). */
-export const VALIDATION_CODE = 'validation.failed';
-
-export type ErrorCode = MessageKey | typeof VALIDATION_CODE;
-
 /** An error answer: the status and the body every route sends ({statusCode, error, code, message, …}). */
 export interface ErrorAnswer {
   statusCode: number;
@@ -100,7 +105,7 @@ function answer(statusCode: number, code: ErrorCode, message: string, extra: Rec
 function keyed(
   request: FastifyRequest,
   statusCode: number,
-  key: MessageKey,
+  key: KeyedCode,
   values: Record<string, string | number> = {},
   extra: Record<string, unknown> = {},
 ): ErrorAnswer {
@@ -111,7 +116,7 @@ function send(reply: FastifyReply, { statusCode, body }: ErrorAnswer) {
   return reply.status(statusCode).send(body);
 }
 
-const FRAMEWORK_ERRORS: Record<string, [number, MessageKey]> = {
+const FRAMEWORK_ERRORS: Record<string, [number, KeyedCode]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'http.badJson'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'http.badJson'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'http.tooLarge'],
@@ -237,7 +242,7 @@ export function isUniqueViolation(error: unknown): boolean {
 export function fieldError(
   request: FastifyRequest,
   field: string,
-  key: MessageKey,
+  key: KeyedCode,
   values: Record<string, string | number> = {},
   statusCode = 400,
 ): HttpError {

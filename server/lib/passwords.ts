@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { hash, verify } from '@node-rs/argon2';
 import type { Queryable } from '../db/index';
 import { HttpError } from './errors';
-import type { MessageKey } from './messages';
+import type { KeyedCode } from './errors';
 import { PasswordThrottle } from './throttle';
 import { NO_METRICS, type Metrics } from './metrics';
 
@@ -74,7 +74,7 @@ export class HashQueue {
   }
 }
 
-function tooManyAttempts(key: MessageKey, seconds: number): HttpError {
+function tooManyAttempts(key: KeyedCode, seconds: number): HttpError {
   return new HttpError(429, key, { minutes: Math.ceil(seconds / 60) }, { retryAfter: seconds });
 }
 
@@ -107,7 +107,7 @@ export class Passwords {
     userName: string,
     passwordHash: string | undefined,
     password: string,
-    refusal: MessageKey = 'auth.tooManyAttempts',
+    refusal: KeyedCode = 'auth.tooManyAttempts',
   ): Promise<boolean> {
     const wait = await this.throttle.retryAfterSeconds(userName, request.ip);
     if (wait > 0) {

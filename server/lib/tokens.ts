@@ -6,7 +6,7 @@
 // also carry `exp`: one without an expiry would be a session that never ends. And `sid`, the
 // session's id, which sign-out ends on its own (issue 26 §3, plugins/users/store.ts).
 import { SignJWT, jwtVerify, errors } from 'jose';
-import type { MessageKey } from './messages';
+import type { KeyedCode } from './errors';
 
 export interface TokenClaims {
   sub: string;
@@ -65,7 +65,7 @@ export class TokenService {
   }
 
   /** The claims of a valid token, or the message key saying why it is refused. */
-  async verify(token: string): Promise<{ claims: TokenClaims } | { failure: MessageKey }> {
+  async verify(token: string): Promise<{ claims: TokenClaims } | { failure: KeyedCode }> {
     const known = this.verified.get(token);
     if (known) {
       if (known.exp > Date.now() / 1000) return { claims: { ...known.claims, exp: known.exp } };

@@ -10,12 +10,12 @@ import { sessionToken } from '../auth';
 import { requestLang, translate } from '../../lib/messages';
 import { updateRow } from '../../lib/records';
 import { fieldError } from '../../lib/errors';
-import type { MessageKey } from '../../lib/messages';
+import type { KeyedCode } from '../../lib/errors';
 import { schemas } from './schemas';
 import { endSessions, findUserById, rotateDeviceSecret } from './store';
 import { forgetFirstPassword } from '../../bootstrap';
 
-const RULE_MESSAGES: Record<PasswordRule, MessageKey> = {
+const RULE_MESSAGES: Record<PasswordRule, KeyedCode> = {
   length: 'users.passwordTooShort',
   userName: 'users.passwordHasUserName',
   common: 'users.passwordCommon',

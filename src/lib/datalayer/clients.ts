@@ -8,7 +8,7 @@ import { profile, profileImage } from '../../../schemas/index';
 import type { Ctx } from './context';
 import { isPending, plain, writeSynced, type DocData } from './docs';
 import { checkImages, storeImagesOffline } from './images';
-import { isNetworkError, putProfileImage } from './remote';
+import { isNetworkError, putProfileImage } from '../http';
 import type { DuplicateClient, ImageInput, UploadProgress } from './types';
 
 export const PROFILE_FILE_KINDS = profileImage.fields.img_for.values as readonly string[];
@@ -93,7 +93,7 @@ export async function saveProfileImages(
     if (online) {
       try {
         onProgress?.(image.slot, 0);
-        const row = await putProfileImage(ctx.http, key, image, onProgress && ((sent) => onProgress(image.slot, sent)));
+        const row = await putProfileImage(ctx.http, key, image, { onProgress: onProgress && ((sent) => onProgress(image.slot, sent)) });
         await writeSynced(ctx.db, profileImage, [row], { replacePending: true });
         continue;
       } catch (error) {

@@ -6,7 +6,7 @@ import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey } from '../../../sch
 import { file as fileEntity, FILE_TYPES, IMAGE_TYPES, MAX_IMAGE_BYTES, profileImage } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../db/collections';
 import type { DocData } from './docs';
-import type { ImageInput } from './types';
+import { imageName, type ImageInput } from '../http';
 import { blobBase64 } from '../base64';
 
 const PROFILE_SLOTS = profileImage.fields.img_for.values as readonly string[];
@@ -14,11 +14,6 @@ const PROFILE_SLOTS = profileImage.fields.img_for.values as readonly string[];
 /** True for entities whose images are profile images rather than record slots. */
 export function hasProfileImages(entity: EntityShape): boolean {
   return entity.fileRecords === profileImage.name;
-}
-
-function imageName(image: ImageInput): string {
-  const own = image.name ?? (image.blob as Partial<File>).name;
-  return (own || image.slot).slice(0, 255);
 }
 
 /** Checks slots, types and sizes before anything is written, so a bad file fails the save
@@ -108,26 +103,6 @@ export async function removeLocalImages(db: IcrsDatabase, entity: EntityShape, k
   }
 }
 
-/** A multipart body: the record as the JSON field `data` (the server's contract), the files,
- * and the slots to empty as the comma-separated field `removeImages` (PUT only). */
-export function recordForm(
-  body: Readonly<Record<string, unknown>>,
-  images: readonly ImageInput[],
-  removeImages: readonly string[] = [],
-): FormData {
-  const form = new FormData();
-  form.append('data', JSON.stringify(body));
-  appendImages(form, images);
-  if (removeImages.length) form.append('removeImages', removeImages.join(','));
-  return form;
-}
-
-/** Adds images as file parts named by their slot, after `prefix` (a batch names each record's
- * images `{index}.{slot}`: POST /api/sync/push/{table}, server/plugins/sync/push.ts). */
-export function appendImages(form: FormData, images: readonly ImageInput[], prefix = ''): void {
-  for (const image of images) form.append(`${prefix}${image.slot}`, image.blob, imageName(image));
-}
-
 /** The image slots an update empties: an image field given as null in the values (the
  * data layer's "null clears a field"), unless a new image for that slot comes along, which
  * replaces it anyway. Profiles keep their images by kind and have no slots to empty. */
@@ -143,12 +118,4 @@ export async function removeLocalSlots(db: IcrsDatabase, entity: EntityShape, ke
   await collectionOf(db, fileEntity)
     .find({ selector: { [COMPOSITE_KEY]: { $in: keys } } })
     .remove();
-}
-
-/** The multipart body of PUT /profile/images/{id}. */
-export function profileImageForm(image: ImageInput): FormData {
-  const form = new FormData();
-  form.append('img_for', image.slot);
-  form.append('file', image.blob, imageName(image));
-  return form;
 }

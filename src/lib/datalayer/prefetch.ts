@@ -7,7 +7,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { ALL_TABLES } from '../../../schemas/changeStream';
 import { onServerChange } from '../events';
-import { getPage, type Page } from './pages';
+import { getPage, type Page } from '../http';
 import type { HttpClient, ListQuery } from './types';
 
 /** An answer not taken within this time is dropped: the grid asks afresh (a screen left and

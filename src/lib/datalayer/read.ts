@@ -14,7 +14,7 @@ import { hasRowApi, type Ctx, type Opening } from './context';
 import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData } from './docs';
 import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
 import { peekPrefetched, takePrefetched } from './prefetch';
-import { getPage, getRow, isNetworkError, type Page } from './remote';
+import { getPage, getRecord, isNetworkError, type Page } from '../http';
 import type { ListQuery, ListResult } from './types';
 
 type AnyQuery = MangoQuery<Record<string, unknown>>;
@@ -128,7 +128,7 @@ export function listPages(opening: Opening, entity: EntityShape, query: ListQuer
 
 async function getRemote(ctx: Ctx, entity: EntityShape, key: string): Promise<DocData | null> {
   const collection = ctx.collection(entity);
-  const row = await getRow(ctx.http, entity, key);
+  const row = (await getRecord(ctx.http, entity, key)) ?? null;
   if (!row) {
     // Gone from the server (deleted): the synced copy goes too.
     await (await collection.findOne(key).exec())?.remove();

@@ -57,20 +57,11 @@ export interface ListResult<D> {
   pageSize: number;
 }
 
-/** An image to save with a record: `slot` is jb_img1..3 / sp_img1..3 for jobs and services,
- * photo / idDocument / consentForm for profiles. */
-export interface ImageInput {
-  slot: string;
-  blob: Blob;
-  /** File name; a File's own name when absent. */
-  name?: string;
-}
-
-/** Body of a soft delete (product.md §5: a reason and the user's password). */
-export interface RemoveInput {
-  reason: string;
-  password: string;
-}
+/** An image to save with a record (`slot`: jb_img1..3 / sp_img1..3 for jobs and services,
+ * photo / idDocument / consentForm for profiles) and the body of a soft delete: the entity
+ * client's own types. */
+import type { ImageInput, RemoveInput } from '../http';
+export type { ImageInput, RemoveInput };
 
 export interface UpdateOptions {
   /** The `updatedAt` of the copy the edit was made on (the form's opening copy). A newer copy

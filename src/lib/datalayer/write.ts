@@ -11,7 +11,7 @@ import { hasRowApi, type Ctx } from './context';
 import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, type DocData } from './docs';
 import { checkImages, hasProfileImages, removedSlots, removeLocalImages, removeLocalSlots, storeImagesOffline } from './images';
 import { newRegistrationNumber, organisationAbbr, refreshLists } from './lists';
-import { ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from './remote';
+import { ApiError, ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from '../http';
 import type { CreateResult, ImageInput, RemoveInput, UpdateOptions, Values } from './types';
 
 async function stored(ctx: Ctx, entity: EntityShape, key: string): Promise<DocData> {
@@ -74,13 +74,17 @@ async function createOnline(ctx: Ctx, entity: EntityShape, values: Values, image
     row = await postRecord(ctx.http, entity, body, recordImages(entity, images));
   } catch (error) {
     // The key is already there: an earlier save whose answer was lost. Its values may be older.
-    if (!isAnswer(error, 409, 'duplicate entry')) throw error;
+    if (!isAnswer(error, 409, 'http.duplicate')) throw error;
     row = await putRecord(ctx.http, entity, key, withoutKeys(entity, body), recordImages(entity, images));
   }
   await writeSynced(ctx.db, entity, [row], { replacePending: true });
   if (hasProfileImages(entity)) await sendProfileImages(ctx, entity, key, images);
   return stored(ctx, entity, key);
 }
+
+/** The offline store's refusal of a key it holds already, read like the server's 409
+ * `http.duplicate` (product.md §D2), so that callers check one code either way. */
+const duplicateEntry = () => ApiError.local(409, 'http.duplicate', 'duplicate entry');
 
 async function createOffline(ctx: Ctx, entity: EntityShape, values: Values, images: readonly ImageInput[]): Promise<DocData> {
   // Without images the insert itself finds a stored key, decided as createMany decides it (an
@@ -95,7 +99,7 @@ async function createOffline(ctx: Ctx, entity: EntityShape, values: Values, imag
   const existing = await ctx.collection(entity).findOne(key).exec();
   // One record per profile (skills, social, …): a second create is an edit of the first.
   if (existing && entity.routes.upsert) return updateOffline(ctx, entity, existing, values, images);
-  if (existing) throw new Error('duplicate entry');
+  if (existing) throw duplicateEntry();
   // Images first: once the record exists its images do, whatever happens in between.
   if (images.length) await storeImagesOffline(ctx.db, entity, key, images);
   await ctx.collection(entity).insert(pendingCreateDoc(entity, values));
@@ -145,7 +149,7 @@ async function createManyOffline(ctx: Ctx, entity: EntityShape, records: readonl
       inserted.set(key, i);
       docs.push(pendingCreateDoc(entity, values));
     } else if (entity.routes.upsert) edits.push(i);
-    else results[i] = failed(new Error('duplicate entry'));
+    else results[i] = failed(duplicateEntry());
   });
   const { success, error } = await ctx.collection(entity).bulkInsert(docs);
   for (const doc of success) results[inserted.get(doc.primary) as number] = { ok: true, doc: plain(doc) };
@@ -154,7 +158,7 @@ async function createManyOffline(ctx: Ctx, entity: EntityShape, records: readonl
     if (refused.status === 409 && entity.routes.upsert) edits.push(i);
     else
       results[i] = failed(
-        new Error(refused.status === 409 ? 'duplicate entry' : `${entity.table} ${refused.documentId} was not stored (${refused.status})`),
+        refused.status === 409 ? duplicateEntry() : new Error(`${entity.table} ${refused.documentId} was not stored (${refused.status})`),
       );
   }
   for (const i of edits.sort((a, b) => a - b)) results[i] = await editStored(ctx, entity, records[i] as Values).catch(failed);

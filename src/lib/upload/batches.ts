@@ -2,7 +2,8 @@
 // the server's limits, sent a few at a time and settled each by its own answer.
 import type { EntityShape } from '../../../schemas/define';
 import { PUSH_LIMITS } from '../../../schemas/index';
-import { failureOf, imageParts, pushRecords, RecordAnswerError, type PushAnswer, type PushRecord, type Row } from './http';
+import { pushRecords, type PushAnswer, type PushRecord } from '../http';
+import { failureOf, imageParts, QUIET, recordAnswerError, type Row } from './http';
 import { errorTitle, localFailure } from './localFailures';
 import { runPool } from './pool';
 import {
@@ -133,6 +134,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
       entity,
       batch.map((e) => e.request),
       batch.map(({ ready }) => imageParts(entity, ready.doc, ready.images)),
+      QUIET,
     );
   } catch (error) {
     const failure = failureOf(error);
@@ -161,7 +163,7 @@ async function sendBatch(kind: KindRun, batch: readonly Entry[]): Promise<void> 
   for (const [i, { ready }] of batch.entries()) {
     const answer = answers[i] as PushAnswer;
     if (answer.status < 300) stored.push({ ready, row: answer.body });
-    else kind.record(ready.key, await sendSafely(kind, ready, () => Promise.reject(new RecordAnswerError(answer.status, answer.body))));
+    else kind.record(ready.key, await sendSafely(kind, ready, () => Promise.reject(recordAnswerError(answer.status, answer.body))));
   }
   try {
     await finishUploadedMany(

@@ -4,7 +4,8 @@
 import type { EntityShape } from '../../../schemas/define';
 import { bodyFromDoc } from '../../../schemas/derive/rxdb';
 import { base64Bytes, sameBytes } from './bytes';
-import { getImageBytes, slotOf, type Row } from './http';
+import { getImageBytes } from '../http';
+import { QUIET, slotOf, type Row } from './http';
 import type { DocData, LocalDoc } from './store';
 import type { UploadHttp } from './types';
 
@@ -56,7 +57,7 @@ export async function changedImages(
   const changed: LocalDoc[] = [];
   for (const image of images) {
     const stored = row[slotOf(entity, image)];
-    const bytes = typeof stored === 'string' && stored ? await getImageBytes(http, key, stored) : undefined;
+    const bytes = typeof stored === 'string' && stored ? await getImageBytes(http, key, stored, QUIET) : undefined;
     if (!bytes || !sameBytes(bytes, base64Bytes(String(image.get('data'))))) changed.push(image);
   }
   return changed;

@@ -7,20 +7,8 @@ import { pendingRemovals } from '../../../schemas/derive/rxdb';
 import { profileImage, PUSH_LIMITS } from '../../../schemas/index';
 import type { IcrsDatabase } from '../db/collections';
 import { changedFields, changedImages, createBody, updateBody } from './compare';
-import {
-  conflictRow,
-  duplicateCopy,
-  failureOf,
-  getRecord,
-  isDuplicate,
-  postRecord,
-  putProfileImage,
-  putRecord,
-  removeProfileImage,
-  type Failure,
-  type PushRecord,
-  type Row,
-} from './http';
+import { getRecord, postRecord, putProfileImage, putRecord, removeProfileImage, type PushRecord } from '../http';
+import { conflictRow, duplicateCopy, failureOf, imageInputs, isDuplicate, profileImageInput, QUIET, type Failure, type Row } from './http';
 import {
   finishUploaded,
   imagesOfMany,
@@ -211,8 +199,10 @@ function send(
 ): Promise<Sent> {
   // Profile images are replaced by kind on every PUT: create and update are the same call. A
   // removal made offline (issue 11) deletes the kind on the server; repeating it is harmless.
-  if (isProfileImage(entity) && pendingRemovals(data).length) return removeProfileImage(ctx.http, data).then(stored);
-  if (isProfileImage(entity)) return (first ?? (() => putProfileImage(ctx.http, entity, data)))().then(stored);
+  if (isProfileImage(entity) && pendingRemovals(data).length)
+    return removeProfileImage(ctx.http, String(data.prof_Id), String(data.img_for), QUIET).then(stored);
+  if (isProfileImage(entity))
+    return (first ?? (() => putProfileImage(ctx.http, String(data.prof_Id), profileImageInput(data), QUIET)))().then(stored);
   return data.syncOp === 'update' ? sendUpdate(ctx, entity, data, images, first) : sendCreate(ctx, entity, data, images, first);
 }
 
@@ -225,7 +215,7 @@ async function sendCreate(
   first?: FirstAnswer,
 ): Promise<Sent> {
   try {
-    return stored(await (first ?? (() => postRecord(ctx.http, entity, createBody(entity, data), images)))());
+    return stored(await (first ?? (() => postRecord(ctx.http, entity, createBody(entity, data), imageInputs(entity, images), QUIET)))());
   } catch (error) {
     const failure = failureOf(error);
     if (!isDuplicate(failure)) throw error;
@@ -331,10 +321,11 @@ async function putFieldsAndImages(
   removeImages: readonly string[] = [],
 ): Promise<Row> {
   const multipart = images.length > 0 || removeImages.length > 0;
-  if (!multipart || !Object.values(body).some((v) => v === null)) return putRecord(http, entity, key, body, images, removeImages);
-  const fields = await putRecord(http, entity, key, body, []);
+  if (!multipart || !Object.values(body).some((v) => v === null))
+    return putRecord(http, entity, key, body, imageInputs(entity, images), removeImages, QUIET);
+  const fields = await putRecord(http, entity, key, body, [], [], QUIET);
   try {
-    return await putRecord(http, entity, key, { updatedAt: fields.updatedAt }, images, removeImages);
+    return await putRecord(http, entity, key, { updatedAt: fields.updatedAt }, imageInputs(entity, images), removeImages, QUIET);
   } catch (error) {
     throw new HalfSent(error, String(fields.updatedAt));
   }

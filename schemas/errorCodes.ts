@@ -1,0 +1,101 @@
+// The `code` of every error answer the server sends ({statusCode, error, code, message, …},
+// docs/api.md), the same in every language. Server and app decide on these codes; the message
+// beside them is for people only (docs/decisions.md "Error codes, not texts").
+
+export const ERROR_CODES = [
+  'auth.badCredentials',
+  'auth.inactive',
+  'auth.noToken',
+  'auth.expired',
+  'auth.badSignature',
+  'auth.badToken',
+  'auth.unknownUser',
+  'auth.forbidden',
+  'auth.sessionEnded',
+  'auth.restored',
+  'auth.tooManyAttempts',
+  'auth.tooManyPasswords',
+  'auth.busy',
+  'auth.signedOut',
+  'auth.mustChangePassword',
+  'auth.badTicket',
+  'http.notFound',
+  'http.recordNotFound',
+  'http.recordDeleted',
+  'http.clientErased',
+  'http.duplicate',
+  'http.conflict',
+  'http.parentMissing',
+  'http.badJson',
+  'http.tooLarge',
+  'http.mediaType',
+  'http.internal',
+  'http.badRequest',
+  'http.badUrl',
+  'http.databaseUnavailable',
+  'erase.noteHasClientValue',
+  'sync.deviceAtRange',
+  'validation.failed',
+  'validation.required',
+  'validation.minLength',
+  'validation.maxLength',
+  'validation.minimum',
+  'validation.maximum',
+  'validation.type',
+  'validation.enum',
+  'validation.format',
+  'validation.unknown',
+  'validation.other',
+  'validation.controlChars',
+  'validation.dateRange',
+  'validation.dateOutOfRange',
+  'upload.broken',
+  'upload.tooManyFiles',
+  'upload.busy',
+  'upload.badType',
+  'upload.tooLarge',
+  'delete.badPassword',
+  'profile.superAdmin',
+  'profile.badRegNo',
+  'profile.regNoTaken',
+  'caseload.clientsNotFound',
+  'caseload.badAssignee',
+  'caseload.mixedOrganisations',
+  'caseload.tooManyPins',
+  'caseload.userNotFound',
+  'record.immutable',
+  'referral.startsSent',
+  'referral.statusBack',
+  'referral.beforeReferral',
+  'verify.commentRequired',
+  'verify.ownService',
+  'users.duplicateName',
+  'users.wrongPassword',
+  'users.samePassword',
+  'users.passwordTooShort',
+  'users.passwordHasUserName',
+  'users.passwordCommon',
+  'users.selfOnly',
+  'users.notYourself',
+  'users.noOrganisation',
+  'users.otherOrganisation',
+  'users.roleNotAllowed',
+  'users.organisationRequired',
+  'lists.duplicateItemId',
+  'lists.itemRemoved',
+  'scope.noOrganisation',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The `code` of a schema validation failure: its `errors` name each field and what is wrong. */
+export const VALIDATION_CODE = 'validation.failed' satisfies ErrorCode;
+
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && KNOWN.has(value);
+}
+
+/** The key already exists (product.md §D2): a record's, or a user name (`users.duplicateName`). */
+export const DUPLICATE_CODES: readonly ErrorCode[] = ['http.duplicate', 'users.duplicateName'];
