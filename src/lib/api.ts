@@ -7,6 +7,8 @@ import { notify } from './notify';
 import { CHANGE_PASSWORD_PATH } from './paths';
 import { clearIdentity, getLang, getToken, getUser, isSignedIn } from './session';
 import { forgetAtNextStart } from './vault';
+import { codeOf } from './http/errors';
+import type { ErrorCode } from '../../schemas/errorCodes';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -23,14 +25,15 @@ interface ErrorBody {
   code?: unknown;
 }
 
-/** The server's 403 while a temporary password must be changed (issue 26 §5): every route but
- * change password and sign-out answers it, so the app goes to change password. */
-const MUST_CHANGE_PASSWORD = 'auth.mustChangePassword';
+/** The server's 403 while a temporary password must be changed: every route but change
+ * password and sign-out answers it, so the app goes to change password. */
+const MUST_CHANGE_PASSWORD: ErrorCode = 'auth.mustChangePassword';
 
 /** The server's 401 to a call without a session token. */
-const NO_TOKEN = 'auth.noToken';
+const NO_TOKEN: ErrorCode = 'auth.noToken';
 
-const SESSION_ENDING_MESSAGES = ['jwt expired', 'invalid signature'];
+/** A token past its time or signed with another key: the session is over. */
+const SESSION_ENDING_CODES: readonly ErrorCode[] = ['auth.expired', 'auth.badSignature'];
 
 export const api = axios.create({
   baseURL: '/api',
@@ -55,13 +58,7 @@ export function errorMessage(error: unknown): string {
   return error.response?.statusText || error.message;
 }
 
-/** The machine-readable reason of an error answer (`code`, e.g. `auth.inactive`). */
-function errorCode(error: unknown): string | undefined {
-  const code = isAxiosError<{ code?: unknown }>(error) ? error.response?.data?.code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function applyAuthRules(status: number | undefined, message: string, code: string | undefined): void {
+function applyAuthRules(status: number | undefined, code: ErrorCode | undefined): void {
   const signedIn = isSignedIn();
   // A deactivated account: its mirror and drafts leave the device at the next start (issue 25).
   const user = getUser();
@@ -73,7 +70,7 @@ function applyAuthRules(status: number | undefined, message: string, code: strin
   } else if (status === 401) {
     clearIdentity();
     if (signedIn) logout(); // local only: the server already refused the token
-  } else if (signedIn && SESSION_ENDING_MESSAGES.includes(message)) {
+  } else if (signedIn && code !== undefined && SESSION_ENDING_CODES.includes(code)) {
     logout();
   }
   if (status === 403) navigateTo(code === MUST_CHANGE_PASSWORD ? CHANGE_PASSWORD_PATH : '/forbidden');
@@ -89,7 +86,7 @@ function isStaleUpdate(error: unknown): boolean {
 function onError(error: unknown): Promise<never> {
   const message = errorMessage(error);
   const status = isAxiosError(error) ? error.response?.status : undefined;
-  applyAuthRules(status, message, errorCode(error));
+  applyAuthRules(status, codeOf(error));
   const silent = (isAxiosError(error) && error.config?.silent === true) || isStaleUpdate(error);
   if (silent) console.warn('API call failed:', message);
   else notify.error(t('errors.interceptorTitle'), message);
