@@ -81,6 +81,7 @@ export const ERROR_CODES = [
   'users.otherOrganisation',
   'users.roleNotAllowed',
   'users.organisationRequired',
+  'users.unknownTerritories',
   'lists.duplicateItemId',
   'lists.itemRemoved',
   'scope.noOrganisation',
