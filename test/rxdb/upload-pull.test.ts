@@ -385,8 +385,10 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
         let restarting: Promise<void> | undefined;
         let reloading: Promise<void> | undefined;
         let rounds = 0;
+        /** What each upload left, to say why a plain run needed more than one. */
+        const left: string[] = [];
         for (; rounds < 40 && (await countPending(db)) > 0; rounds += 1) {
-          await uploadAll(deps(), {
+          const report = await uploadAll(deps(), {
             onProgress: (r) => {
               if (edited && !editedMoved && r.done >= 1) {
                 editedMoved = true;
@@ -398,6 +400,20 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
           });
           await restarting;
           await reloading;
+          left.push(
+            ...report.kinds.flatMap((k) => k.errors.map((e) => `${k.table} ${e.key}: ${e.message}`)),
+            ...(
+              await Promise.all(
+                OFFLINE_ENTITIES.map(async (e) =>
+                  (
+                    await col(e)
+                      .find({ selector: { syncState: 'pending' } })
+                      .exec()
+                  ).map((d) => `${e.table} ${d.primary} pending`),
+                ),
+              )
+            ).flat(),
+          );
         }
         uploads += rounds;
         settled?.unsubscribe();
@@ -406,7 +422,7 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
         if (reloading) reloads += 1;
         expect(await countPending(db), `run ${run}: pending after ${rounds} uploads`).toBe(0);
         // A plain run needs one upload; lost answers and a restart may need a few.
-        if (!faulty && !restart) expect(rounds, `run ${run}: uploads needed`).toBe(1);
+        if (!faulty && !restart) expect(rounds, `run ${run}: uploads needed; left by the first: ${left.join('; ')}`).toBe(1);
         if (leaver) expect(reassigned.has(leaver), `run ${run}: the new client was reassigned`).toBe(true);
 
         // The change stream tells the device: the clients that left go without another request.
