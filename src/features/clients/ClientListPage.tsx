@@ -36,7 +36,7 @@ const WIDE_COLUMNS = [...CLIENT_LIST.columns, ASSIGNED];
 const PHONE_LIST_COLUMNS = ['fullName', ...WIDE_COLUMNS];
 
 /** The "Assigned to" filter's value for the signed-in user: follows whoever signs in. */
-const ME = 'me';
+const ME = '@me';
 
 const fullName = (row: GridRow) =>
   FULL_NAME.map((name) => row[name])

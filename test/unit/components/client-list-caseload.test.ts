@@ -1,0 +1,144 @@
+// @vitest-environment jsdom
+// The client list's caseload parts (docs/product.md §6.5.1 "The screens"): each client's
+// assigned worker by name; "Assigned to" (anyone, me, a worker of the organisation) goes into the
+// list's query as the `assignedTo` filter, the same query online (the server's list) and offline
+// (the store's); the roles that assign tick clients and open "Assign to…", which is off offline
+// and says why; the others have no selection.
+import { createElement } from 'react';
+import { act } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../../../src/lib/api';
+import type { ListQuery } from '../../../src/lib/datalayer/types';
+import { mediaQueryList, width } from '../../helpers/media';
+import { click, render, wait, type Rendered } from './render';
+import { mockApi, signIn } from './audit-fixtures';
+
+const queries = vi.hoisted(() => [] as ListQuery[]);
+const ROWS = vi.hoisted(() => [
+  {
+    prof_Id: 'c1',
+    prof_Reg_No: 'ESPAAAA1111',
+    firstName: 'Asha',
+    lastName: 'Kabila',
+    sex: 'F',
+    territory: 1,
+    location: 2,
+    assignedTo: 'w-amani',
+    syncState: 'synced',
+  },
+  {
+    prof_Id: 'c2',
+    prof_Reg_No: 'ESPBBBB2222',
+    firstName: 'Baraka',
+    lastName: 'Mulumba',
+    sex: 'M',
+    territory: 2,
+    location: 2,
+    assignedTo: 'me',
+    syncState: 'synced',
+  },
+]);
+vi.mock('../../../src/lib/db/hooks', () => ({
+  useOpeningDataLayer: () => ({
+    listPages: (_entity: unknown, query: ListQuery) => {
+      queries.push(query);
+      return Promise.resolve({ rows: ROWS, total: ROWS.length, page: 1, pageSize: 25 });
+    },
+    firstPage: () => undefined,
+  }),
+}));
+
+const { ClientListPage } = await import('../../../src/features/clients/ClientListPage');
+const { PreferencesProvider } = await import('../../../src/components');
+
+const WORKERS = [
+  { userId: 'w-amani', name: 'Amani Field', location: 2, caseload: true },
+  { userId: 'w-bahati', name: 'Bahati Office', location: 2, caseload: false },
+];
+const original = api.defaults.adapter;
+let shown: Rendered | undefined;
+
+async function show(): Promise<Rendered> {
+  mockApi((call) => (call.url === '/caseload/workers' ? { status: 200, data: { workers: WORKERS } } : { status: 404, data: {} }));
+  const rendered = await render(
+    createElement(MemoryRouter, { initialEntries: ['/profiles'] }, createElement(PreferencesProvider, null, createElement(ClientListPage))),
+  );
+  await wait(50);
+  return rendered;
+}
+
+/** Picks `option` in the "Assigned to" select (on a phone, in the filters' sheet). */
+async function chooseAssigned(option: string): Promise<void> {
+  const sheetButton = document.querySelector('[data-testid="filters-open"]');
+  if (!document.querySelector('[data-testid="filters-sheet"]') && sheetButton) await click(sheetButton);
+  const combobox = document.querySelector<HTMLElement>('[data-testid="filter-assignedTo"] [role="combobox"]');
+  if (!combobox) throw new Error('no "Assigned to" select');
+  await act(async () => {
+    combobox.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0 }));
+  });
+  const found = Array.from(document.querySelectorAll<HTMLElement>('[role="option"]')).find((o) => o.textContent === option);
+  if (!found) throw new Error(`no option ${option}`);
+  await click(found);
+  await wait(50);
+}
+
+describe('the client list and the caseload', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    queries.length = 0;
+    // A phone: the light list draws the rows (the data grid does not in jsdom).
+    width.narrow = true;
+    window.matchMedia = mediaQueryList;
+  });
+  afterEach(async () => {
+    await shown?.unmount();
+    shown = undefined;
+    api.defaults.adapter = original;
+    document.body.innerHTML = '';
+  });
+
+  it('shows the assigned worker and filters by "Assigned to": a worker, me, anyone', async () => {
+    signIn(3);
+    shown = await show();
+    // On a phone, a line under the name; oneself by one's own name.
+    const lines = Array.from(document.querySelectorAll('[data-testid="row-assigned"]')).map((l) => l.textContent);
+    expect(lines).toEqual(['Assigned to Amani Field', 'Assigned to admin']);
+    expect(queries.at(-1)?.filter).toBeUndefined();
+    await chooseAssigned('Amani Field');
+    expect(queries.at(-1)?.filter).toEqual({ assignedTo: 'w-amani' });
+    await chooseAssigned('Me');
+    expect(queries.at(-1)?.filter).toEqual({ assignedTo: 'me' }); // the signed-in user's id
+    await chooseAssigned('Anyone');
+    expect(queries.at(-1)?.filter).toBeUndefined();
+    // A field worker does not assign: no selection.
+    expect(document.querySelector('[data-testid="row-select"]')).toBeNull();
+    expect(document.querySelector('[data-testid="assign-bar"]')).toBeNull();
+  });
+
+  it('lets the roles that assign tick clients and open "Assign to…", online only', async () => {
+    signIn(5);
+    shown = await show();
+    const boxes = () => Array.from(document.querySelectorAll<HTMLInputElement>('[data-testid="row-select"] input'));
+    expect(boxes().map((b) => b.getAttribute('aria-label'))).toEqual(['Select Asha Kabila', 'Select Baraka Mulumba']);
+    const open = () => document.querySelector<HTMLButtonElement>('[data-testid="assign-open"]');
+    expect(open()?.disabled).toBe(true); // nothing ticked
+    for (const box of boxes()) await click(box);
+    expect(document.querySelector('[data-testid="assign-count"]')?.textContent).toBe('2 clients selected');
+    expect(open()?.textContent).toBe('Assign 2 clients to…');
+    expect(open()?.disabled).toBe(false);
+    await click(open() as Element);
+    await wait(50);
+    expect(document.querySelector('[data-testid="assign-dialog"]')?.textContent).toContain('Assign 2 clients');
+  });
+
+  it('says offline why assigning is off', async () => {
+    signIn(4);
+    localStorage.setItem('mode', 'offline');
+    shown = await show();
+    expect(document.querySelector<HTMLButtonElement>('[data-testid="assign-open"]')?.disabled).toBe(true);
+    expect(document.querySelector('[data-testid="assign-offline"]')?.textContent).toBe(
+      'Assigning needs a connection to the server: switch to online mode when you have a network.',
+    );
+  });
+});
