@@ -96,6 +96,8 @@ function useColumns(ctx: DisplayContext, names: ReadonlyMap<string, string>, use
               checked={checked}
               disabled={pending || (!checked && full)}
               onChange={() => selection.toggle(row)}
+              // A tick is not the row's click (which opens the client).
+              onClick={(event) => event.stopPropagation()}
               slotProps={{ input: { 'aria-label': ctx.t('clients.caseload.selectClient', { name: fullName(row) }) } }}
               data-testid="row-select"
             />
