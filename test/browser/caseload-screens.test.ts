@@ -39,7 +39,13 @@ beforeAll(async () => {
     ['Eliya', 'Mwamba'],
     ['Furaha', 'Kasongo'],
   ] as const) {
-    const body = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ADC'), firstName: first, middleName: null, lastName: last };
+    const body: Record<string, unknown> = {
+      ...sampleBody(profile),
+      prof_Reg_No: registrationNumber('ADC'),
+      firstName: first,
+      middleName: null,
+      lastName: last,
+    };
     const created = await server.api('POST', '/profile/', { token, body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     clients.push({ id: String(body.prof_Id), name: `${first} ${last}` });
