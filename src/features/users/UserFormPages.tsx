@@ -139,6 +139,7 @@ function AdminEdit({ userId }: { userId: string }) {
       <EntityForm
         key={`${row.userId}-${version}`}
         entity={entity}
+        fields={adminFields(actor)}
         recordKey={row.userId}
         initialValues={row}
         keepDraft={false}
