@@ -445,6 +445,8 @@ export async function firstSignIn(
     traceFile?: string;
     /** The page signed in to (default LANDING): its list's first row is first_rows_ms. */
     landing?: string;
+    /** Taps on the menu while it fills (default BENCH_TAPS). */
+    taps?: number;
     /** Run on the page once the mirror is complete, before the context closes. */
     afterFill?: (page: Page) => Promise<void>;
   } = {},
@@ -488,7 +490,7 @@ export async function firstSignIn(
     // Taps while the mirror fills: the first as soon as the menu shows, then every TAP_EVERY_MS.
     const taps: number[] = [];
     const firstTapUs = nowUs();
-    while (taps.length < TAPS && mirror.completeUs === null && nowUs() - stampUs < TIMEOUT_MS * 1000) {
+    while (taps.length < (options.taps ?? TAPS) && mirror.completeUs === null && nowUs() - stampUs < TIMEOUT_MS * 1000) {
       const due = firstTapUs + taps.length * TAP_EVERY_MS * 1000;
       if (nowUs() < due) await sleep((due - nowUs()) / 1000);
       if (mirror.completeUs !== null) break;

@@ -174,20 +174,23 @@ function keptSql(of: CaseloadOf, bound: number, params: unknown[]): string {
 export async function reconcileCaseload(db: Db, user: { userId: string; location: number }, bound: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('icrs-caseload:' || $1::text))`, [user.userId]);
+    // Only the differences between the caseload and what the devices were given come back: a
+    // pull asks this before each of its pages, and at 2,000 clients two lists of 2,000 rows
+    // each time went to this process to be compared (docs/performance.md "The caseload at 4×").
     const params: unknown[] = [];
-    const kept = await tx.query<{ id: string; rank: number }>(
-      keptSql({ userId: user.userId, organisation: user.location }, bound, params),
+    const kept = keptSql({ userId: user.userId, organisation: user.location }, bound, params);
+    params.push(user.userId);
+    const diff = await tx.query<{ id: string; want: number | null; had: number | null }>(
+      `SELECT coalesce(k."id", m."prof_Id") AS "id", k."rank" AS "want", m."rank" AS "had"
+       FROM (${kept}) k FULL JOIN (SELECT "prof_Id", "rank" FROM ${ident(MEMBERS_TABLE)} WHERE "userId" = $${params.length}) m
+         ON m."prof_Id" = k."id"
+       WHERE k."id" IS NULL OR m."prof_Id" IS NULL OR k."rank" <> m."rank"`,
       params,
     );
-    const members = await tx.query<{ id: string; rank: number }>(
-      `SELECT "prof_Id" AS "id", "rank" FROM ${ident(MEMBERS_TABLE)} WHERE "userId" = $1`,
-      [user.userId],
-    );
-    const wanted = new Map(kept.map((k) => [k.id, Number(k.rank)]));
-    const had = new Map(members.map((m) => [m.id, Number(m.rank)]));
-    const entered = kept.filter((k) => !had.has(k.id)).map((k) => k.id);
-    const left = members.filter((m) => !wanted.has(m.id)).map((m) => m.id);
-    const reranked = kept.filter((k) => had.has(k.id) && had.get(k.id) !== Number(k.rank));
+    const enteredRanks = diff.filter((d) => d.had === null).map((d) => ({ id: d.id, rank: Number(d.want) }));
+    const entered = enteredRanks.map((d) => d.id);
+    const left = diff.filter((d) => d.want === null).map((d) => d.id);
+    const reranked = diff.filter((d) => d.want !== null && d.had !== null).map((d) => ({ id: d.id, rank: Number(d.want) }));
     if (!entered.length && !left.length && !reranked.length) return false;
     // A writer from here on (an xid), then its time: a feed computing its horizon after this
     // sees this transaction running; one that computed it before has a horizon before `since`
@@ -229,7 +232,7 @@ export async function reconcileCaseload(db: Db, user: { userId: string; location
         `INSERT INTO ${ident(MEMBERS_TABLE)} ("userId", "prof_Id", "since", "rank")
          SELECT $1, k."id", $3::timestamptz, k."rank" FROM jsonb_to_recordset($2::jsonb) AS k("id" text, "rank" smallint)
          ON CONFLICT ("userId", "prof_Id") DO NOTHING`,
-        [user.userId, JSON.stringify(kept.filter((k) => !had.has(k.id))), since],
+        [user.userId, JSON.stringify(enteredRanks), since],
       );
       // A client coming back is served again from `since`: its old departures are done.
       await tx.query(`DELETE FROM ${ident(CASELOAD_DEPARTURES)} WHERE "userId" = $1 AND "client" = ANY($2::text[])`, [
@@ -273,8 +276,10 @@ export interface CaseloadFigures {
  * navigator.storage.estimate().
  */
 const DEVICE_BYTES_PER_DB_BYTE = 3;
-/** RxDB's and IndexedDB's own cost of a document beyond its data. */
-const DEVICE_BYTES_PER_ROW = 400;
+/** RxDB's and IndexedDB's own cost of a document beyond its data: measured by
+ * bench/caseload.bench.ts (2,000 clients, 12,000 rows: 31.2 MB in Chromium's IndexedDB after
+ * the fill, where 400 gave 11.4 MB; docs/decisions.md "The caseload", size estimate). */
+const DEVICE_BYTES_PER_ROW = 2000;
 
 /** The figures of a caseload, as it is or with a proposed change (`of.assign`, `of.territories`). */
 export async function caseloadFigures(db: Queryable, of: CaseloadOf, bound: number): Promise<CaseloadFigures> {
