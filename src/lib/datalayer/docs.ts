@@ -142,21 +142,28 @@ export function storedDoc(doc: DocData, stored: StoredDoc | undefined): StoredDo
   return { ...doc, _deleted: doc._deleted === true, _attachments: {}, _meta: { lwt: Date.now() }, _rev: stored?._rev ?? '' } as StoredDoc;
 }
 
-/** A bulk write's conflicts (another writer came first); any other error is thrown. */
-function conflictsOf(result: RxStorageBulkWriteResponse<DocData>): string[] {
+/** A bulk write's conflicts (another writer came first), with the document each met; any
+ * other error is thrown. */
+function conflictsOf(result: RxStorageBulkWriteResponse<DocData>): { key: string; stored: StoredDoc | undefined }[] {
   const other = result.error.find((e) => e.status !== 409);
   if (other) throw new Error(`write of ${other.documentId} failed: ${other.status}`);
-  return result.error.map((e) => e.documentId);
+  return result.error.map((e) => ({ key: e.documentId, stored: 'documentInDb' in e ? (e.documentInDb as StoredDoc) : undefined }));
 }
 
 /**
- * Writes server copies by compare-and-set (docs/offline-contract.md "Pull replication"): read
- * the stored states, `decide` each copy on its state, and write with that state as `previous`.
- * A document changed in between (the upload engine, an edit) makes RxDB refuse that write, and
- * the copy is decided again on the new state, so no decision ever rests on a stale read. A
- * write that changes nothing is never made either: it would give a pending document a new
- * revision, and the engine settles a record only at the revision it uploaded. Answers the
- * copies `decide` held.
+ * Writes server copies by compare-and-set (docs/offline-contract.md "Pull replication"): each
+ * copy is decided on the stored state and written with that state as `previous`. A document
+ * changed in between (the upload engine, an edit) makes RxDB refuse that write, and the copy is
+ * decided again on the state the refusal names (read inside the refused write's transaction),
+ * so no decision ever rests on a stale read. A write that changes nothing is never made either:
+ * it would give a pending document a new revision, and the engine settles a record only at the
+ * revision it uploaded. Answers the copies `decide` held.
+ *
+ * A copy that would be written as a new document is first written as one, with no read before
+ * (an insert: the storage refuses it when the document is there, deleted or not, and names what
+ * it met): a first pull fills an empty store with one transaction per piece instead of two
+ * (docs/performance.md "The caseload at 4×"). A deletion, which writes nothing on an absent
+ * document, is decided on the state read first.
  */
 export async function compareAndSet(
   collection: RxCollection<DocData>,
@@ -166,19 +173,35 @@ export async function compareAndSet(
   const primary = collection.schema.primaryPath as string;
   const byKey = new Map(docs.map((doc) => [String(doc[primary]), doc])); // the last copy of a key wins
   const held: DocData[] = [];
-  let keys = [...byKey.keys()];
-  while (keys.length) {
-    const found = await collection.storageInstance.findDocumentsById(keys, true);
-    const stored = new Map(found.map((d) => [String(d[primary as keyof StoredDoc]), d]));
-    const writes: { previous?: StoredDoc; document: StoredDoc }[] = [];
-    for (const key of keys) {
+  type Write = { previous?: StoredDoc; document: StoredDoc };
+  const write = async (writes: Write[]) =>
+    writes.length ? conflictsOf(await collection.storageInstance.bulkWrite(writes, 'icrs-server-copy')) : [];
+  const inserts: Write[] = [];
+  const toRead: string[] = [];
+  for (const [key, doc] of byKey) {
+    const decision = doc._deleted === true ? undefined : decide(undefined, doc);
+    if (decision?.kind === 'write') inserts.push({ document: decision.document });
+    else toRead.push(key);
+  }
+  // Refused inserts come back with the document met: decided on it, as if read.
+  let met = await write(inserts);
+  let keys = toRead;
+  while (keys.length || met.length) {
+    const found = keys.length ? await collection.storageInstance.findDocumentsById(keys, true) : [];
+    const stored = new Map<string, StoredDoc | undefined>(found.map((d) => [String(d[primary as keyof StoredDoc]), d]));
+    for (const conflict of met) stored.set(conflict.key, conflict.stored);
+    const writes: Write[] = [];
+    for (const key of [...keys, ...met.map((m) => m.key)]) {
       const doc = byKey.get(key) as DocData;
       const previous = stored.get(key);
       const decision = decide(previous, doc);
       if (decision.kind === 'hold') held.push(doc);
       if (decision.kind === 'write') writes.push(previous ? { previous, document: decision.document } : { document: decision.document });
     }
-    keys = writes.length ? conflictsOf(await collection.storageInstance.bulkWrite(writes, 'icrs-server-copy')) : [];
+    // A refusal without the document met (never from RxDB's storages) is read again.
+    const refused = await write(writes);
+    met = refused.filter((r) => r.stored);
+    keys = refused.filter((r) => !r.stored).map((r) => r.key);
   }
   return held;
 }

@@ -25,9 +25,12 @@ import { fetchBatch, fetchKeys, type PulledDoc } from './fetchers';
 import type { ReplicationOptions } from './types';
 
 /** Rows written in one piece: storing a document costs the main thread ~1 ms on a phone-class
- * CPU (RxDB, sealing, IndexedDB's copy), so a piece stays well under the 50 ms of a long task
- * and the browser answers input between two pieces (issue 27; bench/first-signin.bench.ts). */
-const WRITE_PIECE = 25;
+ * CPU (RxDB, sealing, IndexedDB's copy), spread over the piece's several tasks (the sealing,
+ * IndexedDB's puts, the change events), so a piece stays under the 100 ms of the fill's aim
+ * and the browser answers input between two pieces. Each piece costs its own transactions and
+ * events: 50 rather than 25 halves that (docs/performance.md "The caseload at 4×";
+ * bench/first-signin.bench.ts, bench/caseload.bench.ts). */
+const WRITE_PIECE = 50;
 const DEFAULT_BATCH = 200;
 
 /** The most owed keys asked in one request (the server takes 200). */
