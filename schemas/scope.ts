@@ -146,6 +146,21 @@ export function mirrorScope(actor: Actor, entity: EntityShape): RecordScope {
   return { organisation: actor.location };
 }
 
+/** True when the device of `actor` mirrors a caseload instead of its organisation's window: the
+ * field workers (role 3) of an organisation (docs/decisions.md "The caseload"). */
+export const hasCaseload = (actor: Actor): boolean => actor.role === 3 && actor.location !== NO_ORGANISATION;
+
+/**
+ * True when `actor`'s device holds of `entity` only the members the server gave it (the
+ * caseload's clients and their records, the directory of the worker's territories), not every
+ * row it reads: a row read online is then written on the device only when the device holds it
+ * already, since the server tells a device of the departures of its members only
+ * (docs/offline-contract.md "The caseload"). Server tables with an owner, on a caseload device.
+ */
+export function mirrorsByMembers(actor: Actor, entity: EntityShape): boolean {
+  return hasCaseload(actor) && entity.offline === true && entity.server !== false && ownerPath(entity) !== undefined;
+}
+
 /** The owner of a record as stored: null/absent means no organisation. */
 export const ownerOf = (location: number | null | undefined): number => location ?? NO_ORGANISATION;
 

@@ -6,7 +6,7 @@ import { filter } from 'rxjs/operators';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
-import { isRegistrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
+import { isRegistrationNumber, registrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, uploadAll } from '../../src/lib/upload';
 import { prefetchPage } from '../../src/lib/datalayer/prefetch';
@@ -35,6 +35,14 @@ let lists: LookupLists;
 let fieldUser: SessionUser;
 let db: IcrsDatabase;
 let online = true;
+
+/**
+ * The session of a device that mirrors its organisation's window (an office worker's, role 5):
+ * a page read online is written into its store. A field worker's device mirrors by members and
+ * keeps only what it holds (schemas/scope.ts `mirrorsByMembers`; tested below). The data layer
+ * decides on the session's role; the server answers the same organisation's pages to both.
+ */
+const windowUser = (): SessionUser => ({ ...fieldUser, role: 5 });
 
 function layer(user: SessionUser | null = fieldUser, cachedLists: LookupLists | null = lists, client: AxiosInstance = http): DataLayer {
   return createDataLayer({ db, http: client, isOnline: () => online, user, lists: cachedLists });
@@ -231,12 +239,12 @@ describe('list', () => {
       expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
       keys.push(body.sp_Id as string);
     }
-    await layer().list(serviceProvider, { filter: { territory: 7 } }); // mirror them
+    await layer(windowUser()).list(serviceProvider, { filter: { territory: 7 } }); // mirror them
     online = false;
-    await layer().update(serviceProvider, keys[1] as string, { sp_Name: 'Local edit' });
+    await layer(windowUser()).update(serviceProvider, keys[1] as string, { sp_Name: 'Local edit' });
     online = true;
 
-    const page = await layer().list(serviceProvider, { filter: { territory: 7 }, sort: 'sp_Name', dir: 'desc', pageSize: 10 });
+    const page = await layer(windowUser()).list(serviceProvider, { filter: { territory: 7 }, sort: 'sp_Name', dir: 'desc', pageSize: 10 });
     expect(page).toMatchObject({ total: 4, page: 1, pageSize: 10 });
     expect(page.rows.map((r) => r.sp_Id)).toEqual([...keys].reverse());
     const pending = page.rows.find((r) => r.sp_Id === keys[1]);
@@ -281,11 +289,11 @@ describe('list', () => {
       return response;
     });
     try {
-      await layer().list(serviceProvider, { filter: { territory: 4 }, pageSize: 10 });
+      await layer(windowUser()).list(serviceProvider, { filter: { territory: 4 }, pageSize: 10 });
       expect((await t.api('PUT', `/sproviers/${key}`, { token, body: { sp_Name: 'After the edit' } })).status).toBe(200);
-      expect(await layer().get(serviceProvider, key)).toMatchObject({ sp_Name: 'After the edit', syncState: 'synced' });
+      expect(await layer(windowUser()).get(serviceProvider, key)).toMatchObject({ sp_Name: 'After the edit', syncState: 'synced' });
       replay = true;
-      await layer().list(serviceProvider, { filter: { territory: 4 }, pageSize: 10 });
+      await layer(windowUser()).list(serviceProvider, { filter: { territory: 4 }, pageSize: 10 });
     } finally {
       http.interceptors.response.eject(interceptor);
     }
@@ -344,6 +352,27 @@ function storeOpeningLater() {
   return { store, open, fail };
 }
 
+describe("a field worker's device (mirroring its caseload and directory by members)", () => {
+  it('a client read online is shown, never kept; a provider it holds is refreshed by a page read online', async () => {
+    // On the server, outside this device's store: the pull alone brings the caseload's members.
+    const body: Record<string, unknown> = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ICRS'), firstName: 'Outsider' };
+    expect((await t.api('POST', '/profile/', { token, body })).status).toBe(201);
+    const key = body.prof_Id as string;
+    const page = await layer().list(profile, { q: 'Outsider', pageSize: 50 });
+    expect(page.rows.map((r) => r.prof_Id)).toContain(key);
+    expect(await layer().get(profile, key)).toMatchObject({ prof_Id: key, firstName: 'Outsider' });
+    expect(await collectionOf(db, profile).findOne(key).exec()).toBeNull();
+    // A window device (an office worker's) keeps what it reads.
+    await layer(windowUser()).get(profile, key);
+    expect((await collectionOf(db, profile).findOne(key).exec())?.syncState).toBe('synced');
+
+    const held = await layer().create(serviceProvider, { ...values(serviceProvider), territory: 9 });
+    expect((await t.api('PUT', `/sproviers/${held.sp_Id}`, { token, body: { sp_Name: 'Renamed on the server' } })).status).toBe(200);
+    await layer().list(serviceProvider, { filter: { territory: 9 }, pageSize: 50 });
+    expect((await collectionOf(db, serviceProvider).findOne(held.sp_Id).exec())?.sp_Name).toBe('Renamed on the server');
+  });
+});
+
 describe('list while the store opens (a full page load of a list screen)', () => {
   /** Three providers of territory `territory` on the server, mirrored here; the first then edited
    * offline; one record saved offline; one saved offline whose upload reached the server and was
@@ -355,11 +384,15 @@ describe('list while the store opens (a full page load of a list screen)', () =>
       expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
       keys.push(body.sp_Id as string);
     }
-    await layer().list(serviceProvider, { filter: { territory } });
+    await layer(windowUser()).list(serviceProvider, { filter: { territory } });
     online = false;
-    await layer().update(serviceProvider, keys[0] as string, { sp_Name: 'Early 0 edited here' });
-    const waiting = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Early waiting', territory });
-    const uploaded = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Early uploaded', territory });
+    await layer(windowUser()).update(serviceProvider, keys[0] as string, { sp_Name: 'Early 0 edited here' });
+    const waiting = await layer(windowUser()).create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Early waiting', territory });
+    const uploaded = await layer(windowUser()).create(serviceProvider, {
+      ...values(serviceProvider),
+      sp_Name: 'Early uploaded',
+      territory,
+    });
     const body = { ...sampleBody(serviceProvider), sp_Id: uploaded.sp_Id, sp_Name: 'Early uploaded', territory };
     expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
     online = true;
@@ -369,7 +402,7 @@ describe('list while the store opens (a full page load of a list screen)', () =>
   it("online: the server's page is shown before the store is open; then this device's versions and unsent record join it, each once, and the page is stored", async () => {
     const { keys, waiting, uploaded } = await serverAndDevice(6);
     const opening = storeOpeningLater();
-    const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
+    const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: windowUser(), lists });
     const { pages, ended } = watch(
       early.listPages(serviceProvider, { filter: { territory: 6 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }),
     );
@@ -414,7 +447,7 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     const { keys, waiting, uploaded } = await serverAndDevice(5);
     online = false;
     const opening = storeOpeningLater();
-    const early = createDataLayer({ db: opening.store, http, isOnline: () => online, user: fieldUser, lists });
+    const early = createDataLayer({ db: opening.store, http, isOnline: () => online, user: windowUser(), lists });
     const { pages, ended } = watch(
       early.listPages(serviceProvider, { filter: { territory: 5 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }),
     );
@@ -455,12 +488,16 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
     const body: Record<string, unknown> = { ...sampleBody(serviceProvider), sp_Name: 'Prefetched A', territory: 7 };
     expect((await t.api('POST', '/sproviers/', { token, body })).status).toBe(201);
     online = false;
-    const waiting = await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Prefetched waiting', territory: 7 });
+    const waiting = await layer(windowUser()).create(serviceProvider, {
+      ...values(serviceProvider),
+      sp_Name: 'Prefetched waiting',
+      territory: 7,
+    });
     online = true;
 
     await prefetchPage(http, serviceProvider, query);
     expect(listCalls()).toBe(1);
-    const page = await layer().list(serviceProvider, { ...query });
+    const page = await layer(windowUser()).list(serviceProvider, { ...query });
     expect(listCalls()).toBe(1); // taken, not asked again
     expect(page.rows.map((r) => [r.sp_Name, r.syncState])).toEqual([
       ['Prefetched waiting', 'pending'],
@@ -476,7 +513,7 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
     ).toBe('synced');
     expect(waiting.syncState).toBe('pending');
 
-    await layer().list(serviceProvider, { ...query }); // once only: the next list asks afresh
+    await layer(windowUser()).list(serviceProvider, { ...query }); // once only: the next list asks afresh
     expect(listCalls()).toBe(2);
   });
 

@@ -17,7 +17,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { profile, serverEntities } from '../../../schemas/index';
-import { NO_ORGANISATION, ownerPath, type Actor } from '../../../schemas/scope';
+import { hasCaseload, ownerPath, type Actor } from '../../../schemas/scope';
 import type { Db, Queryable } from '../../db/index';
 import { keyExpression } from './organisation';
 
@@ -38,9 +38,8 @@ const CHANNEL = 'icrs_changes';
 /** Rank of a client in the caseload: nearest first (docs/decisions.md "The caseload"). */
 export const RANKS = { pinned: 0, assigned: 1, territory: 2 } as const;
 
-/** True when the device of `user` mirrors a caseload instead of its organisation's window: the
- * field workers (role 3) of an organisation (docs/decisions.md "The caseload"). */
-export const hasCaseload = (user: Actor): boolean => user.role === 3 && user.location !== NO_ORGANISATION;
+/** A caseload device: schemas/scope.ts, shared with the device's data layer. */
+export { hasCaseload };
 
 /** The offline entities of client data, the client first: what a caseload's clients bring. */
 export const caseloadEntities = (): EntityShape[] => serverEntities.filter((e) => e.offline && isClientData(e));

@@ -6,7 +6,8 @@ import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey, pendingRemovals } f
 import { duplicateMatch, foldName, type DuplicateQuery } from '../../../schemas/duplicates';
 import { profile, profileImage } from '../../../schemas/index';
 import type { Ctx } from './context';
-import { isPending, plain, writeSynced, type DocData } from './docs';
+import { readWrite } from './read';
+import { isPending, plain, syncedDoc, writeSynced, type DocData } from './docs';
 import { checkImages, storeImagesOffline } from './images';
 import { isNetworkError, putProfileImage } from '../http';
 import type { DuplicateClient, ImageInput, UploadProgress } from './types';
@@ -110,10 +111,12 @@ export async function saveProfileImages(
  * answered from the store, where files waiting for the upload (and removals) are too. */
 export async function listProfileFiles(ctx: Ctx, key: string): Promise<DocData[]> {
   const collection = ctx.collection(profileImage);
+  let served: DocData[] = [];
   if (ctx.isOnline() && (await profileOnServer(ctx, key))) {
     try {
       const rows = (await ctx.http.get<Record<string, unknown>[]>(`/profile/images/${encodeURIComponent(key)}`, { silent: true })).data;
-      await writeSynced(ctx.db, profileImage, rows);
+      served = rows.map((row) => syncedDoc(profileImage, row));
+      await writeSynced(ctx.db, profileImage, rows, readWrite(ctx, profileImage));
       const kinds = new Set(rows.map((row) => String(row.img_for)));
       const gone = (await collection.find({ selector: { prof_Id: key } }).exec()).filter(
         (doc) => !isPending(plain(doc)) && !kinds.has(String(plain(doc).img_for)),
@@ -123,7 +126,10 @@ export async function listProfileFiles(ctx: Ctx, key: string): Promise<DocData[]
       if (!isNetworkError(error)) throw error;
     }
   }
-  return (await collection.find({ selector: { prof_Id: key } }).exec()).map(plain);
+  const held = (await collection.find({ selector: { prof_Id: key } }).exec()).map(plain);
+  // Files of a client this device does not keep (outside its caseload) were not written: as served.
+  const heldKinds = new Set(held.map((doc) => String(doc.img_for)));
+  return [...held, ...served.filter((doc) => !heldKinds.has(String(doc.img_for)))];
 }
 
 // ------------------------------------------------------------------------------------------

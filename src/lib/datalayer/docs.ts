@@ -209,6 +209,9 @@ export async function compareAndSet(
 export interface WriteSyncedOptions {
   /** The rows answer a save of this very device: they replace its pending copy. */
   replacePending?: boolean;
+  /** Only rows the device holds already are written (a read online on a device that mirrors
+   * the entity by members: schemas/scope.ts `mirrorsByMembers`). */
+  heldOnly?: boolean;
 }
 
 /**
@@ -226,6 +229,7 @@ export async function writeSynced(
   const docs = rows.map((row) => syncedDoc(entity, row));
   await compareAndSet(collectionOf(db, entity), docs, (stored, doc) => {
     const live = stored && !stored._deleted ? (stored as DocData) : undefined;
+    if (!live && options.heldOnly === true) return { kind: 'keep' };
     if (live && ((!replace && isPending(live)) || unchanged(live, doc))) return { kind: 'keep' };
     return { kind: 'write', document: storedDoc(doc, stored) };
   });

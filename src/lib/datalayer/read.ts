@@ -10,8 +10,9 @@
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import { map, Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
+import { mirrorsByMembers } from '../../../schemas/scope';
 import { hasRowApi, type Ctx, type Opening } from './context';
-import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData } from './docs';
+import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData, type WriteSyncedOptions } from './docs';
 import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
 import { peekPrefetched, takePrefetched } from './prefetch';
 import { getPage, getRecord, isNetworkError, type Page } from '../http';
@@ -94,7 +95,7 @@ async function listInto(opening: Opening, entity: EntityShape, query: ListQuery,
   }
   if (!opening.now()) show(serverPage(entity, page));
   show(withPending(entity, page, await pending));
-  await writeSynced((await opening.ctx).db, entity, page.rows);
+  await writeSynced((await opening.ctx).db, entity, page.rows, readWrite(opening, entity));
 }
 
 /**
@@ -134,9 +135,21 @@ async function getRemote(ctx: Ctx, entity: EntityShape, key: string): Promise<Do
     await (await collection.findOne(key).exec())?.remove();
     return null;
   }
-  await writeSynced(ctx.db, entity, [row]);
+  await writeSynced(ctx.db, entity, [row], readWrite(ctx, entity));
   const doc = await collection.findOne(key).exec();
-  return doc ? plain(doc) : null;
+  // Not kept on this device (outside its caseload): the server's copy, as read.
+  return doc ? plain(doc) : syncedDoc(entity, row);
+}
+
+/**
+ * How a row read online is written on the device: a device mirroring `entity` by members (a
+ * field worker's caseload and directory) only refreshes the rows it holds, since the server
+ * tells it of its members' departures only: a client read online outside the caseload would
+ * otherwise stay on the device for good (docs/offline-contract.md "The caseload").
+ */
+export function readWrite(remote: Pick<Ctx, 'user'>, entity: EntityShape): WriteSyncedOptions {
+  const user = remote.user();
+  return { heldOnly: user !== null && mirrorsByMembers(user, entity) };
 }
 
 /** The record by key. A pending local copy is answered as it is: it is the newest version. */
