@@ -17,6 +17,7 @@
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { profile, serverEntities } from '../../../schemas/index';
+import type { CaseloadFigures } from '../../../schemas/caseload';
 import { hasCaseload, ownerPath, type Actor } from '../../../schemas/scope';
 import type { Db, Queryable } from '../../db/index';
 import { keyExpression } from './organisation';
@@ -247,26 +248,7 @@ export async function reconcileCaseload(db: Db, user: { userId: string; location
   });
 }
 
-/** A caseload's figures: what a device holds of it, and what is left out. */
-export interface CaseloadFigures {
-  /** The clients the device mirrors (within the bound). */
-  clients: number;
-  /** The clients the caseload rule takes in, before the bound. */
-  candidates: number;
-  /** Clients of the caseload left out by the bound. */
-  overflow: number;
-  bound: number;
-  /** Of `clients`: pinned, assigned, and of the territories only. */
-  pinned: number;
-  assigned: number;
-  territory: number;
-  /** Clients of the organisation (not erased) not on the device. */
-  outside: number;
-  /** Rows of the device's client tables those clients bring. */
-  rows: number;
-  /** Estimated megabytes of those rows on the device. */
-  megabytes: number;
-}
+export type { CaseloadFigures };
 
 /**
  * What a row of client data costs on a device, as a multiple of its size in the database: the

@@ -11,19 +11,9 @@ import { useDb } from '../../lib/db/context';
 import type { HttpClient } from '../../lib/datalayer/types';
 import { can } from '../../lib/permissions';
 import { getUser } from '../../lib/session';
+import type { CaseloadFigures } from '../../../schemas/caseload';
 
-export interface CaseloadFigures {
-  clients: number;
-  candidates: number;
-  overflow: number;
-  bound: number;
-  pinned: number;
-  assigned: number;
-  territory: number;
-  outside: number;
-  rows: number;
-  megabytes: number;
-}
+export type { CaseloadFigures };
 
 export interface CaseloadStatus {
   /** True when this user's devices mirror a caseload (a field worker), else the organisation's. */

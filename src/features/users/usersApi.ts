@@ -7,6 +7,7 @@ import { api } from '../../lib/api';
 import { listParams } from '../../../schemas/listQuery';
 import type { ListQuery, ListResult } from '../../lib/datalayer';
 import { getUser, getToken, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
+import type { CaseloadFigures } from '../../../schemas/caseload';
 
 export type UserRow = RowOf<typeof userEntity>;
 export { userEntity };
@@ -71,19 +72,7 @@ export function temporaryPassword(): string {
 /** How long the caseload's figures may take before the screen says they could not be read. */
 export const CASELOAD_REQUEST_BOUND_MS = 20_000;
 
-/** A caseload's figures (GET /api/caseload/users/{id}; docs/api.md "Caseload"). */
-export interface CaseloadFigures {
-  clients: number;
-  candidates: number;
-  overflow: number;
-  bound: number;
-  pinned: number;
-  assigned: number;
-  territory: number;
-  outside: number;
-  rows: number;
-  megabytes: number;
-}
+export type { CaseloadFigures };
 
 export interface CaseloadStatus {
   /** True when the user's devices mirror a caseload (a field worker), else their organisation's. */
