@@ -188,7 +188,10 @@ async function expectExactlyOnceAndEmpty(titles = new Map<string, string>()) {
 
 // --- tests -----------------------------------------------------------------------------------
 
-describe('upload under faults', () => {
+// Each case uploads several times through faults, and the cases count the server's rows of all
+// the cases before them: one cut short by a timeout fails every later one. 120 s each: a loaded
+// CI took 31 s for the first (13 s alone), past Vitest's default of 30.
+describe('upload under faults', { timeout: 120_000 }, () => {
   it('random 500s and lost answers: repeated uploads store every record exactly once', async () => {
     db = await openTestDb();
     const records = await seedGraph(10);
