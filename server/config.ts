@@ -254,6 +254,15 @@ export interface Setting<K extends keyof Config = keyof Config> {
 
 const setting = <K extends keyof Config>(row: Setting<K>) => row;
 
+/** A database timeout in milliseconds, from 1 ms to an hour. */
+const dbTimeout = <K extends 'statementTimeoutMs' | 'connectTimeoutMs' | 'idleInTransactionTimeoutMs'>(name: string, fallback: number) =>
+  setting<K>({
+    names: [name],
+    default: String(fallback),
+    allowed: `milliseconds from 1 to ${HOUR_MS}`,
+    read: (env) => integer(name, env[name], fallback, 1, HOUR_MS, 'milliseconds'),
+  });
+
 /** The whole configuration, one row per Config field, in the README's order. */
 export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   port: setting({
@@ -314,34 +323,9 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
     allowed: 'a folder',
     read: (env) => path.resolve(env.STATIC_DIR ?? 'dist'),
   }),
-  statementTimeoutMs: setting({
-    names: ['DB_STATEMENT_TIMEOUT_MS'],
-    default: String(DEFAULT_DB_TIMEOUTS.statementTimeoutMs),
-    allowed: `milliseconds from 1 to ${HOUR_MS}`,
-    read: (env) =>
-      integer('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, DEFAULT_DB_TIMEOUTS.statementTimeoutMs, 1, HOUR_MS, 'milliseconds'),
-  }),
-  connectTimeoutMs: setting({
-    names: ['DB_CONNECT_TIMEOUT_MS'],
-    default: String(DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
-    allowed: `milliseconds from 1 to ${HOUR_MS}`,
-    read: (env) =>
-      integer('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_TIMEOUTS.connectTimeoutMs, 1, HOUR_MS, 'milliseconds'),
-  }),
-  idleInTransactionTimeoutMs: setting({
-    names: ['DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'],
-    default: String(DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
-    allowed: `milliseconds from 1 to ${HOUR_MS}`,
-    read: (env) =>
-      integer(
-        'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
-        env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-        DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs,
-        1,
-        HOUR_MS,
-        'milliseconds',
-      ),
-  }),
+  statementTimeoutMs: dbTimeout('DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.statementTimeoutMs),
+  connectTimeoutMs: dbTimeout('DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.connectTimeoutMs),
+  idleInTransactionTimeoutMs: dbTimeout('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs),
   trustProxy: setting({
     names: ['TRUST_PROXY'],
     default: '(off)',
