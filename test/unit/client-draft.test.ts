@@ -2,7 +2,7 @@
 // over a draft that changed other steps shows the whole draft, so that its save loses nothing
 // (docs/decisions.md "A section edit never hides a draft").
 import { describe, expect, it } from 'vitest';
-import { changedSteps, freshRegistration, type StoredClient } from '../../src/features/clients/registration';
+import { changedSteps, freshClientDraft, type StoredClient } from '../../src/features/clients/clientDraft';
 
 const stored: StoredClient = {
   profile: { prof_Id: 'p1', firstName: 'Amani', lastName: 'Kahindo', address: 'Goma', updatedAt: '2026-01-01T00:00:00.000Z' },
@@ -11,11 +11,11 @@ const stored: StoredClient = {
 
 describe('the steps a client draft changed', () => {
   it('are none for the client as stored', () => {
-    expect(changedSteps(freshRegistration(stored, 'p1'), stored)).toEqual([]);
+    expect(changedSteps(freshClientDraft(stored, 'p1'), stored)).toEqual([]);
   });
 
   it('are the identity and the record changed, in the form order', () => {
-    const reg = freshRegistration(stored, 'p1');
+    const reg = freshClientDraft(stored, 'p1');
     const changed = {
       ...reg,
       identity: { ...reg.identity, address: 'Bukavu' },
@@ -25,7 +25,7 @@ describe('the steps a client draft changed', () => {
   });
 
   it('count a record added or left out, the services, and files picked or removed', () => {
-    const reg = freshRegistration(stored, 'p1');
+    const reg = freshClientDraft(stored, 'p1');
     const changed = { ...reg, included: ['skills' as const], bsp: { appr: [], orgHelp: [{ tbl_Id: 1 }] }, removeFiles: [] };
     expect(changedSteps(changed, stored)).toEqual(['services', 'skills', 'social']);
     expect(changedSteps(reg, stored, 1)).toEqual(['files']);

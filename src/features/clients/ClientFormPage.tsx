@@ -44,7 +44,7 @@ import { BasicServicesStep } from './BasicServicesStep';
 import { ClientSections, fileSlots } from './ClientSections';
 import { clientPath, CLIENTS_PATH } from './paths';
 import { PossibleDuplicates, useDuplicates } from './PossibleDuplicates';
-import { changedSteps, firstInvalidStep, stepProblems, useRegistration, type Registration, type StoredClient } from './registration';
+import { changedSteps, firstInvalidStep, stepProblems, useClientDraft, type ClientDraft, type StoredClient } from './clientDraft';
 import { ProfileNotSaved, saveClient, type PartFailure, type SavePart } from './saveClient';
 import {
   IDENTITY_FIELDS,
@@ -63,7 +63,7 @@ import { recordsSettled, storedRecord, useClient, useClientFiles } from './useCl
 type Touched = Record<string, boolean>;
 
 /** Messages of a step's fields: shown once a field was left, or the step was tried. */
-function stepErrors(reg: Registration, step: StepId, touched: Touched, tried: boolean, ctx: DisplayContext): Record<string, string> {
+function stepErrors(reg: ClientDraft, step: StepId, touched: Touched, tried: boolean, ctx: DisplayContext): Record<string, string> {
   const entity = step === 'identity' ? profile : isSubPart(step) ? SUB_RECORDS[step] : null;
   if (!entity) return {};
   const out: Record<string, string> = {};
@@ -76,7 +76,7 @@ function stepErrors(reg: Registration, step: StepId, touched: Touched, tried: bo
 }
 
 /** The API values of the profile (its identity and BspData) and of each included record. */
-function valuesOf(reg: Registration) {
+function valuesOf(reg: ClientDraft) {
   const profileValues = { ...validateValues(profile, reg.identity).values, BspData: reg.bsp };
   const records: Partial<Record<SubPart, Record<string, unknown>>> = {};
   for (const part of reg.included)
@@ -120,7 +120,7 @@ function FileProgress({ sending, ctx }: { sending: { slot: string; sent: number 
  * no draft was restored). Once on, it stays on until the draft is discarded, so a step put back
  * by hand does not switch the screen under the worker.
  */
-function useWholeDraft(asked: StepId | null, openedWith: StoredClient | null, reg: Registration, pickedFiles: number) {
+function useWholeDraft(asked: StepId | null, openedWith: StoredClient | null, reg: ClientDraft, pickedFiles: number) {
   const [base] = useState(openedWith);
   const [latched, setLatched] = useState(false);
   const elsewhere = asked && base ? changedSteps(reg, base, pickedFiles).some((s) => s !== asked) : false;
@@ -148,7 +148,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const navigate = useNavigate();
   const storeSave = useStoreSave();
   const user = useSessionUser();
-  const { reg, setReg, files, setFiles, restored, close, discard } = useRegistration(stored, editedId, initialStep);
+  const { reg, setReg, files, setFiles, restored, close, discard } = useClientDraft(stored, editedId, initialStep);
   const [touched, setTouched] = useState<Touched>({});
   const [tried, setTried] = useState<Set<StepId>>(new Set());
   const [saving, setSaving] = useState(false);

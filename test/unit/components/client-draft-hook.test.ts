@@ -1,18 +1,18 @@
 // @vitest-environment jsdom
-// The client form's draft (useRegistration) keeps the last keystrokes when the form closes for
+// The client form's draft (useClientDraft) keeps the last keystrokes when the form closes for
 // another screen of the app, before its pause has passed, as EntityForm's drafts do.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, createElement, useEffect } from 'react';
 import { loadDraft } from '../../../src/components/entity';
-import { registrationKey, useRegistration, type Registration } from '../../../src/features/clients/registration';
+import { clientDraftKey, useClientDraft, type ClientDraft } from '../../../src/features/clients/clientDraft';
 import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
 import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
 import { render } from './render';
 
-const form: { change?: (update: (current: Registration) => Registration) => void } = {};
+const form: { change?: (update: (current: ClientDraft) => ClientDraft) => void } = {};
 
 function Form() {
-  const { setReg } = useRegistration(null, null);
+  const { setReg } = useClientDraft(null, null);
   useEffect(() => {
     form.change = setReg;
   }, [setReg]);
@@ -33,6 +33,6 @@ describe('the client form draft', () => {
     const rendered = await render(createElement(Form));
     await act(async () => form.change?.((current) => ({ ...current, identity: { ...current.identity, firstName: 'Amani' } })));
     await rendered.unmount(); // another screen, sooner than the draft's pause
-    expect(loadDraft(registrationKey(null))?.values).toMatchObject({ identity: { firstName: 'Amani' } });
+    expect(loadDraft(clientDraftKey(null))?.values).toMatchObject({ identity: { firstName: 'Amani' } });
   });
 });

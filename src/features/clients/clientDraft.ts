@@ -25,7 +25,7 @@ import {
   type SubPart,
 } from './steps';
 
-export interface Registration {
+export interface ClientDraft {
   profId: string;
   /** Index in STEPS of the step shown, and of the furthest one reached. */
   step: number;
@@ -83,8 +83,8 @@ function bspOf(value: unknown): BspData {
   return { appr: Array.isArray(v?.appr) ? v.appr : [], orgHelp: Array.isArray(v?.orgHelp) ? v.orgHelp : [] };
 }
 
-/** A new registration, or an edit of `stored` opened at `step`. */
-export function freshRegistration(stored: StoredClient | null, profId = uuidv7(), step: StepId = 'identity'): Registration {
+/** A new draft (an empty form), or an edit of `stored` opened at `step`. */
+export function freshClientDraft(stored: StoredClient | null, profId = uuidv7(), step: StepId = 'identity'): ClientDraft {
   const at = Math.max(0, STEPS.indexOf(step));
   return {
     profId,
@@ -102,13 +102,13 @@ export function freshRegistration(stored: StoredClient | null, profId = uuidv7()
 }
 
 /**
- * The steps where a registration differs from `stored` as it is now (the files step when files
+ * The steps where a draft differs from `stored` as it is now (the files step when files
  * are picked or removed). A section edit opened over a draft that changed other steps opens the
  * whole draft instead, since a section's save clears the draft (docs/decisions.md "A section
  * edit never hides a draft").
  */
-export function changedSteps(reg: Registration, stored: StoredClient, pickedFiles = 0): StepId[] {
-  const fresh = freshRegistration(stored, reg.profId);
+export function changedSteps(reg: ClientDraft, stored: StoredClient, pickedFiles = 0): StepId[] {
+  const fresh = freshClientDraft(stored, reg.profId);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const out: StepId[] = [];
   if (!same(reg.identity, fresh.identity)) out.push('identity');
@@ -121,9 +121,9 @@ export function changedSteps(reg: Registration, stored: StoredClient, pickedFile
   return out;
 }
 
-function versionsOf(stored: StoredClient | null): Registration['basedOn'] {
+function versionsOf(stored: StoredClient | null): ClientDraft['basedOn'] {
   if (!stored) return {};
-  const out: Registration['basedOn'] = {};
+  const out: ClientDraft['basedOn'] = {};
   const version = (row: Readonly<Record<string, unknown>> | null | undefined) =>
     typeof row?.updatedAt === 'string' ? row.updatedAt : undefined;
   const own = version(stored.profile);
@@ -135,8 +135,8 @@ function versionsOf(stored: StoredClient | null): Registration['basedOn'] {
   return out;
 }
 
-function isRegistration(value: unknown): value is Registration {
-  const v = value as Partial<Registration> | null;
+function isClientDraft(value: unknown): value is ClientDraft {
+  const v = value as Partial<ClientDraft> | null;
   return (
     typeof v === 'object' &&
     v !== null &&
@@ -148,12 +148,12 @@ function isRegistration(value: unknown): value is Registration {
   );
 }
 
-export function registrationKey(profId: string | null): string {
+export function clientDraftKey(profId: string | null): string {
   return draftKey('client', profId);
 }
 
 /** Problems of one step, by field name (the server's rules, as EntityForm checks them). */
-export function stepProblems(reg: Registration, step: StepId): Record<string, Problem> {
+export function stepProblems(reg: ClientDraft, step: StepId): Record<string, Problem> {
   if (step === 'identity') return validateValues(profile, reg.identity).problems;
   if ((SUB_PARTS as readonly string[]).includes(step)) {
     const part = step as SubPart;
@@ -163,7 +163,7 @@ export function stepProblems(reg: Registration, step: StepId): Record<string, Pr
 }
 
 /** The first step with a problem, if any. */
-export function firstInvalidStep(reg: Registration): StepId | null {
+export function firstInvalidStep(reg: ClientDraft): StepId | null {
   return STEPS.find((step) => Object.keys(stepProblems(reg, step)).length > 0) ?? null;
 }
 
@@ -172,28 +172,28 @@ interface Restored {
 }
 
 /**
- * The registration and its files, restored from the draft when there is one (for an edit, only
+ * The form's values and files, restored from the draft when there is one (for an edit, only
  * a draft of the same client), written back while it changes. `stored` is the client being
  * edited (null for a new one); `initialStep` where an edit opens.
  */
-export function useRegistration(stored: StoredClient | null, editedId: string | null, initialStep?: StepId) {
-  const key = registrationKey(editedId);
+export function useClientDraft(stored: StoredClient | null, editedId: string | null, initialStep?: StepId) {
+  const key = clientDraftKey(editedId);
   const [restored] = useState<Restored | null>(() => {
     const draft = loadDraft(key);
-    return draft && isRegistration(draft.values) ? { savedAt: draft.savedAt } : null;
+    return draft && isClientDraft(draft.values) ? { savedAt: draft.savedAt } : null;
   });
-  const [reg, setReg] = useState<Registration>(() => {
+  const [reg, setReg] = useState<ClientDraft>(() => {
     const draft = loadDraft(key);
-    if (draft && isRegistration(draft.values)) {
+    if (draft && isClientDraft(draft.values)) {
       const values = draft.values;
       return initialStep ? { ...values, step: STEPS.indexOf(initialStep) } : values;
     }
-    return freshRegistration(stored, editedId ?? undefined, initialStep);
+    return freshClientDraft(stored, editedId ?? undefined, initialStep);
   });
   const [picked, setPicked] = useState<ImageInput[]>([]);
   const [filesLoaded, setFilesLoaded] = useState(false);
   const closed = useRef(false);
-  const baseline = useRef(JSON.stringify(freshRegistration(stored, reg.profId, STEPS[reg.step])));
+  const baseline = useRef(JSON.stringify(freshClientDraft(stored, reg.profId, STEPS[reg.step])));
 
   // Files picked before a reload come back from the drafts' database.
   useEffect(() => {
@@ -252,7 +252,7 @@ export function useRegistration(stored: StoredClient | null, editedId: string | 
     clearDraft(key);
     void clearDraftFiles(key);
     setPicked([]);
-    setReg(freshRegistration(stored, editedId ?? undefined, initialStep));
+    setReg(freshClientDraft(stored, editedId ?? undefined, initialStep));
   };
 
   return { reg, setReg, files, setFiles, filesLoaded, restored, close, discard };
