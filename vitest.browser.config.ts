@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
     environment: 'node',
+    // A failed test prints what its pages showed (test/helpers/failure-report.ts).
+    setupFiles: ['test/helpers/browser-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
     pool: 'forks',

@@ -1,6 +1,7 @@
 // Headless Chromium for the browser tests (playwright-core drives the system Chromium).
 // One browser per test file, a fresh context (empty storage) per test.
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { watchPage } from './failure-report';
 import { startTestServer, type TestServer, type TestUser } from './server';
 
 export const CHROMIUM_ARGS = [
@@ -47,6 +48,7 @@ export async function newPage(browser: Browser, options: PageOptions): Promise<T
       if (!localStorage.getItem('lang')) localStorage.setItem('lang', lang);
     }, options.lang);
   }
+  context.on('page', watchPage);
   const page = await context.newPage();
   return { context, page };
 }
