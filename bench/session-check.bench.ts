@@ -1,4 +1,4 @@
-// The cost of reading the session's user row for every request on PostgreSQL (docs/decisions.md
+// The cost of reading the session's user row for every request on PostgreSQL (docs/adr/0004-sessions-across-processes.md
 // "A signed-out session is refused everywhere at once") against keeping it 2 s as before: two
 // servers on PostgreSQL with the same BENCH_ROWS rows (default 2,000) per main table, one reading
 // per request (the default), one keeping rows KEEP_MS; autocannon in a process of its own on two

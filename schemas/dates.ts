@@ -1,7 +1,7 @@
 // Dates that mean what they say: the range a date field declares (`range` in schemas/entities,
 // define.ts DateRange) turned into its first and last allowed days. One rule for the device's
 // forms (src/components/entity/validation.ts, offline too) and the server's writes
-// (server/lib/records/dates.ts), docs/decisions.md "Dates that mean what they say".
+// (server/lib/records/dates.ts), docs/adr/0042-date-ranges.md "Dates that mean what they say".
 import type { EntityShape } from './define.ts';
 
 /** 'YYYY-MM-DD' of a day. */

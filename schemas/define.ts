@@ -25,7 +25,7 @@ export const LOOKUP_KEYS = [
 export type LookupKey = (typeof LOOKUP_KEYS)[number];
 
 /** Lists whose items have a natural order (levels): offered in the list's own order, the one its
- * administrator keeps, not alphabetically (docs/decisions.md "Lists in their natural order"). */
+ * administrator keeps, not alphabetically (docs/adr/0048-first-day-screens.md "Lists in their natural order"). */
 export const ORDERED_LOOKUPS: readonly LookupKey[] = ['educationLevel'];
 
 /** Any UUID in canonical lower-case form. Keys are UUIDv7 (ids.ts), but a v4 from another

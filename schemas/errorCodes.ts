@@ -1,6 +1,6 @@
 // The `code` of every error answer the server sends ({statusCode, error, code, message, …},
 // docs/api.md), the same in every language. Server and app decide on these codes; the message
-// beside them is for people only (docs/decisions.md "Error codes, not texts").
+// beside them is for people only (docs/adr/0039-code-layout.md "Error codes, not texts").
 
 export const ERROR_CODES = [
   'auth.badCredentials',

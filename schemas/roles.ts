@@ -9,7 +9,7 @@ const ALL: readonly Role[] = ROLES;
 const except = (...excluded: Role[]): readonly Role[] => ROLES.filter((r) => !excluded.includes(r));
 
 /** Who records service providers: the roles that edit them, field workers included, because
- * providers are found in the field, offline (issue 10 §7, docs/decisions.md). The add menu, the
+ * providers are found in the field, offline (docs/adr/0005-role-matrix.md "Who adds service providers"). The add menu, the
  * add screen, the data layer and POST /sproviers/ all follow this one list. */
 const PROVIDER_EDITORS: readonly Role[] = [1, 3, 4, 5, 6, 7];
 
@@ -64,7 +64,7 @@ export const PERMISSIONS = {
   'lists.write': [1],
   'stats.read': ALL,
   // Programme-wide figures: counts, charts and reports of every organisation, whatever the
-  // user's own organisation (schemas/scope.ts figuresScope; docs/decisions.md "Programme-wide
+  // user's own organisation (schemas/scope.ts figuresScope; docs/adr/0041-programme-wide-readers.md "Programme-wide
   // readers"). Figures only: role 2 reads no client record (profiles.read, referrals.read).
   'stats.programme': [1, 2],
   'serviceProviders.read': [1, 3, 4, 5, 6, 7],

@@ -81,7 +81,7 @@ export function ownerPath(entity: EntityShape): OwnerPath | undefined {
  * The column of a sub-record (an entity owned through its parent) holding its organisation: a
  * copy of its root's owner that the server keeps (server/lib/records/organisation.ts), so that
  * the scope, the pull feed and its first page read it from the row's own index instead of
- * through its parents (docs/decisions.md "Sub-records carry their organisation"). Not a
+ * through its parents (docs/adr/0016-subrecord-organisation.md "Sub-records carry their organisation"). Not a
  * declared field: never shown, exported, audited or taken from a client.
  */
 export const ORGANISATION_COLUMN = 'organisation';
@@ -123,7 +123,7 @@ export function recordScope(actor: Actor, entity: EntityShape, mode: ScopeMode):
  * Which records of `entity` the actor's figures count (dashboard tiles, charts, reports): every
  * organisation's for a programme-wide reader (`stats.programme`: roles 1 and 2), else the
  * records the actor may read. A count is not a record: it never lets anyone read one
- * (docs/decisions.md "Programme-wide readers").
+ * (docs/adr/0041-programme-wide-readers.md "Programme-wide readers").
  */
 export function figuresScope(actor: Actor, entity: EntityShape): RecordScope {
   return can(actor.role, 'stats.programme') ? 'all' : recordScope(actor, entity, 'read');
@@ -147,7 +147,7 @@ export function mirrorScope(actor: Actor, entity: EntityShape): RecordScope {
 }
 
 /** True when the device of `actor` mirrors a caseload instead of its organisation's window: the
- * field workers (role 3) of an organisation (docs/decisions.md "The caseload"). */
+ * field workers (role 3) of an organisation (docs/adr/0017-caseload.md "The caseload"). */
 export const hasCaseload = (actor: Actor): boolean => actor.role === 3 && actor.location !== NO_ORGANISATION;
 
 /**

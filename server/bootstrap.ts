@@ -75,7 +75,7 @@ export function firstPasswordFile(config: Config, firstAdmin: FirstAdmin | undef
 
 /** Deletes the first-password file once the administrator it names has chosen a password of
  * their own: the password in it no longer opens anything, and a file holding a password must
- * not outlive its use (docs/decisions.md "A quiet terminal"). A file naming another user stays. */
+ * not outlive its use (docs/adr/0044-quiet-terminal.md "A quiet terminal"). A file naming another user stays. */
 export function forgetFirstPassword(file: string | undefined, userName: string): boolean {
   if (!file) return false;
   let text: string;

@@ -312,7 +312,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<K> } = {
   logLevel: setting({
     names: ['LOG_LEVEL'],
     // Warnings and errors only by default: one JSON line per request (info) would scroll the
-    // start-up lines away (docs/decisions.md "A quiet terminal"); LOG_LEVEL=info brings it back.
+    // start-up lines away (docs/adr/0044-quiet-terminal.md "A quiet terminal"); LOG_LEVEL=info brings it back.
     default: 'warn',
     allowed: LOG_LEVELS.join(', '),
     read: (env) => oneOf('LOG_LEVEL', env.LOG_LEVEL, 'warn', LOG_LEVELS),

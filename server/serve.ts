@@ -78,7 +78,7 @@ export async function serve(config: Config, options: BuildOptions = {}): Promise
 
 /**
  * What a person at the terminal needs once the server listens, written whatever LOG_LEVEL says:
- * where the app is, how to sign in, and where the request log went (docs/decisions.md "A quiet
+ * where the app is, how to sign in, and where the request log went (docs/adr/0044-quiet-terminal.md "A quiet
  * terminal"). The first password's file path, never the password: standard output ends up in
  * container and service logs.
  */

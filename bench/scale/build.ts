@@ -74,7 +74,7 @@ async function builtMark(size: number): Promise<string | undefined> {
  * The tables, indexes and triggers as the server makes them (its migrations, the newer ones on a
  * database built before) and its first administrator; answers the seconds taken. Without the
  * server's statement timeout (15 s): a migration on a million rows takes longer (an upgrade of a
- * large database needs DB_STATEMENT_TIMEOUT_MS raised for `npm run migrate`, docs/decisions.md).
+ * large database needs DB_STATEMENT_TIMEOUT_MS raised for `npm run migrate`, ADR-0014 "Time limits, all settings with defaults").
  */
 async function migrateScaleDatabase(size: number): Promise<number> {
   const started = performance.now();

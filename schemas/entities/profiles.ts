@@ -56,9 +56,9 @@ export const profile = defineEntity({
   rest: '/profile',
   offline: true,
   upload: { order: 7, errorTitle: 'Save Prof basic Error', updateOnDuplicate: true },
-  // 1: `disability` became optional, a yes/no question left unanswered (docs/decisions.md
+  // 1: `disability` became optional, a yes/no question left unanswered (docs/adr/0045-three-state-booleans.md
   // "Yes/no questions have three states"); stored documents keep their value as they are.
-  // 2: `assignedTo` added, optional (docs/decisions.md "The caseload"); kept as they are.
+  // 2: `assignedTo` added, optional (docs/adr/0017-caseload.md "The caseload"); kept as they are.
   rxVersion: 2,
   access: profileAccess,
   owner: { field: 'location', reads: 'own' },
@@ -85,7 +85,7 @@ export const profile = defineEntity({
     middleName: text(100, { personal: true }),
     lastName: f.string({ required: true, minLength: 1, maxLength: 100, personal: true }),
     sex: f.enum({ required: true, values: ['F', 'M'], names: ['female', 'male'] }),
-    /** Not in the future, nor over 120 years ago (docs/decisions.md "Dates that mean what they say"). */
+    /** Not in the future, nor over 120 years ago (docs/adr/0042-date-ranges.md "Dates that mean what they say"). */
     birthDate: f.date({ personal: true, range: { pastYears: 120, futureYears: 0 } }),
     phone: { ...phone(), personal: true },
     territory: f.lookup({ required: true, list: 'territory' }),
@@ -94,7 +94,7 @@ export const profile = defineEntity({
     householdSize: f.integer({ minimum: 1, maximum: 50 }),
     educationLevel: f.lookup({ list: 'educationLevel' }),
     /** A yes/no question: unanswered (null), yes or no; stored `false` values of before are read
-     * as "no" (docs/decisions.md "Yes/no questions have three states"). */
+     * as "no" (docs/adr/0045-three-state-booleans.md "Yes/no questions have three states"). */
     disability: f.boolean(),
     disabilityDetail: text(500, { personal: true }),
     /** The client agreed to the keeping of their data; the form will not save without an answer. */

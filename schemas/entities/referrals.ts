@@ -98,7 +98,7 @@ const historySchema = {
 } as const;
 
 /** A referral happened: not after today, nor over 10 years ago; its follow-up may be planned up
- * to 5 years on (docs/decisions.md "Dates that mean what they say"). */
+ * to 5 years on (docs/adr/0042-date-ranges.md "Dates that mean what they say"). */
 const REFERRAL_DATE = { pastYears: 10, futureYears: 0 } as const;
 const FOLLOW_UP_DATE = { pastYears: 10, futureYears: 5 } as const;
 

@@ -246,7 +246,7 @@ $$`);
     },
   },
   {
-    // Sub-records carry their organisation (docs/decisions.md "Sub-records carry their
+    // Sub-records carry their organisation (docs/adr/0016-subrecord-organisation.md "Sub-records carry their
     // organisation", server/lib/records/organisation.ts): the column, filled from the parent
     // chain (one UPDATE per table), the triggers keeping it, the departures a move leaves for the
     // devices of the organisation left, and the indexes of the scope and the pull feed. The
@@ -274,7 +274,7 @@ $$`);
     up: createListIndexes,
   },
   {
-    // A client's disability is a yes/no question with three states (docs/decisions.md "Yes/no
+    // A client's disability is a yes/no question with three states (docs/adr/0045-three-state-booleans.md "Yes/no
     // questions have three states"): NULL is "not answered"; the rows stored keep their value.
     id: '0026-tri-state-answers',
     up: sql(`
@@ -285,7 +285,7 @@ $$`);
   {
     // Change events name the organisation of every row of organisation data (a sub-record its
     // client's) and the user of a user's change, so that a stream wakes only for what its user
-    // may read, and a sign-in only its own user's streams (docs/decisions.md "Change events name
+    // may read, and a sign-in only its own user's streams (docs/adr/0015-sync-and-pull.md "Change events name
     // their organisation"). New databases got the row triggers from 0004; this swaps the older ones.
     id: '0028-scoped-change-events',
     up: async (tx) => {

@@ -2,7 +2,7 @@
 // own: a second process opening the folder works on its own copy in memory and writes over the
 // first one's files, so the running server never sees what the second wrote (issue 10 §8).
 //
-// The lock is one the operating system releases when its holder dies (docs/decisions.md "The
+// The lock is one the operating system releases when its holder dies (docs/adr/0014-database-and-migrations.md "The
 // data folder's lock"): a listening socket named after the folder. Binding the name fails with
 // EADDRINUSE while a live process holds it; the kernel frees it when the holder's descriptors
 // close — on exit, on SIGKILL, on a power cut, and already while the dead holder is a zombie

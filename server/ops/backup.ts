@@ -1,5 +1,5 @@
 // `npm run backup` (scripts/backup.ts): one file per backup, named with its UTC time and the
-// schema version it holds (docs/decisions.md "Backups"), encrypted with age under the operator's
+// schema version it holds (docs/adr/0037-backups.md "Backups"), encrypted with age under the operator's
 // key unless --plain (ops/encryption.ts; docs/security.md "Operations").
 // - PostgreSQL (DATABASE_URL): pg_dump's custom format, taken online from one snapshot while
 //   servers run; the version in the name is read in that same snapshot. The secret tables' data

@@ -1,5 +1,5 @@
 // `npm run restore -- <file> [--force]` (scripts/restore.ts): a backup of `npm run backup` back
-// into the database the server uses (docs/decisions.md "Backups").
+// into the database the server uses (docs/adr/0037-backups.md "Backups").
 // Before anything changes, the schema version is read from the file's content (a renamed file
 // cannot lie) and a backup holding a migration this code does not know is refused; a target
 // that holds data is replaced only with --force. An older backup is restored as it is: the

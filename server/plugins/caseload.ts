@@ -170,7 +170,7 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
         if (!worker || !worker.active || worker.location !== organisation || !can(worker.role, 'profiles.read'))
           throw new HttpError(400, 'caseload.badAssignee');
         // Not an edit of the client: the record keeps its time (and last editor), so that an
-        // edit waiting on a device uploads without a conflict (docs/decisions.md "The
+        // edit waiting on a device uploads without a conflict (docs/adr/0017-caseload.md "The
         // caseload"). The audit entry names the caller (the transaction's actor); the
         // organisation's streams hear of it (the row's change trigger).
         const moved = await tx.query(

@@ -1,4 +1,4 @@
-// The app's one date field (docs/decisions.md "Dates typed in the interface's order"): a text box
+// The app's one date field (docs/adr/0043-date-entry.md "Dates typed in the interface's order"): a text box
 // that shows and takes the day as 'jj/mm/aaaa' in French and 'dd/mm/yyyy' in English, whatever
 // the browser's own language, and gives 'YYYY-MM-DD' to its form. A calendar button opens the
 // browser's picker for those who prefer one; what it picks is shown in the same order. It

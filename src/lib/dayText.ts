@@ -1,5 +1,5 @@
 // A calendar day as staff type it: day, month, year in that order, in both languages
-// (docs/decisions.md "Dates typed in the interface's order"). Records keep 'YYYY-MM-DD'; this
+// (docs/adr/0043-date-entry.md "Dates typed in the interface's order"). Records keep 'YYYY-MM-DD'; this
 // module turns one into the other, and is the one place that knows the typed form.
 import { MAX_YEAR, MIN_YEAR } from '../../schemas/derive/json-schema';
 import type { Lang } from './session';

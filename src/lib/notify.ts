@@ -28,7 +28,7 @@ export const notify = {
 };
 
 /**
- * A prompt that stays until its work is done rather than for a few seconds (docs/decisions.md
+ * A prompt that stays until its work is done rather than for a few seconds (docs/adr/0048-first-day-screens.md
  * "A prompt goes when its work is done"): shown once under `key` (a second one replaces nothing),
  * closed by `dismiss(key)` when what it asks for has happened.
  */

@@ -251,7 +251,7 @@ describe.skipIf(SKIP)('two server processes on one database, behind HAProxy (Pos
 
   it('a session signed out through one process is refused by the other from the moment the sign-out answers, directly and through the balancer', async () => {
     // The session check reads the user row for every request on PostgreSQL (plugins/users/
-    // sessionUsers.ts, docs/decisions.md "A signed-out session is refused everywhere at once"):
+    // sessionUsers.ts, docs/adr/0004-sessions-across-processes.md "A signed-out session is refused everywhere at once"):
     // a request sent to B after A answered the sign-out is refused, every time, however busy B
     // is with that session's other requests meanwhile. Each round signs out through one process
     // and checks the other (A then B, B then A).

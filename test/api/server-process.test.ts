@@ -2,7 +2,7 @@
 // SIGTERM (nothing of its process group stays, the port is free), and an embedded database
 // folder that a running server holds is refused — to the demo seed and to a second server —
 // with a clear message, until that server has stopped. The folder's lock is released by the
-// operating system when its holder dies (docs/decisions.md "The data folder's lock"): a
+// operating system when its holder dies (docs/adr/0014-database-and-migrations.md "The data folder's lock"): a
 // SIGKILLed server, a holder left as a zombie, or a lock file naming some other live process
 // never keep the next start out.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Sub-records carry their organisation (docs/decisions.md "Sub-records carry their
+// Sub-records carry their organisation (docs/adr/0016-subrecord-organisation.md "Sub-records carry their
 // organisation"): a client's records take its organisation from the server, never from a device;
 // a client moved to another organisation takes them along, in lists, reads, pulls (the old
 // organisation's devices drop them, the new one's get them) and change events; the move leaves
@@ -158,7 +158,7 @@ describe.each(backends)('sub-records carry their organisation on %s', (backend) 
   it('moves a client with its records: lists, reads, pulls and change events follow it to the new organisation', async () => {
     const { id, refId } = await newClient('a3', 'ADC');
     // Each device has pulled every table once. Office staff's devices (role 5) mirror their
-    // organisation; a field worker's its caseload (docs/decisions.md "The caseload"), which a
+    // organisation; a field worker's its caseload (docs/adr/0017-caseload.md "The caseload"), which a
     // client moved away leaves as well (test/api/caseload.test.ts).
     const seenBy: Record<string, Record<string, Pulled['checkpoint']>> = { a5: {}, b5: {} };
     for (const who of ['a5', 'b5'])

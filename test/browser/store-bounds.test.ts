@@ -1,4 +1,4 @@
-// The device's store never waits forever, and needs no Blob storage (docs/decisions.md "The
+// The device's store never waits forever, and needs no Blob storage (docs/adr/0046-store-never-waits-forever.md "The
 // device's store never waits forever"), in the built app in Chromium.
 //
 // Chromium's IndexedDB always answers, and no browser offers a switch that makes it hang, so

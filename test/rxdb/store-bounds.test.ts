@@ -1,4 +1,4 @@
-// The device's store never waits forever (docs/decisions.md "The device's store never waits
+// The device's store never waits forever (docs/adr/0046-store-never-waits-forever.md "The device's store never waits
 // forever", src/lib/db/bounds.ts): a write, a read or an opening that IndexedDB never answers
 // fails within its bound with the store's timeout error, nothing written before is lost, and a
 // change event whose opening never settles holds no later write. The real Dexie storage over

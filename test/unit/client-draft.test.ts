@@ -1,6 +1,6 @@
 // A client's draft against the client as stored: which steps it changed. A section edit opened
 // over a draft that changed other steps shows the whole draft, so that its save loses nothing
-// (docs/decisions.md "A section edit never hides a draft").
+// (docs/adr/0048-first-day-screens.md "A section edit never hides a draft").
 import { describe, expect, it } from 'vitest';
 import { changedSteps, freshClientDraft, type StoredClient } from '../../src/features/clients/clientDraft';
 

@@ -1,5 +1,5 @@
 // Error answers are told apart by their `code` (schemas/errorCodes.ts), never by their text
-// (docs/decisions.md "Error codes, not texts"): the server's texts are translated, and a
+// (docs/adr/0039-code-layout.md "Error codes, not texts"): the server's texts are translated, and a
 // reworded message must not change what the app does.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

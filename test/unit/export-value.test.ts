@@ -1,5 +1,5 @@
 // A yes/no question in a CSV export: "—" when nobody answered it, never an empty or a "No"
-// (docs/decisions.md: a question left unanswered is not a "no"), and the answer's label otherwise.
+// (docs/adr/0045-three-state-booleans.md: a question left unanswered is not a "no"), and the answer's label otherwise.
 import { describe, expect, it } from 'vitest';
 import { profile, security, social } from '../../schemas/entities/profiles';
 import { exportValue, type DisplayContext } from '../../src/components/entity/fields';

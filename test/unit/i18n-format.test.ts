@@ -121,7 +121,7 @@ function problemsOf(lang: Lang, id: string, message: string): string[] {
 }
 
 /** English shows the spec's own title of a kind's failure ('JAALL Error', product.md §8.4); French
- * names the kind in words (docs/decisions.md). Each still shows every value it asks for. */
+ * names the kind in words (docs/adr/0023-offline-home.md "Sync error titles"). Each still shows every value it asks for. */
 const SAYS_THE_SPEC_TITLE_IN_ENGLISH = new Set(['offline.kindFailedTitle']);
 
 const argumentNames = (message: string): string[] => [...argumentsOf(parse(message)).keys()].sort();

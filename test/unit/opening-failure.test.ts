@@ -1,4 +1,4 @@
-// An opening of the device's store that fails says why (docs/decisions.md "The device's store
+// An opening of the device's store that fails says why (docs/adr/0046-store-never-waits-forever.md "The device's store
 // never waits forever"): IndexedDB and RxDB may reject with nothing (a request's `error` is null
 // once its transaction aborted, as when the user leaves the page while the store opens), and
 // Firefox logged "icrs_db could not be opened: undefined".

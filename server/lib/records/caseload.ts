@@ -36,7 +36,7 @@ export const MAX_ASSIGN = 500;
 /** The change notification channel (server/plugins/sync/changes.ts CHANGE_CHANNEL). */
 const CHANNEL = 'icrs_changes';
 
-/** Rank of a client in the caseload: nearest first (docs/decisions.md "The caseload"). */
+/** Rank of a client in the caseload: nearest first (docs/adr/0017-caseload.md "The caseload"). */
 export const RANKS = { pinned: 0, assigned: 1, territory: 2 } as const;
 
 /** A caseload device: schemas/scope.ts, shared with the device's data layer. */
@@ -253,13 +253,13 @@ export type { CaseloadFigures };
 /**
  * What a row of client data costs on a device, as a multiple of its size in the database: the
  * JSON document, sealed (encrypted, base64: 4/3), the sync fields, RxDB's meta and IndexedDB's
- * indexes (docs/decisions.md "The caseload"). Bench/ compares the estimate with the device's
+ * indexes (docs/adr/0017-caseload.md "The caseload"). Bench/ compares the estimate with the device's
  * navigator.storage.estimate().
  */
 const DEVICE_BYTES_PER_DB_BYTE = 3;
 /** RxDB's and IndexedDB's own cost of a document beyond its data: measured by
  * bench/caseload.bench.ts (2,000 clients, 12,000 rows: 31.2 MB in Chromium's IndexedDB after
- * the fill, where 400 gave 11.4 MB; docs/decisions.md "The caseload", size estimate). */
+ * the fill, where 400 gave 11.4 MB; docs/adr/0017-caseload.md "The caseload", size estimate). */
 const DEVICE_BYTES_PER_ROW = 2000;
 
 /** The figures of a caseload, as it is or with a proposed change (`of.assign`, `of.territories`). */

@@ -1,6 +1,6 @@
 // The count a list answers beside its page, bounded: exact up to COUNT_BOUND rows, beyond which
 // the answer says "more than" (`totalIsLowerBound`), so that no list reads a whole table to count
-// it (docs/api.md "Lists", docs/decisions.md "A list's count is bounded").
+// it (docs/api.md "Lists", docs/adr/0035-performance.md "A list's count is bounded").
 import type { Queryable } from '../../db/index';
 
 /** Rows counted exactly before a list says "more than". */

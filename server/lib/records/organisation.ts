@@ -1,4 +1,4 @@
-// Sub-records carry their organisation (docs/decisions.md "Sub-records carry their
+// Sub-records carry their organisation (docs/adr/0016-subrecord-organisation.md "Sub-records carry their
 // organisation"): every entity owned through a parent (schemas/scope.ts carriesOrganisation)
 // has a server-kept integer column ORGANISATION_COLUMN, a copy of its root's owner. Triggers
 // keep it right whatever writes the row, and a row that changes organisation leaves a

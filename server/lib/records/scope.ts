@@ -24,7 +24,7 @@ export const writing = (actor: Actor): Access => ({ actor, mode: 'write' });
  * `scope`: the row's own owner column, a root's owner field or a sub-record's server-kept copy
  * of it (schemas/scope.ts ownerColumn), so that an index on it serves the scope. Undefined when
  * nothing is excluded. A NULL column is a record of no organisation, as 0 (rows older than
- * that rule): only the scope of no organisation takes it in (docs/decisions.md "Sub-records
+ * that rule): only the scope of no organisation takes it in (docs/adr/0016-subrecord-organisation.md "Sub-records
  * carry their organisation").
  */
 export function scopeSql(e: EntityShape, scope: RecordScope, where: Conditions, alias = `${ident(e.table)}.`): string | undefined {

@@ -100,7 +100,7 @@ function followUpHooks(entity: EntityShape, flow: StatusFlow): EntityHooks {
       const history = locked?.history ?? [];
       if (values.status === undefined || values.status === status) {
         // A follow-up without a new status is in the history too, with its note, when the note
-        // changed (docs/decisions.md "Every follow-up is in the history").
+        // changed (docs/adr/0048-first-day-screens.md "Every follow-up is in the referral's history too").
         const note = typeof values.feedback === 'string' ? values.feedback.trim() : '';
         if (note && note !== (typeof current.feedback === 'string' ? current.feedback.trim() : ''))
           values.history = bounded([...history, statusChange(request, status, new Date().toISOString().slice(0, 10), note)]);

@@ -1,5 +1,5 @@
 // The statistics, each one SQL statement (GROUP BY / FILTER), never a loop over rows in
-// JavaScript. What counts (decisions, docs/decisions.md "Statistics (`/stats`)"):
+// JavaScript. What counts (decisions, docs/adr/0012-statistics.md):
 // - a service counts when neither it nor its provider is soft-deleted;
 // - a provider counts when it is not soft-deleted;
 // - jobs are every posting, open or closed (the map shows open ones only);

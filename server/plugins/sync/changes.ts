@@ -8,7 +8,7 @@
 //   naming its client's organisation; a row moved between organisations names both;
 // - `users:organisation:userId`: a user's row, or one of its sessions signed out.
 // PostgreSQL delivers identical payloads of one transaction once, so a bulk write of one
-// organisation's rows is still one event (docs/decisions.md "Change events name their
+// organisation's rows is still one event (docs/adr/0015-sync-and-pull.md "Change events name their
 // organisation").
 import { ALL_TABLES } from '../../../schemas/changeStream';
 import type { EntityShape } from '../../../schemas/define';

@@ -2,7 +2,7 @@
 // role, signed-out sessions).
 //
 // On PostgreSQL (one or several server processes) the row is read for every request, by primary
-// key, never kept nor shared between requests (docs/decisions.md "A signed-out session is
+// key, never kept nor shared between requests (docs/adr/0004-sessions-across-processes.md "A signed-out session is
 // refused everywhere at once"): a sign-out, password change or deactivation committed through
 // any process is seen by the next request on every process, from the moment its answer leaves.
 // A kept row would be refused only once this process had read the change's notification,

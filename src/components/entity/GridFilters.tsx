@@ -88,7 +88,7 @@ export interface GridFiltersProps {
   /** Offer a date range on the entity's date field (createdAt unless it names another). */
   dateRange?: boolean;
   /** A phone: the search and a "Filters (n)" button above the results; the filters, dates and
-   * the export in a sheet from the bottom (docs/decisions.md "Phone lists: results first"). */
+   * the export in a sheet from the bottom (docs/adr/0048-first-day-screens.md "Phone lists: results first"). */
   narrow?: boolean;
   /** The screen's own filters (a referral's date range), drawn with the others. */
   more?: MoreFilters;

@@ -52,7 +52,7 @@ export function enumOptions(entity: EntityShape, name: string, t: Translate): Op
   return field.values.map((value) => ({ value, label: t(enumLabel(entity.name, name, field, value)) }));
 }
 
-/** How an unanswered yes/no question reads (docs/decisions.md "Yes/no questions have three states"). */
+/** How an unanswered yes/no question reads (docs/adr/0045-three-state-booleans.md "Yes/no questions have three states"). */
 export const UNANSWERED = '—';
 
 function isEmpty(value: unknown): boolean {

@@ -20,7 +20,7 @@ export function mustAnswer(field: Field): boolean {
 }
 
 /** A yes/no question (a boolean without a default): it starts unanswered, and an optional one
- * may stay so: "not asked" and "no" are different answers (docs/decisions.md "Yes/no questions
+ * may stay so: "not asked" and "no" are different answers (docs/adr/0045-three-state-booleans.md "Yes/no questions
  * have three states"). A boolean with a default (a job's "open") is a switch. */
 export function isQuestion(field: Field): boolean {
   return field.kind === 'boolean' && field.default === undefined;

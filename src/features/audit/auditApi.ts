@@ -30,7 +30,7 @@ export async function fetchHistory(entity: string, recordId: string, page: numbe
 /**
  * Who created the record, as its history tells it (its oldest entry, a 'create'): the same
  * entries the record's History shows its reader, so a name is given to whoever may read them
- * (docs/decisions.md "Who registered a client"). Null when the history does not say, or
+ * (docs/adr/0048-first-day-screens.md "Who registered a client"). Null when the history does not say, or
  * cannot be read.
  */
 export async function creatorName(entity: string, recordId: string): Promise<string | null> {

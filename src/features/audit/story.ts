@@ -1,4 +1,4 @@
-// A record's history as a story (docs/decisions.md "A history that reads as a story"): the log
+// A record's history as a story (docs/adr/0048-first-day-screens.md "A history that reads as a story"): the log
 // itself stays complete on the server; this only chooses what a reader is shown of it. Changes
 // only (an update that changed nothing is left out), the fields of the screen (not the
 // bookkeeping of a file record), the views of one file counted together, and a referral's

@@ -161,7 +161,7 @@ function ClientForm({ stored, storedFiles, editedId, initialStep }: FormProps) {
   const asked = editing && initialStep && initialStep !== 'review' ? initialStep : null;
   const wholeDraft = useWholeDraft(asked, restored !== null ? stored : null, reg, files.images.length);
   /** An edit opened from one section of the client's page: that step alone, saved alone
-   * (docs/decisions.md "A section edit saves its section"), unless a draft changed other steps:
+   * (docs/adr/0048-first-day-screens.md "A section edit saves its section"), unless a draft changed other steps:
    * then the whole draft opens at that step ("A section edit never hides a draft"). */
   const section = wholeDraft.on ? null : asked;
   const step = section ?? STEPS[reg.step] ?? 'identity';

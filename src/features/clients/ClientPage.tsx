@@ -35,7 +35,7 @@ import { storedRecord, useClient, useClientFiles, type SubRecordStates } from '.
 
 /** Who registered the client: this user, a name the user may read (roles 1 and 7: the users'
  * list; anyone who may read the client's history: its creation entry), or, offline or when
- * neither says, a colleague of the organisation (docs/decisions.md "Who registered a client"). */
+ * neither says, a colleague of the organisation (docs/adr/0048-first-day-screens.md "Who registered a client"). */
 function useRegisteredBy(doc: ClientDoc, user: SessionUser | null, ctx: DisplayContext, online: boolean): string {
   const createdBy = typeof doc.createdBy === 'string' ? doc.createdBy : '';
   const self = user && (!createdBy || createdBy === user.userId);
@@ -174,7 +174,7 @@ function usePinned(profId: string, enabled: boolean): [boolean | null, (pinned: 
 
 /** Who serves the client, and the caseload's actions (docs/product.md §6.5.1): "Assign to…"
  * for the roles that assign; "Keep on this device" for a user whose device mirrors a caseload
- * (a field worker: on any other device a pin changes nothing, docs/decisions.md "The
+ * (a field worker: on any other device a pin changes nothing, docs/adr/0017-caseload.md "The
  * caseload"). Both online only: offline, each says why it is off. */
 function CaseloadCard({ doc, ctx, online }: { doc: ClientDoc; ctx: DisplayContext; online: boolean }) {
   const user = useSessionUser();
@@ -299,7 +299,7 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
   const onServer = !(doc.syncState === 'pending' && doc.syncOp === 'create');
   const justSaved = (location.state as { savedRegNo?: string } | null)?.savedRegNo;
   // Who the client is first, then the referrals and what is left to fill in, then the sections
-  // that hold something; the empty ones are one line each (docs/decisions.md "A client's page").
+  // that hold something; the empty ones are one line each (docs/adr/0048-first-day-screens.md "A client's page").
   const sections: ClientSectionsProps = {
     profileValues: doc,
     bsp: (doc.BspData as BspData | undefined) ?? { appr: [], orgHelp: [] },

@@ -123,7 +123,7 @@ export interface ClientSectionsProps {
 }
 
 /** Yes/no questions stay on the page when unanswered, and read "—": "not asked" is not "no"
- * (docs/decisions.md "Yes/no questions have three states"). */
+ * (docs/adr/0045-three-state-booleans.md "Yes/no questions have three states"). */
 const QUESTIONS = new Set(
   [profile, ...Object.values(SUB_RECORDS)].flatMap((e: EntityShape) =>
     Object.entries(e.fields)

@@ -104,7 +104,7 @@ export function freshClientDraft(stored: StoredClient | null, profId = uuidv7(),
 /**
  * The steps where a draft differs from `stored` as it is now (the files step when files
  * are picked or removed). A section edit opened over a draft that changed other steps opens the
- * whole draft instead, since a section's save clears the draft (docs/decisions.md "A section
+ * whole draft instead, since a section's save clears the draft (docs/adr/0048-first-day-screens.md "A section
  * edit never hides a draft").
  */
 export function changedSteps(reg: ClientDraft, stored: StoredClient, pickedFiles = 0): StepId[] {

@@ -36,7 +36,7 @@ export function recordFields(entity: EntityShape): string[] {
 }
 
 /** Fields a record shares with the client's identity: asked once, in the identity step, and
- * copied into the record when it is saved (docs/decisions.md "Asked once"). */
+ * copied into the record when it is saved (docs/adr/0048-first-day-screens.md "Asked once"). */
 export const ASKED_IN_IDENTITY: Readonly<Partial<Record<SubPart, readonly string[]>>> = { skills: ['educationLevel'] };
 
 /** The fields a record's step asks: its own, without those the identity step asked. */

@@ -75,7 +75,7 @@ function tileCount(rule: CountRule, counts: PendingCounts): number {
 }
 
 // The tiles, the sync times and the storage card are drawn again only when their own props
-// change, not on every live count of an upload (docs/performance-log.md, upload from Chromium).
+// change, not on every live count of an upload (docs/archive/performance-log.md, upload from Chromium).
 const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
   const intl = useIntl();
   const label = intl.formatMessage({ id: rule.labelId });

@@ -2,7 +2,7 @@
 // §6.5.1): whether the device mirrors a caseload, how many of the organisation's clients are not
 // on it (`outside`, the offline client list's count) and how many the bound left out
 // (`overflow`). Kept in the user's own store (an RxDB local document), not in localStorage:
-// counts only, no client data, but per user (docs/decisions.md "The caseload").
+// counts only, no client data, but per user (docs/adr/0017-caseload.md "The caseload").
 import { useEffect, useState } from 'react';
 import { profile } from '../../../schemas/index';
 import { api } from '../../lib/api';

@@ -25,7 +25,7 @@ export function kindLabel(table: string): string {
 
 /** At most one new count per this many ms: an upload removes records one by one, and a
  * re-render of the offline home per record removed cost as much CPU as the upload itself on a
- * busy device (docs/performance-log.md, upload from Chromium). The first and last counts are kept. */
+ * busy device (docs/archive/performance-log.md, upload from Chromium). The first and last counts are kept. */
 const COUNTS_THROTTLE_MS = 250;
 
 export function pendingCounts$(db: IcrsDatabase) {

@@ -1,4 +1,4 @@
-// How long the device's store may take (docs/decisions.md "The device's store never waits
+// How long the device's store may take (docs/adr/0046-store-never-waits-forever.md "The device's store never waits
 // forever"). IndexedDB and WebCrypto answer through callbacks that a browser may never call
 // (WebKit kept a client's save at "Saving…" for good); every step of the store that waits on
 // them has a bound here, and past it the step fails with StoreTimeoutError, which the screens

@@ -44,7 +44,7 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
   performance.mark('icrs-db:open');
   // Client data is sealed under the vault's key before it reaches IndexedDB (sealedStorage.ts);
   // removed images leave no bytes behind in IndexedDB or on the way to other tabs (lightDeletes.ts).
-  // Every step below has a bound (boundedStorage.ts, docs/decisions.md "The device's store never
+  // Every step below has a bound (boundedStorage.ts, docs/adr/0046-store-never-waits-forever.md "The device's store never
   // waits forever").
   const bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
   const base = options.storage ?? (getRxStorageDexie() as RxStorage<unknown, unknown>);

@@ -1,5 +1,5 @@
 // A page that goes into the back/forward cache leaves no IndexedDB transaction behind
-// (docs/decisions.md "The device's store never waits forever", the cause). WebKit (Safari, every
+// (docs/adr/0046-store-never-waits-forever.md "The device's store never waits forever", the cause). WebKit (Safari, every
 // iOS browser) keeps a page it caches frozen with its transactions as they were: one still in
 // progress is never committed nor aborted (its commit waits for the frozen page), and every later
 // transaction on the same stores, from the next page, a reload or another tab, waits behind it for

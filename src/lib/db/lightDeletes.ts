@@ -1,4 +1,4 @@
-// Removing a stored image without carrying its bytes around (docs/performance-log.md, upload from
+// Removing a stored image without carrying its bytes around (docs/archive/performance-log.md, upload from
 // Chromium, session 8). RxDB keeps a removed document as a tombstone (its whole data with
 // `_deleted`), and with `multiInstance` posts every change, the previous version included, to
 // the other tabs through a BroadcastChannel. For a 270 KB photo that was ~540 KB cloned per

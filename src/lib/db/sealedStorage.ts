@@ -216,7 +216,7 @@ function sealedInstance(
   // resolves, so a write waits until the events up to its own are through. Each bulk's opening
   // has a bound (EVENT_OPEN_BOUND_MS): an opening that never settles (a WebCrypto answer that
   // never comes) drops that bulk, logged, instead of holding every later write of the
-  // collection for good (docs/decisions.md "The device's store never waits forever").
+  // collection for good (docs/adr/0046-store-never-waits-forever.md "The device's store never waits forever").
   const events$ = new Subject<Events>();
   let eventsOpened: Promise<void> = Promise.resolve();
   const openBulk = async (bulk: EventBulk<RxStorageChangeEvent<Record<string, unknown>>, unknown>): Promise<Events> => {

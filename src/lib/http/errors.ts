@@ -1,7 +1,7 @@
 // Every error answer of the API read one way (docs/api.md: {statusCode, error, code, message,
 // errors?}): one typed error with the server's `code` from schemas/errorCodes.ts. Code decides
 // on `status` and `code`; `message` is the server's text in the user's language, for display
-// only (docs/decisions.md "Error codes, not texts").
+// only (docs/adr/0039-code-layout.md "Error codes, not texts").
 import { isAxiosError } from 'axios';
 import { isErrorCode, type ErrorCode } from '../../../schemas/errorCodes';
 

@@ -72,7 +72,7 @@ export async function keysFromIndex(pending: LocalCollection): Promise<string[] 
   if (!table?.schema?.idxByName?.[index]) return undefined;
   // Arrays sort after strings in IndexedDB: ['0','pending'] … ['0','pending', []] holds every
   // ['0','pending', sortDesc, key] and nothing else.
-  // Read below RxDB, so outside its storage's bounds: bounded here (docs/decisions.md "The
+  // Read below RxDB, so outside its storage's bounds: bounded here (docs/adr/0046-store-never-waits-forever.md "The
   // device's store never waits forever").
   const keys = await withinBound(
     table.where(index).between(['0', 'pending'], ['0', 'pending', []], true, true).primaryKeys(),

@@ -13,7 +13,7 @@ const CHANNEL = 'icrs-vault';
 /** While a tab's vault is open it writes the time here now and then (a time, no secret): a tab
  * opened meanwhile waits longer for the key (unlock.ts), since an unlocked tab that is busy or
  * in the background may answer late, and a late answer must not cost the user their password
- * (docs/decisions.md "A new tab of an unlocked session"). */
+ * (docs/adr/0047-new-tab-session.md "A new tab of an unlocked session"). */
 const ALIVE_KEY = 'icrs.vaultAlive';
 const ALIVE_EVERY_MS = 20_000;
 /** Background tabs' timers may run once a minute (Chromium's intensive throttling): a mark this

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// A prompt stays until its work is done (docs/decisions.md "A prompt goes when its work is done"),
+// A prompt stays until its work is done (docs/adr/0048-first-day-screens.md "A prompt goes when its work is done"),
 // so it can also be closed by hand, in the user's language: on a phone it may lie over the
 // page's own buttons.
 import { act, createElement } from 'react';
