@@ -9,7 +9,8 @@ import noImportCycle from './eslint/no-import-cycle.js';
 // The layering, checked on every lint (so by `npm test`): imports flow one way.
 //   schemas/         <- imports nothing from src/ or server/ (both derive from it)
 //   src/lib, src/components <- never import src/features or src/app
-//   src/features/X   <- may import another feature only through its index.ts
+//   src/features/X   <- may import another feature only through its index.ts, or its paths.ts
+//                       (its addresses: plain strings and functions, no screen comes with them)
 //   src/app          <- the composition root: may reach into a feature for code splitting
 // Paths are compared after resolving each import, so `../offline/uploadState` and
 // `../../features/offline/uploadState` are the same file to the rule.
@@ -20,8 +21,11 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
 const featureZones = features.map((feature) => ({
   target: `./src/features/${feature}`,
   from: './src/features',
-  except: [`./${feature}`, ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`)],
-  message: 'A feature imports another feature only through its index.ts: export what is needed there.',
+  except: [
+    `./${feature}`,
+    ...features.filter((other) => other !== feature).flatMap((other) => [`./${other}/index.ts`, `./${other}/paths.ts`]),
+  ],
+  message: 'A feature imports another feature only through its index.ts (or its paths.ts): export what is needed there.',
 }));
 
 const boundaries = {

@@ -1,33 +1,38 @@
 // Where the audit screen links an entry's record: its page, when it has one the user may open.
-// The addresses are those of the features' route tables (src/features/*/paths.ts, routes.tsx).
+// The addresses are those of the features' route tables (src/features/*/paths.ts).
 import { can, canOpen } from '../../lib/permissions';
+import { clientPath } from '../clients/paths';
+import { jobPaths } from '../jobs/paths';
+import { providerPath } from '../providers/paths';
+import { referralPaths } from '../referrals/paths';
+import { servicePaths } from '../services/paths';
+import { userPaths } from '../users/paths';
+import { LISTS_PATH } from '../lists/paths';
 import type { AuditEntry } from './types';
-
-const id = encodeURIComponent;
 
 /** Sub-records shown on their client's page. */
 const CLIENT_PARTS = new Set(['skills', 'social', 'security', 'business', 'profileImage']);
 
 function pathOf(entry: Pick<AuditEntry, 'entity' | 'recordId' | 'clientId'>): string | null {
   const { entity, recordId, clientId } = entry;
-  if (entity && CLIENT_PARTS.has(entity)) return clientId ? `/profiles/${id(clientId)}` : null;
-  if (entity === 'list') return '/lists';
+  if (entity && CLIENT_PARTS.has(entity)) return clientId ? clientPath(clientId) : null;
+  if (entity === 'list') return LISTS_PATH;
   if (!recordId) return null;
   switch (entity) {
     case 'profile':
-      return `/profiles/${id(recordId)}`;
+      return clientPath(recordId);
     case 'serviceProvider':
-      return `/serviceproviders/${id(recordId)}`;
+      return providerPath(recordId);
     case 'service':
-      return `/serviceproviders/services/${id(recordId)}`;
+      return servicePaths.page(recordId);
     case 'job':
-      return `/availablejobs/${id(recordId)}`;
+      return jobPaths.page(recordId);
     case 'referral':
-      return `/referral/${id(recordId)}`;
+      return referralPaths.page('service', recordId);
     case 'jobReferral':
-      return `/referral/job/${id(recordId)}`;
+      return referralPaths.page('job', recordId);
     case 'user':
-      return `/users/edit/${id(recordId)}`;
+      return userPaths.edit(recordId);
     default:
       return null;
   }

@@ -1,6 +1,12 @@
 // The help pages' screenshots: made by scripts/help-screenshots.ts from the running app and
 // stored as public/help/{lang}/{name}.webp (committed; precached by the PWA, so the help shows
 // them offline too). One list for the script and the pages.
+import { CLIENTS_PATH } from '../clients/paths';
+import { JOBS_PATH } from '../jobs/paths';
+import { LISTS_PATH } from '../lists/paths';
+import { addProviderPath, PROVIDERS_PATH } from '../providers/paths';
+import { REFERRALS_PATH } from '../referrals/paths';
+import { userPaths } from '../users/paths';
 
 export interface HelpScreenshot {
   name: string;
@@ -20,16 +26,16 @@ export const HELP_SCREENSHOTS: readonly HelpScreenshot[] = [
   { name: 'login', path: '/login', signedIn: false },
   { name: 'home', path: '/', signedIn: true },
   { name: 'menu', path: '/', signedIn: true, prepare: 'openSidebar' },
-  { name: 'providers', path: '/serviceproviders', signedIn: true },
-  { name: 'provider-form', path: '/serviceproviders/add', signedIn: true },
-  { name: 'jobs', path: '/availablejobs', signedIn: true },
-  { name: 'clients', path: '/profiles', signedIn: true },
-  { name: 'referrals', path: '/referral', signedIn: true },
+  { name: 'providers', path: PROVIDERS_PATH, signedIn: true },
+  { name: 'provider-form', path: addProviderPath, signedIn: true },
+  { name: 'jobs', path: JOBS_PATH, signedIn: true },
+  { name: 'clients', path: CLIENTS_PATH, signedIn: true },
+  { name: 'referrals', path: REFERRALS_PATH, signedIn: true },
   { name: 'reports', path: '/reports', signedIn: true },
   { name: 'offline-home', path: '/offlinehp', signedIn: true, prepare: 'offline' },
-  { name: 'users', path: '/users', signedIn: true },
-  { name: 'change-password', path: '/users/chngpas', signedIn: true },
-  { name: 'lists', path: '/lists', signedIn: true },
+  { name: 'users', path: userPaths.list, signedIn: true },
+  { name: 'change-password', path: userPaths.changePassword, signedIn: true },
+  { name: 'lists', path: LISTS_PATH, signedIn: true },
 ];
 
 export function screenshotUrl(lang: string, name: string): string {

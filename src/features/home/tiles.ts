@@ -7,6 +7,10 @@ import ShareIcon from '@mui/icons-material/Share';
 import WorkIcon from '@mui/icons-material/Work';
 import { can, canOpen, type Permission } from '../../lib/permissions';
 import type { GeneralStats } from './dashboardData';
+import { CLIENTS_PATH } from '../clients/paths';
+import { JOBS_PATH } from '../jobs/paths';
+import { PROVIDERS_PATH } from '../providers/paths';
+import { REFERRALS_PATH } from '../referrals/paths';
 
 export interface Tile {
   id: string;
@@ -29,17 +33,17 @@ const TILES: readonly TileRule[] = [
     id: 'services',
     labelId: 'home.services',
     stat: 'services',
-    to: '/serviceproviders',
+    to: PROVIDERS_PATH,
     color: '#00838f',
     icon: MiscellaneousServicesIcon,
   },
-  { id: 'jobs', labelId: 'home.jobs', stat: 'jobs', to: '/availablejobs', color: '#2e7d32', icon: WorkIcon },
-  { id: 'clients', labelId: 'home.clients', stat: 'profiles', to: '/profiles', color: '#9a5b00', icon: PeopleIcon, show: 'tile.clients' },
+  { id: 'jobs', labelId: 'home.jobs', stat: 'jobs', to: JOBS_PATH, color: '#2e7d32', icon: WorkIcon },
+  { id: 'clients', labelId: 'home.clients', stat: 'profiles', to: CLIENTS_PATH, color: '#9a5b00', icon: PeopleIcon, show: 'tile.clients' },
   {
     id: 'referrals',
     labelId: 'home.referrals',
     stat: 'referrals',
-    to: '/referral',
+    to: REFERRALS_PATH,
     color: '#c62828',
     icon: ShareIcon,
     show: 'tile.referrals',

@@ -18,6 +18,7 @@ import { reportFailure } from './failure';
 import { invalidRows, afterSave, rowFromDoc, type OtherJobRow } from './otherJobRows';
 import { OtherJobRowsEditor } from './OtherJobRowsEditor';
 import { validateNewJob } from './rules';
+import { jobPaths } from './paths';
 import { OtherJobsNotSaved, saveJob } from './saveJob';
 import { isNotUploaded, useJob, useOtherJobs, type JobDoc } from './useJobData';
 import { useRowsDraft } from './useRowsDraft';
@@ -80,7 +81,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
   const [images, setImages] = useState<ImageChanges>(NO_IMAGE_CHANGES);
   const existingImages = useRecordImages(job, current);
   const [rowsTried, setRowsTried] = useState(false);
-  const jobPath = `/availablejobs/${encodeURIComponent(draft.jbId)}`;
+  const jobPath = jobPaths.page(draft.jbId);
 
   const submit = async (values: Record<string, unknown>) => {
     const invalid = invalidRows(draft.rows);
@@ -111,7 +112,7 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
 
   const cancel = () => {
     draft.clear();
-    void navigate(record ? jobPath : '/availablejobs');
+    void navigate(record ? jobPath : jobPaths.list);
   };
 
   const extra = (form: FormApi) => (
@@ -190,7 +191,7 @@ export function JobEditPage() {
   const state = useJob(jbId);
   const others = useOtherJobs(jbId);
   const back = (
-    <Button component={RouterLink} to={`/availablejobs/${encodeURIComponent(jbId)}`} startIcon={<ArrowBackIcon />}>
+    <Button component={RouterLink} to={jobPaths.page(jbId)} startIcon={<ArrowBackIcon />}>
       {say('jobs.form.backToJob')}
     </Button>
   );

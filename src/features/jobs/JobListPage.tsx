@@ -12,6 +12,7 @@ import { useOpeningDataLayer } from '../../lib/db/hooks';
 import { can } from '../../lib/permissions';
 import { JobOpenChip } from './JobOpenChip';
 import { JOB_LIST } from './list';
+import { jobPaths } from './paths';
 import type { JobDoc } from './useJobData';
 
 /** A phone shows what tells jobs apart and whether one is still worth applying to. */
@@ -64,7 +65,7 @@ export function JobListPage() {
   const title = say('screens.availableJobs');
 
   const add = can(user?.role, 'jobs.write') ? (
-    <Button component={RouterLink} to="/availablejobs/add" variant="contained" startIcon={<AddIcon />}>
+    <Button component={RouterLink} to={jobPaths.add} variant="contained" startIcon={<AddIcon />}>
       {say('jobs.list.add')}
     </Button>
   ) : null;
@@ -82,7 +83,7 @@ export function JobListPage() {
           filters={FILTERS}
           fixedFilter={STATUS_FILTER[status]}
           renderCells={CELLS}
-          onRowClick={(row) => void navigate(`/availablejobs/${encodeURIComponent(row.jb_Id)}`)}
+          onRowClick={(row) => void navigate(jobPaths.page(row.jb_Id))}
           exportName={title}
           ariaLabel={title}
         />

@@ -25,6 +25,7 @@ import { JobDetails } from './JobDetails';
 import { JobOpenChip } from './JobOpenChip';
 import { JobGallery } from './JobGallery';
 import { OtherJobsSection } from './OtherJobsSection';
+import { jobPaths } from './paths';
 import { isPastDeadline } from './rules';
 import { isNotUploaded, useJob, useOtherJobs, type JobDoc } from './useJobData';
 
@@ -84,7 +85,7 @@ function Actions({ record, canWrite, toggle }: { record: JobDoc; canWrite: boole
   const say = (id: string) => intl.formatMessage({ id });
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-      <Button component={RouterLink} to="/availablejobs" startIcon={<ArrowBackIcon />}>
+      <Button component={RouterLink} to={jobPaths.list} startIcon={<ArrowBackIcon />}>
         {say('jobs.page.back')}
       </Button>
       {canWrite && (
@@ -97,12 +98,7 @@ function Actions({ record, canWrite, toggle }: { record: JobDoc; canWrite: boole
           >
             {say(toggle.closing ? 'jobs.close.action' : 'jobs.reopen.action')}
           </Button>
-          <Button
-            component={RouterLink}
-            to={`/availablejobs/${encodeURIComponent(record.jb_Id)}/edit`}
-            variant="contained"
-            startIcon={<EditIcon />}
-          >
+          <Button component={RouterLink} to={jobPaths.edit(record.jb_Id)} variant="contained" startIcon={<EditIcon />}>
             {say('jobs.page.edit')}
           </Button>
         </>
@@ -172,7 +168,7 @@ export function JobPage() {
   if (state.status === 'loading') return <FullPageSpinner label={say('common.loading')} />;
   if (state.status === 'ready' && state.job) return <JobView record={state.job} />;
   const back = (
-    <Button component={RouterLink} to="/availablejobs" startIcon={<ArrowBackIcon />}>
+    <Button component={RouterLink} to={jobPaths.list} startIcon={<ArrowBackIcon />}>
       {say('jobs.page.back')}
     </Button>
   );

@@ -9,7 +9,7 @@ import { EntityGrid } from '../../components/entity';
 import { can } from '../../lib/permissions';
 import { useSay } from './i18n';
 import { PROVIDER_LIST } from './list';
-import { providerPath } from './paths';
+import { addProviderPath, providerPath } from './paths';
 import { StoreGate } from './StoreGate';
 import type { ProviderDoc } from './useProvider';
 
@@ -19,7 +19,7 @@ export function ProviderListPage() {
   const navigate = useNavigate();
 
   const add = can(user?.role, 'menu.addServiceProvider') && (
-    <Button component={RouterLink} to="/serviceproviders/add" variant="contained" startIcon={<AddIcon />}>
+    <Button component={RouterLink} to={addProviderPath} variant="contained" startIcon={<AddIcon />}>
       {say('providers.list.add')}
     </Button>
   );

@@ -8,7 +8,7 @@ import { ServiceStatusChip } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import type { DataLayer } from '../../lib/datalayer/types';
 import { useSay } from './i18n';
-import { addServicePath, servicePath } from './paths';
+import { servicePaths } from '../services/paths';
 
 const COLUMNS = ['name', 'status', 'category', 'serviceType', 'territory', 'createdAt'];
 const RENDER = { status: (row: Record<string, unknown>) => <ServiceStatusChip status={row.status} size="small" /> };
@@ -31,7 +31,7 @@ export function ProviderServices({ data, spId, name, canAdd }: Props) {
             {say('providers.page.services')}
           </Typography>
           {canAdd && (
-            <Button component={RouterLink} to={addServicePath(spId)} variant="outlined" startIcon={<AddIcon />}>
+            <Button component={RouterLink} to={servicePaths.add(spId)} variant="outlined" startIcon={<AddIcon />}>
               {say('providers.page.addService')}
             </Button>
           )}
@@ -46,7 +46,7 @@ export function ProviderServices({ data, spId, name, canAdd }: Props) {
           filters={['status', 'category', 'serviceType']}
           fixedFilter={{ sp_Id: spId }}
           pageSizes="medium"
-          onRowClick={(row) => void navigate(servicePath(String(row.sp_Detail_Id)))}
+          onRowClick={(row) => void navigate(servicePaths.page(String(row.sp_Detail_Id)))}
           ariaLabel={say('providers.page.servicesOf', { name })}
           emptyText={say('providers.page.noServices')}
         />

@@ -14,7 +14,7 @@ import { api } from '../../lib/api';
 import type { DataLayer, ListQuery } from '../../lib/datalayer/types';
 import { can } from '../../lib/permissions';
 import { useSay } from './i18n';
-import { serviceEditPath, servicePath } from './paths';
+import { servicePaths } from '../services/paths';
 import { withProviderNames } from './providerNames';
 import { StoreGate } from './StoreGate';
 import { useConnected } from '../../components/useConnected';
@@ -77,7 +77,7 @@ function RejectedServices({ data }: { data: DataLayer }) {
         canEdit && (
           <Button
             component={RouterLink}
-            to={serviceEditPath(String(row.sp_Detail_Id))}
+            to={servicePaths.edit(String(row.sp_Detail_Id))}
             size="small"
             startIcon={<EditIcon />}
             aria-label={say('providers.rejected.editOf', { name: String(row.name) })}
@@ -98,7 +98,7 @@ function RejectedServices({ data }: { data: DataLayer }) {
       exportName={say('screens.rejected')}
       filters={['category', 'serviceType', 'territory']}
       fixedFilter={REJECTED}
-      onRowClick={(row) => void navigate(servicePath(String(row.sp_Detail_Id)))}
+      onRowClick={(row) => void navigate(servicePaths.page(String(row.sp_Detail_Id)))}
       ariaLabel={say('screens.rejected')}
       emptyText={say('providers.rejected.empty')}
     />

@@ -5,7 +5,7 @@ import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, 
 import { service } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext, type GridRow } from '../../components/entity';
 import { useSay } from './i18n';
-import { servicePath } from './paths';
+import { servicePaths } from '../services/paths';
 
 const SHOWN = ['category', 'serviceType', 'territory', 'description', 'eligibility', 'cost', 'hours', 'createdAt'];
 
@@ -53,7 +53,7 @@ export function ReviewDialog({ row, note = null, busy, onClose, onApprove, onRej
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         {row && (
-          <Button component={RouterLink} to={servicePath(String(row.sp_Detail_Id))} sx={{ mr: 'auto' }}>
+          <Button component={RouterLink} to={servicePaths.page(String(row.sp_Detail_Id))} sx={{ mr: 'auto' }}>
             {say('providers.verify.openService')}
           </Button>
         )}

@@ -1,5 +1,5 @@
 // The two kinds of referral (issue 12): to a service and to a job. Everything a screen needs to
-// treat them alike: the entity, its list view, its statuses, its key and its addresses.
+// treat them alike: the entity, its list view, its statuses and its key (addresses: paths.ts).
 import type { EntityShape } from '../../../schemas/define';
 import {
   JOB_REFERRAL_FLOW,
@@ -46,20 +46,6 @@ export const KIND_INFO: Readonly<Record<ReferralKind, KindInfo>> = {
     target: 'jb_Id',
     table: jobReferral.table,
   },
-};
-
-const id = encodeURIComponent;
-
-export const REFERRALS_PATH = '/referral';
-
-export const referralPaths = {
-  list: (kind: ReferralKind = 'service') => (kind === 'job' ? `${REFERRALS_PATH}?tab=job` : REFERRALS_PATH),
-  page: (kind: ReferralKind, key: string) => (kind === 'job' ? `${REFERRALS_PATH}/job/${id(key)}` : `${REFERRALS_PATH}/${id(key)}`),
-  /** Making a referral; with a client already chosen when it starts from their page. */
-  add: (kind: ReferralKind, profId?: string) => `${REFERRALS_PATH}/new?kind=${kind}${profId ? `&client=${id(profId)}` : ''}`,
-  client: (profId: string) => `/profiles/${id(profId)}`,
-  service: (spDetailId: string) => `/serviceproviders/services/${id(spDetailId)}`,
-  job: (jbId: string) => `/availablejobs/${id(jbId)}`,
 };
 
 /** Today as 'YYYY-MM-DD' in the user's time zone (the day people mean). */

@@ -1,7 +1,8 @@
 // Where the service screens live (under /serviceproviders, product.md §2 route table).
 import { useLocation, useNavigate } from 'react-router';
+import { PROVIDERS_PATH, providerPath } from '../providers/paths';
 
-export const SERVICES_PATH = '/serviceproviders/services';
+export const SERVICES_PATH = `${PROVIDERS_PATH}/services`;
 
 export type TrainingKind = 'appr' | 'voc';
 
@@ -10,7 +11,7 @@ export const servicePaths = {
   add: (spId?: string) => (spId ? `${SERVICES_PATH}/add?sp_Id=${encodeURIComponent(spId)}` : `${SERVICES_PATH}/add`),
   page: (id: string) => `${SERVICES_PATH}/${encodeURIComponent(id)}`,
   edit: (id: string) => `${SERVICES_PATH}/${encodeURIComponent(id)}/edit`,
-  provider: (spId: string) => `/serviceproviders/${encodeURIComponent(spId)}`,
+  provider: providerPath,
   addTraining: (id: string, kind: TrainingKind) => `${SERVICES_PATH}/${encodeURIComponent(id)}/${kind}/add`,
   editTraining: (id: string, kind: TrainingKind, key: string) =>
     `${SERVICES_PATH}/${encodeURIComponent(id)}/${kind}/${encodeURIComponent(key)}/edit`,

@@ -8,6 +8,7 @@ import { preloadScreen } from '../../lib/navigation';
 import type { SessionUser } from '../../lib/session';
 import type { MenuEntry, MenuGroup } from './menu';
 import type { PendingCounts } from './usePendingStats';
+import { userPaths } from '../users/paths';
 
 /** MUI's warning orange, and the dark theme's light red, are below the WCAG AA contrast under
  * white text: the badges take the lighter orange with dark text, and the darker red. */
@@ -98,7 +99,7 @@ function Entry({ entry, props }: { entry: MenuEntry; props: SidebarMenuProps }) 
  * "My profile: name role". */
 function UserEntry({ user, props }: { user: SessionUser; props: SidebarMenuProps }) {
   const intl = useIntl();
-  const to = `/users/edit/${encodeURIComponent(user.userId)}?profile=1`;
+  const to = userPaths.profile(user.userId);
   const role = intl.formatMessage({ id: `role.${user.role}` });
   return (
     <MiniTooltip title={intl.formatMessage({ id: 'shell.profileOf' }, { name: user.userName })} expanded={props.expanded}>

@@ -13,6 +13,7 @@ import { notify } from '../../lib/notify';
 import { PROFILE_FIELDS, profileEntity } from './userForms';
 import { saveOverConflict, useUserRecord } from './useUserRecord';
 import { updateOwnProfile } from './usersApi';
+import { userPaths } from './paths';
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (
@@ -58,7 +59,7 @@ export function ProfilePage({ userId }: { userId: string }) {
     <Page
       title={say('screens.myProfile')}
       actions={
-        <Button component={RouterLink} to="/users/chngpas" startIcon={<LockResetIcon />}>
+        <Button component={RouterLink} to={userPaths.changePassword} startIcon={<LockResetIcon />}>
           {say('menu.changePassword')}
         </Button>
       }

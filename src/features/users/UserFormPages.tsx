@@ -20,6 +20,7 @@ import { ProfilePage } from './ProfilePage';
 import { adminEntity, adminFields } from './userForms';
 import { createUser, temporaryPassword, updateUser } from './usersApi';
 import { saveOverConflict, useUserRecord } from './useUserRecord';
+import { userPaths } from './paths';
 
 /** The strength rule of a password someone else will use, as the form's cross-field rule. */
 function strengthRule(values: Record<string, unknown>): Record<string, Problem> {
@@ -91,7 +92,7 @@ export function UserAddPage() {
         required={organisationRequired}
         keepDraft={false}
         submitLabel={say('users.create')}
-        onCancel={() => void navigate('/users')}
+        onCancel={() => void navigate(userPaths.list)}
         onSubmit={async (values) => {
           const row = await createUser(actor, values);
           notify.success(say('users.created'), row.userName);
@@ -106,10 +107,7 @@ export function UserAddPage() {
           </>
         )}
       </EntityForm>
-      <CreatedDialog
-        account={created}
-        onClose={() => created && void navigate(`/users/edit/${encodeURIComponent(created.userId)}`, { replace: true })}
-      />
+      <CreatedDialog account={created} onClose={() => created && void navigate(userPaths.edit(created.userId), { replace: true })} />
     </Page>
   );
 }
@@ -145,7 +143,7 @@ function AdminEdit({ userId }: { userId: string }) {
         keepDraft={false}
         validate={(values) => organisationRule(values, can(actor.role, 'users.createAny'))}
         required={organisationRequired}
-        onCancel={() => void navigate('/users')}
+        onCancel={() => void navigate(userPaths.list)}
         onSubmit={async (values) => {
           const saved = await saveOverConflict(
             () => updateUser(actor, row.userId, { ...values, updatedAt: row.updatedAt }),

@@ -13,6 +13,7 @@ import { cellValue } from '../../components/entity/columns';
 import { can } from '../../lib/permissions';
 import { lacksOrganisation } from '../../../schemas/scope';
 import { listUsers, userEntity, type UserRow } from './usersApi';
+import { userPaths } from './paths';
 
 const COLUMNS = ['fullName', 'userName', 'role', 'location', 'territories', 'active', 'lastSignInAt'] as const;
 const PHONE_COLUMNS = ['fullName', 'active'] as const;
@@ -57,7 +58,7 @@ export function UserListPage() {
     <Page
       title={title}
       actions={
-        <Button component={RouterLink} to="/users/add" variant="contained" startIcon={<PersonAddIcon />}>
+        <Button component={RouterLink} to={userPaths.add} variant="contained" startIcon={<PersonAddIcon />}>
           {say(organisationAdmin ? 'users.addStaff' : 'users.add')}
         </Button>
       }
@@ -69,7 +70,7 @@ export function UserListPage() {
         compactColumns={PHONE_COLUMNS}
         filters={organisationAdmin ? STAFF_FILTERS : FILTERS}
         renderCells={CELLS}
-        onRowClick={(row) => void navigate(`/users/edit/${encodeURIComponent(row.userId)}`)}
+        onRowClick={(row) => void navigate(userPaths.edit(row.userId))}
         exportName={title}
         ariaLabel={title}
       />
