@@ -22,6 +22,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { hammer, type Load, type Outcome } from './load';
 import { benchKey, fillMainTables, median } from './seed';
+import { withResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -122,4 +123,4 @@ async function main() {
   }
 }
 
-await main();
+await withResults('api', main);

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { median, pairedRatio } from './median';
+import { startResults } from './results';
 
 const BASE = process.env.BENCH_BASE ?? 'd2190fc';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -84,6 +85,7 @@ async function creates(target: Target): Promise<number> {
   return CREATES / ((performance.now() - started) / 1000);
 }
 
+const results = startResults('audit');
 const current = await start('audit', process.cwd());
 const base = await start(`base ${BASE}`, baseTree());
 const rates = { batched: { audit: [] as number[], base: [] as number[] }, create: { audit: [] as number[], base: [] as number[] } };
@@ -97,9 +99,10 @@ for (let run = 0; run < RUNS; run += 1) {
 }
 await Promise.all([current.close(), base.close()]);
 const db = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(`# audit: ${db}, median of ${RUNS} paired runs against the base ${BASE} (before the audit log); aim ≥ 0.9×`);
 for (const [route, rate] of Object.entries(rates)) {
-  console.log(
-    `audit.${route} (${db}): ${median(rate.audit).toFixed(0)} records/s with the audit log, ${median(rate.base).toFixed(0)} before it (${BASE}); ` +
-      `ratio ${pairedRatio(rate.audit, rate.base)}× (median of ${RUNS} paired runs; aim ≥ 0.9×)`,
-  );
+  console.log(`audit.${route}_with_audit: ${median(rate.audit).toFixed(0)} records/s`);
+  console.log(`audit.${route}_before: ${median(rate.base).toFixed(0)} records/s`);
+  console.log(`audit.${route}_vs_before: ${pairedRatio(rate.audit, rate.base)} x`);
 }
+results.write();

@@ -16,6 +16,7 @@ import { restore } from '../server/ops/restore';
 import { backends, type Backend } from '../test/helpers/db';
 import { drillDatabase, fillDatabase, withDb } from '../test/helpers/backup';
 import { median } from './median';
+import { startResults } from './results';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -55,16 +56,19 @@ async function measure(backend: Backend): Promise<string> {
       }
     }
     const name = backend === 'pglite' ? 'PGlite' : 'PostgreSQL';
-    return (
-      `backup (${name}, scale ${SCALE}: ${demo.profile} clients, ${demo.serviceProvider} providers, ${demo.referral} referrals): ` +
-      `file ${humanSize(bytes)}, backup ${median(times.backup).toFixed(2)} s, restore into an empty database ${median(times.restore).toFixed(2)} s ` +
-      `(median of ${RUNS})`
-    );
+    return [
+      `# backup (${name}, scale ${SCALE}: ${demo.profile} clients, ${demo.serviceProvider} providers, ${demo.referral} referrals), median of ${RUNS}`,
+      `backup.${backend}.file_kb: ${(bytes / 1024).toFixed(0)} KB  (${humanSize(bytes)})`,
+      `backup.${backend}.backup_s: ${median(times.backup).toFixed(2)} s`,
+      `backup.${backend}.restore_s: ${median(times.restore).toFixed(2)} s  (into an empty database)`,
+    ].join('\n');
   } finally {
     await source.drop();
     rmSync(work, { recursive: true, force: true });
   }
 }
 
+const results = startResults('backup');
 for (const backend of backends) console.log(await measure(backend));
 if (!backends.includes('postgres')) console.log('backup (PostgreSQL): skipped, set TEST_DATABASE_URL to measure it');
+results.write();

@@ -34,6 +34,7 @@ import { median, pairedRatio } from './median';
 import { NEEDLE, oneRun, prepared, report as offlineReport } from './offline-clients.bench';
 import { buildNationalData, type NationalData } from './scale/firstPull';
 import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
+import { withResults } from './results';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const BASE_DIR = process.env.BENCH_BASE_DIR ?? '/work/wt-base38';
@@ -226,5 +227,5 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('caseload: run `npx tsx bench/caseload.bench.ts`', () => undefined);
 } else {
-  await main();
+  await withResults('caseload', main);
 }

@@ -13,6 +13,7 @@
 // markers (20,000) it answers clusters; the map then asks for its view when moved, timed apart.
 import * as q from '../server/plugins/stats/queries';
 import { startTestServer } from '../test/helpers/server';
+import { startResults } from './results';
 import { fillMainTables, median } from './seed';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -29,6 +30,7 @@ const CALLS = [
   '/stats/getJbSec/',
 ];
 
+const results = startResults('dashboard');
 const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
 try {
   const db = t.server.db;
@@ -73,10 +75,10 @@ try {
   const markers = await t.api('GET', '/stats/geo', { token });
   const markerCount = (markers.body.counts as number[]).reduce((a, b) => a + b, 0);
   console.log(
-    `all ${CALLS.length} dashboard calls together, median of ${RUNS}: ${median(together).toFixed(0)} ms (aim ≤ 300 ms; ${markerCount.toLocaleString('en')} map markers)`,
+    `dashboard.together_ms: ${median(together).toFixed(0)} ms  (all ${CALLS.length} calls, median of ${RUNS}; aim ≤ 300 ms; ${markerCount.toLocaleString('en')} map markers)`,
   );
-  console.log(`the same, first after a change of providers or jobs (map answer made again): ${median(afterChange).toFixed(0)} ms`);
-  console.log(`the ${aggregates.length} calls other than /stats/geo together: ${median(counts).toFixed(0)} ms`);
+  console.log(`dashboard.after_change_ms: ${median(afterChange).toFixed(0)} ms  (the same, first after a change of providers or jobs)`);
+  console.log(`dashboard.aggregates_ms: ${median(counts).toFixed(0)} ms  (the ${aggregates.length} calls other than /stats/geo together)`);
   const sql: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const began = performance.now();
@@ -84,7 +86,7 @@ try {
     sql.push(performance.now() - began);
     if (!rows.length) throw new Error('no markers');
   }
-  console.log(`  (/stats/geo's full read of the markers, once per server start: ${median(sql).toFixed(0)} ms)`);
+  console.log(`dashboard.geo_full_read_ms: ${median(sql).toFixed(0)} ms  (/stats/geo's read of every marker, once per server start)`);
   // What the map asks when moved: a view at zoom 7.5 and 11 around the markers' centre (a
   // 1,280 × 480 px map), answered as clusters or as the view's points.
   const center = markers.body.center as { lat: number; lng: number };
@@ -103,7 +105,9 @@ try {
       size = text.length;
     }
     const what = answer.points ? `${answer.points.length.toLocaleString('en')} points` : `${answer.clusters?.length ?? 0} clusters`;
-    console.log(`  /stats/geo of a view at zoom ${zoom}: ${median(times).toFixed(0)} ms, ${what}, ${(size / 1024).toFixed(0)} KiB`);
+    console.log(
+      `dashboard.geo_zoom_${zoom}_ms: ${median(times).toFixed(0)} ms  (/stats/geo of a view: ${what}, ${(size / 1024).toFixed(0)} KiB)`,
+    );
   }
   for (const call of CALLS) {
     console.log(
@@ -115,3 +119,4 @@ try {
 } finally {
   await t.close();
 }
+results.write();

@@ -14,10 +14,12 @@ import { ADMIN } from '../test/helpers/server';
 import { startServerProcess } from '../test/helpers/server-process';
 import { StreamReader } from '../test/helpers/sse';
 import { startTcpProxy } from '../test/helpers/tcp-proxy';
+import { startResults } from './results';
 
 const FAULTS = Number(process.env.BENCH_FAULTS ?? 10);
 const PROVIDERS = serviceProvider.table;
 
+const results = startResults('db-faults');
 const scratch = await createScratchDatabase();
 const target = new URL(scratch.url);
 const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -108,6 +110,8 @@ for (let fault = 0; fault < FAULTS && server.alive(); fault++) {
 console.log(`kills of every connection: ${recovery.length} of ${FAULTS} survived; process alive: ${server.alive()}`);
 console.log(`answers by status: ${JSON.stringify(Object.fromEntries(statuses))}; 503 without Retry-After: ${without503RetryAfter}`);
 console.log(`a request succeeds again after the kill: median ${fmt(median(recovery))}, max ${fmt(Math.max(...recovery))}`);
+console.log(`db_faults.kills_survived: ${recovery.length}  (of ${FAULTS})`);
+console.log(`db_faults.recovery_ms: ${Math.round(median(recovery))} ms  (max ${fmt(Math.max(...recovery))})`);
 console.log(
   `the open stream got '*' after ${resumed.length} of ${recovery.length} kills survived (by the time a request succeeded: median ${fmt(median(resumed))})`,
 );
@@ -131,4 +135,5 @@ if (server.alive()) {
 stream.close();
 await admin.end();
 await proxy.close();
+results.write();
 await cleanUp();

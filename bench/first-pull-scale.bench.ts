@@ -20,6 +20,7 @@ import { seedLists } from '../server/seed/lists';
 import { median, pairedRatio } from './median';
 import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
 import { buildNationalData, CLIENT_TABLES, measureFirstPull, type NationalData } from './scale/firstPull';
+import { startResults } from './results';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const BASE_DIR = process.env.BENCH_BASE_DIR ?? '/work/wt-baseline-sub';
@@ -103,6 +104,7 @@ async function explain(databaseUrl: string): Promise<void> {
   await db.end();
 }
 
+const results = startResults('first-pull-scale');
 const ours = await serve('this', process.cwd(), 18_301);
 const base = await serve('base', BASE_DIR, 18_302);
 try {
@@ -125,3 +127,4 @@ try {
 } finally {
   for (const served of [ours, base]) served.child.kill('SIGTERM');
 }
+results.write();

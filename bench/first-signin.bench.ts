@@ -64,6 +64,7 @@ import { launchBrowser, newPage } from '../test/helpers/browser';
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { median, pairedRatio } from './median';
 import { passLockScreen } from './signedIn';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SCALE = Number(process.env.BENCH_SCALE ?? 5);
@@ -651,5 +652,5 @@ if (process.env.VITEST) {
   bench.skip('first-signin: run `npx tsx bench/first-signin.bench.ts`', () => undefined);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   // Run, not imported (bench/caseload.bench.ts uses its first sign-in).
-  await main();
+  await withResults('first-signin', main);
 }

@@ -55,6 +55,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
 import { lockScreen, signedInAfterFirstPull } from './signedIn';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SCALE = Number(process.env.BENCH_SCALE ?? 5);
@@ -397,4 +398,4 @@ async function main() {
   }
 }
 
-await main();
+await withResults('lighthouse', main);

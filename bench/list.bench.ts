@@ -2,6 +2,7 @@
 // first page at once"): `npx tsx bench/list.bench.ts` (PGlite in memory), or with
 // TEST_DATABASE_URL=postgres://… for PostgreSQL. BENCH_ROWS (default 100000), BENCH_RUNS (7).
 import { startTestServer } from '../test/helpers/server';
+import { startResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -18,6 +19,7 @@ async function timed(runs: number, work: () => Promise<unknown>): Promise<number
   return median(times);
 }
 
+const results = startResults('list');
 const t = await startTestServer({ backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
 try {
   await t.server.db.query(
@@ -31,10 +33,11 @@ try {
   const firstPage = await timed(RUNS, () => t.api('GET', '/sproviers?pageSize=25', { token }));
   const filtered = await timed(RUNS, () => t.api('GET', '/sproviers?pageSize=25&territory=3&sort=sp_Name', { token }));
   const search = await timed(RUNS, () => t.api('POST', '/sproviers/srch', { token, body: { q: 'Provider 9999', pageSize: 25 } }));
-  console.log(`${ROWS} providers on ${t.backend}, median of ${RUNS} over HTTP:`);
-  console.log(`  first page (25, by name)            ${firstPage.toFixed(1)} ms`);
-  console.log(`  filtered by territory, by name      ${filtered.toFixed(1)} ms`);
-  console.log(`  text search (q, ILIKE)              ${search.toFixed(1)} ms`);
+  console.log(`# list: ${ROWS} providers on ${t.backend}, median of ${RUNS} over HTTP`);
+  console.log(`list.first_page_ms: ${firstPage.toFixed(1)} ms  (25, by name)`);
+  console.log(`list.filtered_ms: ${filtered.toFixed(1)} ms  (by territory, by name)`);
+  console.log(`list.search_ms: ${search.toFixed(1)} ms  (q, ILIKE)`);
 } finally {
   await t.close();
 }
+results.write();

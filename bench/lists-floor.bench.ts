@@ -42,6 +42,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { fillMainTables, median } from './seed';
 import { signedInAfterFirstPull } from './signedIn';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
@@ -240,4 +241,4 @@ async function main() {
   console.log(`# load average (1 min) at each run's start: ${loads.join(' ')}; at the end ${load()}`);
 }
 
-await main();
+await withResults('lists-floor', main);

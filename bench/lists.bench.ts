@@ -33,6 +33,7 @@ import { startTestServer } from '../test/helpers/server';
 import { fillMainTables, median } from './seed';
 import { pairedRatio } from './median';
 import { signedInAfterFirstPull } from './signedIn';
+import { withResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -233,4 +234,4 @@ async function main() {
   }
 }
 
-await main();
+await withResults('lists', main);

@@ -24,6 +24,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { launchBrowser } from '../test/helpers/browser';
 import { median } from './median';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const STYLES = ['background', 'polygon', 'base', 'labels', 'points'] as const;
@@ -135,4 +136,4 @@ async function main() {
   }
 }
 
-await main();
+await withResults('map-floor', main);

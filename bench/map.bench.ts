@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { startTestServer, type TestServer } from '../test/helpers/server';
+import { startResults } from './results';
 
 const MARKERS = Number(process.env.BENCH_MARKERS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -127,6 +128,7 @@ async function measure(build: Build, trace: string | undefined): Promise<void> {
   build.frames.push((await page.evaluate(PAN_FPS)) as number);
 }
 
+const results = startResults('map');
 const browser = await launchBrowser();
 const builds: Build[] = [];
 try {
@@ -147,21 +149,25 @@ try {
     `${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads${COMPARE ? ' per build, alternating' : ''}`,
   );
   console.log(`  load average before / after          ${loadBefore} / ${load()}`);
-  for (const build of builds) {
-    console.log(`  build ${build.name}:`);
-    console.log(`    dashboard opened → figures shown     ${median(build.figures).toFixed(0)} ms`);
-    console.log(`    dashboard opened → map loaded        ${median(build.canvas).toFixed(0)} ms`);
-    console.log(`    dashboard opened → map interactive   ${median(build.interactive).toFixed(0)} ms (aim ≤ 1500 ms)`);
-    console.log(`    frames while panning and zooming     ${median(build.frames).toFixed(0)} per second`);
-    console.log(`    interactive per load                 ${build.interactive.map((v) => v.toFixed(0)).join(', ')} ms`);
+  for (const [i, build] of builds.entries()) {
+    // From the dashboard's opening; the second build's figures (BENCH_COMPARE) as map.compared.*.
+    const prefix = i ? 'map.compared.' : 'map.';
+    console.log(`# build ${build.name}:`);
+    console.log(`${prefix}figures_shown_ms: ${median(build.figures).toFixed(0)} ms`);
+    console.log(`${prefix}map_loaded_ms: ${median(build.canvas).toFixed(0)} ms`);
+    console.log(
+      `${prefix}map_interactive_ms: ${median(build.interactive).toFixed(0)} ms  (aim ≤ 1500 ms; runs: ${build.interactive.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+    console.log(`${prefix}frames_per_s: ${median(build.frames).toFixed(0)} /s  (while panning and zooming)`);
   }
   if (builds.length === 2) {
     const [a, b] = builds as [Build, Build];
     const ratios = a.interactive.map((v, i) => v / (b.interactive[i] as number));
-    console.log(`  map interactive, ${a.name} / ${b.name}: median of the paired ratios ${median(ratios).toFixed(2)}`);
+    console.log(`map.interactive_vs_compared: ${median(ratios).toFixed(2)} x  (${a.name} / ${b.name}, median of the paired ratios)`);
   }
 } finally {
   for (const build of builds) await build.context.close().catch(() => undefined);
   await browser.close();
   for (const build of builds) await build.t.close();
 }
+results.write();

@@ -26,6 +26,7 @@ import { openDb, type Db } from '../server/db/index';
 import { coreMigrations, migrate, type Migration } from '../server/db/migrations';
 import { LOCK_FILE } from '../server/lib/dataDirLock';
 import { median } from './median';
+import { startResults } from './results';
 
 const BASE = process.env.BENCH_BASE ?? 'a4b273e'; // f24f3af^: the tree before '0020-audit-log'
 const SCALE = Number(process.env.BENCH_SCALE ?? 5);
@@ -134,14 +135,15 @@ async function migrateCopy(db: Db, label: string): Promise<Timed> {
 
 function report(label: string, runs: Timed[]) {
   const ids = runs[0]?.ids ?? [];
-  const rows = ids.map((id) => `    ${id}: ${median(runs.map((r) => r.ms[id] ?? Number.NaN)).toFixed(0)} ms`);
   console.log(
-    `migrations.${label}: ${ids.length} applied on the demo data at scale ${SCALE} seeded by ${baseCommit} ` +
-      `(${runs[0]?.rows ?? 0} rows in the entity tables)\n${rows.join('\n')}\n` +
-      `  total ${median(runs.map((r) => r.totalMs)).toFixed(0)} ms (migrate() whole; median of ${runs.length} run${runs.length > 1 ? 's' : ''})`,
+    `# migrations.${label}: ${ids.length} applied on the demo data at scale ${SCALE} seeded by ${baseCommit} ` +
+      `(${runs[0]?.rows ?? 0} rows in the entity tables), median of ${runs.length} run${runs.length > 1 ? 's' : ''}`,
   );
+  for (const id of ids) console.log(`migrations.${label}.${id}_ms: ${median(runs.map((r) => r.ms[id] ?? Number.NaN)).toFixed(0)} ms`);
+  console.log(`migrations.${label}.total_ms: ${median(runs.map((r) => r.totalMs)).toFixed(0)} ms  (migrate() whole)`);
 }
 
+const results = startResults('migrations');
 const baseDir = baseTree();
 const work = mkdtempSync(path.join(tmpdir(), 'icrs-bench-migrations-'));
 const created: string[] = [];
@@ -197,3 +199,4 @@ try {
   for (const name of created.reverse()) await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   rmSync(work, { recursive: true, force: true });
 }
+results.write();

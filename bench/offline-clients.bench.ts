@@ -37,6 +37,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { median, pairedRatio } from './median';
 import { passLockScreen, signedInAfterFirstPull, storedClients } from './signedIn';
+import { withResults } from './results';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -262,5 +263,5 @@ if (process.env.VITEST) {
   bench.skip('offline_clients: run `npx tsx bench/offline-clients.bench.ts`', () => undefined);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   // Run, not imported (bench/caseload.bench.ts uses its runs).
-  await main();
+  await withResults('offline-clients', main);
 }

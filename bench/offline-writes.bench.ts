@@ -37,6 +37,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { median, pairedRatio } from './median';
 import { passLockScreen } from './signedIn';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const INSERTS = Number(process.env.BENCH_INSERTS ?? 10_000);
@@ -309,5 +310,5 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('offline_writes: run `npx tsx bench/offline-writes.bench.ts`', () => undefined);
 } else {
-  await main();
+  await withResults('offline-writes', main);
 }

@@ -26,6 +26,7 @@ import { configFromEnv } from '../server/config';
 import { ensureOrganisations } from '../test/helpers/records';
 import { median } from './median';
 import { COMMON_SURNAME, ensureScaleDatabase, RARE_SURNAME, SCALE_SERVER, scaleClient, scaleDatabaseUrl } from './scale/build';
+import { withResults } from './results';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -135,7 +136,7 @@ async function measureLists(targets: SizeServer[]): Promise<void> {
   const lines = [header, `|---|${targets.map(() => '---|').join('')}---|`];
   for (const request of REQUESTS) {
     const p50 = targets.map((t) => median(samples.get(`${request.name}@${t.size}`) ?? []));
-    targets.forEach((t, i) => console.log(`scale.${request.name.replace(/\W+/g, '_')}_${t.size}_p50_ms ${fmt(p50[i] as number)}`));
+    targets.forEach((t, i) => console.log(`scale.${request.name.replace(/\W+/g, '_')}_${t.size}_p50_ms: ${fmt(p50[i] as number)} ms`));
     const ratio = (p50[p50.length - 1] as number) / (p50[0] as number);
     lines.push(`| ${request.name} | ${p50.map(fmt).join(' | ')} | ${ratio.toFixed(1)}× |`);
   }
@@ -204,4 +205,4 @@ async function main(): Promise<void> {
   await runPart('firstPull', 'firstPull', 'first-pull-scale.bench.ts');
 }
 
-await main();
+await withResults('scale', main);

@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../test/helpers/server';
 import { hammer, type Load } from './load';
 import { median, pairedRatio } from './median';
 import { benchKey, fillMainTables } from './seed';
+import { withResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 2_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -85,4 +86,4 @@ async function main() {
   }
 }
 
-await main();
+await withResults('session-check', main);

@@ -21,6 +21,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer, type TestServer } from '../test/helpers/server';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -329,5 +330,5 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('startup: run `npx tsx bench/startup.bench.ts`', () => undefined);
 } else {
-  await main();
+  await withResults('startup', main);
 }

@@ -9,7 +9,8 @@
 //   worktree of an earlier commit, with node_modules linked) and prints the ratios;
 // - BENCH_SUSTAIN_SECONDS=20, BENCH_SIGN_INS=2000; BENCH_SCALE_SERVER the PostgreSQL server
 //   (default postgres://postgres@127.0.0.1:5432, as its superuser).
+import { withResults } from './results';
 import { main } from './scale/streams';
 
-await main();
+await withResults('stream-fanout', main);
 process.exit(0);

@@ -27,6 +27,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
 import { lockScreen, signedInAfterFirstPull } from './signedIn';
+import { withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
@@ -140,5 +141,5 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('unlock: run `npx tsx bench/unlock.bench.ts`', () => undefined);
 } else {
-  await main();
+  await withResults('unlock', main);
 }

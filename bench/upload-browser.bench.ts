@@ -41,6 +41,7 @@ import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
 import { passLockScreen, storedClients } from './signedIn';
+import { withResults } from './results';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 2000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -349,5 +350,5 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('upload_browser: run `npm run build && npx tsx bench/upload-browser.bench.ts`', () => undefined);
 } else {
-  await main();
+  await withResults(`upload-browser${LATENCY_MS ? `-latency${LATENCY_MS}ms` : ''}`, main);
 }

@@ -14,6 +14,7 @@ import { sampleBody } from '../schemas/derive/sample';
 import { job, MAX_IMAGE_BYTES } from '../schemas/index';
 import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/db';
 import { PNG_1PX } from '../test/helpers/records';
+import { withResults } from './results';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 const SERVER_DIR = path.resolve(process.env.BENCH_SERVER_DIR ?? '.');
@@ -127,17 +128,17 @@ async function main() {
 
     const ok = statuses.filter((s) => s === 200).length;
     const refusedOk = refused.filter((s) => s === 413 || s === 0).length;
-    console.log(`database: ${scratch ? 'PostgreSQL' : 'PGlite (files)'}`);
-    console.log(`concurrent uploads: ${UPLOADS} count`);
-    console.log(`upload size at the limit: ${((3 * MAX_IMAGE_BYTES) / 1024 / 1024).toFixed(0)} MB`);
-    console.log(`uploads at the limit accepted: ${ok} count`);
-    console.log(`oversize uploads refused: ${refusedOk} count`);
-    console.log(`time for ${UPLOADS} uploads at the limit: ${atLimitMs} ms`);
-    console.log(`server RSS before: ${before.rss.toFixed(0)} MB`);
-    console.log(`server peak RSS before: ${before.peak.toFixed(0)} MB`);
-    console.log(`server RSS after uploads at the limit: ${afterAtLimit.rss.toFixed(0)} MB`);
-    console.log(`server peak RSS after uploads at the limit: ${afterAtLimit.peak.toFixed(0)} MB`);
-    console.log(`server peak RSS after oversize uploads: ${after.peak.toFixed(0)} MB`);
+    console.log(`# upload_memory: database ${scratch ? 'PostgreSQL' : 'PGlite (files)'}`);
+    console.log(`upload_memory.concurrent_uploads: ${UPLOADS} count`);
+    console.log(`upload_memory.upload_size_at_limit: ${((3 * MAX_IMAGE_BYTES) / 1024 / 1024).toFixed(0)} MB`);
+    console.log(`upload_memory.accepted_at_limit: ${ok} count`);
+    console.log(`upload_memory.oversize_refused: ${refusedOk} count`);
+    console.log(`upload_memory.at_limit_ms: ${atLimitMs} ms  (${UPLOADS} uploads at the limit)`);
+    console.log(`upload_memory.rss_before: ${before.rss.toFixed(0)} MB`);
+    console.log(`upload_memory.peak_rss_before: ${before.peak.toFixed(0)} MB`);
+    console.log(`upload_memory.rss_after_at_limit: ${afterAtLimit.rss.toFixed(0)} MB`);
+    console.log(`upload_memory.peak_rss_after_at_limit: ${afterAtLimit.peak.toFixed(0)} MB`);
+    console.log(`upload_memory.peak_rss_after_oversize: ${after.peak.toFixed(0)} MB`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
@@ -146,4 +147,4 @@ async function main() {
   }
 }
 
-await main();
+await withResults('upload-memory', main);

@@ -33,6 +33,7 @@ import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { openTestDb } from '../test/helpers/rxdb';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
+import { withResults } from './results';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -145,5 +146,5 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('upload: run `npx tsx bench/upload.bench.ts`', () => undefined);
 } else {
-  await main();
+  await withResults('upload', main);
 }

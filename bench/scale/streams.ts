@@ -395,7 +395,7 @@ export function printFigures(label: string, f: FanoutFigures): void {
   );
   const key = `streams.${f.streams}`;
   console.log(
-    `${key}.one_write_wrong_streams ${a.wrongStreams}\n${key}.one_write_p50_ms ${a.p50.toFixed(0)}\n${key}.sustained_p95_ms ${b.p95.toFixed(0)}\n${key}.signin_user_reads ${c.userReads}\n${key}.signin_transactions ${c.transactions}\n${key}.signin_session_checks ${c.sessionChecks ?? 'n/a'}`,
+    `${key}.one_write_wrong_streams: ${a.wrongStreams}\n${key}.one_write_p50_ms: ${a.p50.toFixed(0)} ms\n${key}.sustained_p95_ms: ${b.p95.toFixed(0)} ms\n${key}.signin_user_reads: ${c.userReads}\n${key}.signin_transactions: ${c.transactions}\n${key}.signin_session_checks: ${c.sessionChecks ?? 'n/a'}`,
   );
 }
 
