@@ -97,7 +97,7 @@ export async function buildApp(
   { logStream, migrations = coreMigrations, sessionKeepMs }: BuildOptions = {},
 ): Promise<Server> {
   setCountBound(config.listCountBound);
-  // Every write made for a request tells the database who makes it (the audit log, issue 28).
+  // Every write made for a request tells the database who makes it (the audit log, ADR-0036).
   const db = withAuditActor(await openDb(config));
   // On PostgreSQL with DATABASE_OWNER_URL, migrated by the owner role (server/db/roles.ts).
   const roleWarning = await prepareDatabase(db, config, migrations).catch(async (error: unknown) => {

@@ -22,7 +22,7 @@ export async function tokenSecret(db: Db, config: Config): Promise<string> {
 
 export interface FirstAdmin {
   userName: string;
-  /** Set only when the password was generated here: the file that holds it (issue 26 §5). */
+  /** Set only when the password was generated here: the file that holds it (ADR-0003). */
   passwordFile?: string;
 }
 

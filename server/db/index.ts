@@ -385,7 +385,7 @@ async function listenPostgres(
   };
 }
 
-/** A failure to get a database connection (issue 26 §8): refused, timed out, the pool full, or
+/** A failure to get a database connection (ADR-0014): refused, timed out, the pool full, or
  * the server not accepting connections (SQLSTATE 55000 or 57P03 during maintenance). The
  * request may be repeated later: always "unavailable", never a bug. */
 class ConnectionFailure extends Error {

@@ -74,7 +74,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Live updates (issue 4): every entity table tells listeners when a write commits.
+    // Live updates (product.md §D6): every entity table tells listeners when a write commits.
     id: '0004-change-triggers',
     up: async (tx) => {
       await tx.query(changeFunctionSql);
@@ -82,14 +82,14 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 10 §6: a token version per user, so that a password change, a reset or a
+    // ADR-0002: a token version per user, so that a password change, a reset or a
     // deactivation ends the older sessions (schemas/entities/users.ts tokenVersion).
     id: '0011-auth-token-version',
     up: sql(`ALTER TABLE "users" ADD COLUMN IF NOT EXISTS "tokenVersion" integer NOT NULL DEFAULT 0
       CHECK ("tokenVersion" BETWEEN 0 AND 2147483647)`),
   },
   {
-    // Issue 11: a removed profile photo or document is marked deleted (its bytes are deleted),
+    // ADR-0028: a removed profile photo or document is marked deleted (its bytes are deleted),
     // so that the pull feed tells every device to forget it. New databases have the columns
     // from 0001; older ones get them here.
     id: '0012-profile-images-soft-delete',
@@ -100,7 +100,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 12: following a referral (the day of the last status change and the history of
+    // ADR-0029: following a referral (the day of the last status change and the history of
     // who changed it when), and a job referral's note and follow-up date. New databases have
     // the columns from 0001; older ones get them here.
     id: '0013-referral-follow-up',
@@ -118,7 +118,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 14: the user list shows the last sign-in, and a temporary password set by an
+    // ADR-0030: the user list shows the last sign-in, and a temporary password set by an
     // administrator must be changed at the next sign-in. New databases have the columns from 0001.
     id: '0014-users-sign-in-and-temporary-password',
     up: async (tx) => {
@@ -128,7 +128,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 12: referral events name their organisation (row triggers), so the change stream
+    // ADR-0029: referral events name their organisation (row triggers), so the change stream
     // passes them only to users who may read it. New databases got these triggers from 0004.
     id: '0015-referral-change-events',
     up: async (tx) => {
@@ -137,7 +137,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 16: list filters of soft-delete entities index live rows only (schemas/derive/sql.ts
+    // ADR-0035: list filters of soft-delete entities index live rows only (schemas/derive/sql.ts
     // liveOnlyIndex), so a filtered list's count is an index-only scan. New databases got them
     // from 0001; older ones swap their whole-table filter indexes for them.
     id: '0016-live-filter-indexes',
@@ -151,7 +151,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 25: the devices' unlock secret, hidden like the password hash; made for each user
+    // ADR-0020: the devices' unlock secret, hidden like the password hash; made for each user
     // at the first GET /api/session/device (server/plugins/users/store.ts deviceSecret). New
     // databases have the column from 0001.
     id: '0017-users-device-secret',
@@ -160,7 +160,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 26 §6: failed password checks are counted in the database, so that every server
+    // ADR-0002: failed password checks are counted in the database, so that every server
     // process counts the same tries (server/lib/throttle.ts).
     id: '0018-password-failures',
     up: async (tx) => {
@@ -168,7 +168,7 @@ export const coreMigrations: Migration[] = [
     },
   },
   {
-    // Issue 26 §3: sign-out ends its session (until the token's expiry), heard by every server
+    // ADR-0002: sign-out ends its session (until the token's expiry), heard by every server
     // process as a change of the users table; the change stream opens with single-use tickets.
     id: '0019-signed-out-sessions-and-stream-tickets',
     up: async (tx) => {
@@ -191,7 +191,7 @@ $$`);
     },
   },
   {
-    // Issue 28: the append-only audit log, written by a row trigger on every entity table in
+    // ADR-0036: the append-only audit log, written by a row trigger on every entity table in
     // the transaction of the change (server/plugins/audit/triggers.ts).
     id: '0020-audit-log',
     up: async (tx) => {
@@ -213,7 +213,7 @@ $$`);
     `),
   },
   {
-    // Issue 36 §3: the audit log holds against the server itself. Its rows go only through the
+    // ADR-0036: the audit log holds against the server itself. Its rows go only through the
     // owner's functions (the retention purge, the scrub of an erased client's values), which a
     // session setting no longer imitates; the retention is read from a table the app's role
     // cannot write (server/plugins/audit/triggers.ts, server/db/roles.ts).
@@ -224,7 +224,7 @@ $$`);
     },
   },
   {
-    // Issue 36: the devices' unlock secret moves to a table of its own, whose data no backup
+    // ADR-0021: the devices' unlock secret moves to a table of its own, whose data no backup
     // holds (server/ops), and is rotated (server/plugins/users/store.ts rotateDeviceSecret).
     // A secret given before is kept, so a device's keyring still opens, and so is an export file
     // sealed under it (the export secret starts as that same secret). The users column stays,

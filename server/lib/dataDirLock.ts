@@ -1,6 +1,6 @@
 // One process at a time on an embedded database folder (DATA_DIR). PGlite has no lock of its
 // own: a second process opening the folder works on its own copy in memory and writes over the
-// first one's files, so the running server never sees what the second wrote (issue 10 §8).
+// first one's files, so the running server never sees what the second wrote (ADR-0014).
 //
 // The lock is one the operating system releases when its holder dies (docs/adr/0014-database-and-migrations.md "The
 // data folder's lock"): a listening socket named after the folder. Binding the name fails with

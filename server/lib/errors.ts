@@ -142,7 +142,7 @@ interface DatabaseErrorFields {
 
 /**
  * The log's view of an error. Clients' names, phones and birth dates must never reach the
- * server's logs (issue 11), and a database error can quote them in its message and detail:
+ * server's logs (ADR-0028), and a database error can quote them in its message and detail:
  * for those only where it happened is kept (SQLSTATE, constraint, table, column).
  */
 export function loggedError(error: Error): LoggedError {

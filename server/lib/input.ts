@@ -1,4 +1,4 @@
-// The request rules every route shares (issue 10 §5, docs/security.md "Input rules"): a body
+// The request rules every route shares (ADR-0010, docs/security.md "Input rules"): a body
 // is JSON or multipart (415 otherwise), an address carries no control characters (400), and
 // multipart uploads take turns so that the memory they use stays bounded.
 import type { FastifyInstance } from 'fastify';

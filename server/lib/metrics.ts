@@ -1,4 +1,4 @@
-// What GET /api/metrics tells a Prometheus server (issue 29): requests, database connections,
+// What GET /api/metrics tells a Prometheus server (ADR-0038): requests, database connections,
 // uploads, change streams and password checks, in one registry per server (a test builds
 // several servers in one process; prom-client's global registry would mix them).
 // docs/api.md "Metrics" lists every series.

@@ -1,7 +1,7 @@
 // Passwords are stored as argon2id hashes (the library's default algorithm). Every password a
 // person types is checked through `Passwords.verify` (sign-in, delete confirmation, change of
-// password: issue 26 §4), which shares one throttle, and every hash or check runs in a bounded
-// queue (issue 26 §6): argon2 costs memory and CPU on purpose, so without a limit a burst of
+// password: ADR-0002), which shares one throttle, and every hash or check runs in a bounded
+// queue (ADR-0002): argon2 costs memory and CPU on purpose, so without a limit a burst of
 // sign-ins would exhaust the server.
 import type { FastifyRequest } from 'fastify';
 import { hash, verify } from '@node-rs/argon2';

@@ -1,5 +1,5 @@
 // Counts failed password checks per key (a user name, an address) in fixed windows, in the
-// database, so every server process counts the same tries (issue 26 §6: with counts in each
+// database, so every server process counts the same tries (ADR-0002: with counts in each
 // process's memory, N processes allowed N times the tries). Numbers and reasons:
 // docs/security.md "Sessions and accounts".
 //

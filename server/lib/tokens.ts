@@ -4,7 +4,7 @@
 // an administrator's reset or a deactivation raises the version, which ends every older token
 // (auth.ts compares it on each request, the change stream on each users event). A token must
 // also carry `exp`: one without an expiry would be a session that never ends. And `sid`, the
-// session's id, which sign-out ends on its own (issue 26 §3, plugins/users/store.ts).
+// session's id, which sign-out ends on its own (ADR-0002, plugins/users/store.ts).
 import { SignJWT, jwtVerify, errors } from 'jose';
 import type { KeyedCode } from './errors';
 
@@ -30,7 +30,7 @@ interface Verified {
 
 export class TokenService {
   /** The secret as a WebCrypto key, imported once: jose imports a raw secret again on every
-   * call, which cost more than the rest of a list request (issue 16, docs/performance.md). */
+   * call, which cost more than the rest of a list request (ADR-0035, docs/performance.md). */
   private readonly key: Promise<CryptoKey>;
   /**
    * Tokens already verified, by their exact text (signature included), so a hit says nothing

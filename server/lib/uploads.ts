@@ -1,5 +1,5 @@
-// Reading multipart requests: record fields plus image files, within the limits of issue 3
-// and issue 10 §5. The type is read from the file's first bytes, not trusted from the client.
+// Reading multipart requests: record fields plus image files, within the limits of ADR-0010
+// "Upload limits". The type is read from the file's first bytes, not trusted from the client.
 //
 // Limits (docs/security.md "Input rules"): 5 MB per file (MAX_IMAGE_BYTES), counted while the
 // file streams in, so an oversize file fails at its 5 MB + 1st byte and is never held whole;

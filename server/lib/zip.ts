@@ -1,5 +1,5 @@
 // A ZIP archive written in memory with Node's own zlib (deflate and CRC-32): a client's data
-// export (issue 28) is a few files, so no streaming library earns its place. The format is
+// export (ADR-0036) is a few files, so no streaming library earns its place. The format is
 // PKWARE's APPNOTE: a local header and the data per file, then the central directory. File
 // names are UTF-8 (flag bit 11); no ZIP64, so each file and the whole stay under 4 GiB.
 import { crc32, deflateRawSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// A restore ends every session signed before it (issue 29). A backup brings back the sessions
+// A restore ends every session signed before it (ADR-0037). A backup brings back the sessions
 // signed out after it was taken (signed_out_sessions), and accounts deactivated or passwords
 // reset since: a token of such a session would be valid again until it expires. So the restore
 // marks its time, and the server refuses every token issued before the latest mark: everyone

@@ -1,5 +1,5 @@
 // Sign-in and the gate in front of every other endpoint: a valid bearer token of an active
-// user whose session was not ended, then a temporary password changed (issue 26 §5), then the
+// user whose session was not ended, then a temporary password changed (ADR-0003), then the
 // route's permission from the shared role matrix (schemas/roles.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -149,7 +149,7 @@ async function authPlugin(app: FastifyInstance, { db, tokens, users, passwords }
     runAs({ userId: user.userId, userName: user.userName, role: user.role, location: user.location ?? 0 }, done);
   });
 
-  // One answer for every failure (issue 26 §8): an unknown name, a deactivated account and a wrong
+  // One answer for every failure (ADR-0002): an unknown name, a deactivated account and a wrong
   // password all answer 401 badCredentials, after the same throttled check (lib/passwords.ts),
   // so neither the answer nor its time tells which; the account's state is read before the
   // password is checked, so a deactivated account's password is never tested.

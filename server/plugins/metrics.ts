@@ -1,4 +1,4 @@
-// GET /api/metrics (issue 29): the server's metrics in Prometheus' text format, for role 1 or
+// GET /api/metrics (ADR-0038): the server's metrics in Prometheus' text format, for role 1 or
 // for a scraper holding METRICS_TOKEN, never anyone else (docs/api.md "Metrics"). Every answered
 // request is counted here, under its route's pattern.
 import { timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
-// Security headers on every answer, the app's pages and assets as well as the API (issue 10
-// §7, docs/security.md "Response headers"): what the browser may load and run, no framing,
+// Security headers on every answer, the app's pages and assets as well as the API (ADR-0009,
+// docs/security.md "Response headers"): what the browser may load and run, no framing,
 // no type sniffing, no referrer leaving the site; and no API answer kept by the browser's cache.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -55,19 +55,19 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Record<st
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY', // browsers without frame-ancestors
     'Referrer-Policy': 'no-referrer',
-    // A staff app holding client data: no page of it belongs in a search engine (issue 26 §8;
+    // A staff app holding client data: no page of it belongs in a search engine (ADR-0009;
     // public/robots.txt says the same to crawlers that read it).
     'X-Robots-Tag': 'noindex, nofollow',
   };
 }
 
 /** API answers hold client data (records, photos, identity documents, the device secret): the
- * browser's HTTP cache must never keep one (issue 25). The app's own files keep their caching
+ * browser's HTTP cache must never keep one (ADR-0020). The app's own files keep their caching
  * (server/plugins/spa.ts). */
 export const API_CACHE_CONTROL = 'no-store';
 
 /** Sent on answers to requests that came over HTTPS (directly, or as a trusted proxy says with
- * X-Forwarded-Proto): browsers then refuse plain HTTP to this site for a year (issue 26 §8).
+ * X-Forwarded-Proto): browsers then refuse plain HTTP to this site for a year (ADR-0009).
  * Never over plain HTTP, where it means nothing and would break a test or LAN install. */
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 

@@ -1,5 +1,5 @@
-// The signed-in device's session: the secrets its local data is unlocked with (issue 25), the
-// lock and sign-out, which end the session on the server (issue 26 §3; docs/security.md "Shared
+// The signed-in device's session: the secrets its local data is unlocked with (ADR-0020), the
+// lock and sign-out, which end the session on the server (ADR-0002; docs/security.md "Shared
 // and lost devices"). Sign-in is POST /api/login (auth.ts).
 import { writeAudit } from './audit/entries';
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// Demo data for the dashboard, benchmarks and manual testing (issue 3):
+// Demo data for the dashboard, benchmarks and manual testing (ADR-0012):
 // `npm run seed:demo -- --scale N [--seed S]`. Scale 1 makes about 50 providers (all four
 // types), 150 services (pending, verified, rejected), their apprenticeships and vocational
 // trainings, 80 jobs with further positions, 200 clients with their skills, social, security
@@ -717,7 +717,7 @@ function businessRow(ctx: Ctx, p: Profile): Row {
 // Referrals
 // ---------------------------------------------------------------------------------------------
 
-/** The status history a referral at `status` went through (issue 12), a week per step, with
+/** The status history a referral at `status` went through (ADR-0029), a week per step, with
  * the last status's date and feedback. No random draw: the rest of the data stays the same. */
 function followUp(ctx: Ctx, flow: StatusFlow, status: string, date: number, feedback: string | null): Row {
   const steps = status === flow.refusal ? [flow.path[0] as string, status] : flow.path.slice(0, flow.path.indexOf(status) + 1);

@@ -1,4 +1,4 @@
-// The lookup lists seeded on first start (issue 3), in French and English. Item ids are
+// The lookup lists seeded on first start (ADR-0011), in French and English. Item ids are
 // stable: records store them, so an item is deactivated, never renumbered or deleted.
 // Territories are those of North Kivu, where the programme's field teams work; their
 // centres place demo records on the map.

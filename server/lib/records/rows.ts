@@ -31,8 +31,8 @@ export function selectList(e: EntityShape): string {
     .join(', ');
 }
 
-/** Keeps the live records of `e`: not soft-deleted, and neither an erased client's row (issue
- * 28), which stays, blanked, for the statistics and the devices' pull, nor any record of that
+/** Keeps the live records of `e`: not soft-deleted, and neither an erased client's row (ADR-0036),
+ * which stays, blanked, for the statistics and the devices' pull, nor any record of that
  * client (sub-records, photos, referrals): reads answer 404 and lists leave them out
  * (docs/security.md "Erased means gone"). `alias` is the table's in the query (its name by default). */
 export function addLive(e: EntityShape, where: Conditions, alias = ''): Conditions {
@@ -95,7 +95,7 @@ export async function listRows(db: Queryable, e: EntityShape, query: ListRequest
   const limit = conditions.param(query.pageSize);
   const offset = conditions.param(skipped);
   // The page and the count travel together (two pooled connections on PostgreSQL): a list
-  // answer costs one round trip to the database instead of two (issue 16, "api" benchmark).
+  // answer costs one round trip to the database instead of two (ADR-0035, "api" benchmark).
   // The page is read along a list index (./listIndexes.ts), the count stops at its bound (./count.ts).
   const [rows, counted] = await Promise.all([
     db.query(`SELECT ${selectList(e)} ${from} ${orderBySql(e, sort, dir)} LIMIT ${limit} OFFSET ${offset}`, conditions.params),
@@ -214,7 +214,7 @@ export async function updateRow(
 }
 
 /** The 404 of an edit whose record is not there. One the user could see that was deleted says
- * when, by whom and why, in `deleted` (issue 30 §7): an offline edit of it can then be discarded
+ * when, by whom and why, in `deleted` (ADR-0023): an offline edit of it can then be discarded
  * knowingly instead of retried for ever. A record of an erased client (or the client itself) is
  * 410 `http.clientErased`, which devices keep until the user discards the edit. */
 async function missingRecord(db: Queryable, e: EntityShape, key: string | readonly string[], access?: Access): Promise<HttpError> {

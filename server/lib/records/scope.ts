@@ -59,7 +59,7 @@ export async function assertRefsInScope(
     if (ownerPath(e) && !access) throw new Error(`${e.name}: write without an organisation scope`);
     return;
   }
-  // Client data by a user without an organisation (issue 26 §1): nothing is stored.
+  // Client data by a user without an organisation (ADR-0007): nothing is stored.
   if (recordScope(access.actor, e, access.mode) === 'none') throw new HttpError(403, 'scope.noOrganisation');
   const known = KNOWN_IN_SCOPE.get(db);
   for (const ref of refChecks(e, access)) {

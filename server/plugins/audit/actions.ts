@@ -1,4 +1,4 @@
-// What an audit entry calls a row change (issue 28): one rule per kind of record, as SQL over
+// What an audit entry calls a row change (ADR-0036): one rule per kind of record, as SQL over
 // the trigger's variables (server/plugins/audit/triggers.ts): TG_OP, old_row and new_row (the
 // row as jsonb) and changed (the names of the fields whose value changed, text[]). The generic
 // rule (create, update, delete: a soft delete is a delete) holds unless an entity says more.

@@ -1,4 +1,4 @@
-// The client a private record belongs to (issue 28): its key and its organisation.
+// The client a private record belongs to (ADR-0036): its key and its organisation.
 import type { EntityShape } from '../../../schemas/define';
 import { profile } from '../../../schemas/index';
 import type { Queryable, Row } from '../../db/index';

@@ -1,4 +1,4 @@
-// Who is writing (issue 28): the request's user travels with the request's asynchronous work
+// Who is writing (ADR-0036): the request's user travels with the request's asynchronous work
 // (AsyncLocalStorage), and every transaction opened for it tells the database first, in the
 // transaction-local setting `icrs.actor` that the audit triggers read (./triggers.ts). A write
 // outside a transaction is run in one for that. Work with no actor (start-up, seeds, sign-in

@@ -1,4 +1,4 @@
-// A client's data handed over or erased (issue 28 §4), by role 1 or, for its own organisation's
+// A client's data handed over or erased (ADR-0036), by role 1 or, for its own organisation's
 // clients, role 7 (schemas/scope.ts auditScope):
 // - GET /api/audit/clients?q=: the clients one may hand over or erase (the data requests screen);
 // - GET /api/profile/{id}/export: everything held about the client as one ZIP, a readable JSON

@@ -1,4 +1,4 @@
-// The audit log's routes (issue 28): a record's history, the audit screen's pages and its CSV
+// The audit log's routes (ADR-0036): a record's history, the audit screen's pages and its CSV
 // export (itself audited). Reads go through the organisation scope (schemas/scope.ts
 // auditScope, and the record's own read scope for a history): what a user may not read does not
 // exist for them.

@@ -1,4 +1,4 @@
-// The audit log's retention (issue 28 §5): AUDIT_RETENTION_DAYS, 0 (the default) keeping every
+// The audit log's retention (ADR-0036): AUDIT_RETENTION_DAYS, 0 (the default) keeping every
 // entry forever. With a retention, entries older than it (and their client values) go at start
 // and then daily, through the one function the log's guards let through (icrs_audit_purge,
 // ./triggers.ts). The function reads the retention from a table the tables' owner writes at

@@ -1,4 +1,4 @@
-// The audit log's tables and triggers (issue 28). Every write of an entity table leaves its
+// The audit log's tables and triggers (ADR-0036). Every write of an entity table leaves its
 // entry from a row trigger, so in the same transaction as the change, whatever route made it: a
 // rolled-back write (a refused record of a batch, a failed request) leaves none, and no route
 // can forget one. Who made the change comes from the transaction's `icrs.actor` setting

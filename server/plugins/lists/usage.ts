@@ -1,4 +1,4 @@
-// How many server records use each item of a lookup list, shown on the list screen (issue 14:
+// How many server records use each item of a lookup list, shown on the list screen (ADR-0030:
 // "an item that records use is never deleted": none is, see index.ts). The places an item id can be stored come from the entity declarations (every
 // lookup field of that list, deleted records included: they may be restored or reported on),
 // plus the two the declarations hold inside structured data: a client's organisational help

@@ -1,4 +1,4 @@
-// Possible duplicates of a client being registered (issue 11), the rule of
+// Possible duplicates of a client being registered (ADR-0028), the rule of
 // schemas/duplicates.ts in SQL. Only among the clients the user may read (the organisation
 // scope), like every read.
 import { profile } from '../../../schemas/index';

@@ -37,7 +37,7 @@ async function serve(db: Db, request: FastifyRequest, reply: FastifyReply, table
   const record = await getRow(db, owner, ownerKey, reading(request.user));
   if (!record) throw new HttpError(404, 'http.recordNotFound');
   if (owner.fields[image.slot]?.kind === 'image' && record[image.slot] !== image.name) throw new HttpError(404, 'http.recordNotFound');
-  // A client's photo, document or referral attachment: who took a copy is on the record (issue 28).
+  // A client's photo, document or referral attachment: who took a copy is on the record (ADR-0036).
   // Directory photos (services, jobs) are shown in every list and are not client data.
   if (isPrivate(owner)) {
     await writeAudit(db, {

@@ -196,7 +196,7 @@ export default async function profilesPlugin(instance: FastifyInstance, { db }: 
     );
   });
 
-  // Removes a photo or document (issue 11): the row is marked deleted (so devices forget it at
+  // Removes a photo or document (ADR-0028): the row is marked deleted (so devices forget it at
   // their next pull) and the bytes are deleted. Repeating it is harmless (a lost answer).
   app.post(
     '/api/profile/images/delete/:id',
@@ -212,7 +212,7 @@ export default async function profilesPlugin(instance: FastifyInstance, { db }: 
     },
   );
 
-  // Possible duplicates of a client being registered (issue 11), among the clients the user may read.
+  // Possible duplicates of a client being registered (ADR-0028), among the clients the user may read.
   app.post('/api/profile/duplicates', { schema: { body: duplicatesBody, response: { 200: duplicatesAnswer } }, config: read }, (request) =>
     findDuplicates(db, request.body, reading(request.user)),
   );

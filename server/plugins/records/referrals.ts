@@ -1,4 +1,4 @@
-// Referrals (issue 12): statuses that only move forward with the history of who changed them
+// Referrals (ADR-0029): statuses that only move forward with the history of who changed them
 // when, the list views with the client and the service or job (POST /referral/search,
 // /jobreferral/search), and attachments (PUT /referral/images/{id}).
 import type { FastifyInstance, FastifyRequest } from 'fastify';

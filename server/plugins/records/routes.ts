@@ -41,7 +41,7 @@ export const idParams = object({ id: text(100, 1) }, ['id'], { open: true });
 export const reasonAndPassword = object({ reason: text(500, 3), password: text(200, 1) }, ['reason', 'password']);
 
 /** Asks the signed-in user's password again (product.md §5, a delete): a wrong one changes nothing
- * (400 delete.badPassword). The one throttled check (sign-in's, issue 26 §4): a borrowed token
+ * (400 delete.badPassword). The one throttled check (sign-in's, ADR-0002): a borrowed token
  * cannot try passwords without limit. */
 export async function confirmPassword(app: FastifyInstance, db: Queryable, request: FastifyRequest, password: string): Promise<void> {
   const me = await findUserById(db, request.user.userId);

@@ -1,6 +1,6 @@
-// Service verification (issue 3): new services are pending (0); a verifier sets verified (1)
+// Service verification (ADR-0026): new services are pending (0); a verifier sets verified (1)
 // or rejected (2, with a required comment); an edited rejected service returns to pending.
-// Issue 26 §7: nobody verifies a service they created or last changed, and a verified service
+// ADR-0026: nobody verifies a service they created or last changed, and a verified service
 // whose address, contact or location changes returns to pending unless a verifier of its
 // organisation (or role 1) made the change: vulnerable clients are referred to verified services.
 import type { FastifyInstance, FastifyRequest } from 'fastify';

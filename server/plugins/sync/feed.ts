@@ -182,7 +182,7 @@ async function pullMembers(
   return { documents: page.map(feedDocument), checkpoint };
 }
 
-/** True for a row of an erased client (issue 28): the client's own row, or one of its records. */
+/** True for a row of an erased client (ADR-0036): the client's own row, or one of its records. */
 function erasedSql(e: EntityShape): string {
   if (e.fields.erasedAt) return 't."erasedAt" IS NOT NULL';
   const parent = e.parent && getEntity(e.parent.entity);

@@ -1,4 +1,4 @@
-// Live sync (issue 4 §4): the pull feed per offline table and the server-sent change stream.
+// Live sync (ADR-0015): the pull feed per offline table and the server-sent change stream.
 import { DRAIN_STREAM_RETRY_MS } from '../../lib/drain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { can } from '../../../schemas/roles';

@@ -1,4 +1,4 @@
-// Batched upload (issue 16): POST /api/sync/push/{table} takes up to PUSH_LIMITS records of one
+// Batched upload (ADR-0013): POST /api/sync/push/{table} takes up to PUSH_LIMITS records of one
 // kind and answers one result per record, each what the single-record route would have answered
 // (status and body). Every record is stored through the same writer as POST {rest}/ and PUT
 // {rest}/{id} (server/plugins/records/routes.ts), in the batch's one transaction; a record that

@@ -1,4 +1,4 @@
-// Tickets of the change stream (issue 26 §3). EventSource cannot send headers, so the stream's
+// Tickets of the change stream (ADR-0002). EventSource cannot send headers, so the stream's
 // credential travels in its URL, where a reverse proxy's access log may keep it: the session
 // token must not. The app asks for a ticket (POST /api/sync/ticket, with its bearer token) and
 // opens the stream with it at once. A ticket is single-use, lives TICKET_SECONDS, names its

@@ -65,7 +65,7 @@ export function assertNotSelfLockout(actor: Person, targetId: string, body: { ro
   }
 }
 
-/** Roles 3-7 need an organisation (issue 26 §1): a create, or an administrator's edit, that
+/** Roles 3-7 need an organisation (ADR-0007): a create, or an administrator's edit, that
  * leaves an active account of those roles without one answers 400 on `location`. Deactivating
  * such an account is allowed (its organisation can be chosen later). */
 export function assertOrganisation(request: FastifyRequest, user: { role: number; location: number; active: boolean }): void {

@@ -10,7 +10,7 @@
 //
 // On the embedded database (one process) the row is kept for a moment so that a burst of
 // requests (a list's page, the dashboard's seven calls, an upload's batches) reads it once
-// (issue 16). A kept row never outlives a change that could end a session:
+// (ADR-0035). A kept row never outlives a change that could end a session:
 // - a write through the users routes forgets every kept row as it settles
 //   (`forgettingAfterEach`), before its answer leaves;
 // - a write anywhere else (a script) reaches the process as the users table's change

@@ -54,7 +54,7 @@ export async function findSessionUser(db: Queryable, userId: string): Promise<Us
   return rows[0];
 }
 
-/** Ends one session (sign-out, issue 26 §3): its id is kept until the token's own expiry, and
+/** Ends one session (sign-out, ADR-0002): its id is kept until the token's own expiry, and
  * the insert notifies every server process as a change of the users table (migration 0019), so
  * each one's session check reads it at the next request. Expired entries are deleted. */
 export async function signOutSession(db: Queryable, claims: { sub: string; sid: string; exp?: number }): Promise<void> {
