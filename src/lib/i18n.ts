@@ -2,7 +2,8 @@
 // interceptor, toasts) and components translate from the same catalog. A language change
 // reloads the page (product.md §4), so the object never needs to change at run time.
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
 import { DEFAULT_LANG, type Lang } from './session';
 
 export type Messages = Record<string, string>;
@@ -78,4 +79,13 @@ export function getAppIntl(): AppIntl {
 /** Translate outside React (interceptor, notify callers). */
 export function t(id: string, values?: Record<string, string | number>): string {
   return getAppIntl().formatMessage({ id }, values);
+}
+
+export type Say = (id: string, values?: Record<string, string | number>) => string;
+
+/** The one way a component translates: `const say = useSay()`, then `say('clients.saved', { regNo })`.
+ * Code outside React uses `t` above; both read the same catalog. */
+export function useSay(): Say {
+  const intl = useIntl();
+  return useCallback<Say>((id, values) => intl.formatMessage({ id }, values), [intl]);
 }

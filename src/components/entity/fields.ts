@@ -5,11 +5,12 @@ import type { EntityShape, Field } from '../../../schemas/define';
 import { enumLabel } from '../../../schemas/define';
 import type { LookupLists } from '../../lib/datalayer/types';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import type { Say } from '../../lib/i18n';
 import type { Lang } from '../../lib/session';
 import { lookupLabel, type Option } from './lookups';
 
-/** Translates a message id (react-intl's formatMessage, or a test double). */
-export type Translate = (id: string, values?: Record<string, string | number>) => string;
+/** Translates a message id: a component's useSay(), or a test double. */
+export type Translate = Say;
 
 export interface DisplayContext {
   lang: Lang;

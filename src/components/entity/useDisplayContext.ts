@@ -2,14 +2,13 @@
 // lists and the translator.
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import type { DisplayContext, Translate } from './fields';
+import { useSay } from '../../lib/i18n';
+import type { DisplayContext } from './fields';
 import { langOf, useLookupLists } from './lookups';
 
 export function useDisplayContext(): DisplayContext {
   const intl = useIntl();
   const lists = useLookupLists();
-  return useMemo(() => {
-    const t: Translate = (id, values) => intl.formatMessage({ id }, values);
-    return { lang: langOf(intl.locale), lists, t };
-  }, [intl, lists]);
+  const t = useSay();
+  return useMemo(() => ({ lang: langOf(intl.locale), lists, t }), [intl.locale, lists, t]);
 }

@@ -1,6 +1,6 @@
 // Rendering for the component tests (jsdom): React 19's createRoot inside act(), with the
 // the app's own translations (public/assets/i18n).
-import { createElement, type ReactElement } from 'react';
+import { createElement, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { act } from 'react';
 import { IntlProvider } from 'react-intl';
@@ -51,6 +51,34 @@ export async function render(element: ReactElement, lang: Lang = 'en'): Promise<
       container.remove();
     },
   };
+}
+
+export interface RenderedHook<R, P> {
+  /** What the hook returned at its last render. */
+  result: { current: R };
+  rerender: (props: P) => Promise<void>;
+  unmount: () => Promise<void>;
+}
+
+/**
+ * Renders a hook alone (a controller without its view), the way @testing-library/react's
+ * renderHook does, inside the app's translations and the optional `wrapper` (a router, a context).
+ */
+export async function renderHook<R, P = undefined>(
+  hook: (props: P) => R,
+  options: { initialProps?: P; wrapper?: ComponentType<{ children: ReactNode }>; lang?: Lang } = {},
+): Promise<RenderedHook<R, P>> {
+  const result = { current: undefined as R };
+  function Probe({ props }: { props: P }): null {
+    result.current = hook(props);
+    return null;
+  }
+  const element = (props: P): ReactElement => {
+    const probe = createElement(Probe, { props });
+    return options.wrapper ? createElement(options.wrapper, null, probe) : probe;
+  };
+  const rendered = await render(element(options.initialProps as P), options.lang);
+  return { result, rerender: (props) => rendered.rerender(element(props)), unmount: rendered.unmount };
 }
 
 /** Lets promises and timers of `ms` run inside act (debounces, loads). */
