@@ -371,6 +371,29 @@ describe("a field worker's device (mirroring its caseload and directory by membe
     await layer().list(serviceProvider, { filter: { territory: 9 }, pageSize: 50 });
     expect((await collectionOf(db, serviceProvider).findOne(held.sp_Id).exec())?.sp_Name).toBe('Renamed on the server');
   });
+
+  it("a save online keeps what the save makes the device's: a new client and its records, a record of a client held; a client not held stays on the server, edited or given a record", async () => {
+    const body: Record<string, unknown> = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ICRS'), firstName: 'Colleague' };
+    expect((await t.api('POST', '/profile/', { token, body })).status).toBe(201);
+    const away = body.prof_Id as string;
+    const before = await layer().get(profile, away);
+
+    const edited = await layer().update(profile, away, { firstName: 'Edited online' }, [], { basedOn: before?.updatedAt as string });
+    expect(edited).toMatchObject({ prof_Id: away, firstName: 'Edited online', syncState: 'synced' });
+    expect((await serverRow(`/profile/${away}`)).body).toMatchObject({ firstName: 'Edited online' });
+    const skillsAway = await layer().create(skills, values(skills, { profile: away }));
+    expect(skillsAway).toMatchObject({ prof_Id: away, syncState: 'synced' });
+    expect((await serverRow(`/profile/skprofile/${away}`)).status).toBe(200);
+    expect(await collectionOf(db, profile).findOne(away).exec()).toBeNull();
+    expect(await collectionOf(db, skills).findOne(away).exec()).toBeNull();
+
+    const own = await layer().create(profile, values(profile));
+    expect((await collectionOf(db, profile).findOne(own.prof_Id).exec())?.syncState).toBe('synced');
+    await layer().create(skills, values(skills, { profile: own.prof_Id }));
+    expect((await collectionOf(db, skills).findOne(own.prof_Id).exec())?.syncState).toBe('synced');
+    await layer().update(profile, own.prof_Id, { firstName: 'Own, edited' });
+    expect((await collectionOf(db, profile).findOne(own.prof_Id).exec())?.firstName).toBe('Own, edited');
+  });
 });
 
 describe('list while the store opens (a full page load of a list screen)', () => {

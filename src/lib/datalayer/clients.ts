@@ -6,7 +6,7 @@ import { COMPOSITE_KEY, COMPOSITE_SEPARATOR, newestFirstKey, pendingRemovals } f
 import { duplicateMatch, foldName, type DuplicateQuery } from '../../../schemas/duplicates';
 import { profile, profileImage } from '../../../schemas/index';
 import type { Ctx } from './context';
-import { readWrite } from './read';
+import { answerWrite, readWrite } from './read';
 import { isPending, plain, syncedDoc, writeSynced, type DocData } from './docs';
 import { checkImages, storeImagesOffline } from './images';
 import { isNetworkError, putProfileImage } from '../http';
@@ -95,7 +95,7 @@ export async function saveProfileImages(
       try {
         onProgress?.(image.slot, 0);
         const row = await putProfileImage(ctx.http, key, image, { onProgress: onProgress && ((sent) => onProgress(image.slot, sent)) });
-        await writeSynced(ctx.db, profileImage, [row], { replacePending: true });
+        await writeSynced(ctx.db, profileImage, [row], await answerWrite(ctx, profileImage, row, true));
         continue;
       } catch (error) {
         if (!isNetworkError(error)) throw error;

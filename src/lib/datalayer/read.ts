@@ -10,13 +10,15 @@
 import type { MangoQuery, MangoQuerySelector } from 'rxdb';
 import { map, Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
+import { getEntity } from '../../../schemas/index';
 import { mirrorsByMembers } from '../../../schemas/scope';
+import { OFFLINE_ENTITIES } from '../db/collections';
 import { hasRowApi, type Ctx, type Opening } from './context';
 import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData, type WriteSyncedOptions } from './docs';
 import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
 import { peekPrefetched, takePrefetched } from './prefetch';
 import { getPage, getRecord, isNetworkError, type Page } from '../http';
-import type { ListQuery, ListResult } from './types';
+import type { ListQuery, ListResult, Values } from './types';
 
 type AnyQuery = MangoQuery<Record<string, unknown>>;
 
@@ -150,6 +152,25 @@ async function getRemote(ctx: Ctx, entity: EntityShape, key: string): Promise<Do
 export function readWrite(remote: Pick<Ctx, 'user'>, entity: EntityShape): WriteSyncedOptions {
   const user = remote.user();
   return { heldOnly: user !== null && mirrorsByMembers(user, entity) };
+}
+
+/**
+ * How the server's answer to a save made online is written on the device: as a row read online
+ * (`readWrite`), except that a device mirroring by members also keeps what the save makes one of
+ * its members: a new record at the top of its own (a client is assigned to whoever registers
+ * them, an entry of the directory is kept by whoever registered it), and a record of a member it
+ * holds (a new social record of a client on the device). A colleague's client edited online, or
+ * given a record, stays on the server (docs/offline-contract.md "The caseload").
+ */
+export async function answerWrite(ctx: Ctx, entity: EntityShape, row: Values, created: boolean): Promise<WriteSyncedOptions> {
+  if (!readWrite(ctx, entity).heldOnly) return { replacePending: true };
+  const parent = entity.parent ? getEntity(entity.parent.entity) : undefined;
+  const parentKey = entity.parent ? row[entity.parent.field] : undefined;
+  const ofMember =
+    parent && OFFLINE_ENTITIES.includes(parent)
+      ? parentKey !== undefined && parentKey !== null && (await ctx.collection(parent).findOne(String(parentKey)).exec()) !== null
+      : created;
+  return { replacePending: true, heldOnly: !ofMember };
 }
 
 /** The record by key. A pending local copy is answered as it is: it is the newest version. */

@@ -8,7 +8,8 @@ import { profileImage } from '../../../schemas/index';
 import type { RxDocument } from 'rxdb';
 import { OFFLINE_ENTITIES } from '../db/collections';
 import { hasRowApi, type Ctx } from './context';
-import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, writeSynced, type DocData } from './docs';
+import { isPending, keyOf, pendingCreateDoc, pendingUpdate, plain, syncedDoc, writeSynced, type DocData } from './docs';
+import { answerWrite, readWrite } from './read';
 import { checkImages, hasProfileImages, removedSlots, removeLocalImages, removeLocalSlots, storeImagesOffline } from './images';
 import { newRegistrationNumber, organisationAbbr, refreshLists } from './lists';
 import { ApiError, ConflictError, isAnswer, isNetworkError, postDelete, postRecord, putProfileImage, putRecord, type Row } from '../http';
@@ -18,6 +19,13 @@ async function stored(ctx: Ctx, entity: EntityShape, key: string): Promise<DocDa
   const doc = await ctx.collection(entity).findOne(key).exec();
   if (!doc) throw new Error(`${entity.table} ${key} was not stored`);
   return plain(doc);
+}
+
+/** The record a save online answered: the device's copy, or the server's row when the device
+ * does not keep it (a colleague's client on a field worker's device: read.ts `answerWrite`). */
+async function answered(ctx: Ctx, entity: EntityShape, key: string, row: Row): Promise<DocData> {
+  const doc = await ctx.collection(entity).findOne(key).exec();
+  return doc ? plain(doc) : syncedDoc(entity, row);
 }
 
 /** Lists are cached at sign-in; when they are missing but the network is there, fetch them
@@ -57,7 +65,7 @@ async function sendProfileImages(ctx: Ctx, entity: EntityShape, key: string, ima
   for (const [i, image] of images.entries()) {
     try {
       const row = await putProfileImage(ctx.http, key, image);
-      await writeSynced(ctx.db, profileImage, [row], { replacePending: true });
+      await writeSynced(ctx.db, profileImage, [row], await answerWrite(ctx, profileImage, row, true));
     } catch (error) {
       if (!isNetworkError(error)) throw error;
       await storeImagesOffline(ctx.db, entity, key, images.slice(i));
@@ -77,9 +85,9 @@ async function createOnline(ctx: Ctx, entity: EntityShape, values: Values, image
     if (!isAnswer(error, 409, 'http.duplicate')) throw error;
     row = await putRecord(ctx.http, entity, key, withoutKeys(entity, body), recordImages(entity, images));
   }
-  await writeSynced(ctx.db, entity, [row], { replacePending: true });
+  await writeSynced(ctx.db, entity, [row], await answerWrite(ctx, entity, row, true));
   if (hasProfileImages(entity)) await sendProfileImages(ctx, entity, key, images);
-  return stored(ctx, entity, key);
+  return answered(ctx, entity, key, row);
 }
 
 /** The offline store's refusal of a key it holds already, read like the server's 409
@@ -245,7 +253,7 @@ async function putFieldsAndImages(
   const multipart = images.length > 0 || removeImages.length > 0;
   if (!multipart || !Object.values(body).some((v) => v === null)) return putRecord(ctx.http, entity, key, body, images, removeImages);
   const fields = await putRecord(ctx.http, entity, key, body, []);
-  await writeSynced(ctx.db, entity, [fields], { replacePending: true });
+  await writeSynced(ctx.db, entity, [fields], await answerWrite(ctx, entity, fields, false));
   return putRecord(ctx.http, entity, key, { updatedAt: fields.updatedAt }, images, removeImages);
 }
 
@@ -263,18 +271,20 @@ async function updateOnline(
   const base = basedOn ?? local?.updatedAt;
   if (typeof base === 'string') body.updatedAt = base;
   const removeImages = removedSlots(entity, values, images);
+  let row: Row;
   try {
-    const row = await putFieldsAndImages(ctx, entity, key, body, recordImages(entity, images), removeImages);
-    await writeSynced(ctx.db, entity, [row], { replacePending: true });
+    row = await putFieldsAndImages(ctx, entity, key, body, recordImages(entity, images), removeImages);
+    await writeSynced(ctx.db, entity, [row], await answerWrite(ctx, entity, row, false));
     // A copy of an emptied slot still waiting here would otherwise show again and be re-sent.
     await removeLocalSlots(ctx.db, entity, key, removeImages);
   } catch (error) {
-    // Keep the server's newer copy locally; the screen decides with the user.
-    if (error instanceof ConflictError) await writeSynced(ctx.db, entity, [error.server]);
+    // Keep the server's newer copy locally (where the device keeps the record at all); the
+    // screen decides with the user.
+    if (error instanceof ConflictError) await writeSynced(ctx.db, entity, [error.server], readWrite(ctx, entity));
     throw error;
   }
   if (hasProfileImages(entity)) await sendProfileImages(ctx, entity, key, images);
-  return stored(ctx, entity, key);
+  return answered(ctx, entity, key, row);
 }
 
 /** A server copy stored here that is newer than the one the edit was made on: refused at once,
