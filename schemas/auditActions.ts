@@ -1,4 +1,4 @@
-// What an audit entry records (issue 28): the server writes these actions and filters by them,
+// What an audit entry records (ADR-0036): the server writes these actions and filters by them,
 // the audit screen names and filters them. One list for both.
 
 export const AUDIT_ACTIONS = [

@@ -93,7 +93,7 @@ export interface FieldFlags {
    * one is refused (400); the form shows it read-only when editing. */
   readonly immutable?: boolean;
   /** Names or describes a client (names, numbers, free text about them): what a client's
-   * erasure blanks (issue 28, server/plugins/audit/erasure.ts). */
+   * erasure blanks (ADR-0036, server/plugins/audit/erasure.ts). */
   readonly personal?: boolean;
   /** Translation key of the label; `defineEntity` fills `field.<entity>.<field>` when absent. */
   readonly label?: string;
@@ -541,7 +541,7 @@ export function serverFields(e: EntityShape): [string, Field][] {
 }
 
 /** Fields of the rows the API answers with: columns the server does not keep to itself. */
-/** The permission to create a record of `e` (issue 10 §7: one rule for API, screens and offline forms). */
+/** The permission to create a record of `e` (ADR-0005: one rule for API, screens and offline forms). */
 export function createPermission(e: Pick<EntityShape, 'access'>): Permission {
   return e.access.create ?? e.access.write;
 }

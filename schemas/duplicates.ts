@@ -1,4 +1,4 @@
-// Possible duplicates of a client (issue 11): the one matching rule, used by the server (in SQL,
+// Possible duplicates of a client (ADR-0028): the one matching rule, used by the server (in SQL,
 // within the user's organisation) and by the client (over this device's store). A client is a
 // possible duplicate when it has the same first and last name (case and accents ignored) and the
 // same birth date, or the same phone number (digits only).

@@ -1,4 +1,4 @@
-// The password strength rule (issue 14), one module for the change-password screen (shown as
+// The password strength rule (ADR-0003 "Password strength"), one module for the change-password screen (shown as
 // the user types), the user forms and the server (every route that sets a password). A
 // password is accepted when it is long enough, does not contain the user name, and is not one
 // of the passwords every guessing list tries first.

@@ -15,7 +15,7 @@ export interface PublicConfig {
   programmeUrl: string | null;
   contact: ContactDetails;
   /** Minutes without use after which the app locks the device's data until the user unlocks it
-   * (issue 25); 0: never. LOCK_AFTER_MINUTES, an integer 0..MAX_LOCK_AFTER_MINUTES. */
+   * (ADR-0020); 0: never. LOCK_AFTER_MINUTES, an integer 0..MAX_LOCK_AFTER_MINUTES. */
   lockAfterMinutes: number;
 }
 

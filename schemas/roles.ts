@@ -81,11 +81,11 @@ export const PERMISSIONS = {
   'referrals.read': [1, 3, 4, 5],
   'referrals.write': [1, 3, 4, 5],
   'reports.read': [1, 2],
-  // Issue 28: the audit log (role 7: its own organisation's entries), and a client's data
+  // ADR-0036: the audit log (role 7: its own organisation's entries), and a client's data
   // handed over (export) or erased, for role 1 and, in its own organisation, role 7.
   'audit.read': [1, 7],
   'clients.handover': [1, 7],
-  // Issue 29: the server's metrics (GET /api/metrics), else only to the scrape token.
+  // ADR-0038: the server's metrics (GET /api/metrics), else only to the scrape token.
   'metrics.read': [1],
 } as const satisfies Record<string, readonly Role[]>;
 

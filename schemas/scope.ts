@@ -1,4 +1,4 @@
-// The organisation scope (issue 10 §3), the one rule beside the role matrix (./roles.ts): the
+// The organisation scope (ADR-0007), the one rule beside the role matrix (./roles.ts): the
 // matrix says which roles may read or write an entity; the scope says which of its records.
 // Pure data and functions, used by the server (every route, list, count, statistic, image
 // and the sync feed) and by the client.
@@ -8,7 +8,7 @@
 //   writes only its own.
 // - Providers, services, jobs and their children are read by every role the matrix allows,
 //   and changed, deleted or verified only by their own organisation.
-// - Role 1 reads and writes everything. Roles 3-7 need an organisation (issue 26 §1: the user
+// - Role 1 reads and writes everything. Roles 3-7 need an organisation (ADR-0007: the user
 //   routes refuse one without, ORGANISATION_ROLES). A user without an organisation (location
 //   0: role 2, or an account older than that rule) reads and writes no client data at all,
 //   reads the shared records its role allows, and changes only those of no organisation.
@@ -30,7 +30,7 @@ export interface Actor {
 
 export const NO_ORGANISATION = 0;
 
-/** The roles whose users must belong to an organisation (issue 26 §1): they work on one
+/** The roles whose users must belong to an organisation (ADR-0007): they work on one
  * organisation's clients and records. Role 1 sees everything; role 2 (reports) no client data. */
 export const ORGANISATION_ROLES: readonly number[] = [3, 4, 5, 6, 7];
 
@@ -113,7 +113,7 @@ export type RecordScope = 'all' | 'none' | { readonly organisation: number };
 export function recordScope(actor: Actor, entity: EntityShape, mode: ScopeMode): RecordScope {
   const path = ownerPath(entity);
   if (!path || actor.role === 1) return 'all';
-  // Client data without an organisation: nothing (it used to be everything, issue 26 §1).
+  // Client data without an organisation: nothing (it used to be everything; ADR-0007).
   if (path.root.reads === 'own' && actor.location === NO_ORGANISATION) return 'none';
   if (mode === 'read' && path.root.reads === 'all') return 'all';
   return { organisation: actor.location };
@@ -175,7 +175,7 @@ export function mayAccess(actor: Actor, entity: EntityShape, mode: ScopeMode, ow
 export const AUDIT_LOG = 'audit_log';
 
 /**
- * Whose audit entries a user reads (issue 28): role 1 every entry, role 7 those of its own
+ * Whose audit entries a user reads (ADR-0036): role 1 every entry, role 7 those of its own
  * organisation (the record's owner, or the acting user's organisation), no one else. Also the
  * scope of a client's hand-over (export, erasure). Failing closed: role 7 without an
  * organisation reads nothing.

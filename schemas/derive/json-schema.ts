@@ -7,7 +7,7 @@ import type { EntityShape, Field, JsonSchema, JsonType } from '../define.ts';
 import { MAX_INT, UUID_LENGTH, UUID_PATTERN, generatedKey, hasDefault, rowFields, writableFields } from '../define.ts';
 
 /**
- * Characters no text may hold, refused by the schema layer for every string (issue 10 §5):
+ * Characters no text may hold, refused by the schema layer for every string (ADR-0010):
  * C0 controls but tab, line feed and carriage return (multi-line notes need those), DEL, C1
  * controls, and lone UTF-16 surrogates. None is typed by a person; PostgreSQL refuses NUL in
  * text and NUL or a lone surrogate in jsonb; the others hide or reorder what a screen shows.
@@ -80,7 +80,7 @@ function stringSchema(minLength: number | undefined, maxLength: number, pattern?
 }
 
 /**
- * The input rules of issue 10 §5, applied to every string of a schema, nested ones included
+ * The input rules (ADR-0010), applied to every string of a schema, nested ones included
  * (JSON fields such as BspData, lookup items): a declared pattern stays (each refuses control
  * characters itself: test/unit/input-rules.test.ts), dates and date-times get the year range
  * (their formats already refuse control characters), email keeps ajv's strict format, any

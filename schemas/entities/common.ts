@@ -2,9 +2,9 @@
 
 import { f, text, PHONE_PATTERN } from '../define.ts';
 
-/** Largest image or file accepted (issue 3: 5 MB per image). */
+/** Largest image or file accepted (ADR-0010: 5 MB per image). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-/** One batched upload (POST /api/sync/push/{table}, issue 16): at most this many records and
+/** One batched upload (POST /api/sync/push/{table}, ADR-0013): at most this many records and
  * bytes of JSON and (multipart) `imageBytes` of images, each image within MAX_IMAGE_BYTES as on
  * the single-record routes. The engine puts in a batch only records whose images are at most
  * `smallImage` each (larger ones go with their record alone) and splits what it sends to fit;

@@ -105,7 +105,7 @@ export const profile = defineEntity({
      * unless reassigned (POST /profile/assign). Set by the server only: a new client takes its
      * creator (server/lib/records/caseload.ts), a device never sends it. */
     assignedTo: f.id({ readOnly: true }),
-    /** When the client's data was erased (issue 28): the row stays, blanked, so that the
+    /** When the client's data was erased (ADR-0036): the row stays, blanked, so that the
      * statistics still count the client's referrals and devices learn to drop it. */
     erasedAt: f.dateTime({ hidden: true }),
   },
@@ -219,7 +219,7 @@ export const profileImage = defineEntity({
   rest: '/profile/images',
   offline: true,
   // A removed photo or document is gone from the server (its bytes deleted) and the row is
-  // marked deleted, so that the pull tells every device to forget it (issue 11).
+  // marked deleted, so that the pull tells every device to forget it (ADR-0028).
   softDelete: true,
   // 1: a removal made offline waits on the image's document (syncRemoveImages); added as optional.
   rxVersion: 1,

@@ -77,7 +77,7 @@ export const service = defineEntity({
     eligibility: text(2000),
     cost: text(200),
     hours: text(200),
-    /** Verification (issue 3): new services are pending; POST /sverify/ sets 1 or 2. */
+    /** Verification (ADR-0026): new services are pending; POST /sverify/ sets 1 or 2. */
     status: f.enum({
       required: true,
       readOnly: true,

@@ -31,7 +31,7 @@ const attachmentsSchema = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Statuses (issue 12): a referral only moves forward; a decline or "not selected" is final.
+// Statuses (ADR-0029): a referral only moves forward; a decline or "not selected" is final.
 // ---------------------------------------------------------------------------------------------
 
 export const REFERRAL_STATUSES = ['sent', 'accepted', 'completed', 'declined'] as const;
@@ -152,7 +152,7 @@ export const jobReferral = defineEntity({
     jb_Id: f.id({ required: true, ref: 'job' }),
     date: f.date({ required: true, range: REFERRAL_DATE }),
     status: f.enum({ required: true, values: JOB_REFERRAL_STATUSES, default: 'sent' }),
-    /** Why this client for this job (issue 12 "record the date and a note"). */
+    /** Why this client for this job (ADR-0029: a date and a note are recorded with each). */
     note: text(1000, { personal: true }),
     feedback: text(2000, { personal: true }),
     followUpDate: f.date({ range: FOLLOW_UP_DATE }),
@@ -162,7 +162,7 @@ export const jobReferral = defineEntity({
 });
 
 // ---------------------------------------------------------------------------------------------
-// List views (issue 12 referral list): a referral with its client, service or job, as the
+// List views (ADR-0029 "List views"): a referral with its client, service or job, as the
 // search calls answer them (POST /referral/search, /jobreferral/search). Not tables: they
 // declare the columns, filters and sorts the list offers, for the server's query schema and
 // the grid alike.

@@ -38,7 +38,7 @@ export const user = defineEntity({
       itemsOf: 'territory',
       schema: { type: 'array', maxItems: 50, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: MAX_INT } },
     }),
-    /** A temporary password given by an administrator (issue 14): the app sends the user to
+    /** A temporary password given by an administrator (ADR-0003): the app sends the user to
      * Change Password until they choose their own; cleared by that change. An admin reset sets
      * it unless the body says otherwise (server/plugins/users/update.ts). */
     mustChangePassword: f.boolean({ required: true, default: false }),
@@ -48,7 +48,7 @@ export const user = defineEntity({
      * the version it was signed with, and an older one is refused (server/lib/tokens.ts). */
     tokenVersion: f.integer({ required: true, hidden: true, minimum: 0, maximum: MAX_INT, default: 0 }),
     /** 32 random bytes (base64url) the user's devices unwrap their local data key with after a
-     * reload while online (issue 25): given only by GET /api/session/device, made at its first
+     * reload while online (ADR-0020): given only by GET /api/session/device, made at its first
      * call, never changed by a password change or reset (server/plugins/session.ts). */
     deviceSecret: f.string({ hidden: true, maxLength: 100 }),
   },

@@ -1,5 +1,5 @@
 // Builds public/map/basemap.json, the base layer every map draws without any outside service
-// (issue 13): the DR Congo and its neighbours, the DR Congo's provinces, the great lakes and
+// (ADR-0031): the DR Congo and its neighbours, the DR Congo's provinces, the great lakes and
 // main towns. Run once when the data changes; the output is committed, so neither the build
 // nor the app needs these packages:
 //
