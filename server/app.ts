@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { openDb, type Db } from './db/index';
 import { coreMigrations, type Migration } from './db/migrations';
 import { prepareDatabase } from './db/roles';
+import { keepUp } from './db/upkeep';
 import { ensureFirstAdmin, firstPasswordFile, tokenSecret, type FirstAdmin } from './bootstrap';
 import { lastRestoreSeconds } from './ops/restoreMark';
 import { installErrorHandler, loggedError } from './lib/errors';
@@ -132,7 +133,12 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true }, // product.md §7 writes POST /jobs/ and GET /jobs alike
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
   });
-  app.addHook('onClose', () => db.close());
+  // The embedded database's statistics and dead rows, as autovacuum keeps PostgreSQL's (db/upkeep.ts).
+  const stopUpkeep = keepUp(db, (error) => app.log.error({ err: error }, 'database upkeep failed'));
+  app.addHook('onClose', () => {
+    stopUpkeep();
+    return db.close();
+  });
   app.decorate('drain', new Drain());
   closeGently(app.server);
   // While draining, each answer ends its connection: the balancer's next request on it goes
