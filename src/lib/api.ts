@@ -60,7 +60,7 @@ export function errorMessage(error: unknown): string {
 
 function applyAuthRules(status: number | undefined, code: ErrorCode | undefined): void {
   const signedIn = isSignedIn();
-  // A deactivated account: its mirror and drafts leave the device at the next start (issue 25).
+  // A deactivated account: its mirror and drafts leave the device at the next start (ADR-0020).
   const user = getUser();
   if (status === 401 && code === 'auth.inactive' && user) forgetAtNextStart(user.userId);
   if (status === 401 && code === NO_TOKEN && signedIn && !getToken()) {

@@ -8,7 +8,7 @@ let loggingOut = false;
 /**
  * product.md §4: clear the session, go to '/', then reload about 200 ms later so every in-memory
  * state (caches, timers, open requests) of the signed-in user is gone. The device's vault locks
- * first, in every tab (issue 25): the user's data stays on the device, sealed, for their next
+ * first, in every tab (ADR-0020): the user's data stays on the device, sealed, for their next
  * sign-in, and nobody else can read it.
  */
 export function logout(): void {

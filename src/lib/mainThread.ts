@@ -1,4 +1,4 @@
-// Sharing the page's main thread (issue 27): long work in small pieces, between which the
+// Sharing the page's main thread (ADR-0035): long work in small pieces, between which the
 // browser answers input and draws (a tap waits for one piece at most, not for the whole job),
 // and work that can wait started once the page is idle.
 

@@ -5,7 +5,7 @@ import { startTransition, useEffect, useState } from 'react';
  * that element is on the screen or within `margin` of it (an IntersectionObserver root margin,
  * e.g. '300px'), at once when `enabled` is false or the browser has no observer. Heavy parts far
  * below the first screen (the dashboard's lower charts and its map, on a phone) are then drawn
- * when the user scrolls towards them, not in the page's first seconds (issue 27). A callback ref,
+ * when the user scrolls towards them, not in the page's first seconds (ADR-0035). A callback ref,
  * so a placeholder that mounts later (a chart whose first figures were empty) is watched too.
  */
 export function useNearScreen(margin: string, enabled = true): [boolean, (element: Element | null) => void] {

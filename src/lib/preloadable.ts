@@ -2,7 +2,7 @@
 // is in already. React.lazy suspends on its first render even then, and a Suspense fallback once
 // shown holds back the content after it: React reveals it no sooner than 300 ms after the last
 // fallback it committed (its FALLBACK_THROTTLE_MS). A signed-in start had three such fallbacks
-// in a row (store, frame, screen): a list's first rows came ~300 ms late (issue 16, measured in
+// in a row (store, frame, screen): a list's first rows came ~300 ms late (ADR-0035, measured in
 // docs/archive/performance-log.md "Lists in the browser", session 8). The app starts the loads of the first
 // screen's modules before its first render (`startModules` in src/app/App.tsx, awaited by
 // src/main.tsx); where one is not in yet, the component suspends as React.lazy does.

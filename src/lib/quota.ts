@@ -1,6 +1,6 @@
 // The browser's "storage full" error (QuotaExceededError from IndexedDB), recognised however
-// the store wraps it, and the one toast that says so (issue 4 §3). Here rather than in the
-// offline feature so that the shared form parts can tell it from a field problem (issue 30 §7).
+// the store wraps it, and the one toast that says so (ADR-0018). Here rather than in the
+// offline feature so that the shared form parts can tell it from a field problem (ADR-0025).
 import { t } from './i18n';
 import { notify } from './notify';
 

@@ -1,4 +1,4 @@
-// The `unload` package's API on `pagehide` (issue 27). RxDB's leader election (broadcast-channel)
+// The `unload` package's API on `pagehide` (ADR-0035). RxDB's leader election (broadcast-channel)
 // registers its clean-up with `unload`, which listens to the `unload` event: deprecated, it keeps
 // the page out of the back/forward cache, and Lighthouse's best practices count it against the
 // app. vite.config.ts resolves `unload` to this module in the app's build. `pagehide` fires

@@ -4,7 +4,7 @@ import { yieldToBrowser } from './mainThread';
 /**
  * How many of `total` heavy parts to draw: none until `ready`, then one more after each commit
  * has been drawn and the browser has had its turn. Each part is then its own task: on a phone a
- * tap waits for one chart's drawing, not for all of them at once (issue 27).
+ * tap waits for one chart's drawing, not for all of them at once (ADR-0035).
  */
 export function useInTurn(total: number, ready: boolean): number {
   const [shown, setShown] = useState(0);

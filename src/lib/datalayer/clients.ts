@@ -1,4 +1,4 @@
-// What the client registration form needs beyond create/update (issue 11): a client's photo,
+// What the client registration form needs beyond create/update (ADR-0028): a client's photo,
 // identity document and consent form saved and removed (a removed one is deleted on the server
 // too, at once online, at the upload offline), and the search for possible duplicates (the
 // server's, within the user's organisation, and this device's store).

@@ -29,7 +29,7 @@ export function getCachedLists(): LookupLists | null {
   }
 }
 
-/** Window event telling open forms that the cached lists changed (issue 14). Other tabs hear
+/** Window event telling open forms that the cached lists changed (ADR-0030). Other tabs hear
  * the `storage` event of the same key. */
 export const LISTS_CHANGED_EVENT = 'icrs:lists-changed';
 

@@ -1,4 +1,4 @@
-// A list's first page asked before its screen is drawn (issue 16: first rows within 500 ms).
+// A list's first page asked before its screen is drawn (ADR-0035: first rows within 500 ms).
 // The app asks it when the address becomes a list screen (a page load or a click in the menu),
 // through the same remote call and the same query the grid will make; the grid's first
 // `listPages` call then takes that answer instead of asking again (read.ts), and treats it

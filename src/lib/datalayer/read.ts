@@ -32,7 +32,7 @@ async function listLocal(ctx: Ctx, entity: EntityShape, query: ListQuery): Promi
 
 /** What this device holds that a server page does not show: its records not uploaded yet
  * that match the query (the server does not know them, but the worker who saved them must see
- * them in the list, issue 11; one uploaded and not settled yet may be on the page too), and its
+ * them in the list, ADR-0028; one uploaded and not settled yet may be on the page too), and its
  * pending versions of every record edited here; by key, each shown in place of the server's. */
 interface Pending {
   creates: DocData[];
@@ -104,7 +104,7 @@ async function listInto(opening: Opening, entity: EntityShape, query: ListQuery,
  * The page `listPages` would show first, when it is known already: the answer to the page asked
  * ahead (prefetch.ts) has arrived and the store is still opening (a full page load of a list's
  * address). A grid draws it in its first render, without a loading frame and a second render
- * (issue 16: first rows within 500 ms); `listPages` then shows the same page object, and the
+ * (ADR-0035: first rows within 500 ms); `listPages` then shows the same page object, and the
  * page with this device's pending records once the store is open. Else undefined.
  */
 export function firstPage(opening: Opening, entity: EntityShape, query: ListQuery): ListResult<DocData> | undefined {

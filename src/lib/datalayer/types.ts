@@ -105,7 +105,7 @@ export interface DataLayer {
   /** A live RxDB query: emits the current result, then again on every change. */
   observe<E extends EntityShape>(entity: E, query?: MangoQuery<Doc<E>>): Observable<Doc<E>[]>;
   count$<E extends EntityShape>(entity: E, selector?: MangoQuerySelector<Doc<E>>): Observable<number>;
-  /** A client's photo, identity document and consent form (issue 11): `images` fill or replace
+  /** A client's photo, identity document and consent form (ADR-0028): `images` fill or replace
    * their kind (`slot` photo / idDocument / consentForm), `remove` deletes kinds, on the server
    * too (at once online, with the upload offline). */
   saveProfileImages(key: string, images: readonly ImageInput[], remove?: readonly string[], onProgress?: UploadProgress): Promise<void>;

@@ -1,13 +1,13 @@
 // The collections of the browser store `icrs_db` (product.md §3), without RxDB itself: the screens,
 // the data layer and the upload engine name collections through here, so that RxDB's code
-// (database.ts) loads only when the store opens, after the first screen is drawn (issue 16).
+// (database.ts) loads only when the store opens, after the first screen is drawn (ADR-0035).
 import type { RxCollection, RxDatabase } from 'rxdb';
 import type { EntityShape } from '../../../schemas/define';
 import { entities } from '../../../schemas/index';
 
 export const DB_NAME = 'icrs_db';
 
-/** Each user's own store on a device (issue 25): `icrs_db-<userId>`. Another user of the same
+/** Each user's own store on a device (ADR-0020): `icrs_db-<userId>`. Another user of the same
  * browser opens another store, and never this one's records, pending or mirrored. */
 export function storeNameFor(userId: string): string {
   const safe = userId.toLowerCase().replace(/[^a-z0-9-]/g, '');

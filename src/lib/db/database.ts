@@ -70,7 +70,7 @@ export async function createIcrsDb(options: IcrsDbOptions = {}): Promise<IcrsDat
   );
   // A few collections at a time, with the browser's turn between: setting up a collection is
   // tens of milliseconds of the main thread on a phone, and all 13 at once were one long task
-  // of the first screen (issue 27).
+  // of the first screen (ADR-0035).
   for (const piece of inPieces(Object.entries(specs), COLLECTIONS_PER_STEP)) {
     await yieldToBrowser();
     await db.addCollections(Object.fromEntries(piece));

@@ -1,4 +1,4 @@
-// A user's store on this device, handled below RxDB and without its key (issue 25): removed
+// A user's store on this device, handled below RxDB and without its key (ADR-0020): removed
 // whole ("Remove my data from this device"), or emptied of its mirror while its pending records
 // stay (a deactivated account: what the server holds goes, what only the device holds waits,
 // sealed, until the account may upload again). RxDB's Dexie storage keeps each collection in an

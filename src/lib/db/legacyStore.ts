@@ -1,4 +1,4 @@
-// The store of versions before issue 25: one `icrs_db` for every user of the browser, client
+// The store of versions before the sealed store (ADR-0020): one `icrs_db` for every user of the browser, client
 // data in clear. Its pending records are not lost at the upgrade: the user who collected them
 // (named by the old `icrs.unsent` summary) takes them into their own, sealed store at their
 // next sign-in, and the old store is then removed whole (its mirror is pulled again). Pending

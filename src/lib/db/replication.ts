@@ -1,4 +1,4 @@
-// Live pull replication (product.md §D6, issue 4 §4, issue 10 §2): each server-backed offline
+// Live pull replication (product.md §D6, ADR-0015): each server-backed offline
 // collection mirrors GET /api/sync/{table} from a checkpoint (updatedAt, key), and one
 // server-sent event stream (GET /api/sync/stream) tells every collection when its table
 // changed. Pull only: local changes go up through the upload engine.

@@ -1,4 +1,4 @@
-// Client data at rest, sealed (issue 25, docs/security.md "Shared and lost devices"). A storage
+// Client data at rest, sealed (ADR-0020, docs/security.md "Shared and lost devices"). A storage
 // wrapper under RxDB: the documents of the client collections (profiles, their sub-records and
 // images: the entities whose scope is private, schemas/scope.ts) reach IndexedDB as
 //   { <key and index fields in clear>, _meta, _rev, _deleted, _attachments, sealed: <AES-GCM> }

@@ -1,4 +1,4 @@
-// The batched upload of one kind (issue 16): records read together, packed into batches within
+// The batched upload of one kind (ADR-0013): records read together, packed into batches within
 // the server's limits, sent a few at a time and settled each by its own answer.
 import type { EntityShape } from '../../../schemas/define';
 import { PUSH_LIMITS } from '../../../schemas/index';
@@ -44,7 +44,7 @@ export interface KindRun {
 }
 
 /**
- * Batched upload of one kind (issue 16): the records without images or with small ones go in
+ * Batched upload of one kind (ADR-0013): the records without images or with small ones go in
  * batches of up to PUSH_LIMITS (POST /sync/push/{table}, multipart when images go along, one
  * answer per record, settled by the same rules as a record sent alone), profile images too;
  * `onAllSent` once every request of the kind has left (the next kind may then start);

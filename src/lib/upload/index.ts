@@ -1,5 +1,5 @@
 // Upload engine of the offline mode (docs/offline-contract.md "Upload engine", product.md §4, §8,
-// issue 4 §3). No React here: the offline screens inject the store, the HTTP client and the toasts.
+// ADR-0018). No React here: the offline screens inject the store, the HTTP client and the toasts.
 //
 // Decisions (see the modules for the reasons):
 // - Success deletes the local record and its images (product.md §4); online lists get the server's row

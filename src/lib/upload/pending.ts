@@ -1,4 +1,4 @@
-// The pending-records screen's view of the store (issue 4 §3): what is waiting, why, and the
+// The pending-records screen's view of the store (ADR-0018): what is waiting, why, and the
 // user's choices on it. All of it is read from the documents themselves.
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';

@@ -23,7 +23,7 @@ import {
 import { CONFLICT, conflictOf, deletedText, erasedOf, erasedText } from './sync-error';
 import type { ConflictInfo, UploadHttp } from './types';
 
-/** Report text of a child held back because its parent is not on the server (issue 4 §3). */
+/** Report text of a child held back because its parent is not on the server (ADR-0018). */
 export const PARENT_NOT_UPLOADED = 'parent not uploaded';
 /** Report text of a record whose client was erased on the server: never sent again. */
 export const CLIENT_ERASED = 'client erased';
@@ -198,7 +198,7 @@ function send(
   first?: FirstAnswer,
 ): Promise<Sent> {
   // Profile images are replaced by kind on every PUT: create and update are the same call. A
-  // removal made offline (issue 11) deletes the kind on the server; repeating it is harmless.
+  // removal made offline (ADR-0028) deletes the kind on the server; repeating it is harmless.
   if (isProfileImage(entity) && pendingRemovals(data).length)
     return removeProfileImage(ctx.http, String(data.prof_Id), String(data.img_for), QUIET).then(stored);
   if (isProfileImage(entity))

@@ -67,7 +67,7 @@ export function erasedOf(syncError: unknown): { message: string } | undefined {
   }
 }
 
-/** The record was deleted on the server (404 'http.recordDeleted' with `deleted`, issue 30 §7):
+/** The record was deleted on the server (404 'http.recordDeleted' with `deleted`, ADR-0023):
  * its `syncError`, kept as JSON like a conflict's; undefined for any other failure. */
 export function deletedText(
   status: number | undefined,

@@ -1,4 +1,4 @@
-// Rescue of a broken device's work (issue 4 §3): its pending records, with their images, to a
+// Rescue of a broken device's work (ADR-0018): its pending records, with their images, to a
 // JSON file, and that file into another device's store, where the next upload sends them. Keys
 // travel unchanged, so a record the first device did manage to upload is a 'duplicate entry'.
 import type { EntityShape } from '../../../schemas/define';

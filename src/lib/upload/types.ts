@@ -28,7 +28,7 @@ export interface UploadOptions {
   sequential?: boolean;
   /** Records go in batches (POST /sync/push/{table}; with their images when those are small:
    * multipart); default true. `false`:
-   * one request per record, `concurrency` at a time (the engine before issue 16, for comparison). */
+   * one request per record, `concurrency` at a time (the engine before batches, for comparison). */
   batch?: boolean;
   /** Bytes of JSON per batch (default 90% of the server's limit); a batch the server still finds
    * too large (413) is split in two. */
@@ -104,7 +104,7 @@ export interface PendingRecord {
   deleted?: DeletedInfo;
 }
 
-/** A record deleted (or a client erased) on the server, as its 404 tells it (issue 30 §7). */
+/** A record deleted (or a client erased) on the server, as its 404 tells it (ADR-0023). */
 export interface DeletedInfo {
   /** When, ISO 8601. */
   at: string;

@@ -1,4 +1,4 @@
-// uploadAll (product.md §4, issue 4 §3): kinds in spec order, every parent kind (every kind a record
+// uploadAll (product.md §4, ADR-0018): kinds in spec order, every parent kind (every kind a record
 // refers to) finished before its children's start; in the batched mode a kind leaves as soon as
 // the one before it has sent everything and the kinds it refers to are finished, so waits overlap.
 // Within a kind, records that do not depend on each other go a few at a time. The plan is read

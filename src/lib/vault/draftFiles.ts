@@ -1,7 +1,7 @@
 // Files picked in a form not saved yet (a client's photo and documents during a registration),
 // kept so that an unfinished form survives a reload with its files: in the signed-in user's own
 // IndexedDB database (`icrs_drafts-<userId>`), each file's name, type and bytes sealed under the
-// vault's data key (issue 25). Forgotten when the form is saved or discarded; unreadable, and
+// vault's data key (ADR-0020). Forgotten when the form is saved or discarded; unreadable, and
 // not listed, for anyone else.
 import Dexie, { type EntityTable } from 'dexie';
 import { openBytes, openJson, openVaultUser, sealBytes, sealJson } from './vault';

@@ -1,6 +1,6 @@
-// The export file of pending records (issue 4 §3: a broken device's work carried to another one)
+// The export file of pending records (ADR-0018: a broken device's work carried to another one)
 // holds clients' records and photos: it leaves the browser as a file, so it is sealed too
-// (issue 25). Its key, the user's **export key**, is the same on each of the user's devices:
+// (ADR-0020). Its key, the user's **export key**, is the same on each of the user's devices:
 // derived (HKDF-SHA-256) from the server's device secret, kept in each keyring sealed under the
 // data key, so that a device can export offline and another device of the same user can import.
 import { fromBase64, open, seal, toBase64 } from './crypto';

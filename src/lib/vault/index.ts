@@ -1,4 +1,4 @@
-// The device vault (issue 25): client data kept on this device is the signed-in user's alone and
+// The device vault (ADR-0020): client data kept on this device is the signed-in user's alone and
 // sealed at rest. docs/security.md "Shared and lost devices".
 export {
   VaultLockedError,

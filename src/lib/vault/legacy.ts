@@ -1,4 +1,4 @@
-// What versions before issue 25 left in clear on the device, removed at start: the forms' drafts
+// What versions before the sealed store (ADR-0020) left in clear on the device, removed at start: the forms' drafts
 // in localStorage (`draft:*`) and their files' database (`icrs_drafts`). The old shared store
 // and its owner summary (`icrs.unsent`) go once their pending records are taken by their user
 // (src/lib/db/legacyStore.ts).
@@ -18,6 +18,6 @@ export function forgetLegacyData(): void {
     // No storage: nothing left behind either.
   }
   // Raw IndexedDB, not Dexie: this runs at every start, and Dexie stays out of the first screen's
-  // code (issue 27).
+  // code (ADR-0035).
   if (typeof indexedDB !== 'undefined') void deleteDatabase('icrs_drafts').catch(() => undefined);
 }

@@ -1,4 +1,4 @@
-// When and how the signed-in user's vault opens (issue 25, docs/security.md "Shared and lost
+// When and how the signed-in user's vault opens (ADR-0020, docs/security.md "Shared and lost
 // devices"):
 // - at a sign-in, with the password the server just accepted (openAtSignIn);
 // - at a page load in a tab that had it open (a reload, the language switch, an update): from
@@ -35,7 +35,7 @@ function secretsOf(device: DeviceAnswer): {
 }
 
 /** The user's draft files removed; their module (and Dexie with it) loaded only then, not with
- * the first screen (issue 27). */
+ * the first screen (ADR-0035). */
 const removeDraftFiles = (userId: string): Promise<void> => import('./draftFiles').then((drafts) => drafts.removeDraftFiles(userId));
 
 const MARK = 'icrs.unlocked';
@@ -79,7 +79,7 @@ export async function checkDevice(token: string): Promise<DeviceCheck> {
     return body.code === 'auth.inactive' ? { status: 'inactive' } : { status: 'ended' };
   }
   if (response.status === 403) {
-    // A temporary password: the server keeps the secret back until it is changed (issue 26).
+    // A temporary password: the server keeps the secret back until it is changed (ADR-0003).
     const body = (await response.json().catch(() => ({}))) as { code?: unknown };
     if (body.code === 'auth.mustChangePassword') return { status: 'mustChangePassword' };
   }

@@ -1,4 +1,4 @@
-// The one place where client data kept on the device is sealed and opened (issue 25,
+// The one place where client data kept on the device is sealed and opened (ADR-0020,
 // docs/security.md "Shared and lost devices"). A random AES-GCM data key per user and device
 // lives in this page's memory only, while the vault is open; the device keeps it sealed under
 // the user's password (PBKDF2) and under the server's device secret (HKDF), in the user's

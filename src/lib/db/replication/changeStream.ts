@@ -1,4 +1,4 @@
-// The change stream (issue 10 §2): one server-sent event stream (GET /api/sync/stream) tells
+// The change stream (ADR-0015): one server-sent event stream (GET /api/sync/stream) tells
 // every collection when its table changed.
 import { Observable, share } from 'rxjs';
 import { ALL_TABLES } from '../../../../schemas/changeStream';
@@ -12,8 +12,8 @@ export interface EventSourceLike {
 }
 export type EventSourceFactory = (url: string) => EventSourceLike;
 
-/** The address the change stream opens at, with a fresh single-use ticket each time (issue 26
- * §3: never the session token, which a proxy's access log would keep). */
+/** The address the change stream opens at, with a fresh single-use ticket each time (ADR-0002,
+ * docs/security.md "Access control, second round": never the session token, which a proxy's access log would keep). */
 export type StreamUrl = () => Promise<string>;
 
 export { ALL_TABLES };
