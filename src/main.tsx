@@ -29,7 +29,7 @@ async function start(): Promise<void> {
   if (!root) throw new Error('index.html has no #root');
   performance.mark('app:render');
   // A transition: React draws the first screen in slices of a few milliseconds, so a phone's
-  // main thread answers input meanwhile rather than freezing for the whole tree (issue 27).
+  // main thread answers input meanwhile rather than freezing for the whole tree (ADR-0035).
   const app = createRoot(root);
   startTransition(() =>
     app.render(

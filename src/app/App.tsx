@@ -22,7 +22,7 @@ import { preloadGridAt, prefetchListAt, prefetchOnNavigation } from './listPrefe
 import { preloadRoute, routes } from './routes';
 
 // Made on the first render, not while this module evaluates: the router starts loading the
-// first screen's chunk at once, and that chunk imports this one (issue 16).
+// first screen's chunk at once, and that chunk imports this one (ADR-0035).
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 function appRouter() {
   if (!router) {
@@ -41,20 +41,20 @@ function appRouter() {
 
 /** A signed-in start at `/` in offline mode goes straight to the offline home (what `/` shows
  * then, see HomeRoute): the first render is the offline home's, without a redirect's render
- * and navigation between (issue 16: an offline start shows within 1 s). */
+ * and navigation between (ADR-0035: an offline start shows within 1 s). */
 function landOnOfflineHome(): void {
   if (window.location.pathname !== '/' || getUser() === null || getMode() !== 'offline') return;
   window.history.replaceState(window.history.state, '', `/offlinehp${window.location.search}${window.location.hash}`);
 }
 
-// The local store (RxDB) loads only for a signed-in user (issue 16): not with the login screen.
+// The local store (RxDB) loads only for a signed-in user (ADR-0035): not with the login screen.
 // IndexedDB is opened by the provider, after the first render: opened earlier, beside the first
 // screen's rendering, it slowed every signed-in start (docs/performance.md "Start-up").
 const signedInStore = preloadable(() => import('../features/offline').then((module) => module.SignedInStore));
 
 /**
  * A signed-in page load asks at once for what its first screen needs: the store's module, the
- * frame's, the screen's, and on a list's address its first page and the grid (issue 16). The
+ * frame's, the screen's, and on a list's address its first page and the grid (ADR-0035). The
  * first render waits for the modules (src/main.tsx), beside the translations, so that it draws
  * the screen whole: each part drawn later was held back by React's Suspense throttle.
  * Resolves once they are in, or failed (their own render reports it).
@@ -67,7 +67,7 @@ export function startModules(): Promise<unknown> {
   settleIdleSession(storedPublicConfig().lockAfterMinutes);
   if (user === null) return forgotten;
   landOnOfflineHome();
-  // The user's vault, opened beside the modules when this tab had it open (issue 25): the first
+  // The user's vault, opened beside the modules when this tab had it open (ADR-0020): the first
   // render is then the screen, not the lock screen's spinner.
   const vault = forgotten.then(() => resumeVault(user.userId, getToken(), reloadLocked));
   const { pathname } = window.location;
@@ -94,7 +94,7 @@ function LoginFlash() {
 }
 
 /**
- * A signed-in user gets the local store (issue 4): opened once per page load, since login and
+ * A signed-in user gets the local store (product.md §D6): opened once per page load, since login and
  * logout both reload the page. Signed-out pages (login, help) never open it.
  */
 function Routes() {

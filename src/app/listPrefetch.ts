@@ -1,4 +1,4 @@
-// A list screen's first page asked as soon as the address is the list's (issue 16: first rows
+// A list screen's first page asked as soon as the address is the list's (ADR-0035: first rows
 // within 500 ms of navigation): at the page's start (a page load of the list's address), and at
 // each in-app navigation, before the router renders. Without it the request left only once the
 // screen, its grid and the data grid's code were rendered and committed (0.5-1 s on this

@@ -13,7 +13,7 @@ import type { FeatureRoute } from '../lib/featureRoutes';
 import type { Permission } from '../lib/permissions';
 import { preloadable } from '../lib/preloadable';
 
-// Route-level code splitting (issue 16): the login screen and the shell load first; every
+// Route-level code splitting (ADR-0035): the login screen and the shell load first; every
 // other screen, with the data grid, charts, maps and forms it needs, loads with its route (and
 // is precached by the service worker for offline use). An area's screens load together.
 
@@ -84,7 +84,7 @@ function guard(permission: Permission, element: ReactNode): ReactNode {
 }
 
 /** Screens only the server can answer (users, lists, reports): with no connection they say so
- * under their title instead of waiting for an answer that cannot come (issue 15). */
+ * under their title instead of waiting for an answer that cannot come (ADR-0034). */
 function serverOnly(titleId: string, element: ReactNode): ReactNode {
   return <OnlineOnly titleId={titleId}>{element}</OnlineOnly>;
 }
@@ -123,7 +123,7 @@ function featureRoutes(list: FeatureRoute[]): RouteObject[] {
 const dashboard = lazyScreen(async () => (await import('../features/home')).HomePage);
 
 /** `/`: the dashboard online; in offline mode the offline home, reached without loading the
- * dashboard's chunk and its charts (issue 16: an offline start shows within 1 s). */
+ * dashboard's chunk and its charts (ADR-0035: an offline start shows within 1 s). */
 function HomeRoute() {
   const { mode } = usePreferences();
   return mode === 'offline' ? <Navigate to="/offlinehp" replace /> : dashboard.element;

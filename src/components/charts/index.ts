@@ -1,4 +1,4 @@
-// Charts shared by the dashboard and the reports (issue 13).
+// Charts shared by the dashboard and the reports (ADR-0031).
 export {
   BAR_THICKNESS,
   CountBarChart,

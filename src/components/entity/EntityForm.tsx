@@ -57,7 +57,7 @@ export interface EntityFormProps {
 interface ServerMessages {
   fields: Record<string, string>;
   general: string[];
-  /** The device's storage is full: nothing the user typed is wrong (issue 30 §7). */
+  /** The device's storage is full: nothing the user typed is wrong (ADR-0025). */
   storageFull?: boolean;
 }
 

@@ -3,7 +3,7 @@
 // come from `load` (the screens pass the data layer's list), so it works the same online and
 // offline; rows saved on this device only carry a "not uploaded" chip. Wide screens draw the
 // rows with the MUI data grid (GridView, loaded on demand), phones with a light list of the
-// same columns (PhoneList, issue 27).
+// same columns (PhoneList, ADR-0024).
 import { Suspense, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
@@ -161,7 +161,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
     onChange: state.setPaginationModel,
   };
 
-  // A phone draws the light list and never loads the data grid's code (issue 27).
+  // A phone draws the light list and never loads the data grid's code (ADR-0035).
   const ListView = narrow ? PhoneList : gridView.Component;
 
   const csv = useCsvExport(

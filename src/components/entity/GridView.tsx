@@ -1,4 +1,4 @@
-// The data grid itself, loaded on demand by EntityGrid (issue 16): the only module of this
+// The data grid itself, loaded on demand by EntityGrid (ADR-0035): the only module of this
 // folder that needs the grid's code at run time.
 import { DataGrid } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';

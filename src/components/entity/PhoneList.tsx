@@ -1,4 +1,4 @@
-// A list on a phone (below 600 px, issue 27): the page's rows drawn with native elements
+// A list on a phone (below 600 px, ADR-0024): the page's rows drawn with native elements
 // instead of the MUI data grid. On a phone-class CPU the grid's first mount took ~350 ms, its
 // store renders synchronously (React cannot slice them), its automatic row heights measured
 // every row, and its ~410 KB chunk had to be parsed; this view needs none of that chunk.

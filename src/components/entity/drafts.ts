@@ -1,5 +1,5 @@
-// Unsaved form drafts (issue 5: "forms keep an unsaved draft across a reload"), under
-// `draft:<entity>:<key or new>`, among the signed-in user's sealed values (issue 25: another user
+// Unsaved form drafts (ADR-0025: "forms keep an unsaved draft across a reload"), under
+// `draft:<entity>:<key or new>`, among the signed-in user's sealed values (ADR-0020: another user
 // of the device never sees them, and they are unreadable at rest; src/lib/vault). Only the typed
 // values are kept here; a client registration's files are kept by the vault's draft files.
 import { readSealedValue, writeSealedValue } from '../../lib/vault';

@@ -1,7 +1,7 @@
 // The MUI data grid (~410 KB with the parts of MUI only it uses) loads with the first list
 // shown on a wide screen, not with every module that imports this folder: the store, the shell
-// and the offline home import small helpers from here and start faster without it (issue 16).
-// A phone never loads it: lists below 600 px are drawn by PhoneList (issue 27).
+// and the offline home import small helpers from here and start faster without it (ADR-0035).
+// A phone never loads it: lists below 600 px are drawn by PhoneList (ADR-0024).
 // The app starts loading it when the address becomes a list screen (src/app/listPrefetch.ts),
 // beside the list's first request; once loaded, EntityGrid draws it without a suspended render.
 import { preloadable } from '../../lib/preloadable';

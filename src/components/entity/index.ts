@@ -1,4 +1,4 @@
-// Schema-driven parts of the list and form screens (issue 5).
+// Schema-driven parts of the list and form screens (ADR-0024).
 export { EntityGrid, type EntityGridProps } from './EntityGrid';
 export { EntityForm, type EntityFormProps, type FormApi } from './EntityForm';
 export { buildColumns, defaultColumns, isPendingRow, type CustomColumn, type GridRow } from './columns';

@@ -117,7 +117,7 @@ export interface PageState<R> {
  * observable page is shown at each step (the first one ends the loading). `reload()` asks the
  * page shown again at once, from the caller's event (a change heard on the stream): the request
  * leaves before React renders anything, not after a render and its effects (a live list shows a
- * colleague's save sooner, issue 16). */
+ * colleague's save sooner, ADR-0035). */
 export function usePage<R>(
   load: PageLoad<R>,
   query: ListQuery,
@@ -139,7 +139,7 @@ export function usePage<R>(
   const start = useCallback((q: ListQuery, forKey: string) => {
     current.current?.unsubscribe();
     current.current = from(latest.current.load(q)).subscribe({
-      // A new page redraws the grid, a long piece of work on a phone: in slices (issue 27).
+      // A new page redraws the grid, a long piece of work on a phone: in slices (ADR-0035).
       next: (page) =>
         startTransition(() => {
           setLoaded({ key: forKey, page, error: null });

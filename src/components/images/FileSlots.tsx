@@ -1,4 +1,4 @@
-// Named file slots (a client's photo, identity document and consent form, issue 11): each slot
+// Named file slots (a client's photo, identity document and consent form, ADR-0028): each slot
 // takes one file, from the camera on a phone or a file chooser; photos are shrunk like other
 // record images, documents may also be PDFs. A slot's file can be opened, downloaded, replaced
 // or removed. Controlled, like ImagePicker: the screen keeps the changes (ImageChanges) and

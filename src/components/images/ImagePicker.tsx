@@ -1,4 +1,4 @@
-// Up to N images per record (issue 5: "take a photo on a phone or pick a file; shrunk on the
+// Up to N images per record (ADR-0025: "take a photo on a phone or pick a file; shrunk on the
 // device to at most 1600 px before it is stored or sent; preview and remove"). Controlled: the
 // screen keeps the changes and hands them to the data layer on save.
 import { useRef, useState } from 'react';

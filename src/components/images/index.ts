@@ -1,4 +1,4 @@
-// Record images (issue 5): pick or take up to 3, shrunk on the device, previewed and removable.
+// Record images (ADR-0025): pick or take up to 3, shrunk on the device, previewed and removable.
 export { ImagePicker, NO_IMAGE_CHANGES, type ImageChanges, type ImagePickerProps } from './ImagePicker';
 export { useRecordImages, fetchServerImage, sourceBlob, type ExistingImage, type ImageSource } from './sources';
 export { FileSlots, type FileSlot, type FileSlotsProps } from './FileSlots';

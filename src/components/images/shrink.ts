@@ -1,4 +1,4 @@
-// Photos are shrunk on the device before they are stored or sent (issue 5): a phone photo of
+// Photos are shrunk on the device before they are stored or sent (ADR-0025): a phone photo of
 // 4000×3000 px and 4-8 MB becomes 1600×1200 px and a few hundred kB, which fits the 5 MB limit,
 // the offline store and a slow field connection.
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../../../schemas/index';

@@ -20,7 +20,7 @@ const NEAR_SCREEN = '300px';
  * True once the page was idle after the first render, and (`whenShown`) the map's place is on or
  * near the screen: the screen's own content (figures, charts, a form) is drawn first, and a map
  * far below it (the dashboard's, on a phone) starts when the user scrolls to it. MapLibre's code
- * is large: on a phone, evaluating it and starting the map are long tasks (issue 27).
+ * is large: on a phone, evaluating it and starting the map are long tasks (ADR-0035).
  */
 function useStartWhenShown(whenShown: boolean): [boolean, (element: Element | null) => void] {
   const [near, place] = useNearScreen(NEAR_SCREEN, whenShown);

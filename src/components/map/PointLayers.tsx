@@ -1,4 +1,4 @@
-// Many points on a map as GL layers (issue 13): one clustered GeoJSON source (and the server's
+// Many points on a map as GL layers (ADR-0031): one clustered GeoJSON source (and the server's
 // clusters when it sends those instead of points), circles in each
 // group's colour, pins drawn on a canvas (no sprite to fetch), and clusters that open on click.
 // Only MapCanvas imports this module, so it loads with the lazy map chunk.

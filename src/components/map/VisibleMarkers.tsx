@@ -1,4 +1,4 @@
-// The GL markers for a keyboard and a screen reader (issue 13): a map's canvas draws its points
+// The GL markers for a keyboard and a screen reader (ADR-0031): a map's canvas draws its points
 // and clusters as pixels, which neither can reach. Below the map, a button opens the list of
 // the markers in view, in reading order (north to south, west to east), kept up to date as
 // the map moves (the canvas itself pans with the arrow keys and zooms with + and −). A point's

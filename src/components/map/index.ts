@@ -1,4 +1,4 @@
-// Maps (issue 5, 13): a location picker for forms, a read-only map for pages and the
+// Maps (ADR-0026, ADR-0031): a location picker for forms, a read-only map for pages and the
 // dashboard's clustered points. None imports MapLibre: it loads with the first map shown.
 export { LocationPicker, type LocationPickerProps, type LocationValue } from './LocationPicker';
 export { MapView, type MapViewProps } from './MapView';

@@ -1,4 +1,4 @@
-// The audit screen's filters (issue 28 §3): user, organisation (role 1 only: role 7 sees its
+// The audit screen's filters (ADR-0036): user, organisation (role 1 only: role 7 sees its
 // own), kind of record, action and a date range, laid out as the lists' filters (GridFilters):
 // one row on a wide screen, stacked on a phone.
 import { Box, Button, MenuItem, TextField, Typography } from '@mui/material';

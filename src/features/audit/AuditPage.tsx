@@ -1,7 +1,7 @@
-// /audit (issue 28 §3): the audit log, for role 1 (everything) and role 7 (its own
+// /audit (ADR-0036): the audit log, for role 1 (everything) and role 7 (its own
 // organisation, which the server holds it to). Server paging, filters, the CSV of the filtered
 // entries from the server (the export is itself audited) and live updates. Wide screens draw
-// the data grid, phones the phone list (issue 27), with the same columns as the other lists.
+// the data grid, phones the phone list (ADR-0024), with the same columns as the other lists.
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Box, Button, CircularProgress, LinearProgress, useMediaQuery, useTheme } from '@mui/material';

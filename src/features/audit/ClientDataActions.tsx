@@ -1,4 +1,4 @@
-// A client's data handed over or erased (issue 28 §4), for the roles that hold
+// A client's data handed over or erased (ADR-0036), for the roles that hold
 // 'clients.handover' (role 1, and role 7 for its own organisation): "Export all data (ZIP)"
 // downloads everything held about the client; "Erase this client" asks why (a reason from the
 // list and an optional note) and the user's password (as a deletion does) and removes the

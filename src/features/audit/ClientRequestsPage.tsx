@@ -1,4 +1,4 @@
-// /audit/clients, "Client data requests" (issue 28 §4): a client asks to see or to remove what
+// /audit/clients, "Client data requests" (ADR-0036): a client asks to see or to remove what
 // is held about them. Role 1 finds any client, role 7 those of its organisation (the server's
 // scope); each found client can be exported (ZIP) or erased, with a reason and the password.
 import { useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-// A record's History (issue 28 §2): who did what and when, newest first, with the changed
+// A record's History (ADR-0036): who did what and when, newest first, with the changed
 // fields by their labels and, when the server may show them, their values before and after.
 // At the bottom of the client, provider, service, job, referral and user pages, folded: the
 // first page is asked when it is opened. Online only (the log lives on the server); live: a

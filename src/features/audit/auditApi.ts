@@ -1,4 +1,4 @@
-// The audit routes of the API (issue 28, docs/api.md): a record's history, the audit log and
+// The audit routes of the API (ADR-0036, docs/api.md): a record's history, the audit log and
 // its CSV, the client data requests search, and a client's export and erasure. Online only:
 // nothing here is kept on the device.
 import type { EraseReason } from '../../../schemas/erasure';

@@ -1,4 +1,4 @@
-// The audit log (issue 28): a record's History section for the record pages, the audit screen
+// The audit log (ADR-0036): a record's History section for the record pages, the audit screen
 // and the client data requests (routes), and a client's export and erasure buttons.
 export { auditRoutes } from './routes';
 export { HistorySection, type HistorySectionProps } from './HistorySection';

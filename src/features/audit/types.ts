@@ -1,4 +1,4 @@
-// The audit log as the server answers it (issue 28): one entry per change, sign-in, download,
+// The audit log as the server answers it (ADR-0036): one entry per change, sign-in, download,
 // export or erasure, newest first. Values of a change are only there when the server may give
 // them (`changes` null otherwise: not an update, values erased or not readable).
 import { AUDIT_ACTIONS, type AuditAction } from '../../../schemas/auditActions';

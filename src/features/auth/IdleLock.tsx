@@ -1,4 +1,4 @@
-// The idle lock (issue 25): after the installation's `lockAfterMinutes` (GET /api/config, 15 by
+// The idle lock (ADR-0020): after the installation's `lockAfterMinutes` (GET /api/config, 15 by
 // default, 0 never) without a touch, a key or a click in any of the user's tabs, the vault
 // locks in every tab and the page reloads into the lock screen, so no decrypted value stays in
 // memory. Activity is shared between tabs through localStorage (src/lib/vault/activity.ts).

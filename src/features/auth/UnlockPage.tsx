@@ -1,4 +1,4 @@
-// The lock screen (issue 25): after a browser restart, a reload without network, the lock
+// The lock screen (ADR-0020): after a browser restart, a reload without network, the lock
 // button or the idle lock, the signed-in user types their password to open this device's data.
 // Online it is a sign-in (the server checks the password and gives a fresh session token: the
 // device kept none through the lock), and the keyring opens with the password or the device

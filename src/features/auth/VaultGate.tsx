@@ -1,4 +1,4 @@
-// The signed-in app opens only with the user's vault open (issue 25): at a page load the vault
+// The signed-in app opens only with the user's vault open (ADR-0020): at a page load the vault
 // is resumed without a word when the tab had it open (another tab, or the server's device secret
 // while online); otherwise the lock screen asks for the password, offline too. A deactivated
 // account is signed out, its mirror and drafts removed, its pending records kept sealed.
@@ -59,8 +59,8 @@ export function VaultGate({ children }: { children: ReactNode }) {
       </>
     );
   }
-  // A temporary password: the server keeps the device secret back until it is changed (issue
-  // 26), and the app shows nothing but Change Password meanwhile, which needs no local data; the
+  // A temporary password: the server keeps the device secret back until it is changed
+  // (ADR-0003), and the app shows nothing but Change Password meanwhile, which needs no local data; the
   // vault opens with the new password (afterPasswordChange).
   if (state === 'mustChangePassword' || (state === 'locked' && user.mustChangePassword)) return <>{children}</>;
   if (state === 'locked') return <UnlockPage user={user} />;

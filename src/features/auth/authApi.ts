@@ -11,7 +11,7 @@ interface LoginAnswer {
 
 /**
  * POST /api/login; on success stores token and user (product.md §3, §4) and opens the user's vault on
- * this device with the password (issue 25). The request is `silent` because the login screen
+ * this device with the password (ADR-0020). The request is `silent` because the login screen
  * reports the failure itself ('Login Error' toast and page line). `quiet`: outside the app's
  * HTTP client, whose 401 rule would sign out the lock screen's user at a wrong password.
  */
@@ -46,7 +46,7 @@ interface PasswordChangeAnswer {
  * POST /api/users/changepass. A password change ends every session of the user but this one,
  * which goes on with the token of the answer: it replaces the stored one, and a temporary
  * password is no longer (docs/security.md). This device's data key is sealed under the new
- * password (issue 25). Answers the server's confirmation, in the user's language. `silent`: the
+ * password (ADR-0020). Answers the server's confirmation, in the user's language. `silent`: the
  * screen shows a refusal beside the fields.
  */
 export async function changePassword(oldPassword: string, newPassword: string): Promise<string> {

@@ -1,5 +1,5 @@
 // product.md §2: an unauthenticated user goes to login with a returnUrl, unless the target is '/' or
-// '/temp'. Only addresses of the app itself are accepted back (issue 26 §2), so a crafted link
+// '/temp'. Only addresses of the app itself are accepted back (docs/security.md "Access control, second round"), so a crafted link
 // cannot send a freshly signed-in user to another site: the address is parsed against the
 // app's origin, as the browser will read it, and kept only when it stays on that origin and
 // has no control character (the URL parser drops tabs and line breaks, so `/\t/evil.example`

@@ -1,4 +1,4 @@
-// /profiles/add and /profiles/edit/:profId: the client step form (issue 11). One step per part
+// /profiles/add and /profiles/edit/:profId: the client step form (ADR-0028). One step per part
 // of a client (identity, basic services, skills, social, security, business start, photo and
 // documents) and a review; vertical on a phone. Each step checks its fields with the server's
 // rules before the next; the optional records can be skipped; the whole registration is kept as

@@ -1,4 +1,4 @@
-// /profiles: the clients (issue 11). Online the grid pages through the API (the server's
+// /profiles: the clients (ADR-0028). Online the grid pages through the API (the server's
 // organisation scope decides what is there), with this device's clients not uploaded yet on top;
 // offline through the store. Search by name, registration number or phone; filters by
 // territory, sex, population group, education level, organisation, registration date and the

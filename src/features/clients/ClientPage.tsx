@@ -1,6 +1,6 @@
 // /profiles/:profId: one client, every section read-only with its Edit button, the photo and
 // documents (open, download), who registered the client and when, whether the record still
-// waits on this device, and the client's referrals (issue 12's ClientReferrals).
+// waits on this device, and the client's referrals (ClientReferrals, ADR-0029).
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Chip, Typography } from '@mui/material';
@@ -90,7 +90,7 @@ function Summary({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
   );
 }
 
-/** A client's data handed over or erased (issue 28 §4): for the roles that hold
+/** A client's data handed over or erased (ADR-0036): for the roles that hold
  * clients.handover, online, once the client is on the server. */
 function ClientData({ doc, ctx }: { doc: ClientDoc; ctx: DisplayContext }) {
   const navigate = useNavigate();
@@ -333,7 +333,7 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
       <Summary doc={doc} ctx={ctx} />
       {onServer && <CaseloadCard doc={doc} ctx={ctx} online={connected} />}
       <ClientSections {...sections} only={['identity']} />
-      {/* The client's referrals (issue 12): made online only; the card says so offline. */}
+      {/* The client's referrals (ADR-0029): made online only; the card says so offline. */}
       {doc.syncState === 'pending' && doc.syncOp === 'create' ? (
         <Alert severity="info" data-testid="client-referrals-later">
           {ctx.t('clients.page.referralsAfterUpload')}
@@ -344,7 +344,7 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
       <ToComplete empty={empty} ctx={ctx} action={sections.action} />
       <ClientSections {...sections} only={filled} />
       {onServer && connected && can(user?.role, 'clients.handover') && <ClientData doc={doc} ctx={ctx} />}
-      {/* Who changed what (issue 28 §2): the client, its sub-records, photos and referrals. */}
+      {/* Who changed what (ADR-0036): the client, its sub-records, photos and referrals. */}
       {onServer && <HistorySection entity="profile" recordId={doc.prof_Id} />}
     </Page>
   );

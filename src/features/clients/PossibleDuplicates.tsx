@@ -1,4 +1,4 @@
-// Clients who may be the one being registered (issue 11): same names and birth date (case and
+// Clients who may be the one being registered (ADR-0028): same names and birth date (case and
 // accents ignored) or the same phone, from the server (within the user's organisation) and this
 // device. A warning with links, never a block: two people may share a name.
 import { useEffect, useState } from 'react';

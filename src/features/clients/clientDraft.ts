@@ -10,7 +10,7 @@ import { initialRaw } from '../../components/entity/formState';
 import { validateValues, type Problem, type RawValues } from '../../components/entity/validation';
 import type { ImageChanges } from '../../components/images';
 import type { ImageInput } from '../../lib/datalayer/types';
-// Straight from its module, not the vault's index: Dexie stays out of the first screen (issue 27).
+// Straight from its module, not the vault's index: Dexie stays out of the first screen (ADR-0035).
 import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/vault/draftFiles';
 import type { SavePart } from './saveClient';
 import {

@@ -1,2 +1,2 @@
-// Clients (issue 11): list, step form (add and edit), client page.
+// Clients (ADR-0028): list, step form (add and edit), client page.
 export { clientRoutes } from './routes';

@@ -1,4 +1,4 @@
-// Where the client screens live (product.md §2: profiles, profiles/add; issue 11: the client's page
+// Where the client screens live (product.md §2: profiles, profiles/add; ADR-0028: the client's page
 // and its edit form).
 import type { StepId } from './steps';
 

@@ -1,4 +1,4 @@
-// The registration form's steps (issue 11): the client's identity, the basic service data, the
+// The registration form's steps (ADR-0028): the client's identity, the basic service data, the
 // four one-per-client records, the photo and documents, then a review. Each record step shows
 // every field its entity declares, so a field added in schemas/ appears here by itself.
 import { writableFields, type EntityShape } from '../../../schemas/define';

@@ -20,7 +20,7 @@ const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['c
   const cached = useLookupLists();
   const lists = answered ?? cached;
   const lang = langOf(intl.locale);
-  // One chart per task (issue 27): drawn together they were one task of 0.7 s on a phone. The
+  // One chart per task (ADR-0035): drawn together they were one task of 0.7 s on a phone. The
   // places of the others are kept meanwhile, so the page does not move as they come.
   const drawn = useInTurn(CHARTS.length, charts !== null);
   return (

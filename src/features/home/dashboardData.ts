@@ -94,7 +94,7 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
  * `next`, with each part that holds the same figures as in `previous` taken from `previous`: the
  * parts drawn apart (the charts, the map) keep their identity and are not drawn again when a
  * refresh brings the same figures, as the change stream's opening asks on every page load
- * (issue 27: drawing the charts is long on a phone). `fetchedAt` is always the new one.
+ * (ADR-0035: drawing the charts is long on a phone). `fetchedAt` is always the new one.
  */
 export function withUnchangedParts(previous: Dashboard | null, next: Dashboard): Dashboard {
   if (!previous) return next;

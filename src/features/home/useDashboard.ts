@@ -25,7 +25,7 @@ export function useDashboard(enabled: boolean): DashboardState {
     if (!enabled) return;
     let cancelled = false;
     void fetchDashboard().then((data) => {
-      // A transition: the figures are drawn in slices, so a tap meanwhile is answered (issue 27).
+      // A transition: the figures are drawn in slices, so a tap meanwhile is answered (ADR-0035).
       if (!cancelled) startTransition(() => setAnswer((was) => ({ data: withUnchangedParts(was.data, data), generation })));
     });
     return () => {

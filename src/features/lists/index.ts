@@ -1,2 +1,2 @@
-// Public surface of the lookup-list administration (issue 14).
+// Public surface of the lookup-list administration (ADR-0030).
 export { ListsPage, ORGANISATIONS } from './ListsPage';

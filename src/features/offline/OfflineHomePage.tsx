@@ -102,7 +102,7 @@ const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; co
   );
 });
 
-/** When this device last uploaded and last pulled (issue 10 §8). */
+/** When this device last uploaded and last pulled (ADR-0023). */
 const SyncTimesLine = memo(function SyncTimesLine() {
   const intl = useIntl();
   const times = useSyncTimes();
@@ -120,7 +120,7 @@ const SyncTimesLine = memo(function SyncTimesLine() {
   );
 });
 
-/** `/offlinehp` (product.md §2 Offline home, §4, §5; issue 4 §2-3). */
+/** `/offlinehp` (product.md §2.4, §4, §5). */
 export function OfflineHomePage() {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);

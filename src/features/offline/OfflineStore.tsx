@@ -26,7 +26,7 @@ function StoreServices() {
 }
 
 /**
- * The signed-in app's local store (issue 4): `icrs_db` opened once per page load (login and
+ * The signed-in app's local store (product.md §D6): `icrs_db` opened once per page load (login and
  * logout both reload), pull replication and the lookup lists refreshed while online, the quota
  * watcher, the support handle and the switch-user check.
  */

@@ -35,7 +35,7 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
   const intl = useIntl();
   const name = recordName(intl, record);
   if (record.state === 'conflict') return <ConflictActions record={record} name={name} disabled={busy} />;
-  // Deleted on the server: a retry can never succeed (issue 30 §7); keep a copy, then discard.
+  // Deleted on the server: a retry can never succeed (ADR-0023); keep a copy, then discard.
   const deleted = record.state === 'deleted';
   // Its client erased on the server: discard only, no retry and no copy, so that the client's
   // data never reaches the server again (docs/security.md "Erased means gone").

@@ -25,7 +25,7 @@ import { startUpload, useUploadRun } from './uploadRun';
 import { usePendingRecords } from './usePendingRecords';
 import { useWaitingForParent } from './waiting';
 
-/** `/offlinehp/pending`: every local record not on the server yet (issue 4 §3). */
+/** `/offlinehp/pending`: every local record not on the server yet (ADR-0018). */
 export function PendingRecordsPage() {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);

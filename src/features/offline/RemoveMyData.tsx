@@ -1,4 +1,4 @@
-// "Remove my data from this device" (issue 25): the signed-in user's store, drafts and keys leave
+// "Remove my data from this device" (ADR-0020): the signed-in user's store, drafts and keys leave
 // the device, then the user is signed out. Never while records wait to be uploaded: the dialog
 // says how many, and nothing is removed.
 import { useState } from 'react';

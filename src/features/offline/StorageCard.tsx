@@ -11,7 +11,7 @@ const PERSIST_TEXT: Record<PersistState, { id: string; severity: 'success' | 'wa
   unknown: { id: 'offline.storage.unsupported', severity: 'info' },
 };
 
-/** Storage used and available on this device, and whether the browser keeps it (issue 4 §3). */
+/** Storage used and available on this device, and whether the browser keeps it (ADR-0019). */
 export const StorageCard = memo(function StorageCard({ info, action }: { info: StorageInfo | null; action?: ReactNode }) {
   const intl = useIntl();
   const titleId = useId();

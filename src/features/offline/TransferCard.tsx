@@ -31,7 +31,7 @@ export function useExportPending(): () => Promise<string | null> {
   };
 }
 
-/** Export and import of pending records, with the counts shown (issue 4 §3). */
+/** Export and import of pending records, with the counts shown (ADR-0018). */
 export function TransferCard({ busy }: { busy: boolean }) {
   const intl = useIntl();
   const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);

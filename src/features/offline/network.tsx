@@ -1,4 +1,4 @@
-// The network as a field worker needs to see it (issue 10 §8): whether the device is offline,
+// The network as a field worker needs to see it (ADR-0023): whether the device is offline,
 // shown at all times in the top bar, and an offer to upload when the network comes back while
 // records wait on the device.
 import { useEffect } from 'react';

@@ -16,7 +16,7 @@ export function opName(intl: IntlShape, op: string): string {
 }
 
 /** What the server told of a record deleted there meanwhile: when, by whom and why, as far as
- * it said (issue 30 §7); undefined for any other record. */
+ * it said (ADR-0023); undefined for any other record. */
 export function deletedOnServer(intl: IntlShape, record: PendingRecord): string | undefined {
   const info = record.deleted;
   if (!info) return undefined;

@@ -1,5 +1,5 @@
 // A full device (QuotaExceededError from IndexedDB) must never lose a record silently
-// (issue 4 §3): whoever catches a failed save asks `notifyIfQuota`, and a window-wide watcher
+// (ADR-0019): whoever catches a failed save asks `notifyIfQuota`, and a window-wide watcher
 // catches the saves nobody awaited. Both show the same clear toast.
 import { isQuotaError, showQuotaFull } from '../../lib/quota';
 

@@ -1,4 +1,4 @@
-// Pull replication runs while the app is online and a user is signed in (issue 4 §4): started
+// Pull replication runs while the app is online and a user is signed in (ADR-0015): started
 // when the signed-in store opens in online mode or the mode switch turns online, stopped when
 // it turns offline, and stopped before a logout clears the token it uses.
 import { useEffect } from 'react';
@@ -19,7 +19,7 @@ import { getToken, getUser } from '../../lib/session';
 
 /**
  * The tables this user may read: their role may, and their organisation scope holds records of
- * it (a user without an organisation reads no client data, issue 26). The feed answers 403 for
+ * it (a user without an organisation reads no client data, ADR-0007). The feed answers 403 for
  * the others, and the API client sends any 403 to /forbidden, so a user is never asked to pull
  * what they may not see. The same rule as the change stream's (schemas/scope.ts).
  */
@@ -64,7 +64,7 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     const tables = mirroredTables(getUser());
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
     let stopRunning: (() => void) | undefined;
-    // The first screen first: the pull starts once the page is idle (issue 27), not beside the
+    // The first screen first: the pull starts once the page is idle (ADR-0035), not beside the
     // screen's first drawing on a phone's slow CPU.
     const cancel = whenIdle(() => {
       cancelStart = null;

@@ -1,4 +1,4 @@
-// Device storage for the offline home (issue 4 §3): how much the origin uses and may still use
+// Device storage for the offline home (ADR-0019): how much the origin uses and may still use
 // (navigator.storage.estimate), and whether the browser keeps it under pressure
 // (navigator.storage.persist, asked once when the offline home first opens).
 import { useCallback, useEffect, useState } from 'react';

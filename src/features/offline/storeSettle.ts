@@ -1,4 +1,4 @@
-// An account moved to another organisation (issue 25): the device's mirror of the former
+// An account moved to another organisation (ADR-0020): the device's mirror of the former
 // organisation's records goes, with the user's drafts, before the pull fills the store with the
 // new organisation's; records collected here for the former organisation wait, sealed, and are
 // not uploaded (the server would file them under the new one) until the account belongs to it

@@ -1,4 +1,4 @@
-// When this device last put records on the server and last pulled from it (issue 10 §8: a
+// When this device last put records on the server and last pulled from it (ADR-0023: a
 // field worker sees both on the offline home). Kept in localStorage, per device, and told to
 // every open screen of this tab through a window event.
 import { useEffect, useState } from 'react';

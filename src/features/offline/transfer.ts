@@ -1,4 +1,4 @@
-// Export and import of pending records (issue 4 §3): a file the user keeps, so a broken
+// Export and import of pending records (ADR-0018): a file the user keeps, so a broken
 // device's work can be brought to another one and uploaded from there. The file is sealed for
 // the user's own devices (src/lib/vault/exportSeal.ts).
 import type { IcrsDatabase } from '../../lib/db/collections';
@@ -31,7 +31,7 @@ export async function downloadPending(
   const userName = user.userName;
   const safeUser = userName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'user';
   const file = `icrs-pending-${safeUser}-${stamp(new Date())}.json`;
-  // Clients' records leave the browser only sealed (issue 25), for this user's devices.
+  // Clients' records leave the browser only sealed (ADR-0020), for this user's devices.
   downloadText(await sealExport(user.userId, json), file, 'application/json');
   return { file, count: countInExport(json) };
 }

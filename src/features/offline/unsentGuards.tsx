@@ -1,5 +1,5 @@
-// Logout warns and asks for confirmation when unsent records exist (issue 4 §3); they stay on
-// the device, sealed, for this user's next sign-in (issue 25). Reset has its own two-step flow (useReset.tsx).
+// Logout warns and asks for confirmation when unsent records exist (ADR-0018); they stay on
+// the device, sealed, for this user's next sign-in (ADR-0020). Reset has its own two-step flow (useReset.tsx).
 import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { Alert, Button } from '@mui/material';

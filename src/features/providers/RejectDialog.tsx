@@ -1,4 +1,4 @@
-// Rejecting a service needs a comment (issue 5; the server refuses a rejection without one):
+// Rejecting a service needs a comment (ADR-0026; the server refuses a rejection without one):
 // the field says so before anything is sent.
 import { useId, useState, type FormEvent } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';

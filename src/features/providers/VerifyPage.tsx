@@ -24,7 +24,7 @@ const COLUMNS = ['name', 'providerName', 'category', 'territory', 'createdAt', '
 
 const targetOf = (row: GridRow): Target => ({ id: String(row.sp_Detail_Id), name: String(row.name) });
 
-/** Why the user may not decide on this service (issue 26 §7: nobody verifies a service they
+/** Why the user may not decide on this service (ADR-0026: nobody verifies a service they
  * created or last changed; the server refuses it too), or why it is pending again; null: nothing to say. */
 export function verifyNote(
   row: GridRow,

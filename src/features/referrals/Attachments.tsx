@@ -1,4 +1,4 @@
-// A service referral's documents (issue 12): listed with open and download, and added from
+// A service referral's documents (ADR-0029): listed with open and download, and added from
 // the device (photos or PDF, the same file rules as elsewhere: the server checks type and size).
 import { useRef, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, IconButton, List, ListItem, ListItemText, Tooltip, Typography } from '@mui/material';

@@ -1,4 +1,4 @@
-// A client's referrals on the client's page (issue 12): their service referrals and job
+// A client's referrals on the client's page (ADR-0029): their service referrals and job
 // referrals with status and dates, each linking to its page, and the "refer" buttons. Online
 // only; offline it says that referrals need a connection. Mounted by the clients feature:
 // <ClientReferrals profId={prof_Id} />.

@@ -1,4 +1,4 @@
-// /referral/new?kind=service|job&client={prof_Id}: making a referral (issue 12), from a
+// /referral/new?kind=service|job&client={prof_Id}: making a referral (ADR-0029), from a
 // client's page (the client is given) or from the list (the client is searched). Choose the
 // service (list or map) or the job, then the date, the reason or note and a follow-up date;
 // a service referral takes documents, sent right after the referral is stored.

@@ -1,4 +1,4 @@
-// /referral: the referral list (issue 12), two tabs (service referrals, job referrals), each a
+// /referral: the referral list (ADR-0029), two tabs (service referrals, job referrals), each a
 // grid paged, sorted and filtered on the server, with the client, the service or job, the
 // dates, the status and whether its follow-up is overdue; CSV export; a row opens the referral.
 // The list reloads by itself when a colleague changes a referral (the change stream).

@@ -1,4 +1,4 @@
-// /referral/{id} and /referral/job/{id}: following one referral (issue 12). Who was referred
+// /referral/{id} and /referral/job/{id}: following one referral (ADR-0029). Who was referred
 // where, the dates and the reason or note; the status moved forward with feedback and date;
 // the history of every change with who and when; a service referral's documents.
 import { useState, type ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// Moving a referral on (issue 12): the next status (forward only), the day it happened, the
+// Moving a referral on (ADR-0029): the next status (forward only), the day it happened, the
 // feedback and the next follow-up date. Sent with the `updatedAt` of the copy shown, so a
 // colleague's change meanwhile is a conflict, not an overwrite.
 import { useState, type FormEvent } from 'react';

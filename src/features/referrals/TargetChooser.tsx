@@ -1,4 +1,4 @@
-// Choosing where a client is referred (issue 12): a verified service by category, service type
+// Choosing where a client is referred (ADR-0029): a verified service by category, service type
 // and territory, in a list or on the map (the services' providers as markers), or an open job
 // by sector and territory.
 import { useEffect, useMemo, useState } from 'react';

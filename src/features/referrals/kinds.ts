@@ -1,4 +1,4 @@
-// The two kinds of referral (issue 12): to a service and to a job. Everything a screen needs to
+// The two kinds of referral (ADR-0029): to a service and to a job. Everything a screen needs to
 // treat them alike: the entity, its list view, its statuses and its key (addresses: paths.ts).
 import type { EntityShape } from '../../../schemas/define';
 import {

@@ -1,4 +1,4 @@
-// Reports (issue 13, roles 1 and 2): key figures and counts by territory, category, sector,
+// Reports (ADR-0032, roles 1 and 2): key figures and counts by territory, category, sector,
 // sex and status for one territory and period, each table beside its chart, a CSV file of each
 // table, and a print layout (one section per page, no navigation, charts kept).
 import { useEffect, useMemo, useState } from 'react';

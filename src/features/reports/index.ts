@@ -1,2 +1,2 @@
-// Public surface: the reports screen (issue 13).
+// Public surface: the reports screen (ADR-0032).
 export { ReportsPage } from './ReportsPage';

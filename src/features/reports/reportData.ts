@@ -1,4 +1,4 @@
-// What the reports screen shows (issue 13): the key figures and one section per count, each
+// What the reports screen shows (ADR-0032): the key figures and one section per count, each
 // asked from the stats API with the page's filter (territory, date range). Client figures
 // (profiles, referrals) come scoped to the user's organisation by the server.
 import { KPI_NAMES, type Kpis } from '../../../schemas/kpis';

@@ -7,7 +7,7 @@ import { preloadable } from '../../lib/preloadable';
 import { Footer } from './Footer';
 import { TrainingBanner } from './TrainingBanner';
 
-// Signed-in parts load on their own (issue 16): the login screen's JavaScript stays small. A
+// Signed-in parts load on their own (ADR-0035): the login screen's JavaScript stays small. A
 // signed-in start asks for them at once, beside the store (`preloadSignedInShell`), and draws
 // them in its first render.
 const signedInChrome = preloadable(() => import('./SignedInChrome').then((module) => module.default));

@@ -32,7 +32,7 @@ interface SidebarProps {
 const MENU_MOUNT_MAX_WAIT_MS = 3_000;
 
 /** True once the closed menu may be drawn (kept mounted, hidden): at the page's first idle
- * moment, in slices, or at once when it opens. The first screen is drawn without it (issue 27). */
+ * moment, in slices, or at once when it opens. The first screen is drawn without it (ADR-0035). */
 function useMenuMounted(open: boolean): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => whenIdle(() => startTransition(() => setIdle(true)), MENU_MOUNT_MAX_WAIT_MS), []);

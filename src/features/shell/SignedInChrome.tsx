@@ -1,4 +1,4 @@
-// The signed-in frame: top bar, sidebar and contact dialog. Its own chunk (issue 16): the login
+// The signed-in frame: top bar, sidebar and contact dialog. Its own chunk (ADR-0035): the login
 // screen never loads it, nor the offline store the top bar's upload and network items need.
 import { useMemo, useState } from 'react';
 import { usePreferences } from '../../components';

@@ -30,7 +30,7 @@ function ActiveCell({ row }: { row: Record<string, unknown> }) {
   );
 }
 
-/** Roles 3-7 need an organisation (issue 26 §1): an account without one (made before that
+/** Roles 3-7 need an organisation (ADR-0007): an account without one (made before that
  * rule) sees no client data until an administrator chooses it, so the list points it out. */
 function OrganisationCell({ row }: { row: Record<string, unknown> }) {
   const intl = useIntl();
