@@ -1,4 +1,4 @@
-// API under load (issue 16): autocannon on loopback against the real server on PostgreSQL with
+// API under load (ADR-0035): autocannon on loopback against the real server on PostgreSQL with
 // BENCH_ROWS rows (default 100,000) in each main table, signed in as a real user (role 4,
 // organisation 1), the server logging at its production level (`info`, into a sink):
 // - api.list: a list page of 20 providers filtered by territory, sorted by name, as the app

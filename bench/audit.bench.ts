@@ -1,4 +1,4 @@
-// The audit log's cost (issue 28): the batched upload (POST /api/sync/push/{table}, batches of
+// The audit log's cost (ADR-0036): the batched upload (POST /api/sync/push/{table}, batches of
 // 50 providers) and the API's create route (POST /api/sproviers/, BENCH_CONCURRENCY requests at
 // a time) on this tree, against the same routes of the tree before the audit log (BENCH_BASE,
 // default the commit before it), both servers in this process on their own in-memory PGlite (or

@@ -1,4 +1,4 @@
-// Backup and restore (issue 29) of the demo data at BENCH_SCALE (default 5: 250 providers, 1,000
+// Backup and restore (ADR-0037) of the demo data at BENCH_SCALE (default 5: 250 providers, 1,000
 // clients, 750 referrals… and their audit entries), with the functions `npm run backup` and
 // `npm run restore` use: an embedded database (PGlite) in a temporary folder, and a scratch
 // PostgreSQL database when TEST_DATABASE_URL is set. Each of BENCH_RUNS rounds backs up the

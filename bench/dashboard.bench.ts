@@ -1,4 +1,4 @@
-// Dashboard speed (issue 13): every call the dashboard makes on opening, sent together over
+// Dashboard speed (ADR-0031): every call the dashboard makes on opening, sent together over
 // HTTP as the app does, with BENCH_ROWS rows (default 100,000) in each main table: providers,
 // services, jobs, clients and referrals; 92 % of providers and jobs have coordinates, as in
 // the demo data. Aim: ≤ 300 ms for all calls together.

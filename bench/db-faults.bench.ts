@@ -1,4 +1,4 @@
-// How the server lives through database faults (issue 10 §4), on a real PostgreSQL:
+// How the server lives through database faults (ADR-0014), on a real PostgreSQL:
 // `TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/db-faults.bench.ts`.
 // The server runs as its own process (`server/main.ts`, default time limits) on a scratch
 // database, behind a TCP proxy. Prints, over BENCH_FAULTS (default 10) kills of all its

@@ -1,4 +1,4 @@
-// First sign-in on a new device at a phone-class CPU (issue 27, "Aim" and "Benchmarks"):
+// First sign-in on a new device at a phone-class CPU (ADR-0035, "Aim" and "Benchmarks"):
 // headless Chromium, the built app against a local server (in-memory PGlite) holding the demo
 // data (server/seed/demo.ts, `npm run seed:demo -- --scale BENCH_SCALE`, default 5: about 7,000
 // records). Per run a fresh browser context (empty IndexedDB, no service worker), a phone-size
@@ -109,7 +109,7 @@ const WATCH = `(() => {
   } catch (error) { console.warn('no event timing', error); }
   window.__firstRowAt = null;
   new MutationObserver((_, observer) => {
-    // A row with a record: the data grid's, or the phone list's (issue 27: no grid on a phone).
+    // A row with a record: the data grid's, or the phone list's (ADR-0024: no grid on a phone).
     if (document.querySelector('.MuiDataGrid-row, [role="grid"] [role="row"][data-id]')) {
       window.__firstRowAt = performance.timeOrigin + performance.now();
       observer.disconnect();

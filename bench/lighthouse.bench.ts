@@ -1,4 +1,4 @@
-// Lighthouse on the low-end phone (issue 27): Lighthouse 12.2.3 (the dev dependency; 13 needs
+// Lighthouse on the low-end phone (ADR-0035): Lighthouse 12.2.3 (the dev dependency; 13 needs
 // Node 22) with its default mobile preset (412×823 screen, simulated throttling: slow 4G, 150 ms
 // RTT, 1.6 Mbit/s, CPU 4× slower) on five pages of the built app (dist/) served by a local server
 // (in-memory PGlite, or PostgreSQL with TEST_DATABASE_URL) holding the demo data at scale
@@ -11,12 +11,12 @@
 //   bench waits until the first pull of the mirror has ended (bench/signedIn.ts: no sync request
 //   for 3 s), and Lighthouse then audits THAT SAME tab (puppeteer-core attached to the same
 //   Chromium over its debugging port), with `disableStorageReset`: the session, the local store
-//   and the tab's sessionStorage mark survive (issue 25: a new tab would show the lock screen; a
+//   and the tab's sessionStorage mark survive (ADR-0020: a new tab would show the lock screen; a
 //   load in the same tab resumes without the password). So every signed-in run starts from the
 //   same state: store full, only the changes since the last pull to fetch. The HTTP cache stays
 //   too (each page is loaded once before the runs to fill it): the scripts come from the cache,
 //   as for an app used before on the phone (its service worker's precache); the figures of
-//   issue 27 match this mode. BENCH_CACHE=cold empties it before every run (CDP
+//   ADR-0035 match this mode. BENCH_CACHE=cold empties it before every run (CDP
 //   Network.clearBrowserCache, what Lighthouse's storage reset does for it): every script then
 //   crosses the simulated slow 4G, which costs the signed-in pages 20-30 points of performance
 //   (FCP and LCP) for about the same TBT. Service workers are blocked (as in the browser

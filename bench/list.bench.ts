@@ -1,4 +1,4 @@
-// Online list speed with a large table (issue 4 §4: "lists of 100,000 rows still show their
+// Online list speed with a large table (ADR-0035: "lists of 100,000 rows still show their
 // first page at once"): `npx tsx bench/list.bench.ts` (PGlite in memory), or with
 // TEST_DATABASE_URL=postgres://… for PostgreSQL. BENCH_ROWS (default 100000), BENCH_RUNS (7).
 import { startTestServer } from '../test/helpers/server';

@@ -1,4 +1,4 @@
-// The floor under a list's first rows (issue 16): React, MUI and the MUI DataGrid alone in
+// The floor under a list's first rows (ADR-0035): React, MUI and the MUI DataGrid alone in
 // headless Chromium, without the app, and the app's providers list in the same run. The page
 // (bench/lists-floor/: index.html, main.tsx and one module per step) is built here with Vite's
 // `build()` (production, @vitejs/plugin-react, no PWA) into a temporary folder and served by a

@@ -1,4 +1,4 @@
-// Online lists in headless Chromium (issue 16), the built app against a local server with
+// Online lists in headless Chromium (ADR-0035), the built app against a local server with
 // BENCH_ROWS rows (default 100,000) in each main table, signed in as a real user (role 4,
 // organisation 1) in two browser contexts, each after its first pull of the working set:
 // - lists.<screen>_first_rows_ms: from navigation to a list screen (a full page load of its

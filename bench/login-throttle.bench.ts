@@ -1,4 +1,4 @@
-// Issue 10 §6 figure: how many wrong passwords in a row one user name gets before 429, and what
+// Sign-in throttling (ADR-0002 "Throttling numbers"): how many wrong passwords in a row one user name gets before 429, and what
 // the log holds for a change-stream request. `npx tsx bench/login-throttle.bench.ts` (PGlite in
 // memory). BENCH_TRIES (default 250).
 import { startTestServer } from '../test/helpers/server';

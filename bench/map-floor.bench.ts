@@ -1,4 +1,4 @@
-// The floor under the dashboard map's start (issue 13): MapLibre alone in headless Chromium,
+// The floor under the dashboard map's start (ADR-0031): MapLibre alone in headless Chromium,
 // without the app. A page that only loads MapLibre's module and makes one map of the same size
 // as the dashboard's, with styles growing step by step:
 // - background: one background layer, no source (MapLibre's own start: WebGL context, shaders,

@@ -1,4 +1,4 @@
-// The dashboard map with many markers in headless Chromium (issue 13): BENCH_MARKERS (default
+// The dashboard map with many markers in headless Chromium (ADR-0031): BENCH_MARKERS (default
 // 10,000) providers and open jobs with coordinates around North Kivu; the time from opening
 // the dashboard until the map is interactive (MapLibre loaded and idle, markers drawn, a
 // cluster answers a query), and the frame rate while it pans and zooms. Aim: ≤ 1.5 s.

@@ -1,4 +1,4 @@
-// The metrics' cost (issue 29): requests per second with the metrics on (the default) against a
+// The metrics' cost (ADR-0038): requests per second with the metrics on (the default) against a
 // server with METRICS=off, in one run: two servers on the same kind of database with the same
 // BENCH_ROWS rows (default 20,000) per main table, autocannon in a process of its own, the two
 // measured in turn (each going first in every other round), and the time of one scrape.

@@ -1,4 +1,4 @@
-// Upgrades (issue 29 §4): the migrations this tree adds, run on a copy of the demo data as a
+// Upgrades (ADR-0014): the migrations this tree adds, run on a copy of the demo data as a
 // release before them left it. The demo data (`seed:demo --scale BENCH_SCALE`, default 5) is
 // seeded with the code of BENCH_BASE (default the commit before migration '0020-audit-log' was
 // added: `git log -S"0020-audit-log" --oneline -- server/db/migrations.ts`, then its parent) into

@@ -1,4 +1,4 @@
-// The offline client list with 5,000 clients on the device (issue 25, "Benchmarks"): headless
+// The offline client list with 5,000 clients on the device (ADR-0020, "Benchmarks"): headless
 // Chromium, the built app against a local server (PostgreSQL with TEST_DATABASE_URL, else
 // in-memory PGlite), signed in as a real user (role 3, organisation 2) whose device mirrored
 // BENCH_CLIENTS (default 5,000, the pull's window) client profiles of its organisation (filled on
@@ -14,11 +14,11 @@
 //   until every row shown is one of its BENCH_CLIENTS/50 clients; includes the search field's
 //   400 ms typing pause (SEARCH_DEBOUNCE_MS), in both builds;
 // median of BENCH_RUNS (default 5).
-// - BENCH_COMPARE_DIST=<dir>: another build (e.g. main before issue 25, its dist/ copied) served by
+// - BENCH_COMPARE_DIST=<dir>: another build (e.g. main before the sealed store, its dist/ copied) served by
 //   a second server on the same database, in its own browser context (its own store, filled by
 //   its own first pull), measured in turn with this one (the order alternating from run to run):
 //   its figures as offline_clients.compared.*, and the median of the pairs' ratios this/that.
-//   Aim (issue 25): ratio ≤ 1.25 (no worse than 0.8×).
+//   Aim (ADR-0020): ratio ≤ 1.25 (no worse than 0.8×).
 //
 // The network stays up: offline mode is the app's switch (the store answers every list), and a
 // full page load of the new build reopens the vault from the server's device secret (GET

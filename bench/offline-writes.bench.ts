@@ -1,4 +1,4 @@
-// Offline writes in headless Chromium (issue 16), the built app installed (service worker
+// Offline writes in headless Chromium (ADR-0035), the built app installed (service worker
 // active) and signed in as a real user (role 4, organisation 1), offline mode on and the
 // network cut (context.setOffline):
 // - offline_writes.client_stored_ms: a client form filled in (identity; the optional steps
@@ -16,15 +16,15 @@
 //   through `data.create`, one call per record as a form saves (read of the key, insert, read
 //   back: three IndexedDB transactions each), once, for comparison;
 // - offline_writes.datalayer_clients: BENCH_CLIENT_INSERTS (default BENCH_INSERTS) new clients
-//   (profiles: sealed in the store since issue 25) through one `data.createMany`, once per run;
+//   (profiles: sealed in the store, ADR-0020) through one `data.createMany`, once per run;
 //   offline_writes.sequential_create_clients: BENCH_SEQUENTIAL_INSERTS clients through `data.create`,
 //   one call per record, once.
-// - BENCH_COMPARE_DIST=<dir>: another build (e.g. main before issue 25, its dist/ copied) installed
+// - BENCH_COMPARE_DIST=<dir>: another build (e.g. main before the sealed store, its dist/ copied) installed
 //   from a second server in its own browser context, measured in turn with this one (the order
 //   alternating from run to run): its figures as offline_writes.compared.*, and the median of
 //   the pairs' ratios this/that (offline_writes.ratio.*; for a time lower is better, for a rate
 //   higher is better).
-// Since issue 25 a full page load with the network cut shows the lock screen (the server cannot
+// A full page load with the network cut shows the lock screen (the server cannot
 // vouch for the tab): the bench types the password there, outside the timed part.
 //
 //   npm run build && BENCH_RUNS=3 npx tsx bench/offline-writes.bench.ts

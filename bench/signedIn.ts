@@ -28,11 +28,11 @@ export async function signedInAfterFirstPull(
   return page;
 }
 
-/** The lock screen's heading (issue 25: the device's data sealed until its user unlocks it). */
+/** The lock screen's heading (ADR-0020: the device's data sealed until its user unlocks it). */
 export const lockScreen = (page: Page): Locator => page.getByRole('heading', { name: 'This device is locked' });
 
 /**
- * Waits until `shown` is in the page. When the lock screen comes first (since issue 25, a page
+ * Waits until `shown` is in the page. When the lock screen comes first (ADR-0020: a page
  * opened with no unlocked tab of its own: a browser restart, an offline reload, an idle lock),
  * types the password and unlocks, then waits for `shown`. Answers whether it had to unlock.
  */
@@ -48,7 +48,7 @@ export async function passLockScreen(page: Page, password: string, shown: Locato
 
 /**
  * The client documents (tbl_profiles) as IndexedDB holds them in the page's origin, read raw
- * (under RxDB): how many carry the sealed field of issue 25 (src/lib/db/sealedStorage.ts) and how
+ * (under RxDB): how many carry the sealed field (ADR-0020, src/lib/db/sealedStorage.ts) and how
  * many a last name in clear. Checks that a bench of the new build writes and reads sealed
  * clients (the base build: all in clear).
  */

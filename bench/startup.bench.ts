@@ -1,4 +1,4 @@
-// Start-up (issue 16): `npm run build && npx tsx bench/startup.bench.ts`. Headless Chromium
+// Start-up (ADR-0035): `npm run build && npx tsx bench/startup.bench.ts`. Headless Chromium
 // against the built app on a local server (in-memory PGlite):
 // - startup.login_js_gzip: the JavaScript the login screen loads (every script response until the
 //   form shows and the network is quiet), gzip level 9 of the built files; budget ≤ 350 KB;

@@ -1,4 +1,4 @@
-// Unlocking the device on a phone-class CPU (issue 25, "Benchmarks"): headless Chromium, the
+// Unlocking the device on a phone-class CPU (ADR-0020, "Benchmarks"): headless Chromium, the
 // built app against a local server (PostgreSQL with TEST_DATABASE_URL, else in-memory PGlite), a
 // real user (role 3, organisation 2) signed in once, the device's store holding BENCH_CLIENTS
 // (default 5,000) of the organisation's clients (its first pull, sealed), offline mode on. Then,
@@ -14,7 +14,7 @@
 //   throttling; Chromium runs WebCrypto's work off the page's main thread, which is what the
 //   throttling slows, so compare it with the 1× figure (a phone's cores are slower at it too).
 // Median of BENCH_RUNS (default 5) per rate, the rates alternating within each run. The network
-// stays up: since issue 36 the lock screen then signs in (the server checks the password and
+// stays up: the lock screen then signs in (the server checks the password and
 // gives a fresh token, UnlockPage.tsx) and opens the keyring with the password, so the figures
 // include the server's password check and a round trip; with the network off the keyring's own
 // check alone runs (the same PBKDF2).

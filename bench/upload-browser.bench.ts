@@ -1,4 +1,4 @@
-// Upload from headless Chromium (issue 16): `npm run build && npx tsx bench/upload-browser.bench.ts`.
+// Upload from headless Chromium (ADR-0013): `npm run build && npx tsx bench/upload-browser.bench.ts`.
 // The built app on a local server (PostgreSQL with TEST_DATABASE_URL=postgres://…, else in-memory
 // PGlite), the browser's own IndexedDB. Each run and mode starts from a fresh browser context:
 // signed in, offline mode, BENCH_RECORDS pending records of every kind put in the store (through
@@ -130,7 +130,7 @@ async function preparedPage(
   await context.addInitScript(() => localStorage.setItem('icrsDebug', '1'));
   await signIn(page, USER.userName, USER.password);
   const offline = page.getByRole('switch', { name: 'Offline mode' });
-  await passLockScreen(page, USER.password, offline); // since issue 25 the page reloads after a sign-in and the vault reopens
+  await passLockScreen(page, USER.password, offline); // the page reloads after a sign-in and the vault reopens
   await offline.check();
   await page.waitForURL((url) => url.pathname === '/offlinehp');
   await page.waitForFunction(() => Boolean(window.__icrs?.data));

@@ -1,4 +1,4 @@
-// Server memory under concurrent uploads at the size limit (issue 10 §5):
+// Server memory under concurrent uploads at the size limit (ADR-0010):
 // `npx tsx bench/upload-memory.bench.ts`. Starts the server as a child process (on a scratch
 // PostgreSQL database when BENCH_DATABASE_URL is set, else on embedded PGlite in a temporary
 // folder: in-memory PGlite would count the stored images as server memory), then sends BENCH_UPLOADS (default 20) multipart PUTs at once, each with

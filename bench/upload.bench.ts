@@ -1,4 +1,4 @@
-// Upload throughput (issue 4 §3, issue 16): `npx tsx bench/upload.bench.ts`. A real server (in-memory
+// Upload throughput (ADR-0018, ADR-0013): `npx tsx bench/upload.bench.ts`. A real server (in-memory
 // PGlite, or PostgreSQL with TEST_DATABASE_URL=postgres://…), RxDB on Dexie over fake-indexeddb,
 // BENCH_RECORDS pending records of every kind (a third of jobs and services with an image and every
 // profile with a photo, of BENCH_IMAGE_KB each: 1 record in 7), uploaded from a fresh store in each mode, modes

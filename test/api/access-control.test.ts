@@ -1,4 +1,4 @@
-// Issue 26, access control second round, over HTTP on a real database: organisations required
+// Access control, second round (docs/security.md "Access control, second round"), over HTTP on a real database: organisations required
 // (§1), sign-out ending the session and the stream's ticket (§3), one throttle for every
 // password check (§4), temporary passwords enforced by the server (§5), proxies, IPv6 and the
 // hashing queue (§6), no self-verification (§7), and the smaller rules (§8).

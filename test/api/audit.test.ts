@@ -1,4 +1,4 @@
-// The audit log (issue 28) over HTTP against a real database: every write leaves exactly one
+// The audit log (ADR-0036) over HTTP against a real database: every write leaves exactly one
 // entry per record changed, in its transaction (a refused write leaves none); the database
 // refuses to change or delete an entry; a batch with a refused record audits the others only;
 // histories and the audit screen answer only what the organisation scope and the role matrix allow.

@@ -1,4 +1,4 @@
-// Issue 10 §6, over HTTP against a real database: sign-in throttling (per user name and per
+// Sessions and accounts (ADR-0002), over HTTP against a real database: sign-in throttling (per user name and per
 // address), sessions ended by a password change, a reset or a deactivation (API and open change
 // streams), tokens without expiry refused, and no token, password or search text in the log.
 import { SignJWT } from 'jose';
@@ -132,7 +132,7 @@ describe.each(backends)('sessions and sign-in on %s', (backend) => {
       expect((await t.api('GET', '/sproviers', { token: before })).status).toBe(401);
       expect((await t.api('GET', `/users/${userId}`, { token: before })).status).toBe(401);
       const after = await t.login(userName, 'reset-pass-123');
-      // A reset password is temporary: the new session may change it and nothing else (issue 26 §5).
+      // A reset password is temporary: the new session may change it and nothing else (ADR-0003).
       const gated = await t.api('GET', `/users/${userId}`, { token: after });
       expect([gated.status, gated.body.code]).toEqual([403, 'auth.mustChangePassword']);
       const changed = await t.api('POST', '/users/changepass', {

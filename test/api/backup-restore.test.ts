@@ -1,4 +1,4 @@
-// The restore drill (issue 29): a database filled like a programme's (demo records, their audit
+// The restore drill (ADR-0037): a database filled like a programme's (demo records, their audit
 // entries, image bytes) is backed up with the functions `npm run backup` uses, dropped, restored
 // with those of `npm run restore`, and every table comes back byte for byte, but for the secret
 // tables, whose data no backup holds. The refusals (a backup newer than the code, a target that

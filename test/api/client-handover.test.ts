@@ -1,4 +1,4 @@
-// A client's data handed over and erased (issue 28 §4), over HTTP against a real database: the
+// A client's data handed over and erased (ADR-0036), over HTTP against a real database: the
 // export holds everything about the client (profile, sub-records, referrals, history, files);
 // the erasure leaves no personal value in any text column of any table, the statistics still
 // count the referrals, devices are told to drop the client, and the log says who erased and why.

@@ -1,4 +1,4 @@
-// A server that survives its database (issue 10 §4), on a real PostgreSQL only.
+// A server that survives its database (ADR-0014), on a real PostgreSQL only.
 // The server runs as a child process (`server/main.ts`, as `npm start` runs it), so that a crash
 // shows as the child exiting instead of killing the test worker. It reaches PostgreSQL through a
 // TCP proxy that can refuse or freeze; its connections are also killed with pg_terminate_backend

@@ -1,4 +1,4 @@
-// An edit of a record deleted on the server meanwhile (issue 30 §7): the single-record PUT and
+// An edit of a record deleted on the server meanwhile (ADR-0023): the single-record PUT and
 // the batched upload both answer 404 'This record was deleted on the server' with when, by whom
 // and why, to a user who could see the record; a record that never existed stays a plain 404,
 // and another organisation learns nothing.

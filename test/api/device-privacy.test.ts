@@ -1,4 +1,4 @@
-// Issue 25, the server's side of device privacy: no API answer is kept by the browser's HTTP
+// ADR-0020, the server's side of device privacy: no API answer is kept by the browser's HTTP
 // cache (Cache-Control: no-store, client files included), the device's unlock secret
 // (GET /api/session/device: one per user, rotated at the events of device-lock.test.ts, never in another answer), sign-out's
 // Clear-Site-Data, and error answers with a machine-readable `code` (a deactivated account's
@@ -235,7 +235,7 @@ describe.each(backends)('device privacy on %s', (backend) => {
       expect(wrong).toEqual([]);
       const ticket = await t.api('POST', '/sync/ticket', { token: current });
       expect([ticket.status, ticket.body.code]).toEqual([401, 'auth.inactive']);
-      // Sign-in gives one answer for every failure (issue 26 §8): it does not tell a deactivated account.
+      // Sign-in gives one answer for every failure (ADR-0002): it does not tell a deactivated account.
       const again = await t.api('POST', '/login', { body: { userName: 'user-gone', password: 'Bukavu-hills-temporary-3' } });
       expect(again.body).toMatchObject({ statusCode: 401, code: 'auth.badCredentials' });
     });

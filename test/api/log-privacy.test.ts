@@ -1,4 +1,4 @@
-// Clients' personal data never reaches the server's log (issue 11 "Everywhere"): a database
+// Clients' personal data never reaches the server's log (ADR-0009 "Query strings are cut from logged URLs"): a database
 // error quoting a row's values is logged with where it happened only, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/db';

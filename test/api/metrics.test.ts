@@ -1,4 +1,4 @@
-// GET /api/metrics (issue 29): Prometheus' text format, linted by `promtool check metrics` and
+// GET /api/metrics (ADR-0038): Prometheus' text format, linted by `promtool check metrics` and
 // scraped by a real Prometheus with the README's scrape job (deploy/prometheus.yml); served to
 // role 1 and to the scrape token only; each series moves with what it counts; the request
 // histogram counts from the arrival on the socket (docs/operations.md).

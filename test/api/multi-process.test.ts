@@ -1,4 +1,4 @@
-// Several server processes as one system, and upgrades (issue 29 parts 3 and 4), on a real
+// Several server processes as one system, and upgrades (ADR-0004, ADR-0014), on a real
 // PostgreSQL only: two processes (`server/main.ts`, as `npm start` runs it) share one database
 // behind Debian's HAProxy on the README's deploy/haproxy.cfg (test/helpers/haproxy.ts), as an
 // installation with more than one process runs them; the test steers HAProxy through its runtime

@@ -1,4 +1,4 @@
-// The two calls the client registration form needs beyond the entity routes (issue 11):
+// The two calls the client registration form needs beyond the entity routes (ADR-0028):
 // POST /profile/duplicates (same names and birth date, case and accents ignored, or the same
 // phone; only within the caller's organisation scope) and POST /profile/images/delete/{id}
 // (a removed photo or document is gone from the server: bytes deleted, row marked deleted for

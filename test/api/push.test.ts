@@ -1,4 +1,4 @@
-// The batched upload endpoint (issue 16): POST /api/sync/push/{table} answers one result per
+// The batched upload endpoint (ADR-0013): POST /api/sync/push/{table} answers one result per
 // record, each what the single-record route would have answered; one bad record never fails the
 // others; the role matrix and the organisation scope are the single-record routes' own (the
 // scope of every kind, role and organisation is probed in test/api/scope.test.ts too).

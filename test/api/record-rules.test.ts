@@ -1,4 +1,4 @@
-// Issue 10 §7 over HTTP: a registration number keeps its first value (schemas/ `immutable`),
+// Over HTTP (ADR-0008, ADR-0005): a registration number keeps its first value (schemas/ `immutable`),
 // an image removed from a record can no longer be downloaded, and creating a service provider
 // follows the one rule of the role matrix (createPermission) that the screens use too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

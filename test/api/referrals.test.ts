@@ -1,4 +1,4 @@
-// Referrals (issue 12) over HTTP: a new referral starts 'sent'; statuses only move forward
+// Referrals (ADR-0029) over HTTP: a new referral starts 'sent'; statuses only move forward
 // (declined / not selected are final) and each move is kept in the history with who and when;
 // stale edits get 409 'conflict'; the list views join the client and the service or job, filter
 // by status, territory, category, sector, organisation, date and overdue follow-ups; roles 2, 6

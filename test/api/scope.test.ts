@@ -1,6 +1,6 @@
-// The organisation scope (issue 10 §3, schemas/scope.ts), tested from the route table: every
+// The organisation scope (ADR-0007, schemas/scope.ts), tested from the route table: every
 // route the server documents is probed, as every role of two organisations A and B, role 1
-// and users without an organisation of every role 2-7 (issue 26 §1: they read no client data
+// and users without an organisation of every role 2-7 (ADR-0007: they read no client data
 // at all), on the records of both organisations. Another
 // organisation's client data answers 404 (never its data), another organisation's providers,
 // services and jobs are readable but refuse every change, refused writes leave the database
@@ -32,7 +32,7 @@ interface Actor {
 const CLIENT_DATA = new Set(['profile', 'skills', 'social', 'security', 'business', 'profileImage', 'referral', 'jobReferral']);
 function inScope(actor: Actor, entity: EntityShape, owner: number, mode: 'read' | 'write'): boolean {
   if (actor.role === 1) return true;
-  if (CLIENT_DATA.has(entity.name) && actor.location === 0) return false; // fail closed (issue 26 §1)
+  if (CLIENT_DATA.has(entity.name) && actor.location === 0) return false; // fail closed (ADR-0007)
   if (actor.location === owner) return true;
   return mode === 'read' && !CLIENT_DATA.has(entity.name);
 }
@@ -140,7 +140,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
   async function databaseHash(): Promise<string> {
     const tables = [...serverEntities.map((e) => e.table), 'images'];
     const parts = tables.map((table) => `(SELECT coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') FROM "${table}" t)`);
-    // The audit log only grows: its size tells whether a refused write left an entry (issue 28).
+    // The audit log only grows: its size tells whether a refused write left an entry (ADR-0036).
     parts.push(`(SELECT count(*)::text FROM "audit_log")`);
     const [row] = await t.server.db.query<{ hash: string }>(`SELECT ${parts.join(" || ':' || ")} AS hash`);
     return row.hash;
@@ -157,7 +157,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         actors.push({ name, role, location: org, token: await t.login(name, `password-${name}`) });
       }
     }
-    // Accounts without an organisation, as made before issue 26 (the API refuses roles 3-7 now).
+    // Accounts without an organisation, as made before organisations were required (the API refuses roles 3-7 now).
     for (const role of [2, 3, 4, 5, 6, 7]) {
       const name = `noorg-role${role}`;
       await t.createUserWithoutOrganisation({ userName: name, password: `password-${name}`, role });
@@ -325,7 +325,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           },
         ];
       case 'GET /api/history/{entity}/{id}':
-        // A record's history (issue 28): read as the record itself.
+        // A record's history (ADR-0036): read as the record itself.
         return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
           kind: 'read-one' as const,
           entity: e,
@@ -344,7 +344,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           request: (org: number) => ({ method, url: `${url.slice(4)}?entity=${e.name}&recordId=${fx[org][e.name]}` }),
         }));
       case 'GET /api/audit/clients':
-        // The clients one may hand over (issue 28 §4): role 1 every one, role 7 its organisation's.
+        // The clients one may hand over (ADR-0036): role 1 every one, role 7 its organisation's.
         return [
           {
             kind: 'read-list',
@@ -460,7 +460,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         ];
       case 'POST /api/referral/search':
       case 'POST /api/jobreferral/search': {
-        // The referral lists with their client (issue 12): the organisation's referrals only.
+        // The referral lists with their client (ADR-0029): the organisation's referrals only.
         const e = url.includes('jobreferral') ? entityByName.jobReferral : referral;
         return [
           {
@@ -612,7 +612,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             } else if (probe.kind === 'create-root') {
               if (response.status !== 400) leaks.push(`${where}: owner field accepted (${response.status})`);
             } else if (probe.kind === 'write' && visible && request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
-              // Nobody verifies a service they created or last changed (issue 26 §7).
+              // Nobody verifies a service they created or last changed (ADR-0026).
               if (response.status !== 403 || response.body.code !== 'verify.ownService')
                 leaks.push(`${where}: own service ${response.status}`);
             } else if (probe.kind === 'write') {
@@ -660,7 +660,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           const [{ last }] = await t.server.db.query<{ last: string }>('SELECT coalesce(max("id"), 0)::text AS last FROM "audit_log"');
           const response = await send(actor, request);
           const answer = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-          // Every write that stored leaves its entries (issue 28): at least one, one per record changed, by this user.
+          // Every write that stored leaves its entries (ADR-0036): at least one, one per record changed, by this user.
           if ((probe.kind === 'write' || probe.kind === 'create-root') && response.status < 300) {
             const entries = await t.server.db.query<{ record: string; userName: string }>(
               `SELECT "entity" || ':' || "recordId" AS record, "userName" FROM "audit_log" WHERE "id" > $1::bigint AND "action" <> 'file.download'`,
@@ -672,7 +672,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
             if (entries.some((e) => e.userName !== actor.name))
               failures.push(`${where}: audited as ${entries.map((e) => e.userName).join(', ')}`);
           }
-          // Nobody verifies a service they created or last changed (issue 26 §7): refused when the database says so.
+          // Nobody verifies a service they created or last changed (ADR-0026): refused when the database says so.
           if (request.url === '/sverify/' && (await ownChange(actor, fx[org].service))) {
             if (response.status !== 403 || response.body.code !== 'verify.ownService')
               failures.push(`${where}: own service ${response.status}`);

@@ -1,4 +1,4 @@
-// Security headers (issue 10 §7): every answer — API, errors, the app's pages and files, the
+// Security headers (ADR-0009): every answer — API, errors, the app's pages and files, the
 // change stream — carries the Content-Security-Policy, nosniff, no framing and the referrer
 // policy; the policy lets the map reach its tiles (the default ones, or MAP_STYLE_URL's origin).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,7 +58,7 @@ describe('security headers', () => {
     const headers = await headersOf(url, init);
     expect(headers.get('x-content-type-options')).toBe('nosniff');
     expect(headers.get('x-frame-options')).toBe('DENY');
-    expect(headers.get('x-robots-tag')).toBe('noindex, nofollow'); // issue 26 §8
+    expect(headers.get('x-robots-tag')).toBe('noindex, nofollow'); // ADR-0009
     expect(headers.get('strict-transport-security')).toBeNull(); // plain HTTP: see access-control.test.ts
     expect(headers.get('referrer-policy')).toBe('no-referrer');
     const csp = directives(headers.get('content-security-policy'));

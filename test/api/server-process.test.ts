@@ -1,4 +1,4 @@
-// The server as an operator runs it (issue 10 §8): `npm start` stops entirely on SIGINT or
+// The server as an operator runs it (ADR-0014): `npm start` stops entirely on SIGINT or
 // SIGTERM (nothing of its process group stays, the port is free), and an embedded database
 // folder that a running server holds is refused — to the demo seed and to a second server —
 // with a clear message, until that server has stopped. The folder's lock is released by the

@@ -598,7 +598,7 @@ describe.each(backends)('stats on %s', (backend) => {
 
   it("counts in the badges the services the user may verify: its organisation's (role 1 and no organisation: see docs)", async () => {
     const badge = async (userName: string, role: number, location: number) => {
-      // An account without an organisation is one older than issue 26 §1 (the API refuses one now).
+      // An account without an organisation is one made before organisations were required (the API refuses one now).
       if (location === 0) await t.createUserWithoutOrganisation({ userName, password: `password-${userName}`, role });
       else await t.createUser({ userName, password: `password-${userName}`, role, location });
       return (await get('/pendings', await t.login(userName, `password-${userName}`))).body;

@@ -185,7 +185,7 @@ describe.each(backends)('sync on %s', (backend) => {
     expect(none).toEqual([]);
   });
 
-  it('refuses a stream without a valid ticket, and never takes the session token (issue 26 §3)', async () => {
+  it('refuses a stream without a valid ticket, and never takes the session token', async () => {
     expect((await fetch(`${t.url}/api/sync/stream`)).status).toBe(401);
     const withToken = await fetch(`${t.url}/api/sync/stream?token=${tokens.org1}`, { headers: { 'accept-language': 'en' } });
     expect(withToken.status).toBe(400); // not a parameter of the stream

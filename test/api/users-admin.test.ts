@@ -1,4 +1,4 @@
-// Issue 14 over HTTP: the last sign-in of the user list, temporary passwords that must be
+// Over HTTP (ADR-0003, ADR-0030): the last sign-in of the user list, temporary passwords that must be
 // changed at the next sign-in, the password strength rule on the server, role 7's limits,
 // how many records use each lookup item, and the contact details of GET /api/config.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -287,7 +287,7 @@ describe.each(backends)('users API on %s', (backend) => {
 
     it('refuses a role 7 without organisation', async () => {
       const lone = unique('u7_');
-      await t.createUserWithoutOrganisation({ userName: lone, password: PASSWORD, role: 7 }); // older than issue 26 §1
+      await t.createUserWithoutOrganisation({ userName: lone, password: PASSWORD, role: 7 }); // made before organisations were required (ADR-0007)
       const token = await t.login(lone, PASSWORD);
       const { status, body } = await t.api('POST', '/users/createStaff', { token, body: staffBody() });
       expect(status).toBe(403);
@@ -548,7 +548,7 @@ describe.each(backends)('users API on %s', (backend) => {
       const off = await t.api('PUT', `/users/staff/${u.userId}`, { token: tokens[7], body: { active: false } });
       expect(off.status).toBe(200);
       expect(off.body.active).toBe(false);
-      // Sign-in gives one answer to every failure (issue 26 §8); the session's own requests say why.
+      // Sign-in gives one answer to every failure (ADR-0002); the session's own requests say why.
       const login = await t.api('POST', '/login', { body: { userName: u.userName, password: PASSWORD } });
       expect([login.status, login.body.code]).toEqual([401, 'auth.badCredentials']);
       expect(login.body.message).toBe('Invalid user name or password');

@@ -1,4 +1,4 @@
-// The audit log in the built app (issue 28): a client's change made offline shows in the client
+// The audit log in the built app (ADR-0036): a client's change made offline shows in the client
 // page's history once uploaded, with the field's label and both values; the audit screen filters,
 // pages and downloads its CSV, live, and role 7 sees its organisation only; a client erased on
 // the server leaves an offline device's list at the device's next pull.

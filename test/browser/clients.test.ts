@@ -1,4 +1,4 @@
-// Clients (issue 11): a client registered online and one offline through every step, with a
+// Clients (ADR-0028): a client registered online and one offline through every step, with a
 // photo and a PDF document; a reload in the middle of the offline one; the upload; both found in
 // the list by registration number with every part and file on the server; the duplicate
 // warning online and offline; the spec's error for a user without organisation; roles 2, 6 and
@@ -28,7 +28,7 @@ beforeAll(async () => {
   [t, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(t.server.db);
   for (const { has: _has, ...user } of [worker, ...refused].map((u) => ({ has: '', ...u }))) await t.createUser(user);
-  await t.createUserWithoutOrganisation(noOrganisation); // an account older than issue 26 §1
+  await t.createUserWithoutOrganisation(noOrganisation); // an account made before organisations were required (ADR-0007)
   token = await t.login(worker.userName, worker.password);
 });
 
@@ -201,7 +201,7 @@ describe('clients', () => {
     await page.getByTestId('client-social').getByText('Married').waitFor();
     await page.getByTestId('client-to-complete').getByTestId('client-empty-security').waitFor();
     await page.getByTestId('file-slot-idDocument').getByText('id-card.pdf').waitFor();
-    // Its referrals, and the way to make one (issue 12).
+    // Its referrals, and the way to make one (ADR-0029).
     await page.getByTestId('client-referrals').getByRole('link', { name: 'Refer to a service' }).waitFor();
 
     // The same person again: the warning names the first one, with a link; saving stays possible.

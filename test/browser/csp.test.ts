@@ -1,4 +1,4 @@
-// The Content-Security-Policy lets the built app run whole (issue 10 §7): the login, the
+// The Content-Security-Policy lets the built app run whole (ADR-0009): the login, the
 // dashboard, a provider's page with its map, the add-provider location picker and the service
 // worker run without one violation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

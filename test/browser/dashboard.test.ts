@@ -1,4 +1,4 @@
-// The dashboard (issue 13) on the demo data: tiles and charts by role (1, 2, 6, 7), chart values
+// The dashboard (ADR-0031) on the demo data: tiles and charts by role (1, 2, 6, 7), chart values
 // equal to the API's figures with bars 20 px thick, the map drawn from the bundled base layer
 // with every request to another host refused, its markers and group toggles, the info window
 // with and without an address, the figures refreshed by the change stream, axe in both
@@ -84,7 +84,7 @@ async function apiGet<T>(path: string, token = adminToken): Promise<T> {
 /** The values written beside the bars, top to bottom, and the category labels of the axis. */
 async function chartShown(page: Page, chart: string): Promise<{ values: number[]; labels: string[] }> {
   const root = page.getByTestId(`chart-${chart}`);
-  // A chart far below the first screen is drawn when scrolled to (issue 27).
+  // A chart far below the first screen is drawn when scrolled to (ADR-0035).
   await root.scrollIntoViewIfNeeded();
   await root.locator('.MuiBarChart-label').first().waitFor();
   const values = (await root.locator('.MuiBarChart-label').allTextContents()).map((v) => Number(v.replace(/\D/g, '')));
@@ -92,7 +92,7 @@ async function chartShown(page: Page, chart: string): Promise<{ values: number[]
   return { values, labels: ticks.slice(-values.length) };
 }
 
-/** Scrolls to the dashboard's map: it starts only once on or near the screen (issue 27). */
+/** Scrolls to the dashboard's map: it starts only once on or near the screen (ADR-0035). */
 async function scrollToMap(page: Page): Promise<void> {
   // In one step in the page: the placeholder inside is replaced by the map as it starts.
   await page.getByTestId('dashboard-map').evaluate((element) => element.scrollIntoView({ block: 'center' }));
@@ -369,7 +369,7 @@ describe('dashboard', () => {
       );
       await page.getByText('Services par catégorie').waitFor();
       await page.getByText('Cliquez sur une icône pour la retirer de la carte').waitFor();
-      // On a phone the map is far below the figures: it starts when scrolled to (issue 27).
+      // On a phone the map is far below the figures: it starts when scrolled to (ADR-0035).
       await page.waitForTimeout(500);
       expect(await page.locator('[data-testid="dashboard-map"] .maplibregl-map').count(), 'map started before it was scrolled to').toBe(0);
       // So is the last chart: its place is kept, and it is drawn once scrolled to.

@@ -1,4 +1,4 @@
-// Shared and lost phones (issue 25): on one browser, a client's record stays with the user who
+// Shared and lost phones (ADR-0020): on one browser, a client's record stays with the user who
 // collected or mirrored it. Another user never sees, restores, lists or uploads it; after a
 // sign-out nothing of it is readable in IndexedDB, localStorage or the Cache Storage; with the
 // network off the app asks for the password, refuses a wrong one and opens with the right one;

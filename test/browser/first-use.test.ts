@@ -1,4 +1,4 @@
-// What a new user tripped over (issue 10 §8), in the built app: no link leads to the 403 page,
+// What a new user tripped over (ADR-0022), in the built app: no link leads to the 403 page,
 // a wrong password when deleting gives one message, list names are read whole at 1280 and
 // 360 px with the 'not uploaded' mark beside them (not over them), and the footer links to the
 // programme's site only when the installation names one.
@@ -151,7 +151,7 @@ async function clipped(element: Locator): Promise<string[]> {
   });
 }
 
-/** The rows' name cells, in the data grid (wide) or the phone list (narrow, issue 27). */
+/** The rows' name cells, in the data grid (wide) or the phone list (narrow, ADR-0024). */
 const NAME_CELLS = '[role="grid"] [role="gridcell"][data-field="sp_Name"]';
 const nameCell = (page: Page) => page.locator(NAME_CELLS).first();
 

@@ -1,4 +1,4 @@
-// The installed app (issue 15): Chromium finds it installable (manifest, icons, worker); API
+// The installed app (ADR-0034): Chromium finds it installable (manifest, icons, worker); API
 // calls never come from the worker's cache; after one online visit it starts after a browser
 // restart with no network at all (offline home, forms, lists, pending records, a new record
 // saves); a new build that bumps an RxDB schema version, served while records wait, is offered,
@@ -206,7 +206,7 @@ describe('installed app', () => {
     await context.setOffline(true);
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/');
-    // The device's data opens with the password, without the network (issue 25); every page
+    // The device's data opens with the password, without the network (ADR-0020); every page
     // load without network asks again.
     await unlock(page, field.password);
     await page.waitForURL((url) => url.pathname === '/offlinehp');

@@ -1,4 +1,4 @@
-// Available jobs (issue 5): the list (search, filters, open/closed, CSV), the job page (fields,
+// Available jobs (ADR-0027): the list (search, filters, open/closed, CSV), the job page (fields,
 // images, other jobs, close/reopen) and the add/edit form with its other-job rows, online and
 // offline (saved on the device, uploaded from /offlinehp, job before other job), validation
 // in both languages, the 403 of a role that may not see jobs, and axe on every screen.

@@ -1,4 +1,4 @@
-// Issue 14 in Chromium: lookup lists (add, edit, reorder, deactivate an item, and an open form
+// In Chromium (ADR-0030): lookup lists (add, edit, reorder, deactivate an item, and an open form
 // on another device follows through the change stream), the help pages in both languages
 // signed out with their screenshots (and in the PWA precache), and Contact us from the
 // configuration. axe-core light and dark, desktop and 360 px.

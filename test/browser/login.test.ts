@@ -99,7 +99,7 @@ describe('login screen', () => {
     await context.close();
   });
 
-  // Issue 26 §2. The server refuses control characters in an address (400), but a returning
+  // docs/security.md "Access control, second round": the server refuses control characters in an address (400), but a returning
   // user's service worker answers the navigation with the app itself: the route below does
   // the same, so the login page reads these returnUrl values as it would there.
   it('stays on the app after sign-in whatever the crafted returnUrl (tab, newline, CR LF, backslash, another origin)', async () => {

@@ -1,4 +1,4 @@
-// Offline start (issue 10 §1): after one online visit and sign-in, the built app opens again
+// Offline start (ADR-0034): after one online visit and sign-in, the built app opens again
 // with the network really off — the offline home, the offline forms and the device's lists —
 // because the service worker precached the whole app: every JS chunk (the lazy ones too) and
 // both translation files.
@@ -77,7 +77,7 @@ async function pulled(page: Page, entity: 'serviceProvider' | 'job', key: string
 }
 
 /** A page served with no network: by the service worker, whose navigation answer is the app;
- * the device's data opens with the password (issue 25: every page load without network asks). */
+ * the device's data opens with the password (ADR-0020: every page load without network asks). */
 async function openOffline(page: Page, url: string, heading: string): Promise<void> {
   await page.goto(url);
   await unlock(page, field.password);
@@ -135,7 +135,7 @@ describe('offline start', () => {
 
     // The list screens open, on the device's copy of the records, still there offline. (Whether
     // a list screen shows a record pulled before the reload is not asserted here: the provider
-    // grid sometimes reads the store before it is open and stays empty; see the issue 10 report.)
+    // grid sometimes reads the store before it is open and stays empty.)
     await openOffline(page, '/serviceproviders', 'Service Providers');
     await page.getByRole('grid').waitFor();
     await pulled(page, 'serviceProvider', keys.provider);

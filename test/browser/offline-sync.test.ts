@@ -1,4 +1,4 @@
-// The built app's offline home under the network a field worker has (issue 10 §2, §8): 40 mixed
+// The built app's offline home under the network a field worker has (ADR-0018): 40 mixed
 // records uploaded with the live pull running stay uploaded; a failed upload says what failed
 // and that nothing was lost, with a bar that does not fill; the count cards pass axe in both
 // themes; a phone shows when it is offline; and the app offers to upload when the network

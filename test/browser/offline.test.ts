@@ -1,4 +1,4 @@
-// Offline mode in the browser (issue 4 §2, §3, §5): the mode switch, the offline home's live
+// Offline mode in the browser (product.md §2.4): the mode switch, the offline home's live
 // counts, reports and storage, upload, reset, the pending-records screen with export and import,
 // the unsent-records warning, a full quota, and live pull replication between two browsers.
 // Records are collected through the real data layer with the support handle `window.__icrs`,
@@ -207,7 +207,7 @@ describe('offline mode', () => {
     expect(download.suggestedFilename()).toMatch(/^icrs-pending-field4-\d{8}-\d{4}\.json$/);
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'icrs-export-')), download.suggestedFilename());
     await download.saveAs(file);
-    // Sealed for this user's devices (issue 25): no record in clear.
+    // Sealed for this user's devices (ADR-0020): no record in clear.
     const content = readFileSync(file, 'utf8');
     expect(JSON.parse(content).format).toBe('icrs-pending-sealed');
     for (const clear of ['Mason export', 'Amina', 'Centre export']) expect(content).not.toContain(clear);
@@ -287,7 +287,7 @@ describe('offline mode', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await expect(sessionToken(page)).resolves.toBeNull();
 
-    // The records stay with their user (issue 25): another user signing in sees none of them,
+    // The records stay with their user (ADR-0020): another user signing in sees none of them,
     // neither on the login screen nor after, and cannot upload them.
     await expect(page.getByTestId('login-unsent').count()).resolves.toBe(0);
     await signIn(page, colleague.userName, colleague.password);
@@ -375,7 +375,7 @@ describe('offline mode', () => {
 
     // Retry one: sent alone (a run of 1 record), refused again.
     await service.getByRole('button', { name: 'Retry Orphan service' }).click();
-    // A failure does not fill the bar (issue 10 §8); the first run had 2 records, this one 1.
+    // A failure does not fill the bar (ADR-0023); the first run had 2 records, this one 1.
     await poll(() => page.getByTestId('upload-percent').textContent()).toBe('0 of 1 records uploaded (0%)');
     await poll(() => service.getAttribute('data-state')).toBe('failed');
 

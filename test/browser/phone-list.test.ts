@@ -1,4 +1,4 @@
-// Issue 27: on a phone (412 × 915, a common Android size) a list is drawn by the light phone list,
+// ADR-0024: on a phone (412 × 915, a common Android size) a list is drawn by the light phone list,
 // not the MUI data grid, whose code is never asked for. The providers list shows its rows with
 // the phone's columns, sorts by a tap on a header, pages, opens a provider on a tap and on
 // Enter, marks a provider saved offline as not uploaded, and passes axe in both themes.
@@ -15,7 +15,7 @@ const PHONE = { width: 412, height: 915 };
 /** 30 providers: two pages of the list's 25 rows. */
 const NAMES = Array.from({ length: 30 }, (_, n) => `Phone Centre ${String(n + 1).padStart(2, '0')}`);
 const ids = new Map<string, string>();
-/** Verifies the services the administrator made: nobody verifies their own (issue 26 §7). */
+/** Verifies the services the administrator made: nobody verifies their own (ADR-0026). */
 const verifier = { userName: 'phone-list-verifier', password: 'phone-list-verifier-pass', role: 1 };
 
 beforeAll(async () => {

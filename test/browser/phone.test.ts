@@ -1,4 +1,4 @@
-// Issue 5 "usable at 360 px": every screen of providers, services, verification and jobs on a
+// Usable at 360 px (ADR-0022): every screen of providers, services, verification and jobs on a
 // phone-sized window, in both themes: nothing sticks out sideways, the page heading and the
 // main action are on screen, and axe finds no serious or critical violation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const service = { sp_Id: ids.provider, category: 1, serviceType: 1, territory: 1, description: 'Counselling for families' };
   ids.service = await created('/spDetail/', token, { ...service, name: 'Family counselling' }, 'sp_Detail_Id');
   ids.rejected = await created('/spDetail/', token, { ...service, name: 'Night shelter' }, 'sp_Detail_Id');
-  // Another administrator decides: nobody verifies a service they created (issue 26 §7).
+  // Another administrator decides: nobody verifies a service they created (ADR-0026).
   await server.createUser({ userName: 'phone-verifier', password: 'phone-verifier-pass', role: 1 });
   const verifier = await server.login('phone-verifier', 'phone-verifier-pass');
   const verdict = await server.api('POST', '/sverify/', {
@@ -79,7 +79,7 @@ async function check(page: Page, screen: { path: string; heading: string }, labe
   expect(await seriousViolations(page), `${label} ${screen.path}`).toEqual([]);
 }
 
-describe('issue 5 screens at 360 px', () => {
+describe('provider, service, verification and job screens at 360 px', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`fit a phone and pass axe (${theme} theme)`, async () => {
       const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en', viewport: { width: 360, height: 740 } });

@@ -1,4 +1,4 @@
-// Service providers and service verification (issue 5): the list (search, filters, CSV), the
+// Service providers and service verification (ADR-0026): the list (search, filters, CSV), the
 // provider's page, add and edit online and offline (then uploaded), delete with a reason and the
 // password, verification (approve, reject with a required comment, badge counts), the rejected
 // list, the role rules, and an accessibility check of every screen.
@@ -18,7 +18,7 @@ let adminToken: string;
 const admin = { userName: 'sp-admin', password: 'sp-admin-password', role: 1, location: 1, fullName: 'Awa Admin' };
 const restricted = { userName: 'sp-role6', password: 'sp-role6-password', role: 6, location: 1 };
 const reports = { userName: 'sp-role2', password: 'sp-role2-password', role: 2, location: 1 };
-/** Makes the services the administrator verifies: nobody verifies their own (issue 26 §7). */
+/** Makes the services the administrator verifies: nobody verifies their own (ADR-0026). */
 const seeder = { userName: 'sp-seeder', password: 'sp-seeder-password', role: 3, location: 1 };
 let seederToken: string;
 
@@ -498,7 +498,7 @@ describe('deleting a provider', () => {
 });
 
 describe('verification', () => {
-  // Issue 26 §7: nobody verifies a service they created or last changed; the screen says why.
+  // ADR-0026: nobody verifies a service they created or last changed; the screen says why.
   it('says why a service may not be verified by its own maker, and why one is pending again', async () => {
     const spId = await seedProvider({ sp_Name: 'Own Works', sp_type: 2, territory: 1 });
     const own = (

@@ -76,7 +76,7 @@ describe('the build on the network', () => {
     await context.close();
   });
 
-  it("adds no unload listener (issue 27): the store's leader tab hands the pull over on pagehide", async () => {
+  it("adds no unload listener: the store's leader tab hands the pull over on pagehide", async () => {
     const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en' });
     // Every window listener the page's code adds, by event type (before any of its scripts run).
     await context.addInitScript(() => {

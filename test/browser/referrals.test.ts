@@ -1,4 +1,4 @@
-// Referrals (issue 12) in Chromium: a client referred to a service chosen on the map (with a
+// Referrals (ADR-0029) in Chromium: a client referred to a service chosen on the map (with a
 // document that goes up and comes back) and to a job; each moved through its statuses to
 // completed / hired, and to declined / not selected; a colleague's change shows in the open
 // list without a reload; the overdue filter; roles 2, 6 and 7 get no menu and a 403; offline

@@ -1,4 +1,4 @@
-// The reports screen (issue 13) on the demo data, as a programme-wide report user (role 2):
+// The reports screen (ADR-0032) on the demo data, as a programme-wide report user (role 2):
 // key figures and tables equal to the API's, the territory and date filters changing every
 // table, the CSV file of a table in English and French, the print layout (no navigation, one
 // section per page, charts kept), and axe in both themes on a desktop and at 360 px.
@@ -15,7 +15,7 @@ let browser: Browser;
 let token: string;
 let lists: Record<string, { id: number; en: string; fr: string }[]>;
 
-// Of an organisation: a reader without one sees no client figures (issue 26 §1).
+// Of an organisation: a reader without one sees no client figures (ADR-0007).
 const reporter = { userName: 'report2', password: 'report-password-2', role: 2, location: 2 };
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });

@@ -65,7 +65,7 @@ describe('routes', () => {
     const user = JSON.parse((await storageItem(page, 'user')) ?? '{}') as { userId: string };
     await page.goto(`/profile/${user.userId}`);
     await page.waitForURL((url) => path(url.href) === `/users/edit/${user.userId}`);
-    // One's own record always opens as the profile (issue 14): never one's own role or organisation.
+    // One's own record always opens as the profile (ADR-0030): never one's own role or organisation.
     await page.getByRole('heading', { name: 'My profile' }).waitFor();
 
     await page.getByRole('link', { name: `My profile: ${reporter.userName} Programme supervisor` }).click();

@@ -1,4 +1,4 @@
-// Services screens (issue 5): list with filters, add with images, the service page with its
+// Services screens (ADR-0026): list with filters, add with images, the service page with its
 // images, apprenticeships and vocational trainings, edit (images kept, replaced, removed; a
 // rejected service goes back to pending), delete with reason and password, offline create and
 // upload, validation messages, the 403 page, and axe on each screen. Built app, real server.

@@ -102,7 +102,7 @@ beforeAll(async () => {
   for (const role of Object.keys(EXPECTED_MENU).map(Number)) {
     await server.createUser({ userName: userName(role, 1), password, role, location: 1 });
   }
-  await server.createUserWithoutOrganisation({ userName: userName(3, 0), password, role: 3 }); // older than issue 26 §1
+  await server.createUserWithoutOrganisation({ userName: userName(3, 0), password, role: 3 }); // made before organisations were required (ADR-0007)
 });
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-// The spec's last details (issue 30 §7), driven in the built app: a full device said in words in
+// The spec's last details (ADR-0025), driven in the built app: a full device said in words in
 // the form, the offline switch only where the store can be kept, the offline home's client
 // figures by role, the error titles of product.md §8, upload progress and a record deleted on the
 // server while it was edited offline.

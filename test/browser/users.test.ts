@@ -1,4 +1,4 @@
-// Issue 14 in Chromium: an administrator creates a user with a temporary password, the user
+// In Chromium (ADR-0030): an administrator creates a user with a temporary password, the user
 // must change it under the strength rule (and the change ends their other sessions), an
 // organisation administrator creates its own staff only (screen and API), deactivation signs
 // the user out at the next request, and the own profile opens from the sidebar. axe-core on
@@ -116,7 +116,7 @@ describe('user management', () => {
     await user.context.close();
   });
 
-  // Issue 26 §5: the server, not only the screens, holds a temporary password to its change.
+  // ADR-0003: the server, not only the screens, holds a temporary password to its change.
   it('sends to Change Password when the server refuses a temporary password, even if the device lost its flag', async () => {
     const created = await t.api('POST', '/users/', {
       token: adminToken,

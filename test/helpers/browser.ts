@@ -124,7 +124,7 @@ export async function startAdminSession(
   };
 }
 
-/** Answers the lock screen (issue 25: after a browser restart, a reload without network or an
+/** Answers the lock screen (ADR-0020: after a browser restart, a reload without network or an
  * idle lock) with the password, and waits until it is gone. */
 export async function unlock(page: Page, password: string): Promise<void> {
   await page.getByRole('heading', { name: /^(This device is locked|Cet appareil est verrouillé)$/ }).waitFor();

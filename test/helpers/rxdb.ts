@@ -10,7 +10,7 @@ export function fakeIndexedDbStorage(): RxStorage<unknown, unknown> {
 }
 
 /** The vault opened with a key of its own, as after a sign-in: the client collections are sealed
- * in every store the tests open (issue 25). */
+ * in every store the tests open (ADR-0020). */
 export async function openTestVault(userId = 'test-user'): Promise<void> {
   if (isVaultOpen(userId)) return;
   const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);

@@ -29,7 +29,7 @@ export interface TestServer {
   streamUrl(token: string): Promise<string>;
   createUser(user: TestUser): Promise<{ userId: string }>;
   /** A user of `user.role` without an organisation, as accounts made before roles 3-7 needed
-   * one (issue 26 §1) still are: the API refuses to make one, so it is moved in the database. */
+   * one (ADR-0007) still are: the API refuses to make one, so it is moved in the database. */
   createUserWithoutOrganisation(user: Omit<TestUser, 'location'>): Promise<{ userId: string }>;
   /** fetch against the API with JSON in and out; `token` adds the bearer header. */
   api(

@@ -1,4 +1,4 @@
-// Reads a ZIP archive (the client export, issue 28) from its central directory: each file's
+// Reads a ZIP archive (the client export, ADR-0036) from its central directory: each file's
 // name and bytes, inflated and checked against its CRC-32, as any unzip tool would.
 import { crc32, inflateRawSync } from 'node:zlib';
 

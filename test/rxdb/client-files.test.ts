@@ -1,5 +1,5 @@
 // A client's photo, identity document and consent form through the data layer and the upload
-// engine (issue 11): saved and removed online at once, kept offline and sent by the upload, a
+// engine (ADR-0028): saved and removed online at once, kept offline and sent by the upload, a
 // removal included (the server ends without the removed file), and the duplicate search of the
 // store and the server.
 import type { AxiosInstance } from 'axios';

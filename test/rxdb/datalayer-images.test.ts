@@ -1,4 +1,4 @@
-// Emptying and replacing image slots through the data layer's `update` (issue 5): an image
+// Emptying and replacing image slots through the data layer's `update` (ADR-0025): an image
 // field given as null empties its slot (online: multipart `removeImages`; offline: the image
 // waiting in `files` goes), new images replace theirs. Real server, icrs_db over fake-indexeddb.
 import type { AxiosInstance } from 'axios';

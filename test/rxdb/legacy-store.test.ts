@@ -1,4 +1,4 @@
-// The store of versions before issue 25 (one `icrs_db` for all users, in clear): its pending
+// The store of versions before the sealed store (ADR-0020; one `icrs_db` for all users, in clear): its pending
 // records go to the user who collected them, sealed in their own store, at that user's sign-in;
 // another user takes nothing; the old store is then removed (src/lib/db/legacyStore.ts).
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';

@@ -1,4 +1,4 @@
-// Pull replication (issue 4 §4) against a real server: GET /api/sync/{table} with checkpoints,
+// Pull replication (ADR-0015) against a real server: GET /api/sync/{table} with checkpoints,
 // the SSE change stream, soft deletions, and local pending documents left alone.
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -106,10 +106,10 @@ describe('pull replication', () => {
       'its service',
     );
     expect(openedStreams).toHaveLength(1);
-    // Opened with a single-use ticket, never the session token (issue 26 §3).
+    // Opened with a single-use ticket, never the session token (ADR-0002).
     expect(openedStreams[0]).toMatch(new RegExp(`^${t.url}/api/sync/stream\\?ticket=[\\w-]{43}$`));
     expect(openedStreams[0]).not.toContain(token);
-    // Screens showing server figures hear the same stream (issue 13: the dashboard).
+    // Screens showing server figures hear the same stream (ADR-0031: the dashboard).
     expect(heard).toEqual(expect.arrayContaining([serviceProvider.table, service.table]));
   });
 
@@ -181,7 +181,7 @@ describe('pull replication', () => {
     const missed = await newProvider({ sp_Name: 'Made while the stream was down' });
     stream.release();
     await until(async () => (await local(missed)) !== null, 'the row made while the stream was down');
-    // The source's own reconnect is refused (its ticket was used: issue 26 §3), so a second
+    // The source's own reconnect is refused (its ticket was used: ADR-0002), so a second
     // EventSource opens, with a new ticket, and everything is pulled.
     expect(stream.opened).toHaveLength(2);
     expect(new Set(stream.opened).size).toBe(2);
@@ -264,7 +264,7 @@ describe('pull replication', () => {
     expect(requests[1]).toMatchObject({ limit: 10, updatedAt: expect.any(String), id: expect.any(String) });
   });
 
-  it('writes a pulled page in small pieces (issue 27), losing no row and leaving a pending record alone', async () => {
+  it('writes a pulled page in small pieces, losing no row and leaving a pending record alone', async () => {
     const keys: string[] = [];
     for (let i = 0; i < 60; i += 1) keys.push(await newProvider({ sp_Name: `Piece ${i}` }));
     // One of them edited on this device before the first pull: it must stay pending.

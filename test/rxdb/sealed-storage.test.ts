@@ -1,4 +1,4 @@
-// Client data sealed at rest (issue 25, src/lib/db/sealedStorage.ts): what IndexedDB holds of a
+// Client data sealed at rest (ADR-0020, src/lib/db/sealedStorage.ts): what IndexedDB holds of a
 // client is its key, its parent's key, its sync state and sort key, and one AES-GCM `sealed`
 // field; the lists' search, filters, sorts and counts still answer from it; another key, or none,
 // reads nothing. The real Dexie storage over fake-indexeddb.

@@ -1,4 +1,4 @@
-// The engine's batched upload (issue 16): a batch with one invalid record, a batch whose answer is
+// The engine's batched upload (ADR-0013): a batch with one invalid record, a batch whose answer is
 // lost, a batch over the size limit, more records than one batch takes, and progress per record;
 // records with small images in multipart batches (large ones alone), with the same faults.
 // The fault tests (upload-faults, upload-pull) run the batched mode too, under random faults.

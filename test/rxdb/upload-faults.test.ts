@@ -1,4 +1,4 @@
-// The upload engine under faults (issue 4 §5): random 500s, answers lost after the server stored
+// The upload engine under faults (ADR-0018): random 500s, answers lost after the server stored
 // the request, an upload aborted half-way, the server killed and restarted mid-upload. Whatever
 // happens, repeated uploads end with every record on the server exactly once and the store empty.
 import { mkdtempSync, rmSync } from 'node:fs';

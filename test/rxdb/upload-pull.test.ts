@@ -1,4 +1,4 @@
-// The upload engine and the pull replication together (issue 10 §2), as in the app: the same
+// The upload engine and the pull replication together (ADR-0018), as in the app: the same
 // store, the change stream on, a real server, random delays on every answer (the engine's and the
 // pull's), lost answers, a server restart and a page reload (the replication stopped and started
 // again, its memory lost) in some runs. Every run must end with no record pending (right after

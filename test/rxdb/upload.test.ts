@@ -1,4 +1,4 @@
-// The upload engine (issue 4 §3, product.md §4, §8) over fake-indexeddb against a real server: the
+// The upload engine (ADR-0018, product.md §4, §8) over fake-indexeddb against a real server: the
 // order, each per-record outcome, the report, parents and children, conflicts, images, and the
 // rescue of a device's work through export and import.
 import axios, { type AxiosInstance } from 'axios';

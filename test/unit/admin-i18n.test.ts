@@ -1,4 +1,4 @@
-// Issue 14: role names come from one place. The user forms, grid and filters read them as the
+// ADR-0030: role names come from one place. The user forms, grid and filters read them as the
 // enum labels of user.role (enum.user.role.N); the sidebar and dialogs as role.N. Both must say
 // the same in both languages.
 import { readFileSync } from 'node:fs';

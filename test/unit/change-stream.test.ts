@@ -1,6 +1,6 @@
 // The change stream's EventSource: a browser gives up for good after an answer that is not 200
 // (a 503 while the server's database is away, a used ticket); the app must open a new one,
-// with a new ticket (issue 26 §3), and then pull everything, or live lists stop for good.
+// with a new ticket (ADR-0002), and then pull everything, or live lists stop for good.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { changeStream, type EventSourceLike } from '../../src/lib/db/replication';
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// One rule for adding a service provider (issue 10 §7): for every role, the sidebar's add entry,
+// One rule for adding a service provider (ADR-0005): for every role, the sidebar's add entry,
 // the add screen's route guard and the API's create permission (createPermission, which
 // POST /sproviers/ checks: test/api/record-rules.test.ts) give the same answer.
 import { describe, expect, it } from 'vitest';

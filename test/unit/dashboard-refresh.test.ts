@@ -1,4 +1,4 @@
-// A dashboard refresh that brings the same figures keeps the parts drawn apart (issue 27: the
+// A dashboard refresh that brings the same figures keeps the parts drawn apart (ADR-0035: the
 // change stream's opening asks every figure again on each load; the charts are not drawn twice).
 import { describe, expect, it } from 'vitest';
 import { withUnchangedParts, type Dashboard } from '../../src/features/home/dashboardData';

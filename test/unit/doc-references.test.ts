@@ -134,9 +134,13 @@ describe('references to the decision records', () => {
     const unresolved: string[] = [];
     let cited = 0;
     for (const { file, text } of [...sources, ...docs]) {
-      for (const m of text.matchAll(/\bADR-(\d{4})\b/g)) {
+      // "ADR-0017", and an optional quoted entry right after it: ADR-0002 "Throttling numbers".
+      for (const m of text.matchAll(/\bADR-(\d{4})\b(?: "([^"\n]{3,160})")?/g)) {
         cited += 1;
-        if (!records.has(m[1])) unresolved.push(`${file}: ADR-${m[1]}`);
+        const name = records.get(m[1]);
+        if (!name) unresolved.push(`${file}: ADR-${m[1]}`);
+        else if (m[2] && !flatten(readFileSync(path.join(ADR_DIR, name), 'utf8')).includes(flatten(m[2])))
+          unresolved.push(`${file}: ADR-${m[1]} "${m[2]}"`);
       }
       // "docs/adr/0017-caseload.md", or "adr/…" inside docs, and an optional quoted entry after it,
       // which may run over a comment's line break.
@@ -154,6 +158,15 @@ describe('references to the decision records', () => {
     }
     expect(cited).toBeGreaterThan(50);
     expect(unresolved).toEqual([]);
+  });
+
+  it('never cite a tracker issue: the code, the tests, the benches and the records cite the rule instead', () => {
+    // "issue 26 §1", "Issue 10:", "issues 4 and 16", "issue #12"; the history is in git log.
+    const self = path.relative(ROOT, import.meta.filename);
+    const cited = [...sources, ...docs.filter(({ file }) => file.startsWith('docs/adr/') || file.startsWith('docs/rules/'))]
+      .filter(({ file }) => file !== self && !file.startsWith('eslint/'))
+      .flatMap(({ file, text }) => [...text.matchAll(/\bissues? ?#?\d+/gi)].map((m) => `${file}: ${m[0]}`));
+    expect(cited).toEqual([]);
   });
 
   it('every anchor of docs/product.md cited exists', () => {

@@ -1,4 +1,4 @@
-// The Node version the project declares and the packages it installs agree (issue 10 §8):
+// The Node version the project declares and the packages it installs agree (ADR-0034):
 // every package of the lock file that npm installs accepts the oldest Node that package.json's
 // `engines` allows, so `npm install` on it prints no EBADENGINE. When an update brings a
 // package that wants a newer Node, pin one that does not in package.json "overrides".

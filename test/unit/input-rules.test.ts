@@ -1,4 +1,4 @@
-// Issue 10 §5: every string a request may carry is held to the input rules by the derived
+// ADR-0010: every string a request may carry is held to the input rules by the derived
 // schemas (json-schema.ts withInputRules): no control characters, dates in 1900..2100.
 // Walks every request schema derived from schemas/ and checks each string in it, nested JSON
 // included, so a new entity or field cannot escape the rules.

@@ -1,4 +1,4 @@
-// Sharing the main thread (issue 27, src/lib/mainThread.ts): pieces in order, and the yield
+// Sharing the main thread (ADR-0035, src/lib/mainThread.ts): pieces in order, and the yield
 // really gives other queued tasks their turn before the caller goes on.
 import { describe, expect, it } from 'vitest';
 import { inPieces, yieldToBrowser } from '../../src/lib/mainThread';

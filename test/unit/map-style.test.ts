@@ -1,4 +1,4 @@
-// The bundled base map (issue 13): the default style fetches nothing from another host (no
+// The bundled base map (ADR-0031): the default style fetches nothing from another host (no
 // glyph or sprite server, its only URL the app's own base layer), and the base layer holds the
 // DR Congo with North Kivu, its neighbours, lakes and the programme's towns.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 26 §2: the address the app goes to after sign-in is one of its own. Each crafted
+// docs/security.md "Access control, second round": the address the app goes to after sign-in is one of its own. Each crafted
 // variant below left the app on main (the tab, newline, CR LF and backslash ones).
 import { describe, expect, it } from 'vitest';
 import { loginPathFor, safeReturnUrl } from '../../src/features/auth/returnUrl';

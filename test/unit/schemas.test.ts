@@ -236,7 +236,7 @@ describe('entity declarations', () => {
   it('carry images, soft delete and system fields where the spec says', () => {
     expect(entityByName.service.images).toEqual(['sp_img1', 'sp_img2', 'sp_img3']);
     expect(entityByName.job.images).toEqual(['jb_img1', 'jb_img2', 'jb_img3']);
-    // Profile images: a removed photo or document is marked deleted so that every device forgets it (issue 11).
+    // Profile images: a removed photo or document is marked deleted so that every device forgets it (ADR-0028).
     expect(entities.filter((e) => e.softDelete).map((e) => e.name)).toEqual(['serviceProvider', 'service', 'profileImage']);
     for (const e of serverEntities) {
       expect(Object.keys(e.systemFields)).toEqual(expect.arrayContaining(['createdAt', 'updatedAt', 'createdBy', 'updatedBy']));

@@ -42,7 +42,7 @@ describe('organisation scope declarations', () => {
     expect(recordScope(member, profile, 'read')).toEqual({ organisation: 2 });
     expect(recordScope(member, serviceProvider, 'read')).toBe('all');
     expect(recordScope(member, serviceProvider, 'write')).toEqual({ organisation: 2 });
-    // Client data without an organisation: nothing, read or write (issue 26 §1: it was 'all').
+    // Client data without an organisation: nothing, read or write (ADR-0007; it was 'all').
     expect(recordScope(unattached, profile, 'read')).toBe('none');
     expect(recordScope(unattached, profile, 'write')).toBe('none');
     expect(mirrorScope(unattached, profile)).toBe('none');

@@ -1,6 +1,6 @@
 // The password failure counter (server/lib/throttle.ts), on a real database: windows, waits, a
 // success clearing its name, IPv6 counted per /64, and counts shared by every server process
-// (two throttles on one database stand for two processes: issue 26 §6).
+// (two throttles on one database stand for two processes: ADR-0002).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../server/config';
 import { openDb, type Db } from '../../server/db/index';

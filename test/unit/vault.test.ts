@@ -1,4 +1,4 @@
-// The device vault (src/lib/vault, issue 25): a data key per user and device, opened by the
+// The device vault (src/lib/vault, ADR-0020): a data key per user and device, opened by the
 // password offline or by the server's device secret, held in memory only; wrong passwords
 // refused and slowed down (the count kept in IndexedDB); drafts sealed at rest; the iteration
 // floor; the device secret's rotations. WebCrypto of Node, localStorage and IndexedDB stood in.

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The audit screen (issue 28 §3): the server's pages with when, who, role, organisation, action,
+// The audit screen (ADR-0036): the server's pages with when, who, role, organisation, action,
 // record (linked to its page) and the changed fields; the filters sent as the API's parameters
 // (organisation for role 1 only); the CSV asked from the server with the same filters; live
 // reloads on the audit_log stream; the phone list below 600 px. Also the words of every action

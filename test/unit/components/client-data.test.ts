@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// A client's data handed over or erased (issue 28 §4): "Export all data (ZIP)" saves the
+// A client's data handed over or erased (ADR-0036): "Export all data (ZIP)" saves the
 // server's ZIP under its name; "Erase this client" asks a reason from the list, an optional
 // note and the password, shows the server's wrong-password message and stays open, shows a
 // refused note under the note, then erases; the client data requests screen finds clients and

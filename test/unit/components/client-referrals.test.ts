@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// ClientReferrals (issue 12), the part the client page mounts: a client's service and job
+// ClientReferrals (ADR-0029), the part the client page mounts: a client's service and job
 // referrals with status and dates, each linking to its page; "refer" buttons for the roles that
 // may refer; offline, the notice that referrals need a connection and no call to the server.
 import { createElement } from 'react';

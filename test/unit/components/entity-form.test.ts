@@ -205,7 +205,7 @@ describe('EntityForm and the server', () => {
 
 describe('EntityForm drafts', () => {
   const KEY = 'draft:serviceProvider:new';
-  // Drafts are the signed-in user's sealed values (issue 25): the vault open as after a sign-in.
+  // Drafts are the signed-in user's sealed values (ADR-0020): the vault open as after a sign-in.
   beforeEach(async () => {
     openWithKey('draft-user', await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']));
     await openSealedValues('draft-user');

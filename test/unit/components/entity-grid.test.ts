@@ -131,7 +131,7 @@ async function open(
     createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }),
     lang,
   );
-  // The data grid's code loads on demand (issue 16): wait for the grid itself.
+  // The data grid's code loads on demand (ADR-0035): wait for the grid itself.
   for (let waited = 0; !view.container.querySelector('[role="grid"]') && waited < 10_000; waited += 20) await wait(20);
   await wait(10);
   return view;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// HistorySection (issue 28 §2): folded at first, the first page asked when opened; each entry's
+// HistorySection (ADR-0036): folded at first, the first page asked when opened; each entry's
 // action, time, who (name and role), the changed fields by their labels with the values before
 // and after (lookup labels as on the record's page), names only when the values are not given,
 // a sub-record's kind; "Show more" pages on; offline or on failure a short message; live

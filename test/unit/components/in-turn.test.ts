@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Heavy parts drawn one per task (issue 27, src/lib/useInTurn.ts): none before the data is
+// Heavy parts drawn one per task (ADR-0035, src/lib/useInTurn.ts): none before the data is
 // ready, then one more per commit, in order, each commit its own; never more than the total;
 // and parts drawn only once near the screen (src/lib/nearScreen.ts).
 import { createElement } from 'react';

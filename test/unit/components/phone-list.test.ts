@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// EntityGrid on a phone (issue 27): below 600 px the light PhoneList draws the rows, the data
+// EntityGrid on a phone (ADR-0024): below 600 px the light PhoneList draws the rows, the data
 // grid's module is never imported; the same cells, sorting, row opening and labels.
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

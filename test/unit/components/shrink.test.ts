@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Images are shrunk on the device to at most 1600 px (issue 5) before they are stored or sent.
+// Images are shrunk on the device to at most 1600 px (ADR-0025) before they are stored or sent.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ImageRejected, jpegName, shrinkImage, targetSize } from '../../../src/components/images/shrink';
 

@@ -1,6 +1,6 @@
 // The translations of the list, form, map and image parts (in public/assets/i18n):
 // the same keys in both languages, valid ICU messages, every
-// key the code uses, and every label the issue 5 entities need.
+// key the code uses, and every label the provider, service and job entities need.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
@@ -61,7 +61,7 @@ describe('translations of the list, form, map and image parts', () => {
     expect(used.filter((key) => !(key in en))).toEqual([]);
   });
 
-  it('label every field, entity and enum value of the issue 5 entities', () => {
+  it('label every field, entity and enum value of the provider, service and job entities', () => {
     const needed = [serviceProvider, service, apprenticeship, vocational, job, otherJob].flatMap((e) => translationKeys(e));
     expect(needed.filter((key) => !(key in en))).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// The form's validation agrees with the server's: for every writable field of the issue 5
+// The form's validation agrees with the server's: for every writable field of the provider, service and job
 // entities and a range of typed values, the client refuses a value exactly when ajv (configured
 // as Fastify configures it) would refuse the value the client sends.
 import Ajv from 'ajv';
