@@ -18,7 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { median, pairedRatio } from './median';
 import { startResults } from './results';
 
-const BASE = process.env.BENCH_BASE ?? 'd2190fc';
+// The tree before the audit log: the parent of the commit that added it (the history before it was squashed).
+const BASE = process.env.BENCH_BASE ?? '42b09a8e^';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 20);
 const CREATES = Number(process.env.BENCH_CREATES ?? 400);

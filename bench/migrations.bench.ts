@@ -28,7 +28,7 @@ import { LOCK_FILE } from '../server/lib/dataDirLock';
 import { median } from './median';
 import { startResults } from './results';
 
-const BASE = process.env.BENCH_BASE ?? 'a4b273e'; // f24f3af^: the tree before '0020-audit-log'
+const BASE = process.env.BENCH_BASE ?? '42b09a8e^'; // the tree before '0020-audit-log' (the commit that added it, squashed)
 const SCALE = Number(process.env.BENCH_SCALE ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 const ADMIN_URL = process.env.TEST_DATABASE_URL;

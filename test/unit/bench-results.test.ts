@@ -11,6 +11,7 @@ const results = readResults();
 
 describe('bench results', () => {
   it('are files that each hold the machine, the load, the commit, the date, the settings and the figures', () => {
+    expect(results.length).toBeGreaterThan(0);
     const problems = results.flatMap(({ file, data }) => resultProblems(data).map((p) => `${path.basename(file)}: ${p}`));
     expect(problems).toEqual([]);
     for (const { file, data } of results) expect(`${(data as BenchResult).bench}.json`).toBe(path.basename(file));
