@@ -4,7 +4,7 @@
 // offline; rows saved on this device only carry a "not uploaded" chip. Wide screens draw the
 // rows with the MUI data grid (GridView, loaded on demand), phones with a light list of the
 // same columns (PhoneList, ADR-0024).
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
@@ -60,12 +60,17 @@ export interface EntityGridProps<R extends object> {
   dateRange?: boolean;
   /** The screen's own filters, drawn with the grid's (in the phone's sheet). */
   moreFilters?: MoreFilters;
+  /** Told the rows shown whenever they change (a screen acting on "this page": the client
+   * list's selection). */
+  onRowsShown?: (rows: readonly R[]) => void;
 }
 
 /** A change of the list's table on the server (saved in another browser) loads the page shown
  * again at once: live lists (product.md §D6). The changes that follow are at most one reload per
  * this gap (an upload of 50 records is a few reloads, not 50). */
 const LIVE_RELOAD_GAP_MS = 300;
+
+const NO_ROWS: readonly never[] = [];
 
 interface Notice {
   severity: 'warning' | 'error';
@@ -142,6 +147,10 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const names = useMemo(() => namesKey.split(',').filter(Boolean), [namesKey]);
   const state = useGridQuery(entity, names, props);
   const page = usePage(load, state.query, refreshKey, props.firstPage);
+  const { onRowsShown } = props;
+  // No page yet is always the same empty list, so that telling it settles.
+  const rowsShown = page.rows.length ? page.rows : (NO_ROWS as R[]);
+  useEffect(() => onRowsShown?.(rowsShown), [onRowsShown, rowsShown]);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
   const [shown, setShown] = useState<GridColumnVisibilityModel>({});

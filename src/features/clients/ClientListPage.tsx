@@ -55,6 +55,14 @@ interface Selection {
   toggle: (row: GridRow) => void;
 }
 
+/** Only records on the server can be assigned: one not uploaded yet waits. */
+const assignable = (row: GridRow): boolean => !(row.syncState === 'pending' && row.syncOp === 'create');
+
+const targetOf = (row: GridRow): AssignTarget => ({
+  prof_Id: String(row.prof_Id),
+  location: typeof row.location === 'number' ? row.location : null,
+});
+
 /** The screen's own columns: the full name (a phone adds the assigned worker under it), the
  * assigned worker by name, and, for those who assign, a checkbox per row. */
 function useColumns(ctx: DisplayContext, names: ReadonlyMap<string, string>, user: SessionUser | null, selection: Selection | null) {
@@ -89,12 +97,10 @@ function useColumns(ctx: DisplayContext, names: ReadonlyMap<string, string>, use
         render: (row) => {
           const id = String(row.prof_Id);
           const checked = selection.chosen.has(id);
-          // Only records on the server can be assigned: one not uploaded yet waits.
-          const pending = row.syncState === 'pending' && row.syncOp === 'create';
           return (
             <Checkbox
               checked={checked}
-              disabled={pending || (!checked && full)}
+              disabled={!assignable(row) || (!checked && full)}
               onChange={() => selection.toggle(row)}
               // A tick is not the row's click (which opens the client).
               onClick={(event) => event.stopPropagation()}
@@ -167,7 +173,7 @@ function CaseloadNotices({ online, ctx }: { online: boolean; ctx: DisplayContext
   );
 }
 
-function useSelection(): Selection & { clear: () => void } {
+function useSelection(): Selection & { clear: () => void; addAll: (rows: readonly GridRow[]) => void } {
   const [chosen, setChosen] = useState<ReadonlyMap<string, AssignTarget>>(new Map());
   return useMemo(
     () => ({
@@ -177,7 +183,17 @@ function useSelection(): Selection & { clear: () => void } {
           const next = new Map(was);
           const id = String(row.prof_Id);
           if (next.has(id)) next.delete(id);
-          else if (next.size < MAX_ASSIGN) next.set(id, { prof_Id: id, location: typeof row.location === 'number' ? row.location : null });
+          else if (next.size < MAX_ASSIGN) next.set(id, targetOf(row));
+          return next;
+        }),
+      // The page's clients join the selection, up to the bound, in the page's order.
+      addAll: (rows: readonly GridRow[]) =>
+        setChosen((was) => {
+          const next = new Map(was);
+          for (const row of rows.filter(assignable)) {
+            if (next.size >= MAX_ASSIGN) break;
+            next.set(String(row.prof_Id), targetOf(row));
+          }
           return next;
         }),
       clear: () => setChosen(new Map()),
@@ -199,6 +215,8 @@ export function ClientListPage() {
   const workers = useWorkers(online);
   const names = useMemo(() => new Map(workers.map((w) => [w.userId, w.name])), [workers]);
   const selection = useSelection();
+  const [shownRows, setShownRows] = useState<readonly GridRow[]>([]);
+  const pageToAdd = shownRows.filter((row) => assignable(row) && !selection.chosen.has(String(row.prof_Id)));
   const columns = useColumns(ctx, names, user, assigns ? selection : null);
   const [assignedTo, setAssignedTo] = useState('');
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -240,6 +258,14 @@ export function ClientListPage() {
         data-testid="assign-open"
       >
         {count ? ctx.t('clients.caseload.assignSelected', { count }) : ctx.t('clients.caseload.assign')}
+      </Button>
+      <Button
+        size="small"
+        disabled={!online || pageToAdd.length === 0 || count >= MAX_ASSIGN}
+        onClick={() => selection.addAll(pageToAdd)}
+        data-testid="select-page"
+      >
+        {ctx.t('clients.caseload.selectPage', { count: pageToAdd.length })}
       </Button>
       {count > 0 && (
         <>
@@ -285,6 +311,7 @@ export function ClientListPage() {
           refreshKey={refresh}
           dateRange
           onRowClick={(row) => void navigate(clientPath(row.prof_Id))}
+          onRowsShown={assigns ? (setShownRows as (rows: readonly ClientDoc[]) => void) : undefined}
           exportName={title}
           ariaLabel={title}
         />

@@ -132,11 +132,26 @@ describe('the client list and the caseload', () => {
     expect(document.querySelector('[data-testid="assign-dialog"]')?.textContent).toContain('Assign 2 clients');
   });
 
+  it('selects the clients of the page shown at once, leaving out those already ticked', async () => {
+    signIn(1);
+    shown = await show();
+    const selectPage = () => document.querySelector<HTMLButtonElement>('[data-testid="select-page"]');
+    const ticked = () => Array.from(document.querySelectorAll<HTMLInputElement>('[data-testid="row-select"] input')).map((b) => b.checked);
+    expect(selectPage()?.textContent).toBe('Select this page (2 clients)');
+    await click(document.querySelector('[data-testid="row-select"] input') as Element);
+    expect(selectPage()?.textContent).toBe('Select this page (1 client)');
+    await click(selectPage() as Element);
+    expect(ticked()).toEqual([true, true]);
+    expect(document.querySelector('[data-testid="assign-count"]')?.textContent).toBe('2 clients selected');
+    expect(selectPage()?.disabled).toBe(true); // nothing left on this page
+  });
+
   it('says offline why assigning is off', async () => {
     signIn(4);
     localStorage.setItem('mode', 'offline');
     shown = await show();
     expect(document.querySelector<HTMLButtonElement>('[data-testid="assign-open"]')?.disabled).toBe(true);
+    expect(document.querySelector<HTMLButtonElement>('[data-testid="select-page"]')?.disabled).toBe(true);
     expect(document.querySelector('[data-testid="assign-offline"]')?.textContent).toBe(
       'Assigning needs a connection to the server: switch to online mode when you have a network.',
     );
