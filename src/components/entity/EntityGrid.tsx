@@ -149,7 +149,7 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const page = usePage(load, state.query, refreshKey, props.firstPage);
   const { onRowsShown } = props;
   // No page yet is always the same empty list, so that telling it settles.
-  const rowsShown = page.rows.length ? page.rows : (NO_ROWS as R[]);
+  const rowsShown: readonly R[] = page.rows.length ? page.rows : NO_ROWS;
   useEffect(() => onRowsShown?.(rowsShown), [onRowsShown, rowsShown]);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
