@@ -13,25 +13,23 @@ import { prefetchPage } from '../lib/datalayer/prefetch';
 import { appIsOnline } from '../lib/db/online';
 import { can, type Permission } from '../lib/permissions';
 import { getUser } from '../lib/session';
-import { CLIENT_LIST } from '../features/clients/list';
-import { JOB_LIST } from '../features/jobs/list';
-import { PROVIDER_LIST } from '../features/providers/list';
-import { SERVICE_LIST } from '../features/services/list';
+import { AREAS, screenPath } from './areas';
 
 interface ListRoute {
   list: ListScreen;
-  /** The route's guards (routes.tsx and the feature's routes): a user who may not open the
-   * screen is not asked for its page. */
+  /** The guards of its route (its area's and its own): a user who may not open the screen is
+   * not asked for its page. */
   permissions: readonly Permission[];
 }
 
-/** The list screens by address (routes.tsx; each area's list is its index route). */
-const LIST_ROUTES: Readonly<Record<string, ListRoute>> = {
-  '/serviceproviders': { list: PROVIDER_LIST, permissions: ['route.serviceproviders', 'menu.serviceProviders'] },
-  '/serviceproviders/services': { list: SERVICE_LIST, permissions: ['route.serviceproviders', 'menu.services'] },
-  '/availablejobs': { list: JOB_LIST, permissions: ['route.availablejobs', 'jobs.read'] },
-  '/profiles': { list: CLIENT_LIST, permissions: ['route.profiles', 'profiles.read'] },
-};
+/** The list screens by address: every screen of an area that declares its list (src/app/areas.ts). */
+const LIST_ROUTES: Readonly<Record<string, ListRoute>> = Object.fromEntries(
+  AREAS.flatMap((area) =>
+    area.screens.flatMap(({ path, permission, list }) =>
+      list ? [[screenPath(area, path), { list, permissions: [area.guard, permission].filter((key) => key != null) }]] : [],
+    ),
+  ),
+);
 
 function listAt(pathname: string): ListRoute | undefined {
   return LIST_ROUTES[pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname];

@@ -3,15 +3,16 @@
 import { Suspense, useMemo, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { LinearProgress } from '@mui/material';
-import { LoginPage, RequireAuth, RequirePermission, RequireSelfOrPermission } from '../features/auth';
+import { LoginPage, RequireAuth, RequirePermission } from '../features/auth';
 import { ForbiddenPage, NotFoundPage } from '../features/errors';
 import { Shell } from '../features/shell';
 import { PasswordChangeGate } from '../features/users/PasswordChangeGate';
 import { usePreferences } from '../components';
-import { OnlineOnly } from '../components/OnlineOnly';
-import type { FeatureRoute } from '../lib/featureRoutes';
+import type { Area } from '../components/area';
+import { userPaths } from '../features/users/paths';
 import type { Permission } from '../lib/permissions';
 import { preloadable } from '../lib/preloadable';
+import { AREAS, MENU_ITEMS, screenPath } from './areas';
 
 // Route-level code splitting (ADR-0035): the login screen and the shell load first; every
 // other screen, with the data grid, charts, maps and forms it needs, loads with its route (and
@@ -50,11 +51,11 @@ export function preloadRoute(pathname: string): Promise<unknown> {
   return Promise.allSettled(handles.map((handle) => handle?.preload()));
 }
 
-/** A screen loaded on the first visit, behind the guard of `permission` when given. */
-function lazyScreen(load: () => Promise<ComponentType>, permission?: Permission): Pick<RouteObject, 'element' | 'handle'> {
+/** A screen loaded on the first visit. */
+function lazyScreen(load: () => Promise<ComponentType>): Pick<RouteObject, 'element' | 'handle'> {
   return lazyElement(async () => {
     const Screen = await load();
-    return permission ? guard(permission, <Screen />) : <Screen />;
+    return <Screen />;
   });
 }
 
@@ -64,12 +65,41 @@ function AreaRoutes({ routes }: { routes: RouteObject[] }) {
   return useRoutes(all);
 }
 
-/** An area (base path, guard) whose screens load with its first route. */
-function lazyArea(path: string, permission: Permission, load: () => Promise<RouteObject[]>): RouteObject {
-  const screens = lazyElement(async () => <AreaRoutes routes={await load()} />);
+function guard(permission: Permission, element: ReactNode): ReactNode {
+  return <RequirePermission permission={permission}>{element}</RequirePermission>;
+}
+
+/** The areas (src/app/areas.ts) by the first segment of their base: areas under one segment
+ * share its guard (the role matrix guards a first segment, schemas/roles.ts routePermission) and
+ * load together, e.g. the providers and the services under /serviceproviders. */
+function bySegment(areas: readonly Area[]): Map<string, Area[]> {
+  const groups = new Map<string, Area[]>();
+  for (const area of areas) {
+    const segment = area.base.split('/')[1] ?? '';
+    groups.set(segment, [...(groups.get(segment) ?? []), area]);
+  }
+  return groups;
+}
+
+/** The route of one first segment: its areas' screens, each behind the guard of its permission,
+ * loaded on the first visit with their modules; the segment behind the areas' guard. */
+function segmentRoute(segment: string, areas: Area[]): RouteObject {
+  const screens = lazyElement(async () => {
+    const elements = await Promise.all(areas.map((area) => area.load()));
+    const routes = areas.flatMap((area, a) =>
+      area.screens.map((screen, i): RouteObject => {
+        const element = elements[a]?.[i];
+        const guarded = screen.permission ? guard(screen.permission, element) : element;
+        const path = screenPath(area, screen.path).slice(segment.length + 2);
+        return path ? { path, element: guarded } : { index: true, element: guarded };
+      }),
+    );
+    return <AreaRoutes routes={routes} />;
+  });
+  const permission = areas[0]?.guard;
   return {
-    path,
-    element: <RequirePermission permission={permission} />,
+    path: segment,
+    ...(permission ? { element: <RequirePermission permission={permission} /> } : {}),
     // The base path itself matches the area route alone (a better match than its splat), so
     // the screens come in under an index route too.
     children: [
@@ -79,45 +109,15 @@ function lazyArea(path: string, permission: Permission, load: () => Promise<Rout
   };
 }
 
-function guard(permission: Permission, element: ReactNode): ReactNode {
-  return <RequirePermission permission={permission}>{element}</RequirePermission>;
-}
-
-/** Screens only the server can answer (users, lists, reports): with no connection they say so
- * under their title instead of waiting for an answer that cannot come (ADR-0034). */
-function serverOnly(titleId: string, element: ReactNode): ReactNode {
-  return <OnlineOnly titleId={titleId}>{element}</OnlineOnly>;
+/** The routes of the areas, signed-in ones (behind a guard) or public ones (`guard: null`). */
+function areaRoutes(signedIn: boolean): RouteObject[] {
+  return [...bySegment(AREAS.filter((area) => (area.guard !== null) === signedIn))].map(([segment, areas]) => segmentRoute(segment, areas));
 }
 
 /** profile/{id} → users/edit/{id} (product.md §2). */
 function ProfileRedirect() {
   const { id = '' } = useParams();
-  return <Navigate to={`/users/edit/${encodeURIComponent(id)}`} replace />;
-}
-
-const usersRoutes = lazyArea('users', 'route.users', async () => {
-  const { ChangePasswordPage, UserAddPage, UserEditPage, UserListPage } = await import('../features/users');
-  return [
-    { index: true, element: guard('menu.userManagement', serverOnly('screens.users', <UserListPage />)) },
-    { path: 'add', element: guard('users.manage', serverOnly('screens.users', <UserAddPage />)) },
-    { path: 'chngpas', element: serverOnly('screens.changePassword', <ChangePasswordPage />) },
-    {
-      path: 'edit/:userId',
-      element: (
-        <RequireSelfOrPermission param="userId" permission="users.manage">
-          {serverOnly('screens.userEdit', <UserEditPage />)}
-        </RequireSelfOrPermission>
-      ),
-    },
-  ];
-});
-
-/** A feature's screens as routes, each behind the guard of its permission. */
-function featureRoutes(list: FeatureRoute[]): RouteObject[] {
-  return list.map(({ path, permission, element }) => {
-    const guarded = permission ? guard(permission, element) : element;
-    return path ? { path, element: guarded } : { index: true, element: guarded };
-  });
+  return <Navigate to={userPaths.edit(id)} replace />;
 }
 
 const dashboard = lazyScreen(async () => (await import('../features/home')).HomePage);
@@ -131,57 +131,18 @@ function HomeRoute() {
 
 const signedInRoutes: RouteObject[] = [
   { index: true, element: guard('route.home', <HomeRoute />), handle: dashboard.handle },
-  {
-    path: 'offlinehp',
-    element: <RequirePermission permission="route.offlinehp" />,
-    children: [
-      { index: true, ...lazyScreen(async () => (await import('../features/offline')).OfflineHomePage) },
-      { path: 'pending', ...lazyScreen(async () => (await import('../features/offline')).PendingRecordsPage) },
-    ],
-  },
-  { path: 'testing', ...lazyScreen(async () => (await import('../features/testing')).TestingPage, 'route.testing') },
-  usersRoutes,
-  {
-    path: 'lists',
-    ...lazyScreen(async () => {
-      const { ListsPage } = await import('../features/lists');
-      return () => serverOnly('screens.lists', <ListsPage />);
-    }, 'route.lists'),
-  },
-  {
-    path: 'organisations',
-    ...lazyScreen(async () => {
-      const { ListsPage, ORGANISATIONS } = await import('../features/lists');
-      return () => serverOnly('screens.organisations', <ListsPage only={ORGANISATIONS} />);
-    }, 'route.organisations'),
-  },
-  lazyArea('serviceproviders', 'route.serviceproviders', async () => {
-    const [{ providerRoutes }, { serviceRoutes }] = await Promise.all([import('../features/providers'), import('../features/services')]);
-    return featureRoutes([...providerRoutes, ...serviceRoutes]);
-  }),
-  lazyArea('availablejobs', 'route.availablejobs', async () => featureRoutes((await import('../features/jobs')).jobRoutes)),
-  lazyArea('profiles', 'route.profiles', async () => featureRoutes((await import('../features/clients')).clientRoutes)),
-  lazyArea('referral', 'route.referral', async () => featureRoutes((await import('../features/referrals')).referralRoutes)),
-  lazyArea('audit', 'route.audit', async () => featureRoutes((await import('../features/audit')).auditRoutes)),
-  {
-    path: 'reports',
-    ...lazyScreen(async () => {
-      const { ReportsPage } = await import('../features/reports');
-      return () => serverOnly('screens.reports', <ReportsPage />);
-    }, 'route.reports'),
-  },
+  ...areaRoutes(true),
 ];
 
 export const routes: RouteObject[] = [
   {
-    element: <Shell />,
+    element: <Shell menu={MENU_ITEMS} />,
     children: [
       {
         path: 'login',
         element: <LoginPage />,
       },
-      { path: 'help', ...lazyScreen(async () => (await import('../features/help')).HelpIndex) },
-      { path: 'help/:lang', ...lazyScreen(async () => (await import('../features/help')).HelpPage) },
+      ...areaRoutes(false),
       { path: 'forbidden', element: <ForbiddenPage /> },
       { path: 'not-found', element: <NotFoundPage /> },
       { path: 'profile/:id', element: <ProfileRedirect /> },

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createPermission } from '../../schemas/define';
 import { serviceProvider } from '../../schemas/index';
 import { ROLES, can } from '../../schemas/roles';
-import { providerRoutes } from '../../src/features/providers/routes';
+import { MENU_ITEMS } from '../../src/app/areas';
+import { providersArea } from '../../src/features/providers/area';
 import { menuFor } from '../../src/features/shell/menu';
 
 const ADD_PATH = '/serviceproviders/add';
@@ -14,8 +15,8 @@ const ADD_PATH = '/serviceproviders/add';
 describe('adding a service provider', () => {
   it.each(ROLES.map((role) => [role] as const))('role %i: menu, screen and API agree', (role) => {
     const user = { userId: 'u', userName: 'u', role, location: 1, fullName: null };
-    const inMenu = menuFor(user, 'en').some((group) => group.items.some((item) => item.to === ADD_PATH));
-    const route = providerRoutes.find((r) => r.path === 'add');
+    const inMenu = menuFor(MENU_ITEMS, user, 'en').some((group) => group.items.some((item) => item.to === ADD_PATH));
+    const route = providersArea.screens.find((r) => r.path === 'add');
     if (!route?.permission) throw new Error('no guarded add route');
     const api = can(role, createPermission(serviceProvider));
     expect(inMenu).toBe(api);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { can, canOpen, PERMISSIONS, ROLES, routePermission } from '../../schemas/roles';
 import { tilesFor } from '../../src/features/home/tiles';
+import { MENU_ITEMS } from '../../src/app/areas';
 import { menuFor } from '../../src/features/shell/menu';
 import type { SessionUser } from '../../src/lib/session';
 
@@ -12,7 +13,9 @@ const user = (role: number, location = 1): SessionUser => ({ userId: `u${role}`,
 /** Every link a role is shown: tile 'More info' targets and sidebar entries. */
 function linksOf(role: number): string[] {
   const tiles = tilesFor(role).flatMap((tile) => (tile.to ? [tile.to] : []));
-  const menu = (['en', 'fr'] as const).flatMap((lang) => menuFor(user(role), lang).flatMap((group) => group.items.map((item) => item.to)));
+  const menu = (['en', 'fr'] as const).flatMap((lang) =>
+    menuFor(MENU_ITEMS, user(role), lang).flatMap((group) => group.items.map((item) => item.to)),
+  );
   return [...tiles, ...menu];
 }
 

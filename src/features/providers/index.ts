@@ -1,1 +1,6 @@
-export { providerRoutes } from './routes';
+// The provider screens, loaded with their area (area.tsx).
+export { ProviderListPage } from './ProviderListPage';
+export { AddProviderPage, EditProviderPage } from './ProviderFormPage';
+export { VerifyPage } from './VerifyPage';
+export { RejectedPage } from './RejectedPage';
+export { ProviderPage } from './ProviderPage';

@@ -1,4 +1,6 @@
-// Referrals (ADR-0029): the list, making a referral, following one, and a client's referrals
+// Referrals (ADR-0029): the screens, loaded with their area (area.tsx), and a client's referrals
 // for the client page (<ClientReferrals profId={prof_Id} />).
-export { referralRoutes } from './routes';
+export { ReferralListPage } from './ReferralListPage';
+export { NewReferralPage } from './NewReferralPage';
+export { JobReferralPage, ServiceReferralPage } from './ReferralPage';
 export { ClientReferrals } from './ClientReferrals';

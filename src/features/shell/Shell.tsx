@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Box, Toolbar, useMediaQuery } from '@mui/material';
 import { useSessionUser } from '../../components';
+import type { MenuItem } from '../../components/area';
 import { WIDE_MEDIA_QUERY } from '../../lib/constants';
 import { preloadable } from '../../lib/preloadable';
 import { Footer } from './Footer';
@@ -18,15 +19,16 @@ export function preloadSignedInShell(): Promise<unknown> {
   return Promise.allSettled([signedInChrome.preload(), unsentBanner.preload()]);
 }
 
-/** Page frame: top bar and sidebar when signed in (product.md §2), banner, content, footer always. */
-export function Shell() {
+/** Page frame: top bar and sidebar when signed in (product.md §2), banner, content, footer always.
+ * `menu`: the sidebar's entries, the areas' (src/app/areas.ts). */
+export function Shell({ menu }: { menu: readonly MenuItem[] }) {
   const user = useSessionUser();
   const wide = useMediaQuery(WIDE_MEDIA_QUERY, { noSsr: true });
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       {user && (
         <Suspense fallback={null}>
-          <signedInChrome.Component user={user} wide={wide} />
+          <signedInChrome.Component user={user} wide={wide} menu={menu} />
         </Suspense>
       )}
       <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>

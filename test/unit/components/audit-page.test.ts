@@ -23,7 +23,7 @@ vi.mock('../../../src/lib/download', () => ({
   openBlob: () => undefined,
 }));
 
-const { auditRoutes } = await import('../../../src/features/audit');
+const { auditArea } = await import('../../../src/features/audit/area');
 const { AuditPage } = await import('../../../src/features/audit/AuditPage');
 const { PreferencesProvider } = await import('../../../src/components');
 
@@ -135,7 +135,7 @@ describe('the audit screen', () => {
   });
 
   it('is two routes: the log (audit.read) and the client data requests (clients.handover)', () => {
-    expect(auditRoutes.map((r) => [r.path ?? '', r.permission])).toEqual([
+    expect(auditArea.screens.map((r) => [r.path ?? '', r.permission])).toEqual([
       ['', 'audit.read'],
       ['clients', 'clients.handover'],
     ]);
