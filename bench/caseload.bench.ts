@@ -21,8 +21,14 @@
 // - caseload.offline.*: the offline client list of this build with the caseload on the device,
 //   at BENCH_CPU× (bench/offline-clients.bench.ts: first rows on a full load, in-app, sort,
 //   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
+//   BENCH_OFFLINE_COMPARE_DIST=<dir>: another build of the app (e.g. main's dist/ copied) served by
+//   a second server process of this tree on the same database, in its own browser context (its
+//   own store, filled by its own first pull), measured in turn with this one, the order
+//   alternating: its figures as caseload.offline.compared.*, and the medians of the runs' ratios.
+//   With BENCH_PROFILE=1, one more run of each build, not counted, with a CPU profile per phase.
 //
 //   npx vite build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/caseload.bench.ts
+//   BENCH_ONLY=offline BENCH_OFFLINE_COMPARE_DIST=/tmp/main-dist TEST_DATABASE_URL=… npx tsx bench/caseload.bench.ts
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -31,7 +37,16 @@ import { seedLists } from '../server/seed/lists';
 import { launchBrowser } from '../test/helpers/browser';
 import { feedCounts, firstSignIn, load, MIRRORED, PASSWORD, type Build, type Run } from './first-signin.bench';
 import { median, pairedRatio } from './median';
-import { NEEDLE, oneRun, prepared, report as offlineReport } from './offline-clients.bench';
+import {
+  FIGURES as OFFLINE_FIGURES,
+  NEEDLE,
+  oneRun,
+  phaseProfiler,
+  prepared,
+  printPhaseProfiles,
+  report as offlineReport,
+  type Build as OfflineBuild,
+} from './offline-clients.bench';
 import { buildNationalData, type NationalData } from './scale/firstPull';
 import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
 import { withResults } from './results';
@@ -51,13 +66,20 @@ const DATA: NationalData = {
 const WORKER = { userName: 'caseworker', password: PASSWORD };
 /** BENCH_ONLY=fill|offline: one part of the bench. */
 const ONLY = process.env.BENCH_ONLY;
+/** Another build whose offline list is measured in turn with this one's. */
+const OFFLINE_COMPARE_DIST = process.env.BENCH_OFFLINE_COMPARE_DIST;
+const WITH_BASE = ONLY !== 'offline' && RUNS !== 0;
 
 if (!ADMIN_URL) throw new Error('set TEST_DATABASE_URL (a PostgreSQL server where the user may create databases)');
-if (!existsSync(path.join(BASE_DIR, 'dist/index.html'))) throw new Error(`no built tree to compare with at ${BASE_DIR} (BENCH_BASE_DIR)`);
+if (WITH_BASE && !existsSync(path.join(BASE_DIR, 'dist/index.html')))
+  throw new Error(`no built tree to compare with at ${BASE_DIR} (BENCH_BASE_DIR)`);
 if (!existsSync('dist/index.html')) throw new Error('build this tree first (npx vite build)');
+if (OFFLINE_COMPARE_DIST && !existsSync(path.join(OFFLINE_COMPARE_DIST, 'index.html')))
+  throw new Error(`no build at ${OFFLINE_COMPARE_DIST} (BENCH_OFFLINE_COMPARE_DIST)`);
 
 interface Served extends Build {
   token: string;
+  dbUrl: string;
   kill(): void;
 }
 
@@ -117,7 +139,7 @@ async function serve(name: string, dir: string, port: number): Promise<Served> {
   console.log(
     `# ${name}: ${DATA.clients.toLocaleString('en')} clients with their sub-records built in ${((performance.now() - started) / 1000).toFixed(1)} s; the worker's feed: ${rows.toLocaleString('en')} rows (${[...expected].map(([t, c]) => `${t} ${c}`).join(', ')})`,
   );
-  return { name, url, expected, runs: [], token, kill: () => child.kill('SIGTERM') };
+  return { name, url, expected, runs: [], token, dbUrl, kill: () => child.kill('SIGTERM') };
 }
 
 const rowsOf = (build: Build) => [...build.expected.values()].reduce((a, b) => a + b, 0);
@@ -145,7 +167,11 @@ async function storageOf(page: Page): Promise<Storage> {
 
 async function main() {
   const ours = await serve('this', process.cwd(), 18_401);
-  const base = ONLY === 'offline' || RUNS === 0 ? undefined : await serve('base', BASE_DIR, 18_402);
+  const base = WITH_BASE ? await serve('base', BASE_DIR, 18_402) : undefined;
+  // The other build's files, served by this tree's server on the same database.
+  const compared = OFFLINE_COMPARE_DIST
+    ? await spawnServer('caseload-compared', process.cwd(), 18_403, ours.dbUrl, path.resolve(OFFLINE_COMPARE_DIST))
+    : undefined;
   const browser = await launchBrowser();
   try {
     console.log(
@@ -208,10 +234,29 @@ async function main() {
       );
     }
     if (ONLY !== 'fill') {
-      const offline = await prepared(browser, 'this', ours.url, { user: WORKER, clients: CASELOAD, cpu: CPU });
-      for (let run = 0; run < OFFLINE_RUNS; run++) await oneRun(offline);
+      const offline: OfflineBuild[] = [await prepared(browser, 'this', ours.url, { user: WORKER, clients: CASELOAD, cpu: CPU })];
+      if (compared) offline.push(await prepared(browser, 'compared', compared.url, { user: WORKER, clients: CASELOAD, cpu: CPU }));
       console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${load()}`);
-      offlineReport(offline, 'caseload.offline.');
+      for (let run = 0; run < OFFLINE_RUNS; run++) {
+        for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
+        console.log(`# offline run ${run + 1} done; load ${load()}`);
+      }
+      const [mine, other] = offline as [OfflineBuild, OfflineBuild | undefined];
+      offlineReport(mine, 'caseload.offline.');
+      if (other) {
+        offlineReport(other, 'caseload.offline.compared.');
+        for (const [key, name] of OFFLINE_FIGURES)
+          console.log(
+            `caseload.offline.ratio.${name}: ${pairedRatio(mine.figures[key], other.figures[key])}x  (this/compared, median of ${OFFLINE_RUNS} pairs)`,
+          );
+      }
+      if (process.env.BENCH_PROFILE) {
+        for (const build of offline) {
+          const profiler = phaseProfiler(build.page);
+          await oneRun({ ...build, figures: { shown: [], inApp: [], sort: [], search: [], frame: [], device: [] } }, profiler);
+          printPhaseProfiles(profiler, build.name);
+        }
+      }
     }
     console.log(
       `# rows mirrored per table (this build's last run): ${MIRRORED.map((e) => `${e.table} ${ours.runs.at(-1)?.counts.get(e.table) ?? '-'}`).join(', ')}`,
@@ -220,6 +265,7 @@ async function main() {
     await browser.close();
     ours.kill();
     base?.kill();
+    compared?.child.kill('SIGTERM');
   }
 }
 

@@ -257,12 +257,15 @@ function printLongestTasks(thread: MainThread, clickUs: number, untilUs: number,
   }
 }
 
-/** BENCH_PROFILE: self time per function and per script of a CPU profile. */
-function printProfile(profile: {
+/** A CPU profile as CDP's `Profiler.stop` answers it. */
+export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
   samples?: number[];
   timeDeltas?: number[];
-}): void {
+}
+
+/** BENCH_PROFILE: self time per function and per script of a CPU profile (`what`: its span). */
+export function printProfile(profile: CpuProfile, what = 'from the click until the mirror is complete', count = 15): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const byFunction = new Map<string, number>();
   const byScript = new Map<string, number>();
@@ -283,12 +286,10 @@ function printProfile(profile: {
     [...m]
       .filter(([k]) => k !== '(program)' && k !== '(idle)')
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 15);
-  console.log(
-    `# profile: CPU profile from the click until the mirror is complete, ${total.toFixed(0)} ms sampled (${outside}); top 15 functions by self time`,
-  );
+      .slice(0, count);
+  console.log(`# profile: CPU profile ${what}, ${total.toFixed(0)} ms sampled (${outside}); top ${count} functions by self time`);
   for (const [fn, ms] of top(byFunction)) console.log(`#   ${ms.toFixed(0).padStart(6)} ms ${fn}`);
-  console.log('# profile: top 15 scripts by self time');
+  console.log(`# profile: top ${count} scripts by self time`);
   for (const [script, ms] of top(byScript)) console.log(`#   ${ms.toFixed(0).padStart(6)} ms ${script}`);
 }
 

@@ -35,8 +35,9 @@ import { buildApp } from '../server/app';
 import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
+import { printProfile, type CpuProfile } from './first-signin.bench';
 import { median, pairedRatio } from './median';
-import { passLockScreen, signedInAfterFirstPull, storedClients } from './signedIn';
+import { lockScreen, passLockScreen, signedInAfterFirstPull, storedClients } from './signedIn';
 import { withResults } from './results';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
@@ -157,11 +158,48 @@ async function offlineHome(page: Page, password: string): Promise<void> {
     console.log('# the lock screen showed at the offline home: unlocked');
 }
 
-/** One run: a full load of /profiles, a sort, a search; then the list from the sidebar. */
-export async function oneRun(build: Build): Promise<void> {
+/** The phases of a run, in order. */
+export const PHASES = ['first_rows', 'sort', 'search', 'in_app'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Runs `work` (one phase of a run) under a CPU profile of the page (CDP Profiler), kept under
+ * its phase's name. A full load keeps its renderer (same origin), so its profile spans it. */
+export function phaseProfiler(page: Page) {
+  const profiles = new Map<Phase, CpuProfile>();
+  return {
+    profiles,
+    async around<T>(phase: Phase, work: () => Promise<T>): Promise<T> {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+      try {
+        return await work();
+      } finally {
+        profiles.set(phase, (await cdp.send('Profiler.stop')).profile as CpuProfile);
+        await cdp.detach();
+      }
+    },
+  };
+}
+
+export type PhaseProfiler = ReturnType<typeof phaseProfiler>;
+
+/** Each phase's profile: where its time went (self time per function and per script). */
+export function printPhaseProfiles(profiler: PhaseProfiler, name: string): void {
+  for (const [phase, profile] of profiler.profiles) printProfile(profile, `of ${name}'s ${phase} (one run, not counted)`, 25);
+}
+
+/** One run: a full load of /profiles, a sort, a search; then the list from the sidebar. With a
+ * profiler, each phase runs under a CPU profile. */
+export async function oneRun(build: Build, profiler?: PhaseProfiler): Promise<void> {
   const { page, figures } = build;
+  const phase = <T>(name: Phase, work: () => Promise<T>) => (profiler ? profiler.around(name, work) : work());
   await offlineHome(page, build.password);
-  await page.goto('/profiles');
+  await phase('first_rows', async () => {
+    await page.goto('/profiles');
+    await page.locator(FIRST_ROW).or(lockScreen(page)).first().waitFor({ timeout: 60_000 });
+  });
   if (await passLockScreen(page, build.password, page.locator(FIRST_ROW)))
     throw new Error(
       `${build.name}: the lock screen showed at a load of /profiles (the vault did not reopen from the server's device secret)`,
@@ -176,16 +214,20 @@ export async function oneRun(build: Build): Promise<void> {
   await page.waitForTimeout(500); // the list's own start settled: only the sort is timed
 
   await page.evaluate(UNTIL_SORTED);
-  await page.locator('.MuiDataGrid-columnHeader[data-field="firstName"] .MuiDataGrid-columnHeaderTitleContainer').click();
-  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
-    timeout: 60_000,
+  await phase('sort', async () => {
+    await page.locator('.MuiDataGrid-columnHeader[data-field="firstName"] .MuiDataGrid-columnHeaderTitleContainer').click();
+    await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
+      timeout: 60_000,
+    });
   });
   figures.sort.push(await page.evaluate<number>('window.__until.at - window.__clickAt'));
 
   await page.evaluate(UNTIL_SEARCHED);
-  await page.getByTestId('grid-search').fill(NEEDLE);
-  await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
-    timeout: 60_000,
+  await phase('search', async () => {
+    await page.getByTestId('grid-search').fill(NEEDLE);
+    await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
+      timeout: 60_000,
+    });
   });
   figures.search.push(await page.evaluate<number>('window.__until.at - window.__inputAt'));
 
@@ -194,8 +236,10 @@ export async function oneRun(build: Build): Promise<void> {
   await link.waitFor();
   await page.waitForTimeout(1_000); // the home's own start settled: only the navigation is timed
   await page.evaluate('window.__firstRowAt = null');
-  await link.click();
-  await page.locator(FIRST_ROW).waitFor({ timeout: 60_000 });
+  await phase('in_app', async () => {
+    await link.click();
+    await page.locator(FIRST_ROW).waitFor({ timeout: 60_000 });
+  });
   figures.inApp.push(await page.evaluate<number>('window.__firstRowAt - window.__clickAt'));
 }
 
