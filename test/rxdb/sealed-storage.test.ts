@@ -11,6 +11,7 @@ import { uuidv7 } from '../../schemas/ids';
 import { profile, profileImage, serviceProvider, skills } from '../../schemas/index';
 import { mangoOf, selectorOf, countOf } from '../../src/lib/datalayer/query';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
+import { warmOpened } from '../../src/lib/db/warmCache';
 import { lockVault, openWithKey, VaultLockedError } from '../../src/lib/vault/vault';
 import { openTestDb, openTestVault } from '../helpers/rxdb';
 
@@ -201,6 +202,28 @@ describe('sealed client collections', () => {
       expect((await list(profile, { pageSize: 10 })).length).toBe(10);
       expect(await countOf(profiles, selectorOf(profile, {}))).toBe(40);
       expect(decrypt.mock.calls.length).toBeLessThanOrEqual(10);
+    } finally {
+      decrypt.mockRestore();
+    }
+  });
+
+  it('opens the clients ahead when the list asks, so that the search after it opens none', async () => {
+    const name = `icrs_sealed_warm_${process.pid}_${Date.now()}`;
+    db = await openTestDb({ name });
+    const clients = Array.from({ length: 30 }, (_, i) => client(`Name${i}`, i === 7 ? 'Kavirambali' : `Family${i}`, '+243810000000'));
+    expect((await collectionOf(db, profile).bulkInsert(clients)).error).toEqual([]);
+    await db.close();
+    db = await openTestDb({ name }); // a fresh page: nothing opened yet
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    try {
+      await warmOpened(collectionOf(db, serviceProvider)); // not sealed: nothing to open
+      expect(decrypt).not.toHaveBeenCalled();
+      await warmOpened(collectionOf(db, profile));
+      expect(decrypt).toHaveBeenCalledTimes(30);
+      const found = await list(profile, { q: 'kavira' });
+      expect(found.map((d) => d.get('firstName'))).toEqual(['Name7']);
+      expect(await countOf(collectionOf(db, profile), selectorOf(profile, { q: 'kavira' }))).toBe(1);
+      expect(decrypt).toHaveBeenCalledTimes(30);
     } finally {
       decrypt.mockRestore();
     }

@@ -18,15 +18,27 @@ import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData, type Wri
 import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
 import { peekPrefetched, takePrefetched } from './prefetch';
 import { getPage, getRecord, isNetworkError, type Page } from '../http';
+import { warmOpened } from '../db/warmCache';
+import { whenIdle } from '../mainThread';
 import type { ListQuery, ListResult, Values } from './types';
 
 type AnyQuery = MangoQuery<Record<string, unknown>>;
+
+/** The longest a list's store waits for an idle moment before it opens its documents ahead. */
+const WARM_MAX_WAIT_MS = 2_000;
 
 async function listLocal(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<ListResult<DocData>> {
   const collection = ctx.collection(entity);
   const mango = mangoOf(entity, query);
   const docs = await collection.find(mango).exec();
   const total = await countOf(collection, mango.selector ?? {});
+  // A list with a search asks for its records opened while its first page is looked at: the
+  // search, filter or sort that follows then finds them so (warmCache.ts; sealed client data).
+  if (entity.list?.search.length)
+    whenIdle(
+      () => void warmOpened(collection).catch((error: unknown) => console.warn('The list could not open its records ahead:', error)),
+      WARM_MAX_WAIT_MS,
+    );
   return { rows: docs.map(plain), total, ...pageOf(query) };
 }
 

@@ -37,6 +37,7 @@ import { openJson, sealJson } from '../vault/vault';
 import { collectionName, OFFLINE_ENTITIES } from './collections';
 import { heavyFields } from './lightDeletes';
 import { EVENT_OPEN_BOUND_MS, withinBound } from './bounds';
+import { registerWarmer } from './warmCache';
 
 type Doc = RxDocumentData<Record<string, unknown>>;
 type AnyInstance = RxStorageInstance<Record<string, unknown>, unknown, unknown, unknown>;
@@ -249,10 +250,15 @@ function sealedInstance(
     return cache ? cache.all() : readWhere(inner, {}, fromStorage);
   }
 
-  async function inMemory(prepared: PreparedQuery<Doc>): Promise<Doc[]> {
+  /** The candidates that match the query's selector, in no order. */
+  async function matching(prepared: PreparedQuery<Doc>): Promise<Doc[]> {
     const docs = await candidates(prepared);
     const matches = getQueryMatcher(schema, prepared.query);
-    const found = docs.filter((doc) => matches(doc));
+    return docs.filter((doc) => matches(doc));
+  }
+
+  async function inMemory(prepared: PreparedQuery<Doc>): Promise<Doc[]> {
+    const found = await matching(prepared);
     found.sort(getSortComparator(schema, prepared.query));
     const skip = prepared.query.skip ?? 0;
     return found.slice(skip, prepared.query.limit === undefined ? undefined : skip + prepared.query.limit);
@@ -300,15 +306,8 @@ function sealedInstance(
     async count(prepared) {
       if (inClear(prepared as PreparedQuery<Doc>, clear))
         return inner.count(clearPlan(prepared as PreparedQuery<Doc>, clear, storedAs) as never);
-      return {
-        count: (
-          await inMemory({
-            ...(prepared as PreparedQuery<Doc>),
-            query: { ...prepared.query, skip: 0, limit: undefined },
-          } as PreparedQuery<Doc>)
-        ).length,
-        mode: 'fast',
-      };
+      // A count needs no order: the matches are counted, not sorted.
+      return { count: (await matching(prepared as PreparedQuery<Doc>)).length, mode: 'fast' };
     },
     getAttachmentData: inner.getAttachmentData.bind(inner),
     ...(inner.getChangedDocumentsSince
@@ -336,6 +335,8 @@ function sealedInstance(
   };
   // pendingKeys (src/lib/upload/store.ts) reads the pending index of the Dexie storage below.
   (instance as { originalStorageInstance?: AnyInstance }).originalStorageInstance = inner;
+  // The client list opens its documents ahead, while its first page is looked at (warmCache.ts).
+  if (cache) registerWarmer(instance, async () => void (await cache.all()));
   return instance;
 }
 
