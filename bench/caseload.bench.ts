@@ -69,6 +69,10 @@ const ONLY = process.env.BENCH_ONLY;
 /** Another build whose offline list is measured in turn with this one's. */
 const OFFLINE_COMPARE_DIST = process.env.BENCH_OFFLINE_COMPARE_DIST;
 const WITH_BASE = ONLY !== 'offline' && RUNS !== 0;
+/** The databases' names start with BENCH_DB (default icrs_bench_caseload); the servers listen
+ * from BENCH_PORT (default 18401): two runs of the bench side by side need their own. */
+const DB_PREFIX = process.env.BENCH_DB ?? 'icrs_bench_caseload';
+const PORT = Number(process.env.BENCH_PORT ?? 18_401);
 
 if (!ADMIN_URL) throw new Error('set TEST_DATABASE_URL (a PostgreSQL server where the user may create databases)');
 if (WITH_BASE && !existsSync(path.join(BASE_DIR, 'dist/index.html')))
@@ -110,7 +114,7 @@ async function shape(dbUrl: string, workerId: string): Promise<void> {
 }
 
 async function serve(name: string, dir: string, port: number): Promise<Served> {
-  const dbUrl = await freshDatabase(ADMIN_URL as string, `icrs_bench_caseload_${name}`);
+  const dbUrl = await freshDatabase(ADMIN_URL as string, `${DB_PREFIX}_${name}`);
   const { url, child } = await spawnServer(`caseload-${name}`, dir, port, dbUrl, path.join(dir, 'dist'));
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
@@ -166,11 +170,11 @@ async function storageOf(page: Page): Promise<Storage> {
 }
 
 async function main() {
-  const ours = await serve('this', process.cwd(), 18_401);
-  const base = WITH_BASE ? await serve('base', BASE_DIR, 18_402) : undefined;
+  const ours = await serve('this', process.cwd(), PORT);
+  const base = WITH_BASE ? await serve('base', BASE_DIR, PORT + 1) : undefined;
   // The other build's files, served by this tree's server on the same database.
   const compared = OFFLINE_COMPARE_DIST
-    ? await spawnServer('caseload-compared', process.cwd(), 18_403, ours.dbUrl, path.resolve(OFFLINE_COMPARE_DIST))
+    ? await spawnServer('caseload-compared', process.cwd(), PORT + 2, ours.dbUrl, path.resolve(OFFLINE_COMPARE_DIST))
     : undefined;
   const browser = await launchBrowser();
   try {
