@@ -35,15 +35,17 @@ function listAt(pathname: string): ListRoute | undefined {
   return LIST_ROUTES[pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname];
 }
 
-/** Asks the first page of the list at `pathname`, if it is one the signed-in user may open and
+/** At the list at `pathname`, if it is one the signed-in user may open: asks its first page when
  * the app is online (offline a list reads the store), and starts loading the grid's module (a
- * wide screen's: a phone's list draws without it).
+ * wide screen's: a phone's list draws without it), offline too: otherwise an offline list asked
+ * for the grid's code only once its screen was drawn, one more wait before its first rows
+ * (docs/performance.md "The offline client list").
  * Returns that load when it did. */
 export function prefetchListAt(pathname: string): Promise<unknown> | undefined {
   const route = listAt(pathname);
   const user = getUser();
-  if (!route || !user || !appIsOnline() || !route.permissions.every((permission) => can(user.role, permission))) return undefined;
-  prefetchPage(api, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
+  if (!route || !user || !route.permissions.every((permission) => can(user.role, permission))) return undefined;
+  if (appIsOnline()) prefetchPage(api, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
   return preloadListView().catch(() => undefined); // the grid's own load reports
 }
 
