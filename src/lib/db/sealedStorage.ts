@@ -30,6 +30,7 @@ import {
   type RxStorageInstance,
   type RxStorageInstanceCreationParams,
 } from 'rxdb';
+import { fromDexieToStorage } from 'rxdb/plugins/storage-dexie';
 import { Observable, Subject } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { isPrivate } from '../../../schemas/scope';
@@ -355,9 +356,23 @@ async function readWhere(inner: AnyInstance, selector: Record<string, unknown>, 
   return Promise.all(documents.map((doc) => fromStorage(doc as Doc)));
 }
 
-/** Every live document of `inner`, opened. */
-function readAll(inner: AnyInstance, fromStorage: (doc: Doc) => Promise<Doc>): Promise<Doc[]> {
-  return readWhere(inner, {}, fromStorage);
+/** What the whole read below uses of RxDB's Dexie storage (its instance's `internals`). */
+interface DexieInternals {
+  dexieTable?: { toArray(): Promise<Record<string, unknown>[]> };
+  booleanIndexes?: string[];
+}
+
+/** Every live document of `inner`, opened. On RxDB's Dexie storage its table is read in one
+ * request (IndexedDB's getAll) rather than through a query's cursor, one step and one event per
+ * document: thousands of them for a caseload's clients (docs/performance.md "The offline client
+ * list"). */
+async function readAll(inner: AnyInstance, fromStorage: (doc: Doc) => Promise<Doc>): Promise<Doc[]> {
+  const internals = (await inner.internals) as DexieInternals | undefined;
+  const booleanIndexes = internals?.booleanIndexes;
+  if (typeof internals?.dexieTable?.toArray !== 'function' || !booleanIndexes) return readWhere(inner, {}, fromStorage);
+  const rows = await internals.dexieTable.toArray();
+  const live = rows.map((row) => fromDexieToStorage(booleanIndexes, row) as Doc).filter((doc) => !doc._deleted);
+  return Promise.all(live.map((doc) => fromStorage(doc)));
 }
 
 /**
