@@ -277,5 +277,6 @@ if (process.env.VITEST) {
   const { bench } = await import('vitest');
   bench.skip('caseload: run `npx tsx bench/caseload.bench.ts`', () => undefined);
 } else {
-  await withResults('caseload', main);
+  // One part alone keeps its own results file (docs/performance.md "Results as data").
+  await withResults(ONLY ? `caseload-${ONLY}` : 'caseload', main);
 }
