@@ -215,7 +215,7 @@ async function main() {
         `# rows/s of this build against the base's, per run: ${mine.map((v, i) => (v / perSecond(base)(base.runs[i] as Run)).toFixed(2)).join(' ')} (aim ≥ 2); load ${load()}`,
       );
     }
-    if (process.env.BENCH_PROFILE) {
+    if (process.env.BENCH_PROFILE && ONLY !== 'offline') {
       // Where the fill's time goes: bench/first-signin.bench.ts's CPU profile and longest tasks.
       console.log('# profile: one more first sign-in of this build (not counted above)');
       await firstSignIn(browser, ours, WORKER.userName, { landing: '/profiles', profile: true, taps: 0 });
