@@ -48,6 +48,9 @@ export const NEEDLE = 'Kavirambali';
 /** The first name first in order (sort): client n = BENCH_CLIENTS has it (7n mod CLIENTS = 0). */
 export const FIRST_IN_ORDER = 'F00000';
 const FIRST_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
+/** The longest one step of a run may take (BENCH_STEP_TIMEOUT_MS): a sort that opens every
+ * client at 4× on a busy machine took over a minute. */
+const STEP_TIMEOUT_MS = Number(process.env.BENCH_STEP_TIMEOUT_MS ?? 180_000);
 
 const load = () =>
   loadavg()
@@ -198,7 +201,7 @@ export async function oneRun(build: Build, profiler?: PhaseProfiler): Promise<vo
   await offlineHome(page, build.password);
   await phase('first_rows', async () => {
     await page.goto('/profiles');
-    await page.locator(FIRST_ROW).or(lockScreen(page)).first().waitFor({ timeout: 60_000 });
+    await page.locator(FIRST_ROW).or(lockScreen(page)).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   });
   if (await passLockScreen(page, build.password, page.locator(FIRST_ROW)))
     throw new Error(
@@ -217,7 +220,7 @@ export async function oneRun(build: Build, profiler?: PhaseProfiler): Promise<vo
   await phase('sort', async () => {
     await page.locator('.MuiDataGrid-columnHeader[data-field="firstName"] .MuiDataGrid-columnHeaderTitleContainer').click();
     await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
-      timeout: 60_000,
+      timeout: STEP_TIMEOUT_MS,
     });
   });
   figures.sort.push(await page.evaluate<number>('window.__until.at - window.__clickAt'));
@@ -226,7 +229,7 @@ export async function oneRun(build: Build, profiler?: PhaseProfiler): Promise<vo
   await phase('search', async () => {
     await page.getByTestId('grid-search').fill(NEEDLE);
     await page.waitForFunction(() => (window as unknown as { __until: { at: number | null } }).__until.at !== null, undefined, {
-      timeout: 60_000,
+      timeout: STEP_TIMEOUT_MS,
     });
   });
   figures.search.push(await page.evaluate<number>('window.__until.at - window.__inputAt'));
@@ -238,7 +241,7 @@ export async function oneRun(build: Build, profiler?: PhaseProfiler): Promise<vo
   await page.evaluate('window.__firstRowAt = null');
   await phase('in_app', async () => {
     await link.click();
-    await page.locator(FIRST_ROW).waitFor({ timeout: 60_000 });
+    await page.locator(FIRST_ROW).waitFor({ timeout: STEP_TIMEOUT_MS });
   });
   figures.inApp.push(await page.evaluate<number>('window.__firstRowAt - window.__clickAt'));
 }
