@@ -56,8 +56,8 @@ async function fillTable(db: pg.Client, entity: EntityShape, data: NationalData)
     location: organisationSql(data, 'i'),
     organisation: organisationSql(data, 'i'),
     img_for: `'photo'`,
-    createdAt: `timestamptz '2025-01-01' + (i * 7919 % 525600) * interval '1 minute'`,
-    updatedAt: `timestamptz '2025-01-01' + (i * 7919 % 525600) * interval '1 minute'`,
+    createdAt: `timestamptz '2025-01-01' + (i::bigint * 7919 % 525600) * interval '1 minute'`,
+    updatedAt: `timestamptz '2025-01-01' + (i::bigint * 7919 % 525600) * interval '1 minute'`,
     deleted: 'false',
   };
   const names: string[] = [];

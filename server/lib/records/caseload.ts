@@ -147,17 +147,27 @@ function candidatesSql(of: CaseloadOf, params: unknown[]): string {
   };
   const user = p(of.userId);
   const organisation = p(of.organisation);
+  // Each branch reads only its own clients, through an index, and checks them where it reads
+  // them: the territories as one array of an index's key values (tbl_profiles_territory_org), not
+  // a set (`IN (SELECT jsonb_array_elements_text …)`: the planner guessed 100 territories), and
+  // no join of the branches' union back to the clients (it guessed that union large, and read
+  // every client of the organisation to hash them). Both made a reconciliation read the whole
+  // organisation, 1.9 s at 100,000 clients (docs/performance.md "The caseload feed at 10k, 100k
+  // and 1M").
   const territories = of.territories
-    ? `SELECT unnest(${p([...of.territories])}::int[])`
-    : `SELECT (jsonb_array_elements_text(coalesce(u."territories", '[]'::jsonb)))::int FROM "users" u WHERE u."userId" = ${user}`;
-  const assign = of.assign?.length ? `UNION ALL SELECT unnest(${p([...of.assign])}::text[]), ${RANKS.assigned}` : '';
+    ? `${p([...of.territories])}::int[]`
+    : `ARRAY(SELECT (jsonb_array_elements_text(coalesce(u."territories", '[]'::jsonb)))::int FROM "users" u WHERE u."userId" = ${user})`;
+  const live = (alias: string) => `${alias}."location" = ${organisation} AND ${alias}."erasedAt" IS NULL`;
+  const assign = of.assign?.length
+    ? `UNION ALL SELECT x.${KEY}, ${RANKS.assigned} FROM ${P} x WHERE x.${KEY} = ANY(${p([...of.assign])}::text[]) AND ${live('x')}`
+    : '';
   return `SELECT c."id", min(c."rank") AS "rank" FROM (
-      SELECT pin."prof_Id" AS "id", ${RANKS.pinned} AS "rank" FROM ${ident(PINS_TABLE)} pin WHERE pin."userId" = ${user}
-      UNION ALL SELECT a.${KEY}, ${RANKS.assigned} FROM ${P} a WHERE a."assignedTo" = ${user} AND a."location" = ${organisation}
+      SELECT pin."prof_Id" AS "id", ${RANKS.pinned} AS "rank" FROM ${ident(PINS_TABLE)} pin JOIN ${P} p ON p.${KEY} = pin."prof_Id"
+        WHERE pin."userId" = ${user} AND ${live('p')}
+      UNION ALL SELECT a.${KEY}, ${RANKS.assigned} FROM ${P} a WHERE a."assignedTo" = ${user} AND ${live('a')}
       ${assign}
-      UNION ALL SELECT t.${KEY}, ${RANKS.territory} FROM ${P} t WHERE t."location" = ${organisation} AND t."territory" IN (${territories})
-    ) c JOIN ${P} p ON p.${KEY} = c."id"
-    WHERE p."location" = ${organisation} AND p."erasedAt" IS NULL
+      UNION ALL SELECT t.${KEY}, ${RANKS.territory} FROM ${P} t WHERE t."territory" = ANY(${territories}) AND ${live('t')}
+    ) c
     GROUP BY c."id"`;
 }
 
