@@ -2,9 +2,6 @@
 // adds, edits, reorders and deactivates (product.md §6 "Lists: role 1 only"); the route is open to
 // every role (product.md §2), who read the lists here without the editing controls. Items are never deleted (server/plugins/lists): a
 // deactivated item leaves the forms' choices and stays readable on the records that use it.
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { isAxiosError } from 'axios';
 import {
   Alert,
   Box,
@@ -27,53 +24,15 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchIcon from '@mui/icons-material/Search';
 import { useIntl } from 'react-intl';
-import { AmberChip, FullPageSpinner, Page, useSessionUser } from '../../components';
-import { can } from '../../lib/permissions';
-import { itemLabel, langOf, messageOf } from '../../components/entity';
+import { AmberChip, FullPageSpinner, Page } from '../../components';
+import { itemLabel, langOf } from '../../components/entity';
 import { formatNumber } from '../../lib/format';
-import { notify } from '../../lib/notify';
+import { useSay } from '../../lib/i18n';
 import { ItemDialog } from './ItemDialog';
-import { addItem, fetchLists, fetchUsage, moved, saveItems, type Item, type ListRow, type NewItem, type Usage } from './listsApi';
+import type { Item, Usage } from './listsApi';
+import { useListsPage, type ListsPageController } from './useListsPage';
 
-/** The list a service type's `parent` names. */
-const PARENT_LIST: Record<string, string> = { serviceType: 'category' };
-
-type Editing = { item?: Item } | null;
-
-function useLists() {
-  const [lists, setLists] = useState<ListRow[] | null>(null);
-  const [error, setError] = useState<string>();
-  const load = useCallback(() => {
-    fetchLists().then(
-      (rows) => {
-        setLists(rows);
-        setError(undefined);
-      },
-      (failure: unknown) => setError(messageOf(failure)),
-    );
-  }, []);
-  useEffect(load, [load]);
-  const replace = (row: ListRow) => setLists((current) => current?.map((l) => (l.id === row.id ? row : l)) ?? null);
-  return { lists, error, reload: load, replace };
-}
-
-function useUsage(list: ListRow | undefined, allowed: boolean): Usage | null {
-  const [usage, setUsage] = useState<{ id: string; usage: Usage } | null>(null);
-  const id = allowed ? list?.id : undefined;
-  useEffect(() => {
-    if (!id) return;
-    let current = true;
-    fetchUsage(id).then(
-      (answer) => current && setUsage({ id, usage: answer }),
-      (error: unknown) => console.warn('Item usage not loaded:', error),
-    );
-    return () => {
-      current = false;
-    };
-    // A save changes the list's version: counts are read again with it.
-  }, [id, list?.updatedAt]);
-  return usage !== null && usage.id === id ? usage.usage : null;
-}
+export { ORGANISATIONS } from './useListsPage';
 
 interface RowProps {
   item: Item;
@@ -90,9 +49,8 @@ interface RowProps {
 }
 
 function ItemRow({ item, index, count, canMove, usage, parentName, busy, editable, onMove, onToggle, onEdit }: RowProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
-  const lang = langOf(intl.locale);
+  const say = useSay();
+  const lang = langOf(useIntl().locale);
   const other = lang === 'fr' ? 'en' : 'fr';
   const label = itemLabel(item, lang);
   const uses = usage?.items[String(item.id)] ?? 0;
@@ -166,99 +124,73 @@ function ItemRow({ item, index, count, canMove, usage, parentName, busy, editabl
   );
 }
 
-/** The list with a screen of its own (menu "Organisations"), left out of List Management. */
-export const ORGANISATIONS = 'organisation';
+/** The list choice and the search. */
+function ListFilters({ page, only }: { page: ListsPageController; only?: string }) {
+  const say = useSay();
+  const lang = langOf(useIntl().locale);
+  return (
+    <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+      {!only && (
+        <TextField
+          select
+          label={say('lists.choose')}
+          value={page.list?.key}
+          onChange={(event) => page.choose(event.target.value)}
+          sx={{ minWidth: 260, flex: '1 1 260px' }}
+        >
+          {page.sortedLists.map((l) => (
+            <MenuItem key={l.key} value={l.key}>
+              {say(`lists.name.${l.key}`)} ({formatNumber(l.items.length, lang)})
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      <TextField
+        label={say('lists.search')}
+        value={page.search}
+        onChange={(event) => page.setSearch(event.target.value)}
+        sx={{ flex: '1 1 220px' }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+    </Box>
+  );
+}
 
 /** `only`: one list on its own screen (the organisations), without the list choice. */
 export function ListsPage({ only }: { only?: string } = {}) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
-  const lang = langOf(intl.locale);
-  const { lists, error, reload, replace } = useLists();
-  const editable = can(useSessionUser()?.role, 'lists.write');
-  const [params, setParams] = useSearchParams();
-  const key = only ?? params.get('list') ?? 'territory';
-  const choices = lists?.filter((l) => l.key !== ORGANISATIONS);
-  const list = only ? lists?.find((l) => l.key === only) : (choices?.find((l) => l.key === key) ?? choices?.[0]);
-  const usage = useUsage(list, editable);
-  const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<Editing>(null);
-  const [busy, setBusy] = useState(false);
-  const [conflict, setConflict] = useState(false);
-  const sortedLists = useMemo(
-    () => [...(choices ?? [])].sort((a, b) => say(`lists.name.${a.key}`).localeCompare(say(`lists.name.${b.key}`), lang)),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `say` follows `lang`
-    [lists, lang],
-  );
-  const parentList = list && PARENT_LIST[list.key] ? lists?.find((l) => l.key === PARENT_LIST[list.key]) : undefined;
+  const say = useSay();
+  const page = useListsPage(only);
+  const { list, editable, busy, editing } = page;
 
-  if (error)
+  if (page.error)
     return (
       <Alert
         severity="error"
         action={
-          <Button color="inherit" size="small" onClick={reload}>
+          <Button color="inherit" size="small" onClick={page.reload}>
             {say('entityGrid.retry')}
           </Button>
         }
       >
-        {error}
+        {page.error}
       </Alert>
     );
-  if (!lists || !list) return <FullPageSpinner label={say('common.loading')} />;
-
-  const query = search.trim().toLowerCase();
-  const shown = list.items
-    .map((item, index) => ({ item, index }))
-    .filter(({ item }) => !query || `${item.fr} ${item.en} ${item.abbr ?? ''}`.toLowerCase().includes(query));
-
-  /** A whole-list save; a 409 means someone else changed it: reload and say so. */
-  const save = async (items: Item[], success: string) => {
-    setBusy(true);
-    setConflict(false);
-    try {
-      replace(await saveItems(list, items));
-      notify.success(say('lists.saved'), success);
-    } catch (failure) {
-      if (isAxiosError(failure) && failure.response?.status === 409) {
-        setConflict(true);
-        reload();
-      } else {
-        notify.error(say('lists.saveFailed'), messageOf(failure));
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const saveDialog = async (values: NewItem & { active: boolean }) => {
-    const current = editing?.item;
-    if (current) {
-      const { active, ...labels } = values;
-      const items = list.items.map((item) => (item.id === current.id ? { ...item, ...labels, active } : item));
-      setBusy(true);
-      try {
-        replace(await saveItems(list, items));
-        notify.success(say('lists.saved'), itemLabel({ ...current, ...labels }, lang));
-        setEditing(null);
-      } finally {
-        setBusy(false);
-      }
-    } else {
-      const { active: _new, ...item } = values;
-      const row = await addItem(list, item);
-      replace(row);
-      notify.success(say('lists.added'), itemLabel({ id: 0, active: true, ...item }, lang));
-      setEditing(null);
-    }
-  };
+  if (!page.lists || !list) return <FullPageSpinner label={say('common.loading')} />;
 
   return (
     <Page
       title={say(only ? 'screens.organisations' : 'screens.lists')}
       actions={
         editable && (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({})} disabled={busy}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={page.openAdd} disabled={busy}>
             {say('lists.item.add')}
           </Button>
         )
@@ -269,83 +201,39 @@ export function ListsPage({ only }: { only?: string } = {}) {
           {say('lists.organisationsIntro')}
         </Typography>
       )}
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-        {!only && (
-          <TextField
-            select
-            label={say('lists.choose')}
-            value={list.key}
-            onChange={(event) => {
-              setSearch('');
-              setConflict(false);
-              setParams({ list: event.target.value }, { replace: true });
-            }}
-            sx={{ minWidth: 260, flex: '1 1 260px' }}
-          >
-            {sortedLists.map((l) => (
-              <MenuItem key={l.key} value={l.key}>
-                {say(`lists.name.${l.key}`)} ({formatNumber(l.items.length, lang)})
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
-        <TextField
-          label={say('lists.search')}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          sx={{ flex: '1 1 220px' }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-      </Box>
+      <ListFilters page={page} only={only} />
       <Typography variant="body2" color="text.secondary">
         {say(editable ? 'lists.explain' : 'lists.readOnly')}
       </Typography>
-      {conflict && (
-        <Alert severity="warning" onClose={() => setConflict(false)}>
+      {page.conflict && (
+        <Alert severity="warning" onClose={page.dismissConflict}>
           {say('lists.conflict')}
         </Alert>
       )}
-      {editable && query !== '' && (
+      {editable && page.searching && (
         <Typography variant="body2" color="text.secondary">
           {say('lists.reorderNeedsAll')}
         </Typography>
       )}
       <Paper variant="outlined">
         <List aria-label={say(`lists.name.${list.key}`)} disablePadding>
-          {shown.map(({ item, index }) => (
+          {page.shown.map(({ item, index }) => (
             <ItemRow
               key={item.id}
               item={item}
               index={index}
               count={list.items.length}
-              canMove={query === ''}
-              usage={usage}
-              parentName={
-                item.parent && parentList
-                  ? itemLabel(parentList.items.find((p) => p.id === item.parent) ?? { id: item.parent, fr: '', en: '', active: true }, lang)
-                  : undefined
-              }
+              canMove={!page.searching}
+              usage={page.usage}
+              parentName={page.parentNameOf(item)}
               busy={busy}
               editable={editable}
-              onMove={(step) => void save(moved(list.items, index, step), itemLabel(item, lang))}
-              onToggle={() =>
-                void save(
-                  list.items.map((i) => (i.id === item.id ? { ...i, active: !i.active } : i)),
-                  itemLabel(item, lang),
-                )
-              }
-              onEdit={() => setEditing({ item })}
+              onMove={(step) => void page.move(index, step)}
+              onToggle={() => void page.toggle(item)}
+              onEdit={() => page.openEdit(item)}
             />
           ))}
-          {shown.length === 0 && (
+          {page.shown.length === 0 && (
             <ListItem>
               <Typography color="text.secondary">{say('lists.noMatch')}</Typography>
             </ListItem>
@@ -357,9 +245,9 @@ export function ListsPage({ only }: { only?: string } = {}) {
           listKey={list.key}
           item={editing.item}
           others={list.items.filter((i) => i.id !== editing.item?.id)}
-          parents={parentList?.items}
-          onSave={saveDialog}
-          onClose={() => setEditing(null)}
+          parents={page.parents}
+          onSave={page.saveDialog}
+          onClose={page.closeDialog}
         />
       )}
     </Page>
