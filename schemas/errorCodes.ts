@@ -63,6 +63,7 @@ export const ERROR_CODES = [
   'caseload.mixedOrganisations',
   'caseload.tooManyPins',
   'caseload.userNotFound',
+  'caseload.sameWorker',
   'record.immutable',
   'referral.startsSent',
   'referral.statusBack',

@@ -78,6 +78,11 @@ export const PERMISSIONS = {
   // Who assigns clients to workers (docs/product.md §6.5.1): the roles managing clients,
   // and role 7 for its organisation (the scope, schemas/scope.ts recordScope 'write').
   'profiles.assign': [1, 4, 5, 7],
+  // Who lists the workers a client may be assigned to (GET /api/caseload/workers): those who
+  // read clients (the client list's filter) and those who assign them (profiles.read and
+  // profiles.assign), role 7 moving a leaving worker's caseload from the user page
+  // (docs/adr/0017-caseload.md "Role 7 moves a worker's caseload").
+  'caseload.workers': [1, 3, 4, 5, 7],
   'referrals.read': [1, 3, 4, 5],
   'referrals.write': [1, 3, 4, 5],
   'reports.read': [1, 2],

@@ -71,6 +71,7 @@ const en = {
   'caseload.mixedOrganisations': 'These clients belong to several organisations: assign those of one organisation at a time',
   'caseload.tooManyPins': 'At most {max} clients can be kept on a device by hand',
   'caseload.userNotFound': 'No user with this id among those you manage',
+  'caseload.sameWorker': "A worker's clients can be moved only to another worker",
   'record.immutable': '{field} cannot be changed once it is set (stored value: {value})',
   'referral.startsSent': 'A new referral starts with the status {status}',
   'referral.statusBack': 'The status cannot go from {from} to {to}: a referral only moves forward, and a decline or not selected is final',
@@ -167,6 +168,7 @@ const fr: Record<MessageKey, string> = {
   'caseload.mixedOrganisations': "Ces clients appartiennent à plusieurs organisations : attribuez ceux d'une seule organisation à la fois",
   'caseload.tooManyPins': 'Au plus {max} clients peuvent être gardés à la main sur un appareil',
   'caseload.userNotFound': 'Aucun utilisateur avec cet identifiant parmi ceux que vous gérez',
+  'caseload.sameWorker': "Les clients d'un agent ne peuvent être confiés qu'à un autre agent",
   'record.immutable': '{field} ne peut plus être modifié une fois enregistré (valeur enregistrée : {value})',
   'referral.startsSent': 'Une nouvelle orientation commence avec le statut {status}',
   'referral.statusBack':

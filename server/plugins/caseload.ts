@@ -45,10 +45,14 @@ const figures = {
 const statusAnswer = {
   type: 'object',
   additionalProperties: false,
-  required: ['caseload', 'figures'],
+  required: ['caseload', 'figures', 'assignedClients'],
   properties: {
     caseload: { type: 'boolean', description: "True when the user's devices mirror a caseload (role 3), else the organisation's window." },
     figures,
+    assignedClients: {
+      type: 'integer',
+      description: "Every client of the user's organisation assigned to them, whatever the bound keeps.",
+    },
   },
 } as const;
 
@@ -57,6 +61,7 @@ const previewBody = object(
     userId,
     clients: arrayOf(clientId, { maxItems: MAX_ASSIGN }),
     territories: fieldValue(userEntity.fields.territories),
+    from: userId,
   },
   ['userId'],
 );
@@ -73,6 +78,17 @@ const previewAnswer = {
       required: ['clients', 'rows', 'megabytes'],
       properties: { clients: { type: 'integer' }, rows: { type: 'integer' }, megabytes: { type: 'number' } },
     },
+  },
+} as const;
+
+const moveBody = object({ from: userId, to: userId }, ['from', 'to']);
+const moveAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['moved', 'remaining'],
+  properties: {
+    moved: { type: 'integer' },
+    remaining: { type: 'integer', description: 'Clients still assigned to `from` after this call (another call moves them).' },
   },
 } as const;
 
@@ -139,6 +155,20 @@ async function visibleWorker(db: Queryable, actor: Actor & { userId: string }, i
   return target;
 }
 
+/** The live clients assigned to `worker` in their organisation (the caseload's own rule: a
+ * client of another organisation is never on their device). */
+const HELD = `FROM "tbl_profiles" WHERE "assignedTo" = $1 AND "location" = $2 AND "erasedAt" IS NULL`;
+
+async function heldCount(db: Queryable, worker: Worker): Promise<number> {
+  const [row] = await db.query<{ count: number }>(`SELECT count(*)::int AS "count" ${HELD}`, [worker.userId, worker.location]);
+  return row?.count ?? 0;
+}
+
+/** True when `worker` may be given clients of `organisation`: active, of that organisation, of a
+ * role that works with clients (the role matrix). */
+const mayReceive = (worker: Worker | undefined, organisation: number): worker is Worker =>
+  !!worker && worker.active && worker.location === organisation && can(worker.role, 'profiles.read');
+
 const ofWorker = (worker: Worker, change: Partial<CaseloadOf> = {}): CaseloadOf => ({
   userId: worker.userId,
   organisation: worker.location,
@@ -167,8 +197,7 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
         if (organisations.size > 1) throw new HttpError(400, 'caseload.mixedOrganisations');
         const [organisation] = [...organisations];
         const worker = await findWorker(tx, request.body.to);
-        if (!worker || !worker.active || worker.location !== organisation || !can(worker.role, 'profiles.read'))
-          throw new HttpError(400, 'caseload.badAssignee');
+        if (!mayReceive(worker, organisation ?? 0)) throw new HttpError(400, 'caseload.badAssignee');
         // Not an edit of the client: the record keeps its time (and last editor), so that an
         // edit waiting on a device uploads without a conflict (docs/adr/0017-caseload.md "The
         // caseload"). The audit entry names the caller (the transaction's actor); the
@@ -183,14 +212,47 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
     },
   );
 
+  // Moves the clients assigned to one worker to another of the same organisation (a worker who
+  // leaves or changes post: docs/adr/0017-caseload.md "Role 7 moves a worker's caseload"), at
+  // most MAX_ASSIGN per call, in one transaction, each client its own audit entry ('assign', the
+  // profile's trigger) as for a chosen list. Those who assign without reading clients (role 7)
+  // name the worker, never the clients. The answer says how many remain for the next call.
+  app.post(
+    '/api/caseload/move',
+    { schema: { body: moveBody, response: { 200: moveAnswer } }, config: { permission: 'profiles.assign' } },
+    async (request) => {
+      const { from, to } = request.body;
+      if (from === to) throw new HttpError(400, 'caseload.sameWorker');
+      const scope = recordScope(request.user, profile, 'write');
+      return db.transaction(async (tx) => {
+        const giver = await visibleWorker(tx, request.user, from);
+        if (!inScope(scope, giver.location)) throw new HttpError(404, 'caseload.userNotFound');
+        if (!mayReceive(await findWorker(tx, to), giver.location)) throw new HttpError(400, 'caseload.badAssignee');
+        const batch = await tx.query<{ prof_Id: string }>(`SELECT "prof_Id" ${HELD} ORDER BY "prof_Id" LIMIT ${MAX_ASSIGN} FOR UPDATE`, [
+          giver.userId,
+          giver.location,
+        ]);
+        const ids = batch.map((c) => c.prof_Id);
+        // Not an edit of the client, as for the assignment above (docs/adr/0017-caseload.md
+        // "The caseload"): the row keeps its time and last editor.
+        const moved = ids.length
+          ? await tx.query(`UPDATE "tbl_profiles" SET "assignedTo" = $1 WHERE "prof_Id" = ANY($2::text[]) RETURNING "prof_Id"`, [to, ids])
+          : [];
+        return { moved: moved.length, remaining: await heldCount(tx, giver) };
+      });
+    },
+  );
+
   // Who a client may be assigned to, for the client list's "Assigned to …" filter and the
   // assignment's picker: the active users of the caller's organisation whose role works with
   // clients (the same rule as the assignment's), by name; role 1 without an organisation, those
   // of every organisation (each with its own). Not the users' records: a name and an id.
   app.get(
     '/api/caseload/workers',
-    { schema: { response: { 200: workersAnswer } }, config: { permission: 'profiles.read' } },
+    { schema: { response: { 200: workersAnswer } }, config: { permission: 'caseload.workers' } },
     async (request) => {
+      // Role 7 reads no client but assigns its organisation's: its 'read' scope of the profiles
+      // is that organisation, as for those who read them.
       const scope = recordScope(request.user, profile, 'read');
       if (scope === 'none') return { workers: [] };
       const params: unknown[] = [WORKER_ROLES];
@@ -259,7 +321,11 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
   // bound left out, and how many of the organisation's clients are not on it.
   app.get('/api/caseload', { schema: { response: { 200: statusAnswer } }, config: { permission: 'profiles.read' } }, async (request) => {
     const worker = await visibleWorker(db, request.user, request.user.userId);
-    return { caseload: hasCaseload(worker), figures: await caseloadFigures(db, ofWorker(worker), bound) };
+    return {
+      caseload: hasCaseload(worker),
+      figures: await caseloadFigures(db, ofWorker(worker), bound),
+      assignedClients: await heldCount(db, worker),
+    };
   });
 
   // Another user's caseload, for those who assign (the administrator's mirror size).
@@ -268,17 +334,30 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
     { schema: { params: userParams, response: { 200: statusAnswer } }, config: { permission: 'profiles.assign' } },
     async (request) => {
       const worker = await visibleWorker(db, request.user, request.params.id);
-      return { caseload: hasCaseload(worker), figures: await caseloadFigures(db, ofWorker(worker), bound) };
+      return {
+        caseload: hasCaseload(worker),
+        figures: await caseloadFigures(db, ofWorker(worker), bound),
+        assignedClients: await heldCount(db, worker),
+      };
     },
   );
 
-  // What a proposed assignment (clients) or territory change would do to a user's device.
+  // What a proposed assignment (clients, or every client of another worker: `from`, the move
+  // above) or territory change would do to a user's device.
   app.post(
     '/api/caseload/preview',
     { schema: { body: previewBody, response: { 200: previewAnswer } }, config: { permission: 'profiles.assign' } },
     async (request) => {
       const worker = await visibleWorker(db, request.user, request.body.userId);
-      const { clients, territories } = request.body;
+      const { territories } = request.body;
+      const clients = [...(request.body.clients ?? [])];
+      if (request.body.from) {
+        const giver = await visibleWorker(db, request.user, request.body.from);
+        if (giver.location === worker.location) {
+          const held = await db.query<{ prof_Id: string }>(`SELECT "prof_Id" ${HELD}`, [giver.userId, giver.location]);
+          clients.push(...held.map((c) => c.prof_Id));
+        }
+      }
       const before = await caseloadFigures(db, ofWorker(worker), bound);
       const after = await caseloadFigures(db, ofWorker(worker, { assign: clients, territories: territories ?? undefined }), bound);
       const round = (n: number) => Math.round(n * 100) / 100;

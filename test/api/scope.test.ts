@@ -62,6 +62,7 @@ const NOT_ORGANISATION_DATA: Record<string, string> = {
   'GET /api/caseload': "the caller's own caseload: test/api/caseload.test.ts",
   'GET /api/caseload/users/{id}': "a user of the caller's organisation only: test/api/caseload.test.ts",
   'POST /api/caseload/preview': "a user of the caller's organisation only: test/api/caseload.test.ts",
+  'POST /api/caseload/move': "a worker of the caller's organisation only, to a colleague of it: test/api/caseload-move.test.ts",
   'GET /api/caseload/workers': "the workers of the caller's organisation only (role 1 without one: all): test/api/caseload-workers.test.ts",
   'GET /api/caseload/pins': "the caller's own pins: test/api/caseload-workers.test.ts",
 };

@@ -13,6 +13,7 @@ import { HistorySection } from '../audit';
 import { AdminActions } from './AdminActions';
 import { CreatedDialog, type CreatedAccount } from './CreatedDialog';
 import { DeviceCaseload, territoriesOf } from './DeviceCaseload';
+import { MoveCaseload } from './MoveCaseload';
 import { organisationRequired, organisationRule, RoleHelp } from './RoleHelp';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
@@ -164,6 +165,16 @@ function AdminEdit({ userId }: { userId: string }) {
                 userId={row.userId}
                 saved={territoriesOf(row.territories)}
                 proposed={territoriesOf(form.values.territories)}
+                version={version}
+              />
+            )}
+            {/* A worker's clients handed to a colleague, by those who assign: role 7 reads no
+                client, so this is its way to move a leaving worker's caseload (ADR-0017). */}
+            {can(actor.role, 'profiles.assign') && (
+              <MoveCaseload
+                userId={row.userId}
+                name={row.fullName || row.userName}
+                location={Number(row.location ?? 0)}
                 version={version}
               />
             )}

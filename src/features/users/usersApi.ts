@@ -78,6 +78,8 @@ export interface CaseloadStatus {
   /** True when the user's devices mirror a caseload (a field worker), else their organisation's. */
   caseload: boolean;
   figures: CaseloadFigures;
+  /** Every client of their organisation assigned to them, whatever the device keeps. */
+  assignedClients: number;
 }
 
 export interface CaseloadPreview {
@@ -103,4 +105,39 @@ export async function previewTerritories(userId: string, territories: readonly n
     { silent: true, timeout: CASELOAD_REQUEST_BOUND_MS },
   );
   return data;
+}
+
+/** What receiving every client assigned to `from` would do to `to`'s devices. */
+export async function previewMove(to: string, from: string): Promise<CaseloadPreview> {
+  const { data } = await api.post<CaseloadPreview>(
+    '/caseload/preview',
+    { userId: to, from },
+    { silent: true, timeout: CASELOAD_REQUEST_BOUND_MS },
+  );
+  return data;
+}
+
+/** Moves the clients assigned to `from` to `to`, at most MAX_ASSIGN a call: how many moved and remain. */
+export async function moveClients(from: string, to: string): Promise<{ moved: number; remaining: number }> {
+  const { data } = await api.post<{ moved: number; remaining: number }>(
+    '/caseload/move',
+    { from, to },
+    { silent: true, timeout: CASELOAD_REQUEST_BOUND_MS },
+  );
+  return data;
+}
+
+/** A worker a client may be assigned to (GET /api/caseload/workers). */
+export interface CaseloadWorker {
+  userId: string;
+  name: string;
+  location: number;
+  /** Their devices mirror a caseload: what a move adds to it matters. */
+  caseload: boolean;
+}
+
+/** The active workers of the caller's organisation who work with clients. */
+export async function fetchCaseloadWorkers(): Promise<CaseloadWorker[]> {
+  const { data } = await api.get<{ workers: CaseloadWorker[] }>('/caseload/workers', { silent: true, timeout: CASELOAD_REQUEST_BOUND_MS });
+  return data.workers;
 }

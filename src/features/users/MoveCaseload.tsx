@@ -1,0 +1,257 @@
+// "Move this worker's clients" on a user's page (docs/product.md §6.5.1; docs/adr/0017-caseload.md
+// "Role 7 moves a worker's caseload"): a worker who leaves or changes post hands their caseload
+// to a colleague of the same organisation. Role 7 reads no client, so it names the worker, never
+// the clients: how many they hold, the colleague, what that adds to the colleague's device (the
+// assignment's preview), a confirmation, then the move, MAX_ASSIGN clients a call until none
+// remain (each call one transaction on the server, docs/api.md "Caseload").
+import { useEffect, useId, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { isAxiosError } from 'axios';
+import { useIntl, type IntlShape } from 'react-intl';
+import { messageOf } from '../../components/entity';
+import { notify } from '../../lib/notify';
+import { fetchCaseload, fetchCaseloadWorkers, moveClients, previewMove, type CaseloadPreview, type CaseloadWorker } from './usersApi';
+
+/** The most calls one move makes (each moves up to 500): a bound, never a loop without end. */
+export const MAX_MOVE_CALLS = 40;
+
+function failure(intl: IntlShape, error: unknown): string {
+  if (isAxiosError(error) && error.code === 'ECONNABORTED') return intl.formatMessage({ id: 'users.caseload.timeout' });
+  if (isAxiosError(error) && !error.response) return intl.formatMessage({ id: 'users.caseload.unreachable' });
+  return messageOf(error);
+}
+
+type Load<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'failed'; message: string };
+
+export interface MoveCaseloadProps {
+  /** The worker whose clients move. */
+  userId: string;
+  name: string;
+  /** Their organisation: the colleague is of the same one. */
+  location: number;
+  /** Changes after each save of the user, so the count is read again. */
+  version: number;
+}
+
+export function MoveCaseload({ userId, name, location, version }: MoveCaseloadProps) {
+  const intl = useIntl();
+  const [count, setCount] = useState<{ key: string; load: Load<number> } | null>(null);
+  const [moves, setMoves] = useState(0);
+  const [open, setOpen] = useState(false);
+  const key = `${userId}:${version}:${moves}`;
+  useEffect(() => {
+    let current = true;
+    fetchCaseload(userId).then(
+      (value) => current && setCount({ key, load: { state: 'done', value: value.assignedClients } }),
+      (error: unknown) => current && setCount({ key, load: { state: 'failed', message: failure(intl, error) } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId, key, intl]);
+  const load: Load<number> = count?.key === key ? count.load : { state: 'loading' };
+  // Nothing to move: the page says nothing of it.
+  if (load.state === 'done' && load.value === 0) return null;
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="move-caseload">
+      <Stack spacing={1}>
+        <Typography component="h2" variant="subtitle1">
+          {intl.formatMessage({ id: 'users.move.title' })}
+        </Typography>
+        {load.state === 'loading' && <CircularProgress size={16} aria-label={intl.formatMessage({ id: 'common.loading' })} />}
+        {load.state === 'failed' && (
+          <Alert severity="error">{intl.formatMessage({ id: 'users.caseload.failed' }, { message: load.message })}</Alert>
+        )}
+        {load.state === 'done' && (
+          <>
+            <Typography variant="body2" data-testid="move-caseload-count">
+              {intl.formatMessage({ id: 'users.move.count' }, { count: load.value, name })}
+            </Typography>
+            <Box>
+              <Button variant="outlined" onClick={() => setOpen(true)} data-testid="move-caseload-open">
+                {intl.formatMessage({ id: 'users.move.open' })}
+              </Button>
+            </Box>
+          </>
+        )}
+      </Stack>
+      {open && load.state === 'done' && (
+        <MoveDialog
+          from={userId}
+          name={name}
+          location={location}
+          count={load.value}
+          onClose={(moved) => {
+            setOpen(false);
+            if (moved) setMoves((n) => n + 1);
+          }}
+        />
+      )}
+    </Paper>
+  );
+}
+
+interface MoveDialogProps {
+  from: string;
+  name: string;
+  location: number;
+  count: number;
+  /** `moved`: something moved, so the count is read again. */
+  onClose: (moved: boolean) => void;
+}
+
+function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
+  const intl = useIntl();
+  const titleId = useId();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const [workers, setWorkers] = useState<Load<CaseloadWorker[]>>({ state: 'loading' });
+  const [to, setTo] = useState('');
+  const [preview, setPreview] = useState<{ to: string; load: Load<CaseloadPreview> } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [movedSoFar, setMovedSoFar] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    fetchCaseloadWorkers().then(
+      (value) => current && setWorkers({ state: 'done', value: value.filter((w) => w.location === location && w.userId !== from) }),
+      (error: unknown) => current && setWorkers({ state: 'failed', message: failure(intl, error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [from, location, intl]);
+
+  useEffect(() => {
+    if (!to) return undefined;
+    let current = true;
+    previewMove(to, from).then(
+      (value) => current && setPreview({ to, load: { state: 'done', value } }),
+      (error: unknown) => current && setPreview({ to, load: { state: 'failed', message: failure(intl, error) } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [to, from, intl]);
+
+  const choices = workers.state === 'done' ? workers.value : [];
+  const worker = choices.find((w) => w.userId === to);
+  const shown: Load<CaseloadPreview> | null = !to ? null : preview?.to === to ? preview.load : { state: 'loading' };
+
+  const confirm = async () => {
+    if (!worker) return;
+    setSaving(true);
+    setProblem(null);
+    let moved = 0;
+    try {
+      // Each call moves up to 500 in one transaction; the next one takes those that remain.
+      for (let call = 0; call < MAX_MOVE_CALLS; call++) {
+        const answer = await moveClients(from, worker.userId);
+        moved += answer.moved;
+        setMovedSoFar(moved);
+        if (answer.remaining === 0) {
+          notify.success(t('users.move.doneTitle'), t('users.move.done', { count: moved, name: worker.name }));
+          onClose(true);
+          return;
+        }
+        if (answer.moved === 0) break;
+      }
+      setProblem(t('users.move.remaining', { count: moved, name: worker.name }));
+    } catch (error) {
+      setProblem(moved ? t('users.move.partial', { count: moved, message: failure(intl, error) }) : failure(intl, error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const mb = (n: number) => intl.formatNumber(Math.abs(n), { maximumFractionDigits: Math.abs(n) < 10 ? 1 : 0 });
+  return (
+    <Dialog
+      open
+      onClose={() => !saving && onClose(movedSoFar > 0)}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+      data-testid="move-dialog"
+    >
+      <DialogTitle id={titleId}>{t('users.move.dialogTitle', { count, name })}</DialogTitle>
+      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {workers.state === 'loading' && <CircularProgress size={18} aria-label={t('common.loading')} />}
+        {workers.state === 'failed' && <Alert severity="error">{workers.message}</Alert>}
+        {workers.state === 'done' && choices.length === 0 && <Alert severity="info">{t('users.move.noWorkers')}</Alert>}
+        {choices.length > 0 && (
+          <TextField
+            select
+            label={t('users.move.to')}
+            value={to}
+            onChange={(event) => setTo(event.target.value)}
+            disabled={saving}
+            sx={{ mt: 1 }}
+            data-testid="move-worker"
+          >
+            {choices.map((w) => (
+              <MenuItem key={w.userId} value={w.userId}>
+                {w.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        {worker && shown?.state === 'loading' && (
+          <Alert severity="info" icon={<CircularProgress size={18} />}>
+            {t('users.move.previewLoading')}
+          </Alert>
+        )}
+        {worker && shown?.state === 'failed' && <Alert severity="error">{t('users.caseload.failed', { message: shown.message })}</Alert>}
+        {worker && shown?.state === 'done' && (
+          <Alert severity={worker.caseload && shown.value.after.overflow > 0 ? 'warning' : 'info'} data-testid="move-preview">
+            {worker.caseload
+              ? t('users.move.previewAdds', {
+                  clients: Math.max(0, shown.value.added.clients),
+                  rows: Math.max(0, shown.value.added.rows),
+                  megabytes: mb(shown.value.added.megabytes),
+                  name: worker.name,
+                })
+              : t('users.move.previewNoDevice', { name: worker.name })}
+            {worker.caseload && shown.value.after.overflow > 0 && (
+              <Typography variant="body2" sx={{ mt: 0.5 }}>
+                {t('users.caseload.overflow', { ...shown.value.after })}
+              </Typography>
+            )}
+          </Alert>
+        )}
+        {saving && (
+          <Alert severity="info" icon={<CircularProgress size={18} />} aria-live="polite">
+            {t('users.move.moving', { count: movedSoFar, total: count })}
+          </Alert>
+        )}
+        {problem && (
+          <Alert severity="error" data-testid="move-problem">
+            {problem}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={() => onClose(movedSoFar > 0)} disabled={saving}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="contained" onClick={() => void confirm()} disabled={!worker || saving} data-testid="move-confirm">
+          {t('users.move.confirm', { count, name: worker?.name ?? '' })}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
