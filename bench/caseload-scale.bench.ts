@@ -246,8 +246,8 @@ async function round(s: SizeServer): Promise<{ figures: Record<string, number>; 
   const assigned = clientKeys(ASSIGNED_FROM, ASSIGNED);
   figures.assign_500 = await timed(() => api(s.url, 'POST', '/profile/assign', { clients: assigned, to: s.workerId }, s.admin));
   await api(s.url, 'POST', '/profile/assign', { clients: assigned, to: s.colleagueId }, s.admin);
-  figures.pin = await timed(() => api(s.url, 'PUT', `/caseload/pins/${clientKey(PINNED)}`, undefined, s.worker));
-  figures.unpin = await timed(() => api(s.url, 'DELETE', `/caseload/pins/${clientKey(PINNED)}`, undefined, s.worker));
+  figures.pin = await timed(() => api(s.url, 'PUT', `/caseload/pins/${clientKey(PINNED)}`, {}, s.worker));
+  figures.unpin = await timed(() => api(s.url, 'DELETE', `/caseload/pins/${clientKey(PINNED)}`, {}, s.worker));
   figures.figures = await timed(() => api(s.url, 'GET', '/caseload', undefined, s.worker));
   figures.preview = await timed(() => api(s.url, 'POST', '/caseload/preview', { userId: s.workerId, clients: assigned }, s.admin));
   // Back to the caseload of the start for the next round: the pull that reconciles it.
