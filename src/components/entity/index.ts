@@ -8,7 +8,7 @@ export { useDisplayContext } from './useDisplayContext';
 export { lookupLabel, lookupOptions, itemLabel, langOf, useLookupLists, type Option } from './lookups';
 export { validateValues, checkField, type Problem } from './validation';
 export { draftKey, loadDraft, saveDraft, clearDraft } from './drafts';
-export { DRAFT_DELAY_MS } from './useDraft';
+export { DRAFT_DELAY_MS, useFlushOnLeave } from './useDraft';
 export { PAGE_SIZE_MENUS, type Filters, type PageSizeMenu } from './useGridQuery';
 export { defaultFormFields } from './formState';
 export { messageOf, serverFieldErrors } from './errors';

@@ -1,6 +1,6 @@
 // Keeps an EntityForm's unsaved values in localStorage while the user types, and forgets them
 // once saved or cancelled.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { clearDraft, loadDraft, saveDraft, type Draft } from './drafts';
 import { sameValues } from './formState';
 import type { RawValues } from './validation';
@@ -21,6 +21,19 @@ export function useRestoredDraft(key: string, enabled: boolean): Draft | null {
   return restored;
 }
 
+/** Runs the write waiting in `pending` at once when the page goes or the form closes: a reload
+ * right after a keystroke, or leaving the screen, must not lose it. */
+export function useFlushOnLeave(pending: RefObject<(() => void) | null>): void {
+  useEffect(() => {
+    const flush = () => pending.current?.();
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [pending]);
+}
+
 export function useDraft(key: string, enabled: boolean, raw: RawValues, baseline: RawValues, base?: string): DraftControl {
   const closed = useRef(false);
   const pending = useRef<(() => void) | null>(null);
@@ -36,15 +49,7 @@ export function useDraft(key: string, enabled: boolean, raw: RawValues, baseline
     const timer = setTimeout(write, DRAFT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [enabled, key, raw, baseline, base]);
-  useEffect(() => {
-    // A reload right after a keystroke, or leaving the screen, must not lose it: write at once.
-    const flush = () => pending.current?.();
-    window.addEventListener('pagehide', flush);
-    return () => {
-      window.removeEventListener('pagehide', flush);
-      flush();
-    };
-  }, []);
+  useFlushOnLeave(pending);
   return {
     close: () => {
       closed.current = true;

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BspData } from '../../../schemas/entities/profiles';
 import { uuidv7 } from '../../../schemas/ids';
-import { clearDraft, DRAFT_DELAY_MS, draftKey, loadDraft, saveDraft } from '../../components/entity';
+import { clearDraft, DRAFT_DELAY_MS, draftKey, loadDraft, saveDraft, useFlushOnLeave } from '../../components/entity';
 import { initialRaw } from '../../components/entity/formState';
 import { validateValues, type Problem, type RawValues } from '../../components/entity/validation';
 import type { ImageChanges } from '../../components/images';
@@ -224,14 +224,7 @@ export function useClientDraft(stored: StoredClient | null, editedId: string | n
     const timer = setTimeout(write, DRAFT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [reg, picked.length, key]);
-  useEffect(() => {
-    const flush = () => pending.current?.();
-    window.addEventListener('pagehide', flush);
-    return () => {
-      window.removeEventListener('pagehide', flush);
-      flush();
-    };
-  }, []);
+  useFlushOnLeave(pending);
 
   const files: ImageChanges = { images: picked, removeImages: reg.removeFiles };
   const setFiles = (next: ImageChanges) => {
