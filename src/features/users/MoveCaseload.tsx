@@ -157,25 +157,29 @@ function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
     setSaving(true);
     setProblem(null);
     let moved = 0;
+    let remaining = count;
     try {
       // Each call moves up to 500 in one transaction; the next one takes those that remain.
-      for (let call = 0; call < MAX_MOVE_CALLS; call++) {
+      for (let call = 0; call < MAX_MOVE_CALLS && remaining > 0; call++) {
         const answer = await moveClients(from, worker.userId);
         moved += answer.moved;
+        remaining = answer.remaining;
         setMovedSoFar(moved);
-        if (answer.remaining === 0) {
-          notify.success(t('users.move.doneTitle'), t('users.move.done', { count: moved, name: worker.name }));
-          onClose(true);
-          return;
-        }
         if (answer.moved === 0) break;
       }
-      setProblem(t('users.move.remaining', { count: moved, name: worker.name }));
     } catch (error) {
       setProblem(moved ? t('users.move.partial', { count: moved, message: failure(intl, error) }) : failure(intl, error));
+      return;
     } finally {
       setSaving(false);
     }
+    // Told only once the move is over: what follows cannot make a finished move look stopped.
+    if (remaining > 0) {
+      setProblem(t('users.move.remaining', { count: moved, name: worker.name }));
+      return;
+    }
+    notify.success(t('users.move.doneTitle'), t('users.move.done', { count: moved, name: worker.name }));
+    onClose(true);
   };
 
   const mb = (n: number) => intl.formatNumber(Math.abs(n), { maximumFractionDigits: Math.abs(n) < 10 ? 1 : 0 });
