@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, linkNames, newPage, settle, signIn, type PageOptions, type TestPage } from '../helpers/browser';
+import { launchBrowser, linkNames, newDebugPage, newPage, settle, signIn, type PageOptions, type TestPage } from '../helpers/browser';
 import { seriousViolations } from '../helpers/axe';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -36,10 +36,14 @@ afterAll(async () => {
 });
 
 /** expect.poll with room for a page load or an upload (its default is 1 s). */
-const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+const poll = <T>(read: () => Promise<T> | T, { timeout = 15_000 } = {}) => expect.poll(read, { timeout, interval: 100 });
 
-async function open(user: { userName: string; password: string }, options: Partial<PageOptions> = {}): Promise<TestPage> {
-  const opened = await newPage(browser, { baseURL: server.url, lang: 'en', ...options });
+/** A signed-in page; `debug` installs the store's support handle (`window.__icrs`). */
+async function open(
+  user: { userName: string; password: string },
+  { debug = false, ...options }: Partial<PageOptions> & { debug?: boolean } = {},
+): Promise<TestPage> {
+  const opened = await (debug ? newDebugPage : newPage)(browser, { baseURL: server.url, lang: 'en', ...options });
   await signIn(opened.page, user.userName, user.password);
   return opened;
 }
@@ -384,11 +388,26 @@ describe('adding and editing a provider', () => {
 
   it('offline: removes a provider never uploaded from the device, and leaves deletion of an uploaded one to the server', async () => {
     const keptId = await seedProvider({ sp_Name: 'Uploaded Kept Centre', sp_type: 1, territory: 1 });
-    const { context, page } = await open(admin);
+    const { context, page } = await open(admin, { debug: true });
     await page.waitForFunction(() => localStorage.getItem('lists') !== null);
     await page.goto('/serviceproviders');
     await search(page, 'Uploaded Kept');
-    await poll(() => gridColumn(page)).toEqual(['Uploaded Kept Centre']); // now on the device too
+    await poll(() => gridColumn(page)).toEqual(['Uploaded Kept Centre']);
+    // Shown from the server first; written into the device's store once the store is open. The
+    // full page loads below would drop a write still waiting for it (a copy of the server's, not
+    // the user's work): wait until the device holds it.
+    await poll(
+      () =>
+        page.evaluate(
+          (key) =>
+            window.__icrs?.db.collections.tbl_serviceprovider
+              ?.findOne(key)
+              .exec()
+              .then((d) => d?.get('syncState') ?? null) ?? null,
+          keptId,
+        ),
+      { timeout: 60_000 },
+    ).toBe('synced');
     await page.getByRole('switch', { name: 'Offline mode' }).check();
     await page.waitForURL((url) => url.pathname === '/offlinehp');
 
