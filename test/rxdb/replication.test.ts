@@ -81,6 +81,32 @@ afterEach(async () => {
   await db?.close();
 });
 
+describe('the change stream opening after the first pull', () => {
+  it('pulls once more when the stream first opens: a change committed while it connected is not missed', async () => {
+    const listeners: ((event: { data?: unknown }) => void)[] = [];
+    const source: EventSourceLike & { readyState: number } = {
+      readyState: 0,
+      addEventListener: (type, listener) => {
+        if (type === 'open') listeners.push(listener);
+      },
+      close: () => undefined,
+    };
+    let asked = false;
+    await pullProviders(() => {
+      asked = true;
+      return source;
+    });
+    await until(async () => asked, 'the stream asked for');
+    // Written after the start's pull, before the stream listens: no event reaches this device.
+    const key = await newProvider();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await local(key)).toBeNull();
+    source.readyState = 1;
+    for (const listener of listeners) listener({});
+    await until(async () => (await local(key)) !== null, 'the pull after the stream opened');
+  });
+});
+
 describe('pull replication', () => {
   it('mirrors the 12 server-backed collections (not files)', () => {
     expect(REPLICATED_ENTITIES.map((e) => e.table)).toHaveLength(12);

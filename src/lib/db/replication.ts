@@ -47,7 +47,17 @@ export function startReplication(options: ReplicationOptions): Replication {
     const { data } = await options.http.post<{ ticket: string }>('/sync/ticket', {}, { silent: true });
     return `${base}/sync/stream?ticket=${encodeURIComponent(data.ticket)}`;
   };
-  const changes$ = open ? changeStream(streamUrl, open, options.onStreamOpen) : null;
+  // The start's pulls run while the stream connects: a change committed after their reads and
+  // before the stream listens is told to nobody. The stream's first open pulls once more (a
+  // reopen after a break already asks for every table, changeStream.ts).
+  let heard = false;
+  const onStreamOpen = () => {
+    options.onStreamOpen?.();
+    if (heard) return;
+    heard = true;
+    for (const pull of pulls) void pull.request();
+  };
+  const changes$ = open ? changeStream(streamUrl, open, onStreamOpen) : null;
   const identity = `${base}|${tokenSubject(options.token)}`;
   const errors$ = new Subject<unknown>();
   const pulled$ = new Subject<string>();
