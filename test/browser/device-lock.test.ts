@@ -239,6 +239,9 @@ describe('a locked device', () => {
     await expect(page.getByTestId('unlock-page').count()).resolves.toBe(0);
     // Sealed again under the new password (and the current secret): it opens offline now.
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Lock', exact: true }).click()]);
+    // The network goes once the lock screen shows: its translations and modules come after the
+    // load event, and this page has no service worker to serve them offline.
+    await page.getByRole('heading', { name: 'This device is locked' }).waitFor();
     await context.setOffline(true);
     await unlock(page, chosen);
     expect(await readClient(page, key)).toBe(client.lastName);

@@ -11,7 +11,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { expectAxeClean } from '../helpers/axe';
-import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, settle, signIn, type TestPage } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -346,7 +346,9 @@ describe('the first day, on a phone in French and on a desktop in English dark',
       await poll(async () => (await t.api('GET', `/profile/${client.profId}`, { token })).body.phone).toBe(phone);
       expect((await t.api('GET', `/profile/skprofile/${client.profId}`, { token })).body.updatedAt).toBe(skillsBefore);
 
-      // The history: changes only, by the screen's labels.
+      // The history: changes only, by the screen's labels. The save's toast may lie over the
+      // toggle on a phone, and a mouse resting on a toast keeps it (a finger does not): it goes first.
+      await settle(page);
       await page.getByTestId('history-toggle').click();
       await page.getByTestId('history-list').waitFor();
       const changes = await page.getByTestId('history-change').evaluateAll((els) => els.map((el) => el.getAttribute('data-field')));
