@@ -83,10 +83,36 @@ function isStaleUpdate(error: unknown): boolean {
   return isAxiosError<{ server?: unknown }>(error) && error.response?.status === 409 && error.response.data?.server !== undefined;
 }
 
+/** The session token a failed request carried, or null when it carried none. */
+function tokenSent(error: unknown): string | null {
+  if (!isAxiosError(error) || !error.config) return null;
+  const header = AxiosHeaders.from(error.config.headers).get('Authorization');
+  return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : null;
+}
+
+/**
+ * An answer about a session this tab no longer holds: the request left with a token that has
+ * since gone (the lock button or the idle lock ended it, and the page is reloading into the lock
+ * screen) or been replaced (a sign-in again). Its 401 says nothing of the current session, and
+ * signing out on it would turn a lock into a sign-out, after which the device cannot be opened
+ * without the network (docs/security.md "Shared and lost devices").
+ */
+function aboutAnEndedSession(error: unknown): boolean {
+  const sent = tokenSent(error);
+  return sent !== null && sent !== getToken();
+}
+
 function onError(error: unknown): Promise<never> {
   const message = errorMessage(error);
   const status = isAxiosError(error) ? error.response?.status : undefined;
-  applyAuthRules(status, codeOf(error));
+  const code = codeOf(error);
+  if (status === 401 && aboutAnEndedSession(error)) {
+    const user = getUser();
+    if (code === 'auth.inactive' && user) forgetAtNextStart(user.userId);
+    console.warn('API call answered for a session this tab has left:', message);
+    return Promise.reject(error);
+  }
+  applyAuthRules(status, code);
   const silent = (isAxiosError(error) && error.config?.silent === true) || isStaleUpdate(error);
   if (silent) console.warn('API call failed:', message);
   else notify.error(t('errors.interceptorTitle'), message);
