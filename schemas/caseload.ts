@@ -17,6 +17,8 @@ export interface CaseloadFigures {
   territory: number;
   /** Clients of the organisation (not erased) not on the device. */
   outside: number;
+  /** True when there are more than `outside` of them (the organisation is counted up to a bound). */
+  outsideIsLowerBound: boolean;
   /** Rows of the device's client tables those clients bring. */
   rows: number;
   /** Estimated megabytes of those rows on the device. */

@@ -27,7 +27,19 @@ const assignAnswer = {
 const figures = {
   type: 'object',
   additionalProperties: false,
-  required: ['clients', 'candidates', 'overflow', 'bound', 'pinned', 'assigned', 'territory', 'outside', 'rows', 'megabytes'],
+  required: [
+    'clients',
+    'candidates',
+    'overflow',
+    'bound',
+    'pinned',
+    'assigned',
+    'territory',
+    'outside',
+    'outsideIsLowerBound',
+    'rows',
+    'megabytes',
+  ],
   properties: {
     clients: { type: 'integer', description: 'Clients the device mirrors (within the bound).' },
     candidates: { type: 'integer', description: 'Clients the caseload rule takes in, before the bound.' },
@@ -37,6 +49,10 @@ const figures = {
     assigned: { type: 'integer' },
     territory: { type: 'integer' },
     outside: { type: 'integer', description: "Clients of the organisation not on the device (the offline list's count)." },
+    outsideIsLowerBound: {
+      type: 'boolean',
+      description: 'True when there are more than `outside`: the organisation is counted up to the bound and LIST_COUNT_BOUND beyond it.',
+    },
     rows: { type: 'integer', description: "Rows of the device's client tables." },
     megabytes: { type: 'number', description: 'Estimated size of those rows on the device.' },
   },

@@ -9,6 +9,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { migrate } from '../../server/db/migrations';
+import { countBound, setCountBound } from '../../server/lib/records/count';
 import { backends } from '../helpers/db';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -343,5 +344,24 @@ describe.each(backends)('the caseload on %s', (backend) => {
     expect((await as('b5', 'GET', `/caseload/users/${id.w2}`)).status).toBe(404);
     expect((await as('b5', 'POST', '/caseload/preview', { userId: id.w2, territories: [T2] })).status).toBe(404);
     expect(ok(200)(await as('admin', 'GET', `/caseload/users/${id.w2}`)).body.figures).toEqual(current);
+  });
+  it('counts the organisation only up to a bound: beyond it, the clients not on the device are "more than"', async () => {
+    const figures = async () => (ok(200)(await as('w2', 'GET', '/caseload')).body as { figures: Body }).figures;
+    const [{ orgClients = 0 } = {}] = await t.server.db.query<{ orgClients: number }>(
+      `SELECT count(*)::int AS "orgClients" FROM "tbl_profiles" WHERE "location" = $1 AND "erasedAt" IS NULL`,
+      [A],
+    );
+    const exact = await figures();
+    expect(exact).toMatchObject({ outside: orgClients - Number(exact.clients), outsideIsLowerBound: false });
+    // The lists' count bound (LIST_COUNT_BOUND) of 1: the organisation is counted up to the
+    // caseload's bound and one more, and holds more clients than that.
+    expect(orgClients).toBeGreaterThan(BOUND + 1);
+    const configured = countBound();
+    setCountBound(1);
+    try {
+      expect(await figures()).toMatchObject({ outside: BOUND + 1 - Number(exact.clients), outsideIsLowerBound: true });
+    } finally {
+      setCountBound(configured);
+    }
   });
 });

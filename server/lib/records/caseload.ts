@@ -20,6 +20,7 @@ import { profile, serverEntities } from '../../../schemas/index';
 import type { CaseloadFigures } from '../../../schemas/caseload';
 import { hasCaseload, ownerPath, type Actor } from '../../../schemas/scope';
 import type { Db, Queryable } from '../../db/index';
+import { countBound } from './count';
 import { keyExpression } from './organisation';
 
 export const PINS_TABLE = 'caseload_pins';
@@ -287,6 +288,11 @@ export async function caseloadFigures(db: Queryable, of: CaseloadOf, bound: numb
     .join(' UNION ALL ');
   params.push(of.organisation);
   const organisation = `$${params.length}`;
+  // The organisation's clients are counted up to the caseload's bound and the lists' count bound
+  // beyond it, never all of them, as a list's count (docs/adr/0035-performance.md "A list's count
+  // is bounded"): a request's cost must not grow with the organisation. Past it, `outside` is a
+  // lower bound.
+  const organisationLimit = bound + countBound();
   const [row] = await db.query<Record<string, string | number>>(
     `WITH cand AS (${candidates}),
        kept AS (SELECT "id", "rank" FROM cand ORDER BY "rank", "id" DESC LIMIT ${limit}),
@@ -295,7 +301,7 @@ export async function caseloadFigures(db: Queryable, of: CaseloadOf, bound: numb
        (SELECT count(*) FROM kept WHERE "rank" = ${RANKS.pinned})::int AS "pinned",
        (SELECT count(*) FROM kept WHERE "rank" = ${RANKS.assigned})::int AS "assigned",
        (SELECT count(*) FROM kept WHERE "rank" = ${RANKS.territory})::int AS "territory",
-       (SELECT count(*) FROM ${P} p WHERE p."location" = ${organisation} AND p."erasedAt" IS NULL)::int AS "organisation",
+       (SELECT count(*) FROM (SELECT 1 FROM ${P} p WHERE p."location" = ${organisation} AND p."erasedAt" IS NULL LIMIT ${organisationLimit + 1}) o)::int AS "organisation",
        (SELECT coalesce(sum("rows"), 0) FROM sizes)::int AS "rows", (SELECT coalesce(sum("bytes"), 0) FROM sizes)::bigint AS "bytes"`,
     params,
   );
@@ -309,7 +315,8 @@ export async function caseloadFigures(db: Queryable, of: CaseloadOf, bound: numb
     pinned: n('pinned'),
     assigned: n('assigned'),
     territory: n('territory'),
-    outside: Math.max(0, n('organisation') - n('clients')),
+    outside: Math.max(0, Math.min(n('organisation'), organisationLimit) - n('clients')),
+    outsideIsLowerBound: n('organisation') > organisationLimit,
     rows: n('rows'),
     megabytes: Math.round((bytes / 1e6) * 100) / 100,
   };

@@ -14,6 +14,11 @@ export function setCountBound(value: number): void {
   bound = value;
 }
 
+/** Rows this process counts exactly before it says "more than". */
+export function countBound(): number {
+  return bound;
+}
+
 export interface Counted {
   total: number;
   /** True when there are more than `total` rows. */

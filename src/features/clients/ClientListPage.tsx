@@ -156,12 +156,13 @@ function AssignedFilter({
 function CaseloadNotices({ online, ctx }: { online: boolean; ctx: DisplayContext }) {
   const status = useCaseloadStatus();
   if (!status?.caseload) return null;
-  const { outside, overflow, bound } = status.figures;
+  const { outside, outsideIsLowerBound, overflow, bound } = status.figures;
+  const outsideText = outsideIsLowerBound ? 'clients.caseload.notOnDeviceMore' : 'clients.caseload.notOnDevice';
   return (
     <>
       {!online && outside > 0 && (
         <Alert severity="info" data-testid="caseload-outside">
-          {ctx.t('clients.caseload.notOnDevice', { count: outside, date: formatDate(status.at, ctx.lang) })}
+          {ctx.t(outsideText, { count: outside, date: formatDate(status.at, ctx.lang) })}
         </Alert>
       )}
       {overflow > 0 && (
@@ -199,6 +200,64 @@ function useSelection(): Selection & { clear: () => void; addAll: (rows: readonl
       clear: () => setChosen(new Map()),
     }),
     [chosen],
+  );
+}
+
+/** The roles that assign: the selection's count and actions above the list (online only). */
+function AssignBar({
+  ctx,
+  online,
+  selection,
+  pageToAdd,
+  onOpen,
+}: {
+  ctx: DisplayContext;
+  online: boolean;
+  selection: ReturnType<typeof useSelection>;
+  pageToAdd: readonly GridRow[];
+  onOpen: () => void;
+}) {
+  const count = selection.chosen.size;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }} data-testid="assign-bar">
+      <Button
+        variant="outlined"
+        startIcon={<AssignmentIndIcon />}
+        disabled={!online || count === 0}
+        onClick={onOpen}
+        data-testid="assign-open"
+      >
+        {count ? ctx.t('clients.caseload.assignSelected', { count }) : ctx.t('clients.caseload.assign')}
+      </Button>
+      <Button
+        size="small"
+        disabled={!online || pageToAdd.length === 0 || count >= MAX_ASSIGN}
+        onClick={() => selection.addAll(pageToAdd)}
+        data-testid="select-page"
+      >
+        {ctx.t('clients.caseload.selectPage', { count: pageToAdd.length })}
+      </Button>
+      {count > 0 && (
+        <>
+          <Typography variant="body2" data-testid="assign-count">
+            {ctx.t('clients.caseload.selected', { count })}
+          </Typography>
+          <Button size="small" onClick={selection.clear}>
+            {ctx.t('clients.caseload.clearSelection')}
+          </Button>
+        </>
+      )}
+      {!online && (
+        <Typography variant="body2" color="text.secondary" data-testid="assign-offline">
+          {ctx.t('clients.caseload.onlineOnly')}
+        </Typography>
+      )}
+      {count >= MAX_ASSIGN && (
+        <Alert severity="info" sx={{ flexBasis: '100%' }} data-testid="assign-full">
+          {ctx.t('clients.caseload.selectionFull', { max: MAX_ASSIGN })}
+        </Alert>
+      )}
+    </Box>
   );
 }
 
@@ -247,54 +306,12 @@ export function ClientListPage() {
         {ctx.t('menu.addClients')}
       </Button>
     ) : null;
-  const count = selection.chosen.size;
-  const assignBar = assigns && (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }} data-testid="assign-bar">
-      <Button
-        variant="outlined"
-        startIcon={<AssignmentIndIcon />}
-        disabled={!online || count === 0}
-        onClick={() => setDialogOpen(true)}
-        data-testid="assign-open"
-      >
-        {count ? ctx.t('clients.caseload.assignSelected', { count }) : ctx.t('clients.caseload.assign')}
-      </Button>
-      <Button
-        size="small"
-        disabled={!online || pageToAdd.length === 0 || count >= MAX_ASSIGN}
-        onClick={() => selection.addAll(pageToAdd)}
-        data-testid="select-page"
-      >
-        {ctx.t('clients.caseload.selectPage', { count: pageToAdd.length })}
-      </Button>
-      {count > 0 && (
-        <>
-          <Typography variant="body2" data-testid="assign-count">
-            {ctx.t('clients.caseload.selected', { count })}
-          </Typography>
-          <Button size="small" onClick={selection.clear}>
-            {ctx.t('clients.caseload.clearSelection')}
-          </Button>
-        </>
-      )}
-      {!online && (
-        <Typography variant="body2" color="text.secondary" data-testid="assign-offline">
-          {ctx.t('clients.caseload.onlineOnly')}
-        </Typography>
-      )}
-      {count >= MAX_ASSIGN && (
-        <Alert severity="info" sx={{ flexBasis: '100%' }} data-testid="assign-full">
-          {ctx.t('clients.caseload.selectionFull', { max: MAX_ASSIGN })}
-        </Alert>
-      )}
-    </Box>
-  );
   const wide = assigns ? [SELECT, ...WIDE_COLUMNS] : WIDE_COLUMNS;
   const phone = assigns ? [SELECT, ...PHONE_LIST_COLUMNS] : PHONE_LIST_COLUMNS;
   return (
     <Page title={title} actions={add}>
       <CaseloadNotices online={online} ctx={ctx} />
-      {assignBar}
+      {assigns && <AssignBar ctx={ctx} online={online} selection={selection} pageToAdd={pageToAdd} onOpen={() => setDialogOpen(true)} />}
       {data ? (
         <EntityGrid<ClientDoc>
           entity={CLIENT_LIST.entity}

@@ -114,9 +114,10 @@ interface MoveDialogProps {
   onClose: (moved: boolean) => void;
 }
 
-function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
+/** The move's controller: the colleagues to choose from, the preview of what the move adds to
+ * the one chosen, and the move itself, call after call until none remain or it fails. */
+function useMove({ from, location, count, onClose }: Pick<MoveDialogProps, 'from' | 'location' | 'count' | 'onClose'>) {
   const intl = useIntl();
-  const titleId = useId();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const [workers, setWorkers] = useState<Load<CaseloadWorker[]>>({ state: 'loading' });
   const [to, setTo] = useState('');
@@ -182,7 +183,17 @@ function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
     onClose(true);
   };
 
-  const mb = (n: number) => intl.formatNumber(Math.abs(n), { maximumFractionDigits: Math.abs(n) < 10 ? 1 : 0 });
+  return { t, workers, choices, to, setTo, worker, shown, saving, problem, movedSoFar, confirm };
+}
+
+function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
+  const titleId = useId();
+  const { t, workers, choices, to, setTo, worker, shown, saving, problem, movedSoFar, confirm } = useMove({
+    from,
+    location,
+    count,
+    onClose,
+  });
   return (
     <Dialog
       open
@@ -214,29 +225,7 @@ function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
             ))}
           </TextField>
         )}
-        {worker && shown?.state === 'loading' && (
-          <Alert severity="info" icon={<CircularProgress size={18} />}>
-            {t('users.move.previewLoading')}
-          </Alert>
-        )}
-        {worker && shown?.state === 'failed' && <Alert severity="error">{t('users.caseload.failed', { message: shown.message })}</Alert>}
-        {worker && shown?.state === 'done' && (
-          <Alert severity={worker.caseload && shown.value.after.overflow > 0 ? 'warning' : 'info'} data-testid="move-preview">
-            {worker.caseload
-              ? t('users.move.previewAdds', {
-                  clients: Math.max(0, shown.value.added.clients),
-                  rows: Math.max(0, shown.value.added.rows),
-                  megabytes: mb(shown.value.added.megabytes),
-                  name: worker.name,
-                })
-              : t('users.move.previewNoDevice', { name: worker.name })}
-            {worker.caseload && shown.value.after.overflow > 0 && (
-              <Typography variant="body2" sx={{ mt: 0.5 }}>
-                {t('users.caseload.overflow', { ...shown.value.after })}
-              </Typography>
-            )}
-          </Alert>
-        )}
+        {worker && shown && <MovePreview worker={worker} shown={shown} />}
         {saving && (
           <Alert severity="info" icon={<CircularProgress size={18} />} aria-live="polite">
             {t('users.move.moving', { count: movedSoFar, total: count })}
@@ -257,5 +246,39 @@ function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** What the move adds to the chosen colleague's device, or why that is not known. */
+function MovePreview({ worker, shown }: { worker: CaseloadWorker; shown: Load<CaseloadPreview> }) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const mb = (n: number) => intl.formatNumber(Math.abs(n), { maximumFractionDigits: Math.abs(n) < 10 ? 1 : 0 });
+  return (
+    <>
+      {shown.state === 'loading' && (
+        <Alert severity="info" icon={<CircularProgress size={18} />}>
+          {t('users.move.previewLoading')}
+        </Alert>
+      )}
+      {shown.state === 'failed' && <Alert severity="error">{t('users.caseload.failed', { message: shown.message })}</Alert>}
+      {shown.state === 'done' && (
+        <Alert severity={worker.caseload && shown.value.after.overflow > 0 ? 'warning' : 'info'} data-testid="move-preview">
+          {worker.caseload
+            ? t('users.move.previewAdds', {
+                clients: Math.max(0, shown.value.added.clients),
+                rows: Math.max(0, shown.value.added.rows),
+                megabytes: mb(shown.value.added.megabytes),
+                name: worker.name,
+              })
+            : t('users.move.previewNoDevice', { name: worker.name })}
+          {worker.caseload && shown.value.after.overflow > 0 && (
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {t('users.caseload.overflow', { overflow: shown.value.after.overflow, bound: shown.value.after.bound })}
+            </Typography>
+          )}
+        </Alert>
+      )}
+    </>
   );
 }
