@@ -16,9 +16,9 @@ import {
   TextField,
 } from '@mui/material';
 import { isAxiosError } from 'axios';
-import { useIntl } from 'react-intl';
 import { ERASE_NOTE_MAX, ERASE_REASONS, type EraseReason } from '../../../schemas/erasure';
 import { errorMessage } from '../../lib/api';
+import { useSay } from '../../lib/i18n';
 
 export interface EraseClientDialogProps {
   open: boolean;
@@ -36,9 +36,11 @@ function noteError(error: unknown): string | undefined {
   return errors?.find((e) => e.field === 'note')?.message;
 }
 
-export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClientDialogProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+/** The dialog's controller: the reason, the note and the password, and the erasure, whose
+ * refusal stays in the dialog (a note naming the client under the note, anything else above the
+ * buttons). */
+function useEraseForm({ onCancel, onConfirm }: Pick<EraseClientDialogProps, 'onCancel' | 'onConfirm'>) {
+  const say = useSay();
   const [reason, setReason] = useState<EraseReason | ''>('');
   const [note, setNote] = useState('');
   const [password, setPassword] = useState('');
@@ -58,6 +60,10 @@ export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClie
     reset();
     onCancel();
   };
+  const editNote = (value: string) => {
+    setNote(value);
+    setNoteProblem(null);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -76,6 +82,16 @@ export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClie
       setBusy(false);
     }
   };
+
+  return { reason, setReason, note, editNote, password, setPassword, busy, error, noteProblem, valid, close, submit };
+}
+
+export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClientDialogProps) {
+  const say = useSay();
+  const { reason, setReason, note, editNote, password, setPassword, busy, error, noteProblem, valid, close, submit } = useEraseForm({
+    onCancel,
+    onConfirm,
+  });
 
   return (
     <Dialog
@@ -111,10 +127,7 @@ export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClie
         <TextField
           label={say('audit.clientData.note')}
           value={note}
-          onChange={(e) => {
-            setNote(e.target.value);
-            setNoteProblem(null);
-          }}
+          onChange={(e) => editNote(e.target.value)}
           error={Boolean(noteProblem)}
           helperText={noteProblem ?? say('audit.clientData.noteHelp', { max: String(ERASE_NOTE_MAX) })}
           multiline

@@ -1,83 +1,13 @@
 // Moving a referral on (ADR-0029): the next status (forward only), the day it happened, the
-// feedback and the next follow-up date. Sent with the `updatedAt` of the copy shown, so a
-// colleague's change meanwhile is a conflict, not an overwrite.
-import { useState, type FormEvent } from 'react';
+// feedback and the next follow-up date. The values, checks and save are the controller's
+// (useStatusForm.ts); this is the form.
 import { Alert, Box, Button, CircularProgress, MenuItem, TextField } from '@mui/material';
-import { useIntl } from 'react-intl';
-import { nextStatuses } from '../../../schemas/index';
-import { messageOf, serverFieldErrors } from '../../components/entity';
-import { notify } from '../../lib/notify';
-import { KIND_INFO, today, type ReferralKind } from './kinds';
-import { updateReferral, type Row } from './referralApi';
-import { useStatusLabel } from './ReferralStatusChip';
 import { DateField } from './DateField';
-import { dayPattern, isDay } from '../../lib/dayText';
+import { useStatusForm, type StatusFormOptions } from './useStatusForm';
 
-interface StatusFormProps {
-  kind: ReferralKind;
-  referral: Row;
-  /** The saved row, or the server's copy after a conflict. */
-  onSaved: (row: Row) => void;
-  onConflict: (server: Row) => void;
-}
-
-export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const statusLabel = useStatusLabel(kind);
-  const info = KIND_INFO[kind];
-  const choices = nextStatuses(info.flow, String(referral.status));
-  const [status, setStatus] = useState('');
-  const [date, setDate] = useState(today());
-  const initialFeedback = typeof referral.feedback === 'string' ? referral.feedback : '';
-  const initialFollowUp = typeof referral.followUpDate === 'string' ? referral.followUpDate : '';
-  const [feedback, setFeedback] = useState(initialFeedback);
-  const [followUpDate, setFollowUpDate] = useState(initialFollowUp);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const referred = String(referral.date);
-
-  const check = (): Record<string, string> => {
-    const found: Record<string, string> = {};
-    const unchanged = !status && feedback.trim() === initialFeedback && followUpDate === initialFollowUp;
-    if (unchanged) found.status = say('referrals.follow.nothingChanged');
-    // The date fields keep a text that is no day (DayField keepInvalid): refused here, not sent as empty.
-    if (date && !isDay(date)) found.statusDate = say('dayField.invalid', { pattern: dayPattern(intl.locale) });
-    else if (status && !date) found.statusDate = say('referrals.follow.dateRequired');
-    else if (status && date < referred) found.statusDate = say('referrals.follow.beforeReferral');
-    if (followUpDate && !isDay(followUpDate)) found.followUpDate = say('dayField.invalid', { pattern: dayPattern(intl.locale) });
-    else if (followUpDate && followUpDate < referred) found.followUpDate = say('referrals.follow.beforeReferral');
-    return found;
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = check();
-    setErrors(found);
-    setFailure(null);
-    if (Object.keys(found).length) return;
-    setSaving(true);
-    try {
-      // Without a new status, the note and the follow-up date change; a new note is a history entry (server).
-      const move = status ? { status, statusDate: date } : {};
-      const body = { ...move, feedback: feedback.trim() || null, followUpDate: followUpDate || null, updatedAt: referral.updatedAt };
-      const outcome = await updateReferral(kind, String(referral[info.key]), body);
-      if ('conflict' in outcome) {
-        onConflict(outcome.conflict);
-        return;
-      }
-      notify.success(status ? say('referrals.follow.saved', { status: statusLabel(status) }) : say('referrals.follow.updated'));
-      setStatus('');
-      onSaved(outcome.saved);
-    } catch (error) {
-      const fields = serverFieldErrors(error);
-      if (fields.length) setErrors(Object.fromEntries(fields.map((f) => [f.field, f.message])));
-      else setFailure(messageOf(error));
-    } finally {
-      setSaving(false);
-    }
-  };
+export function StatusForm(props: StatusFormOptions) {
+  const { referral } = props;
+  const { say, statusLabel, choices, values, set, errors, failure, saving, submit } = useStatusForm(props);
 
   if (!choices.length) {
     return <Alert severity="info">{say('referrals.follow.final')}</Alert>;
@@ -95,8 +25,8 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
         <TextField
           select
           label={say('referrals.follow.newStatus')}
-          value={status}
-          onChange={(event) => setStatus(event.target.value)}
+          value={values.status}
+          onChange={(event) => set('status')(event.target.value)}
           error={Boolean(errors.status)}
           helperText={errors.status}
           sx={{ flex: '1 1 200px' }}
@@ -111,18 +41,18 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
           ))}
         </TextField>
         <DateField
-          required={Boolean(status)}
+          required={Boolean(values.status)}
           label={say('referrals.follow.statusDate')}
-          value={date}
-          onChange={setDate}
+          value={values.date}
+          onChange={set('date')}
           keepInvalid
           error={errors.statusDate}
           sx={{ flex: '1 1 160px' }}
         />
         <DateField
           label={say('referrals.follow.nextFollowUp')}
-          value={followUpDate}
-          onChange={setFollowUpDate}
+          value={values.followUpDate}
+          onChange={set('followUpDate')}
           keepInvalid
           error={errors.followUpDate}
           sx={{ flex: '1 1 160px' }}
@@ -132,8 +62,8 @@ export function StatusForm({ kind, referral, onSaved, onConflict }: StatusFormPr
         multiline
         minRows={2}
         label={say('referrals.follow.feedback')}
-        value={feedback}
-        onChange={(event) => setFeedback(event.target.value)}
+        value={values.feedback}
+        onChange={(event) => set('feedback')(event.target.value)}
         error={Boolean(errors.feedback)}
         helperText={errors.feedback}
         slotProps={{ htmlInput: { maxLength: 2000 } }}
