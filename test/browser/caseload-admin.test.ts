@@ -2,12 +2,14 @@
 // an administrator gives a field worker a territory on the user form, sees before saving what
 // the change adds to the worker's device, saves, and sees the device's new size on the user's
 // page; the user list shows the territory. An organisation administrator reads the same in
-// French, and the preview of taking the territory away. Once in English, once in French.
+// French, and the preview of taking the territory away; then moves the worker's clients to a
+// colleague from the worker's page, on a phone in the dark theme. Once in English, once in French.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
+import { expectAxeClean } from '../helpers/axe';
 import { launchBrowser, newPage, signIn, type TestPage } from '../helpers/browser';
 import { ensureOrganisations } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -20,6 +22,7 @@ const A = 2; // 'ADC'
 const worker = { userName: 'terr-worker3', password: 'terr-worker-pass-3', role: 3, location: A, fullName: 'Bora Kasongo' };
 const office = { userName: 'terr-office5', password: 'terr-office-pass-5', role: 5, location: A };
 const orgAdmin = { userName: 'terr-admin7', password: 'terr-admin-pass-7', role: 7, location: A };
+const colleague = { userName: 'terr-colleague3', password: 'terr-colleague-pass-3', role: 3, location: A, fullName: 'Neema Mbuyi' };
 const T1 = 1;
 const T2 = 2;
 let workerId = '';
@@ -31,8 +34,13 @@ async function newClient(token: string, territory: number): Promise<void> {
   expect(r.status, JSON.stringify(r.body)).toBe(201);
 }
 
-async function opened(user: { userName: string; password: string }, lang: 'en' | 'fr'): Promise<TestPage> {
-  const page = await newPage(browser, { baseURL: t.url, lang });
+async function opened(
+  user: { userName: string; password: string },
+  lang: 'en' | 'fr',
+  look: { viewport?: { width: number; height: number }; dark?: boolean } = {},
+): Promise<TestPage> {
+  const page = await newPage(browser, { baseURL: t.url, lang, viewport: look.viewport });
+  if (look.dark) await page.context.addInitScript(() => localStorage.setItem('theme', 'dark'));
   pages.push(page);
   await signIn(page.page, user.userName, user.password);
   await page.page.waitForFunction(() => localStorage.getItem('lists') !== null);
@@ -42,7 +50,7 @@ async function opened(user: { userName: string; password: string }, lang: 'en' |
 beforeAll(async () => {
   [t, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   await ensureOrganisations(t.server.db);
-  for (const user of [worker, office, orgAdmin]) await t.createUser(user);
+  for (const user of [worker, office, orgAdmin, colleague]) await t.createUser(user);
   const workerToken = await t.login(worker.userName, worker.password);
   const officeToken = await t.login(office.userName, office.password);
   workerId = String(
@@ -117,5 +125,50 @@ describe("a field worker's territories and device size", () => {
     // Not saved: the worker keeps the territory.
     const { body } = await t.api('GET', `/users/${workerId}`, { token: await t.login(t.admin.userName, t.admin.password) });
     expect(body.territories).toEqual([T2]);
+  });
+  it("an organisation administrator moves the worker's clients to a colleague, on a phone in the dark theme (French)", async () => {
+    const { page } = await opened(orgAdmin, 'fr', { viewport: { width: 360, height: 740 }, dark: true });
+    const admin = await t.login(t.admin.userName, t.admin.password);
+    const assignedTo = async (userId: string) =>
+      (
+        await t.server.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "tbl_profiles" WHERE "assignedTo" = $1 AND "erasedAt" IS NULL`,
+          [userId],
+        )
+      )[0]?.n;
+    const colleagueId = String((await t.api('GET', `/users?q=${colleague.userName}`, { token: admin })).body.rows[0].userId);
+    expect(await assignedTo(workerId)).toBe(2);
+    await page.goto(`/users/edit/${workerId}`);
+    const panel = page.getByTestId('move-caseload');
+    await panel.getByText(`2 clients sont attribués à ${worker.fullName}.`, { exact: false }).waitFor();
+    await panel.getByTestId('move-caseload-open').click();
+    const dialog = page.getByTestId('move-dialog');
+    await dialog.getByRole('heading', { name: `Confier les 2 clients de ${worker.fullName}` }).waitFor();
+    await dialog.getByTestId('move-worker').getByRole('combobox').click();
+    await page.getByRole('option', { name: colleague.fullName }).click();
+    // What it adds to the colleague's device, before anything moves.
+    await dialog
+      .getByTestId('move-preview')
+      .getByText(
+        new RegExp(`^Cela ajoute 2 clients \\(\\d+ enregistrements, environ [\\d,]+ Mo\\) à l'appareil de ${colleague.fullName}\\.`),
+      )
+      .waitFor();
+    expect(await assignedTo(colleagueId)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'nothing wider than 360 px').toBe(
+      true,
+    );
+    await expectAxeClean(page, 'move dialog, phone, dark, French');
+    await dialog.getByTestId('move-confirm').click();
+    await page.getByText(`2 clients confiés à ${colleague.fullName}.`).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    // The figures are read again: nothing left to move (the panel goes), none assigned on the
+    // worker's device, both with the colleague.
+    await panel.waitFor({ state: 'detached' });
+    await page
+      .getByTestId('device-caseload')
+      .getByText(/· attribués : 0 ·/)
+      .waitFor();
+    expect(await assignedTo(workerId)).toBe(0);
+    expect(await assignedTo(colleagueId)).toBe(2);
   });
 });

@@ -45,9 +45,11 @@ export interface MoveCaseloadProps {
   location: number;
   /** Changes after each save of the user, so the count is read again. */
   version: number;
+  /** After a move that moved clients (the page's other figures are read again). */
+  onMoved?: () => void;
 }
 
-export function MoveCaseload({ userId, name, location, version }: MoveCaseloadProps) {
+export function MoveCaseload({ userId, name, location, version, onMoved }: MoveCaseloadProps) {
   const intl = useIntl();
   const [count, setCount] = useState<{ key: string; load: Load<number> } | null>(null);
   const [moves, setMoves] = useState(0);
@@ -97,7 +99,9 @@ export function MoveCaseload({ userId, name, location, version }: MoveCaseloadPr
           count={load.value}
           onClose={(moved) => {
             setOpen(false);
-            if (moved) setMoves((n) => n + 1);
+            if (!moved) return;
+            setMoves((n) => n + 1);
+            onMoved?.();
           }}
         />
       )}

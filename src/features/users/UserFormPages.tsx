@@ -121,6 +121,8 @@ function AdminEdit({ userId }: { userId: string }) {
   const record = useUserRecord(userId);
   const [entity] = useState(() => adminEntity(actor, false));
   const [version, setVersion] = useState(0);
+  // A move of the worker's clients changes the device's figures, not the form: they are read again.
+  const [moves, setMoves] = useState(0);
   if (!actor) return null;
   if (record.loading) return <FullPageSpinner label={say('common.loading')} />;
   if (!record.row) return <Alert severity="error">{record.error}</Alert>;
@@ -165,7 +167,7 @@ function AdminEdit({ userId }: { userId: string }) {
                 userId={row.userId}
                 saved={territoriesOf(row.territories)}
                 proposed={territoriesOf(form.values.territories)}
-                version={version}
+                version={version + moves}
               />
             )}
             {/* A worker's clients handed to a colleague, by those who assign: role 7 reads no
@@ -176,6 +178,7 @@ function AdminEdit({ userId }: { userId: string }) {
                 name={row.fullName || row.userName}
                 location={Number(row.location ?? 0)}
                 version={version}
+                onMoved={() => setMoves((n) => n + 1)}
               />
             )}
           </>
