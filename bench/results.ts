@@ -117,6 +117,14 @@ export function startResults(name: string): { write(): string | undefined } {
       console.log = log;
       const where = process.env.BENCH_RESULTS;
       if (where === 'off') return undefined;
+      // A run that measured nothing (BENCH_BUILD_ONLY, a bench that only builds its data) keeps
+      // the last results: an empty file would replace them and leave docs/performance.md's table
+      // behind.
+      const figures = parseFigures(lines);
+      if (figures.length === 0) {
+        log(`# no figures printed: ${name}'s results are kept as they were`);
+        return undefined;
+      }
       const cpus = os.cpus();
       const result: BenchResult = {
         bench: name,
@@ -132,7 +140,7 @@ export function startResults(name: string): { write(): string | undefined } {
         },
         load: { start: started.load, end: loadAverage() },
         settings: settings(),
-        figures: parseFigures(lines),
+        figures,
       };
       const dir = where ? path.resolve(where) : RESULTS_DIR;
       mkdirSync(dir, { recursive: true });
