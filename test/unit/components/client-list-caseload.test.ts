@@ -3,7 +3,8 @@
 // assigned worker by name; "Assigned to" (anyone, me, a worker of the organisation) goes into the
 // list's query as the `assignedTo` filter, the same query online (the server's list) and offline
 // (the store's); the roles that assign tick clients and open "Assign to…", which is off offline
-// and says why; the others have no selection.
+// and says why; the others have no selection. Offline, a field worker's list says how many of the
+// organisation's clients are not on the device, "more than" past the server's count bound.
 import { createElement } from 'react';
 import { act } from 'react';
 import { MemoryRouter } from 'react-router';
@@ -39,6 +40,11 @@ const ROWS = vi.hoisted(() => [
     syncState: 'synced',
   },
 ]);
+const caseload = vi.hoisted(() => ({ status: null as unknown }));
+vi.mock('../../../src/features/offline', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  useCaseloadStatus: () => caseload.status,
+}));
 vi.mock('../../../src/lib/db/hooks', () => ({
   useOpeningDataLayer: () => ({
     listPages: (_entity: unknown, query: ListQuery) => {
@@ -87,6 +93,7 @@ describe('the client list and the caseload', () => {
   beforeEach(() => {
     localStorage.clear();
     queries.length = 0;
+    caseload.status = null;
     // A phone: the light list draws the rows (the data grid does not in jsdom).
     width.narrow = true;
     window.matchMedia = mediaQueryList;
@@ -154,6 +161,24 @@ describe('the client list and the caseload', () => {
     expect(document.querySelector<HTMLButtonElement>('[data-testid="select-page"]')?.disabled).toBe(true);
     expect(document.querySelector('[data-testid="assign-offline"]')?.textContent).toBe(
       'Assigning needs a connection to the server: switch to online mode when you have a network.',
+    );
+  });
+  it('says offline how many of the organisation\'s clients are not on the device, and "more than" past the count\'s bound', async () => {
+    signIn(3);
+    localStorage.setItem('mode', 'offline');
+    const figures = { clients: 2, candidates: 2, overflow: 0, bound: 3000, pinned: 0, assigned: 2, territory: 0, rows: 4, megabytes: 0.01 };
+    const at = '2026-12-06T10:00:00.000Z';
+    const notice = () => document.querySelector('[data-testid="caseload-outside"]')?.textContent;
+    caseload.status = { caseload: true, figures: { ...figures, outside: 12, outsideIsLowerBound: false }, at };
+    shown = await show();
+    expect(notice()).toMatch(
+      /^12 of your organisation's clients are not on this device \(counted at the last sync, .+\)\. Online, the search finds them\.$/,
+    );
+    await shown.unmount();
+    caseload.status = { caseload: true, figures: { ...figures, outside: 13000, outsideIsLowerBound: true }, at };
+    shown = await show();
+    expect(notice()).toMatch(
+      /^More than 13,000 of your organisation's clients are not on this device \(counted at the last sync, .+\)\. Online, the search finds them\.$/,
     );
   });
 });
