@@ -268,6 +268,21 @@ describe.each(backends)('the caseload on %s', (backend) => {
     expect(apply(held.s, back).has(client)).toBe(true);
   });
 
+  it('removes a client the worker registered and lost before their next pull from their device, records too', async () => {
+    const before = { p: await pull('w1', 'tbl_profiles'), s: await pull('w1', 'tbl_skills') };
+    const held = { p: live(before.p), s: live(before.s) };
+    // Registered on the worker's device (which holds it from then on) and uploaded; an office
+    // worker gives the client to a colleague before the worker's device pulls again.
+    const client = await newClient('w1', 'ADC');
+    held.p.add(client);
+    held.s.add(client);
+    ok(200)(await as('a5', 'POST', '/profile/assign', { clients: [client], to: id.w2 }));
+    apply(held.p, await pull('w1', 'tbl_profiles', before.p.checkpoint));
+    apply(held.s, await pull('w1', 'tbl_skills', before.s.checkpoint));
+    expect([held.p.has(client), held.s.has(client)]).toEqual([false, false]);
+    expect(live(await pull('w2', 'tbl_profiles')).has(client)).toBe(true);
+  });
+
   it('keeps the nearest clients within the bound (pinned, assigned, then territory) and reports the rest', async () => {
     await t.server.db.query(`UPDATE "tbl_profiles" SET "assignedTo" = NULL WHERE "assignedTo" = $1`, [id.w3]);
     await t.server.db.query(`UPDATE "tbl_profiles" SET "territory" = $1 WHERE "territory" = $2`, [T3, T2]);

@@ -180,6 +180,23 @@ function keptSql(of: CaseloadOf, bound: number, params: unknown[]): string {
   return `SELECT k."id", k."rank" FROM (${candidates}) k ORDER BY k."rank", k."id" DESC LIMIT $${params.length}`;
 }
 
+/**
+ * A client a field worker registers is in their caseload from its creation (assigned to them by
+ * default): a member at once, in the creation's transaction, from its time. Whatever moves it
+ * out before their next pull (an assignment to a colleague, a move, an erasure, the bound) then
+ * leaves a departure for their devices, which hold it since they wrote it; without the member,
+ * the next reconciliation saw it neither enter nor leave, and it stayed on the device.
+ */
+export async function joinCreatorsCaseload(tx: Queryable, actor: Actor & { userId: string }, clientId: string): Promise<void> {
+  if (!hasCaseload(actor)) return;
+  await tx.query(
+    `INSERT INTO ${ident(MEMBERS_TABLE)} ("userId", "prof_Id", "since", "rank")
+     SELECT $1, p.${KEY}, p."updatedAt", ${RANKS.assigned} FROM ${P} p WHERE p.${KEY} = $2
+     ON CONFLICT ("userId", "prof_Id") DO NOTHING`,
+    [actor.userId, clientId],
+  );
+}
+
 /** Brings the members and departures of `user`'s caseload up to date (see the top of this
  * file), in one transaction serialised per user; true when anything moved. */
 export async function reconcileCaseload(db: Db, user: { userId: string; location: number }, bound: number): Promise<boolean> {

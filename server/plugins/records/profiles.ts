@@ -8,6 +8,7 @@ import type { Db, Queryable, Row } from '../../db/index';
 import { HttpError } from '../../lib/errors';
 import { deleteImages, putImage } from '../../lib/images';
 import { getRowOr404, reading, updateRow, upsertRow, writing } from '../../lib/records';
+import { joinCreatorsCaseload } from '../../lib/records/caseload';
 import { findDuplicates } from './duplicates';
 import { DOCUMENT_TYPES, readMultipart, type UploadedFile } from '../../lib/uploads';
 import type { RecordInput } from './body';
@@ -35,6 +36,9 @@ export const profileHooks: EntityHooks = {
       values.prof_Id,
     ]);
     if (taken.length) throw new HttpError(409, 'profile.regNoTaken');
+  },
+  async afterCreate(row, request: FastifyRequest, tx) {
+    await joinCreatorsCaseload(tx, request.user, String(row.prof_Id));
   },
 };
 

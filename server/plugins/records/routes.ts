@@ -31,6 +31,8 @@ export interface EntityHooks {
   beforeCreate?(values: Values, request: FastifyRequest, tx: Queryable): Promise<void> | void;
   /** Before an update is stored, with the current row. */
   beforeUpdate?(values: Values, current: Row, request: FastifyRequest, tx: Queryable): Promise<void> | void;
+  /** After a new record is stored, in the same transaction, with the stored row. */
+  afterCreate?(row: Row, request: FastifyRequest, tx: Queryable): Promise<void>;
   /** After a soft delete, in the same transaction (e.g. the services of a deleted provider). */
   afterDelete?(key: string, request: FastifyRequest, tx: Queryable, reason: string): Promise<void>;
 }
@@ -103,6 +105,7 @@ export function entityWriter(db: WriterStore, entity: EntityShape, hooks: Entity
     return db.transaction(async (tx) => {
       await hooks.beforeCreate?.(values, request, tx);
       const stored = await insertRow(tx, entity, values, request.user.userId, writing(request.user));
+      await hooks.afterCreate?.(stored, request, tx);
       const owner = { table: entity.table, id: String(values[entity.keyFields[0]]) };
       for (const image of images) await putImage(tx, owner, image.slot, image.file, request.user.userId, image.name);
       return stored;
