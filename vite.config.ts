@@ -59,7 +59,7 @@ export default defineConfig({
   ],
   // RxDB's leader election cleans up on `unload` (the `unload` package), a deprecated event that
   // keeps pages out of the back/forward cache: the same API on `pagehide` (issue 27).
-  resolve: { alias: [{ find: /^unload$/, replacement: fileURLToPath(new URL('./src/lib/unloadOnPagehide.ts', import.meta.url)) }] },
+  resolve: { alias: [{ find: /^unload$/, replacement: fileURLToPath(new URL('./src/lib/util/unloadOnPagehide.ts', import.meta.url)) }] },
   server: { proxy: { '/api': { target: apiTarget, changeOrigin: false } } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 4096 },
 });

@@ -82,7 +82,7 @@ const VIEWPORT = { width: 412, height: 915 };
 /** Every bench user's password (firstSignIn types it). */
 export const PASSWORD = 'phone-first-signin-1';
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
-/** The tables a device mirrors (src/lib/db/replication.ts REPLICATED_ENTITIES). */
+/** The tables a device mirrors (src/lib/sync/replication.ts REPLICATED_ENTITIES). */
 export const MIRRORED: readonly EntityShape[] = (entities as readonly EntityShape[]).filter((e) => e.offline && e.server);
 /** RxDB's collection (and IndexedDB database suffix) of a table: no '-' allowed. */
 const collectionName = (e: EntityShape) => e.table.replace(/-/g, '_');

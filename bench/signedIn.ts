@@ -48,7 +48,7 @@ export async function passLockScreen(page: Page, password: string, shown: Locato
 
 /**
  * The client documents (tbl_profiles) as IndexedDB holds them in the page's origin, read raw
- * (under RxDB): how many carry the sealed field (ADR-0020, src/lib/db/sealedStorage.ts) and how
+ * (under RxDB): how many carry the sealed field (ADR-0020, src/lib/store/sealedStorage.ts) and how
  * many a last name in clear. Checks that a bench of the new build writes and reads sealed
  * clients (the base build: all in clear).
  */

@@ -70,7 +70,7 @@ const IMAGE_MARK = '@image@';
 
 type Doc = Record<string, unknown>;
 
-/** An `icrs-pending` export (src/lib/upload/transfer.ts) of ceil(records / 12) units. */
+/** An `icrs-pending` export (src/lib/sync/upload/transfer.ts) of ceil(records / 12) units. */
 function pendingExport(records: number): { json: string; records: number; images: number } {
   const tables: Record<string, Doc[]> = {};
   const files: Doc[] = [];

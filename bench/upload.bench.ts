@@ -27,8 +27,8 @@ import {
   social,
   vocational,
 } from '../schemas/index';
-import { uploadAll, type UploadOptions } from '../src/lib/upload';
-import { collectionOf, type IcrsDatabase } from '../src/lib/db/database';
+import { uploadAll, type UploadOptions } from '../src/lib/sync/upload';
+import { collectionOf, type IcrsDatabase } from '../src/lib/store/database';
 import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { openTestDb } from '../test/helpers/rxdb';
 import { startTestServer } from '../test/helpers/server';

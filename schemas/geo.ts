@@ -1,5 +1,5 @@
 // The dashboard map's answer (GET /api/stats/geo, ADR-0031): one shape for the server that
-// makes it (server/plugins/stats/markers.ts) and the app that draws it (src/lib/geoStats.ts).
+// makes it (server/plugins/stats/markers.ts) and the app that draws it (src/lib/http/geoStats.ts).
 
 /** A marker's group: 0 an open job, 1-4 a provider's sp_type. */
 export const JOB_GROUP = 0;

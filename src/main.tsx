@@ -1,9 +1,8 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, startModules } from './app/App';
-import { leaveNoTransaction } from './lib/db/leaveNoTransaction';
-import { buildIntl, loadMessages, setAppIntl, type Messages } from './lib/i18n';
-import { getLang } from './lib/session';
+import { leaveNoTransaction } from './lib/store';
+import { buildIntl, getLang, loadMessages, type Messages, setAppIntl } from './lib/session';
 
 /** How long the first render waits for the first screen's modules at most (a slow network):
  * then it draws what it has, and the rest as it comes. */

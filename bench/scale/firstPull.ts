@@ -9,7 +9,7 @@ import { business, profile, profileImage, security, skills, social, type EntityS
 
 /** The client tables a device of an organisation mirrors (the client and its sub-records). */
 export const CLIENT_TABLES: readonly EntityShape[] = [profile, skills, social, security, business, profileImage];
-/** The app's pull page (src/lib/db/replication/tablePull.ts DEFAULT_BATCH). */
+/** The app's pull page (src/lib/sync/replication/tablePull.ts DEFAULT_BATCH). */
 export const PULL_PAGE = 200;
 
 export interface NationalData {

@@ -2,17 +2,15 @@
 // within 500 ms of navigation): at the page's start (a page load of the list's address), and at
 // each in-app navigation, before the router renders. Without it the request left only once the
 // screen, its grid and the data grid's code were rendered and committed (0.5-1 s on this
-// machine). The grid takes the answer through the data layer (src/lib/datalayer/prefetch.ts).
+// machine). The grid takes the answer through the data layer (src/lib/data/prefetch.ts).
 // Part of the entry, with only small imports (no store, no grid): loaded as its own chunk it
 // changed how the build split the shared code, and the offline start got 25 % slower.
 import type { createBrowserRouter } from 'react-router';
 import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery';
 import { preloadListView } from '../components/entity/gridViewModule';
-import { api } from '../lib/api';
-import { prefetchPage } from '../lib/datalayer/prefetch';
-import { appIsOnline } from '../lib/db/online';
-import { can, type Permission } from '../lib/permissions';
-import { getUser } from '../lib/session';
+import { api } from '../lib/http';
+import { prefetchPage } from '../lib/data/start';
+import { appIsOnline, can, getUser, type Permission } from '../lib/session';
 import { AREAS, screenPath } from './areas';
 
 interface ListRoute {

@@ -10,8 +10,8 @@ import { PasswordChangeGate } from '../features/users/PasswordChangeGate';
 import { usePreferences } from '../components';
 import type { Area } from '../components/area';
 import { userPaths } from '../features/users/paths';
-import type { Permission } from '../lib/permissions';
-import { preloadable } from '../lib/preloadable';
+import type { Permission } from '../lib/session';
+import { preloadable } from '../lib/ui';
 import { AREAS, MENU_ITEMS, screenPath } from './areas';
 
 // Route-level code splitting (ADR-0035): the login screen and the shell load first; every
@@ -25,7 +25,7 @@ interface LazyRouteHandle {
 }
 
 /** A route element made from a module loaded on the first visit (a bar shows while it loads);
- * drawn at once when its module is in already (src/lib/preloadable.ts). */
+ * drawn at once when its module is in already (src/lib/ui/preloadable.ts). */
 function lazyElement(load: () => Promise<ReactNode>): Pick<RouteObject, 'element' | 'handle'> {
   const screen = preloadable(async () => {
     const element = await load();

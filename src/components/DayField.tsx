@@ -7,8 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { IconButton, InputAdornment, TextField, type SxProps, type Theme } from '@mui/material';
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonthOutlined';
 import { useIntl } from 'react-intl';
-import { dayPattern, dayText, parseDay, withSlashes } from '../lib/dayText';
-import { formatDate } from '../lib/format';
+import { dayPattern, dayText, formatDate, parseDay, withSlashes } from '../lib/ui';
 
 export interface DayFieldProps {
   id?: string;

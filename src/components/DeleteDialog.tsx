@@ -13,7 +13,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { isAxiosError } from 'axios';
-import { errorMessage } from '../lib/api';
+import { errorMessage } from '../lib/http';
 
 interface DeleteDialogProps {
   open: boolean;

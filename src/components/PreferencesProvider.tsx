@@ -2,7 +2,7 @@
 // the shell and the screens. Theme and mode change in place; a language change reloads (product.md §4).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CssBaseline, ThemeProvider } from '@mui/material';
-import { barColour, createAppTheme } from '../lib/theme';
+import { barColour, createAppTheme } from '../lib/ui';
 import {
   getLang,
   getMode,

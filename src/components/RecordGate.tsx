@@ -6,9 +6,8 @@ import { Alert, Box, Button } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../schemas/define';
 import { FullPageSpinner } from './FullPageSpinner';
-import { messageOf } from './entity/errors';
-import type { Doc } from '../lib/datalayer/types';
-import type { RecordState } from '../lib/db/useRecord';
+import { messageOf } from '../lib/http';
+import type { Doc, RecordState } from '../lib/data';
 
 interface RecordGateProps<E extends EntityShape> {
   record: RecordState<E>;

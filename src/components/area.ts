@@ -5,8 +5,7 @@
 // Recipe: docs/recipes/new-entity.md.
 import type { ReactNode } from 'react';
 import type SvgIcon from '@mui/material/SvgIcon';
-import type { Permission } from '../lib/permissions';
-import type { Lang, SessionUser } from '../lib/session';
+import type { Lang, Permission, SessionUser } from '../lib/session';
 import type { ListScreen } from './entity/firstQuery';
 
 /** The sidebar's groups, in their order (product.md §2 "Shell"); their headers and keys are the

@@ -118,7 +118,7 @@ afterAll(async () => {
 });
 
 /** The live documents of each client collection, read raw from IndexedDB: their clients' keys
- * (in clear in the sealed store, src/lib/db/sealedStorage.ts), and how many are pending. Every
+ * (in clear in the sealed store, src/lib/store/sealedStorage.ts), and how many are pending. Every
  * live document of client data must hold a sealed field: nothing of a client in clear. */
 function rawClientData(page: Page): Promise<Record<string, { clients: string[]; pending: string[]; unsealed: number }>> {
   return page.evaluate(async (tables) => {

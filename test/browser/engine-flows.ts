@@ -8,7 +8,7 @@
 // IndexedDB refusing Blobs (Safari's private browsing), each run checking that every record is
 // on the server once; the counts are printed. Default: 1 run each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAVE_BOUND_MS } from '../../src/lib/db/bounds';
+import { SAVE_BOUND_MS } from '../../src/lib/store/bounds';
 import { storedValuesInPage } from '../helpers/browser';
 import { launchEngine, until, type Engine, type EngineName, type EnginePage } from '../helpers/engines';
 import { traceInPage, traceReportInPage } from '../helpers/engines/trace';
@@ -139,7 +139,7 @@ function blobsRefused(page: EnginePage): Promise<boolean> {
  * Page-side: a write that is still going when the page is left (as a pull's page or a save can
  * be), on a database of the test's own. WebKit keeps a page it caches (back/forward) frozen with
  * such a transaction, and the next page's transactions on its stores waited for good; the app
- * aborts them when the page is hidden into the cache (src/lib/db/leaveNoTransaction.ts).
+ * aborts them when the page is hidden into the cache (src/lib/store/leaveNoTransaction.ts).
  */
 function leaveAWriteGoing(): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -42,7 +42,7 @@ function buildNext(): void {
   const text = readFileSync(providers, 'utf8');
   if (!text.includes(declaration)) throw new Error('providers declaration moved: update the test');
   writeFileSync(providers, text.replace(declaration, `${declaration}  rxVersion: ${PROVIDER_VERSION + 1},\n`));
-  const migrations = path.join(src, 'src/lib/db/migrations.ts');
+  const migrations = path.join(src, 'src/lib/store/migrations.ts');
   const steps = 'export const MIGRATION_STEPS: MigrationSteps = {};';
   const migrationText = readFileSync(migrations, 'utf8');
   if (!migrationText.includes(steps)) throw new Error('migration steps moved: update the test');

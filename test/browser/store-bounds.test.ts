@@ -9,7 +9,7 @@
 // mode) is stood in for by a put that throws WebKit's error for any value holding a Blob.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { SAVE_BOUND_MS, STORE_WRITE_BOUND_MS } from '../../src/lib/db/bounds';
+import { SAVE_BOUND_MS, STORE_WRITE_BOUND_MS } from '../../src/lib/store/bounds';
 import { launchBrowser, newDebugPage, signIn, storeReady, typedDay, type TestPage } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 

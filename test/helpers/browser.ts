@@ -225,7 +225,7 @@ export async function storedValuesInPage(): Promise<string[]> {
   }
 }
 
-/** A day 'YYYY-MM-DD' as staff type it in the app's date field: '10/05/2031' (src/lib/dayText.ts). */
+/** A day 'YYYY-MM-DD' as staff type it in the app's date field: '10/05/2031' (src/lib/ui/dayText.ts). */
 export function typedDay(iso: string): string {
   const [year, month, day] = iso.split('-');
   return `${day}/${month}/${year}`;

@@ -1,7 +1,7 @@
 // A minimal EventSource over fetch (Node 20 has none) for the pull replication's change stream:
 // `event:`/`data:` blocks, 'open' and 'error', and, like the browser's, it reconnects by itself
 // after the connection ends or fails (`reconnectMs`), saying 'error' then 'open' again.
-import type { EventSourceLike } from '../../src/lib/db/replication';
+import type { EventSourceLike } from '../../src/lib/sync/replication';
 
 export interface FetchEventSourceOptions {
   /** Wait before reconnecting; null: no reconnection (the stream ends with its first error). */

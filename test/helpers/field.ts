@@ -2,8 +2,8 @@
 // axios client set up as the app's (JSON by default, English answers): the starting point of the
 // data-layer and upload tests.
 import axios, { type AxiosInstance } from 'axios';
-import type { LookupLists } from '../../src/lib/datalayer';
-import type { SessionUser } from '../../src/lib/session';
+import type { LookupLists } from '../../src/lib/data';
+import type { SessionUser } from '../../src/lib/session/session';
 import { ensureOrganisations } from './records';
 import { startTestServer, type TestServer } from './server';
 

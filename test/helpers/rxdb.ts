@@ -2,8 +2,8 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { RxStorage } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { createIcrsDb, type IcrsDatabase, type IcrsDbOptions } from '../../src/lib/db/database';
-import { isVaultOpen, openWithKey } from '../../src/lib/vault/vault';
+import { createIcrsDb, type IcrsDatabase, type IcrsDbOptions } from '../../src/lib/store/database';
+import { isVaultOpen, openWithKey, vaultSealer } from '../../src/lib/vault/vault';
 
 export function fakeIndexedDbStorage(): RxStorage<unknown, unknown> {
   return getRxStorageDexie({ indexedDB, IDBKeyRange }) as RxStorage<unknown, unknown>;
@@ -19,7 +19,7 @@ export async function openTestVault(userId = 'test-user'): Promise<void> {
 
 let counter = 0;
 /** A fresh store with a name of its own; close it in afterEach/afterAll (RxDB allows 13 open collections). */
-export async function openTestDb(options: IcrsDbOptions = {}): Promise<IcrsDatabase> {
+export async function openTestDb(options: Partial<IcrsDbOptions> = {}): Promise<IcrsDatabase> {
   await openTestVault();
-  return createIcrsDb({ storage: fakeIndexedDbStorage(), name: `icrs_test_${process.pid}_${++counter}`, ...options });
+  return createIcrsDb({ storage: fakeIndexedDbStorage(), name: `icrs_test_${process.pid}_${++counter}`, sealer: vaultSealer, ...options });
 }

@@ -4,7 +4,7 @@ import type { EntityShape } from '../../schemas/define';
 import { docFromRow } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { job, offlineCollections, service, serviceProvider } from '../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
 import { openTestDb } from '../helpers/rxdb';
 
 describe('icrs_db', () => {

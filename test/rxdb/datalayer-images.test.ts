@@ -4,9 +4,9 @@
 import type { AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { file, service, serviceProvider } from '../../schemas/index';
-import { createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/datalayer';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import type { SessionUser } from '../../src/lib/session';
+import { createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/data';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
+import type { SessionUser } from '../../src/lib/session/session';
 import { startFieldSetup } from '../helpers/field';
 import { PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';

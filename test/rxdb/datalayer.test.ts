@@ -8,19 +8,12 @@ import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
 import { isRegistrationNumber, registrationNumber, SUPER_ADMIN_CANNOT_CREATE, uuidv7, uuidv7Time } from '../../schemas/ids';
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
-import { countPending, uploadAll } from '../../src/lib/upload';
-import { prefetchPage } from '../../src/lib/datalayer/prefetch';
-import { emitServerChange } from '../../src/lib/events';
-import {
-  ConflictError,
-  createDataLayer,
-  type CreateResult,
-  type DataLayer,
-  type ListResult,
-  type LookupLists,
-} from '../../src/lib/datalayer';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import type { SessionUser } from '../../src/lib/session';
+import { countPending, uploadAll } from '../../src/lib/sync/upload';
+import { prefetchPage } from '../../src/lib/data/prefetch';
+import { emitServerChange } from '../../src/lib/util/events';
+import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type ListResult, type LookupLists } from '../../src/lib/data';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
+import type { SessionUser } from '../../src/lib/session/session';
 import { FIELD_PASSWORD as PASSWORD, startFieldSetup } from '../helpers/field';
 import { PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
@@ -497,7 +490,7 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
   let asked: ReturnType<typeof vi.spyOn>;
 
   beforeEach(() => {
-    vi.stubGlobal('window', new EventTarget()); // the change stream's events (src/lib/events.ts)
+    vi.stubGlobal('window', new EventTarget()); // the change stream's events (src/lib/util/events.ts)
     asked = vi.spyOn(http, 'post');
   });
   afterEach(() => {

@@ -1,12 +1,12 @@
 // A page kept in the back/forward cache leaves no IndexedDB transaction open
-// (src/lib/db/leaveNoTransaction.ts; docs/adr/0046-store-never-waits-forever.md "The device's store never waits forever"):
+// (src/lib/store/leaveNoTransaction.ts; docs/adr/0046-store-never-waits-forever.md "The device's store never waits forever"):
 // WebKit freezes such a page with its transactions, and the next page's writes on the same
 // stores waited behind them for good. Over fake-indexeddb: a transaction kept busy (a write
 // chain, as a pull's pages or a save in progress) is aborted by a persisted `pagehide`, and
 // another connection's read on its store then answers.
 import { IDBDatabase as FakeIDBDatabase, IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { leaveNoTransaction } from '../../src/lib/db/leaveNoTransaction';
+import { leaveNoTransaction } from '../../src/lib/store/leaveNoTransaction';
 
 function openProbe(factory: IDBFactory): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {

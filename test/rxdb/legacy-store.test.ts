@@ -1,14 +1,14 @@
 // The store of versions before the sealed store (ADR-0020; one `icrs_db` for all users, in clear): its pending
 // records go to the user who collected them, sealed in their own store, at that user's sign-in;
-// another user takes nothing; the old store is then removed (src/lib/db/legacyStore.ts).
+// another user takes nothing; the old store is then removed (src/lib/store/legacyStore.ts).
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { uuidv7 } from '../../schemas/ids';
 import { profile } from '../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { adoptLegacyStore } from '../../src/lib/db/legacyStore';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
+import { adoptLegacyStore } from '../../src/lib/store/legacyStore';
 import { openTestDb } from '../helpers/rxdb';
 
 const LEGACY = 'rxdb-dexie-icrs_db--0--tbl_profiles';

@@ -1,4 +1,4 @@
-// Removed images leave no bytes behind (src/lib/db/lightDeletes.ts): the tombstone of a removed
+// Removed images leave no bytes behind (src/lib/store/lightDeletes.ts): the tombstone of a removed
 // image has no `data`, and what this store tells the other tabs (RxDB's BroadcastChannel, the
 // same channel and message format as RxDB's own multi-instance support) is whole for inserts and
 // updates and carries no bytes for removals. Messages from another tab still reach this store.
@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { file, job } from '../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { heavyFields } from '../../src/lib/db/lightDeletes';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
+import { heavyFields } from '../../src/lib/store/lightDeletes';
 import { openTestDb } from '../helpers/rxdb';
 
 type Message = {

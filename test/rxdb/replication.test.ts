@@ -5,17 +5,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { docFromRow } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { profile, profileImage, service, serviceProvider } from '../../schemas/index';
-import { createDataLayer, type LookupLists } from '../../src/lib/datalayer';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
+import { createDataLayer, type LookupLists } from '../../src/lib/data';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
 import {
   REPLICATED_ENTITIES,
   startReplication,
   type EventSourceFactory,
   type EventSourceLike,
   type Replication,
-} from '../../src/lib/db/replication';
-import { writeSynced } from '../../src/lib/datalayer/docs';
-import { discardPending, resetDatabase } from '../../src/lib/upload';
+} from '../../src/lib/sync/replication';
+import { writeSynced } from '../../src/lib/data/docs';
+import { discardPending, resetDatabase } from '../../src/lib/sync/upload';
 import { controlledEventSource } from '../helpers/event-source';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';

@@ -1,4 +1,4 @@
-// Client data sealed at rest (ADR-0020, src/lib/db/sealedStorage.ts): what IndexedDB holds of a
+// Client data sealed at rest (ADR-0020, src/lib/store/sealedStorage.ts): what IndexedDB holds of a
 // client is its key, its parent's key, its sync state and sort key, and one AES-GCM `sealed`
 // field; the lists' search, filters, sorts and counts still answer from it; another key, or none,
 // reads nothing. The real Dexie storage over fake-indexeddb.
@@ -9,10 +9,10 @@ import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { uuidv7 } from '../../schemas/ids';
 import { profile, profileImage, serviceProvider, skills } from '../../schemas/index';
-import { mangoOf, selectorOf, countOf } from '../../src/lib/datalayer/query';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { warmOpened } from '../../src/lib/db/warmCache';
-import { lockVault, openWithKey, VaultLockedError } from '../../src/lib/vault/vault';
+import { mangoOf, selectorOf, countOf } from '../../src/lib/data/query';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
+import { warmOpened } from '../../src/lib/store/warmCache';
+import { lockVault, openWithKey, vaultSealer, VaultLockedError } from '../../src/lib/vault/vault';
 import { openTestDb, openTestVault } from '../helpers/rxdb';
 
 void IDBKeyRange;
@@ -246,9 +246,9 @@ describe('sealed client collections', () => {
     await db.close();
 
     lockVault();
-    const { createIcrsDb } = await import('../../src/lib/db/database');
+    const { createIcrsDb } = await import('../../src/lib/store/database');
     const { fakeIndexedDbStorage } = await import('../helpers/rxdb');
-    db = await createIcrsDb({ storage: fakeIndexedDbStorage(), name });
+    db = await createIcrsDb({ storage: fakeIndexedDbStorage(), name, sealer: vaultSealer });
     await expect(collectionOf(db, profile).findOne(amina.prof_Id).exec()).rejects.toBeInstanceOf(VaultLockedError);
   });
 });

@@ -1,5 +1,5 @@
 // The device's store never waits forever (docs/adr/0046-store-never-waits-forever.md "The device's store never waits
-// forever", src/lib/db/bounds.ts): a write, a read or an opening that IndexedDB never answers
+// forever", src/lib/store/bounds.ts): a write, a read or an opening that IndexedDB never answers
 // fails within its bound with the store's timeout error, nothing written before is lost, and a
 // change event whose opening never settles holds no later write. The real Dexie storage over
 // fake-indexeddb, under a wrapper that makes its calls hang on demand (fake-indexeddb, like
@@ -11,10 +11,11 @@ import { newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { uuidv7 } from '../../schemas/ids';
 import { profile } from '../../schemas/index';
-import { isStoreTimeout, STORE_OPEN_BOUND_MS, STORE_READ_BOUND_MS, StoreTimeoutError } from '../../src/lib/db/bounds';
-import { collectionName, storeNameFor } from '../../src/lib/db/collections';
-import { removeMirror } from '../../src/lib/db/deviceData';
-import { collectionOf, createIcrsDb, type IcrsDatabase } from '../../src/lib/db/database';
+import { isStoreTimeout, STORE_OPEN_BOUND_MS, STORE_READ_BOUND_MS, StoreTimeoutError } from '../../src/lib/store/bounds';
+import { collectionName, storeNameFor } from '../../src/lib/store/collections';
+import { removeMirror } from '../../src/lib/store/deviceData';
+import { collectionOf, createIcrsDb, type IcrsDatabase } from '../../src/lib/store/database';
+import { vaultSealer } from '../../src/lib/vault/vault';
 import { fakeIndexedDbStorage, openTestVault } from '../helpers/rxdb';
 
 type AnyInstance = RxStorageInstance<Record<string, unknown>, unknown, unknown, unknown>;
@@ -54,7 +55,7 @@ const opened: IcrsDatabase[] = [];
 
 async function openStore(storage: RxStorage<unknown, unknown>, name = `icrs_bounds_${process.pid}_${++counter}`) {
   await openTestVault();
-  const db = await createIcrsDb({ storage, name, bounds: BOUNDS });
+  const db = await createIcrsDb({ storage, name, bounds: BOUNDS, sealer: vaultSealer });
   opened.push(db);
   return { db, name };
 }

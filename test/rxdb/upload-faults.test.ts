@@ -25,8 +25,8 @@ import {
   social,
   vocational,
 } from '../../schemas/index';
-import { countPending, uploadAll, type UploadDeps, type UploadOptions } from '../../src/lib/upload';
-import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
+import { countPending, uploadAll, type UploadDeps, type UploadOptions } from '../../src/lib/sync/upload';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/store/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';

@@ -1,4 +1,4 @@
-// The upload plan's keys (pendingKeys, src/lib/upload/store.ts): read from the Dexie index alone,
+// The upload plan's keys (pendingKeys, src/lib/sync/upload/store.ts): read from the Dexie index alone,
 // in the same order as the query of the pending documents (oldest first), whatever else the
 // collection holds: server copies, removed documents, conflicts, records made at the same time.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,8 +6,8 @@ import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { file, job, profileImage } from '../../schemas/index';
 import type { EntityShape } from '../../schemas/define';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/db/database';
-import { collection, keysFromIndex, pendingKeys } from '../../src/lib/upload/store';
+import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
+import { collection, keysFromIndex, pendingKeys } from '../../src/lib/sync/upload/store';
 import { openTestDb } from '../helpers/rxdb';
 
 let db: IcrsDatabase | undefined;

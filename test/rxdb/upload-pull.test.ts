@@ -38,10 +38,10 @@ import {
   social,
   vocational,
 } from '../../schemas/index';
-import { createDataLayer } from '../../src/lib/datalayer';
-import { countPending, uploadAll, type UploadDeps } from '../../src/lib/upload';
-import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
-import { startReplication, type Replication } from '../../src/lib/db/replication';
+import { createDataLayer } from '../../src/lib/data';
+import { countPending, uploadAll, type UploadDeps } from '../../src/lib/sync/upload';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/store/database';
+import { startReplication, type Replication } from '../../src/lib/sync/replication';
 import { backends, createScratchDatabase, type Backend, type ScratchDatabase } from '../helpers/db';
 import { fetchEventSource } from '../helpers/event-source';
 import { seededRandom, startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';

@@ -24,7 +24,7 @@ import {
   uploadOrder,
   vocational,
 } from '../../schemas/index';
-import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/db/database';
+import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/store/database';
 import {
   countPending,
   discardPending,
@@ -39,7 +39,7 @@ import {
   retry,
   uploadAll,
   type UploadDeps,
-} from '../../src/lib/upload';
+} from '../../src/lib/sync/upload';
 import { ensureOrganisations, PNG_1PX } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
 import { startTestServer, type TestServer } from '../helpers/server';

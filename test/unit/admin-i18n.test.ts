@@ -3,7 +3,7 @@
 // the same in both languages.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { flatten, type Catalog } from '../../src/lib/i18n';
+import { flatten, type Catalog } from '../../src/lib/session/i18n';
 import { ROLES } from '../../schemas/roles';
 import { LOOKUP_KEYS } from '../../schemas/define';
 

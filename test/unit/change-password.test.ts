@@ -4,8 +4,8 @@
 import type { AxiosAdapter } from 'axios';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changePassword } from '../../src/features/auth';
-import { api } from '../../src/lib/api';
-import { getToken, getUser, saveSession } from '../../src/lib/session';
+import { api } from '../../src/lib/http/api';
+import { getToken, getUser, saveSession } from '../../src/lib/session/session';
 
 const original = api.defaults.adapter;
 afterEach(() => {

@@ -2,7 +2,7 @@
 // (a 503 while the server's database is away, a used ticket); the app must open a new one,
 // with a new ticket (ADR-0002), and then pull everything, or live lists stop for good.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { changeStream, type EventSourceLike } from '../../src/lib/db/replication';
+import { changeStream, type EventSourceLike } from '../../src/lib/sync/replication';
 
 type Listener = (event: { data?: unknown }) => void;
 

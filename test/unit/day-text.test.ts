@@ -1,6 +1,6 @@
-// The app's date field reads and writes days in the interface's order (src/lib/dayText.ts).
+// The app's date field reads and writes days in the interface's order (src/lib/ui/dayText.ts).
 import { describe, expect, it } from 'vitest';
-import { dayPattern, dayText, isDay, parseDay, withSlashes } from '../../src/lib/dayText';
+import { dayPattern, dayText, isDay, parseDay, withSlashes } from '../../src/lib/ui/dayText';
 
 describe('typed days', () => {
   it('reads day, month, year with any usual separator, and a pasted ISO day', () => {

@@ -5,8 +5,8 @@
 // (docs/security.md "Shared and lost devices").
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../src/lib/api';
-import { getToken, getUser, saveSession, setToken } from '../../src/lib/session';
+import { api } from '../../src/lib/http/api';
+import { getToken, getUser, saveSession, setToken } from '../../src/lib/session/session';
 
 const original = api.defaults.adapter;
 afterEach(() => {

@@ -38,7 +38,7 @@ const MESSAGE_TEXT_CHECKS = [
 /** Texts with no code to read instead, each for its reason. */
 const ALLOWED: Record<string, string> = {
   // The browser's storage errors: some engines name a full quota only in the text.
-  'src/lib/quota.ts': 'QUOTA_TEXT',
+  'src/lib/ui/quota.ts': 'QUOTA_TEXT',
   // The database drivers' connection errors (pg, PGlite), not the server's answers.
   'server/db/index.ts': 'UNAVAILABLE_MESSAGES',
   // The age library tells a wrong key only in its text (a backup read with another key).

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createIntl, createIntlCache } from '@formatjs/intl';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { flatten, type Catalog, type Messages } from '../../src/lib/i18n';
+import { flatten, type Catalog, type Messages } from '../../src/lib/session/i18n';
 import { validationErrors } from '../../server/lib/errors';
 import { translate, type Lang, type MessageKey } from '../../server/lib/messages';
 

@@ -1,7 +1,7 @@
 // Both catalogs must hold the same keys, so no screen shows a raw id in one language.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { flatten, missingKeys, type Catalog } from '../../src/lib/i18n';
+import { flatten, missingKeys, type Catalog } from '../../src/lib/session/i18n';
 import { ROLES } from '../../schemas/roles';
 
 const load = (lang: string) => flatten(JSON.parse(readFileSync(`public/assets/i18n/${lang}.json`, 'utf8')) as Catalog);

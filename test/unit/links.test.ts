@@ -6,7 +6,7 @@ import { can, canOpen, PERMISSIONS, ROLES, routePermission } from '../../schemas
 import { tilesFor } from '../../src/features/home/tiles';
 import { MENU_ITEMS } from '../../src/app/areas';
 import { menuFor } from '../../src/features/shell/menu';
-import type { SessionUser } from '../../src/lib/session';
+import type { SessionUser } from '../../src/lib/session/session';
 
 const user = (role: number, location = 1): SessionUser => ({ userId: `u${role}`, userName: `user${role}`, role, location, fullName: null });
 

@@ -1,7 +1,7 @@
-// Sharing the main thread (ADR-0035, src/lib/mainThread.ts): pieces in order, and the yield
+// Sharing the main thread (ADR-0035, src/lib/util/mainThread.ts): pieces in order, and the yield
 // really gives other queued tasks their turn before the caller goes on.
 import { describe, expect, it } from 'vitest';
-import { inPieces, yieldToBrowser } from '../../src/lib/mainThread';
+import { inPieces, yieldToBrowser } from '../../src/lib/util/mainThread';
 
 describe('main thread sharing', () => {
   it('cuts a list into pieces of at most the size, in order, losing nothing', () => {

@@ -3,7 +3,7 @@
 // once its transaction aborted, as when the user leaves the page while the store opens), and
 // Firefox logged "icrs_db could not be opened: undefined".
 import { describe, expect, it } from 'vitest';
-import { openingFailure } from '../../src/lib/db/DbProvider';
+import { openingFailure } from '../../src/lib/data/DbProvider';
 
 describe('openingFailure', () => {
   it('names an opening interrupted without a reason, never "undefined"', () => {

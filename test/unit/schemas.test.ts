@@ -584,7 +584,7 @@ describe('RxDB schemas', () => {
     addRxPlugin(RxDBMigrationSchemaPlugin);
     const db = await createRxDatabase({ name: 'schemastest', storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }) });
     try {
-      const { migrationStrategiesFor } = await import('../../src/lib/db/migrations');
+      const { migrationStrategiesFor } = await import('../../src/lib/store/migrations');
       const specs = Object.fromEntries(
         offlineEntities.map((e) => [e.table, { schema: rxSchema(e), migrationStrategies: migrationStrategiesFor(e) }]),
       );

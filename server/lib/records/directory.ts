@@ -14,15 +14,14 @@
 // kept in DIRECTORY_MEMBERS (with the time each entry entered), what left in the caseload's
 // departures table (its `client` column holds the entry's key), reconciled before every pull of
 // a directory table; a departure is a removal at the device's next pull, never of a pending
-// record (src/lib/db/replication/tablePull.ts decide).
+// record (src/lib/sync/replication/tablePull.ts decide).
 import type { EntityShape } from '../../../schemas/define';
 import { ident } from '../../../schemas/derive/sql';
 import { serverEntities } from '../../../schemas/index';
-import { ownerPath } from '../../../schemas/scope';
+import { type Actor, ownerPath } from '../../../schemas/scope';
 import type { Db } from '../../db/index';
 import { CASELOAD_DEPARTURES, hasCaseload } from './caseload';
 import { keyExpression } from './organisation';
-import type { Actor } from '../../../schemas/scope';
 
 export const DIRECTORY_MEMBERS = 'directory_members';
 

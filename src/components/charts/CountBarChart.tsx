@@ -4,7 +4,7 @@
 import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { BarChart, type BarChartProps } from '@mui/x-charts/BarChart';
 import { useIntl } from 'react-intl';
-import { useNearScreen } from '../../lib/nearScreen';
+import { useNearScreen } from '../../lib/ui';
 
 /** product.md §9: chart bar thickness 20. */
 export const BAR_THICKNESS = 20;

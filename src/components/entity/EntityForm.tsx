@@ -4,8 +4,8 @@
 import type { FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { Alert, AlertTitle, Box, Button, CircularProgress } from '@mui/material';
-import { formatDateTime } from '../../lib/format';
-import { useSay } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/ui';
+import { useSay } from '../../lib/session';
 import type { Draft } from './drafts';
 import { FieldGrid } from './FieldGrid';
 import { langOf } from './lookups';

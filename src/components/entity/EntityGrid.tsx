@@ -9,10 +9,9 @@ import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mu
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { defaultColumns, gridColumns, rowIdOf, type ColumnOverrides, type GridRow } from './columns';
-import { downloadText } from '../../lib/download';
-import { useServerChanges } from '../../lib/serverChanges';
+import { downloadText, useServerChanges } from '../../lib/ui';
 import { csvSeparator, fetchAllRows, fileSlug, toCsv, type AllRows } from './csv';
-import { messageOf } from './errors';
+import { messageOf } from '../../lib/http';
 import { exportValue, fieldLabel, type DisplayContext } from './fields';
 import { useDisplayContext } from './useDisplayContext';
 import { gridView } from './gridViewModule';

@@ -15,7 +15,7 @@ import {
 } from '@mui/material';
 import type { EntityShape, Field } from '../../../schemas/define';
 import { dateBounds, localToday } from '../../../schemas/dates';
-import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
+import { DAY_MAX, DAY_MIN } from '../../lib/ui';
 import { DayField } from '../DayField';
 import { enumOptions, type DisplayContext } from './fields';
 import { isQuestion } from './formState';

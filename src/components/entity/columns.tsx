@@ -7,7 +7,7 @@ import { Box } from '@mui/material';
 import { AmberChip } from '../AmberChip';
 import type { GridColDef, GridRenderCellParams, GridValidRowModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
-import { formatDate } from '../../lib/format';
+import { formatDate } from '../../lib/ui';
 import { displayValue, fieldLabel, isListable, isSortable, requireField, type DisplayContext } from './fields';
 
 export type GridRow = GridValidRowModel;

@@ -1,7 +1,7 @@
 // CSV export of "the filtered rows" (product.md §D5): every page of the current query, fetched
 // through the same `load` as the grid (so it works offline too), written as a file Excel opens
 // correctly in both languages.
-import type { ListQuery, ListResult } from '../../lib/datalayer/types';
+import type { ListQuery, ListResult } from '../../lib/data';
 
 /** Byte order mark: without it Excel reads UTF-8 as the local code page ('Ã©' for 'é'). */
 export const BOM = '\uFEFF';

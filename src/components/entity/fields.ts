@@ -1,12 +1,10 @@
 // What the schema-driven parts need to know about an entity's fields: which ones a list or a
 // form shows, their labels, and how a stored value reads for people (lists, pages) and for a
 // spreadsheet (CSV export).
-import type { EntityShape, Field } from '../../../schemas/define';
-import { enumLabel } from '../../../schemas/define';
-import type { LookupLists } from '../../lib/datalayer/types';
-import { formatDate, formatDateTime, formatNumber } from '../../lib/format';
-import type { Say } from '../../lib/i18n';
-import type { Lang } from '../../lib/session';
+import { type EntityShape, enumLabel, type Field } from '../../../schemas/define';
+import type { LookupLists } from '../../lib/data';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/ui';
+import { type Lang, type Say } from '../../lib/session';
 import { lookupLabel, type Option } from './lookups';
 
 /** Translates a message id: a component's useSay(), or a test double. */

@@ -2,7 +2,7 @@
 // ask a list's first page before the screen is drawn (src/app/listPrefetch.ts).
 import type { GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
-import type { FilterValue, ListQuery } from '../../lib/datalayer/types';
+import type { FilterValue, ListQuery } from '../../lib/data';
 
 /** The page-size menus of product.md §9 ("5, 10, 15, 20; 25, 50, 100, 200; 10, 15, 20, 50"): the
  * main lists offer 25 to 200 rows, a short table inside a page 5 to 20, a page's longer table

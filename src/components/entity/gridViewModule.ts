@@ -4,13 +4,13 @@
 // A phone never loads it: lists below 600 px are drawn by PhoneList (ADR-0024).
 // The app starts loading it when the address becomes a list screen (src/app/listPrefetch.ts),
 // beside the list's first request; once loaded, EntityGrid draws it without a suspended render.
-import { preloadable } from '../../lib/preloadable';
+import { preloadable } from '../../lib/ui';
 import type { GridViewProps } from './listParts';
 
 export const gridView = preloadable<GridViewProps>(() => import('./GridView').then((module) => module.default));
 
 /** Where lists are drawn by the phone list: the theme's `breakpoints.down('sm')` (MUI's default
- * breakpoints, which src/lib/theme.ts keeps), as EntityGrid's `narrow` reads it. */
+ * breakpoints, which src/lib/ui/theme.ts keeps), as EntityGrid's `narrow` reads it. */
 export const NARROW_QUERY = '(max-width:599.95px)';
 
 function narrowScreen(): boolean {

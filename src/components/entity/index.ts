@@ -11,7 +11,7 @@ export { draftKey, loadDraft, saveDraft, clearDraft } from './drafts';
 export { DRAFT_DELAY_MS, useFlushOnLeave } from './useDraft';
 export { PAGE_SIZE_MENUS, type Filters, type PageSizeMenu } from './useGridQuery';
 export { defaultFormFields } from './formState';
-export { messageOf, serverFieldErrors } from './errors';
+export { messageOf, serverFieldErrors } from '../../lib/http';
 export { LookupMultiSelect, type LookupMultiSelectProps } from './LookupMultiSelect';
 export { FieldGrid, type FieldGridProps } from './FieldGrid';
 export { countText } from './paging';

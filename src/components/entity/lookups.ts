@@ -4,8 +4,7 @@
 import { useEffect, useState } from 'react';
 import { ORDERED_LOOKUPS } from '../../../schemas/define';
 import type { LookupItem } from '../../../schemas/entities/users';
-import { getCachedLists, LISTS_CHANGED_EVENT, LISTS_KEY } from '../../lib/datalayer/lists';
-import type { LookupLists } from '../../lib/datalayer/types';
+import { getCachedLists, LISTS_CHANGED_EVENT, LISTS_KEY, type LookupLists } from '../../lib/data';
 import type { Lang } from '../../lib/session';
 
 export interface Option<V> {

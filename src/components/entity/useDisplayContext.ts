@@ -2,7 +2,7 @@
 // lists and the translator.
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import { useSay } from '../../lib/i18n';
+import { useSay } from '../../lib/session';
 import type { DisplayContext } from './fields';
 import { langOf, useLookupLists } from './lookups';
 

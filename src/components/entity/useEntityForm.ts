@@ -3,9 +3,9 @@
 // on the fields, and the save. The view (EntityForm.tsx) draws what it returns.
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { EntityShape, Field } from '../../../schemas/define';
-import { isQuotaError } from '../../lib/quota';
+import { isQuotaError } from '../../lib/ui';
 import { draftKey } from './drafts';
-import { messageOf, serverFieldErrors, type FieldMessage } from './errors';
+import { messageOf, serverFieldErrors, type FieldMessage } from '../../lib/http';
 import { fieldLabel, requireField } from './fields';
 import { defaultFormFields, initialRaw, sameValues, withDraft } from './formState';
 import { useDisplayContext } from './useDisplayContext';

@@ -5,7 +5,7 @@ import { startTransition, useCallback, useEffect, useMemo, useRef, useState } fr
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
 import { from, lastValueFrom, type Observable, type Subscription } from 'rxjs';
-import type { ListQuery, ListResult } from '../../lib/datalayer/types';
+import type { ListQuery, ListResult } from '../../lib/data';
 import {
   DATE_FROM,
   DATE_TO,

@@ -2,11 +2,10 @@
 // createBodySchema/updateBodySchema, checked by ajv with ajv-formats): the same declarations,
 // so a form never accepts what the server refuses, and its messages are clear and translated.
 // Raw form state (text of inputs) is turned into API values here as well.
-import type { EntityShape, Field } from '../../../schemas/define';
-import { MAX_INT, UUID_PATTERN, writableFields } from '../../../schemas/define';
+import { type EntityShape, type Field, MAX_INT, UUID_PATTERN, writableFields } from '../../../schemas/define';
 import { DATE_YEAR_PATTERN, MAX_YEAR, MIN_YEAR, TEXT_PATTERN } from '../../../schemas/derive/json-schema';
 import { dateBounds, localToday } from '../../../schemas/dates';
-import { formatDate } from '../../lib/format';
+import { formatDate } from '../../lib/ui';
 
 /** A message id and its values; the field's label is added as `field` when shown. */
 export interface Problem {

@@ -12,7 +12,7 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { useIntl } from 'react-intl';
-import { downloadBlob, openBlob } from '../../lib/download';
+import { downloadBlob, openBlob } from '../../lib/ui';
 import { NotUploadedChip } from '../AmberChip';
 import { BlobImage, SourceImage } from './BlobImage';
 import type { ImageChanges } from './ImagePicker';

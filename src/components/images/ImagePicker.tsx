@@ -9,7 +9,7 @@ import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
 import CloseIcon from '@mui/icons-material/Close';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import { useIntl } from 'react-intl';
-import type { ImageInput } from '../../lib/datalayer/types';
+import type { ImageInput } from '../../lib/data';
 import { ImageRejected, shrinkImage } from './shrink';
 import type { ExistingImage, ImageSource } from './sources';
 

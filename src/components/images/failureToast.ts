@@ -3,10 +3,9 @@
 // draws a thumbnail again, or opens it larger, does not repeat it. Another page starts afresh.
 // Offline, the mark ("Not available offline") is what is expected, not an error to toast.
 import { isAxiosError } from 'axios';
-import { errorMessage } from '../../lib/api';
-import { browserOnline } from '../../lib/network';
-import { notify } from '../../lib/notify';
-import { getMode } from '../../lib/session';
+import { errorMessage } from '../../lib/http';
+import { browserOnline, getMode } from '../../lib/session';
+import { notify } from '../../lib/ui';
 
 let shown: { page: string; titles: Set<string> } = { page: '', titles: new Set() };
 

@@ -4,9 +4,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EntityShape } from '../../../schemas/define';
 import { file as fileEntity } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import { base64Blob } from '../../lib/base64';
-import { useLiveQuery } from '../../lib/db/hooks';
+import { api } from '../../lib/http';
+import { base64Blob } from '../../lib/util';
+import { useLiveQuery } from '../../lib/data';
 
 export type ImageSource =
   /** `file`: a client's photo or document (GET /imgs/getfile, by kind); else a record image. */

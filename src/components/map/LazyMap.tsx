@@ -5,8 +5,8 @@ import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from '
 import { Alert, Skeleton } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { MapCanvasProps } from './MapCanvas';
-import { whenIdle } from '../../lib/mainThread';
-import { useNearScreen } from '../../lib/nearScreen';
+import { whenIdle } from '../../lib/util';
+import { useNearScreen } from '../../lib/ui';
 import { hasWebGL2 } from './webgl';
 
 const MapCanvas = lazy(() => import('./MapCanvas'));

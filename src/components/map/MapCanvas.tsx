@@ -7,7 +7,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import Map, { Marker, NavigationControl, Popup, type ErrorEvent, type MapLayerMouseEvent, type MapRef } from 'react-map-gl/maplibre';
 import { useIntl } from 'react-intl';
-import { getCachedLists } from '../../lib/datalayer/lists';
+import { getCachedLists } from '../../lib/data';
 import { roundCoord, type LatLng } from './coords';
 import { mapStyle, territoryPoints } from './mapStyle';
 import { VisibleMarkers, type PointNames } from './VisibleMarkers';

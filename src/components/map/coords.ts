@@ -1,6 +1,6 @@
 // Coordinates as the forms and maps use them, without MapLibre (so the main bundle and the
 // tests never load it).
-import type { LookupLists } from '../../lib/datalayer/types';
+import type { LookupLists } from '../../lib/data';
 
 export interface LatLng {
   lat: number;

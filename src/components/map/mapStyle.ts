@@ -7,7 +7,7 @@
 // tile server) replaces it.
 import type { FeatureCollection } from 'geojson';
 import type { ExpressionSpecification, StyleSpecification } from 'maplibre-gl';
-import type { LookupLists } from '../../lib/datalayer/types';
+import type { LookupLists } from '../../lib/data';
 import { isLatLng } from './coords';
 
 /** A MapLibre style URL set at build time; undefined means the bundled base layer. */

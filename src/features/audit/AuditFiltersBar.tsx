@@ -5,7 +5,7 @@ import { Box, Button, MenuItem, TextField, Typography } from '@mui/material';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import { lookupOptions, type DisplayContext } from '../../components/entity';
 import { DayField } from '../../components/DayField';
-import { DAY_MAX } from '../../lib/dayText';
+import { DAY_MAX } from '../../lib/ui';
 import { actionLabel, entityOptions } from './describe';
 import { AUDIT_ACTIONS, type AuditFilters } from './types';
 

@@ -9,7 +9,7 @@ import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
 import FolderZipIcon from '@mui/icons-material/FolderZip';
 import { useIntl } from 'react-intl';
 import { messageOf } from '../../components/entity';
-import { notify } from '../../lib/notify';
+import { notify } from '../../lib/ui';
 import { eraseClient, exportClient } from './auditApi';
 import { EraseClientDialog } from './EraseClientDialog';
 

@@ -17,8 +17,8 @@ import {
 } from '@mui/material';
 import { isAxiosError } from 'axios';
 import { ERASE_NOTE_MAX, ERASE_REASONS, type EraseReason } from '../../../schemas/erasure';
-import { errorMessage } from '../../lib/api';
-import { useSay } from '../../lib/i18n';
+import { errorMessage } from '../../lib/http';
+import { useSay } from '../../lib/session';
 
 export interface EraseClientDialogProps {
   open: boolean;

@@ -3,8 +3,8 @@
 // nothing here is kept on the device.
 import type { EraseReason } from '../../../schemas/erasure';
 import { isAxiosError } from 'axios';
-import { api } from '../../lib/api';
-import { downloadBlob } from '../../lib/download';
+import { api } from '../../lib/http';
+import { downloadBlob } from '../../lib/ui';
 import type { AuditFilters, AuditPage, ClientMatch } from './types';
 
 /** History entries per page of a record's History section. */

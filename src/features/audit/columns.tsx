@@ -3,10 +3,9 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Box, Link } from '@mui/material';
-import type { DisplayContext, GridRow } from '../../components/entity';
+import { type DisplayContext, type GridRow, lookupLabel } from '../../components/entity';
 import type { ListColumn } from '../../components/entity/columns';
-import { lookupLabel } from '../../components/entity';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/ui';
 import { actionLabel, entityLabel, fieldNames, noteText, roleLabel } from './describe';
 import { recordPath, shortId } from './recordLink';
 import type { AuditEntry } from './types';

@@ -5,7 +5,7 @@ import { entities, getEntity } from '../../../schemas/index';
 import type { EntityShape } from '../../../schemas/define';
 import { displayValue, type DisplayContext, type Translate } from '../../components/entity';
 import { fieldOf } from '../../components/entity/fields';
-import { isRole } from '../../lib/permissions';
+import { isRole } from '../../lib/session';
 import { ERASE_REASONS } from '../../../schemas/erasure';
 import { AUDIT_ACTIONS, type AuditEntry } from './types';
 

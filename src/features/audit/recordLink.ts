@@ -1,6 +1,6 @@
 // Where the audit screen links an entry's record: its page, when it has one the user may open.
 // The addresses are those of the features' route tables (src/features/*/paths.ts).
-import { can, canOpen } from '../../lib/permissions';
+import { can, canOpen } from '../../lib/session';
 import { clientPath } from '../clients/paths';
 import { jobPaths } from '../jobs/paths';
 import { providerPath } from '../providers/paths';

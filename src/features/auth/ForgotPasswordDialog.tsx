@@ -1,7 +1,7 @@
 import { Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { InfoDialog } from '../../components';
-import { PASSWORD_RESET_ROLES } from '../../lib/constants';
+import { PASSWORD_RESET_ROLES } from '../../lib/util';
 
 /** Passwords are reset by an administrator; this explains whom to ask (product.md §D4). */
 export function ForgotPasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

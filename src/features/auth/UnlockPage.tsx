@@ -12,9 +12,8 @@ import { isAxiosError } from 'axios';
 import { Alert, Box, Button, CircularProgress, Link, Paper, TextField, Typography } from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
 import { LanguageSelect } from '../../components';
-import { logout } from '../../lib/auth';
+import { isVaultOpen, logout, passwordRefused, unlockWithPassword, waitBeforeUnlock } from '../../lib/vault';
 import type { SessionUser } from '../../lib/session';
-import { isVaultOpen, passwordRefused, unlockWithPassword, waitBeforeUnlock } from '../../lib/vault';
 import { signIn, signInPausedMinutes } from './authApi';
 
 type Problem = { id: 'lock.wrong' | 'lock.needsNetwork' } | { id: 'lock.wait'; seconds: number };

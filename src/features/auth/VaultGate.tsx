@@ -5,10 +5,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, CircularProgress } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { logout } from '../../lib/auth';
-import { setFlash } from '../../lib/flash';
+import { isVaultOpen, logout, onVaultChange, type Resumed, resumeVault, unlockedWithPassword } from '../../lib/vault';
+import { setFlash } from '../../lib/ui';
 import { getToken, getUser } from '../../lib/session';
-import { isVaultOpen, onVaultChange, resumeVault, unlockedWithPassword, type Resumed } from '../../lib/vault';
 import { IdleLock } from './IdleLock';
 import { UnlockPage } from './UnlockPage';
 

@@ -1,8 +1,8 @@
 import axios, { isAxiosError } from 'axios';
-import { api } from '../../lib/api';
+import { api } from '../../lib/http';
 import { getLang, getUser, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
-import { LOGOUT_RELOAD_DELAY_MS } from '../../lib/constants';
-import { setFlash } from '../../lib/flash';
+import { LOGOUT_RELOAD_DELAY_MS } from '../../lib/util';
+import { setFlash } from '../../lib/ui';
 import { afterPasswordChange, isVaultOpen, openVaultAtSignIn, shareTokenWithOtherTabs } from '../../lib/vault';
 
 interface LoginAnswer {

@@ -2,8 +2,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useSessionUser } from '../../components';
-import { can, type Permission } from '../../lib/permissions';
-import { isSignedIn } from '../../lib/session';
+import { can, isSignedIn, type Permission } from '../../lib/session';
 import { loginPathFor } from './returnUrl';
 
 /** Signed-in users only; others go to login, with a returnUrl when it is worth keeping. */

@@ -5,7 +5,7 @@
 import { useId } from 'react';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { useSay } from '../../lib/i18n';
+import { useSay } from '../../lib/session';
 import type { Worker } from './caseloadApi';
 import { useAssignment, type AssignResult, type AssignTarget, type PreviewState } from './useAssignment';
 

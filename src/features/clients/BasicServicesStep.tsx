@@ -6,7 +6,7 @@ import { Alert, Autocomplete, Box, TextField } from '@mui/material';
 import { apprenticeship, service, SERVICE_STATUS } from '../../../schemas/index';
 import type { BspData } from '../../../schemas/entities/profiles';
 import { lookupLabel, LookupMultiSelect, type DisplayContext, type Option } from '../../components/entity';
-import { useDataLayer } from '../../lib/db/hooks';
+import { useDataLayer } from '../../lib/data';
 
 /** Largest page of the list API: enough offers for one programme's area. */
 const OFFERS_PAGE = 200;

@@ -17,7 +17,7 @@ import {
 import type { ReactNode } from 'react';
 import { useDisplayContext } from '../../components/entity';
 import type { ExistingImage } from '../../components/images';
-import { useSay } from '../../lib/i18n';
+import { useSay } from '../../lib/session';
 import { ClientFormAlerts, StepPanel } from './ClientFormParts';
 import { PossibleDuplicates } from './PossibleDuplicates';
 import { isSubPart, STEPS, type StepId } from './steps';

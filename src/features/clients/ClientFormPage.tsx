@@ -9,7 +9,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { recordTitle } from '../../../schemas/index';
 import { FullPageSpinner, Page } from '../../components';
 import { RecordGate } from '../../components/RecordGate';
-import { useSay } from '../../lib/i18n';
+import { useSay } from '../../lib/session';
 import { ClientForm } from './ClientForm';
 import { clientPath, CLIENTS_PATH } from './paths';
 import { profile, STEPS, SUB_PARTS, type StepId } from './steps';

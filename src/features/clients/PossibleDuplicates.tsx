@@ -5,9 +5,8 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, AlertTitle, Box, Link } from '@mui/material';
 import { profile, recordTitle } from '../../../schemas/index';
-import type { DuplicateClient, DuplicateQuery } from '../../lib/datalayer';
-import { useDataLayer } from '../../lib/db/hooks';
-import { formatDate } from '../../lib/format';
+import { type DuplicateClient, type DuplicateQuery, useDataLayer } from '../../lib/data';
+import { formatDate } from '../../lib/ui';
 import type { DisplayContext } from '../../components/entity';
 import { clientPath } from './paths';
 

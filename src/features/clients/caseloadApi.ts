@@ -3,11 +3,9 @@
 // the pins ("keep on this device"). Online calls: the screens say so offline.
 import { useEffect, useState } from 'react';
 import { isAxiosError } from 'axios';
-import { api } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { useDb } from '../../lib/db/context';
-import { can } from '../../lib/permissions';
-import type { SessionUser } from '../../lib/session';
+import { api } from '../../lib/http';
+import { type IcrsDatabase, useDb } from '../../lib/data';
+import { can, type SessionUser } from '../../lib/session';
 
 /** The most clients one assignment moves (server/lib/records/caseload.ts MAX_ASSIGN). */
 export const MAX_ASSIGN = 500;

@@ -9,9 +9,9 @@ import { clearDraft, DRAFT_DELAY_MS, draftKey, loadDraft, saveDraft, useFlushOnL
 import { initialRaw } from '../../components/entity/formState';
 import { validateValues, type Problem, type RawValues } from '../../components/entity/validation';
 import type { ImageChanges } from '../../components/images';
-import type { ImageInput } from '../../lib/datalayer/types';
+import type { ImageInput } from '../../lib/data';
 // Straight from its module, not the vault's index: Dexie stays out of the first screen (ADR-0035).
-import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/vault/draftFiles';
+import { clearDraftFiles, keepDraftFiles, loadDraftFiles } from '../../lib/vault';
 import type { SavePart } from './saveClient';
 import {
   ASKED_IN_IDENTITY,

@@ -4,7 +4,7 @@
 // profile and what worked, says which part failed, and a second save sends only the rest.
 import type { ImageChanges } from '../../components/images';
 import { messageOf } from '../../components/entity';
-import type { DataLayer, Doc, UploadProgress, Values } from '../../lib/datalayer/types';
+import type { DataLayer, Doc, UploadProgress, Values } from '../../lib/data';
 import { profile, SUB_RECORDS, type SubPart } from './steps';
 
 export type ClientDoc = Doc<typeof profile>;

@@ -2,7 +2,7 @@
 // organisation's, the preview of what the assignment adds to that worker's device, and the
 // assignment, all or none, whose refusal is kept by its code.
 import { useEffect, useState } from 'react';
-import { messageOf } from '../../components/entity/errors';
+import { messageOf } from '../../lib/http';
 import { assignClients, caseloadError, previewAssignment, type CaseloadError, type Preview, type Worker } from './caseloadApi';
 
 /** A client to assign: its key and its organisation (one assignment moves one organisation's). */

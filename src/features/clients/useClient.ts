@@ -4,9 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { profileImage } from '../../../schemas/index';
 import type { ExistingImage } from '../../components/images';
-import { isRemovalPending } from '../../lib/datalayer/clients';
-import { useDataLayer, useLiveQuery } from '../../lib/db/hooks';
-import { useRecord, type RecordState } from '../../lib/db/useRecord';
+import { isRemovalPending, type RecordState, useDataLayer, useLiveQuery, useRecord } from '../../lib/data';
 import { profile, SUB_RECORDS, type SubPart } from './steps';
 
 export type SubRecordStates = { [P in SubPart]: RecordState<(typeof SUB_RECORDS)[P]> };

@@ -9,12 +9,8 @@ import { fieldLabel, messageOf, useDisplayContext, type DisplayContext } from '.
 import { localDates, validateValues, type RawValues } from '../../components/entity/validation';
 import { NO_IMAGE_CHANGES, type ImageChanges } from '../../components/images';
 import type { BspData } from '../../../schemas/entities/profiles';
-import { ConflictError } from '../../lib/datalayer';
-import { organisationAbbr } from '../../lib/datalayer/lists';
-import { useStoreSave } from '../../lib/db/useLocalDataLayer';
-import { notify } from '../../lib/notify';
-import { isQuotaError } from '../../lib/quota';
-import { reportSaveFailure } from '../offline';
+import { ConflictError, organisationAbbr, reportSaveFailure, useStoreSave } from '../../lib/data';
+import { isQuotaError, notify } from '../../lib/ui';
 import { changedSteps, firstInvalidStep, stepProblems, useClientDraft, type ClientDraft, type StoredClient } from './clientDraft';
 import { clientPath, CLIENTS_PATH } from './paths';
 import { useDuplicates } from './PossibleDuplicates';

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { buildIntl, loadMessages, type AppIntl } from '../../lib/i18n';
-import type { Lang } from '../../lib/session';
+import { type AppIntl, buildIntl, type Lang, loadMessages } from '../../lib/session';
 
 /**
  * help/en and help/fr each show their own language whatever the interface language is, so the

@@ -2,7 +2,7 @@
 // legend button per group that takes it off the map and puts it back, and an info window with
 // the name and address ('Upload Missing' without one), asked when it opens. The markers come
 // one by one, or as the server's clusters when there are too many (then asked again for each
-// view): src/lib/geoStats.ts.
+// view): src/lib/http/geoStats.ts.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import CircleIcon from '@mui/icons-material/Circle';
@@ -28,7 +28,7 @@ import {
   type MarkerCluster,
   type MarkerPoint,
   type ProviderPlace,
-} from '../../lib/geoStats';
+} from '../../lib/http';
 
 /** Marker groups (product.md §2): the provider types (sp_type 1-4) in their colours, jobs a pin. */
 export const MAP_GROUPS = [
@@ -41,7 +41,7 @@ export const MAP_GROUPS = [
 
 type GroupId = (typeof MAP_GROUPS)[number]['id'];
 
-/** The server's code of a group (src/lib/geoStats.ts): a provider's sp_type, 0 for jobs. */
+/** The server's code of a group (src/lib/http/geoStats.ts): a provider's sp_type, 0 for jobs. */
 const codeOf = (group: (typeof MAP_GROUPS)[number]): number => group.spType ?? JOB_GROUP;
 
 /** The answer's points split into the shown groups. */

@@ -5,7 +5,7 @@ import { useIntl } from 'react-intl';
 import { Page, usePreferences, useSessionUser } from '../../components';
 import { CountBarChart } from '../../components/charts';
 import { langOf, lookupLabel, useLookupLists } from '../../components/entity';
-import { useInTurn } from '../../lib/useInTurn';
+import { useInTurn } from '../../lib/ui';
 import { CHARTS, type Dashboard } from './dashboardData';
 import { DashboardMap } from './DashboardMap';
 import { StatTile } from './StatTile';

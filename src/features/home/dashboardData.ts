@@ -1,10 +1,8 @@
 // The dashboard's figures (product.md §2 Home): the tiles (/stats/gen), the four charts and the map
 // (/stats/geo: the whole map, bounded), asked together. Each call may fail alone: its part stays empty and the failure
 // is only logged (product.md §2, §8).
-import { api } from '../../lib/api';
-import { getCachedLists, refreshLists } from '../../lib/datalayer';
-import type { LookupLists } from '../../lib/datalayer/types';
-import type { GeoMarkers } from '../../lib/geoStats';
+import { api, type GeoMarkers } from '../../lib/http';
+import { getCachedLists, type LookupLists, refreshLists } from '../../lib/data';
 
 /** GET /api/stats/gen: totals for the tiles (client figures absent for role 6). */
 export interface GeneralStats {
@@ -20,7 +18,7 @@ export interface IdCount {
   count: number;
 }
 
-export type { GeoMarkers } from '../../lib/geoStats';
+export type { GeoMarkers } from '../../lib/http';
 
 /** The four charts: call path and the lookup list naming its ids (product.md §2). */
 export const CHARTS = [

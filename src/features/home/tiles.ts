@@ -5,7 +5,7 @@ import MiscellaneousServicesIcon from '@mui/icons-material/MiscellaneousServices
 import PeopleIcon from '@mui/icons-material/People';
 import ShareIcon from '@mui/icons-material/Share';
 import WorkIcon from '@mui/icons-material/Work';
-import { can, canOpen, type Permission } from '../../lib/permissions';
+import { can, canOpen, type Permission } from '../../lib/session';
 import type { GeneralStats } from './dashboardData';
 import { CLIENTS_PATH } from '../clients/paths';
 import { JOBS_PATH } from '../jobs/paths';

@@ -1,6 +1,6 @@
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { job, profile, referral, service, serviceProvider } from '../../../schemas/index';
-import { useServerChanges } from '../../lib/serverChanges';
+import { useServerChanges } from '../../lib/ui';
 import { fetchDashboard, withUnchangedParts, type Dashboard } from './dashboardData';
 
 /** Tables whose changes alter the dashboard's figures: a new service or job (product.md §2 charts and

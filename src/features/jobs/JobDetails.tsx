@@ -6,7 +6,7 @@ import { DetailList, type DetailItem as Item } from '../../components/DetailList
 import type { EntityShape } from '../../../schemas/define';
 import { job } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
-import { formatDate } from '../../lib/format';
+import { formatDate } from '../../lib/ui';
 import type { JobDoc } from './useJobData';
 
 const SHORT_FIELDS = [

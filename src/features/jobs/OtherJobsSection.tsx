@@ -19,12 +19,11 @@ import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { useIntl } from 'react-intl';
 import { otherJob } from '../../../schemas/index';
-import { EntityForm, messageOf } from '../../components/entity';
-import { useStoreSave } from '../../lib/db/useLocalDataLayer';
-import { notify } from '../../lib/notify';
+import { EntityForm, messageOf, useDisplayContext } from '../../components/entity';
+import { useStoreSave } from '../../lib/data';
+import { notify } from '../../lib/ui';
 import { reportFailure } from './failure';
 import { NotUploadedChip } from '../../components/AmberChip';
-import { useDisplayContext } from '../../components/entity';
 import { DetailList } from '../../components/DetailList';
 import { isLocalOnly, isNotUploaded, type OtherJobDoc, type OtherJobsState } from './useJobData';
 

@@ -5,8 +5,8 @@
 import { job, otherJob } from '../../../schemas/index';
 import { messageOf } from '../../components/entity';
 import type { ImageChanges } from '../../components/images';
-import type { DataLayer } from '../../lib/datalayer/types';
-import { t } from '../../lib/i18n';
+import type { DataLayer } from '../../lib/data';
+import { t } from '../../lib/session';
 import { hasWork, rowValues, type OtherJobRow } from './otherJobRows';
 import { isLocalOnly, type JobDoc } from './useJobData';
 

@@ -3,10 +3,9 @@
 // live RxDB query, so a close/reopen, an edit in a dialog or a pull from another device shows
 // at once without a reload.
 import { useEffect, useMemo, useState } from 'react';
-export { useLocalDataLayer } from '../../lib/db/useLocalDataLayer';
+export { useLocalDataLayer } from '../../lib/data';
 import { job, otherJob } from '../../../schemas/index';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer, useLiveQuery } from '../../lib/db/hooks';
+import { type Doc, useDataLayer, useLiveQuery } from '../../lib/data';
 
 export type JobDoc = Doc<typeof job>;
 export type OtherJobDoc = Doc<typeof otherJob>;

@@ -16,7 +16,7 @@ import {
 } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { itemLabel, langOf } from '../../components/entity';
-import { useSay } from '../../lib/i18n';
+import { useSay } from '../../lib/session';
 import { LABEL_MAX, useItemDialog, type ItemDialogInput, type ItemValues } from './useItemDialog';
 
 export interface ItemDialogProps extends ItemDialogInput {

@@ -3,8 +3,8 @@
 // item. After each change the device's cached copy (`lists` key) is refreshed, so this device's
 // forms follow at once; other devices hear it from the change stream.
 import type { LookupItem } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import { refreshLists } from '../../lib/datalayer';
+import { api } from '../../lib/http';
+import { refreshLists } from '../../lib/data';
 
 export type Item = LookupItem;
 

@@ -3,7 +3,7 @@
 // abbreviation; a service type's category), shown once a save was tried, and the save itself.
 import { useState, type FormEvent } from 'react';
 import { messageOf } from '../../components/entity';
-import { useSay, type Say } from '../../lib/i18n';
+import { useSay, type Say } from '../../lib/session';
 import type { Item, NewItem } from './listsApi';
 
 export const LABEL_MAX = 200;

@@ -7,9 +7,8 @@ import { isAxiosError } from 'axios';
 import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
 import { itemLabel, langOf, messageOf } from '../../components/entity';
-import { useSay } from '../../lib/i18n';
-import { notify } from '../../lib/notify';
-import { can } from '../../lib/permissions';
+import { notify } from '../../lib/ui';
+import { can, useSay } from '../../lib/session';
 import { addItem, fetchLists, fetchUsage, moved, saveItems, type Item, type ListRow, type NewItem, type Usage } from './listsApi';
 
 /** The list a service type's `parent` names. */

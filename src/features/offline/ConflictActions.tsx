@@ -3,11 +3,10 @@ import { Box, Button, Collapse, Link, Typography } from '@mui/material';
 import CloudDownloadIcon from '@mui/icons-material/CloudDownload';
 import SaveAsIcon from '@mui/icons-material/SaveAs';
 import { useIntl } from 'react-intl';
-import { errorMessage } from '../../lib/api';
-import { useDb } from '../../lib/db/DbProvider';
-import { notify } from '../../lib/notify';
-import { resolveConflict, type PendingRecord } from '../../lib/upload';
-import { notifyIfQuota } from './quota';
+import { errorMessage } from '../../lib/http';
+import { useDb } from '../../lib/data';
+import { notify, notifyIfQuota } from '../../lib/ui';
+import { resolveConflict, type PendingRecord } from '../../lib/sync';
 import { UnsentDialog } from './UnsentDialog';
 import { startUpload } from './uploadRun';
 

@@ -25,8 +25,8 @@ import {
   vocational,
 } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
-import { useDb } from '../../lib/db/DbProvider';
-import { can, type Permission } from '../../lib/permissions';
+import { useDb } from '../../lib/data';
+import { can, type Permission } from '../../lib/session';
 import { totalOf, usePendingCounts, type PendingCounts } from './counts';
 import { ReportCards, UploadProgress } from './ReportCards';
 import { RemoveMyData } from './RemoveMyData';

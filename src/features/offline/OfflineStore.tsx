@@ -1,10 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
 import { usePreferences } from '../../components';
-import { api } from '../../lib/api';
-import { refreshLists } from '../../lib/datalayer';
-import { DbProvider, useDataLayer, useDb } from '../../lib/db/DbProvider';
+import { api } from '../../lib/http';
+import { DbProvider, refreshLists, useDataLayer, useDb } from '../../lib/data';
 import { installDebugHandle } from './debugHandle';
-import { watchQuotaErrors } from './quota';
+import { watchQuotaErrors } from '../../lib/ui';
 import { useStoreSettled } from './storeSettle';
 import { useReplication } from './replicationControl';
 

@@ -4,7 +4,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useIntl } from 'react-intl';
-import type { PendingRecord } from '../../lib/upload';
+import type { PendingRecord } from '../../lib/sync';
 import { ConflictActions } from './ConflictActions';
 import { recordName, stateName } from './pendingNames';
 import { refOf } from './waiting';

@@ -6,10 +6,9 @@ import { Button } from '@mui/material';
 import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
-import { logout } from '../../lib/auth';
-import { useDb } from '../../lib/db/DbProvider';
-import { countPending } from '../../lib/upload';
-import { removeMyData } from '../../lib/vault';
+import { logout, removeMyData } from '../../lib/vault';
+import { useDb } from '../../lib/data';
+import { countPending } from '../../lib/sync';
 import { stopReplication } from './replicationControl';
 import { UnsentDialog } from './UnsentDialog';
 

@@ -3,7 +3,7 @@ import { Box, Button, Card, CardContent, Collapse, Grid, LinearProgress, List, L
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useIntl } from 'react-intl';
-import { emptyKind, type KindReport, type UploadReport } from '../../lib/upload';
+import { emptyKind, type KindReport, type UploadReport } from '../../lib/sync';
 import { kindLabel, UPLOAD_KINDS, type PendingCounts } from './counts';
 
 type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';

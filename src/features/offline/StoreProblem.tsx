@@ -1,6 +1,6 @@
 import { Alert, AlertTitle } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { useDbState } from '../../lib/db/DbProvider';
+import { useDbState } from '../../lib/data';
 
 /** Says so plainly when the local store could not be opened: nothing can be kept offline. */
 export function StoreProblem() {

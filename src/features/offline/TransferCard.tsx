@@ -5,10 +5,9 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
 import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
-import { errorMessage } from '../../lib/api';
-import { useDb } from '../../lib/db/DbProvider';
-import { notify } from '../../lib/notify';
-import { notifyIfQuota } from './quota';
+import { errorMessage } from '../../lib/http';
+import { useDb } from '../../lib/data';
+import { notify, notifyIfQuota } from '../../lib/ui';
 import { downloadPending, importFile } from './transfer';
 
 /** Saves the pending records to a file, told by a toast; answers the text shown (or null). */

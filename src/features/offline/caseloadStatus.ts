@@ -5,12 +5,9 @@
 // counts only, no client data, but per user (docs/adr/0017-caseload.md "The caseload").
 import { useEffect, useState } from 'react';
 import { profile } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { useDb } from '../../lib/db/context';
-import type { HttpClient } from '../../lib/datalayer/types';
-import { can } from '../../lib/permissions';
-import { getUser } from '../../lib/session';
+import { api } from '../../lib/http';
+import { type HttpClient, type IcrsDatabase, useDb } from '../../lib/data';
+import { can, getUser } from '../../lib/session';
 import type { CaseloadFigures } from '../../../schemas/caseload';
 
 export type { CaseloadFigures };

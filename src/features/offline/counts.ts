@@ -5,11 +5,10 @@ import { useEffect, useState } from 'react';
 import { asyncScheduler, combineLatest, map, throttleTime } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { getEntityByTable, uploadOrder } from '../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../lib/db/collections';
-import { useDb } from '../../lib/db/DbProvider';
-import { errorMessage } from '../../lib/api';
-import { t } from '../../lib/i18n';
-import { notify } from '../../lib/notify';
+import { collectionOf, type IcrsDatabase, useDb } from '../../lib/data';
+import { errorMessage } from '../../lib/http';
+import { notify } from '../../lib/ui';
+import { t } from '../../lib/session';
 
 /** Pending records per table (product.md §3 names), in upload order. */
 export type PendingCounts = Readonly<Record<string, number>>;

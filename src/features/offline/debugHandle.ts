@@ -7,18 +7,9 @@
 // the engine in a chosen mode. It adds no power the page's own code does not already have,
 // and it is absent unless that key is set on the device.
 import { entityByName } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import type { DataLayer } from '../../lib/datalayer/types';
-import {
-  countPending,
-  exportPending,
-  importPending,
-  listPending,
-  uploadAll,
-  type UploadOptions,
-  type UploadReport,
-} from '../../lib/upload';
+import { api } from '../../lib/http';
+import type { DataLayer, IcrsDatabase } from '../../lib/data';
+import { countPending, exportPending, importPending, listPending, uploadAll, type UploadOptions, type UploadReport } from '../../lib/sync';
 import { startUpload } from './uploadRun';
 
 export const DEBUG_FLAG = 'icrsDebug';

@@ -1,6 +1,6 @@
 // How the pending screen names a record, its kind, its operation and its state.
 import type { IntlShape } from 'react-intl';
-import type { PendingRecord } from '../../lib/upload';
+import type { PendingRecord } from '../../lib/sync';
 import { kindLabel } from './counts';
 
 export function kindName(intl: IntlShape, table: string): string {

@@ -4,18 +4,15 @@
 import { useEffect } from 'react';
 import { ALL_TABLES } from '../../../schemas/changeStream';
 import { list as listEntity } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import { refreshLists } from '../../lib/datalayer';
-import { emitServerChange, emitServerListening, onServerChange } from '../../lib/events';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/db/replication';
+import { api } from '../../lib/http';
+import { type IcrsDatabase, refreshLists } from '../../lib/data';
+import { emitServerChange, emitServerListening, onServerChange, whenIdle } from '../../lib/util';
+import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/sync';
 import { readableTables, type Actor } from '../../../schemas/scope';
-import type { Mode } from '../../lib/session';
+import { getToken, getUser, type Mode } from '../../lib/session';
 import { noteSuccess } from './syncTimes';
 import { CASELOAD_TABLE, refreshCaseloadStatus, throttled } from './caseloadStatus';
 import { syncFailureToasts } from './syncErrors';
-import { whenIdle } from '../../lib/mainThread';
-import { getToken, getUser } from '../../lib/session';
 
 /**
  * The tables this user may read: their role may, and their organisation scope holds records of
@@ -95,7 +92,7 @@ function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | 
     return undefined;
   }
   current = replication;
-  // Pull failures are retried by the replication itself (src/lib/db/replication/tablePull.ts: the
+  // Pull failures are retried by the replication itself (src/lib/sync/replication/tablePull.ts: the
   // table's round again after 5 s, or at once when the change stream or reSync asks, until it
   // is stopped); log them for support, and toast a server's refusal of jobs or clients once
   // (product.md §8 'Job Sync Error', 'Profile Sync Error').

@@ -4,14 +4,10 @@
 // not uploaded (the server would file them under the new one) until the account belongs to it
 // again or the user discards them.
 import { useEffect, useState } from 'react';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { collectionOf, OFFLINE_ENTITIES } from '../../lib/db/collections';
-import { adoptLegacyStore } from '../../lib/db/legacyStore';
-import { forgetPullCheckpoints } from '../../lib/db/replication';
-import { t } from '../../lib/i18n';
-import { notify } from '../../lib/notify';
-import { getUser } from '../../lib/session';
-import { countPending } from '../../lib/upload';
+import { adoptLegacyStore, collectionOf, type IcrsDatabase, OFFLINE_ENTITIES } from '../../lib/data';
+import { countPending, forgetPullCheckpoints } from '../../lib/sync';
+import { notify } from '../../lib/ui';
+import { getUser, t } from '../../lib/session';
 import { clearSealedValues, keyringOrganisations, setKeyringOrganisations } from '../../lib/vault';
 
 /** Removes the mirror when it is another organisation's; settles which organisation the pending

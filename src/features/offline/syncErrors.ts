@@ -5,9 +5,9 @@
 // with an error. Other kinds are only logged, as before.
 import { isAxiosError } from 'axios';
 import { entityByName } from '../../../schemas/index';
-import { errorMessage } from '../../lib/api';
-import { t } from '../../lib/i18n';
-import { notify } from '../../lib/notify';
+import { errorMessage } from '../../lib/http';
+import { notify } from '../../lib/ui';
+import { t } from '../../lib/session';
 
 const JOB_SYNC = 'errors.jobSyncTitle';
 const PROFILE_SYNC = 'errors.profileSyncTitle';

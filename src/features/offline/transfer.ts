@@ -1,9 +1,9 @@
 // Export and import of pending records (ADR-0018): a file the user keeps, so a broken
 // device's work can be brought to another one and uploaded from there. The file is sealed for
 // the user's own devices (src/lib/vault/exportSeal.ts).
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { downloadText } from '../../lib/download';
-import { exportPending, importPending, type PendingExport } from '../../lib/upload';
+import type { IcrsDatabase } from '../../lib/data';
+import { downloadText } from '../../lib/ui';
+import { exportPending, importPending, type PendingExport } from '../../lib/sync';
 import { openExport, sealExport } from '../../lib/vault';
 
 /** Number of records in an export (the engine's `PendingExport`: records by table). */

@@ -6,10 +6,10 @@ import { Alert, Button } from '@mui/material';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { useIntl } from 'react-intl';
 import { usePreferences } from '../../components';
-import { logout } from '../../lib/auth';
-import { useDb } from '../../lib/db/DbProvider';
+import { logout } from '../../lib/vault';
+import { useDb } from '../../lib/data';
 import { usePendingTotal } from './counts';
-import { countPending } from '../../lib/upload';
+import { countPending } from '../../lib/sync';
 import { stopReplication } from './replicationControl';
 import { UnsentDialog } from './UnsentDialog';
 

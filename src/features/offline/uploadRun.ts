@@ -3,16 +3,14 @@
 // not lose the progress, and coming back shows it. The engine itself keeps no state that a
 // crash could corrupt (product.md §D6), so nothing here needs saving.
 import { useSyncExternalStore } from 'react';
-import { api, errorMessage } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { t } from '../../lib/i18n';
-import { dismiss, notify, prompt } from '../../lib/notify';
-import { CONFLICT, countPending, listPending, NO_CONNECTION, uploadAll, type RecordRef, type UploadReport } from '../../lib/upload';
+import { api, errorMessage } from '../../lib/http';
+import type { IcrsDatabase } from '../../lib/data';
+import { dismiss, notify, notifyIfQuota, prompt, setUploading, UPLOAD_LOCK } from '../../lib/ui';
+import { t } from '../../lib/session';
+import { CONFLICT, countPending, listPending, NO_CONNECTION, uploadAll, type RecordRef, type UploadReport } from '../../lib/sync';
 import { kindLabel, UPLOAD_KINDS } from './counts';
 import { heldBackCount } from './storeSettle';
-import { notifyIfQuota } from './quota';
 import { noteSuccess } from './syncTimes';
-import { setUploading, UPLOAD_LOCK } from '../../lib/uploadState';
 
 export interface UploadRunState {
   running: boolean;
@@ -79,7 +77,7 @@ const TIMED_OUT = /^timeout of (\d+)ms exceeded$/i;
  * HTTP status texts, in English) become a sentence; the API's messages are already translated. */
 export function failureText(message: string): string {
   if (message === CONFLICT) return t('offline.failure.conflict');
-  // A request past its bound (src/lib/upload/http.ts boundedHttp, or axios's own timeout).
+  // A request past its bound (src/lib/sync/upload/http.ts boundedHttp, or axios's own timeout).
   const timedOut = TIMED_OUT.exec(message);
   if (timedOut) return t('offline.failure.timeout', { seconds: Math.round(Number(timedOut[1]) / 1000) });
   if (NO_ANSWER.test(message)) return t('offline.failure.network');

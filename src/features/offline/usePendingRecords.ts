@@ -1,7 +1,7 @@
 // The pending screen's live list of the records waiting on this device.
 import { useEffect, useState } from 'react';
-import { useDb } from '../../lib/db/DbProvider';
-import { pending$, type PendingRecord } from '../../lib/upload';
+import { useDb } from '../../lib/data';
+import { pending$, type PendingRecord } from '../../lib/sync';
 
 /** Live list of the pending records; null until the first answer. */
 export function usePendingRecords(): PendingRecord[] | null {

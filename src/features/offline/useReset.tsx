@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { ConfirmDialog, useSessionUser } from '../../components';
-import { errorMessage } from '../../lib/api';
-import type { IcrsDatabase } from '../../lib/db/collections';
-import { notify } from '../../lib/notify';
-import { countPending, resetDatabase } from '../../lib/upload';
-import { notifyIfQuota } from './quota';
+import { errorMessage } from '../../lib/http';
+import type { IcrsDatabase } from '../../lib/data';
+import { notify, notifyIfQuota } from '../../lib/ui';
+import { countPending, resetDatabase } from '../../lib/sync';
 import { resyncReplication } from './replicationControl';
 import { downloadPending } from './transfer';
 import { UnsentDialog } from './UnsentDialog';

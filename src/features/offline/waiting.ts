@@ -4,8 +4,8 @@
 // schemas/, for display only; the engine decides what is sent.
 import { useEffect, useState } from 'react';
 import { getEntity, getEntityByTable } from '../../../schemas/index';
-import { collectionOf, type IcrsDatabase } from '../../lib/db/collections';
-import type { PendingRecord } from '../../lib/upload';
+import { collectionOf, type IcrsDatabase } from '../../lib/data';
+import type { PendingRecord } from '../../lib/sync';
 
 export const refOf = (table: string, key: string) => `${table}/${key}`;
 

@@ -5,7 +5,7 @@ import { Alert, Box, Card, CardContent, Link, Typography } from '@mui/material';
 import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import { MapView, isLatLng, providerTypeColor } from '../../components/map';
-import { formatDate } from '../../lib/format';
+import { formatDate } from '../../lib/ui';
 import { useSay } from './i18n';
 import { MAP_LINKS } from './mapLinks';
 import type { ProviderDoc } from './useProvider';

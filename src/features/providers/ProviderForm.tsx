@@ -7,9 +7,8 @@ import { Box, Typography } from '@mui/material';
 import { serviceProvider } from '../../../schemas/index';
 import { EntityForm, messageOf, useLookupLists, type FormApi, type Problem } from '../../components/entity';
 import { LocationPicker, defaultCenter } from '../../components/map';
-import { ConflictError } from '../../lib/datalayer';
-import { notify } from '../../lib/notify';
-import { showQuotaFull, isQuotaError } from '../../lib/quota';
+import { ConflictError } from '../../lib/data';
+import { isQuotaError, notify, showQuotaFull } from '../../lib/ui';
 import { useSay } from './i18n';
 import { MAP_LINKS } from './mapLinks';
 

@@ -6,7 +6,7 @@ import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { Page, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
-import { can } from '../../lib/permissions';
+import { can } from '../../lib/session';
 import { useSay } from './i18n';
 import { PROVIDER_LIST } from './list';
 import { addProviderPath, providerPath } from './paths';

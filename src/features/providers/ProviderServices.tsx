@@ -6,7 +6,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { service } from '../../../schemas/index';
 import { ServiceStatusChip } from '../../components';
 import { EntityGrid } from '../../components/entity';
-import type { DataLayer } from '../../lib/datalayer/types';
+import type { DataLayer } from '../../lib/data';
 import { useSay } from './i18n';
 import { servicePaths } from '../services/paths';
 

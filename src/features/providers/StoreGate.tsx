@@ -4,8 +4,7 @@
 import type { ReactNode } from 'react';
 import { Alert, AlertTitle } from '@mui/material';
 import { FullPageSpinner } from '../../components';
-import type { DataLayer } from '../../lib/datalayer/types';
-import { useDataLayer, useDbState, useOpeningDataLayer } from '../../lib/db/DbProvider';
+import { type DataLayer, useDataLayer, useDbState, useOpeningDataLayer } from '../../lib/data';
 import { useSay } from './i18n';
 
 export function StoreGate({ children, opening = false }: { children: (data: DataLayer) => ReactNode; opening?: boolean }) {

@@ -3,7 +3,7 @@
 // no longer exists, and fail on every attempt.
 import { firstValueFrom } from 'rxjs';
 import { offlineCollections, entities, type EntityShape } from '../../../schemas/index';
-import type { DataLayer } from '../../lib/datalayer/types';
+import type { DataLayer } from '../../lib/data';
 
 function childrenOf(entity: EntityShape): EntityShape[] {
   return (entities as readonly EntityShape[]).filter((e) => e.parent?.entity === entity.name && offlineCollections.includes(e.table));

@@ -1,7 +1,7 @@
 // Provider names for rows that only carry `sp_Id` (services to verify, rejected services):
 // read through the data layer, so the device's copy answers offline and the server online.
 import { recordTitle, serviceProvider } from '../../../schemas/index';
-import type { DataLayer } from '../../lib/datalayer/types';
+import type { DataLayer } from '../../lib/data';
 
 // Names hardly change while a list is open; one lookup per provider per page load is enough.
 const known = new Map<string, string>();

@@ -3,8 +3,7 @@
 // upload or a change pushed by the server shows without a reload.
 import { useEffect, useState } from 'react';
 import { serviceProvider } from '../../../schemas/index';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer, useLiveQuery } from '../../lib/db/DbProvider';
+import { type Doc, useDataLayer, useLiveQuery } from '../../lib/data';
 
 export type ProviderDoc = Doc<typeof serviceProvider>;
 

@@ -3,14 +3,13 @@
 // the screen reloads its list (the service is no longer pending).
 import { useState } from 'react';
 import { isAxiosError } from 'axios';
-import { service } from '../../../schemas/index';
+import { service, SERVICE_STATUS } from '../../../schemas/index';
 import { messageOf } from '../../components/entity';
-import { api } from '../../lib/api';
-import type { DataLayer } from '../../lib/datalayer/types';
-import { emitPendingStatsChanged } from '../../lib/events';
-import { notify } from '../../lib/notify';
+import { api } from '../../lib/http';
+import type { DataLayer } from '../../lib/data';
+import { emitPendingStatsChanged } from '../../lib/util';
+import { notify } from '../../lib/ui';
 import { useSay } from './i18n';
-import { SERVICE_STATUS } from '../../../schemas/index';
 import { verifyService, type Decision } from './verifyApi';
 
 export interface Target {

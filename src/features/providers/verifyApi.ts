@@ -4,7 +4,7 @@
 import type { RowOf } from '../../../schemas/derive/types';
 import { SERVICE_STATUS, type service } from '../../../schemas/index';
 import { listParams } from '../../../schemas/listQuery';
-import type { HttpClient, ListQuery, ListResult } from '../../lib/datalayer/types';
+import type { HttpClient, ListQuery, ListResult } from '../../lib/data';
 
 export type ServiceRow = RowOf<typeof service>;
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { SW_REGISTER_TIMEOUT_MS } from '../../lib/constants';
+import { SW_REGISTER_TIMEOUT_MS } from '../../lib/util';
 import { UpdatePrompt } from './UpdatePrompt';
 
 /**

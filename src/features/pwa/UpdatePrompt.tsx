@@ -3,9 +3,9 @@ import { useRegisterSW } from 'virtual:pwa-register/react';
 import { Alert, Button, Snackbar } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { ConfirmDialog } from '../../components';
-import { UPDATE_CHECK_DELAY_MS } from '../../lib/constants';
+import { UPDATE_CHECK_DELAY_MS } from '../../lib/util';
 // The light module, not the offline feature: the prompt loads with the shell, before any store.
-import { afterUploads, useUploading } from '../../lib/uploadState';
+import { afterUploads, useUploading } from '../../lib/ui';
 
 const HOURLY_MS = 60 * 60 * 1000;
 

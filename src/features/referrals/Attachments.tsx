@@ -9,8 +9,7 @@ import { useIntl } from 'react-intl';
 import { messageOf } from '../../components/entity';
 import { shrinkImage } from '../../components/images';
 import { MAX_IMAGE_BYTES } from '../../../schemas/index';
-import { formatDateTime } from '../../lib/format';
-import { notify } from '../../lib/notify';
+import { formatDateTime, notify } from '../../lib/ui';
 import { attachFiles, fetchAttachment, type Attachment, type Row } from './referralApi';
 
 /** What the file picker offers (the server refuses anything else, and files over 5 MB). */

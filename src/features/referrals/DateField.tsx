@@ -1,7 +1,7 @@
 // A day of a referral's follow-up or list filter: the app's date field (components/DayField).
 import type { SxProps, Theme } from '@mui/material';
 import { DayField } from '../../components/DayField';
-import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
+import { DAY_MAX, DAY_MIN } from '../../lib/ui';
 
 interface DateFieldProps {
   label: string;

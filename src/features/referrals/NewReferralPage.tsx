@@ -22,7 +22,7 @@ import { useIntl } from 'react-intl';
 import { uuidv7 } from '../../../schemas/ids';
 import { Page } from '../../components';
 import { EntityForm, messageOf, type Problem } from '../../components/entity';
-import { notify } from '../../lib/notify';
+import { notify } from '../../lib/ui';
 import { FilePickButton, MAX_ATTACHMENTS } from './Attachments';
 import { ClientPicker, clientLabel } from './ClientPicker';
 import { KIND_INFO, REFERRAL_KINDS, today, type ReferralKind } from './kinds';

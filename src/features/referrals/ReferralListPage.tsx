@@ -10,7 +10,7 @@ import WorkIcon from '@mui/icons-material/Work';
 import { useIntl } from 'react-intl';
 import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
-import { can } from '../../lib/permissions';
+import { can } from '../../lib/session';
 import { DateField } from './DateField';
 import { KIND_INFO, REFERRAL_KINDS, type ReferralKind } from './kinds';
 import { referralPaths } from './paths';

@@ -1,5 +1,5 @@
 // Referral screens work online only, and their lists follow colleagues' changes live.
-import { useServerChanges } from '../../lib/serverChanges';
+import { useServerChanges } from '../../lib/ui';
 
 /** True when calls only the server can answer can be made: online mode and a network. */
 export { useConnected } from '../../components/useConnected';

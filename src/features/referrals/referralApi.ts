@@ -1,9 +1,9 @@
 // The API calls of the referral screens. Referrals live on the server only (the device store
 // holds the 13 tables of product.md §3), so these go straight to the API through the app's client.
 import { isAxiosError } from 'axios';
-import { api } from '../../lib/api';
+import { api, fetchGeoPlaces, type ProviderPlace } from '../../lib/http';
 import { listParams } from '../../../schemas/listQuery';
-import type { ListQuery, ListResult } from '../../lib/datalayer/types';
+import type { ListQuery, ListResult } from '../../lib/data';
 import { KIND_INFO, type ReferralKind } from './kinds';
 
 export type Row = Record<string, unknown>;
@@ -119,8 +119,6 @@ export async function findJobs(filter: TargetFilter): Promise<ListResult<Row>> {
   });
   return data;
 }
-
-import { fetchGeoPlaces, type ProviderPlace } from '../../lib/geoStats';
 
 export type { ProviderPlace };
 

@@ -19,7 +19,7 @@ import { useIntl } from 'react-intl';
 import type { ReactNode } from 'react';
 import { csvSeparator, langOf, toCsv } from '../../components/entity';
 import { fileSlug } from '../../components/entity/csv';
-import { downloadText } from '../../lib/download';
+import { downloadText } from '../../lib/ui';
 
 /** A table as the screen and the CSV file show it: header, rows, a total line. */
 export interface TableData {

@@ -8,13 +8,12 @@ import PrintIcon from '@mui/icons-material/Print';
 import { useIntl } from 'react-intl';
 import { Page, useSessionUser } from '../../components';
 import { DayField } from '../../components/DayField';
-import { DAY_MAX, DAY_MIN } from '../../lib/dayText';
+import { DAY_MAX, DAY_MIN } from '../../lib/ui';
 import { CountBarChart, StackedBarChart } from '../../components/charts';
 import { langOf, lookupLabel, lookupOptions, useLookupLists } from '../../components/entity';
-import { api } from '../../lib/api';
-import { getCachedLists, refreshLists } from '../../lib/datalayer';
-import type { LookupLists } from '../../lib/datalayer/types';
-import { can } from '../../lib/permissions';
+import { api } from '../../lib/http';
+import { getCachedLists, type LookupLists, refreshLists } from '../../lib/data';
+import { can } from '../../lib/session';
 import {
   enumKey,
   fetchReport,

@@ -4,8 +4,8 @@
 import { KPI_NAMES, type Kpis } from '../../../schemas/kpis';
 import { enumLabel, type EnumField } from '../../../schemas/define';
 import { getEntity } from '../../../schemas/index';
-import { api } from '../../lib/api';
-import type { Permission } from '../../lib/permissions';
+import { api } from '../../lib/http';
+import type { Permission } from '../../lib/session';
 
 export interface ReportFilter {
   territory: number | null;

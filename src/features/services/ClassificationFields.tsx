@@ -7,7 +7,7 @@ import { Autocomplete, Grid, TextField } from '@mui/material';
 import { useIntl } from 'react-intl';
 import type { LookupItem } from '../../../schemas/entities/users';
 import { langOf, lookupOptions, useLookupLists, type FormApi, type Option, type Problem } from '../../components/entity';
-import type { LookupLists } from '../../lib/datalayer/types';
+import type { LookupLists } from '../../lib/data';
 
 function idOf(value: unknown): number | null {
   return value === null || value === undefined || value === '' ? null : Number(value);

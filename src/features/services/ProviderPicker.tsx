@@ -5,8 +5,7 @@ import { Autocomplete, Box, CircularProgress, TextField, Typography } from '@mui
 import { useIntl } from 'react-intl';
 import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { lookupLabel, langOf, useLookupLists } from '../../components/entity';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer } from '../../lib/db/DbProvider';
+import { type Doc, useDataLayer } from '../../lib/data';
 import { savesOnline } from './feedback';
 
 export type Provider = Doc<typeof serviceProvider>;

@@ -8,14 +8,13 @@ import { useIntl } from 'react-intl';
 import { recordTitle, service, serviceProvider } from '../../../schemas/index';
 import { FullPageSpinner, Page } from '../../components';
 import { NO_IMAGE_CHANGES, type ImageChanges } from '../../components/images';
-import { useDataLayer } from '../../lib/db/DbProvider';
-import { emitPendingStatsChanged } from '../../lib/events';
-import { notify } from '../../lib/notify';
+import { useDataLayer, useRecord } from '../../lib/data';
+import { emitPendingStatsChanged } from '../../lib/util';
+import { notify } from '../../lib/ui';
 import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { ProviderPicker, type Provider } from './ProviderPicker';
 import { ServiceForm } from './ServiceForm';
-import { useRecord } from '../../lib/db/useRecord';
 
 function ChosenProvider({ provider, onChange }: { provider: Provider; onChange: () => void }) {
   const intl = useIntl();

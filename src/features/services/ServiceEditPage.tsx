@@ -7,15 +7,13 @@ import { useIntl } from 'react-intl';
 import { service, SERVICE_STATUS } from '../../../schemas/index';
 import { Page } from '../../components';
 import { NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer } from '../../lib/db/DbProvider';
-import { emitPendingStatsChanged } from '../../lib/events';
-import { notify } from '../../lib/notify';
+import { type Doc, useDataLayer, useRecord } from '../../lib/data';
+import { emitPendingStatsChanged } from '../../lib/util';
+import { notify } from '../../lib/ui';
 import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { RecordGate } from '../../components/RecordGate';
 import { ServiceForm, withRemovedImages } from './ServiceForm';
-import { useRecord } from '../../lib/db/useRecord';
 
 type Service = Doc<typeof service>;
 

@@ -9,8 +9,8 @@ import { useIntl } from 'react-intl';
 import type { ServiceStatusValue } from '../../../schemas/index';
 import { FullPageSpinner, Page, ServiceStatusChip, ServiceStatusFilter, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
-import { useOpeningDataLayer } from '../../lib/db/DbProvider';
-import { can } from '../../lib/permissions';
+import { useOpeningDataLayer } from '../../lib/data';
+import { can } from '../../lib/session';
 import { SERVICE_LIST } from './list';
 import { servicePaths } from './paths';
 

@@ -14,18 +14,15 @@ import { ConfirmDialog, Page, ServiceStatusChip, useSessionUser, WARNING_OUTLINE
 import { DeleteDialog } from '../../components/DeleteDialog';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import { useRecordImages } from '../../components/images';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer } from '../../lib/db/DbProvider';
-import { emitPendingStatsChanged } from '../../lib/events';
-import { formatDate } from '../../lib/format';
-import { notify } from '../../lib/notify';
-import { mayChange } from '../../lib/permissions';
+import { type Doc, useDataLayer, useRecord } from '../../lib/data';
+import { emitPendingStatsChanged } from '../../lib/util';
+import { formatDate, notify } from '../../lib/ui';
+import { mayChange } from '../../lib/session';
 import { reportFailure, savesOnline } from './feedback';
 import { servicePaths } from './paths';
 import { RecordGate } from '../../components/RecordGate';
 import { ServiceImages } from './ServiceImages';
 import { TrainingSection } from './TrainingSection';
-import { useRecord } from '../../lib/db/useRecord';
 
 type Service = Doc<typeof service>;
 

@@ -7,14 +7,12 @@ import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
 import { Page } from '../../components';
 import { EntityForm } from '../../components/entity';
-import type { Doc } from '../../lib/datalayer/types';
-import { useDataLayer } from '../../lib/db/DbProvider';
-import { notify } from '../../lib/notify';
+import { type Doc, useDataLayer, useRecord } from '../../lib/data';
+import { notify } from '../../lib/ui';
 import { reportFailure } from './feedback';
 import { servicePaths, useLeave, type TrainingKind } from './paths';
 import { RecordGate } from '../../components/RecordGate';
 import { TRAININGS } from './trainings';
-import { useRecord } from '../../lib/db/useRecord';
 
 type Service = Doc<typeof service>;
 

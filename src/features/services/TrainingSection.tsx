@@ -8,9 +8,7 @@ import { useIntl } from 'react-intl';
 import { firstValueFrom } from 'rxjs';
 import type { MangoQuery } from 'rxdb';
 import { EntityGrid } from '../../components/entity';
-import { mangoOf, pageOf, selectorOf } from '../../lib/datalayer/query';
-import type { DataLayer, Doc, ListQuery, ListResult } from '../../lib/datalayer/types';
-import { useDataLayer } from '../../lib/db/DbProvider';
+import { type DataLayer, type Doc, type ListQuery, type ListResult, mangoOf, pageOf, selectorOf, useDataLayer } from '../../lib/data';
 import { servicePaths, type TrainingKind } from './paths';
 import { TRAININGS, type TrainingSettings } from './trainings';
 

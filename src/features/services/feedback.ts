@@ -3,8 +3,8 @@
 // toast with their own translated title only for failures the interceptor never saw (the
 // local store, a conflict, a file), so no failure is silent and none is told twice.
 import type { IntlShape } from 'react-intl';
-import { appIsOnline } from '../../lib/db/hooks';
-import { reportSaveFailure } from '../offline';
+import { appIsOnline } from '../../lib/session';
+import { reportSaveFailure } from '../../lib/data';
 
 /** A failed save or delete, told once with the screen's title. */
 export function reportFailure(_intl: IntlShape, titleId: string, error: unknown): void {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Link, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { InfoDialog } from '../../components';
-import { usePublicConfig, type ContactDetails } from '../../lib/publicConfig';
+import { usePublicConfig, type ContactDetails } from '../../lib/http';
 
 function Line({ label, children }: { label: string; children: ReactNode }) {
   return (

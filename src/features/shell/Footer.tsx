@@ -1,7 +1,7 @@
 import { Box, Link, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { APP_VERSION } from '../../lib/constants';
-import { usePublicConfig } from '../../lib/publicConfig';
+import { APP_VERSION } from '../../lib/util';
+import { usePublicConfig } from '../../lib/http';
 
 /** product.md §1: the version, and a link to the programme's site when the installation names one
  * (PROGRAMME_URL on the server; no placeholder when it does not). */

@@ -3,8 +3,8 @@ import { Outlet } from 'react-router';
 import { Box, Toolbar, useMediaQuery } from '@mui/material';
 import { useSessionUser } from '../../components';
 import type { MenuItem } from '../../components/area';
-import { WIDE_MEDIA_QUERY } from '../../lib/constants';
-import { preloadable } from '../../lib/preloadable';
+import { WIDE_MEDIA_QUERY } from '../../lib/util';
+import { preloadable } from '../../lib/ui';
 import { Footer } from './Footer';
 import { TrainingBanner } from './TrainingBanner';
 

@@ -1,7 +1,7 @@
 import { Box, Drawer, Toolbar } from '@mui/material';
 import type { CSSObject, Theme } from '@mui/material/styles';
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
-import { whenIdle } from '../../lib/mainThread';
+import { whenIdle } from '../../lib/util';
 
 export const SIDEBAR_ID = 'app-sidebar';
 const DRAWER_WIDTH = 264;

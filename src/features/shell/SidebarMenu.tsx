@@ -4,7 +4,7 @@ import { useIntl } from 'react-intl';
 import { Badge, Divider, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { VisuallyHidden } from '../../components';
-import { preloadScreen } from '../../lib/navigation';
+import { preloadScreen } from '../../lib/util';
 import type { SessionUser } from '../../lib/session';
 import type { MenuEntry, MenuGroup } from './menu';
 import type { PendingCounts } from './usePendingStats';

@@ -13,7 +13,7 @@ import MailIcon from '@mui/icons-material/Mail';
 import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpenIcon from '@mui/icons-material/MenuOpen';
 import { LanguageSelect } from '../../components';
-import { lockNow } from '../../lib/auth';
+import { lockNow } from '../../lib/vault';
 import { NetworkIndicator, UploadOnReconnect, useGuardedLogout } from '../offline';
 import { SIDEBAR_ID } from './Sidebar';
 import { TopBarMenu } from './TopBarMenu';

@@ -8,7 +8,7 @@ import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import LockIcon from '@mui/icons-material/Lock';
 import MailIcon from '@mui/icons-material/Mail';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
-import { lockNow } from '../../lib/auth';
+import { lockNow } from '../../lib/vault';
 import { LANGS } from '../../lib/session';
 import type { ShellActions } from './useShellActions';
 

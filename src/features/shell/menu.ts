@@ -3,8 +3,7 @@
 // groups, their headers and keys are the shell's.
 import type SvgIcon from '@mui/material/SvgIcon';
 import { MENU_GROUPS, type BadgeKind, type MenuGroupId, type MenuItem } from '../../components/area';
-import { can, canOpen, type Permission } from '../../lib/permissions';
-import type { Lang, SessionUser } from '../../lib/session';
+import { can, canOpen, type Lang, type Permission, type SessionUser } from '../../lib/session';
 
 export type { BadgeKind };
 

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { onPendingStatsChanged } from '../../lib/events';
-import { api } from '../../lib/api';
-import { PENDING_STATS_DELAY_MS } from '../../lib/constants';
+import { onPendingStatsChanged, PENDING_STATS_DELAY_MS } from '../../lib/util';
+import { api } from '../../lib/http';
 import type { Mode, SessionUser } from '../../lib/session';
 
 export interface PendingCounts {

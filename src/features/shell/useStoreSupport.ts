@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { storeSupported } from '../../lib/storeSupport';
+import { storeSupported } from '../../lib/data';
 
 /** Whether the browser can keep the offline store: null while the probe runs, then its answer. */
 export function useStoreSupport(): boolean | null {

@@ -8,7 +8,7 @@ import { useIntl } from 'react-intl';
 import { passwordProblems } from '../../../schemas/passwords';
 import { Page, useSessionUser } from '../../components';
 import { messageOf, serverFieldErrors } from '../../components/entity';
-import { notify } from '../../lib/notify';
+import { notify } from '../../lib/ui';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { changePassword } from './usersApi';

@@ -23,7 +23,7 @@ import {
 import { isAxiosError } from 'axios';
 import { useIntl, type IntlShape } from 'react-intl';
 import { messageOf } from '../../components/entity';
-import { notify } from '../../lib/notify';
+import { notify } from '../../lib/ui';
 import { fetchCaseload, fetchCaseloadWorkers, moveClients, previewMove, type CaseloadPreview, type CaseloadWorker } from './usersApi';
 
 /** The most calls one move makes (each moves up to 500): a bound, never a loop without end. */

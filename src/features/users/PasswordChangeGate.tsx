@@ -1,6 +1,6 @@
 // Loaded with the shell (not with the users screens): every signed-in route passes through it.
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { CHANGE_PASSWORD_PATH } from '../../lib/paths';
+import { CHANGE_PASSWORD_PATH } from '../../lib/util';
 import { getUser } from '../../lib/session';
 
 export { CHANGE_PASSWORD_PATH };

@@ -10,7 +10,7 @@ import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import { useDisplayContext } from '../../components/entity/useDisplayContext';
 import { cellValue } from '../../components/entity/columns';
-import { can } from '../../lib/permissions';
+import { can } from '../../lib/session';
 import { lacksOrganisation } from '../../../schemas/scope';
 import { listUsers, userEntity, type UserRow } from './usersApi';
 import { userPaths } from './paths';

@@ -3,8 +3,7 @@
 // any other: an own profile never sends a role or an organisation).
 import type { EntityShape } from '../../../schemas/define';
 import { STAFF_ROLES } from '../../../schemas/roles';
-import { can } from '../../lib/permissions';
-import type { SessionUser } from '../../lib/session';
+import { can, type SessionUser } from '../../lib/session';
 import { userEntity } from './usersApi';
 
 type UserField = keyof typeof userEntity.fields;

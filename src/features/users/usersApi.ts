@@ -2,11 +2,10 @@
 // §D6: the open-core limit), so these screens are online ones and call the API directly.
 import { isAxiosError } from 'axios';
 import { user as userEntity, type RowOf } from '../../../schemas/index';
-import { can } from '../../lib/permissions';
-import { api } from '../../lib/api';
+import { can, getToken, getUser, saveSession, type SessionUser, toSessionUser } from '../../lib/session';
+import { api } from '../../lib/http';
 import { listParams } from '../../../schemas/listQuery';
-import type { ListQuery, ListResult } from '../../lib/datalayer';
-import { getUser, getToken, saveSession, toSessionUser, type SessionUser } from '../../lib/session';
+import type { ListQuery, ListResult } from '../../lib/data';
 import type { CaseloadFigures } from '../../../schemas/caseload';
 
 export type UserRow = RowOf<typeof userEntity>;

@@ -16,7 +16,7 @@ export type EntityHttp = Pick<AxiosInstance, 'get' | 'post' | 'put'>;
 export type Row = Record<string, unknown>;
 
 export interface CallOptions {
-  /** Do not toast a failure (src/lib/api.ts): the caller shows it itself (the upload report,
+  /** Do not toast a failure (src/lib/http/api.ts): the caller shows it itself (the upload report,
    * the delete dialog). The interceptor's 401/403 rules still apply. */
   silent?: boolean;
 }

@@ -2,10 +2,10 @@
 // only: AES-GCM 256 for data, PBKDF2-SHA-256 for the key a password gives, HKDF-SHA-256 for the
 // key the server's device secret gives. Pure functions over keys and bytes; who holds the keys
 // is vault.ts.
-import { fromBase64, toBase64 } from '../base64';
+import { fromBase64, toBase64 } from '../util';
 
-// The vault's modules take base64 from here (one decoder for the app: src/lib/base64.ts).
-export { fromBase64, fromBase64Url, toBase64 } from '../base64';
+// The vault's modules take base64 from here (one decoder for the app: src/lib/util/base64.ts).
+export { fromBase64, fromBase64Url, toBase64 } from '../util';
 
 /** OWASP's current recommendation for PBKDF2-HMAC-SHA-256 (Password Storage Cheat Sheet). */
 export const PBKDF2_ITERATIONS = 600_000;

@@ -4,7 +4,7 @@
 // derived (HKDF-SHA-256) from the server's device secret, kept in each keyring sealed under the
 // data key, so that a device can export offline and another device of the same user can import.
 import { fromBase64, open, seal, toBase64 } from './crypto';
-import { t } from '../i18n';
+import { t } from '../session';
 import { readKeyring, writeKeyring } from './keyring';
 import { openBytes, sealBytes } from './vault';
 

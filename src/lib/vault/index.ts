@@ -1,7 +1,10 @@
 // The device vault (ADR-0020): client data kept on this device is the signed-in user's alone and
-// sealed at rest. docs/security.md "Shared and lost devices".
+// sealed at rest. docs/security.md "Shared and lost devices". The vault sits above the store
+// (ADR-0049): it gives the store its sealer and removes a user's store; the store imports no vault.
+// Sign-out and the lock (auth.ts) are here too: both lock the vault first.
 export {
   VaultLockedError,
+  vaultSealer,
   isVaultOpen,
   openVaultUser,
   onVaultChange,
@@ -36,3 +39,5 @@ export { shareTokenWithOtherTabs } from './tabs';
 export { forgetLegacyData } from './legacy';
 export { storeActivity, storedActivity } from './activity';
 export { sealExport, openExport, SEALED_EXPORT_FORMAT } from './exportSeal';
+export { clearDraftFiles, keepDraftFiles, loadDraftFiles, type DraftFileInput } from './drafts';
+export { lockNow, logout } from './auth';

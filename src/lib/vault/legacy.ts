@@ -1,8 +1,8 @@
 // What versions before the sealed store (ADR-0020) left in clear on the device, removed at start: the forms' drafts
 // in localStorage (`draft:*`) and their files' database (`icrs_drafts`). The old shared store
 // and its owner summary (`icrs.unsent`) go once their pending records are taken by their user
-// (src/lib/db/legacyStore.ts).
-import { deleteDatabase } from '../db/deviceData';
+// (src/lib/store/legacyStore.ts).
+import { deleteDatabase } from '../store';
 
 const KEYS = /^draft:/;
 

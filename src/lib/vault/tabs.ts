@@ -3,7 +3,7 @@
 // unextractable), an unlock in one tab opens the others, and a lock in one tab locks them all.
 // Same origin only (BroadcastChannel), and only between tabs of the same signed-in user. The
 // session token travels with the key: a tab keeps it in memory and its own sessionStorage only
-// (src/lib/session.ts), so a tab opened later gets it from an unlocked one, and a token renewed
+// (src/lib/session/session.ts), so a tab opened later gets it from an unlocked one, and a token renewed
 // in one tab (a password change) reaches the others.
 import { getToken, setToken } from '../session';
 import { isVaultOpen, lockVault, onVaultChange, openWithKey, sharedKey } from './vault';

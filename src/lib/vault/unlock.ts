@@ -4,14 +4,14 @@
 // - at a page load in a tab that had it open (a reload, the language switch, an update): from
 //   another open tab of the user (which gives its session token too), or, with the network,
 //   from the server's device secret, asked with the tab's session token. A tab marks itself in
-//   sessionStorage when its vault opens (`icrs.unlocked`), beside its token (src/lib/session.ts);
+//   sessionStorage when its vault opens (`icrs.unlocked`), beside its token (src/lib/session/session.ts);
 //   a browser restart, an idle lock, the lock button or a sign-out leaves neither, and a lock
 //   ends the session on the server, so the password is asked then, with or without network;
 // - otherwise with the password: online, a sign-in (a fresh token); offline, the keyring's
 //   password wrap (unlockWithPassword), and an online call then asks for a sign-in.
 // The server also says whether the account still may: deactivated, the device drops the user's
 // mirror and drafts and keeps the pending records sealed.
-import { removeMirror, removeStore } from '../db/deviceData';
+import { removeMirror, removeStore } from '../store';
 import { adoptLegacyToken, endServerSession, getToken, getUser, saveSession, setToken } from '../session';
 import { idleTooLong } from './activity';
 import { fromBase64Url } from './crypto';
@@ -293,7 +293,7 @@ export async function forgetMirror(userId: string): Promise<void> {
 
 /** "Remove my data from this device": the user's store, drafts and keyring; the caller signs out. */
 export async function removeMyData(userId: string): Promise<void> {
-  // The key leaves memory here; the token stays for the sign-out that follows (src/lib/auth.ts
+  // The key leaves memory here; the token stays for the sign-out that follows (src/lib/vault/auth.ts
   // logout), which ends the session, rotates the device secret and locks the other tabs.
   lockVault();
   closeSealedValues();

@@ -17,6 +17,7 @@ import {
   fromBase64,
   unwrapDataKey,
 } from './crypto';
+import type { Sealer } from '../store';
 import { clearFailures, hasStoredKeyring, readKeyring, recordFailure, unlockWaitMs, writeKeyring, type Keyring } from './keyring';
 
 export class VaultLockedError extends Error {
@@ -259,6 +260,10 @@ export async function sealJson(value: unknown): Promise<string> {
 export async function openJson<T = unknown>(sealed: string): Promise<T> {
   return JSON.parse(await openText(dataKey(), sealed)) as T;
 }
+
+/** The store's client documents sealed under the open user's data key (the store is given it
+ * when it opens: it imports no vault, ADR-0049). */
+export const vaultSealer: Sealer = { seal: sealJson, open: (sealed) => openJson<Record<string, unknown>>(sealed) };
 
 export async function sealBytes(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   return seal(dataKey(), bytes);

@@ -6,7 +6,7 @@
 import { createElement } from 'react';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/api';
+import { api } from '../../../src/lib/http/api';
 import { click, render, wait, type Rendered } from './render';
 import { mockApi, signIn, type Call } from './audit-fixtures';
 

@@ -3,8 +3,8 @@
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { AxiosError, AxiosHeaders } from 'axios';
 import type { AuditEntry } from '../../../src/features/audit/types';
-import { api } from '../../../src/lib/api';
-import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
+import { api } from '../../../src/lib/http/api';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
 
 export const PROF = '01900000-0000-7000-8000-0000000000c1';
 

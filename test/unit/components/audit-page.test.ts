@@ -7,9 +7,9 @@
 import { act, createElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/api';
+import { api } from '../../../src/lib/http/api';
 import { mediaQueryList, width } from '../../helpers/media';
-import { emitServerChange } from '../../../src/lib/events';
+import { emitServerChange } from '../../../src/lib/util/events';
 import { actionKey } from '../../../src/features/audit/describe';
 import { recordPath } from '../../../src/features/audit/recordLink';
 import { AUDIT_ACTIONS } from '../../../src/features/audit/types';
@@ -17,7 +17,7 @@ import { click, messages, render, typeInto, wait, type Lang, type Rendered } fro
 import { entry, mockApi, PROF, signIn, type Call } from './audit-fixtures';
 
 const saved = vi.hoisted(() => [] as { blob: Blob; fileName: string }[]);
-vi.mock('../../../src/lib/download', () => ({
+vi.mock('../../../src/lib/ui/download', () => ({
   downloadBlob: (blob: Blob, fileName: string) => saved.push({ blob, fileName }),
   downloadText: () => undefined,
   openBlob: () => undefined,

@@ -7,20 +7,20 @@
 import { createElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/api';
+import { api } from '../../../src/lib/http/api';
 import { act } from 'react';
 import { click, helperOf, inputByLabel, render, typeInto, wait, type Rendered } from './render';
 import { mockApi, PROF, signIn, type Call } from './audit-fixtures';
 
 const saved = vi.hoisted(() => [] as { blob: Blob; fileName: string }[]);
-vi.mock('../../../src/lib/download', () => ({
+vi.mock('../../../src/lib/ui/download', () => ({
   downloadBlob: (blob: Blob, fileName: string) => saved.push({ blob, fileName }),
   downloadText: () => undefined,
   openBlob: () => undefined,
 }));
 
 const toasts = vi.hoisted(() => [] as string[][]);
-vi.mock('../../../src/lib/notify', () => ({
+vi.mock('../../../src/lib/ui/notify', () => ({
   notify: {
     success: (title: string, text = '') => toasts.push(['success', title, text]),
     error: (title: string, text = '') => toasts.push(['error', title, text]),

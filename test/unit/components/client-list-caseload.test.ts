@@ -9,8 +9,8 @@ import { createElement } from 'react';
 import { act } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/api';
-import type { ListQuery } from '../../../src/lib/datalayer/types';
+import { api } from '../../../src/lib/http/api';
+import type { ListQuery } from '../../../src/lib/data/types';
 import { mediaQueryList, width } from '../../helpers/media';
 import { click, render, wait, type Rendered } from './render';
 import { mockApi, signIn } from './audit-fixtures';
@@ -45,7 +45,7 @@ vi.mock('../../../src/features/offline', async (importOriginal) => ({
   ...(await importOriginal<Record<string, unknown>>()),
   useCaseloadStatus: () => caseload.status,
 }));
-vi.mock('../../../src/lib/db/hooks', () => ({
+vi.mock('../../../src/lib/data/hooks', () => ({
   useOpeningDataLayer: () => ({
     listPages: (_entity: unknown, query: ListQuery) => {
       queries.push(query);

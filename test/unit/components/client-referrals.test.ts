@@ -5,7 +5,7 @@
 import { createElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ListQuery } from '../../../src/lib/datalayer/types';
+import type { ListQuery } from '../../../src/lib/data/types';
 import { render, wait, type Rendered } from './render';
 
 const search = vi.hoisted(() => vi.fn());

@@ -5,8 +5,8 @@ import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serviceProvider } from '../../../schemas/index';
 import { BOM, csvCell, csvSeparator, EntityGrid, fetchAllRows, toCsv } from '../../../src/components/entity';
-import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
-import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
+import type { ListQuery, ListResult } from '../../../src/lib/data/types';
 import { click, render, wait, type Rendered } from './render';
 
 describe('CSV text', () => {

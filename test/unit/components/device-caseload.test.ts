@@ -6,7 +6,7 @@
 // French.
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { api } from '../../../src/lib/api';
+import { api } from '../../../src/lib/http/api';
 import { render, wait, type Lang, type Rendered } from './render';
 import { mockApi, signIn, type Answer, type Call } from './audit-fixtures';
 

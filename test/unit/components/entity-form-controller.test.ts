@@ -10,7 +10,7 @@ import { serviceProvider } from '../../../schemas/index';
 import type { EntityFormProps } from '../../../src/components/entity';
 import { useEntityForm } from '../../../src/components/entity/useEntityForm';
 import type { Problem } from '../../../src/components/entity/validation';
-import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
 import { renderHook, type Lang, type RenderedHook } from './render';
 
 const VALID = { sp_Name: 'Centre Espoir', sp_type: 1, territory: 1 };

@@ -8,7 +8,7 @@ import { serviceProvider } from '../../../schemas/index';
 import { EntityForm, loadDraft, type EntityFormProps, type FormApi } from '../../../src/components/entity';
 import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
 import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
-import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
 import { blur, click, helperOf, inputByLabel, render, typeInto, wait, type Lang, type Rendered } from './render';
 
 const LISTS = {

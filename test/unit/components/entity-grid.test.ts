@@ -13,13 +13,13 @@ import { CLIENT_LIST } from '../../../src/features/clients/list';
 import { JOB_LIST } from '../../../src/features/jobs/list';
 import { PROVIDER_LIST } from '../../../src/features/providers/list';
 import { SERVICE_LIST } from '../../../src/features/services/list';
-import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
-import { emitServerChange, emitServerListening } from '../../../src/lib/events';
-import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
+import { emitServerChange, emitServerListening } from '../../../src/lib/util/events';
+import type { ListQuery, ListResult } from '../../../src/lib/data/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
 
 const downloads = vi.hoisted(() => [] as { text: string; fileName: string }[]);
-vi.mock('../../../src/lib/download', () => ({
+vi.mock('../../../src/lib/ui/download', () => ({
   downloadText: (text: string, fileName: string) => downloads.push({ text, fileName }),
 }));
 

@@ -1,6 +1,6 @@
 // Dates and numbers as staff read them (product.md §9: short month, day and year), in both languages.
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatNumber } from '../../../src/lib/format';
+import { formatDate, formatDateTime, formatNumber } from '../../../src/lib/ui/format';
 
 describe('formatDate', () => {
   it('shows short month, day and year in English and in French', () => {

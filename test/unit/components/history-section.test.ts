@@ -7,9 +7,9 @@
 import { act, createElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { api } from '../../../src/lib/api';
-import { emitServerChange } from '../../../src/lib/events';
-import { formatDateTime } from '../../../src/lib/format';
+import { api } from '../../../src/lib/http/api';
+import { emitServerChange } from '../../../src/lib/util/events';
+import { formatDateTime } from '../../../src/lib/ui/format';
 import { click, messages, render, wait, type Lang, type Rendered } from './render';
 import { entry, mockApi, PROF, signIn, type Call } from './audit-fixtures';
 

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-// Heavy parts drawn one per task (ADR-0035, src/lib/useInTurn.ts): none before the data is
+// Heavy parts drawn one per task (ADR-0035, src/lib/ui/useInTurn.ts): none before the data is
 // ready, then one more per commit, in order, each commit its own; never more than the total;
-// and parts drawn only once near the screen (src/lib/nearScreen.ts).
+// and parts drawn only once near the screen (src/lib/ui/nearScreen.ts).
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useNearScreen } from '../../../src/lib/nearScreen';
-import { useInTurn } from '../../../src/lib/useInTurn';
+import { useNearScreen } from '../../../src/lib/ui/nearScreen';
+import { useInTurn } from '../../../src/lib/ui/useInTurn';
 import { render, wait, type Rendered } from './render';
 
 const commits: number[] = [];

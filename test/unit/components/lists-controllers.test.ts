@@ -14,7 +14,7 @@ import { renderHook, wait, type Lang } from './render';
 const api = vi.hoisted(() => ({ fetchLists: vi.fn(), fetchUsage: vi.fn(), saveItems: vi.fn(), addItem: vi.fn() }));
 vi.mock('../../../src/features/lists/listsApi', async (actual) => ({ ...(await actual<object>()), ...api }));
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
-vi.mock('../../../src/lib/notify', () => ({ notify: toast }));
+vi.mock('../../../src/lib/ui/notify', () => ({ notify: toast }));
 
 const territory: ListRow = {
   id: 'l1',

@@ -7,12 +7,12 @@
 import { createElement } from 'react';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/api';
+import { api } from '../../../src/lib/http/api';
 import { click, render, wait, type Lang, type Rendered } from './render';
 import { mockApi, signIn, type Answer, type Call } from './audit-fixtures';
 
 const toasts = vi.hoisted(() => [] as string[][]);
-vi.mock('../../../src/lib/notify', () => ({
+vi.mock('../../../src/lib/ui/notify', () => ({
   notify: { success: (title: string, text: string) => toasts.push([title, text]), error: () => undefined },
 }));
 

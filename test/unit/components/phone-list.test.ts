@@ -9,8 +9,8 @@ import { EntityGrid, type CustomColumn, type EntityGridProps } from '../../../sr
 import { NARROW_QUERY, preloadListView } from '../../../src/components/entity/gridViewModule';
 import { mediaQueryList, width } from '../../helpers/media';
 import { nextSort } from '../../../src/components/entity/PhoneList';
-import { LISTS_KEY } from '../../../src/lib/datalayer/lists';
-import type { ListQuery, ListResult } from '../../../src/lib/datalayer/types';
+import { LISTS_KEY } from '../../../src/lib/data/lists';
+import type { ListQuery, ListResult } from '../../../src/lib/data/types';
 import { click, render, wait, type Lang, type Rendered } from './render';
 
 // The data grid's module, replaced: what matters is whether it is imported at all.

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-// preloadable (src/lib/preloadable.ts): a component whose module was loaded before its mount is
+// preloadable (src/lib/ui/preloadable.ts): a component whose module was loaded before its mount is
 // drawn in the same render, without a Suspense fallback (which would hold back the screen by
 // React's reveal throttle); one not loaded yet suspends like React.lazy; a failed load is tried
 // again.
 import { act, createElement, Suspense, type ComponentType } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { preloadable } from '../../../src/lib/preloadable';
+import { preloadable } from '../../../src/lib/ui/preloadable';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 

@@ -5,8 +5,8 @@
 import { act, createElement } from 'react';
 import { SnackbarProvider } from 'notistack';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildIntl, setAppIntl } from '../../../src/lib/i18n';
-import { dismiss, prompt } from '../../../src/lib/notify';
+import { buildIntl, setAppIntl } from '../../../src/lib/session/i18n';
+import { dismiss, prompt } from '../../../src/lib/ui/notify';
 import { click, messages, render, wait, type Lang, type Rendered } from './render';
 
 let shown: Rendered | undefined;

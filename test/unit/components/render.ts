@@ -4,7 +4,7 @@ import { createElement, type ComponentType, type ReactElement, type ReactNode } 
 import { createRoot, type Root } from 'react-dom/client';
 import { act } from 'react';
 import { IntlProvider } from 'react-intl';
-import { flatten, type Catalog } from '../../../src/lib/i18n';
+import { flatten, type Catalog } from '../../../src/lib/session/i18n';
 import en from '../../../public/assets/i18n/en.json';
 import fr from '../../../public/assets/i18n/fr.json';
 

@@ -7,7 +7,7 @@ import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { translationKeys } from '../../../schemas/derive/labels';
 import { apprenticeship, job, otherJob, service, serviceProvider, vocational } from '../../../schemas/index';
-import { missingKeys } from '../../../src/lib/i18n';
+import { missingKeys } from '../../../src/lib/session/i18n';
 import { messages } from './render';
 
 const SOURCES = ['src/components/entity', 'src/components/map', 'src/components/images'];

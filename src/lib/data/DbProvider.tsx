@@ -1,0 +1,107 @@
+// Opens icrs_db once per page, when the app first mounts this provider (not at import, so a
+// page that never needs it, and the tests, pay nothing), and hands it to the screens.
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { DbContext, DbOpeningContext, LOADING, type DbState } from './dbContext';
+import { loadStoreCode, STORE_OPEN_BOUND_MS, storeNameFor, withinBound, type IcrsDatabase } from '../store';
+import { whenIdle } from '../util';
+import { openVaultUser, vaultSealer, VaultLockedError } from '../vault';
+
+/** Opens the store of the user whose vault is open (each user has their own, ADR-0020), sealed
+ * under the vault's key, through RxDB's code, loaded first if it is not yet. */
+export function openStore(): Promise<IcrsDatabase> {
+  const userId = openVaultUser();
+  if (!userId) return Promise.reject(new VaultLockedError());
+  return loadStoreCode().then(({ createIcrsDb }) => createIcrsDb({ name: storeNameFor(userId), sealer: vaultSealer }));
+}
+
+let opening: Promise<IcrsDatabase> | null = null;
+
+/** The page's one store. RxDB refuses a second instance of a name in one page, and React may
+ * mount the provider twice (StrictMode), so every caller shares one promise. A failed open
+ * is forgotten, so a later mount can try again. */
+export function openIcrsDbOnce(): Promise<IcrsDatabase> {
+  if (typeof indexedDB === 'undefined')
+    return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
+  // Bounded (bounds.ts): an IndexedDB that never answers the opening leaves the screens a
+  // message and a way to try again, not "Loading…" for good.
+  opening ??= withinBound(openStore(), STORE_OPEN_BOUND_MS, 'open').catch((error: unknown) => {
+    opening = null;
+    throw openingFailure(error);
+  });
+  return opening;
+}
+
+/** The failure of an opening as an Error that says what happened. IndexedDB and RxDB may reject
+ * with no reason at all (a request's `error` is null once its transaction aborted, as when the
+ * user moves to another screen or page while the store opens; Firefox logged "undefined"). */
+export function openingFailure(error: unknown): Error {
+  if (error instanceof Error) return error;
+  if (error === undefined || error === null)
+    return new Error('The opening was interrupted without a reason (a transaction aborted: the page was left or closed meanwhile)');
+  if (typeof Event !== 'undefined' && error instanceof Event) {
+    const target = error.target as { error?: unknown } | null;
+    return new Error(`IndexedDB refused the opening (${error.type} event): ${String(target?.error ?? 'no reason given')}`, {
+      cause: error,
+    });
+  }
+  return new Error(String(error), { cause: error });
+}
+
+export interface DbProviderProps {
+  children: ReactNode;
+  /** Another way to open the store (tests). */
+  open?: () => Promise<IcrsDatabase>;
+}
+
+/** The longest the store waits for the first screen before it opens anyway. */
+export const STORE_OPEN_MAX_WAIT_MS = 500;
+
+/** A promise settled from outside: the store's, made at the first render, opened in the effect. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // the failure is the state's `error`; waiting on it is optional
+  return { promise, resolve, reject };
+}
+
+export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps) {
+  const [state, setState] = useState<DbState>(LOADING);
+  const [opening] = useState(() => deferred<IcrsDatabase>());
+  useEffect(() => {
+    let mounted = true;
+    // Opened when the page is first idle, not beside the first screen's rendering: RxDB's 13
+    // collections cost ~0.2-0.3 s of the main thread, and a screen that waits for the store
+    // leaves the page idle, so it opens at once there (docs/performance.md "Start-up"). A list
+    // asks the server meanwhile and merges this device's records once the store is open.
+    const start = () => {
+      open().then(
+        (db) => {
+          opening.resolve(db);
+          // Every screen under the store draws again: in slices, not in one long task.
+          if (mounted) startTransition(() => setState({ status: 'ready', db, error: null }));
+        },
+        (error: unknown) => {
+          const failure = openingFailure(error);
+          console.error(`icrs_db could not be opened: ${failure.name}: ${failure.message}`, failure);
+          opening.reject(failure);
+          if (mounted) setState({ status: 'error', db: null, error: failure });
+        },
+      );
+    };
+    const cancel = whenIdle(start, STORE_OPEN_MAX_WAIT_MS);
+    // The store stays open for the page's life: closing it here would break the next mount.
+    return () => {
+      mounted = false;
+      cancel();
+    };
+  }, [open, opening]);
+  return (
+    <DbOpeningContext.Provider value={opening.promise}>
+      <DbContext.Provider value={state}>{children}</DbContext.Provider>
+    </DbOpeningContext.Provider>
+  );
+}
