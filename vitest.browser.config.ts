@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import pkg from './package.json' with { type: 'json' };
 
 // Browser tests: drive the built app (dist/) in headless Chromium through playwright-core.
 export default defineConfig({
+  // The tests read some of the app's modules (paths, help screenshots) whose layer's index also
+  // carries the build's version, as the unit tests' config does.
+  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/browser/**/*.test.ts'],
     environment: 'node',
