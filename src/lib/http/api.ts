@@ -55,11 +55,13 @@ export function errorMessage(error: unknown): string {
   return error.response?.statusText || error.message;
 }
 
-function applyAuthRules(status: number | undefined, code: ErrorCode | undefined): void {
+/** `sessionLeft`: the answer is about a session this tab no longer holds (aboutAnEndedSession). */
+function applyAuthRules(status: number | undefined, code: ErrorCode | undefined, sessionLeft: boolean): void {
   const signedIn = isSignedIn();
   // A deactivated account: its mirror and drafts leave the device at the next start (ADR-0020).
   const user = getUser();
   if (status === 401 && code === 'auth.inactive' && user) forgetAtNextStart(user.userId);
+  if (sessionLeft) return;
   if (status === 401 && code === NO_TOKEN && signedIn && !getToken()) {
     // Unlocked offline, the device holds no session token (docs/security.md "Shared and lost
     // devices"): the lock screen asks for the password, which signs in again; nothing is lost.
@@ -102,14 +104,12 @@ function aboutAnEndedSession(error: unknown): boolean {
 function onError(error: unknown): Promise<never> {
   const message = errorMessage(error);
   const status = isAxiosError(error) ? error.response?.status : undefined;
-  const code = codeOf(error);
-  if (status === 401 && aboutAnEndedSession(error)) {
-    const user = getUser();
-    if (code === 'auth.inactive' && user) forgetAtNextStart(user.userId);
+  const sessionLeft = status === 401 && aboutAnEndedSession(error);
+  applyAuthRules(status, codeOf(error), sessionLeft);
+  if (sessionLeft) {
     console.warn('API call answered for a session this tab has left:', message);
     return Promise.reject(error);
   }
-  applyAuthRules(status, code);
   const silent = (isAxiosError(error) && error.config?.silent === true) || isStaleUpdate(error);
   if (silent) console.warn('API call failed:', message);
   else notify.error(t('errors.interceptorTitle'), message);
