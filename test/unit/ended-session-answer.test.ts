@@ -44,29 +44,28 @@ function heldRefusal() {
   return { adapter, held };
 }
 
+/** A pull sent with `token` that the server refuses (401) once `meanwhile` has run. */
+async function pullRefusedAfter(token: string, meanwhile: () => void): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setTimeout'] });
+  saveSession(user, token);
+  const { adapter, held } = heldRefusal();
+  api.defaults.adapter = adapter;
+  const pull = api.get('/sync/pull/tbl_profiles', { silent: true });
+  await vi.waitFor(() => expect(held).toHaveLength(1));
+  meanwhile();
+  held[0]!.release();
+  await expect(pull).rejects.toMatchObject({ response: { status: 401 } });
+}
+
 describe('a 401 to a request', () => {
   it('sent with a token the tab has since dropped (a lock) leaves the user signed in', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    saveSession(user, 'token-before-the-lock');
-    const { adapter, held } = heldRefusal();
-    api.defaults.adapter = adapter;
-    const pull = api.get('/sync/pull/tbl_profiles', { silent: true });
-    await vi.waitFor(() => expect(held).toHaveLength(1));
-    setToken(null); // the lock: the token leaves the tab, the user stays for the lock screen
-    held[0]!.release();
-    await expect(pull).rejects.toMatchObject({ response: { status: 401 } });
+    // The lock: the token leaves the tab, the user stays for the lock screen.
+    await pullRefusedAfter('token-before-the-lock', () => setToken(null));
     expect(getUser()).toMatchObject({ userId: 'u1' });
   });
 
   it('sent with the token the tab still holds signs the user out', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    saveSession(user, 'current-token');
-    const { adapter, held } = heldRefusal();
-    api.defaults.adapter = adapter;
-    const pull = api.get('/sync/pull/tbl_profiles', { silent: true });
-    await vi.waitFor(() => expect(held).toHaveLength(1));
-    held[0]!.release();
-    await expect(pull).rejects.toMatchObject({ response: { status: 401 } });
+    await pullRefusedAfter('current-token', () => undefined);
     expect(getUser()).toBeNull();
     expect(getToken()).toBeNull();
   });
