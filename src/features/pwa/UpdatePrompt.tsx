@@ -34,7 +34,12 @@ export function UpdatePrompt() {
     onRegisterError: (error: unknown) => console.warn('Service worker registration failed:', error),
   });
   const uploading = useUploading();
-  if (!needRefresh || uploading) return null;
+  // An update replaces the worker that controls this page. With none (a first visit, whose
+  // sign-in reloads the page while the first worker still installs), a worker that installs is
+  // the first one, not a new version: workbox-window calls it "external" and asks for a
+  // refresh, which Firefox showed right after a first sign-in.
+  const controlled = Boolean(navigator.serviceWorker?.controller);
+  if (!needRefresh || uploading || !controlled) return null;
   const say = (id: string) => intl.formatMessage({ id });
   // On confirm the waiting worker takes over and the plugin reloads the page.
   const confirm = () => {
