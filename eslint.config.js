@@ -122,5 +122,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A screen translates one way: `const say = useSay()` from src/lib/session (i18n.ts), never
+    // react-intl's formatMessage itself (useIntl stays for formatNumber, formatDate, the locale).
+    files: ['src/features/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'formatMessage',
+          message: "Translate with `const say = useSay()` from src/lib/session, then `say('id', values)`.",
+        },
+      ],
+    },
+  },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
 );

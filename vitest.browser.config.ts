@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
     environment: 'node',
+    // Test servers on PGlite start from one database migrated once (test/helpers/pgliteImage.ts).
+    globalSetup: ['test/helpers/globalSetup.ts'],
     // A failed test prints what its pages showed (test/helpers/failure-report.ts).
     setupFiles: ['test/helpers/browser-setup.ts'],
     testTimeout: 60_000,

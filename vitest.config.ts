@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts', 'test/rxdb/**/*.test.ts'],
     environment: 'node',
+    // Test servers on PGlite start from one database migrated once (test/helpers/pgliteImage.ts).
+    globalSetup: ['test/helpers/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

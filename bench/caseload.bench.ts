@@ -143,7 +143,9 @@ async function serve(name: string, dir: string, port: number): Promise<Served> {
   console.log(
     `# ${name}: ${DATA.clients.toLocaleString('en')} clients with their sub-records built in ${((performance.now() - started) / 1000).toFixed(1)} s; the worker's feed: ${rows.toLocaleString('en')} rows (${[...expected].map(([t, c]) => `${t} ${c}`).join(', ')})`,
   );
-  return { name, url, expected, runs: [], token, dbUrl, kill: () => child.kill('SIGTERM') };
+  // SIGINT: a stop without SIGTERM's drain for a balancer (server/serve.ts), which kept the bench
+  // waiting after its end.
+  return { name, url, expected, runs: [], token, dbUrl, kill: () => child.kill('SIGINT') };
 }
 
 const rowsOf = (build: Build) => [...build.expected.values()].reduce((a, b) => a + b, 0);
@@ -167,6 +169,39 @@ async function storageOf(page: Page): Promise<Storage> {
     const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
     return { usage: estimate.usage ?? 0, indexedDB: estimate.usageDetails?.indexedDB ?? null };
   });
+}
+
+/** BENCH_TIMELINE=1: where a full load of the offline list spends its time until the first row,
+ * in the page's clock: the app's performance marks and the requests, beside the first row. */
+async function printTimeline(build: OfflineBuild): Promise<void> {
+  const { page } = build;
+  await page.goto('/offlinehp');
+  await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
+  await page.goto('/profiles');
+  await page.locator('.MuiDataGrid-row[data-rowindex="0"]').waitFor({ timeout: 120_000 });
+  const entries = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const marks = performance.getEntriesByType('mark').map((m) => `${m.name} ${m.startTime.toFixed(0)}`);
+    const requests = performance
+      .getEntriesByType('resource')
+      .map((r) => r as PerformanceResourceTiming)
+      .map((r) => `${new URL(r.name).pathname} ${r.startTime.toFixed(0)}-${r.responseEnd.toFixed(0)}`);
+    const paints = performance.getEntriesByType('paint').map((p) => `${p.name} ${p.startTime.toFixed(0)}`);
+    const w = window as unknown as { __firstRowAt: number; __frameAt: number };
+    return {
+      nav: nav ? `domInteractive ${nav.domInteractive.toFixed(0)}, domContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}` : '',
+      marks,
+      requests,
+      paints,
+      firstRow: w.__firstRowAt,
+      frame: w.__frameAt,
+    };
+  });
+  console.log(
+    `# timeline ${build.name}: first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}`,
+  );
+  console.log(`#   marks: ${entries.marks.join(', ')}; paints: ${entries.paints.join(', ')}`);
+  console.log(`#   requests: ${entries.requests.join(', ')}`);
 }
 
 async function main() {
@@ -241,6 +276,7 @@ async function main() {
       const offline: OfflineBuild[] = [await prepared(browser, 'this', ours.url, { user: WORKER, clients: CASELOAD, cpu: CPU })];
       if (compared) offline.push(await prepared(browser, 'compared', compared.url, { user: WORKER, clients: CASELOAD, cpu: CPU }));
       console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${load()}`);
+      if (process.env.BENCH_TIMELINE) for (const build of offline) await printTimeline(build);
       for (let run = 0; run < OFFLINE_RUNS; run++) {
         for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
         console.log(`# offline run ${run + 1} done; load ${load()}`);
@@ -269,7 +305,7 @@ async function main() {
     await browser.close();
     ours.kill();
     base?.kill();
-    compared?.child.kill('SIGTERM');
+    compared?.child.kill('SIGINT');
   }
 }
 
@@ -279,4 +315,10 @@ if (process.env.VITEST) {
 } else {
   // One part alone keeps its own results file (docs/performance.md "Results as data").
   await withResults(ONLY ? `caseload-${ONLY}` : 'caseload', main);
+  // The bench is over once its results are written; a handle something left open (seen: the
+  // process staying alive with its servers and browser gone) is named, not waited for.
+  setTimeout(() => {
+    console.error(`# still open after the bench: ${process.getActiveResourcesInfo().join(', ')}; exiting`);
+    process.exit(process.exitCode ?? 0);
+  }, 5_000).unref();
 }

@@ -26,11 +26,11 @@
 // screen instead (bench/unlock.bench.ts measures that).
 //
 //   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_COMPARE_DIST=/tmp/base-dist npx tsx bench/offline-clients.bench.ts
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { buildApp } from '../server/app';
 import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
@@ -196,6 +196,34 @@ export function printPhaseProfiles(profiler: PhaseProfiler, name: string): void 
 /** One run: a full load of /profiles, a sort, a search; then the list from the sidebar. With a
  * profiler, each phase runs under a CPU profile. */
 export async function oneRun(build: Build, profiler?: PhaseProfiler): Promise<void> {
+  const said: string[] = [];
+  const listen = (message: ConsoleMessage) => {
+    if (message.type() === 'error' || message.type() === 'warning') said.push(`${message.type()}: ${message.text()}`);
+  };
+  build.page.on('console', listen);
+  try {
+    await measuredRun(build, profiler);
+  } catch (error) {
+    await reportStuck(build, said);
+    throw error;
+  } finally {
+    build.page.off('console', listen);
+  }
+}
+
+/** A run that failed or timed out: what the page showed and said, to find why. */
+async function reportStuck({ name, page }: Build, said: readonly string[]): Promise<void> {
+  const shot = path.join(tmpdir(), `offline-clients-${name}-stuck.png`);
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  const shown = await page
+    .locator('main')
+    .innerText({ timeout: 5_000 })
+    .catch(() => '(not read)');
+  console.log(`# ${name}: the run failed at ${page.url()}; screenshot ${shot}; the page's console:\n${said.join('\n') || '(nothing)'}`);
+  console.log(`# ${name}: the page showed:\n${shown.slice(0, 2_000)}`);
+}
+
+async function measuredRun(build: Build, profiler?: PhaseProfiler): Promise<void> {
   const { page, figures } = build;
   const phase = <T>(name: Phase, work: () => Promise<T>) => (profiler ? profiler.around(name, work) : work());
   await offlineHome(page, build.password);

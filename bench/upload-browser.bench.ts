@@ -18,25 +18,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import type { EntityShape } from '../schemas/define';
-import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
-import { sampleBody } from '../schemas/derive/sample';
-import { registrationNumber } from '../schemas/ids';
-import {
-  apprenticeship,
-  business,
-  job,
-  otherJob,
-  profile,
-  profileImage,
-  security,
-  service,
-  serviceProvider,
-  skills,
-  social,
-  vocational,
-} from '../schemas/index';
+import { docFromRow } from '../schemas/derive/rxdb';
+import { profileImage } from '../schemas/index';
 import type { UploadModeOptions } from '../src/features/offline/debugHandle';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
+import { bodyOf, pendingImageDoc, photoBody, refsTo, UNIT_RECORDS, writeUnit } from '../test/helpers/pending';
 import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
@@ -48,7 +34,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const IMAGE_KB = Number(process.env.BENCH_IMAGE_KB ?? 200);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
 const SEQUENTIAL_RECORDS = Number(process.env.BENCH_SEQUENTIAL_RECORDS ?? RECORDS);
-const PER_UNIT = 12;
 /** The screen the page shows while it uploads (the offline home, whose live counts follow the store). */
 const SCREEN = process.env.BENCH_SCREEN ?? '/offlinehp';
 /** BENCH_PROFILE=path: a CPU profile of the page per mode (path-<mode>.cpuprofile, for Chromium's DevTools). */
@@ -71,12 +56,11 @@ const IMAGE_MARK = '@image@';
 type Doc = Record<string, unknown>;
 
 /** An `icrs-pending` export (src/lib/sync/upload/transfer.ts) of ceil(records / 12) units. */
-function pendingExport(records: number): { json: string; records: number; images: number } {
+async function pendingExport(records: number): Promise<{ json: string; records: number; images: number }> {
   const tables: Record<string, Doc[]> = {};
   const files: Doc[] = [];
-  const add = (entity: EntityShape, refs: Record<string, string> = {}, extra: Doc = {}): string => {
-    const body = { ...sampleBody(entity, refs), ...extra };
-    if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
+  const add = (entity: EntityShape, parent?: string, extra: Doc = {}): string => {
+    const body = { ...bodyOf(entity, refsTo(entity, parent)), ...extra };
     const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Doc;
     // Server-owned fields a form fills with their default offline (a service's status).
     for (const [name, field] of Object.entries(entity.fields)) {
@@ -86,35 +70,19 @@ function pendingExport(records: number): { json: string; records: number; images
     (tables[entity.table] ??= []).push({ ...doc, syncState: 'pending', syncOp: 'create' });
     return String(body[entity.keyFields[0] as string]);
   };
-  const units = Math.ceil(records / PER_UNIT);
+  const units = Math.ceil(records / UNIT_RECORDS);
   for (let i = 0; i < units; i += 1) {
-    const jb = add(job);
-    if (i % 5 === 0) {
-      const pk = `${jb}|1`;
-      files.push({
-        pk,
-        srcId: jb,
-        srcTable: job.table,
-        imgNo: 1,
-        name: 'img1.png',
-        type: 'image/png',
-        size: IMAGE.length,
-        data: IMAGE_MARK,
-        syncState: 'pending',
-        syncAttempts: 0,
-        sortDesc: newestFirstKey(Date.now(), pk),
-      });
-    }
-    add(otherJob, { job: jb });
-    const spd = add(service, { serviceProvider: add(serviceProvider) });
-    add(apprenticeship, { service: spd });
-    add(vocational, { service: spd });
-    const prof = add(profile);
-    for (const sub of [skills, social, security, business]) add(sub, { profile: prof });
-    add(profileImage, {}, { prof_Id: prof, img_for: 'photo', name: 'p.png', type: 'image/png', size: IMAGE.length, data: IMAGE_MARK });
+    await writeUnit<string>(
+      {
+        record: add,
+        image: (owner, key, slot) => files.push(pendingImageDoc(owner, key, slot, IMAGE, IMAGE_MARK)),
+        photo: (prof) => add(profileImage, undefined, photoBody(prof, IMAGE, 'p.png', IMAGE_MARK)),
+      },
+      { job: i % 5 === 0 ? 1 : undefined },
+    );
   }
   const json = JSON.stringify({ format: 'icrs-pending', version: 1, exportedAt: new Date().toISOString(), records: tables, files });
-  return { json, records: units * PER_UNIT, images: units + files.length };
+  return { json, records: units * UNIT_RECORDS, images: units + files.length };
 }
 
 /** The servers whose stored clients were shown once (sealed or in clear). */
@@ -141,7 +109,7 @@ async function preparedPage(
     }, SCREEN);
     await page.waitForFunction(() => Boolean(window.__icrs?.data));
   }
-  const pending = pendingExport(records);
+  const pending = await pendingExport(records);
   const imported = await page.evaluate(
     async ({ json, mark, image }) => {
       const handle = window.__icrs;

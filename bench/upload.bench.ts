@@ -8,29 +8,12 @@
 // a 1-pixel PNG), BENCH_LATENCY_MS (default 0), BENCH_SEQUENTIAL_RECORDS (default: BENCH_RECORDS;
 // fewer keeps a slow-link run short: a rate is a rate).
 import axios from 'axios';
-import type { EntityShape } from '../schemas/define';
-import { docFromRow, newestFirstKey } from '../schemas/derive/rxdb';
-import { sampleBody } from '../schemas/derive/sample';
-import { registrationNumber } from '../schemas/ids';
-import {
-  apprenticeship,
-  business,
-  file,
-  job,
-  otherJob,
-  profile,
-  profileImage,
-  security,
-  service,
-  serviceProvider,
-  skills,
-  social,
-  vocational,
-} from '../schemas/index';
+import { profileImage } from '../schemas/index';
 import { uploadAll, type UploadOptions } from '../src/lib/sync/upload';
-import { collectionOf, type IcrsDatabase } from '../src/lib/store/database';
+import type { IcrsDatabase } from '../src/lib/store/database';
+import { bodyOf, photoBody, refsTo, UNIT_RECORDS, writeUnit } from '../test/helpers/pending';
 import { ensureOrganisations, PNG_1PX } from '../test/helpers/records';
-import { openTestDb } from '../test/helpers/rxdb';
+import { addPending, addPendingImage, openTestDb } from '../test/helpers/rxdb';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
 import { withResults } from './results';
@@ -41,62 +24,25 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const IMAGE_KB = Number(process.env.BENCH_IMAGE_KB ?? 0);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
 const SEQUENTIAL_RECORDS = Number(process.env.BENCH_SEQUENTIAL_RECORDS ?? RECORDS);
-const PER_UNIT = 12;
 
 /** A PNG of about IMAGE_KB (the 1-pixel image plus filler the server stores as it is). */
 const IMAGE = IMAGE_KB > 0 ? Buffer.concat([PNG_1PX, Buffer.alloc(IMAGE_KB * 1024, 7)]) : PNG_1PX;
 
-async function insertPending(db: IcrsDatabase, entity: EntityShape, body: Record<string, unknown>): Promise<string> {
-  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Record<string, unknown>;
-  return (await collectionOf(db, entity).insert({ ...doc, syncState: 'pending', syncOp: 'create' })).primary;
-}
-
-async function insertImage(db: IcrsDatabase, owner: EntityShape, srcId: string): Promise<void> {
-  const pk = `${srcId}|1`;
-  await collectionOf(db, file).insert({
-    pk,
-    srcId,
-    srcTable: owner.table,
-    imgNo: 1,
-    name: 'img1.png',
-    type: 'image/png',
-    size: IMAGE.length,
-    data: IMAGE.toString('base64'),
-    syncState: 'pending',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), pk),
-  });
-}
-
 /** ceil(RECORDS / 12) units of job, other job, provider, service, apprenticeship, vocational,
  * profile, four profile sub-records and a photo. */
 async function seed(db: IcrsDatabase, records: number): Promise<number> {
-  const units = Math.ceil(records / PER_UNIT);
-  const add = (entity: EntityShape, refs: Record<string, string> = {}) => {
-    const body = sampleBody(entity, refs);
-    if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
-    return insertPending(db, entity, body);
-  };
+  const units = Math.ceil(records / UNIT_RECORDS);
   for (let i = 0; i < units; i += 1) {
-    const jb = await add(job);
-    if (i % 3 === 0) await insertImage(db, job, jb);
-    await add(otherJob, { job: jb });
-    const spd = await add(service, { serviceProvider: await add(serviceProvider) });
-    if (i % 3 === 1) await insertImage(db, service, spd);
-    await add(apprenticeship, { service: spd });
-    await add(vocational, { service: spd });
-    const prof = await add(profile);
-    for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-    await insertPending(db, profileImage, {
-      prof_Id: prof,
-      img_for: 'photo',
-      name: 'p.png',
-      type: 'image/png',
-      size: IMAGE.length,
-      data: IMAGE.toString('base64'),
-    });
+    await writeUnit<string>(
+      {
+        record: (entity, parent) => addPending(db, entity, bodyOf(entity, refsTo(entity, parent))),
+        image: (owner, key, slot) => addPendingImage(db, owner, key, slot, IMAGE),
+        photo: (prof) => addPending(db, profileImage, photoBody(prof, IMAGE, 'p.png')),
+      },
+      { job: i % 3 === 0 ? 1 : undefined, service: i % 3 === 1 ? 1 : undefined },
+    );
   }
-  return units * PER_UNIT;
+  return units * UNIT_RECORDS;
 }
 
 async function main() {

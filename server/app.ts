@@ -91,15 +91,17 @@ export interface BuildOptions {
   /** How long the session check keeps a user row (plugins/users/sessionUsers.ts); by default
    * 0 on PostgreSQL, KEEP_MS on the embedded database. bench/session-check.bench.ts compares. */
   sessionKeepMs?: number;
+  /** The embedded database starts from this data folder's image (DbOptions.pgliteImage). */
+  pgliteImage?: Blob;
 }
 
 export async function buildApp(
   config: Config,
-  { logStream, migrations = coreMigrations, sessionKeepMs }: BuildOptions = {},
+  { logStream, migrations = coreMigrations, sessionKeepMs, pgliteImage }: BuildOptions = {},
 ): Promise<Server> {
   setCountBound(config.listCountBound);
   // Every write made for a request tells the database who makes it (the audit log, ADR-0036).
-  const db = withAuditActor(await openDb(config));
+  const db = withAuditActor(await openDb({ ...config, pgliteImage }));
   // On PostgreSQL with DATABASE_OWNER_URL, migrated by the owner role (server/db/roles.ts).
   const roleWarning = await prepareDatabase(db, config, migrations).catch(async (error: unknown) => {
     await db.close();

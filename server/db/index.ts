@@ -93,6 +93,9 @@ const LISTEN_PING_MS = 15_000;
 export interface DbOptions extends Partial<DbTimeouts> {
   databaseUrl?: string;
   dataDir: string;
+  /** PGlite starts from this copy of a data folder (PGlite's `dumpDataDir`) instead of an empty
+   * one: the tests' servers start from one database migrated once (test/helpers/pgliteImage.ts). */
+  pgliteImage?: Blob;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
@@ -101,7 +104,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_DB_TIMEOUTS.connectTimeoutMs,
     idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? DEFAULT_DB_TIMEOUTS.idleInTransactionTimeoutMs,
   };
-  return options.databaseUrl ? openPostgres(options.databaseUrl, timeouts) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, timeouts) : openPglite(options.dataDir, options.pgliteImage);
 }
 
 /** Settles with `work`, or with `fallback` after `ms`, whichever comes first. The fallback
@@ -122,11 +125,26 @@ function faultReporter() {
   };
 }
 
-async function openPglite(dataDir: string): Promise<Db> {
+/** The rows of one statement on a PGlite connection or transaction. */
+export async function pgliteRows<T extends Row>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]): Promise<T[]> {
+  return (await q.query<T>(sql, params ? [...params] : undefined)).rows;
+}
+
+/** A bare PGlite as the migrations take it (`migrate`): the backup's copy and the tests' image
+ * of a migrated database are made so, outside the server's own connection. */
+export function pgliteMigratable(lite: PGlite): Pick<Db, 'transaction'> {
+  return { transaction: (work) => lite.transaction((tx) => work({ query: (sql, params) => pgliteRows(tx, sql, params) })) };
+}
+
+async function openPglite(dataDir: string, image?: Blob): Promise<Db> {
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // pg_trgm: the lists' substring search reads a trigram index (server/lib/records/listIndexes.ts),
   // as on PostgreSQL; the migration creates the extension from the files loaded here.
-  const lite = await PGlite.create(dataDir, { parsers: { [DATE_OID]: (value: string) => value }, extensions: { pg_trgm } });
+  const lite = await PGlite.create(dataDir, {
+    parsers: { [DATE_OID]: (value: string) => value },
+    extensions: { pg_trgm },
+    ...(image ? { loadDataDir: image } : {}),
+  });
   // A new folder's files come out 0666 whatever the umask (server/lib/privateFiles.ts).
   if (!dataDir.includes('://')) privateTree(dataDir);
   // PGlite runs one statement at a time: the others queue inside it. Counted for the metrics.
@@ -139,8 +157,7 @@ async function openPglite(dataDir: string): Promise<Db> {
       running -= 1;
     }
   };
-  const run = async <T extends Row>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
-    (await q.query<T>(sql, params ? [...params] : undefined)).rows;
+  const run = pgliteRows;
   // In-process: no connection to lose, so no fault to report and no LISTEN to resume.
   const faults = faultReporter();
   return {

@@ -1,5 +1,8 @@
 // One ordered list of migrations for both databases, applied at start inside one
-// transaction under an advisory lock, so several server processes may start together.
+// transaction under an advisory lock, so several server processes may start together. An entity
+// declared after a database was made gets its table from its declaration, with no migration of
+// its own (docs/adr/0050-a-new-entity.md "Tables of a new entity").
+import type { EntityShape } from '../../schemas/define';
 import { serverEntities } from '../../schemas/index';
 import { columnSql, createIndexesSql, ident, indexColumns, indexName, liveOnlyIndex, schemaSql } from '../../schemas/derive/sql';
 import { jobReferral, profile, profileImage, referral, user } from '../../schemas/index';
@@ -35,10 +38,13 @@ const sql = (text: string) => async (tx: Queryable) => {
     await tx.query(statement);
 };
 
+/** The migration making the entity tables of a new database. */
+const ENTITIES = '0001-entities';
+
 export const coreMigrations: Migration[] = [
   {
     // Every entity table and index comes from its declaration in schemas/ (one idea, one place).
-    id: '0001-entities',
+    id: ENTITIES,
     up: async (tx) => {
       await sql(`CREATE TABLE IF NOT EXISTS "settings" ("key" text PRIMARY KEY, "value" text NOT NULL)`)(tx);
       await sql(schemaSql(serverEntities))(tx);
@@ -323,11 +329,11 @@ $$`);
   },
 ];
 
-/** The list indexes; the trigram ones only where pg_trgm can be created (a trusted extension:
- * the database's owner may; PGlite loads it, server/db/index.ts), else the search reads the rows
- * as before (docs/performance.md). */
-export async function createListIndexes(tx: Queryable): Promise<void> {
-  for (const entity of serverEntities) for (const index of orderIndexes(entity)) await tx.query(index.sql);
+/** The list indexes of `list`; the trigram ones only where pg_trgm can be created (a trusted
+ * extension: the database's owner may; PGlite loads it, server/db/index.ts), else the search
+ * reads the rows as before (docs/performance.md). */
+export async function createListIndexes(tx: Queryable, list: readonly EntityShape[] = serverEntities): Promise<void> {
+  for (const entity of list) for (const index of orderIndexes(entity)) await tx.query(index.sql);
   for (const index of AUDIT_LIST_INDEXES) await tx.query(index.sql);
   await tx.query('SAVEPOINT trigram');
   try {
@@ -336,13 +342,75 @@ export async function createListIndexes(tx: Queryable): Promise<void> {
     await tx.query('ROLLBACK TO SAVEPOINT trigram');
     return;
   }
-  for (const entity of serverEntities) for (const index of searchIndexes(entity)) await tx.query(index.sql);
+  for (const entity of list) for (const index of searchIndexes(entity)) await tx.query(index.sql);
 }
+
+/** The id a table made late is recorded under: 0001's part for that table. A backup holding it
+ * is refused by an ICRS that does not declare the entity (server/ops/backupFile.ts). */
+export const lateTableId = (entity: EntityShape): string => `${ENTITIES}/${entity.table}`;
+
+/** Every id this code may find in "schema_migrations": its migrations', and its tables made late. */
+export function knownMigrationIds(migrations: readonly Migration[] = coreMigrations): string[] {
+  return [...migrations.map((m) => m.id), ...serverEntities.map(lateTableId)];
+}
+
+/** The server entities whose table a database made by 0001 lacks (declared after it was made),
+ * parents first. */
+async function lateEntities(tx: Queryable, done: ReadonlySet<string>): Promise<EntityShape[]> {
+  if (!done.has(ENTITIES)) return []; // a new database: 0001 makes them all
+  const tables = await tx.query<{ name: string }>(
+    `SELECT c."relname" AS name FROM pg_class c JOIN pg_namespace n ON n."oid" = c."relnamespace"
+      WHERE n."nspname" = 'public' AND c."relkind" IN ('r', 'p')`,
+  );
+  const present = new Set(tables.map((table) => table.name));
+  return serverEntities.filter((entity) => !present.has(entity.table));
+}
+
+/** The ids of `migrations` not applied to the database yet, and of the tables it lacks. */
+export async function pendingMigrations(db: Queryable, migrations: readonly Migration[] = coreMigrations): Promise<string[]> {
+  const done = new Set((await db.query<{ id: string }>('SELECT "id" FROM "schema_migrations"')).map((row) => row.id));
+  const late = await lateEntities(db, done);
+  return [...late.map(lateTableId), ...migrations.filter((m) => !done.has(m.id)).map((m) => m.id)];
+}
+
+/**
+ * The tables of entities declared after the database was made, as a new database has them
+ * (docs/adr/0050-a-new-entity.md "Tables of a new entity"): first 0001's part, the table and its
+ * indexes, before the migrations still to apply (those going over every entity then find it);
+ * then, once they are applied, what the migrations before gave every entity table, from the same
+ * declarations: the organisation column and triggers (0024), the change and audit triggers (0004,
+ * 0020), the directory's trigger function (0030) and the list indexes (0025). A migration that
+ * gives every entity table something new adds it here too: test/api/entity-tables.test.ts compares a
+ * table made late with the same table of a new database.
+ */
+const lateTables = {
+  async start(tx: Queryable, late: readonly EntityShape[]): Promise<void> {
+    for (const entity of late) {
+      await sql(schemaSql([entity]))(tx);
+      await tx.query('INSERT INTO "schema_migrations" ("id") VALUES ($1)', [lateTableId(entity)]);
+    }
+  },
+  async complete(tx: Queryable, late: readonly EntityShape[]): Promise<void> {
+    if (!late.length) return;
+    const statements = [
+      // Whole lists, made again: a parent's triggers name its sub-records.
+      ...organisationColumnSql(),
+      ...organisationTriggersSql(),
+      ...organisationIndexesSql(),
+      ...late.flatMap(changeTriggerSql),
+      ...late.flatMap(auditTriggerSql),
+      ...userCaseloadTriggerSql(profile.table),
+    ];
+    for (const statement of statements) await tx.query(statement);
+    await createListIndexes(tx, late);
+  },
+};
 
 const MIGRATION_LOCK = 4242_0001;
 
-/** Applies the migrations not applied yet; `after` runs in the same transaction, under the same
- * lock, whether any was applied or not (server/db/roles.ts: the retention and the grants). */
+/** Applies the migrations not applied yet, and makes the tables of entities declared since the
+ * database was made (`lateTables`); `after` runs in the same transaction, under the same lock,
+ * whether any was applied or not (server/db/roles.ts: the retention and the grants). */
 export async function migrate(
   db: Pick<Db, 'transaction'>,
   migrations: Migration[] = coreMigrations,
@@ -353,13 +421,16 @@ export async function migrate(
     await tx.query(`CREATE TABLE IF NOT EXISTS "schema_migrations" (
       "id" text PRIMARY KEY, "appliedAt" timestamptz NOT NULL DEFAULT now())`);
     const done = new Set((await tx.query<{ id: string }>('SELECT "id" FROM "schema_migrations"')).map((r) => r.id));
-    const applied: string[] = [];
+    const late = await lateEntities(tx, done);
+    await lateTables.start(tx, late);
+    const applied: string[] = late.map(lateTableId);
     for (const migration of migrations) {
       if (done.has(migration.id)) continue;
       await migration.up(tx);
       await tx.query('INSERT INTO "schema_migrations" ("id") VALUES ($1)', [migration.id]);
       applied.push(migration.id);
     }
+    await lateTables.complete(tx, late);
     await after?.(tx);
     return applied;
   });

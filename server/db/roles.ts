@@ -13,7 +13,7 @@ import { AUDIT_SETTINGS_TABLE, AUDIT_TABLE, AUDIT_VALUES_TABLE } from '../plugin
 import { writeRetention } from '../plugins/audit/retention';
 import { OPS_SCHEMA } from '../ops/restoreMark';
 import { openDb, type Db, type Queryable } from './index';
-import { coreMigrations, migrate, type Migration } from './migrations';
+import { coreMigrations, migrate, pendingMigrations, type Migration } from './migrations';
 
 const ROW_PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const;
 const ALL_PRIVILEGES = [...ROW_PRIVILEGES, 'TRUNCATE', 'REFERENCES', 'TRIGGER'] as const;
@@ -96,8 +96,7 @@ export async function grantApp(tx: Queryable, app: string): Promise<void> {
  * migration is to apply; warned when the stored retention is not AUDIT_RETENTION_DAYS (the app's
  * role cannot write it). */
 async function startWithoutOwner(db: Db, config: Config, migrations: Migration[], owner: string): Promise<string | undefined> {
-  const done = new Set((await db.query<{ id: string }>('SELECT "id" FROM "schema_migrations"')).map((row) => row.id));
-  const pending = migrations.filter((m) => !done.has(m.id)).map((m) => m.id);
+  const pending = await pendingMigrations(db, migrations);
   if (pending.length)
     throw new Error(
       `the tables belong to the database role "${owner}" and ${pending.length} migration(s) are to apply (${pending.join(', ')}): run \`npm run migrate\` with DATABASE_OWNER_URL set to a connection as "${owner}", or start the server with it (${ROLES_HELP})`,

@@ -33,30 +33,28 @@ export function zip(entries: readonly ZipEntry[], at = new Date()): Buffer {
     // Already compressed files (photos, PDFs) are stored when deflating does not help.
     const [method, body] = deflated.length < data.length ? [DEFLATE, deflated] : [STORE, data];
     const crc = crc32(data);
+    // The local header and the central one say the same of the file, in the same order, from
+    // `at`: flags, method, time, date, CRC-32, compressed and full sizes, the name's length.
+    const describeFile = (header: Buffer, at: number) => {
+      header.writeUInt16LE(UTF8_NAMES, at);
+      header.writeUInt16LE(method, at + 2);
+      header.writeUInt16LE(time, at + 4);
+      header.writeUInt16LE(date, at + 6);
+      header.writeUInt32LE(crc, at + 8);
+      header.writeUInt32LE(body.length, at + 12);
+      header.writeUInt32LE(data.length, at + 16);
+      header.writeUInt16LE(name.length, at + 20);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed: 2.0
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    describeFile(local, 6);
     local.writeUInt16LE(0, 28);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4); // made by: 2.0
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(UTF8_NAMES, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    describeFile(central, 8);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     centrals.push(central, name);

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { entityByName, serverEntities } from '../../schemas/index';
 import { ident } from '../../schemas/derive/sql';
 import type { Queryable } from '../db/index';
-import { coreMigrations } from '../db/migrations';
+import { coreMigrations, knownMigrationIds } from '../db/migrations';
 import { AGE_MAGIC, ENCRYPTED_EXTENSION } from './encryption';
 import { OperatorError } from './errors';
 import { runTool } from './pgTools';
@@ -78,7 +78,7 @@ export const codeVersion = (): string => latestMigration(coreMigrations.map((m) 
  * tables this code would misread, and which no migration here can bring back.
  */
 export function refuseUnknownMigrations(ids: readonly string[], file: string): void {
-  const known = new Set(coreMigrations.map((m) => m.id));
+  const known = new Set(knownMigrationIds());
   const unknown = ids.filter((id) => !known.has(id));
   if (!unknown.length) return;
   throw new OperatorError(

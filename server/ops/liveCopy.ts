@@ -6,15 +6,14 @@
 // folder is what goes into the tarball. The secret tables' rows stay behind (ops/secrets.ts).
 import { PGlite } from '@electric-sql/pglite';
 import { ident } from '../../schemas/derive/sql';
-import { coreMigrations, migrate } from '../db/migrations';
+import { pgliteMigratable, pgliteRows } from '../db/index';
+import { coreMigrations, knownMigrationIds, migrate } from '../db/migrations';
 import { OperatorError } from './errors';
 import { SECRET_TABLES } from './secrets';
 
-const rowsOf = async <T>(lite: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) => (await lite.query<T>(sql, params)).rows;
-
 /** The tables of the public schema, each with its stored columns in order. */
 async function tablesOf(lite: PGlite): Promise<Map<string, string[]>> {
-  const rows = await rowsOf<{ table: string; columns: string[] }>(
+  const rows = await pgliteRows<{ table: string; columns: string[] }>(
     lite,
     `SELECT c.relname AS "table", array_agg(a.attname::text ORDER BY a.attnum) AS "columns"
        FROM pg_class c
@@ -28,13 +27,13 @@ async function tablesOf(lite: PGlite): Promise<Map<string, string[]>> {
 
 /** Each sequence of the public schema and where it stands. */
 async function sequencesOf(lite: PGlite): Promise<{ name: string; last: string; called: boolean }[]> {
-  const names = await rowsOf<{ name: string }>(
+  const names = await pgliteRows<{ name: string }>(
     lite,
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'S'`,
   );
   const positions = [];
   for (const { name } of names) {
-    const [row] = await rowsOf<{ last: string; called: boolean }>(
+    const [row] = await pgliteRows<{ last: string; called: boolean }>(
       lite,
       `SELECT last_value::text AS last, is_called AS called FROM ${ident(name)}`,
     );
@@ -50,7 +49,8 @@ async function sequencesOf(lite: PGlite): Promise<{ name: string; last: string; 
  */
 export async function liveCopyTarball(source: PGlite, migrations: readonly string[], where: string): Promise<Blob> {
   const applied = new Set(migrations);
-  const unknown = migrations.filter((id) => !coreMigrations.some((m) => m.id === id));
+  const known = new Set(knownMigrationIds());
+  const unknown = migrations.filter((id) => !known.has(id));
   if (unknown.length)
     throw new OperatorError(
       `${where} was migrated by a newer ICRS (${unknown.join(', ')}): back it up with the ICRS version its server runs`,
@@ -59,10 +59,7 @@ export async function liveCopyTarball(source: PGlite, migrations: readonly strin
   try {
     // The source's migrations, in the code's order: the schema the source has.
     await migrate(
-      {
-        transaction: (work) =>
-          copy.transaction((tx) => work({ query: async (sql, params) => rowsOf(tx, sql, params ? [...params] : undefined) })),
-      },
+      pgliteMigratable(copy),
       coreMigrations.filter((m) => applied.has(m.id)),
     );
     const from = await tablesOf(source);

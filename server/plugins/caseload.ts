@@ -333,29 +333,28 @@ export default async function caseloadPlugin(instance: FastifyInstance, { db, bo
   app.put('/api/caseload/pins/:id', pinRoute, pin(true));
   app.delete('/api/caseload/pins/:id', pinRoute, pin(false));
 
-  // The signed-in user's caseload, as the device reads it at sync: what it mirrors, what the
-  // bound left out, and how many of the organisation's clients are not on it.
-  app.get('/api/caseload', { schema: { response: { 200: statusAnswer } }, config: { permission: 'profiles.read' } }, async (request) => {
-    const worker = await visibleWorker(db, request.user, request.user.userId);
+  /** The caseload of user `id` as `actor` may see it: whether it has one, its figures, how
+   * many clients it holds. */
+  const caseloadStatus = async (actor: Actor & { userId: string }, id: string) => {
+    const worker = await visibleWorker(db, actor, id);
     return {
       caseload: hasCaseload(worker),
       figures: await caseloadFigures(db, ofWorker(worker), bound),
       assignedClients: await heldCount(db, worker),
     };
-  });
+  };
+
+  // The signed-in user's caseload, as the device reads it at sync: what it mirrors, what the
+  // bound left out, and how many of the organisation's clients are not on it.
+  app.get('/api/caseload', { schema: { response: { 200: statusAnswer } }, config: { permission: 'profiles.read' } }, (request) =>
+    caseloadStatus(request.user, request.user.userId),
+  );
 
   // Another user's caseload, for those who assign (the administrator's mirror size).
   app.get(
     '/api/caseload/users/:id',
     { schema: { params: userParams, response: { 200: statusAnswer } }, config: { permission: 'profiles.assign' } },
-    async (request) => {
-      const worker = await visibleWorker(db, request.user, request.params.id);
-      return {
-        caseload: hasCaseload(worker),
-        figures: await caseloadFigures(db, ofWorker(worker), bound),
-        assignedClients: await heldCount(db, worker),
-      };
-    },
+    (request) => caseloadStatus(request.user, request.params.id),
   );
 
   // What a proposed assignment (clients, or every client of another worker: `from`, the move

@@ -9,11 +9,11 @@ import { preloadSignedInShell } from '../features/shell';
 import { registerNavigate, registerPreload, TOAST_DURATION_MS } from '../lib/util';
 import { notify, preloadable, takeFlash } from '../lib/ui';
 import { type AppIntl, appIsOnline, getMode, getToken, getUser } from '../lib/session';
-import { loadStoreCode } from '../lib/data/start';
+import { loadStoreCode, openIcrsDbOnce } from '../lib/data/start';
 import { storedPublicConfig } from '../lib/http';
 import { forgetAsked, forgetLegacyData, resumeVault, settleIdleSession, settleLegacyToken } from '../lib/vault';
 import { reloadLocked, VaultGate } from '../features/auth';
-import { preloadGridAt, prefetchListAt, prefetchOnNavigation } from './listPrefetch';
+import { preloadGridAt, prefetchListAt, prefetchOnNavigation, readListAheadAt } from './listPrefetch';
 import { preloadRoute, routes } from './routes';
 
 // Made on the first render, not while this module evaluates: the router starts loading the
@@ -43,8 +43,9 @@ function landOnOfflineHome(): void {
 }
 
 // The local store (RxDB) loads only for a signed-in user (ADR-0035): not with the login screen.
-// IndexedDB is opened by the provider, after the first render: opened earlier, beside the first
-// screen's rendering, it slowed every signed-in start (docs/performance.md "Start-up").
+// Online, IndexedDB is opened by the provider, after the first render: opened earlier, beside the
+// first screen's rendering, it slowed every signed-in start (docs/performance.md "Start-up").
+// Offline the first screen needs it: it opens once the vault has (startModules).
 const signedInStore = preloadable(() => import('../features/offline').then((module) => module.SignedInStore));
 
 /**
@@ -67,9 +68,18 @@ export function startModules(): Promise<unknown> {
   const vault = forgotten.then(() => resumeVault(user.userId, getToken(), reloadLocked));
   const { pathname } = window.location;
   const listPage = prefetchListAt(pathname); // first: its request leaves before the modules are asked
-  // Offline (the mode, or no network), the first screen reads the store: RxDB's code loads beside the first render (not
-  // awaited: the frame is drawn before the store opens). Online it loads when the page is idle.
-  if (!appIsOnline()) void loadStoreCode().catch(() => undefined); // the store's opening reports
+  // Offline (the mode, or no network), the first screen reads the store and nothing else: RxDB's
+  // code loads beside the first render, and the store opens as soon as the vault has, its
+  // IndexedDB work beside the frame's drawing (not awaited: the frame is drawn before the store
+  // opens; the provider shares this opening, and reports its failure). Online it opens when the
+  // page is idle (docs/performance.md "The offline client list").
+  if (!appIsOnline()) {
+    const storeCode = loadStoreCode();
+    void Promise.all([vault, storeCode])
+      .then(([resumed]) => (resumed === 'open' ? openIcrsDbOnce() : undefined))
+      .then((db) => db && readListAheadAt(db, pathname))
+      .catch(() => undefined);
+  }
   return Promise.allSettled([vault, listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);
 }
 

@@ -9,7 +9,7 @@ import type { createBrowserRouter } from 'react-router';
 import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery';
 import { preloadListView } from '../components/entity/gridViewModule';
 import { api } from '../lib/http';
-import { prefetchPage } from '../lib/data/start';
+import { prefetchPage, readFirstPageAhead, type IcrsDatabase } from '../lib/data/start';
 import { appIsOnline, can, getUser, type Permission } from '../lib/session';
 import { AREAS, screenPath } from './areas';
 
@@ -33,6 +33,13 @@ function listAt(pathname: string): ListRoute | undefined {
   return LIST_ROUTES[pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname];
 }
 
+/** The list screen at `pathname`, if the signed-in user may open it. */
+function openableListAt(pathname: string): ListRoute | undefined {
+  const route = listAt(pathname);
+  const user = getUser();
+  return route && user && route.permissions.every((permission) => can(user.role, permission)) ? route : undefined;
+}
+
 /** At the list at `pathname`, if it is one the signed-in user may open: asks its first page when
  * the app is online (offline a list reads the store), and starts loading the grid's module (a
  * wide screen's: a phone's list draws without it), offline too: otherwise an offline list asked
@@ -40,11 +47,18 @@ function listAt(pathname: string): ListRoute | undefined {
  * (docs/performance.md "The offline client list").
  * Returns that load when it did. */
 export function prefetchListAt(pathname: string): Promise<unknown> | undefined {
-  const route = listAt(pathname);
-  const user = getUser();
-  if (!route || !user || !route.permissions.every((permission) => can(user.role, permission))) return undefined;
+  const route = openableListAt(pathname);
+  if (!route) return undefined;
   if (appIsOnline()) prefetchPage(api, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
   return preloadListView().catch(() => undefined); // the grid's own load reports
+}
+
+/** Offline, at a page load of a list the signed-in user may open: its first page read from the
+ * store just opened, for the grid's first render (src/lib/data/localList.ts). */
+export function readListAheadAt(db: IcrsDatabase, pathname: string): Promise<void> | undefined {
+  const route = openableListAt(pathname);
+  if (!route) return undefined;
+  return readFirstPageAhead(db, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
 }
 
 /** Starts loading the grid's module when `pathname` is a list screen's (a menu link pointed at). */

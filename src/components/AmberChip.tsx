@@ -2,7 +2,7 @@
 // text on white (3:1; WCAG AA asks 4.5:1): a darker amber in the light theme, the light one on
 // the dark theme.
 import { Chip } from '@mui/material';
-import { useIntl } from 'react-intl';
+import { useSay } from '../lib/session';
 
 export function AmberChip({ label, testId }: { label: string; testId?: string }) {
   return (
@@ -18,6 +18,6 @@ export function AmberChip({ label, testId }: { label: string; testId?: string })
 
 /** Saved on this device only, waiting for the upload. */
 export function NotUploadedChip() {
-  const intl = useIntl();
-  return <AmberChip label={intl.formatMessage({ id: 'entityGrid.notUploaded' })} testId="not-uploaded" />;
+  const say = useSay();
+  return <AmberChip label={say('entityGrid.notUploaded')} testId="not-uploaded" />;
 }

@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { useIntl } from 'react-intl';
+import { useSay } from '../lib/session';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -12,7 +12,7 @@ interface ConfirmDialogProps {
 
 /** A yes/no question; used for the app update and, later, for resets and deletions. */
 export function ConfirmDialog({ open, title, text, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Dialog open={open} onClose={onCancel} aria-labelledby="confirm-title" aria-describedby="confirm-text">
       <DialogTitle id="confirm-title">{title}</DialogTitle>
@@ -20,9 +20,9 @@ export function ConfirmDialog({ open, title, text, confirmLabel, onConfirm, onCa
         <DialogContentText id="confirm-text">{text}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onCancel}>{intl.formatMessage({ id: 'common.cancel' })}</Button>
+        <Button onClick={onCancel}>{say('common.cancel')}</Button>
         <Button onClick={onConfirm} variant="contained" autoFocus>
-          {confirmLabel ?? intl.formatMessage({ id: 'common.confirm' })}
+          {confirmLabel ?? say('common.confirm')}
         </Button>
       </DialogActions>
     </Dialog>

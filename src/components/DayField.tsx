@@ -8,6 +8,7 @@ import { IconButton, InputAdornment, TextField, type SxProps, type Theme } from 
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonthOutlined';
 import { useIntl } from 'react-intl';
 import { dayPattern, dayText, formatDate, parseDay, withSlashes } from '../lib/ui';
+import { useSay } from '../lib/session';
 
 export interface DayFieldProps {
   id?: string;
@@ -36,6 +37,7 @@ export interface DayFieldProps {
 export function DayField(props: DayFieldProps) {
   const { id, label, value, onChange, onBlur, error, helperText, required, disabled, size, fullWidth, testId, sx, min, max } = props;
   const intl = useIntl();
+  const say = useSay();
   const lang = intl.locale.startsWith('en') ? 'en' : 'fr';
   const [text, setText] = useState(() => dayText(value));
   const [left, setLeft] = useState(false);
@@ -54,12 +56,9 @@ export function DayField(props: DayFieldProps) {
   const outside = day && ((min && day < min) || (max && day > max));
   const own =
     day === null
-      ? intl.formatMessage({ id: 'dayField.invalid' }, { pattern: dayPattern(lang) })
+      ? say('dayField.invalid', { pattern: dayPattern(lang) })
       : outside
-        ? intl.formatMessage(
-            { id: 'entityForm.error.dateOutOfRange' },
-            { min: formatDate(min ?? '', lang), max: formatDate(max ?? '', lang) },
-          )
+        ? say('entityForm.error.dateOutOfRange', { min: formatDate(min ?? '', lang), max: formatDate(max ?? '', lang) })
         : undefined;
   const shownError = error ?? (left || outside ? own : undefined);
 
@@ -107,7 +106,7 @@ export function DayField(props: DayFieldProps) {
                 edge="end"
                 size="small"
                 disabled={disabled}
-                aria-label={intl.formatMessage({ id: 'dayField.calendar' }, { field: label })}
+                aria-label={say('dayField.calendar', { field: label })}
                 onClick={() => {
                   const input = picker.current;
                   if (!input) return;

@@ -11,9 +11,9 @@ import {
   TextField,
 } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useIntl, type IntlShape } from 'react-intl';
 import { isAxiosError } from 'axios';
-import { errorMessage } from '../lib/http';
+import { messageOf } from '../lib/http';
+import { useSay, type Say } from '../lib/session';
 
 interface DeleteDialogProps {
   open: boolean;
@@ -34,14 +34,14 @@ const MIN_REASON = 3;
 
 /** The failure in words: the server's message (a wrong password), or, when no answer came,
  * that nothing was deleted, in the user's language. */
-function messageOf(error: unknown, intl: IntlShape): string {
-  if (isAxiosError(error) && !error.response) return intl.formatMessage({ id: 'deleteDialog.noAnswer' });
-  return errorMessage(error);
+function failureText(error: unknown, say: Say): string {
+  if (isAxiosError(error) && !error.response) return say('deleteDialog.noAnswer');
+  return messageOf(error);
 }
 
 /** Deleting a provider or a service needs a reason and the user's password (product.md §5). */
 export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, texts = {}, testId }: DeleteDialogProps) {
-  const intl = useIntl();
+  const say = useSay();
   const [reason, setReason] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -65,7 +65,7 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, tex
       setReason('');
       setPassword('');
     } catch (failure) {
-      setError(messageOf(failure, intl));
+      setError(failureText(failure, say));
     } finally {
       setBusy(false);
     }
@@ -80,12 +80,12 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, tex
       onSubmit={submit}
       data-testid={testId}
     >
-      <DialogTitle id="delete-title">{texts.title ?? intl.formatMessage({ id: 'deleteDialog.title' }, { name })}</DialogTitle>
+      <DialogTitle id="delete-title">{texts.title ?? say('deleteDialog.title', { name })}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{texts.text ?? intl.formatMessage({ id: 'deleteDialog.text' }, { entity: entityLabel })}</DialogContentText>
+        <DialogContentText>{texts.text ?? say('deleteDialog.text', { entity: entityLabel })}</DialogContentText>
         <TextField
-          label={intl.formatMessage({ id: 'deleteDialog.reason' })}
-          helperText={intl.formatMessage({ id: 'deleteDialog.reasonHelp' })}
+          label={say('deleteDialog.reason')}
+          helperText={say('deleteDialog.reasonHelp')}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
           required
@@ -95,37 +95,69 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, tex
           margin="normal"
           slotProps={{ htmlInput: { maxLength: 500 } }}
         />
-        <TextField
-          label={intl.formatMessage({ id: 'deleteDialog.password' })}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          required
-          fullWidth
-          margin="normal"
-        />
-        {error && (
-          <Alert severity="error" role="alert">
-            <AlertTitle>{texts.failed ?? intl.formatMessage({ id: 'deleteDialog.failed' })}</AlertTitle>
-            {error}
-          </Alert>
-        )}
+        <ConfirmPasswordField value={password} onChange={setPassword} />
+        <FailureAlert title={texts.failed ?? say('deleteDialog.failed')} message={error} />
       </DialogContent>
-      <DialogActions>
-        <Button onClick={close} disabled={busy}>
-          {intl.formatMessage({ id: 'common.cancel' })}
-        </Button>
-        <Button
-          type="submit"
-          color="error"
-          variant="contained"
-          disabled={!valid || busy}
-          startIcon={busy ? <CircularProgress size={16} /> : undefined}
-        >
-          {texts.confirm ?? intl.formatMessage({ id: 'deleteDialog.confirm' })}
-        </Button>
-      </DialogActions>
+      <DestructiveActions onCancel={close} busy={busy} valid={valid} confirmLabel={texts.confirm ?? say('deleteDialog.confirm')} />
     </Dialog>
+  );
+}
+
+/** The user's password, asked again before a destructive act (a delete, a client's erasure). */
+export function ConfirmPasswordField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const say = useSay();
+  return (
+    <TextField
+      label={say('deleteDialog.password')}
+      type="password"
+      autoComplete="current-password"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      required
+      fullWidth
+      margin="normal"
+    />
+  );
+}
+
+/** Why a destructive act failed, under its form; nothing while it has not. */
+export function FailureAlert({ title, message }: { title: string; message: string | null }) {
+  if (!message) return null;
+  return (
+    <Alert severity="error" role="alert">
+      <AlertTitle>{title}</AlertTitle>
+      {message}
+    </Alert>
+  );
+}
+
+/** A destructive dialog's buttons: cancel, and the red confirm that submits its form once valid. */
+export function DestructiveActions({
+  onCancel,
+  busy,
+  valid,
+  confirmLabel,
+}: {
+  onCancel: () => void;
+  busy: boolean;
+  valid: boolean;
+  confirmLabel: string;
+}) {
+  const say = useSay();
+  return (
+    <DialogActions>
+      <Button onClick={onCancel} disabled={busy}>
+        {say('common.cancel')}
+      </Button>
+      <Button
+        type="submit"
+        color="error"
+        variant="contained"
+        disabled={!valid || busy}
+        startIcon={busy ? <CircularProgress size={16} /> : undefined}
+      >
+        {confirmLabel}
+      </Button>
+    </DialogActions>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
-import { useIntl } from 'react-intl';
+import { useSay } from '../lib/session';
 
 interface InfoDialogProps {
   open: boolean;
@@ -11,14 +11,14 @@ interface InfoDialogProps {
 
 /** A read-only dialog with a single Close button (contact details, password help). */
 export function InfoDialog({ open, title, onClose, children }: InfoDialogProps) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="info-dialog-title" fullWidth maxWidth="xs">
       <DialogTitle id="info-dialog-title">{title}</DialogTitle>
       <DialogContent>{children}</DialogContent>
       <DialogActions>
         <Button onClick={onClose} autoFocus>
-          {intl.formatMessage({ id: 'common.close' })}
+          {say('common.close')}
         </Button>
       </DialogActions>
     </Dialog>

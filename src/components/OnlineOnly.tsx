@@ -2,9 +2,9 @@
 // network): a plain sentence instead of a spinner or an error, and nothing is sent.
 import type { ReactNode } from 'react';
 import { Alert } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { Page } from './Page';
 import { useConnected } from './useConnected';
+import { useSay } from '../lib/session';
 
 export function NeedsConnection({
   messageId = 'common.needsConnection',
@@ -13,10 +13,10 @@ export function NeedsConnection({
   messageId?: string;
   testId?: string;
 }) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Alert severity="info" data-testid={testId}>
-      {intl.formatMessage({ id: messageId })}
+      {say(messageId)}
     </Alert>
   );
 }
@@ -31,8 +31,8 @@ interface OnlineOnlyProps {
 
 /** The children when connected; the notice otherwise. */
 export function OnlineOnly({ children, messageId, testId, titleId }: OnlineOnlyProps) {
-  const intl = useIntl();
+  const say = useSay();
   if (useConnected()) return children;
   const notice = <NeedsConnection messageId={messageId} testId={testId} />;
-  return titleId ? <Page title={intl.formatMessage({ id: titleId })}>{notice}</Page> : notice;
+  return titleId ? <Page title={say(titleId)}>{notice}</Page> : notice;
 }

@@ -3,11 +3,11 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Box, Button } from '@mui/material';
-import { useIntl } from 'react-intl';
 import type { EntityShape } from '../../schemas/define';
 import { FullPageSpinner } from './FullPageSpinner';
 import { messageOf } from '../lib/http';
 import type { Doc, RecordState } from '../lib/data';
+import { useSay } from '../lib/session';
 
 interface RecordGateProps<E extends EntityShape> {
   record: RecordState<E>;
@@ -20,8 +20,7 @@ interface RecordGateProps<E extends EntityShape> {
 }
 
 export function RecordGate<E extends EntityShape>({ record, notFoundId, backTo, backLabelId, failedId, children }: RecordGateProps<E>) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   if (record.status === 'ready') return children(record.doc);
   if (record.status === 'loading') return <FullPageSpinner label={say('common.loading')} />;
   const back = (

@@ -6,8 +6,8 @@ import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlin
 import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
 import { useId, type ReactElement } from 'react';
-import { useIntl } from 'react-intl';
 import { SERVICE_STATUS, type ServiceStatusValue } from '../../schemas/index';
+import { useSay } from '../lib/session';
 
 const LOOK: Record<ServiceStatusValue, { name: string; color: 'warning' | 'success' | 'error'; icon: ReactElement }> = {
   [SERVICE_STATUS.pending]: { name: 'pending', color: 'warning', icon: <HourglassEmptyIcon /> },
@@ -38,14 +38,14 @@ function lookOf(status: unknown) {
 }
 
 export function ServiceStatusChip({ status, size = 'medium' }: { status: unknown; size?: 'small' | 'medium' }) {
-  const intl = useIntl();
+  const say = useSay();
   const look = lookOf(status);
   return (
     <Chip
       size={size}
       color={look.color}
       icon={look.icon}
-      label={intl.formatMessage({ id: `enum.service.status.${look.name}` })}
+      label={say(`enum.service.status.${look.name}`)}
       data-testid="status-chip"
       data-status={look.name}
       sx={STATUS_FILLED_SX}
@@ -61,16 +61,16 @@ export function ServiceStatusFilter({
   value: ServiceStatusValue | undefined;
   onChange: (value: ServiceStatusValue | undefined) => void;
 }) {
-  const intl = useIntl();
+  const say = useSay();
   const labelId = useId();
   const options: { value: ServiceStatusValue | undefined; label: string }[] = [
-    { value: undefined, label: intl.formatMessage({ id: 'services.list.allStatuses' }) },
-    ...Object.values(SERVICE_STATUS).map((s) => ({ value: s, label: intl.formatMessage({ id: `enum.service.status.${LOOK[s].name}` }) })),
+    { value: undefined, label: say('services.list.allStatuses') },
+    ...Object.values(SERVICE_STATUS).map((s) => ({ value: s, label: say(`enum.service.status.${LOOK[s].name}`) })),
   ];
   return (
     <Box role="group" aria-labelledby={labelId} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
       <Typography id={labelId} variant="body2" color="text.secondary">
-        {intl.formatMessage({ id: 'field.service.status' })}
+        {say('field.service.status')}
       </Typography>
       {options.map((option) => {
         const pressed = option.value === value;

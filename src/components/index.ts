@@ -5,7 +5,7 @@ export { InfoDialog } from './InfoDialog';
 export { FullPageSpinner } from './FullPageSpinner';
 export { LanguageSelect } from './LanguageSelect';
 export { useSessionUser } from './useSessionUser';
-export { DeleteDialog } from './DeleteDialog';
+export { ConfirmPasswordField, DeleteDialog, DestructiveActions, FailureAlert } from './DeleteDialog';
 export { AmberChip, NotUploadedChip } from './AmberChip';
 export { VisuallyHidden } from './VisuallyHidden';
 export { DayField, type DayFieldProps } from './DayField';

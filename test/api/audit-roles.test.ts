@@ -255,6 +255,16 @@ describe.runIf(backends.includes('postgres'))('PostgreSQL roles at start', () =>
       expect(quiet.join('\n')).not.toMatch(/not protected|AUDIT_RETENTION_DAYS/);
       const next = [...coreMigrations, { id: '9999-next-release', up: async () => undefined }];
       await expect(buildApp({ ...config, databaseUrl: scratch.url }, { migrations: next })).rejects.toThrow(/npm run migrate/);
+      // So is the table of an entity declared since the database was made (docs/adr/0050-a-new-entity.md
+      // "Tables of a new entity"): the owner's start makes it, and grants it to the app's role.
+      await queryAs(scratch.ownerUrl as string, 'DROP TABLE "jobreferral" CASCADE');
+      await expect(buildApp({ ...config, databaseUrl: scratch.url })).rejects.toThrow(/\(0001-entities\/jobreferral\).*npm run migrate/);
+      const remade = await buildApp({ ...config, databaseUrl: scratch.url, databaseOwnerUrl: scratch.ownerUrl });
+      try {
+        expect(await remade.db.query<{ n: number }>('SELECT count(*)::int AS n FROM "jobreferral"')).toEqual([{ n: 0 }]);
+      } finally {
+        await remade.app.close();
+      }
       // After a restore (pg_restore --no-privileges) the app's role holds nothing: told to migrate.
       const appRole = new URL(scratch.url).username;
       await queryAs(scratch.ownerUrl as string, `REVOKE ALL ON ALL TABLES IN SCHEMA public FROM "${appRole}"`);

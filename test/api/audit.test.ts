@@ -7,8 +7,9 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { ok, newService, startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
+import { type TestServer } from '../helpers/server';
 import { purgeAudit } from '../../server/plugins/audit/retention';
 
 const A = 2; // 'ADC'
@@ -51,40 +52,24 @@ describe.each(backends)('audit log on %s', (backend) => {
     await write();
     return entriesAfter(before);
   }
-  const ok = (status: number) => (r: { status: number; body: unknown }) => {
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    return r;
-  };
+  /** Pushes `jobs` as one batch of creates by a3, checks each record's status, and answers the entries it left. */
+  const batchEntries = (jobs: unknown[], statuses: number[]) =>
+    entriesOf(async () => {
+      const r = ok(200)(
+        await as('a3', 'POST', `/sync/push/${entityByName.job.table}`, { records: jobs.map((data) => ({ op: 'create', data })) }),
+      );
+      expect((r.body as { results: { status: number }[] }).results.map((x) => x.status)).toEqual(statuses);
+    });
 
   beforeAll(async () => {
     // Two roles on PostgreSQL: the app's owns nothing (README "Running against PostgreSQL").
-    t = await startTestServer({ backend, roles: 'two' });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [
-      ['a3', 3, A],
-      ['a4', 4, A],
-      ['a7', 7, A],
-      ['b3', 3, B],
-      ['b7', 7, B],
-      ['a2', 2, A],
-    ] as const) {
-      const { userId } = await t.createUser({
-        userName: `audit-${name}`,
-        password: `password-${name}`,
-        role,
-        location,
-        fullName: `Agent ${name}`,
-      });
-      ids[name] = userId;
-      token[name] = await t.login(`audit-${name}`, `password-${name}`);
-    }
-    const provider = sampleBody(entityByName.serviceProvider, {});
-    ok(201)(await as('a3', 'POST', '/sproviers/', provider));
-    ids.provider = String(provider.sp_Id);
-    const service: Body = { ...sampleBody(entityByName.service, { serviceProvider: ids.provider }), category: 3, serviceType: 1 };
-    ok(201)(await as('a3', 'POST', '/spDetail/', service));
-    ids.service = String(service.sp_Detail_Id);
+    t = await startWithStaff(
+      { backend, roles: 'two' },
+      { a3: [3, A], a4: [4, A], a7: [7, A], b3: [3, B], b7: [7, B], a2: [2, A] },
+      { prefix: 'audit', fullName: (name) => `Agent ${name}` },
+      { token, id: ids },
+    );
+    ({ provider: ids.provider, service: ids.service } = await newService(t, token.a3));
     for (const [who, abbr] of [
       ['a3', 'ADC'],
       ['b3', 'CAJ'],
@@ -274,14 +259,7 @@ describe.each(backends)('audit log on %s', (backend) => {
   it('audits a batch record by record: a refused record leaves no entry, the others one each with the device time', async () => {
     const good = [sampleBody(entityByName.job, {}), sampleBody(entityByName.job, {})];
     const bad = { ...sampleBody(entityByName.job, {}), title: '' };
-    const entries = await entriesOf(async () => {
-      const r = ok(200)(
-        await as('a3', 'POST', `/sync/push/${entityByName.job.table}`, {
-          records: [good[0], bad, good[1]].map((data) => ({ op: 'create', data })),
-        }),
-      );
-      expect((r.body as { results: { status: number }[] }).results.map((x) => x.status)).toEqual([201, 400, 201]);
-    });
+    const entries = await batchEntries([good[0], bad, good[1]], [201, 400, 201]);
     expect(entries.map((e) => [e.action, e.recordId])).toEqual(good.map((g) => ['create', g.jb_Id]));
     for (const [i, entry] of entries.entries()) {
       // The key was made on the device: its UUIDv7 time is the device's time of the record.
@@ -294,14 +272,7 @@ describe.each(backends)('audit log on %s', (backend) => {
     const stored = sampleBody(entityByName.job, {});
     ok(200)(await as('a3', 'POST', `/sync/push/${entityByName.job.table}`, { records: [{ op: 'create', data: stored }] }));
     const fresh = [sampleBody(entityByName.job, {}), sampleBody(entityByName.job, {})];
-    const entries = await entriesOf(async () => {
-      const r = ok(200)(
-        await as('a3', 'POST', `/sync/push/${entityByName.job.table}`, {
-          records: [fresh[0], stored, fresh[1]].map((data) => ({ op: 'create', data })),
-        }),
-      );
-      expect((r.body as { results: { status: number }[] }).results.map((x) => x.status)).toEqual([201, 409, 201]);
-    });
+    const entries = await batchEntries([fresh[0], stored, fresh[1]], [201, 409, 201]);
     expect(entries.map((e) => [e.action, e.recordId])).toEqual(fresh.map((g) => ['create', g.jb_Id]));
   });
 

@@ -8,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../schemas/derive/sample';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { ORG_A as A, ORG_B as B, startWithStaff } from '../helpers/api/staff';
+import { type TestServer } from '../helpers/server';
 
-const A = 2; // 'ADC'
-const B = 3; // 'CAJ'
 const T3 = 3;
 // Items of the seeded `territory` list; UNKNOWN is none.
 const T1 = 1;
@@ -28,16 +26,7 @@ describe.each(backends)("a worker's territories on %s", (backend) => {
     t.api(method, path, { token: token[who], body, headers: { 'accept-language': lang } });
 
   beforeAll(async () => {
-    t = await startTestServer({ backend, roles: 'one' });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role] of [
-      ['w1', 3],
-      ['a7', 7],
-    ] as const) {
-      ({ userId: id[name] as string } = await t.createUser({ userName: `ta-${name}`, password: `password-${name}`, role, location: A }));
-      token[name] = await t.login(`ta-${name}`, `password-${name}`);
-    }
+    t = await startWithStaff({ backend, roles: 'one' }, { w1: [3, A], a7: [7, A] }, { prefix: 'ta' }, { token, id });
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -85,14 +74,14 @@ describe.each(backends)("a worker's territories on %s", (backend) => {
 
 const BOUND = 4;
 type Checkpoint = { updatedAt: string; id: string } | null;
-/** The directory's tables on the device, with each one's key. */
+/** The directory's entities on the device: each pulled from its table, its rows known by its key. */
 const TABLES = {
-  providers: ['tbl_serviceprovider', 'sp_Id'],
-  services: ['tbl_sp_detail', 'sp_Detail_Id'],
-  apprenticeships: ['tbl_apprship', 'appr_Id'],
-  vocational: ['tbl_voc_train', 'voc_Id'],
-  jobs: ['available-jobs', 'jb_Id'],
-  otherJobs: ['tbl_jobs_other', 'jb_oth_Id'],
+  providers: entityByName.serviceProvider,
+  services: entityByName.service,
+  apprenticeships: entityByName.apprenticeship,
+  vocational: entityByName.vocational,
+  jobs: entityByName.job,
+  otherJobs: entityByName.otherJob,
 } as const;
 type Table = keyof typeof TABLES;
 type Device = Record<Table, { held: Set<string>; checkpoint: Checkpoint; removed: Set<string> }>;
@@ -126,7 +115,7 @@ describe.each(backends)("the directory on a field worker's device on %s", (backe
   /** A device's pull of every directory table from its checkpoints (pages of 3). */
   const sync = async (who: string, device: Device) => {
     for (const name of Object.keys(TABLES) as Table[]) {
-      const [table, key] = TABLES[name];
+      const { table, key } = TABLES[name];
       const state = device[name];
       state.removed = new Set();
       for (;;) {
@@ -160,17 +149,12 @@ describe.each(backends)("the directory on a field worker's device on %s", (backe
   };
 
   beforeAll(async () => {
-    t = await startTestServer({ backend, roles: 'one', config: { caseloadBound: BOUND } });
-    await ensureOrganisations(t.server.db);
-    for (const [name, role, location] of [
-      ['w1', 3, A],
-      ['a5', 5, A],
-      ['a7', 7, A],
-      ['b5', 5, B],
-    ] as const) {
-      ({ userId: id[name] as string } = await t.createUser({ userName: `dir-${name}`, password: `password-${name}`, role, location }));
-      token[name] = await t.login(`dir-${name}`, `password-${name}`);
-    }
+    t = await startWithStaff(
+      { backend, roles: 'one', config: { caseloadBound: BOUND } },
+      { w1: [3, A], a5: [5, A], a7: [7, A], b5: [5, B] },
+      { prefix: 'dir' },
+      { token, id },
+    );
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -7,8 +7,8 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startWithStaff } from '../helpers/api/staff';
+import { type TestServer } from '../helpers/server';
 
 const A = 2; // 'ADC'
 const B = 3; // 'CAJ'
@@ -47,25 +47,16 @@ describe.each(backends)("moving a worker's clients on %s", (backend) => {
   }
 
   beforeAll(async () => {
-    t = await startTestServer({ backend, roles: 'one' });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
+    t = await startWithStaff(
+      { backend, roles: 'one' },
+      { w1: [3, A], w2: [3, A], w3: [3, A], a7: [7, A], a6: [6, A], b7: [7, B], b3: [3, B] },
+      { prefix: 'mv' },
+      { token, id },
+    );
     [{ userId: id.admin } = { userId: '' }] = await t.server.db.query<{ userId: string }>(
       `SELECT "userId" FROM "users" WHERE "userName" = $1`,
       [t.admin.userName],
     );
-    for (const [name, role, location] of [
-      ['w1', 3, A],
-      ['w2', 3, A],
-      ['w3', 3, A],
-      ['a7', 7, A],
-      ['a6', 6, A],
-      ['b7', 7, B],
-      ['b3', 3, B],
-    ] as const) {
-      ({ userId: id[name] as string } = await t.createUser({ userName: `mv-${name}`, password: `password-${name}`, role, location }));
-      token[name] = await t.login(`mv-${name}`, `password-${name}`);
-    }
   }, 240_000);
   afterAll(() => t?.close());
 

@@ -11,11 +11,10 @@ import { entityByName } from '../../schemas/index';
 import { migrate } from '../../server/db/migrations';
 import { countBound, setCountBound } from '../../server/lib/records/count';
 import { backends } from '../helpers/db';
-import { ensureOrganisations } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { ok, ORG_A as A, ORG_B as B, startWithStaff } from '../helpers/api/staff';
+import { StreamReader } from '../helpers/sse';
+import { type TestServer } from '../helpers/server';
 
-const A = 2; // 'ADC'
-const B = 3; // 'CAJ'
 const BOUND = 6;
 // Territories (items of the seeded `territory` list).
 const T1 = 1;
@@ -32,12 +31,6 @@ describe.each(backends)('the caseload on %s', (backend) => {
   const token: Record<string, string> = {};
   const id: Record<string, string> = {};
   const as = (who: string, method: string, path: string, body?: unknown) => t.api(method, path, { token: token[who], body });
-  const ok =
-    (status: number) =>
-    <R extends { status: number; body: unknown }>(r: R): R => {
-      expect(r.status, JSON.stringify(r.body)).toBe(status);
-      return r;
-    };
   /** Every page of a table's pull after `since`: the rows and the new checkpoint. */
   const pull = async (who: string, table: string, since?: Pulled['checkpoint']): Promise<Pulled> => {
     const documents: Body[] = [];
@@ -72,23 +65,12 @@ describe.each(backends)('the caseload on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    t = await startTestServer({ backend, roles: 'one', config: { caseloadBound: BOUND } });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [
-      ['w1', 3, A],
-      ['w2', 3, A],
-      ['w3', 3, A],
-      ['a5', 5, A],
-      ['a4', 4, A],
-      ['a7', 7, A],
-      ['a6', 6, A],
-      ['b5', 5, B],
-      ['b3', 3, B],
-    ] as const) {
-      ({ userId: id[name] as string } = await t.createUser({ userName: `cl-${name}`, password: `password-${name}`, role, location }));
-      token[name] = await t.login(`cl-${name}`, `password-${name}`);
-    }
+    t = await startWithStaff(
+      { backend, roles: 'one', config: { caseloadBound: BOUND } },
+      { w1: [3, A], w2: [3, A], w3: [3, A], a5: [5, A], a4: [4, A], a7: [7, A], a6: [6, A], b5: [5, B], b3: [3, B] },
+      { prefix: 'cl' },
+      { token, id },
+    );
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -224,32 +206,18 @@ describe.each(backends)('the caseload on %s', (backend) => {
     expect(held.p.has(client) && held.s.has(client) && held.p.has(pinned)).toBe(true);
 
     // Reassigned away: the worker's stream hears of the clients at once.
-    const url = await t.streamUrl(token.w1 as string);
-    const controller = new AbortController();
-    const response = await fetch(url, { signal: controller.signal });
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let heard = '';
-    const reading = (async () => {
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          heard += new TextDecoder().decode(value);
-        }
-      } catch {
-        /* aborted */
-      }
-    })();
+    const stream = new StreamReader();
+    await stream.open(await t.streamUrl(token.w1 as string));
     await new Promise((r) => setTimeout(r, 150));
     ok(200)(await as('a5', 'POST', '/profile/assign', { clients: [client], to: id.w2 }));
-    await expect.poll(() => heard.includes('"table":"tbl_profiles"'), { timeout: 5000 }).toBe(true);
+    await stream.next('tbl_profiles', 0, 5000);
     // Unpinned, too.
     ok(200)(await as('w1', 'DELETE', `/caseload/pins/${pinned}`));
     const next = { p: await pull('w1', 'tbl_profiles', first.p.checkpoint), s: await pull('w1', 'tbl_skills', first.s.checkpoint) };
     // The profile pull moved them out: the device is told to pull the records too.
-    await expect.poll(() => heard.includes('"table":"tbl_skills"'), { timeout: 5000 }).toBe(true);
-    controller.abort();
-    await reading;
+    await stream.next('tbl_skills', 0, 5000);
+    stream.close();
+    await stream.ended;
     apply(held.p, next.p);
     apply(held.s, next.s);
     for (const gone of [client, pinned]) expect([held.p.has(gone), held.s.has(gone)]).toEqual([false, false]);

@@ -8,8 +8,9 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { newService, ok, startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
+import { type TestServer } from '../helpers/server';
 import { unzip } from '../helpers/zip';
 
 const A = 2; // 'ADC'
@@ -22,10 +23,6 @@ describe.each(backends)('client hand-over on %s', (backend) => {
   const token: Record<string, string> = {};
   let service: string;
   const as = (who: string, method: string, path: string, body?: unknown) => t.api(method, path, { token: token[who], body });
-  const ok = (status: number) => (r: { status: number; body: unknown }) => {
-    expect(r.status, JSON.stringify(r.body)).toBe(status);
-    return r;
-  };
   const download = (who: string, path: string) => fetch(`${t.url}/api${path}`, { headers: { authorization: `Bearer ${token[who]}` } });
 
   /** A client of organisation A with every kind of record, changed once so the log holds values. */
@@ -66,24 +63,8 @@ describe.each(backends)('client hand-over on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [
-      ['a3', 3, A],
-      ['a7', 7, A],
-      ['b7', 7, B],
-      ['a2', 2, A],
-      ['a4', 4, A],
-    ] as const) {
-      await t.createUser({ userName: `hand-${name}`, password: `password-${name}`, role, location });
-      token[name] = await t.login(`hand-${name}`, `password-${name}`);
-    }
-    const provider = sampleBody(entityByName.serviceProvider, {});
-    ok(201)(await as('a3', 'POST', '/sproviers/', provider));
-    const svc: Body = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), category: 3, serviceType: 1 };
-    ok(201)(await as('a3', 'POST', '/spDetail/', svc));
-    service = String(svc.sp_Detail_Id);
+    t = await startWithStaff({ backend }, { a3: [3, A], a7: [7, A], b7: [7, B], a2: [2, A], a4: [4, A] }, { prefix: 'hand' }, { token });
+    ({ service } = await newService(t, token.a3));
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -8,8 +8,9 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
+import { type TestServer } from '../helpers/server';
 
 const A = 2; // organisation 'ADC'
 const ANY_ID = '01900000-0000-7000-8000-00000000dead';
@@ -45,17 +46,7 @@ describe.each(backends)('device privacy on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role] of [
-      ['a3', 3],
-      ['a4', 4],
-      ['gone', 3],
-    ] as const) {
-      ids[name] = (await t.createUser({ userName: `user-${name}`, password: `password-${name}`, role, location: A })).userId;
-      token[name] = await t.login(`user-${name}`, `password-${name}`);
-    }
+    t = await startWithStaff({ backend }, { a3: [3, A], a4: [4, A], gone: [3, A] }, { prefix: 'user' }, { token, id: ids });
     const as = (method: string, path: string, body: unknown) => t.api(method, path, { token: token.a3, body });
     // A job image, a client's photo and a referral attachment.
     const jb = sampleBody(entityByName.job, {});

@@ -11,6 +11,7 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { backends } from '../helpers/db';
+import { newService, ok, startWithStaff } from '../helpers/api/staff';
 import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -37,12 +38,6 @@ describe.each(backends)('an erased client on %s', (backend) => {
   let job: string;
   const as = (who: string, method: string, path: string, body?: unknown, lang = 'fr') =>
     t.api(method, path, { token: token[who], body, headers: { 'accept-language': lang } });
-  const ok =
-    (status: number) =>
-    <R extends { status: number; body: unknown }>(r: R) => {
-      expect(r.status, JSON.stringify(r.body)).toBe(status);
-      return r;
-    };
   const erase = (id: string, body: Body, lang = 'fr') =>
     as('a7', 'POST', `/profile/${id}/erase`, { password: 'password-a7', ...body }, lang);
 
@@ -76,21 +71,8 @@ describe.each(backends)('an erased client on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role] of [
-      ['a3', 3],
-      ['a7', 7],
-    ] as const) {
-      await t.createUser({ userName: `erased-${name}`, password: `password-${name}`, role, location: A });
-      token[name] = await t.login(`erased-${name}`, `password-${name}`);
-    }
-    const provider = sampleBody(entityByName.serviceProvider, {});
-    ok(201)(await as('a3', 'POST', '/sproviers/', provider));
-    const svc: Body = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), category: 3, serviceType: 1 };
-    ok(201)(await as('a3', 'POST', '/spDetail/', svc));
-    service = String(svc.sp_Detail_Id);
+    t = await startWithStaff({ backend }, { a3: [3, A], a7: [7, A] }, { prefix: 'erased' }, { token });
+    ({ service } = await newService(t, token.a3));
     const posting = sampleBody(entityByName.job, {});
     ok(201)(await as('a3', 'POST', '/jobs/', posting));
     job = String(posting.jb_Id);

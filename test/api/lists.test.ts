@@ -2,6 +2,7 @@
 // PUT (ids stay) and POST (next id), with validation, 401, 403 per role, 404 and 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOKUP_KEYS } from '../../schemas/define';
+import type { LookupItem } from '../../schemas/index';
 import { ROLES, type Role } from '../../schemas/roles';
 import { buildApp } from '../../server/app';
 import { seedLookupLists } from '../../server/plugins/lists/index';
@@ -12,16 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 const PASSWORD = 'password-123';
 const UNKNOWN_ID = '01890a5d-ac96-774b-bcce-b302099a8057';
 
-interface Item {
-  id: number;
-  fr: string;
-  en: string;
-  active: boolean;
-  abbr?: string;
-  parent?: number;
-  lat?: number;
-  lng?: number;
-}
+type Item = LookupItem;
 interface ListRow {
   id: string;
   key: string;

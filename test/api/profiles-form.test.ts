@@ -8,8 +8,9 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { profile } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
+import { type TestServer } from '../helpers/server';
 
 const A = 2; // ADC
 const B = 3; // CAJ
@@ -29,20 +30,12 @@ describe.each(backends)('client form calls on %s', (backend) => {
   const search = (token: string, body: Record<string, unknown>) => t.api('POST', '/profile/duplicates', { token, body });
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    for (const [name, role, location] of [
-      ['a3', 3, A],
-      ['b3', 3, B],
-      ['a2', 2, A],
-      ['a4', 4, A],
-      ['a7', 7, A],
-      ['a6', 6, A],
-    ] as const) {
-      await t.createUser({ userName: `user-${name}`, password: `password-${name}`, role, location });
-      tokens[name] = await t.login(`user-${name}`, `password-${name}`);
-    }
-    tokens.admin = await t.login(t.admin.userName, t.admin.password);
+    t = await startWithStaff(
+      { backend },
+      { a3: [3, A], b3: [3, B], a2: [2, A], a4: [4, A], a7: [7, A], a6: [6, A] },
+      { prefix: 'user' },
+      { token: tokens },
+    );
   });
   afterAll(() => t?.close());
 

@@ -10,8 +10,9 @@ import { registrationNumber } from '../../schemas/ids';
 import { job, otherJob, profile, profileImage, PUSH_LIMITS, serviceProvider, uploadOrder } from '../../schemas/index';
 import { can } from '../../schemas/roles';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, png } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, png } from '../helpers/records';
+import { type TestServer } from '../helpers/server';
 
 type Body = Record<string, unknown>;
 const A = 2;
@@ -22,19 +23,15 @@ describe.each(backends)('batched upload on %s', (backend) => {
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    for (const org of [A, B]) {
-      for (const role of [1, 2, 3, 4, 5, 6, 7]) {
-        const name = `push${org}r${role}`;
-        await t.createUser({ userName: name, password: `password-${name}`, role, location: role === 1 ? 0 : org });
-        tokens[`${org}:${role}`] = await t.login(name, `password-${name}`);
-      }
-    }
+    // Every role in each organisation (role 1 in none), by `${org}r${role}`.
+    const staff = Object.fromEntries(
+      [A, B].flatMap((org) => [1, 2, 3, 4, 5, 6, 7].map((role) => [`${org}r${role}`, [role, role === 1 ? 0 : org] as const])),
+    );
+    t = await startWithStaff({ backend }, staff, { prefix: 'push' }, { token: tokens });
   }, 120_000);
   afterAll(() => t?.close());
 
-  const writer = (org: number) => tokens[`${org}:3`] as string;
+  const writer = (org: number) => tokens[`${org}r3`] as string;
   const push = (table: string, records: unknown[], token = writer(A), headers: Record<string, string> = {}) =>
     t.api('POST', `/sync/push/${encodeURIComponent(table)}`, { token, body: { records }, headers });
   const create = (data: Body) => ({ op: 'create', data });
@@ -46,6 +43,12 @@ describe.each(backends)('batched upload on %s', (backend) => {
     );
     return row?.n ?? 0;
   };
+  /** How many of `records` (of `entity`) the table holds. */
+  const countOf = (entity: EntityShape, records: Body[]) =>
+    count(
+      entity,
+      records.map((r) => String(r[entity.keyFields[0] as string])),
+    );
 
   it('stores every record and answers one result per record, in order', async () => {
     const jobs = Array.from({ length: 5 }, () => sampleBody(job));
@@ -53,12 +56,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
     expect(response.status).toBe(200);
     expect(response.body.results.map((r: Body) => [r.key, r.status])).toEqual(jobs.map((j) => [j.jb_Id, 201]));
     expect(response.body.results[0].body).toMatchObject({ jb_Id: jobs[0]?.jb_Id, title: jobs[0]?.title, location: A });
-    expect(
-      await count(
-        job,
-        jobs.map((j) => String(j.jb_Id)),
-      ),
-    ).toBe(5);
+    expect(await countOf(job, jobs)).toBe(5);
   });
 
   it('a record the rules refuse gets its own error; the others land', async () => {
@@ -68,12 +66,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
     const response = await push(job.table, jobs.map(create));
     expect(response.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201, 201]);
     expect(response.body.results[1].body).toMatchObject({ statusCode: 400, errors: [{ field: 'positions' }] });
-    expect(
-      await count(
-        job,
-        jobs.map((j) => String(j.jb_Id)),
-      ),
-    ).toBe(3);
+    expect(await countOf(job, jobs)).toBe(3);
     // A child whose parent is missing: the same message as POST /jobsother/.
     const single = await t.api('POST', '/jobsother/', { token: writer(A), body: sampleBody(otherJob, { job: 'no-such-job' }) });
     const batched = await push(otherJob.table, [create(orphan)]);
@@ -103,12 +96,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
     const children = [sampleBody(otherJob, { job: String(parent.jb_Id) }), orphan, sampleBody(otherJob, { job: String(parent.jb_Id) })];
     const mixed = await push(otherJob.table, children.map(create));
     expect(mixed.body.results.map((r: Body) => r.status)).toEqual([201, 400, 201]);
-    expect(
-      await count(
-        otherJob,
-        children.map((c) => String(c[otherJob.keyFields[0] as string])),
-      ),
-    ).toBe(2);
+    expect(await countOf(otherJob, children)).toBe(2);
   });
 
   it("updates with the edit's base; a row changed since answers 'conflict' with the server's copy", async () => {
@@ -131,22 +119,12 @@ describe.each(backends)('batched upload on %s', (backend) => {
   it('refuses more records or bytes than the limits as a whole, and stores nothing', async () => {
     const many = Array.from({ length: PUSH_LIMITS.records + 1 }, () => sampleBody(job));
     expect((await push(job.table, many.map(create))).status).toBe(400);
-    expect(
-      await count(
-        job,
-        many.map((j) => String(j.jb_Id)),
-      ),
-    ).toBe(0);
+    expect(await countOf(job, many)).toBe(0);
     const long = 'é'.repeat(4000); // 8,000 bytes each, twice per job
     const big = Array.from({ length: 80 }, (): Body => ({ ...sampleBody(job), description: long, requirements: long }));
     const response = await push(job.table, big.map(create));
     expect(response.status).toBe(413);
-    expect(
-      await count(
-        job,
-        big.map((j) => String(j.jb_Id)),
-      ),
-    ).toBe(0);
+    expect(await countOf(job, big)).toBe(0);
   });
 
   it('is documented, so the organisation scope test probes it for every kind, role and organisation', async () => {
@@ -166,7 +144,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
   it('refuses a role the matrix does not allow the whole batch, as the single-record routes do, and stores nothing', async () => {
     for (const entity of uploadOrder.filter((e) => e.name !== 'profileImage')) {
       for (const role of [1, 2, 3, 4, 5, 6, 7]) {
-        const token = tokens[`${A}:${role}`] as string;
+        const token = tokens[`${A}r${role}`] as string;
         // Parents of the same organisation, made by its writer, so that only the role decides.
         const body = await freshBody(entity);
         const response = await push(entity.table, [create(body)], token);
@@ -311,7 +289,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
     it("refuses roles as the JSON batch does and never touches another organisation's records", async () => {
       for (const role of [1, 2, 3, 4, 5, 6, 7]) {
         const body = sampleBody(job);
-        const response = await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE }, tokens[`${A}:${role}`] as string);
+        const response = await pushForm(job.table, [create(body)], { '0.jb_img1': IMAGE }, tokens[`${A}r${role}`] as string);
         const expected = can(role, createPermission(job)) ? 200 : 403;
         expect(response.status, `role ${role}`).toBe(expected);
         expect(await storedImages([String(body.jb_Id)]), `role ${role}`).toHaveLength(expected === 200 ? 1 : 0);
@@ -388,7 +366,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
 
       it("answers every role as PUT /profile/images/{id} does, and never touches another organisation's profiles", async () => {
         for (const role of [1, 2, 3, 4, 5, 6, 7]) {
-          const token = tokens[`${A}:${role}`] as string;
+          const token = tokens[`${A}r${role}`] as string;
           const [single, batched] = [await profileOf(A), await profileOf(A)];
           const alone = await multipartRequest(
             t,
@@ -417,12 +395,7 @@ describe.each(backends)('batched upload on %s', (backend) => {
       const images = Object.fromEntries(jobs.map((_, i) => [`${i}.jb_img1`, big]));
       const response = await pushForm(job.table, jobs.map(create), images);
       expect(response.status).toBe(413);
-      expect(
-        await count(
-          job,
-          jobs.map((j) => String(j.jb_Id)),
-        ),
-      ).toBe(0);
+      expect(await countOf(job, jobs)).toBe(0);
     });
   });
 

@@ -8,22 +8,20 @@ import { registrationNumber } from '../../schemas/ids';
 import { job, profile, serviceProvider } from '../../schemas/index';
 import { ROLES, can } from '../../schemas/roles';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
+import { type TestServer } from '../helpers/server';
 
 describe.each(backends)('record rules on %s', (backend) => {
   let t: TestServer;
-  const tokens: Record<number, string> = {};
+  /** A user of each role in organisation 1, by role (role 1: the administrator). */
+  const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    tokens[1] = await t.login(t.admin.userName, t.admin.password);
-    for (const role of ROLES.filter((r) => r !== 1)) {
-      await t.createUser({ userName: `rules${role}`, password: `password-${role}`, role, location: 1 });
-      tokens[role] = await t.login(`rules${role}`, `password-${role}`);
-    }
-  });
+    const staff = Object.fromEntries(ROLES.filter((r) => r !== 1).map((role) => [role, [role, 1] as const]));
+    t = await startWithStaff({ backend }, staff, { prefix: 'rules' }, { token: tokens });
+    tokens[1] = tokens.admin as string;
+  }, 120_000);
   afterAll(() => t?.close());
 
   describe('registration number', () => {

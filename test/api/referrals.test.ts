@@ -8,9 +8,10 @@ import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName, HISTORY_MAX } from '../../schemas/index';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
+import { newService, startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
 import { StreamReader } from '../helpers/sse';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { type TestServer } from '../helpers/server';
 
 const A = 2; // organisation 'ADC'
 const B = 3; // organisation 'CAJ'
@@ -27,65 +28,30 @@ describe.each(backends)('referrals on %s', (backend) => {
 
   const as = (who: string, method: string, path: string, body?: unknown) => t.api(method, path, { token: token[who], body });
 
-  async function newReferral(who = 'a3', extra: Record<string, unknown> = {}) {
-    const body = {
-      ref_Id: uuidv7(),
-      prof_Id: clients[who.startsWith('b') ? B : A],
-      sp_Detail_Id: service,
-      date: day(-10),
-      reason: 'Needs legal advice on land',
-      followUpDate: day(5),
-      ...extra,
-    };
-    const r = await as(who, 'POST', '/referral/', body);
+  /** POSTs to `path`, as `who`, a referral of the client of `who`'s organisation: `extra` over `defaults`. */
+  async function refer(who: string, path: string, defaults: Record<string, unknown>, extra: Record<string, unknown>) {
+    const r = await as(who, 'POST', path, { prof_Id: clients[who.startsWith('b') ? B : A], ...defaults, ...extra });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
   }
-
-  async function newJobReferral(who = 'a3', extra: Record<string, unknown> = {}) {
-    const body = {
-      jref_Id: uuidv7(),
-      prof_Id: clients[who.startsWith('b') ? B : A],
-      jb_Id: job,
-      date: day(-3),
-      note: 'Experienced mason',
-      ...extra,
-    };
-    const r = await as(who, 'POST', '/jobreferral/', body);
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    return r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
-  }
+  const newReferral = (who = 'a3', extra: Record<string, unknown> = {}) =>
+    refer(
+      who,
+      '/referral/',
+      { ref_Id: uuidv7(), sp_Detail_Id: service, date: day(-10), reason: 'Needs legal advice on land', followUpDate: day(5) },
+      extra,
+    );
+  const newJobReferral = (who = 'a3', extra: Record<string, unknown> = {}) =>
+    refer(who, '/jobreferral/', { jref_Id: uuidv7(), jb_Id: job, date: day(-3), note: 'Experienced mason' }, extra);
 
   beforeAll(async () => {
-    t = await startTestServer({ backend });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, role, location] of [
-      ['a3', 3, A],
-      ['a4', 4, A],
-      ['b3', 3, B],
-      ['a2', 2, A],
-      ['a6', 6, A],
-      ['a7', 7, A],
-    ] as const) {
-      await t.createUser({
-        userName: `user-${name}`,
-        password: `password-${name}`,
-        role,
-        location,
-        fullName: `Agent ${name.toUpperCase()}`,
-      });
-      token[name] = await t.login(`user-${name}`, `password-${name}`);
-    }
-    const provider = sampleBody(entityByName.serviceProvider, {});
-    expect((await as('a3', 'POST', '/sproviers/', provider)).status).toBe(201);
-    const svc: Record<string, unknown> = {
-      ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }),
-      category: 3,
-      serviceType: 1,
-    };
-    expect((await as('a3', 'POST', '/spDetail/', svc)).status).toBe(201);
-    service = String(svc.sp_Detail_Id);
+    t = await startWithStaff(
+      { backend },
+      { a3: [3, A], a4: [4, A], b3: [3, B], a2: [2, A], a6: [6, A], a7: [7, A] },
+      { prefix: 'user', fullName: (name) => `Agent ${name.toUpperCase()}` },
+      { token },
+    );
+    ({ service } = await newService(t, token.a3));
     expect((await as('admin', 'POST', '/sverify/', { sp_Detail_Id: service, status: 1 })).status).toBe(200);
     const jb: Record<string, unknown> = { ...sampleBody(entityByName.job, {}), sector: 4 };
     expect((await as('a3', 'POST', '/jobs/', jb)).status).toBe(201);

@@ -199,6 +199,40 @@ describe.each(backends)('organisation scope on %s', (backend) => {
 
   const readOf = (e: EntityShape) => e.access.read;
   const writeOf = (e: EntityShape) => e.access.write;
+  /** A probe of each kind, under the entity's own read or write permission unless `more` says otherwise. */
+  const readOne = (entity: EntityShape, request: Probe['request'], more: Partial<Probe> = {}): Probe => ({
+    kind: 'read-one',
+    entity,
+    permission: readOf(entity),
+    request,
+    ...more,
+  });
+  const readList = (entity: EntityShape, key: Probe['key'], request: Probe['request'], more: Partial<Probe> = {}): Probe => ({
+    kind: 'read-list',
+    entity,
+    permission: readOf(entity),
+    key,
+    request,
+    ...more,
+  });
+  /** A sync probe of each entity a device holds: its fixture record's key expected in the rows. */
+  const syncProbes = (request: (e: EntityShape, org: number) => Request): Probe[] =>
+    serverEntities
+      .filter((e) => e.offline)
+      .map((e): Probe => ({
+        kind: 'sync',
+        entity: e,
+        permission: readOf(e),
+        key: (org) => fx[org][e.name],
+        request: (org) => request(e, org),
+      }));
+  const write = (entity: EntityShape, request: Probe['request'], more: Partial<Probe> = {}): Probe => ({
+    kind: 'write',
+    entity,
+    permission: writeOf(entity),
+    request,
+    ...more,
+  });
 
   function probesFor(method: string, path: string): Probe[] | undefined {
     const url = path.replace(/\/$/, '');
@@ -213,59 +247,31 @@ describe.each(backends)('organisation scope on %s', (backend) => {
     const rest = url.slice(base.length);
     const key = (org: number) => fx[org][e.name];
     if (method === 'GET' && rest === '') {
-      return [{ kind: 'read-list', entity: e, permission: readOf(e), key, request: () => ({ method, url: `${e.rest}?pageSize=200` }) }];
+      return [readList(e, key, () => ({ method, url: `${e.rest}?pageSize=200` }))];
     }
     if (method === 'POST' && e.routes.search && rest === e.routes.search.replace(/\/$/, '')) {
-      return [
-        {
-          kind: 'read-list',
-          entity: e,
-          permission: readOf(e),
-          key,
-          request: () => ({ method, url: `${e.rest}${e.routes.search}`, body: { pageSize: 200 } }),
-        },
-      ];
+      return [readList(e, key, () => ({ method, url: `${e.rest}${e.routes.search}`, body: { pageSize: 200 } }))];
     }
     if (method === 'GET' && e.routes.byParent && e.parent && rest === `${e.routes.byParent}/{id}`) {
       const parent = e.parent.entity;
-      return [
-        {
-          kind: 'read-list',
-          entity: e,
-          permission: readOf(e),
-          key,
-          request: (org) => ({ method, url: `${e.rest}${e.routes.byParent}/${fx[org][parent]}?pageSize=200` }),
-        },
-      ];
+      return [readList(e, key, (org) => ({ method, url: `${e.rest}${e.routes.byParent}/${fx[org][parent]}?pageSize=200` }))];
     }
     if (method === 'GET' && rest === '/{id}') {
-      return [{ kind: 'read-one', entity: e, permission: readOf(e), key, request: (org) => ({ method, url: `${e.rest}/${key(org)}` }) }];
+      return [readOne(e, (org) => ({ method, url: `${e.rest}/${key(org)}` }), { key })];
     }
     if (method === 'PUT' && rest === '/{id}') {
       const edit = text(e);
       if (!edit) return [];
-      return [
-        {
-          kind: 'write',
-          entity: e,
-          permission: writeOf(e),
-          request: (org) => ({ method, url: `${e.rest}/${key(org)}`, body: { [edit[0]]: edit[1] } }),
-        },
-      ];
+      return [write(e, (org) => ({ method, url: `${e.rest}/${key(org)}`, body: { [edit[0]]: edit[1] } }))];
     }
     if (method === 'POST' && rest === '/delete/{id}') {
+      // A fresh record each time: deleting is for good.
       return [
-        {
-          kind: 'write',
-          entity: e,
-          permission: writeOf(e),
-          // A fresh record each time: deleting is for good.
-          request: async (org, actor) => ({
-            method,
-            url: `${e.rest}/delete/${await make(e, org)}`,
-            body: { reason: 'Scope test', password: passwordOf(actor) },
-          }),
-        },
+        write(e, async (org, actor) => ({
+          method,
+          url: `${e.rest}/delete/${await make(e, org)}`,
+          body: { reason: 'Scope test', password: passwordOf(actor) },
+        })),
       ];
     }
     if (method === 'POST' && rest === '') {
@@ -274,7 +280,7 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         return [{ kind: 'create-root', entity: e, permission: writeOf(e), request: (org, actor) => createBody(e, parents(org), actor) }];
       }
       // A child under the organisation's parent (upserts: its profile's one record).
-      return [{ kind: 'write', entity: e, permission: writeOf(e), request: (org, actor) => createBody(e, parents(org), actor) }];
+      return [write(e, (org, actor) => createBody(e, parents(org), actor))];
     }
     return undefined;
   }
@@ -296,225 +302,151 @@ describe.each(backends)('organisation scope on %s', (backend) => {
         // The verification lists: what the user may verify (change); fixture services are pending.
         const status = url.endsWith('spending') ? 0 : 2;
         return [
-          {
-            kind: 'read-list',
-            entity: service,
-            permission: status === 0 ? 'services.verify' : 'serviceProviders.read',
-            scope: 'write',
-            key: (org) => (status === 0 ? fx[org].pendingService : fx[org].rejectedService),
-            request: () => ({ method, url: `${url.slice(4)}?pageSize=200` }),
-          },
+          readList(
+            service,
+            (org) => (status === 0 ? fx[org].pendingService : fx[org].rejectedService),
+            () => ({ method, url: `${url.slice(4)}?pageSize=200` }),
+            { permission: status === 0 ? 'services.verify' : 'serviceProviders.read', scope: 'write' },
+          ),
         ];
       }
       case 'GET /api/spDetail/view/{id}':
-        return [
-          {
-            kind: 'read-one',
-            entity: service,
-            permission: readOf(service),
-            key: (org) => fx[org].service,
-            request: (org) => ({ method, url: `/spDetail/view/${fx[org].service}` }),
-          },
-        ];
+        return [readOne(service, (org) => ({ method, url: `/spDetail/view/${fx[org].service}` }), { key: (org) => fx[org].service })];
       case 'POST /api/sverify':
         return [
-          {
-            kind: 'write',
-            entity: service,
-            permission: 'services.verify',
-            request: (org) => ({ method, url: '/sverify/', body: { sp_Detail_Id: fx[org].service, status: 2, comment: 'Scope test' } }),
-          },
+          write(
+            service,
+            (org) => ({ method, url: '/sverify/', body: { sp_Detail_Id: fx[org].service, status: 2, comment: 'Scope test' } }),
+            {
+              permission: 'services.verify',
+            },
+          ),
         ];
       case 'GET /api/history/{entity}/{id}':
         // A record's history (ADR-0036): read as the record itself.
-        return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
-          kind: 'read-one' as const,
-          entity: e,
-          permission: readOf(e),
-          request: (org: number) => ({ method, url: `/history/${e.name}/${fx[org][e.name]}` }),
-        }));
+        return GENERIC.filter((e) => e.keyFields.length === 1).map((e) =>
+          readOne(e, (org) => ({ method, url: `/history/${e.name}/${fx[org][e.name]}` })),
+        );
       case 'GET /api/audit':
       case 'GET /api/audit/csv':
         // The audit log of a record: role 1 reads every entry, role 7 its own organisation's (the write scope's rule).
-        return GENERIC.filter((e) => e.keyFields.length === 1).map((e) => ({
-          kind: 'read-list' as const,
-          entity: e,
-          permission: 'audit.read' as const,
-          scope: 'write' as const,
-          key: (org: number) => fx[org][e.name],
-          request: (org: number) => ({ method, url: `${url.slice(4)}?entity=${e.name}&recordId=${fx[org][e.name]}` }),
-        }));
+        return GENERIC.filter((e) => e.keyFields.length === 1).map((e) =>
+          readList(
+            e,
+            (org) => fx[org][e.name],
+            (org) => ({ method, url: `${url.slice(4)}?entity=${e.name}&recordId=${fx[org][e.name]}` }),
+            { permission: 'audit.read', scope: 'write' },
+          ),
+        );
       case 'GET /api/audit/clients':
         // The clients one may hand over (ADR-0036): role 1 every one, role 7 its organisation's.
         return [
-          {
-            kind: 'read-list',
-            entity: profile,
-            permission: 'clients.handover',
-            scope: 'write',
-            key: (org) => fx[org].profile,
-            request: async (org) => {
+          readList(
+            profile,
+            (org) => fx[org].profile,
+            async (org) => {
               const [client] = await t.server.db.query<{ prof_Reg_No: string }>(
                 'SELECT "prof_Reg_No" FROM "tbl_profiles" WHERE "prof_Id" = $1',
                 [fx[org].profile],
               );
               return { method, url: `/audit/clients?q=${client?.prof_Reg_No}` };
             },
-          },
+            { permission: 'clients.handover', scope: 'write' },
+          ),
         ];
       case 'GET /api/profile/{id}/export':
         return [
-          {
-            kind: 'read-one',
-            entity: profile,
+          readOne(profile, (org) => ({ method, url: `/profile/${fx[org].profile}/export` }), {
             permission: 'clients.handover',
             scope: 'write',
-            request: (org) => ({ method, url: `/profile/${fx[org].profile}/export` }),
-          },
+          }),
         ];
       case 'POST /api/profile/{id}/erase':
         // A fresh client each time: an erasure is for good.
         return [
-          {
-            kind: 'write',
-            entity: profile,
-            permission: 'clients.handover',
-            request: async (org, actor) => ({
+          write(
+            profile,
+            async (org, actor) => ({
               method,
               url: `/profile/${await make(profile, org)}/erase`,
               body: { reasonCode: 'other', note: 'Scope test', password: passwordOf(actor) },
             }),
-          },
+            { permission: 'clients.handover' },
+          ),
         ];
       case 'POST /api/profile/basicSp':
         return [
-          {
-            kind: 'write',
-            entity: profile,
-            permission: writeOf(profile),
-            request: (org) => ({
-              method,
-              url: '/profile/basicSp',
-              body: { prof_Id: fx[org].profile, BspData: { appr: [], orgHelp: [{ tbl_Id: 2 }] } },
-            }),
-          },
+          write(profile, (org) => ({
+            method,
+            url: '/profile/basicSp',
+            body: { prof_Id: fx[org].profile, BspData: { appr: [], orgHelp: [{ tbl_Id: 2 }] } },
+          })),
         ];
       case 'GET /api/profile/images/{id}':
-        return [
-          {
-            kind: 'read-one',
-            entity: profileImage,
-            permission: readOf(profileImage),
-            key: (org) => fx[org].profile,
-            request: (org) => ({ method, url: `/profile/images/${fx[org].profile}` }),
-          },
-        ];
+        return [readOne(profileImage, (org) => ({ method, url: `/profile/images/${fx[org].profile}` }), { key: (org) => fx[org].profile })];
       case 'PUT /api/profile/images/{id}':
         return [
-          {
-            kind: 'write',
-            entity: profileImage,
-            permission: writeOf(profileImage),
-            request: (org) => ({
-              method,
-              url: `/profile/images/${fx[org].profile}`,
-              fields: { img_for: 'idDocument' },
-              files: { file: PNG_1PX },
-            }),
-          },
+          write(profileImage, (org) => ({
+            method,
+            url: `/profile/images/${fx[org].profile}`,
+            fields: { img_for: 'idDocument' },
+            files: { file: PNG_1PX },
+          })),
         ];
       case 'POST /api/profile/images/delete/{id}':
         // A consent form put back each time, so that every allowed removal has one to remove.
         return [
-          {
-            kind: 'write',
-            entity: profileImage,
-            permission: writeOf(profileImage),
-            request: async (org) => {
-              const put = await multipartRequest(
-                t,
-                'PUT',
-                `/profile/images/${fx[org].profile}`,
-                writer(org).token,
-                { img_for: 'consentForm' },
-                { file: PNG_1PX },
-              );
-              expect(put.status).toBe(200);
-              return { method, url: `/profile/images/delete/${fx[org].profile}`, body: { img_for: 'consentForm' } };
-            },
-          },
+          write(profileImage, async (org) => {
+            const put = await multipartRequest(
+              t,
+              'PUT',
+              `/profile/images/${fx[org].profile}`,
+              writer(org).token,
+              { img_for: 'consentForm' },
+              { file: PNG_1PX },
+            );
+            expect(put.status).toBe(200);
+            return { method, url: `/profile/images/delete/${fx[org].profile}`, body: { img_for: 'consentForm' } };
+          }),
         ];
       case 'POST /api/profile/duplicates':
         // The fixture client's own phone number: found by its organisation (and role 1) only.
         return [
-          {
-            kind: 'read-list',
-            entity: profile,
-            permission: readOf(profile),
-            key: (org) => fx[org].profile,
-            request: async (org) => {
+          readList(
+            profile,
+            (org) => fx[org].profile,
+            async (org) => {
               const phone = `+243 99 000 00${org}`;
               await t.server.db.query('UPDATE "tbl_profiles" SET "phone" = $1 WHERE "prof_Id" = $2', [phone, fx[org].profile]);
               return { method, url: '/profile/duplicates', body: { phone } };
             },
-          },
+          ),
         ];
       case 'POST /api/referral/search':
       case 'POST /api/jobreferral/search': {
         // The referral lists with their client (ADR-0029): the organisation's referrals only.
         const e = url.includes('jobreferral') ? entityByName.jobReferral : referral;
         return [
-          {
-            kind: 'read-list',
-            entity: e,
-            permission: readOf(e),
-            key: (org) => fx[org][e.name],
-            request: () => ({ method, url: `${url.slice(4)}`, body: { pageSize: 200 } }),
-          },
+          readList(
+            e,
+            (org) => fx[org][e.name],
+            () => ({ method, url: `${url.slice(4)}`, body: { pageSize: 200 } }),
+          ),
         ];
       }
       case 'PUT /api/referral/images/{id}':
-        return [
-          {
-            kind: 'write',
-            entity: referral,
-            permission: writeOf(referral),
-            request: (org) => ({ method, url: `/referral/images/${fx[org].referral}`, files: { file: PNG_1PX } }),
-          },
-        ];
+        return [write(referral, (org) => ({ method, url: `/referral/images/${fx[org].referral}`, files: { file: PNG_1PX } }))];
       case 'GET /api/imgs/getById':
         return [
-          {
-            kind: 'read-one',
-            entity: job,
-            permission: readOf(job),
-            request: (org) => ({ method, url: `/imgs/getById?id=${fx[org].job}&imagename=${images[org].job}` }),
-          },
-          {
-            kind: 'read-one',
-            entity: service,
-            permission: readOf(service),
-            request: (org) => ({ method, url: `/imgs/getById?id=${fx[org].service}&imagename=${images[org].service}` }),
-          },
+          readOne(job, (org) => ({ method, url: `/imgs/getById?id=${fx[org].job}&imagename=${images[org].job}` })),
+          readOne(service, (org) => ({ method, url: `/imgs/getById?id=${fx[org].service}&imagename=${images[org].service}` })),
         ];
       case 'GET /api/imgs/getrefimg':
         return [
-          {
-            kind: 'read-one',
-            entity: referral,
-            permission: readOf(referral),
-            request: (org) => ({ method, url: `/imgs/getrefimg?id=${fx[org].referral}&imagename=${images[org].attachment}` }),
-          },
+          readOne(referral, (org) => ({ method, url: `/imgs/getrefimg?id=${fx[org].referral}&imagename=${images[org].attachment}` })),
         ];
       case 'GET /api/imgs/getfile':
-        return [
-          {
-            kind: 'read-one',
-            entity: profileImage,
-            permission: readOf(profileImage),
-            request: (org) => ({ method, url: `/imgs/getfile?id=${fx[org].profile}&filename=photo` }),
-          },
-        ];
+        return [readOne(profileImage, (org) => ({ method, url: `/imgs/getfile?id=${fx[org].profile}&filename=photo` }))];
       case 'POST /api/sync/push/{table}':
         // The batched upload: every create and update probe of the kinds the engine uploads, as a batch of one.
         return GENERIC.filter((e) => e.upload).flatMap((e) =>
@@ -524,31 +456,15 @@ describe.each(backends)('organisation scope on %s', (backend) => {
           })),
         );
       case 'GET /api/sync/{table}':
-        return serverEntities
-          .filter((e) => e.offline)
-          .map((e) => ({
-            kind: 'sync' as const,
-            entity: e,
-            permission: readOf(e),
-            key: (org: number) => fx[org][e.name],
-            request: () => ({ method, url: `/sync/${e.table}?limit=1000` }),
-          }));
+        return syncProbes((e) => ({ method, url: `/sync/${e.table}?limit=1000` }));
       case 'POST /api/sync/{table}/keys':
         // The mirror's rows of named keys (a dropped local edit): the feed's scope, whatever the key.
-        return serverEntities
-          .filter((e) => e.offline)
-          .map((e) => ({
-            kind: 'sync' as const,
-            entity: e,
-            permission: readOf(e),
-            key: (org: number) => fx[org][e.name],
-            // A profile image's key on the device is its two key fields joined (prof_Id|img_for).
-            request: (org: number) => ({
-              method,
-              url: `/sync/${e.table}/keys`,
-              body: { keys: [e === profileImage ? `${fx[org].profile}|photo` : fx[org][e.name]] },
-            }),
-          }));
+        // A profile image's key on the device is its two key fields joined (prof_Id|img_for).
+        return syncProbes((e, org) => ({
+          method,
+          url: `/sync/${e.table}/keys`,
+          body: { keys: [e === profileImage ? `${fx[org].profile}|photo` : fx[org][e.name]] },
+        }));
     }
     if (url.startsWith('/api/stats/'))
       return [{ kind: 'stats', entity: profile, permission: 'stats.read', request: () => ({ method, url: url.slice(4) }) }];

@@ -180,11 +180,19 @@ const ALL_KPIS = {
   hired: 1,
 };
 
+/** A count answer, [{id, count}] in the order given: `counts([1, 3], [4, 2])`. */
+const counts = (...pairs: [id: number | string, count: number][]) => pairs.map(([id, count]) => ({ id, count }));
+
 describe.each(backends)('stats on %s', (backend) => {
   let t: TestServer;
   let token: string;
   const get = (path: string, as = token) => t.api('GET', `/stats${path}`, { token: as });
   const post = (path: string, body: unknown, as = token) => t.api('POST', `/stats${path}`, { token: as, body });
+  const expectAnswer = async (path: string, expected: unknown) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(200);
+    expect(body).toEqual(expected);
+  };
 
   beforeAll(async () => {
     // Above 3 markers the map is answered as clusters: the fixture has 3, a test adds one.
@@ -255,88 +263,17 @@ describe.each(backends)('stats on %s', (backend) => {
   });
 
   it.each([
-    [
-      '/byspdtype',
-      [
-        { id: 1, count: 3 },
-        { id: 4, count: 2 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    [
-      '/bySpdTerr',
-      [
-        { id: 1, count: 4 },
-        { id: 2, count: 2 },
-      ],
-    ],
-    [
-      '/byServiceType',
-      [
-        { id: 1, count: 2 },
-        { id: 5, count: 1 },
-        { id: 7, count: 1 },
-        { id: 10, count: 1 },
-        { id: 99, count: 1 },
-      ],
-    ],
-    [
-      '/byoffrall',
-      [
-        { id: 1, count: 1 },
-        { id: 3, count: 1 },
-        { id: 4, count: 1 },
-        { id: 2, count: 0 },
-      ],
-    ],
-    [
-      '/getJbSec/',
-      [
-        { id: 1, count: 2 },
-        { id: 3, count: 1 },
-      ],
-    ],
-    [
-      '/byter/services',
-      [
-        { id: 1, count: 4 },
-        { id: 2, count: 2 },
-      ],
-    ],
-    [
-      '/byter/providers',
-      [
-        { id: 1, count: 2 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    [
-      '/byter/jobs',
-      [
-        { id: 1, count: 2 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    [
-      '/byter/profiles',
-      [
-        { id: 1, count: 2 },
-        { id: 2, count: 1 },
-        { id: 3, count: 1 },
-      ],
-    ],
-    [
-      '/byter/referrals',
-      [
-        { id: 1, count: 2 },
-        { id: 2, count: 1 },
-      ],
-    ],
-  ])('answers %s as [{id, count}], most frequent first', async (path, expected) => {
-    const { status, body } = await get(path);
-    expect(status).toBe(200);
-    expect(body).toEqual(expected);
-  });
+    ['/byspdtype', counts([1, 3], [4, 2], [2, 1])],
+    ['/bySpdTerr', counts([1, 4], [2, 2])],
+    ['/byServiceType', counts([1, 2], [5, 1], [7, 1], [10, 1], [99, 1])],
+    ['/byoffrall', counts([1, 1], [3, 1], [4, 1], [2, 0])],
+    ['/getJbSec/', counts([1, 2], [3, 1])],
+    ['/byter/services', counts([1, 4], [2, 2])],
+    ['/byter/providers', counts([1, 2], [2, 1])],
+    ['/byter/jobs', counts([1, 2], [2, 1])],
+    ['/byter/profiles', counts([1, 2], [2, 1], [3, 1])],
+    ['/byter/referrals', counts([1, 2], [2, 1])],
+  ])('answers %s as [{id, count}], most frequent first', expectAnswer);
 
   it.each([
     [
@@ -426,83 +363,21 @@ describe.each(backends)('stats on %s', (backend) => {
 
   it.each([
     // Reports filter every count by territory and period (created, or dated for referrals).
-    ['/byspdtype?territory=2', [{ id: 4, count: 2 }]],
-    [
-      '/bySpdTerr?dateFrom=2024-03-01&dateTo=2024-04-01',
-      [
-        { id: 1, count: 2 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    ['/byServiceType?territory=1&dateTo=2024-02-15', [{ id: 1, count: 2 }]],
-    [
-      '/byoffrall?territory=1',
-      [
-        { id: 1, count: 1 },
-        { id: 4, count: 1 },
-        { id: 2, count: 0 },
-        { id: 3, count: 0 },
-      ],
-    ],
-    [
-      '/getJbSec/?dateFrom=2024-04-11',
-      [
-        { id: 1, count: 1 },
-        { id: 3, count: 1 },
-      ],
-    ],
-    [
-      '/byter/referrals?dateFrom=2024-05-01&dateTo=2024-05-31',
-      [
-        { id: 1, count: 1 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    ['/by/profiles/sex', [{ id: 'F', count: 4 }]],
-    ['/by/profiles/territory?territory=3', [{ id: 3, count: 1 }]],
-    [
-      '/by/referrals/status',
-      [
-        { id: 'completed', count: 1 },
-        { id: 'declined', count: 1 },
-        { id: 'sent', count: 1 },
-      ],
-    ],
-    [
-      '/by/referrals/status?dateTo=2024-05-31',
-      [
-        { id: 'completed', count: 1 },
-        { id: 'sent', count: 1 },
-      ],
-    ],
-    ['/by/jobReferrals/status?territory=1', [{ id: 'hired', count: 1 }]],
-    [
-      '/by/jobReferrals/territory',
-      [
-        { id: 1, count: 1 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    [
-      '/by/services/status',
-      [
-        { id: 1, count: 3 },
-        { id: 0, count: 2 },
-        { id: 2, count: 1 },
-      ],
-    ],
-    [
-      '/by/providers/sp_type?dateFrom=2024-01-06',
-      [
-        { id: 3, count: 1 },
-        { id: 4, count: 1 },
-      ],
-    ],
-  ])('answers the filtered count %s', async (path, expected) => {
-    const { status, body } = await get(path);
-    expect(status).toBe(200);
-    expect(body).toEqual(expected);
-  });
+    ['/byspdtype?territory=2', counts([4, 2])],
+    ['/bySpdTerr?dateFrom=2024-03-01&dateTo=2024-04-01', counts([1, 2], [2, 1])],
+    ['/byServiceType?territory=1&dateTo=2024-02-15', counts([1, 2])],
+    ['/byoffrall?territory=1', counts([1, 1], [4, 1], [2, 0], [3, 0])],
+    ['/getJbSec/?dateFrom=2024-04-11', counts([1, 1], [3, 1])],
+    ['/byter/referrals?dateFrom=2024-05-01&dateTo=2024-05-31', counts([1, 1], [2, 1])],
+    ['/by/profiles/sex', counts(['F', 4])],
+    ['/by/profiles/territory?territory=3', counts([3, 1])],
+    ['/by/referrals/status', counts(['completed', 1], ['declined', 1], ['sent', 1])],
+    ['/by/referrals/status?dateTo=2024-05-31', counts(['completed', 1], ['sent', 1])],
+    ['/by/jobReferrals/status?territory=1', counts(['hired', 1])],
+    ['/by/jobReferrals/territory', counts([1, 1], [2, 1])],
+    ['/by/services/status', counts([1, 3], [0, 2], [2, 1])],
+    ['/by/providers/sp_type?dateFrom=2024-01-06', counts([3, 1], [4, 1])],
+  ])('answers the filtered count %s', expectAnswer);
 
   it('refuses a field an entity is not counted by, and bad filters of the GET counts', async () => {
     const wrong = await get('/by/jobs/sex');

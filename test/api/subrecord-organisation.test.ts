@@ -9,8 +9,10 @@ import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import { entityByName } from '../../schemas/index';
 import { migrate } from '../../server/db/migrations';
 import { backends } from '../helpers/db';
-import { ensureOrganisations, multipartRequest, PNG_1PX } from '../helpers/records';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { newService, ok, startWithStaff } from '../helpers/api/staff';
+import { multipartRequest, PNG_1PX } from '../helpers/records';
+import { StreamReader } from '../helpers/sse';
+import { type TestServer } from '../helpers/server';
 
 const A = 2; // 'ADC'
 const B = 3; // 'CAJ'
@@ -26,37 +28,14 @@ const SUB_RECORD_TABLES = ['tbl_skills', 'tbl_profiles_social', 'tbl_profiles_im
 
 /** The change events each stream receives while `during` runs (and `quietMs` after it). */
 async function eventsDuring(urls: string[], during: () => Promise<void>, quietMs = 600): Promise<string[][]> {
-  const controller = new AbortController();
-  const heard = urls.map((): string[] => []);
-  const readers = await Promise.all(
-    urls.map(async (url, i) => {
-      const response = await fetch(url, { signal: controller.signal });
-      expect(response.status).toBe(200);
-      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-      let buffer = '';
-      // Wrapped: an async function's answer that is a promise would be waited for.
-      const reading = (async () => {
-        try {
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buffer += new TextDecoder().decode(value);
-            for (const match of buffer.matchAll(/event: change\ndata: (.+)\n\n/g)) heard[i]?.push(JSON.parse(match[1] as string).table);
-            buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2);
-          }
-        } catch {
-          /* aborted: time is up */
-        }
-      })();
-      return { reading };
-    }),
-  );
+  const streams = urls.map(() => new StreamReader());
+  await Promise.all(streams.map((stream, i) => stream.open(urls[i] as string)));
   await new Promise((r) => setTimeout(r, 150)); // every stream is subscribed
   await during();
   await new Promise((r) => setTimeout(r, quietMs));
-  controller.abort();
-  await Promise.all(readers.map((r) => r.reading));
-  return heard;
+  for (const stream of streams) stream.close();
+  await Promise.all(streams.map((stream) => stream.ended));
+  return streams.map((stream) => stream.tables);
 }
 
 const entityOfTable = (table: string) => {
@@ -70,12 +49,6 @@ describe.each(backends)('sub-records carry their organisation on %s', (backend) 
   const token: Record<string, string> = {};
   let service: string;
   const as = (who: string, method: string, path: string, body?: unknown) => t.api(method, path, { token: token[who], body });
-  const ok =
-    (status: number) =>
-    <R extends { status: number; body: unknown }>(r: R): R => {
-      expect(r.status, JSON.stringify(r.body)).toBe(status);
-      return r;
-    };
   const pull = async (who: string, table: string, since?: Pulled['checkpoint']): Promise<Pulled> => {
     const query = since ? `?limit=1000&updatedAt=${encodeURIComponent(since.updatedAt)}&id=${encodeURIComponent(since.id)}` : '?limit=1000';
     return ok(200)(await as(who, 'GET', `/sync/${table}${query}`)).body as Pulled;
@@ -106,24 +79,13 @@ describe.each(backends)('sub-records carry their organisation on %s', (backend) 
   }
 
   beforeAll(async () => {
-    t = await startTestServer({ backend, roles: 'one' });
-    await ensureOrganisations(t.server.db);
-    token.admin = await t.login(t.admin.userName, t.admin.password);
-    for (const [name, location, role] of [
-      ['a3', A, 3],
-      ['b3', B, 3],
-      ['c3', C, 3],
-      ['a5', A, 5],
-      ['b5', B, 5],
-    ] as const) {
-      await t.createUser({ userName: `sub-${name}`, password: `password-${name}`, role, location });
-      token[name] = await t.login(`sub-${name}`, `password-${name}`);
-    }
-    const provider = sampleBody(entityByName.serviceProvider, {});
-    ok(201)(await as('admin', 'POST', '/sproviers/', provider));
-    const svc: Body = { ...sampleBody(entityByName.service, { serviceProvider: String(provider.sp_Id) }), category: 3, serviceType: 1 };
-    ok(201)(await as('admin', 'POST', '/spDetail/', svc));
-    service = String(svc.sp_Detail_Id);
+    t = await startWithStaff(
+      { backend, roles: 'one' },
+      { a3: [3, A], b3: [3, B], c3: [3, C], a5: [5, A], b5: [5, B] },
+      { prefix: 'sub' },
+      { token },
+    );
+    ({ service } = await newService(t, token.admin));
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -7,21 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { EntityShape } from '../../schemas/define';
 import { sampleBody } from '../../schemas/derive/sample';
-import {
-  apprenticeship,
-  business,
-  job,
-  otherJob,
-  profile,
-  security,
-  service,
-  serviceProvider,
-  skills,
-  social,
-  vocational,
-} from '../../schemas/index';
+import { profile, serviceProvider } from '../../schemas/index';
 import { seriousViolations } from '../helpers/axe';
 import { launchBrowser, newPage, signIn, type PageOptions, type TestPage } from '../helpers/browser';
+import { writeUnit } from '../helpers/pending';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -70,7 +59,7 @@ type Plan = { entity: string; values: Record<string, unknown>; parent?: { field:
 /** `groups` × (job, other job, provider, service, apprenticeship, vocational, profile with skills,
  * social, security, business) = 11 records a group; values from the schema samples, parents
  * named by their place in the plan (the data layer gives the keys). */
-function planOf(groups: number): Plan {
+async function planOf(groups: number): Promise<Plan> {
   const plan: Plan = [];
   const add = (entity: EntityShape, parentIndex?: number) => {
     const values: Record<string, unknown> = sampleBody(entity);
@@ -80,16 +69,7 @@ function planOf(groups: number): Plan {
     plan.push({ entity: entity.name, values, ...(field && parentIndex !== undefined ? { parent: { field, index: parentIndex } } : {}) });
     return plan.length - 1;
   };
-  for (let g = 0; g < groups; g += 1) {
-    const jb = add(job);
-    add(otherJob, jb);
-    const sp = add(serviceProvider);
-    const spd = add(service, sp);
-    add(apprenticeship, spd);
-    add(vocational, spd);
-    const prof = add(profile);
-    for (const sub of [skills, social, security, business]) add(sub, prof);
-  }
+  for (let g = 0; g < groups; g += 1) await writeUnit<number>({ record: add });
   return plan;
 }
 
@@ -123,7 +103,7 @@ describe('offline home, network and uploads', () => {
   it('40 mixed records uploaded with the pull running: counts 0 right after, and still 0 after the next pull', async () => {
     const { context, page } = await debugPage();
     await signedInOffline(page);
-    const plan = planOf(4).slice(0, 40);
+    const plan = (await planOf(4)).slice(0, 40);
     expect(await collect(page, plan)).toBe(40);
     await poll(() => pendingOf(page)).toBe(40);
 
@@ -171,7 +151,7 @@ describe('offline home, network and uploads', () => {
   it('a failed upload keeps the bar at what was uploaded and says what failed and that nothing was lost', async () => {
     const { context, page } = await debugPage();
     await signedInOffline(page);
-    await collect(page, planOf(1).slice(0, 4)); // a job, its other job, a provider and its service
+    await collect(page, (await planOf(1)).slice(0, 4)); // a job, its other job, a provider and its service
     await backOnline(page);
     // The jobs' requests (alone or in a batch) get no answer (the network drops them); the rest goes through.
     await page.route('**/api/jobs/**', (route) => route.abort('failed'));
@@ -199,7 +179,7 @@ describe('offline home, network and uploads', () => {
   it('the offline home passes axe (contrast included) in the light and the dark theme', async () => {
     const { context, page } = await debugPage();
     await signedInOffline(page);
-    await collect(page, planOf(1).slice(0, 7));
+    await collect(page, (await planOf(1)).slice(0, 7));
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((t) => localStorage.setItem('theme', t), theme);
       await page.reload();
@@ -224,7 +204,7 @@ describe('offline home, network and uploads', () => {
     expect(box && box.x >= 0 && box.x + box.width <= 360 && box.y >= 0).toBe(true);
     await expect(indicator.textContent()).resolves.toBe('Offline');
     // Saved while the network is off (online mode: the data layer keeps it on the device).
-    await collect(page, planOf(1).slice(0, 3));
+    await collect(page, (await planOf(1)).slice(0, 3));
     await poll(() => pendingOf(page)).toBe(3);
 
     await context.setOffline(false);

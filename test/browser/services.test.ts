@@ -274,7 +274,12 @@ describe('services online', () => {
     await apprRow.waitFor();
     await expect(apprRow.getByText('18').count()).resolves.toBe(1);
 
+    // Rows open their form only once the page knows the user may change the service (its
+    // provider's record read, as Add shows): until then a click on a row does nothing.
+    await appr.getByRole('link', { name: 'Add apprenticeship' }).waitFor();
     await apprRow.click();
+    // The row's click opens its form: a lost click fails here, a slow form below.
+    await page.waitForURL(/\/appr\/[^/]+\/edit$/, { timeout: 10_000 });
     await page.getByRole('heading', { name: 'Edit apprenticeship' }).waitFor();
     await expect(page.getByLabel('Places').inputValue()).resolves.toBe('6');
     await page.getByLabel('Places').fill('9');
@@ -297,7 +302,9 @@ describe('services online', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Garage workshop' }).waitFor();
     const vocRow = voc.getByRole('row').filter({ hasText: 'State diploma' });
+    await voc.getByRole('link', { name: 'Add vocational training' }).waitFor();
     await vocRow.click();
+    await page.waitForURL(/\/voc\/[^/]+\/edit$/, { timeout: 10_000 });
     await page.getByRole('heading', { name: 'Edit vocational training' }).waitFor();
     await page.getByLabel('Certificate').fill('Trade certificate');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -603,5 +610,5 @@ describe('roles and accessibility', () => {
       expect(await seriousViolations(page), `add ${theme}`).toEqual([]);
       await context.close();
     }
-  });
+  }, 120_000); // six pages under axe, each theme: over a minute on a slow 2-core machine
 });

@@ -2,8 +2,11 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import type { RxStorage } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { createIcrsDb, type IcrsDatabase, type IcrsDbOptions } from '../../src/lib/store/database';
+import type { EntityShape } from '../../schemas/define';
+import { file } from '../../schemas/index';
+import { collectionOf, createIcrsDb, type IcrsDatabase, type IcrsDbOptions } from '../../src/lib/store/database';
 import { isVaultOpen, openWithKey, vaultSealer } from '../../src/lib/vault/vault';
+import { pendingDoc, pendingImageDoc, type PendingOp } from './pending';
 
 export function fakeIndexedDbStorage(): RxStorage<unknown, unknown> {
   return getRxStorageDexie({ indexedDB, IDBKeyRange }) as RxStorage<unknown, unknown>;
@@ -22,4 +25,20 @@ let counter = 0;
 export async function openTestDb(options: Partial<IcrsDbOptions> = {}): Promise<IcrsDatabase> {
   await openTestVault();
   return createIcrsDb({ storage: fakeIndexedDbStorage(), name: `icrs_test_${process.pid}_${++counter}`, sealer: vaultSealer, ...options });
+}
+
+/** Stores a pending document of `body` (test/helpers/pending.ts); answers its primary key. */
+export async function addPending(
+  db: IcrsDatabase,
+  entity: EntityShape,
+  body: Record<string, unknown>,
+  op: PendingOp = 'create',
+  base?: string,
+): Promise<string> {
+  return (await collectionOf(db, entity).insert(pendingDoc(entity, body, op, base))).primary;
+}
+
+/** Stores a pending image of slot `imgNo` of a record. */
+export async function addPendingImage(db: IcrsDatabase, owner: EntityShape, srcId: string, imgNo: number, bytes: Buffer): Promise<void> {
+  await collectionOf(db, file).insert(pendingImageDoc(owner, srcId, imgNo, bytes));
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type Server } from '../../server/app';
 import { configFromEnv, type Config } from '../../server/config';
 import { createScratchDatabase, defaultRoles, queryAs, type Backend, type Roles } from './db';
+import { pgliteImage } from './pgliteImage';
 
 export interface TestUser {
   userName: string;
@@ -68,7 +69,13 @@ export async function startTestServer(
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.config,
   };
-  const server = await buildApp(config, { logStream: options.logStream, sessionKeepMs: options.sessionKeepMs });
+  const server = await buildApp(config, {
+    logStream: options.logStream,
+    sessionKeepMs: options.sessionKeepMs,
+    // A database in memory starts migrated; one on disk (a test's own folder) starts as the
+    // server would.
+    pgliteImage: config.dataDir === 'memory://' && !config.databaseUrl ? pgliteImage() : undefined,
+  });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
 

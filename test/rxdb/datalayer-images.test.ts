@@ -1,42 +1,29 @@
 // Emptying and replacing image slots through the data layer's `update` (ADR-0025): an image
 // field given as null empties its slot (online: multipart `removeImages`; offline: the image
 // waiting in `files` goes), new images replace theirs. Real server, icrs_db over fake-indexeddb.
-import type { AxiosInstance } from 'axios';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { file, service, serviceProvider } from '../../schemas/index';
-import { createDataLayer, type DataLayer, type LookupLists } from '../../src/lib/data';
-import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
-import type { SessionUser } from '../../src/lib/session/session';
-import { startFieldSetup } from '../helpers/field';
+import { collectionOf } from '../../src/lib/store/database';
+import { withFieldStore } from '../helpers/field';
 import { PNG_1PX } from '../helpers/records';
-import { openTestDb } from '../helpers/rxdb';
-import type { TestServer } from '../helpers/server';
 
-let t: TestServer;
-let token: string;
-let http: AxiosInstance;
-let lists: LookupLists;
-let fieldUser: SessionUser;
-let db: IcrsDatabase;
-let online = true;
+const field = withFieldStore();
 
-function layer(): DataLayer {
-  return createDataLayer({ db, http, isOnline: () => online, user: fieldUser, lists });
-}
+const layer = field.layer;
 
 // Distinct bytes per image (the server only reads the PNG signature; bytes after IEND are ignored).
 const pngBytes = (tag: string) => Buffer.concat([PNG_1PX, Buffer.from(tag)]);
 const png = (tag: string) => new Blob([new Uint8Array(pngBytes(tag))], { type: 'image/png' });
 
 async function serverImage(id: string, name: unknown): Promise<{ status: number; bytes: Buffer }> {
-  const response = await fetch(`${t.url}/api/imgs/getById?id=${id}&imagename=${String(name)}`, {
-    headers: { authorization: `Bearer ${token}` },
+  const response = await fetch(`${field.t.url}/api/imgs/getById?id=${id}&imagename=${String(name)}`, {
+    headers: { authorization: `Bearer ${field.token}` },
   });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function serverService(id: string) {
-  const { status, body } = await t.api('GET', `/spDetail/${id}`, { token });
+  const { status, body } = await field.t.api('GET', `/spDetail/${id}`, { token: field.token });
   expect(status).toBe(200);
   return body as Record<string, unknown>;
 }
@@ -51,22 +38,7 @@ async function newService(images: { slot: string; tag: string }[]) {
 }
 
 const localFiles = async (srcId: string) =>
-  (await collectionOf(db, file).find({ selector: { srcId } }).exec()).map((d) => d.toJSON()).sort((a, b) => a.imgNo - b.imgNo);
-
-beforeAll(async () => {
-  ({ t, token, http, lists, user: fieldUser } = await startFieldSetup());
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-beforeEach(async () => {
-  db = await openTestDb();
-  online = true;
-});
-afterEach(async () => {
-  await db?.close();
-});
+  (await collectionOf(field.db, file).find({ selector: { srcId } }).exec()).map((d) => d.toJSON()).sort((a, b) => a.imgNo - b.imgNo);
 
 describe('update: image slots online', () => {
   it('empties one slot and replaces another in the same save', async () => {
@@ -111,7 +83,7 @@ describe('update: image slots online', () => {
     expect(row).toMatchObject({ eligibility: null, sp_img1: null });
     expect((await serverImage(created.sp_Detail_Id, row.sp_img2)).bytes).toEqual(pngBytes('new'));
     expect(
-      await collectionOf(db, service)
+      await collectionOf(field.db, service)
         .findOne(created.sp_Detail_Id)
         .exec()
         .then((d) => d?.toJSON()),
@@ -129,7 +101,7 @@ describe('update: image slots online', () => {
 
 describe('update: image slots offline', () => {
   it('a record never uploaded loses the emptied image and keeps the others', async () => {
-    online = false;
+    field.online = false;
     const created = await newService([
       { slot: 'sp_img1', tag: 'one' },
       { slot: 'sp_img2', tag: 'two' },
@@ -147,7 +119,7 @@ describe('update: image slots offline', () => {
   });
 
   it('replacing offline keeps only the newest image of the slot', async () => {
-    online = false;
+    field.online = false;
     const created = await newService([{ slot: 'sp_img1', tag: 'first' }]);
     await layer().update(service, created.sp_Detail_Id, { sp_img1: null }, [{ slot: 'sp_img1', blob: png('second'), name: 'second.png' }]);
     const files = await localFiles(created.sp_Detail_Id);
@@ -157,7 +129,7 @@ describe('update: image slots offline', () => {
 
   it('emptying offline a slot whose image is on the server lists it for the upload (test/rxdb/upload-image-removal.test.ts)', async () => {
     const created = await newService([{ slot: 'sp_img1', tag: 'server' }]);
-    online = false;
+    field.online = false;
     const updated = await layer().update(service, created.sp_Detail_Id, { name: 'Edited offline', sp_img1: null });
     // The edit waits as a pending update that names the slot to empty; the local copy no longer
     // shows the server's image, which stays on the server until the upload.

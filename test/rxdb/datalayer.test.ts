@@ -10,6 +10,7 @@ import { isRegistrationNumber, registrationNumber, SUPER_ADMIN_CANNOT_CREATE, uu
 import { file, job, profile, profileImage, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, uploadAll } from '../../src/lib/sync/upload';
 import { prefetchPage } from '../../src/lib/data/prefetch';
+import { readFirstPageAhead } from '../../src/lib/data/localList';
 import { emitServerChange } from '../../src/lib/util/events';
 import { ConflictError, createDataLayer, type CreateResult, type DataLayer, type ListResult, type LookupLists } from '../../src/lib/data';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
@@ -586,6 +587,33 @@ describe('a list page asked before its screen is drawn (prefetch.ts)', () => {
     emitServerChange('*');
     await layer().list(job, {});
     expect(asked.mock.calls.filter((call: unknown[]) => String(call[0]).includes('/jobs/search')).length).toBe(2);
+  });
+});
+
+describe("an offline list's first page read from the store ahead of its screen (localList.ts)", () => {
+  it("is the first page drawn offline, taken once for exactly its query, and the list still reads the store's current page", async () => {
+    online = false;
+    const query = { q: 'Ahead', filter: { territory: 9 }, sort: 'sp_Name', dir: 'asc' as const, page: 1, pageSize: 25 };
+    await layer().create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Ahead A', territory: 9 });
+    const offline = layer();
+    expect(offline.firstPage(serviceProvider, query)).toBeUndefined(); // nothing read ahead
+
+    await readFirstPageAhead(db, serviceProvider, query);
+    expect(offline.firstPage(serviceProvider, { ...query, page: 2 })).toBeUndefined(); // another query
+    // Saved after the read ahead: the first render shows the page read, the list then the current one.
+    await offline.create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Ahead B', territory: 9 });
+    const first = offline.firstPage(serviceProvider, query);
+    expect(first?.rows.map((r) => r.sp_Name)).toEqual(['Ahead A']);
+    expect(first?.total).toBe(1);
+    expect(offline.firstPage(serviceProvider, query)).toBeUndefined(); // taken
+
+    const page = await offline.list(serviceProvider, query);
+    expect(page.rows.map((r) => r.sp_Name)).toEqual(['Ahead A', 'Ahead B']);
+
+    // Online a list reads the server: a page read from the store ahead is not what it draws.
+    await readFirstPageAhead(db, serviceProvider, query);
+    online = true;
+    expect(layer().firstPage(serviceProvider, query)).toBeUndefined();
   });
 });
 

@@ -3,12 +3,10 @@
 // another user takes nothing; the old store is then removed (src/lib/store/legacyStore.ts).
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newestFirstKey } from '../../schemas/derive/rxdb';
-import { sampleBody } from '../../schemas/derive/sample';
-import { uuidv7 } from '../../schemas/ids';
 import { profile } from '../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
 import { adoptLegacyStore } from '../../src/lib/store/legacyStore';
+import { localClientDoc } from '../helpers/pending';
 import { openTestDb } from '../helpers/rxdb';
 
 const LEGACY = 'rxdb-dexie-icrs_db--0--tbl_profiles';
@@ -32,24 +30,7 @@ afterEach(async () => {
 });
 
 function row(syncState: 'pending' | 'synced', lastName: string) {
-  const prof_Id = uuidv7();
-  return {
-    ...sampleBody(profile),
-    prof_Id,
-    prof_Reg_No: `ADC${prof_Id
-      .slice(-8)
-      .toUpperCase()
-      .replace(/[^A-Z0-9]/g, 'X')}`,
-    lastName,
-    syncState,
-    syncOp: 'create',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), prof_Id),
-    _deleted: '0',
-    _rev: '1-a',
-    _meta: { lwt: 1 },
-    _attachments: {},
-  };
+  return localClientDoc({ lastName, syncState, _deleted: '0', _rev: '1-a', _meta: { lwt: 1 }, _attachments: {} }, 'ADC');
 }
 
 async function writeLegacy(rows: Record<string, unknown>[]): Promise<void> {

@@ -6,13 +6,13 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { newestFirstKey } from '../../schemas/derive/rxdb';
-import { sampleBody } from '../../schemas/derive/sample';
 import { uuidv7 } from '../../schemas/ids';
 import { profile, profileImage, serviceProvider, skills } from '../../schemas/index';
 import { mangoOf, selectorOf, countOf } from '../../src/lib/data/query';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
 import { warmOpened } from '../../src/lib/store/warmCache';
 import { lockVault, openWithKey, vaultSealer, VaultLockedError } from '../../src/lib/vault/vault';
+import { localClientDoc } from '../helpers/pending';
 import { openTestDb, openTestVault } from '../helpers/rxdb';
 
 void IDBKeyRange;
@@ -28,26 +28,7 @@ afterEach(async () => {
 const PHOTO = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=='.repeat(20);
 
 function client(firstName: string, lastName: string, phone: string, extra: Record<string, unknown> = {}) {
-  const prof_Id = uuidv7();
-  return {
-    ...sampleBody(profile),
-    prof_Id,
-    prof_Reg_No: `ORG${prof_Id
-      .slice(-8)
-      .toUpperCase()
-      .replace(/[^A-Z0-9]/g, 'X')}`,
-    firstName,
-    lastName,
-    phone,
-    sex: 'F',
-    birthDate: '1990-01-01',
-    territory: 1,
-    syncState: 'pending',
-    syncOp: 'create',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), prof_Id),
-    ...extra,
-  };
+  return localClientDoc({ firstName, lastName, phone, sex: 'F', birthDate: '1990-01-01', territory: 1, ...extra });
 }
 
 /** Every value IndexedDB holds in every database of this process, as text. */

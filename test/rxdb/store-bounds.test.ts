@@ -7,15 +7,13 @@
 import { Subject, merge } from 'rxjs';
 import type { EventBulk, RxStorage, RxStorageChangeEvent, RxStorageInstance } from 'rxdb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newestFirstKey } from '../../schemas/derive/rxdb';
-import { sampleBody } from '../../schemas/derive/sample';
-import { uuidv7 } from '../../schemas/ids';
 import { profile } from '../../schemas/index';
 import { isStoreTimeout, STORE_OPEN_BOUND_MS, STORE_READ_BOUND_MS, StoreTimeoutError } from '../../src/lib/store/bounds';
 import { collectionName, storeNameFor } from '../../src/lib/store/collections';
 import { removeMirror } from '../../src/lib/store/deviceData';
 import { collectionOf, createIcrsDb, type IcrsDatabase } from '../../src/lib/store/database';
 import { vaultSealer } from '../../src/lib/vault/vault';
+import { localClientDoc } from '../helpers/pending';
 import { fakeIndexedDbStorage, openTestVault } from '../helpers/rxdb';
 
 type AnyInstance = RxStorageInstance<Record<string, unknown>, unknown, unknown, unknown>;
@@ -66,24 +64,7 @@ afterEach(async () => {
 });
 
 function client(lastName: string) {
-  const prof_Id = uuidv7();
-  return {
-    ...sampleBody(profile),
-    prof_Id,
-    prof_Reg_No: `ORG${prof_Id
-      .slice(-8)
-      .toUpperCase()
-      .replace(/[^A-Z0-9]/g, 'X')}`,
-    firstName: 'Amina',
-    lastName,
-    sex: 'F',
-    birthDate: '1990-01-01',
-    territory: 1,
-    syncState: 'pending',
-    syncOp: 'create',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), prof_Id),
-  };
+  return localClientDoc({ firstName: 'Amina', lastName, sex: 'F', birthDate: '1990-01-01', territory: 1 });
 }
 
 /** The error `work` rejects with, and how long it took. */

@@ -5,16 +5,18 @@
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
-import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
+import { docFromRow } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber } from '../../schemas/ids';
 import { file, job, otherJob, profile, profileImage, PUSH_LIMITS, service, serviceProvider, skills } from '../../schemas/index';
 import { countPending, listPending, uploadAll, type UploadDeps, type UploadReport } from '../../src/lib/sync/upload';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
-import { openTestDb } from '../helpers/rxdb';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startFieldSetup } from '../helpers/field';
+import { bodyOf, photoBody } from '../helpers/pending';
+import { PNG_1PX } from '../helpers/records';
+import { addPending as addPendingTo, addPendingImage, openTestDb } from '../helpers/rxdb';
+import type { TestServer } from '../helpers/server';
 
 type Body = Record<string, unknown>;
 const PUSH = `/sync/push/`;
@@ -25,10 +27,7 @@ let proxy: FaultyProxy;
 let db: IcrsDatabase | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await ensureOrganisations(t.server.db);
-  await t.createUser({ userName: 'batcher', password: 'batcher-password-1', role: 3, location: 1 });
-  token = await t.login('batcher', 'batcher-password-1');
+  ({ t, token } = await startFieldSetup());
   // Faults only on batches: the lost answers below are those of a whole batch.
   proxy = await startFaultyProxy({
     target: t.url,
@@ -46,10 +45,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function addPending(entity: EntityShape, body: Body): Promise<string> {
-  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Body;
-  return (await collectionOf(db as IcrsDatabase, entity).insert({ ...doc, syncState: 'pending', syncOp: 'create' })).primary;
-}
+const addPending = (entity: EntityShape, body: Body) => addPendingTo(db as IcrsDatabase, entity, body);
 
 /** `n` pending jobs (with `extra` fields) and one other job under each. */
 async function seedJobs(n: number, extra: Body = {}): Promise<string[]> {
@@ -92,22 +88,7 @@ async function serverCount(entity: EntityShape, keys: readonly string[]): Promis
 }
 
 /** A pending image of `bytes` in slot 1 of a job. */
-async function addImage(srcId: string, bytes: Buffer): Promise<void> {
-  const pk = `${srcId}|1`;
-  await collectionOf(db as IcrsDatabase, file).insert({
-    pk,
-    srcId,
-    srcTable: job.table,
-    imgNo: 1,
-    name: 'img1.png',
-    type: 'image/png',
-    size: bytes.length,
-    data: bytes.toString('base64'),
-    syncState: 'pending',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), pk),
-  });
-}
+const addImage = (srcId: string, bytes: Buffer) => addPendingImage(db as IcrsDatabase, job, srcId, 1, bytes);
 
 /** Stored images (owner:slot:size) of these jobs on the server. */
 async function serverImages(keys: readonly string[]): Promise<string[]> {
@@ -414,18 +395,11 @@ describe('profile images in batches', () => {
   async function seedPhotos(n: number, bytesOf: (i: number) => Buffer): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i += 1) {
-      const body: Body = { ...sampleBody(profile), prof_Reg_No: registrationNumber('ICRS') };
+      const body = bodyOf(profile);
       expect((await t.api('POST', `${profile.rest ?? ''}/`, { token, body })).status).toBe(201);
       const bytes = bytesOf(i);
       const id = String(body.prof_Id);
-      await addPending(profileImage, {
-        prof_Id: id,
-        img_for: 'photo',
-        name: `p${i}.png`,
-        type: 'image/png',
-        size: bytes.length,
-        data: bytes.toString('base64'),
-      });
+      await addPending(profileImage, photoBody(id, bytes, `p${i}.png`));
       ids.push(id);
     }
     return ids;

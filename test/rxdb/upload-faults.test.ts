@@ -7,32 +7,15 @@ import path from 'node:path';
 import axios from 'axios';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
-import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
-import { sampleBody } from '../../schemas/derive/sample';
-import { registrationNumber } from '../../schemas/ids';
-import {
-  apprenticeship,
-  business,
-  file,
-  job,
-  otherJob,
-  profile,
-  profileImage,
-  security,
-  service,
-  serviceProvider,
-  skills,
-  social,
-  vocational,
-} from '../../schemas/index';
+import { job } from '../../schemas/index';
 import { countPending, uploadAll, type UploadDeps, type UploadOptions } from '../../src/lib/sync/upload';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/store/database';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
-import { openTestDb } from '../helpers/rxdb';
+import { startFieldSetup } from '../helpers/field';
+import { bodyOf, UNIT_RECORDS, writeUnit } from '../helpers/pending';
+import { addPending, openTestDb } from '../helpers/rxdb';
 import { startTestServer, type TestServer } from '../helpers/server';
-
-type Body = Record<string, unknown>;
+import { UploadLedger } from '../helpers/upload-ledger';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'icrs-upload-faults-'));
 let t: TestServer;
@@ -40,15 +23,13 @@ let proxy: FaultyProxy;
 let token: string;
 let userId: string;
 let db: IcrsDatabase | undefined;
-/** Every key this file puts on the server, by table: the server must hold these and no others. */
-const expected = new Map<EntityShape, Set<string>>();
-let expectedImages = 0;
+/** Every record this file puts on the server: the server must hold these and no others. */
+const expected = new UploadLedger();
 
 beforeAll(async () => {
-  t = await startTestServer({ config: { dataDir } }); // on disk: it must survive a restart
-  await ensureOrganisations(t.server.db);
-  ({ userId } = await t.createUser({ userName: 'field', password: 'field-password-1', role: 3, location: 1 }));
-  token = await t.login('field', 'field-password-1');
+  const field = await startFieldSetup({ config: { dataDir } }); // on disk: it must survive a restart
+  ({ t, token } = field);
+  userId = field.user.userId;
   proxy = await startFaultyProxy({ target: t.url, seed: 20240517 });
 });
 afterEach(async () => {
@@ -66,69 +47,12 @@ afterAll(async () => {
 
 const col = (entity: EntityShape) => collectionOf(db as IcrsDatabase, entity);
 
-function bodyOf(entity: EntityShape, refs: Record<string, string> = {}): Body {
-  const body = sampleBody(entity, refs);
-  if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
-  return body;
-}
-
-async function addPending(entity: EntityShape, body: Body, op: 'create' | 'update' = 'create', base?: string): Promise<string> {
-  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Body;
-  const stored = await col(entity).insert({ ...doc, syncState: 'pending', syncOp: op, ...(base ? { syncBase: base } : {}) });
-  return stored.primary;
-}
-
-const expect1 = (entity: EntityShape, key: string) => expected.set(entity, (expected.get(entity) ?? new Set()).add(key));
-
-async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promise<void> {
-  const bytes = Buffer.concat([PNG_1PX, Buffer.from(`${srcId}-${imgNo}`)]);
-  const pk = `${srcId}|${imgNo}`;
-  await col(file).insert({
-    pk,
-    srcId,
-    srcTable: owner.table,
-    imgNo,
-    name: `img${imgNo}.png`,
-    type: 'image/png',
-    size: bytes.length,
-    data: bytes.toString('base64'),
-    syncState: 'pending',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), pk),
-  });
-  expectedImages += 1;
-}
-
 /** `n` × (job, other job, provider, service, apprenticeship, vocational, profile, its four
  * sub-records, its photo) = 12n records, a third of jobs and services with images. */
 async function seedGraph(n: number): Promise<number> {
-  const add = async (entity: EntityShape, refs: Record<string, string> = {}) => {
-    const key = await addPending(entity, bodyOf(entity, refs));
-    expect1(entity, key);
-    return key;
-  };
-  for (let i = 0; i < n; i += 1) {
-    const jb = await add(job);
-    if (i % 3 === 0) await addImage(job, jb, 1);
-    await add(otherJob, { job: jb });
-    const sp = await add(serviceProvider);
-    const spd = await add(service, { serviceProvider: sp });
-    if (i % 3 === 1) await addImage(service, spd, 3);
-    await add(apprenticeship, { service: spd });
-    await add(vocational, { service: spd });
-    const prof = await add(profile);
-    for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-    await addPending(profileImage, {
-      prof_Id: prof,
-      img_for: 'photo',
-      name: 'photo.png',
-      type: 'image/png',
-      size: PNG_1PX.length,
-      data: PNG_1PX.toString('base64'),
-    });
-    expectedImages += 1;
-  }
-  return 12 * n;
+  const writer = expected.writer(() => db as IcrsDatabase);
+  for (let i = 0; i < n; i += 1) await writeUnit(writer, { job: i % 3 === 0 ? 1 : undefined, service: i % 3 === 1 ? 3 : undefined });
+  return UNIT_RECORDS * n;
 }
 
 /** `n` jobs already on the server, edited offline: pending updates based on their `updatedAt`. */
@@ -139,9 +63,9 @@ async function seedUpdates(n: number): Promise<Map<string, string>> {
     const created = await t.api('POST', '/jobs/', { token, body });
     expect(created.status).toBe(201);
     const key = body.jb_Id as string;
-    expect1(job, key);
+    expected.add(job, key);
     titles.set(key, `Edited offline ${i}`);
-    await addPending(job, { ...created.body, title: titles.get(key) }, 'update', created.body.updatedAt as string);
+    await addPending(db as IcrsDatabase, job, { ...created.body, title: titles.get(key) }, 'update', created.body.updatedAt as string);
   }
   return titles;
 }
@@ -164,17 +88,7 @@ async function uploadUntilDone(options: UploadOptions = {}, maxRounds = 60): Pro
 
 async function expectExactlyOnceAndEmpty(titles = new Map<string, string>()) {
   const sql = t.server.db;
-  for (const [entity, keys] of expected) {
-    const key = entity.keyFields[0] as string;
-    const [byKey] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`, [
-      [...keys],
-    ]);
-    expect(byKey?.n, `${entity.table}: every key once`).toBe(keys.size);
-    const [mine] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "createdBy" = $1`, [userId]);
-    expect(mine?.n, `${entity.table}: nothing else`).toBe(keys.size);
-  }
-  const [images] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "images" WHERE "createdBy" = $1`, [userId]);
-  expect(images?.n, 'images').toBe(expectedImages);
+  await expected.expectOnServer(sql, userId);
   for (const [key, title] of titles) {
     const [row] = await sql.query<{ title: string }>('SELECT "title" FROM "available-jobs" WHERE "jb_Id" = $1', [key]);
     expect(row?.title).toBe(title);

@@ -20,24 +20,7 @@ import path from 'node:path';
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
-import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
-import { sampleBody } from '../../schemas/derive/sample';
-import { registrationNumber } from '../../schemas/ids';
-import {
-  apprenticeship,
-  business,
-  file,
-  job,
-  otherJob,
-  profile,
-  profileImage,
-  security,
-  service,
-  serviceProvider,
-  skills,
-  social,
-  vocational,
-} from '../../schemas/index';
+import { business, profile, profileImage, security, serviceProvider, skills, social } from '../../schemas/index';
 import { createDataLayer } from '../../src/lib/data';
 import { countPending, uploadAll, type UploadDeps } from '../../src/lib/sync/upload';
 import { collectionOf, OFFLINE_ENTITIES, type IcrsDatabase } from '../../src/lib/store/database';
@@ -45,9 +28,11 @@ import { startReplication, type Replication } from '../../src/lib/sync/replicati
 import { backends, createScratchDatabase, type Backend, type ScratchDatabase } from '../helpers/db';
 import { fetchEventSource } from '../helpers/event-source';
 import { seededRandom, startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
+import { writeUnit } from '../helpers/pending';
+import { ensureOrganisations } from '../helpers/records';
 import { openTestDb } from '../helpers/rxdb';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { UploadLedger } from '../helpers/upload-ledger';
 
 type Body = Record<string, unknown>;
 
@@ -83,8 +68,7 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
     let otherId: string;
     let db: IcrsDatabase;
     let replication: Replication;
-    const expected = new Map<EntityShape, Set<string>>();
-    let expectedImages = 0;
+    const expected = new UploadLedger();
     /** Writes that made a document pending which was not pending just before, outside seeding. */
     const resurrections: string[] = [];
     let seeding = false;
@@ -166,63 +150,15 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
     // --- local records (the shape the data layer stores offline) -------------------------------
 
     const col = (entity: EntityShape) => collectionOf(db, entity);
-    const expect1 = (entity: EntityShape, key: string) => expected.set(entity, (expected.get(entity) ?? new Set()).add(key));
-
-    async function addPending(entity: EntityShape, body: Body): Promise<string> {
-      const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Body;
-      return (await col(entity).insert({ ...doc, syncState: 'pending', syncOp: 'create' })).primary;
-    }
-
-    async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promise<void> {
-      const bytes = Buffer.concat([PNG_1PX, Buffer.from(`${srcId}-${imgNo}`)]);
-      const pk = `${srcId}|${imgNo}`;
-      await col(file).insert({
-        pk,
-        srcId,
-        srcTable: owner.table,
-        imgNo,
-        name: `img${imgNo}.png`,
-        type: 'image/png',
-        size: bytes.length,
-        data: bytes.toString('base64'),
-        syncState: 'pending',
-        syncAttempts: 0,
-        sortDesc: newestFirstKey(Date.now(), pk),
-      });
-      expectedImages += 1;
-    }
 
     /** One record of every kind (job, other job, provider, service, apprenticeship, vocational,
      * profile with skills, social, security, business and its photo), half the jobs and services
      * with an image; answers the client's key. */
     async function seedGraph(i: number): Promise<string> {
-      const add = async (entity: EntityShape, refs: Record<string, string> = {}) => {
-        const body = sampleBody(entity, refs);
-        if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
-        const key = await addPending(entity, body);
-        expect1(entity, key);
-        return key;
-      };
-      const jb = await add(job);
-      if (i % 2 === 0) await addImage(job, jb, 1);
-      await add(otherJob, { job: jb });
-      const sp = await add(serviceProvider);
-      const spd = await add(service, { serviceProvider: sp });
-      if (i % 2 === 1) await addImage(service, spd, 2);
-      await add(apprenticeship, { service: spd });
-      await add(vocational, { service: spd });
-      const prof = await add(profile);
-      for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-      const photo = await addPending(profileImage, {
-        prof_Id: prof,
-        img_for: 'photo',
-        name: 'photo.png',
-        type: 'image/png',
-        size: PNG_1PX.length,
-        data: PNG_1PX.toString('base64'),
-      });
-      expect1(profileImage, photo);
-      expectedImages += 1;
+      const prof = await writeUnit(
+        expected.writer(() => db),
+        { job: i % 2 === 0 ? 1 : undefined, service: i % 2 === 1 ? 2 : undefined },
+      );
       clients.push(prof);
       return prof;
     }
@@ -308,7 +244,7 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
      * mirror), but those of the clients that left the caseload, which are gone. */
     async function expectMirrored(run: number): Promise<void> {
       const gone = leaves ? new Set(reassigned.keys()) : new Set<string>();
-      for (const [entity, keys] of expected) {
+      for (const [entity, keys] of expected.keys) {
         const docs = await col(entity)
           .findByIds([...keys])
           .exec();
@@ -323,19 +259,7 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
     /** Lost: a record missing on the server; doubled: a row of this worker beyond those made. */
     async function expectOnServerExactlyOnce(run: number): Promise<void> {
       const sql = t.server.db;
-      for (const [entity, keys] of expected) {
-        if (entity === profileImage) continue; // keyed by profile and kind, counted below
-        const key = entity.keyFields[0] as string;
-        const [byKey] = await sql.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM "${entity.table}" WHERE "${key}" = ANY($1::text[])`,
-          [[...keys]],
-        );
-        expect(keys.size - (byKey?.n ?? 0), `run ${run}: ${entity.table} lost`).toBe(0);
-        const [mine] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${entity.table}" WHERE "createdBy" = $1`, [userId]);
-        expect((mine?.n ?? 0) - keys.size, `run ${run}: ${entity.table} doubled`).toBe(0);
-      }
-      const [images] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "images" WHERE "createdBy" = $1`, [userId]);
-      expect(images?.n, `run ${run}: images`).toBe(expectedImages);
+      await expected.expectOnServer(sql, userId, `run ${run}: `);
       // The clients that left: with the other worker, each edit there, written once.
       for (const [id, edit] of reassigned) {
         const [row] = await sql.query<{ assignedTo: string; lastName: string }>(
@@ -442,11 +366,11 @@ describe.each(backends.flatMap((backend) => ROLES.map((role) => ({ backend, role
       expect([...reassigned.values()].filter((e) => e.lastName).length).toBeGreaterThan(0);
       // The pull did mirror the uploads: every uploaded provider is in the store as a server copy.
       const providers = await col(serviceProvider)
-        .findByIds([...(expected.get(serviceProvider) ?? [])])
+        .findByIds([...(expected.keys.get(serviceProvider) ?? [])])
         .exec();
       expect([...providers.values()].every((d) => d.get('syncState') === 'synced')).toBe(true);
-      expect(providers.size).toBe(expected.get(serviceProvider)?.size);
-      const records = [...expected.values()].reduce((n, keys) => n + keys.size, 0);
+      expect(providers.size).toBe(expected.keys.get(serviceProvider)?.size);
+      const records = [...expected.keys.values()].reduce((n, keys) => n + keys.size, 0);
       console.info(
         `[upload-pull] role ${role}, ${backend}, seed ${SEED}: ${RUNS} runs, ${uploads} uploads, ${records} records, ${reassigned.size} clients reassigned mid-upload (${leaves ? 'gone from the device' : 'kept'}): 0 lost, 0 doubled, 0 resurrected`,
       );

@@ -4,19 +4,13 @@
 import axios, { type AxiosInstance } from 'axios';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
-import { docFromRow, newestFirstKey } from '../../schemas/derive/rxdb';
-import { sampleBody } from '../../schemas/derive/sample';
 import { registrationNumber, uuidv7 } from '../../schemas/ids';
 import {
-  apprenticeship,
-  business,
-  file,
   job,
   offlineCollections,
   otherJob,
   profile,
   profileImage,
-  security,
   service,
   serviceProvider,
   skills,
@@ -40,9 +34,11 @@ import {
   uploadAll,
   type UploadDeps,
 } from '../../src/lib/sync/upload';
-import { ensureOrganisations, PNG_1PX } from '../helpers/records';
-import { openTestDb } from '../helpers/rxdb';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startFieldSetup } from '../helpers/field';
+import { bodyOf, photoBody, pngFor, refsTo, writeUnit, type PendingOp, type UnitWriter } from '../helpers/pending';
+import { PNG_1PX } from '../helpers/records';
+import { addPending as addPendingTo, addPendingImage, openTestDb } from '../helpers/rxdb';
+import type { TestServer } from '../helpers/server';
 
 type Body = Record<string, unknown>;
 
@@ -53,10 +49,7 @@ let token: string;
 let db: IcrsDatabase | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await ensureOrganisations(t.server.db);
-  await t.createUser({ userName: 'field', password: 'field-password-1', role: 3, location: 1 });
-  token = await t.login('field', 'field-password-1');
+  ({ t, token } = await startFieldSetup());
 });
 afterEach(async () => {
   await db?.close();
@@ -69,43 +62,12 @@ afterAll(() => t?.close());
 const open = async () => (db = await openTestDb());
 const col = (entity: EntityShape) => collectionOf(db as IcrsDatabase, entity);
 
-/** A body the server accepts; profiles get a registration number of the user's organisation. */
-function bodyOf(entity: EntityShape, refs: Record<string, string> = {}): Body {
-  const body = sampleBody(entity, refs);
-  if (entity === profile) body.prof_Reg_No = registrationNumber('ICRS');
-  return body;
-}
-
-/** A pending document as the data layer stores it offline. */
-function pendingDoc(entity: EntityShape, body: Body, op: 'create' | 'update' = 'create', base?: string): Body {
-  const doc = docFromRow(entity, { ...body, createdAt: new Date().toISOString() }) as Body;
-  return { ...doc, syncState: 'pending', syncOp: op, ...(base ? { syncBase: base } : {}) };
-}
-
-async function addPending(entity: EntityShape, body: Body, op: 'create' | 'update' = 'create', base?: string): Promise<string> {
-  const doc = await col(entity).insert(pendingDoc(entity, body, op, base));
-  return doc.primary;
-}
-
-/** Distinct PNG bytes per image (the server sniffs only the signature). */
-const pngFor = (key: string) => Buffer.concat([PNG_1PX, Buffer.from(key)]);
+const addPending = (entity: EntityShape, body: Body, op: PendingOp = 'create', base?: string) =>
+  addPendingTo(db as IcrsDatabase, entity, body, op, base);
 
 async function addImage(owner: EntityShape, srcId: string, imgNo: number): Promise<Buffer> {
   const bytes = pngFor(`${srcId}-${imgNo}`);
-  const pk = `${srcId}|${imgNo}`;
-  await col(file).insert({
-    pk,
-    srcId,
-    srcTable: owner.table,
-    imgNo,
-    name: `img${imgNo}.png`,
-    type: 'image/png',
-    size: bytes.length,
-    data: bytes.toString('base64'),
-    syncState: 'pending',
-    syncAttempts: 0,
-    sortDesc: newestFirstKey(Date.now(), pk),
-  });
+  await addPendingImage(db as IcrsDatabase, owner, srcId, imgNo, bytes);
   return bytes;
 }
 
@@ -118,34 +80,24 @@ interface Graph {
 /** `n` of each top-level record with every kind of child (12 records each) and some images. */
 async function seedGraph(n: number): Promise<Graph> {
   const graph: Graph = { keys: new Map(), images: [], profileImages: [] };
-  const add = async (entity: EntityShape, refs: Record<string, string> = {}) => {
-    const key = await addPending(entity, bodyOf(entity, refs));
-    graph.keys.set(entity, [...(graph.keys.get(entity) ?? []), key]);
-    return key;
+  const note = (entity: EntityShape, key: string) => graph.keys.set(entity, [...(graph.keys.get(entity) ?? []), key]);
+  const writer: UnitWriter<string> = {
+    record: async (entity, parent) => {
+      const key = await addPending(entity, bodyOf(entity, refsTo(entity, parent)));
+      note(entity, key);
+      return key;
+    },
+    image: async (owner, key, slot) => {
+      graph.images.push({ owner, key, slot: `${owner === job ? 'jb' : 'sp'}_img${slot}`, bytes: await addImage(owner, key, slot) });
+    },
+    photo: async (prof) => {
+      const bytes = pngFor(`photo-${prof}`);
+      await addPending(profileImage, photoBody(prof, bytes));
+      note(profileImage, `${prof}|photo`);
+      graph.profileImages.push({ prof_Id: prof, bytes });
+    },
   };
-  for (let i = 0; i < n; i += 1) {
-    const jb = await add(job);
-    if (i % 2 === 0) graph.images.push({ owner: job, key: jb, slot: 'jb_img1', bytes: await addImage(job, jb, 1) });
-    await add(otherJob, { job: jb });
-    const sp = await add(serviceProvider);
-    const spd = await add(service, { serviceProvider: sp });
-    if (i % 2 === 1) graph.images.push({ owner: service, key: spd, slot: 'sp_img2', bytes: await addImage(service, spd, 2) });
-    await add(apprenticeship, { service: spd });
-    await add(vocational, { service: spd });
-    const prof = await add(profile);
-    for (const sub of [skills, social, security, business]) await add(sub, { profile: prof });
-    const bytes = pngFor(`photo-${prof}`);
-    await addPending(profileImage, {
-      prof_Id: prof,
-      img_for: 'photo',
-      name: 'photo.png',
-      type: 'image/png',
-      size: bytes.length,
-      data: bytes.toString('base64'),
-    });
-    graph.keys.set(profileImage, [...(graph.keys.get(profileImage) ?? []), `${prof}|photo`]);
-    graph.profileImages.push({ prof_Id: prof, bytes });
-  }
+  for (let i = 0; i < n; i += 1) await writeUnit(writer, { job: i % 2 === 0 ? 1 : undefined, service: i % 2 === 1 ? 2 : undefined });
   return graph;
 }
 
@@ -465,14 +417,7 @@ describe('per-record outcomes', () => {
     const refused = { ...bodyOf(profile), prof_Reg_No: registrationNumber('ADC') };
     const prof = await addPending(profile, refused);
     await addPending(skills, bodyOf(skills, { profile: prof }));
-    await addPending(profileImage, {
-      prof_Id: prof,
-      img_for: 'photo',
-      name: 'p.png',
-      type: 'image/png',
-      size: PNG_1PX.length,
-      data: PNG_1PX.toString('base64'),
-    });
+    await addPending(profileImage, photoBody(prof, PNG_1PX, 'p.png'));
     // An update of a provider the server does not have (404): refused too; its service and that service's training wait.
     const sp = await addPending(serviceProvider, bodyOf(serviceProvider), 'update', new Date().toISOString());
     const spd = await addPending(service, bodyOf(service, { serviceProvider: sp }));

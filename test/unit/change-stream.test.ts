@@ -28,24 +28,28 @@ class FakeSource implements EventSourceLike {
   }
 }
 
+/** The change stream over fake sources, tickets from `ticketUrl`: every source it opened, and with which URL. */
+function fakeStream(ticketUrl: () => Promise<string>) {
+  const sources: FakeSource[] = [];
+  const urls: string[] = [];
+  const stream = changeStream(ticketUrl, (url) => {
+    const source = new FakeSource();
+    sources.push(source);
+    urls.push(url);
+    return source;
+  });
+  return { sources, urls, stream };
+}
+
 afterEach(() => vi.useRealTimers());
 
 describe('change stream', () => {
   it('opens a new EventSource with a new ticket when the browser gave up, and then asks for every table', async () => {
     vi.useFakeTimers();
-    const sources: FakeSource[] = [];
-    const urls: string[] = [];
     const seen: string[] = [];
     let tickets = 0;
-    const sub = changeStream(
-      async () => `/api/sync/stream?ticket=t${++tickets}`,
-      (url) => {
-        const source = new FakeSource();
-        sources.push(source);
-        urls.push(url);
-        return source;
-      },
-    ).subscribe(({ table }) => seen.push(table));
+    const { sources, urls, stream } = fakeStream(async () => `/api/sync/stream?ticket=t${++tickets}`);
+    const sub = stream.subscribe(({ table }) => seen.push(table));
     await vi.advanceTimersByTimeAsync(0);
 
     sources[0].emit('open');
@@ -70,20 +74,13 @@ describe('change stream', () => {
 
   it('tries again later when no ticket could be had (offline, server away)', async () => {
     vi.useFakeTimers();
-    const sources: FakeSource[] = [];
     let calls = 0;
-    const sub = changeStream(
-      async () => {
-        calls += 1;
-        if (calls === 1) throw new Error('network down');
-        return '/s?ticket=ok';
-      },
-      () => {
-        const source = new FakeSource();
-        sources.push(source);
-        return source;
-      },
-    ).subscribe(() => undefined);
+    const { sources, stream } = fakeStream(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('network down');
+      return '/s?ticket=ok';
+    });
+    const sub = stream.subscribe(() => undefined);
     await vi.advanceTimersByTimeAsync(0);
     expect(sources).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1_000);
@@ -94,16 +91,9 @@ describe('change stream', () => {
 
   it('leaves a reconnect the browser makes itself to the browser, and still asks for every table', async () => {
     vi.useFakeTimers();
-    const sources: FakeSource[] = [];
     const seen: string[] = [];
-    const sub = changeStream(
-      async () => '/s',
-      () => {
-        const source = new FakeSource();
-        sources.push(source);
-        return source;
-      },
-    ).subscribe(({ table }) => seen.push(table));
+    const { sources, stream } = fakeStream(async () => '/s');
+    const sub = stream.subscribe(({ table }) => seen.push(table));
     await vi.advanceTimersByTimeAsync(0);
     sources[0].emit('open');
     sources[0].readyState = 0; // a dropped connection: the browser is reconnecting
@@ -117,16 +107,9 @@ describe('change stream', () => {
 
   it('passes on whether the device holds the change: a change marked `mirror: false` is for the screens only', async () => {
     vi.useFakeTimers();
-    const sources: FakeSource[] = [];
     const seen: { table: string; mirror: boolean }[] = [];
-    const sub = changeStream(
-      async () => '/s',
-      () => {
-        const source = new FakeSource();
-        sources.push(source);
-        return source;
-      },
-    ).subscribe((change) => seen.push(change));
+    const { sources, stream } = fakeStream(async () => '/s');
+    const sub = stream.subscribe((change) => seen.push(change));
     await vi.advanceTimersByTimeAsync(0);
     sources[0].emit('open');
     sources[0].emit('change', JSON.stringify({ table: 'tbl_serviceprovider', mirror: false }));

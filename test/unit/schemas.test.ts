@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { PERMISSIONS } from '../../schemas/roles.ts';
+import { THING } from './thing-entity';
 import {
   type CreateBodyOf,
   type DocOf,
@@ -183,11 +184,7 @@ describe('entity declarations', () => {
     expect(recordTitle(user, { userName: 'x' })).toBe(''); // no title: callers show the key
     expect(() =>
       defineEntity({
-        name: 'thing',
-        table: 'things',
-        key: 'id',
-        rest: '/things',
-        access: { read: 'jobs.read', write: 'jobs.write' },
+        ...THING,
         owner: null,
         // @ts-expect-error the declaration's type refuses it too
         title: ['label'],

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defineEntity, f } from '../../schemas/define';
 import { entityByName, serverEntities } from '../../schemas/index';
 import { mayAccess, mirrorScope, ownerPath, recordScope } from '../../schemas/scope';
+import { THING } from './thing-entity';
 
 const { apprenticeship, jobReferral, profile, serviceProvider, user } = entityByName;
 
@@ -11,11 +12,7 @@ describe('organisation scope declarations', () => {
   it('refuses a server entity that does not say whose its records are', () => {
     const declare = (owner?: null) =>
       defineEntity({
-        name: 'thing',
-        table: 'things',
-        key: 'id',
-        rest: '/things',
-        access: { read: 'jobs.read', write: 'jobs.write' },
+        ...THING,
         ...(owner === undefined ? {} : { owner }),
         fields: { id: f.id({ required: true }) },
       });

@@ -87,44 +87,42 @@ export const DEPARTURES_TABLE_SQL = [
   `CREATE INDEX IF NOT EXISTS "sync_departures_feed" ON ${ident(DEPARTURES_TABLE)} ("table", "organisation", "updatedAt", "key")`,
 ];
 
-/** The BEFORE trigger of a sub-record: its organisation is its parent's, whatever the writer
- * sent; a change of it is a change of the row (a new updatedAt, which the pull feed follows). */
-function keepTriggerSql(e: EntityShape): string[] {
+/** A row's BEFORE trigger about its organisation: the function doing `body` then answering the
+ * row, made again with its trigger on `events`, for each row `when` it holds (when given). */
+function organisationTriggerSql(e: EntityShape, body: string, events: string, when?: string): string[] {
   const fn = ident(`icrs_organisation_${e.table}`);
   const trigger = ident(`${e.table}_organisation`);
-  const own = ident(ORGANISATION_COLUMN);
   return [
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.${own} := ${parentOwnerSql(e)};
-  IF TG_OP = 'UPDATE' AND NEW.${own} IS DISTINCT FROM OLD.${own} THEN
-    NEW."updatedAt" := ${NOW_MS};
-  END IF;
+${body}
   RETURN NEW;
 END
 $$`,
     `DROP TRIGGER IF EXISTS ${trigger} ON ${ident(e.table)}`,
-    `CREATE TRIGGER ${trigger} BEFORE INSERT OR UPDATE OF ${ident(e.parent?.field as string)}, ${own} ON ${ident(e.table)}
-      FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+    `CREATE TRIGGER ${trigger} BEFORE ${events} ON ${ident(e.table)}
+      FOR EACH ROW ${when ? `WHEN (${when}) ` : ''}EXECUTE FUNCTION ${fn}()`,
   ];
+}
+
+/** The BEFORE trigger of a sub-record: its organisation is its parent's, whatever the writer
+ * sent; a change of it is a change of the row (a new updatedAt, which the pull feed follows). */
+function keepTriggerSql(e: EntityShape): string[] {
+  const own = ident(ORGANISATION_COLUMN);
+  return organisationTriggerSql(
+    e,
+    `  NEW.${own} := ${parentOwnerSql(e)};
+  IF TG_OP = 'UPDATE' AND NEW.${own} IS DISTINCT FROM OLD.${own} THEN
+    NEW."updatedAt" := ${NOW_MS};
+  END IF;`,
+    `INSERT OR UPDATE OF ${ident(e.parent?.field as string)}, ${own}`,
+  );
 }
 
 /** The BEFORE trigger of a root: a change of its owner is a change of the row (a new updatedAt). */
 function rootTouchSql(e: EntityShape): string[] {
-  const fn = ident(`icrs_organisation_${e.table}`);
-  const trigger = ident(`${e.table}_organisation`);
   const own = column(e);
-  return [
-    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  NEW."updatedAt" := ${NOW_MS};
-  RETURN NEW;
-END
-$$`,
-    `DROP TRIGGER IF EXISTS ${trigger} ON ${ident(e.table)}`,
-    `CREATE TRIGGER ${trigger} BEFORE UPDATE OF ${own} ON ${ident(e.table)}
-      FOR EACH ROW WHEN (OLD.${own} IS DISTINCT FROM NEW.${own}) EXECUTE FUNCTION ${fn}()`,
-  ];
+  return organisationTriggerSql(e, `  NEW."updatedAt" := ${NOW_MS};`, `UPDATE OF ${own}`, `OLD.${own} IS DISTINCT FROM NEW.${own}`);
 }
 
 /**

@@ -5,6 +5,7 @@ import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { BarChart, type BarChartProps } from '@mui/x-charts/BarChart';
 import { useIntl } from 'react-intl';
 import { useNearScreen } from '../../lib/ui';
+import { useSay } from '../../lib/session';
 
 /** product.md §9: chart bar thickness 20. */
 export const BAR_THICKNESS = 20;
@@ -67,13 +68,14 @@ type BarSeries = NonNullable<BarChartProps['series']>[number];
  * axis and whole in the tooltip; a note instead of an empty chart. */
 function HorizontalBars({ categories, series, ariaLabel, testId, max, legend, whenShown = false, draw = true }: HorizontalBarsProps) {
   const intl = useIntl();
+  const say = useSay();
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   const [near, place] = useNearScreen(NEAR_SCREEN, whenShown);
   if (categories.length === 0) {
     return (
       <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid={testId}>
-        {intl.formatMessage({ id: 'charts.noData' })}
+        {say('charts.noData')}
       </Typography>
     );
   }

@@ -4,7 +4,7 @@
 // offline; rows saved on this device only carry a "not uploaded" chip. Wide screens draw the
 // rows with the MUI data grid (GridView, loaded on demand), phones with a light list of the
 // same columns (PhoneList, ADR-0024).
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import type { GridColumnVisibilityModel } from '@mui/x-data-grid';
 import type { EntityShape } from '../../../schemas/define';
@@ -137,6 +137,30 @@ function userChoices(
   return Object.fromEntries(names.filter((n) => (model[n] ?? true) !== (auto[n] ?? true)).map((n) => [n, model[n] ?? true]));
 }
 
+/** The list view's props that are functions or objects, the same from one draw to the next
+ * while what they depend on is: the data grid takes a new one for a change, and a new column
+ * visibility model lays every row out again (docs/performance.md "The offline client list"). */
+function useStableViewProps<R extends object>(
+  entity: EntityShape,
+  names: readonly string[],
+  compactColumns: readonly string[] | undefined,
+  narrow: boolean,
+  onRowClick: ((row: R) => void) | undefined,
+  customColumns: ColumnOverrides['custom'],
+) {
+  const [shown, setShown] = useState<GridColumnVisibilityModel>({});
+  const compactKey = (compactColumns ?? names.slice(0, 2)).join(',');
+  const auto = useMemo(() => visibility(names, compactKey.split(','), narrow), [names, compactKey, narrow]);
+  const chosen = useMemo(() => ({ ...auto, ...shown }), [auto, shown]);
+  return {
+    visibility: chosen,
+    onVisibilityChange: useCallback((model: GridColumnVisibilityModel) => setShown(userChoices(names, auto, model)), [names, auto]),
+    rowId: useCallback((row: GridRow) => rowIdOf(entity, row), [entity]),
+    onRowClick: useMemo(() => (onRowClick ? (row: GridRow) => onRowClick(row as R) : undefined), [onRowClick]),
+    actionColumn: useCallback((field: string) => Boolean(customColumns?.[field]?.actions), [customColumns]),
+  };
+}
+
 export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   const { entity, load, onRowClick, exportable = true, refreshKey, customColumns, renderCells } = props;
   const ctx = useDisplayContext();
@@ -152,22 +176,23 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
   useEffect(() => onRowsShown?.(rowsShown), [onRowsShown, rowsShown]);
   // Also once the stream opens: a list drawn before it (a full page load) asks its page again.
   useServerChanges([entity.table], page.reload, true, LIVE_RELOAD_GAP_MS, true);
-  const [shown, setShown] = useState<GridColumnVisibilityModel>({});
   const columns = useMemo(
     () => gridColumns(entity, names, ctx, { custom: customColumns, render: renderCells }),
     [entity, names, ctx, customColumns, renderCells],
   );
   const filterNames = selectableFilters(entity, props.filters).filter((name) => !(name in (props.fixedFilter ?? {})));
   const title = ctx.t(entity.label);
-  const auto = visibility(names, props.compactColumns ?? names.slice(0, 2), narrow);
-
-  const paging: Paging = {
-    total: page.total,
-    totalIsLowerBound: page.totalIsLowerBound,
-    model: state.paginationModel,
-    sizes: state.pageSizeOptions,
-    onChange: state.setPaginationModel,
-  };
+  const view = useStableViewProps(entity, names, props.compactColumns, narrow, onRowClick, customColumns);
+  const paging: Paging = useMemo(
+    () => ({
+      total: page.total,
+      totalIsLowerBound: page.totalIsLowerBound,
+      model: state.paginationModel,
+      sizes: state.pageSizeOptions,
+      onChange: state.setPaginationModel,
+    }),
+    [page.total, page.totalIsLowerBound, state.paginationModel, state.pageSizeOptions, state.setPaginationModel],
+  );
 
   // A phone draws the light list and never loads the data grid's code (ADR-0035).
   const ListView = narrow ? PhoneList : gridView.Component;
@@ -216,20 +241,20 @@ export function EntityGrid<R extends object>(props: EntityGridProps<R>) {
         <Suspense fallback={<LinearProgress aria-label={ctx.t('common.loading')} />}>
           <ListView
             ariaLabel={props.ariaLabel ?? title}
-            rows={page.rows as GridRow[]}
+            rows={rowsShown as readonly GridRow[]}
             columns={columns}
-            rowId={(row) => rowIdOf(entity, row)}
+            rowId={view.rowId}
             loading={page.loading}
             paging={paging}
             sortModel={state.sortModel}
             onSortModelChange={state.setSortModel}
-            visibility={{ ...auto, ...shown }}
-            onVisibilityChange={(model) => setShown(userChoices(names, auto, model))}
+            visibility={view.visibility}
+            onVisibilityChange={view.onVisibilityChange}
             narrow={narrow}
             lang={ctx.lang}
             emptyText={props.emptyText}
-            onRowClick={onRowClick ? (row) => onRowClick(row as R) : undefined}
-            actionColumn={(field) => Boolean(customColumns?.[field]?.actions)}
+            onRowClick={view.onRowClick}
+            actionColumn={view.actionColumn}
           />
         </Suspense>
       </Box>

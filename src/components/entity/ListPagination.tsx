@@ -5,7 +5,7 @@
 // control (basePagination) and labels, in the user's language. The phone list has its own
 // (PhonePagination), on the same state (paging.ts).
 import { useGridRootProps } from '@mui/x-data-grid';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 import { displayedRows, pagerCount, usePager } from './paging';
 
 export { PagingContext, WHOLE_PAGE, type Paging } from './paging';
@@ -13,7 +13,7 @@ export { PagingContext, WHOLE_PAGE, type Paging } from './paging';
 export function ListPagination() {
   const pager = usePager();
   const rootProps = useGridRootProps();
-  const intl = useIntl();
+  const say = useSay();
   if (!pager) return null;
   const { paging, page, pageSize } = pager;
   const Base = rootProps.slots.basePagination;
@@ -27,7 +27,7 @@ export function ListPagination() {
       onRowsPerPageChange={(size) => paging.onChange({ page: 0, pageSize: size })}
       style={{ flexGrow: 1, maxHeight: 'calc(100% + 1px)' }}
       {...rootProps.slotProps?.basePagination}
-      material={{ labelDisplayedRows: (rows: { from: number; to: number }) => displayedRows(intl, rows, paging) }}
+      material={{ labelDisplayedRows: (rows: { from: number; to: number }) => displayedRows(say, rows, paging) }}
     />
   );
 }

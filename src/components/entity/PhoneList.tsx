@@ -23,10 +23,10 @@ import {
 import { Box, ButtonBase, TablePagination, type SxProps, type Theme } from '@mui/material';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import type { GridSortDirection, GridSortModel } from '@mui/x-data-grid';
-import { useIntl } from 'react-intl';
 import type { GridRow, ListColumn } from './columns';
 import { insideControl, RefreshingBar, type GridViewProps } from './listParts';
 import { displayedRows, pagerCount, PagingContext, usePager } from './paging';
+import { useSay } from '../../lib/session';
 
 /** Rows drawn while a list's first page loads. */
 const SKELETON_ROWS = 5;
@@ -207,7 +207,7 @@ function SkeletonRows({ columns }: { columns: readonly ListColumn[] }) {
  * menu (the grid hides it below 600 px too), in the user's language. */
 function PhonePagination() {
   const pager = usePager();
-  const intl = useIntl();
+  const say = useSay();
   if (!pager) return null;
   const { paging, page, pageSize } = pager;
   const itemLabels = {
@@ -224,15 +224,15 @@ function PhonePagination() {
       rowsPerPage={pageSize}
       rowsPerPageOptions={[]}
       onPageChange={(_event, next) => paging.onChange({ page: next, pageSize })}
-      labelDisplayedRows={(rows) => displayedRows(intl, rows, paging)}
-      getItemAriaLabel={(type) => intl.formatMessage({ id: itemLabels[type] })}
+      labelDisplayedRows={(rows) => displayedRows(say, rows, paging)}
+      getItemAriaLabel={(type) => say(itemLabels[type])}
     />
   );
 }
 
 export default function PhoneList(props: GridViewProps) {
   const { rows, sortModel, onSortModelChange, paging, onRowClick, rowId, columns: allColumns, visibility } = props;
-  const intl = useIntl();
+  const say = useSay();
   const hintId = useId();
   // The visibility model is a new object at each render: the visible columns stay the same array
   // while their names do, so that the memoised rows are not drawn again.
@@ -262,7 +262,7 @@ export default function PhoneList(props: GridViewProps) {
       <RefreshingBar refreshing={props.loading && rows.length > 0} />
       <Box sx={LIST_SX} style={{ '--phone-list-columns': template(columns) } as CSSProperties}>
         <span id={hintId} hidden>
-          {intl.formatMessage({ id: 'entityGrid.sortHint' })}
+          {say('entityGrid.sortHint')}
         </span>
         <div
           role="grid"
@@ -283,7 +283,7 @@ export default function PhoneList(props: GridViewProps) {
             {!props.loading && rows.length === 0 && (
               <div role="row" className={C.row}>
                 <div role="gridcell" aria-colspan={columns.length} className={C.cell} style={{ gridColumn: '1 / -1' }}>
-                  {props.emptyText ?? intl.formatMessage({ id: 'entityGrid.noRows' })}
+                  {props.emptyText ?? say('entityGrid.noRows')}
                 </div>
               </div>
             )}

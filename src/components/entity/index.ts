@@ -1,5 +1,7 @@
 // Schema-driven parts of the list and form screens (ADR-0024).
 export { EntityGrid, type EntityGridProps } from './EntityGrid';
+export { EntityListPage, type EntityListPageProps } from './EntityListPage';
+export { ListGrid, type ListGridProps } from './ListGrid';
 export { EntityForm, type EntityFormProps, type FormApi } from './EntityForm';
 export { buildColumns, defaultColumns, isPendingRow, type CustomColumn, type GridRow } from './columns';
 export { toCsv, csvCell, csvSeparator, fetchAllRows, BOM, EXPORT_ROW_CAP } from './csv';

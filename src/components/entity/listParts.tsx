@@ -2,15 +2,15 @@
 // phone list (PhoneList): no grid code here, so the phone list loads none.
 import { Box, LinearProgress } from '@mui/material';
 import type { GridColumnVisibilityModel, GridSortModel } from '@mui/x-data-grid';
-import { useIntl } from 'react-intl';
 import type { GridRow, ListColumn } from './columns';
 import type { Paging } from './paging';
+import { useSay } from '../../lib/session';
 
 /** The props of both views of a list: the data grid (GridView.tsx, wide screens) and the phone
  * list (PhoneList.tsx); EntityGrid draws one or the other. */
 export interface GridViewProps {
   ariaLabel: string;
-  rows: GridRow[];
+  rows: readonly GridRow[];
   columns: ListColumn[];
   rowId: (row: GridRow) => string;
   loading: boolean;
@@ -29,8 +29,8 @@ export interface GridViewProps {
 
 /** A loading bar with an accessible name, which the grid's own lacks (axe: aria-progressbar-name). */
 export function NamedLinearProgress() {
-  const intl = useIntl();
-  return <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />;
+  const say = useSay();
+  return <LinearProgress aria-label={say('common.loading')} />;
 }
 
 /** The bar above a list whose rows stay shown while the next page loads (a live list reloads at

@@ -3,7 +3,7 @@
 // the phone list reads it without loading the data grid.
 import { createContext, useContext, useEffect } from 'react';
 import type { GridPaginationModel } from '@mui/x-data-grid';
-import type { IntlShape } from 'react-intl';
+import type { Say } from '../../lib/session';
 
 export interface Paging {
   total: number;
@@ -47,13 +47,13 @@ export const pagerCount = (paging: Paging): number => (paging.totalIsLowerBound 
 
 /** "1–10 of 42", or "1–10 of more than 10,000" when the count stopped at its bound, in the
  * user's language: the pagers of every list (the grid's and the phone's). */
-export function displayedRows(intl: IntlShape, { from, to }: { from: number; to: number }, paging: Paging): string {
+export function displayedRows(say: Say, { from, to }: { from: number; to: number }, paging: Paging): string {
   const id = paging.totalIsLowerBound ? 'entityGrid.displayedRowsMore' : 'entityGrid.displayedRows';
-  return intl.formatMessage({ id }, { from, to, count: paging.total });
+  return say(id, { from, to, count: paging.total });
 }
 
 /** A list's count as a short text: "42", or "more than 10,000" beyond the bound; `t` translates
- * (react-intl's formatMessage, or a screen's DisplayContext t). */
+ * (useSay's say, or a screen's DisplayContext t). */
 export function countText(
   t: (id: string, values: Record<string, number>) => string,
   total: number,

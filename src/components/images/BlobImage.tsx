@@ -3,11 +3,23 @@
 import { useEffect, useRef } from 'react';
 import { Box, CircularProgress } from '@mui/material';
 import BrokenImageIcon from '@mui/icons-material/BrokenImage';
-import { useIntl } from 'react-intl';
 import { useImageBlob, type ImageSource } from './sources';
+import { useSay } from '../../lib/session';
 
 /** `cover` fills a thumbnail; `contain` shows the whole picture, at most 70 % of the screen high. */
 export type ImageFit = 'cover' | 'contain';
+
+/** A square thumbnail's tile (the pickers' and the record pages' galleries): the image, its
+ * spinner or its broken mark centred on a light ground, a chip placed over its corner. */
+export const THUMB_TILE_SX = {
+  position: 'relative',
+  aspectRatio: '1',
+  borderRadius: 1,
+  overflow: 'hidden',
+  bgcolor: 'action.hover',
+  display: 'grid',
+  placeItems: 'center',
+} as const;
 
 const FIT_SX = {
   cover: { width: '100%', height: '100%', objectFit: 'cover', display: 'block' },
@@ -28,11 +40,11 @@ export function BlobImage({ blob, alt, fit = 'cover' }: { blob: Blob; alt: strin
 
 /** Said in place of an image that could not be read (offline without a copy, deleted since). */
 export function ImageUnavailable() {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Box sx={{ textAlign: 'center', p: 1, typography: 'caption', color: 'text.secondary' }}>
       <BrokenImageIcon aria-hidden />
-      <div>{intl.formatMessage({ id: 'images.unavailable' })}</div>
+      <div>{say('images.unavailable')}</div>
     </Box>
   );
 }

@@ -11,13 +11,14 @@ import DownloadIcon from '@mui/icons-material/Download';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
-import { useIntl } from 'react-intl';
 import { downloadBlob, openBlob } from '../../lib/ui';
 import { NotUploadedChip } from '../AmberChip';
 import { BlobImage, SourceImage } from './BlobImage';
-import type { ImageChanges } from './ImagePicker';
+import { FileInputs } from './FileInputs';
+import type { ImageChanges, ImageChangesProps } from './ImagePicker';
 import { ImageRejected, PDF_TYPE, prepareDocument, shrinkImage } from './shrink';
 import { sourceBlob, type ExistingImage } from './sources';
+import { useSay } from '../../lib/session';
 
 export interface FileSlot {
   slot: string;
@@ -26,13 +27,8 @@ export interface FileSlot {
   documents?: boolean;
 }
 
-export interface FileSlotsProps {
+export interface FileSlotsProps extends ImageChangesProps {
   slots: readonly FileSlot[];
-  /** What the record has now. */
-  existing?: readonly ExistingImage[];
-  value: ImageChanges;
-  onChange: (changes: ImageChanges) => void;
-  disabled?: boolean;
   /** Read-only: open and download only (the client page). */
   readOnly?: boolean;
 }
@@ -82,8 +78,7 @@ interface SlotProps extends Omit<FileSlotsProps, 'slots'> {
 }
 
 function SlotCard({ slot, existing = [], value, onChange, disabled, readOnly }: SlotProps) {
-  const intl = useIntl();
-  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const t = useSay();
   const camera = useRef<HTMLInputElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -220,25 +215,13 @@ function SlotCard({ slot, existing = [], value, onChange, disabled, readOnly }: 
         )}
       </Box>
       {!readOnly && (
-        <>
-          <input
-            ref={camera}
-            type="file"
-            accept="image/*"
-            capture="environment"
-            hidden
-            onChange={(event) => onFiles(event.currentTarget)}
-            data-testid={`file-camera-${slot.slot}`}
-          />
-          <input
-            ref={picker}
-            type="file"
-            accept={slot.documents ? `image/*,${PDF_TYPE}` : 'image/*'}
-            hidden
-            onChange={(event) => onFiles(event.currentTarget)}
-            data-testid={`file-input-${slot.slot}`}
-          />
-        </>
+        <FileInputs
+          camera={camera}
+          picker={picker}
+          accept={slot.documents ? `image/*,${PDF_TYPE}` : 'image/*'}
+          onFiles={onFiles}
+          testIds={{ camera: `file-camera-${slot.slot}`, picker: `file-input-${slot.slot}` }}
+        />
       )}
       {problem && (
         <Alert severity="warning" onClose={() => setProblem(null)}>

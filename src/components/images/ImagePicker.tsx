@@ -4,14 +4,15 @@
 import { useRef, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, IconButton, Typography } from '@mui/material';
 import { AmberChip } from '../AmberChip';
-import { BlobImage, SourceImage } from './BlobImage';
+import { BlobImage, SourceImage, THUMB_TILE_SX } from './BlobImage';
+import { FileInputs } from './FileInputs';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
 import CloseIcon from '@mui/icons-material/Close';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCamera';
-import { useIntl } from 'react-intl';
 import type { ImageInput } from '../../lib/data';
 import { ImageRejected, shrinkImage } from './shrink';
 import type { ExistingImage, ImageSource } from './sources';
+import { useSay } from '../../lib/session';
 
 /** What to save: new images by slot (`create/update(entity, key, values, images)`) and the
  * slots to empty (the multipart field `removeImages` of PUT). */
@@ -22,16 +23,21 @@ export interface ImageChanges {
 
 export const NO_IMAGE_CHANGES: ImageChanges = { images: [], removeImages: [] };
 
-export interface ImagePickerProps {
-  /** The record's image slots in order (entity.images: sp_img1..3, jb_img1..3). */
-  slots: readonly string[];
-  /** At most this many images (default 3, never more than the slots). */
-  max?: number;
+/** The controlled part both pickers share (this one and FileSlots): what the record has, the
+ * changes the screen keeps, and whether they may change. */
+export interface ImageChangesProps {
   /** What the record has now (useRecordImages). */
   existing?: readonly ExistingImage[];
   value: ImageChanges;
   onChange: (changes: ImageChanges) => void;
   disabled?: boolean;
+}
+
+export interface ImagePickerProps extends ImageChangesProps {
+  /** The record's image slots in order (entity.images: sp_img1..3, jb_img1..3). */
+  slots: readonly string[];
+  /** At most this many images (default 3, never more than the slots). */
+  max?: number;
   /** Heading above the thumbnails. */
   label?: string;
 }
@@ -55,8 +61,7 @@ function shownImages(slots: readonly string[], existing: readonly ExistingImage[
 }
 
 export function ImagePicker({ slots, max = 3, existing = [], value, onChange, disabled, label }: ImagePickerProps) {
-  const intl = useIntl();
-  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const t = useSay();
   const camera = useRef<HTMLInputElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -112,18 +117,7 @@ export function ImagePicker({ slots, max = 3, existing = [], value, onChange, di
       </Typography>
       <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: 'repeat(auto-fill, minmax(104px, 1fr))', maxWidth: 480 }}>
         {shown.map((item, index) => (
-          <Box
-            key={item.slot}
-            sx={{
-              position: 'relative',
-              aspectRatio: '1',
-              borderRadius: 1,
-              overflow: 'hidden',
-              bgcolor: 'action.hover',
-              display: 'grid',
-              placeItems: 'center',
-            }}
-          >
+          <Box key={item.slot} sx={THUMB_TILE_SX}>
             {item.blob && <BlobImage blob={item.blob} alt={t('images.alt', { n: index + 1 })} />}
             {item.source && <SourceImage source={item.source} alt={t('images.alt', { n: index + 1 })} />}
             {(item.kind === 'new' || item.pending) && (
@@ -179,24 +173,13 @@ export function ImagePicker({ slots, max = 3, existing = [], value, onChange, di
           </Typography>
         )}
       </Box>
-      {/* Hidden inputs the buttons open: the camera directly on a phone, or the file chooser. */}
-      <input
-        ref={camera}
-        type="file"
-        accept="image/*"
-        capture="environment"
-        hidden
-        onChange={(event) => onFiles(event.currentTarget)}
-        data-testid="image-camera"
-      />
-      <input
-        ref={picker}
-        type="file"
+      <FileInputs
+        camera={camera}
+        picker={picker}
         accept="image/*"
         multiple
-        hidden
-        onChange={(event) => onFiles(event.currentTarget)}
-        data-testid="image-file"
+        onFiles={onFiles}
+        testIds={{ camera: 'image-camera', picker: 'image-file' }}
       />
       {problems.length > 0 && (
         <Alert severity="warning" onClose={() => setProblems([])}>

@@ -3,7 +3,7 @@
 // draws a thumbnail again, or opens it larger, does not repeat it. Another page starts afresh.
 // Offline, the mark ("Not available offline") is what is expected, not an error to toast.
 import { isAxiosError } from 'axios';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { browserOnline, getMode } from '../../lib/session';
 import { notify } from '../../lib/ui';
 
@@ -31,7 +31,7 @@ async function failureText(error: unknown): Promise<string> {
       // Not the API's JSON: the status text below.
     }
   }
-  return errorMessage(error);
+  return messageOf(error);
 }
 
 /** The slot's number: jb_img2 → 2. */

@@ -3,11 +3,11 @@
 // shows a message instead, and the rest of the page keeps working.
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Skeleton } from '@mui/material';
-import { useIntl } from 'react-intl';
 import type { MapCanvasProps } from './MapCanvas';
 import { whenIdle } from '../../lib/util';
 import { useNearScreen } from '../../lib/ui';
 import { hasWebGL2 } from './webgl';
+import { useSay } from '../../lib/session';
 
 const MapCanvas = lazy(() => import('./MapCanvas'));
 
@@ -58,19 +58,17 @@ export type LazyMapProps = Omit<MapCanvasProps, 'onUnavailable'> & {
 };
 
 export function LazyMap({ unavailableText, whenShown = false, ...props }: LazyMapProps) {
-  const intl = useIntl();
+  const say = useSay();
   const [failed, setFailed] = useState(() => !hasWebGL2());
   const [due, place] = useStartWhenShown(whenShown);
   const fallback = (
     <Alert severity="info" data-testid="map-unavailable">
-      {unavailableText ?? intl.formatMessage({ id: 'map.unavailable' })}
+      {unavailableText ?? say('map.unavailable')}
     </Alert>
   );
   if (failed) return fallback;
   // An image role: a plain span may not carry a name (axe, Lighthouse: aria-prohibited-attr).
-  const loading = (
-    <Skeleton ref={place} variant="rectangular" height={props.height} role="img" aria-label={intl.formatMessage({ id: 'map.loading' })} />
-  );
+  const loading = <Skeleton ref={place} variant="rectangular" height={props.height} role="img" aria-label={say('map.loading')} />;
   if (!due) return loading;
   return (
     <MapBoundary fallback={fallback}>

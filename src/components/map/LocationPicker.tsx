@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Grid, TextField } from '@mui/material';
 import ClearIcon from '@mui/icons-material/Clear';
 import MyLocationIcon from '@mui/icons-material/MyLocation';
-import { useIntl } from 'react-intl';
 import { DEFAULT_ZOOM, isLatLng, parseCoord, PLACE_ZOOM, type LatLng } from './coords';
 import { currentPosition, GeoError } from './geolocation';
 import { LazyMap } from './LazyMap';
+import { useSay } from '../../lib/session';
 
 export interface LocationValue {
   lat: number | null;
@@ -57,8 +57,7 @@ function useCoordText(value: LocationValue) {
 
 export function LocationPicker({ value: input, onChange, defaultCenter, errors, disabled, height = 300 }: LocationPickerProps) {
   const value: LocationValue = { lat: toCoord(input.lat), lng: toCoord(input.lng) };
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const t = useSay();
   const { typed, setTyped } = useCoordText(value);
   const [locating, setLocating] = useState(false);
   const [geoError, setGeoError] = useState<string | null>(null);

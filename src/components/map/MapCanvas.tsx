@@ -22,6 +22,7 @@ import {
   type MapPoint,
   type PointGroup,
 } from './PointLayers';
+import { useSay } from '../../lib/session';
 
 // Under a bundler MapLibre cannot find its worker next to itself (v6 migration guide): Vite
 // emits the file for this `?url` import and we point MapLibre at it, once, when the chunk loads.
@@ -83,8 +84,7 @@ const rounded = (p: { lat: number; lng: number }): LatLng => ({ lat: roundCoord(
 
 /** MapLibre's own control texts in the user's language. */
 function useMapLocale(): Record<string, string> {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const t = useSay();
   return {
     'NavigationControl.ZoomIn': t('map.zoomIn'),
     'NavigationControl.ZoomOut': t('map.zoomOut'),
@@ -185,7 +185,7 @@ export default function MapCanvas(props: MapCanvasProps) {
     ariaLabel,
     onUnavailable,
   } = props;
-  const intl = useIntl();
+  const say = useSay();
   const locale = useMapLocale();
   const style = useThemedStyle();
   const mapRef = useRef<MapRef>(null);
@@ -313,7 +313,7 @@ export default function MapCanvas(props: MapCanvasProps) {
             onClose={() => setTilesFailed(false)}
             sx={{ position: 'absolute', top: 8, left: 8, right: 52, py: 0, typography: 'body2' }}
           >
-            {intl.formatMessage({ id: 'map.tilesFailed' })}
+            {say('map.tilesFailed')}
           </Alert>
         )}
       </Box>

@@ -1,10 +1,10 @@
 // A read-only map of markers with popups (a provider's page, a job's page, the dashboard),
 // centred on the markers' average position at zoom 7.5 (product.md §2, §9).
-import { useIntl } from 'react-intl';
 import { averageCenter, DEFAULT_ZOOM, FALLBACK_CENTER, isLatLng, PLACE_ZOOM, type LatLng } from './coords';
 import { LazyMap } from './LazyMap';
 import type { MapCanvasProps, MapMarker } from './MapCanvas';
 import type { PointGroup } from './PointLayers';
+import { useSay } from '../../lib/session';
 
 export interface MapViewProps {
   /** A few markers drawn as elements. */
@@ -41,7 +41,7 @@ export function MapView({
   ariaLabel,
   whenShown,
 }: MapViewProps) {
-  const intl = useIntl();
+  const say = useSay();
   const placed = markers.filter((m) => isLatLng(m));
   const points = groups?.flatMap((g) => g.points.filter((p) => isLatLng(p))) ?? [];
   const single = placed.length + points.length === 1;
@@ -57,7 +57,7 @@ export function MapView({
       pointNames={pointNames}
       groupName={groupName}
       height={height}
-      ariaLabel={ariaLabel ?? intl.formatMessage({ id: 'map.title' })}
+      ariaLabel={ariaLabel ?? say('map.title')}
       whenShown={whenShown}
     />
   );

@@ -8,8 +8,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Box, Button, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import ListIcon from '@mui/icons-material/FormatListBulleted';
 import type { Map as MaplibreMap, MapGeoJSONFeature } from 'maplibre-gl';
-import { useIntl } from 'react-intl';
 import { clusterClicked, pointClicked, POINT_LAYER_IDS, type MapPoint, type PointGroup } from './PointLayers';
+import { useSay } from '../../lib/session';
 
 /** More buttons than this would be a chore to walk through: zooming in narrows the list. */
 export const MAX_LISTED = 50;
@@ -86,7 +86,6 @@ function useNames(points: readonly { point: MapPoint; group: PointGroup }[], poi
 }
 
 export function VisibleMarkers({ map, groups, onOpenPoint, pointNames, groupName }: VisibleMarkersProps) {
-  const intl = useIntl();
   const [open, setOpen] = useState(false);
   const all = useMarkersInView(map, groups, open);
   const listed = all.slice(0, MAX_LISTED);
@@ -94,7 +93,7 @@ export function VisibleMarkers({ map, groups, onOpenPoint, pointNames, groupName
   const names = useNames(points, pointNames);
   const status = useRef<HTMLParagraphElement>(null);
   const markerCount = all.reduce((sum, m) => sum + (m.kind === 'cluster' ? m.count : 1), 0);
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
 
   const labelOf = (m: ListedMarker, index: number): string => {
     if (m.kind === 'cluster') return say('map.list.cluster', { count: m.count });

@@ -7,11 +7,11 @@ import { useState } from 'react';
 import { Box, Button, CircularProgress } from '@mui/material';
 import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
 import FolderZipIcon from '@mui/icons-material/FolderZip';
-import { useIntl } from 'react-intl';
 import { messageOf } from '../../components/entity';
 import { notify } from '../../lib/ui';
 import { eraseClient, exportClient } from './auditApi';
 import { EraseClientDialog } from './EraseClientDialog';
+import { useSay } from '../../lib/session';
 
 export interface ClientDataActionsProps {
   profId: string;
@@ -24,8 +24,7 @@ export interface ClientDataActionsProps {
 }
 
 export function ClientDataActions({ profId, name, regNo, onErased, size = 'medium' }: ClientDataActionsProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const [exporting, setExporting] = useState(false);
   const [erasing, setErasing] = useState(false);
   const shown = regNo ? `${name} (${regNo})` : name;

@@ -3,22 +3,12 @@
 // the server refuses one holding any of the client's values (its name, phone, birth date,
 // registration number or a text of its file), and its message shows here, under the note.
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  AlertTitle,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  TextField,
-} from '@mui/material';
+import { Dialog, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { isAxiosError } from 'axios';
 import { ERASE_NOTE_MAX, ERASE_REASONS, type EraseReason } from '../../../schemas/erasure';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { useSay } from '../../lib/session';
+import { ConfirmPasswordField, DestructiveActions, FailureAlert } from '../../components';
 
 export interface EraseClientDialogProps {
   open: boolean;
@@ -77,7 +67,7 @@ function useEraseForm({ onCancel, onConfirm }: Pick<EraseClientDialogProps, 'onC
     } catch (failure) {
       const aboutNote = noteError(failure);
       if (aboutNote) setNoteProblem(aboutNote);
-      else setError(isAxiosError(failure) && !failure.response ? say('audit.clientData.eraseNoAnswer') : errorMessage(failure));
+      else setError(isAxiosError(failure) && !failure.response ? say('audit.clientData.eraseNoAnswer') : messageOf(failure));
     } finally {
       setBusy(false);
     }
@@ -136,37 +126,10 @@ export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClie
           margin="normal"
           slotProps={{ htmlInput: { maxLength: ERASE_NOTE_MAX, 'data-testid': 'client-erase-note' } }}
         />
-        <TextField
-          label={say('deleteDialog.password')}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          required
-          fullWidth
-          margin="normal"
-        />
-        {error && (
-          <Alert severity="error" role="alert">
-            <AlertTitle>{say('audit.clientData.eraseFailed')}</AlertTitle>
-            {error}
-          </Alert>
-        )}
+        <ConfirmPasswordField value={password} onChange={setPassword} />
+        <FailureAlert title={say('audit.clientData.eraseFailed')} message={error} />
       </DialogContent>
-      <DialogActions>
-        <Button onClick={close} disabled={busy}>
-          {say('common.cancel')}
-        </Button>
-        <Button
-          type="submit"
-          color="error"
-          variant="contained"
-          disabled={!valid || busy}
-          startIcon={busy ? <CircularProgress size={16} /> : undefined}
-        >
-          {say('audit.clientData.eraseConfirm')}
-        </Button>
-      </DialogActions>
+      <DestructiveActions onCancel={close} busy={busy} valid={valid} confirmLabel={say('audit.clientData.eraseConfirm')} />
     </Dialog>
   );
 }

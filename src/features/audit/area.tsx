@@ -8,6 +8,7 @@ import { AUDIT_PATH } from './paths';
 
 export const auditArea = defineArea({
   id: 'audit',
+  order: 40,
   base: AUDIT_PATH,
   guard: 'route.audit',
   load: () => import('./index'),

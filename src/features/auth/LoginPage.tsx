@@ -6,9 +6,9 @@ import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { LanguageSelect } from '../../components';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { notify, setFlash } from '../../lib/ui';
-import { isSignedIn } from '../../lib/session';
+import { isSignedIn, useSay } from '../../lib/session';
 import { signIn, signInPausedMinutes } from './authApi';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { safeReturnUrl } from './returnUrl';
@@ -36,7 +36,7 @@ export function LoginPage() {
   const [pageError, setPageError] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
 
   if (isSignedIn()) return <Navigate to={returnUrl} replace />;
 
@@ -51,7 +51,7 @@ export function LoginPage() {
       window.location.assign(returnUrl);
     } catch (error) {
       const minutes = signInPausedMinutes(error);
-      const message = minutes === undefined ? errorMessage(error) : intl.formatMessage({ id: 'auth.tooManyAttempts' }, { minutes });
+      const message = minutes === undefined ? messageOf(error) : say('auth.tooManyAttempts', { minutes });
       setPageError(message);
       notify.error(say('auth.loginErrorTitle'), message);
       setLoading(false);

@@ -7,13 +7,12 @@
 // A wrong password is refused, and repeated failures make the next try wait (the count is
 // kept in IndexedDB, src/lib/vault/keyring.ts).
 import { useState, type FormEvent } from 'react';
-import { useIntl } from 'react-intl';
 import { isAxiosError } from 'axios';
 import { Alert, Box, Button, CircularProgress, Link, Paper, TextField, Typography } from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
 import { LanguageSelect } from '../../components';
 import { isVaultOpen, logout, passwordRefused, unlockWithPassword, waitBeforeUnlock } from '../../lib/vault';
-import type { SessionUser } from '../../lib/session';
+import { type SessionUser, useSay } from '../../lib/session';
 import { signIn, signInPausedMinutes } from './authApi';
 
 type Problem = { id: 'lock.wrong' | 'lock.needsNetwork' } | { id: 'lock.wait'; seconds: number };
@@ -44,8 +43,7 @@ async function unlockThroughServer(user: SessionUser, password: string): Promise
 }
 
 export function UnlockPage({ user }: { user: SessionUser }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);

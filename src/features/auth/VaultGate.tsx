@@ -4,10 +4,9 @@
 // account is signed out, its mirror and drafts removed, its pending records kept sealed.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Box, CircularProgress } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { isVaultOpen, logout, onVaultChange, type Resumed, resumeVault, unlockedWithPassword } from '../../lib/vault';
 import { setFlash } from '../../lib/ui';
-import { getToken, getUser } from '../../lib/session';
+import { getToken, getUser, useSay } from '../../lib/session';
 import { IdleLock } from './IdleLock';
 import { UnlockPage } from './UnlockPage';
 
@@ -19,7 +18,7 @@ export function reloadLocked(): void {
 }
 
 export function VaultGate({ children }: { children: ReactNode }) {
-  const intl = useIntl();
+  const say = useSay();
   const [user] = useState(getUser);
   const [state, setState] = useState<GateState>(() => (user && isVaultOpen(user.userId) ? 'open' : 'resuming'));
 
@@ -65,7 +64,7 @@ export function VaultGate({ children }: { children: ReactNode }) {
   if (state === 'locked') return <UnlockPage user={user} />;
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
-      <CircularProgress aria-label={intl.formatMessage({ id: 'lock.opening' })} />
+      <CircularProgress aria-label={say('lock.opening')} />
     </Box>
   );
 }

@@ -8,10 +8,10 @@ import { Button } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { recordTitle } from '../../../schemas/index';
 import { FullPageSpinner, Page } from '../../components';
-import { RecordGate } from '../../components/RecordGate';
+import { ClientGate } from './ClientGate';
 import { useSay } from '../../lib/session';
 import { ClientForm } from './ClientForm';
-import { clientPath, CLIENTS_PATH } from './paths';
+import { clientPath } from './paths';
 import { profile, STEPS, SUB_PARTS, type StepId } from './steps';
 import { recordsSettled, storedRecord, useClient, useClientFiles } from './useClient';
 
@@ -40,13 +40,7 @@ export function ClientEditPage() {
   const name = client.status === 'ready' ? recordTitle(profile, client.doc, 'short') : '';
   return (
     <Page title={name ? say('clients.form.editTitle', { name }) : say('clients.form.editTitleShort')} actions={back}>
-      <RecordGate
-        record={client}
-        notFoundId="clients.page.notFound"
-        backTo={CLIENTS_PATH}
-        backLabelId="clients.page.back"
-        failedId="clients.page.loadFailed"
-      >
+      <ClientGate client={client}>
         {(doc) =>
           !recordsSettled(records) || loading ? (
             <FullPageSpinner label={say('common.loading')} />
@@ -60,7 +54,7 @@ export function ClientEditPage() {
             />
           )
         }
-      </RecordGate>
+      </ClientGate>
     </Page>
   );
 }

@@ -11,10 +11,10 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { Alert, Box, Button, Checkbox, MenuItem, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
-import { FullPageSpinner, Page, useSessionUser } from '../../components';
+import { Page, useSessionUser } from '../../components';
 import { useConnected } from '../../components/useConnected';
-import { EntityGrid, useDisplayContext, type CustomColumn, type DisplayContext, type GridRow } from '../../components/entity';
-import { useDb, useOpeningDataLayer } from '../../lib/data';
+import { ListGrid, useDisplayContext, type CustomColumn, type DisplayContext, type GridRow } from '../../components/entity';
+import { useDb } from '../../lib/data';
 import { formatDate, notify } from '../../lib/ui';
 import { can, type SessionUser } from '../../lib/session';
 import { refreshCaseloadStatus, useCaseloadStatus } from '../offline';
@@ -260,7 +260,6 @@ function AssignBar({
 
 export function ClientListPage() {
   const ctx = useDisplayContext();
-  const data = useOpeningDataLayer(); // the list asks the server while the store opens
   const db = useDb();
   const user = useSessionUser();
   const navigate = useNavigate();
@@ -309,29 +308,23 @@ export function ClientListPage() {
     <Page title={title} actions={add}>
       <CaseloadNotices online={online} ctx={ctx} />
       {assigns && <AssignBar ctx={ctx} online={online} selection={selection} pageToAdd={pageToAdd} onOpen={() => setDialogOpen(true)} />}
-      {data ? (
-        <EntityGrid<ClientDoc>
-          entity={CLIENT_LIST.entity}
-          load={(query) => data.listPages(CLIENT_LIST.entity, query)}
-          firstPage={(query) => data.firstPage(CLIENT_LIST.entity, query)}
-          columns={narrow ? phone : wide}
-          compactColumns={assigns ? [SELECT, ...PHONE_COLUMNS] : PHONE_COLUMNS}
-          customColumns={columns}
-          fixedFilter={fixedFilter}
-          moreFilters={{
-            node: <AssignedFilter value={assignedTo} onChange={setAssignedTo} workers={workers} ctx={ctx} />,
-            active: assignedTo ? 1 : 0,
-          }}
-          refreshKey={refresh}
-          dateRange
-          onRowClick={(row) => void navigate(clientPath(row.prof_Id))}
-          onRowsShown={assigns ? (setShownRows as (rows: readonly ClientDoc[]) => void) : undefined}
-          exportName={title}
-          ariaLabel={title}
-        />
-      ) : (
-        <FullPageSpinner label={ctx.t('common.loading')} />
-      )}
+      <ListGrid<ClientDoc>
+        list={CLIENT_LIST}
+        columns={narrow ? phone : wide}
+        compactColumns={assigns ? [SELECT, ...PHONE_COLUMNS] : PHONE_COLUMNS}
+        customColumns={columns}
+        fixedFilter={fixedFilter}
+        moreFilters={{
+          node: <AssignedFilter value={assignedTo} onChange={setAssignedTo} workers={workers} ctx={ctx} />,
+          active: assignedTo ? 1 : 0,
+        }}
+        refreshKey={refresh}
+        dateRange
+        onRowClick={(row) => void navigate(clientPath(row.prof_Id))}
+        onRowsShown={assigns ? (setShownRows as (rows: readonly ClientDoc[]) => void) : undefined}
+        exportName={title}
+        ariaLabel={title}
+      />
       {assigns && (
         <AssignDialog
           open={dialogOpen}

@@ -13,7 +13,7 @@ import type { BspData } from '../../../schemas/entities/profiles';
 import { recordTitle } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
 import { NotUploadedChip } from '../../components/AmberChip';
-import { RecordGate } from '../../components/RecordGate';
+import { ClientGate } from './ClientGate';
 import { useConnected } from '../../components/useConnected';
 import { lookupLabel, useDisplayContext, type DisplayContext } from '../../components/entity';
 import { api } from '../../lib/http';
@@ -351,15 +351,5 @@ function ClientView({ doc, records }: { doc: ClientDoc; records: SubRecordStates
 export function ClientPage() {
   const { profId = '' } = useParams();
   const { client, records } = useClient(profId);
-  return (
-    <RecordGate
-      record={client}
-      notFoundId="clients.page.notFound"
-      backTo={CLIENTS_PATH}
-      backLabelId="clients.page.back"
-      failedId="clients.page.loadFailed"
-    >
-      {(doc) => <ClientView key={clientPath(doc.prof_Id)} doc={doc} records={records} />}
-    </RecordGate>
-  );
+  return <ClientGate client={client}>{(doc) => <ClientView key={clientPath(doc.prof_Id)} doc={doc} records={records} />}</ClientGate>;
 }

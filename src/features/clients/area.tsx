@@ -9,6 +9,7 @@ import { ADD_CLIENT_PATH, CLIENTS_PATH } from './paths';
 
 export const clientsArea = defineArea({
   id: 'clients',
+  order: 80,
   base: CLIENTS_PATH,
   guard: 'route.profiles',
   load: () => import('./index'),

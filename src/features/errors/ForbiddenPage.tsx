@@ -1,10 +1,10 @@
 import { Link as RouterLink } from 'react-router';
 import { Box, Button, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 /** product.md §2: a large 403 for a role that may not open the screen. */
 export function ForbiddenPage() {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Box sx={{ textAlign: 'center', py: { xs: 4, sm: 8 } }}>
       <Typography
@@ -15,13 +15,13 @@ export function ForbiddenPage() {
         403
       </Typography>
       <Typography component="h1" variant="h4" sx={{ mt: 2 }}>
-        {intl.formatMessage({ id: 'errors.forbiddenTitle' })}
+        {say('errors.forbiddenTitle')}
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 1 }}>
-        {intl.formatMessage({ id: 'errors.forbiddenText' })}
+        {say('errors.forbiddenText')}
       </Typography>
       <Button component={RouterLink} to="/" variant="contained" sx={{ mt: 3 }}>
-        {intl.formatMessage({ id: 'errors.backHome' })}
+        {say('errors.backHome')}
       </Button>
     </Box>
   );

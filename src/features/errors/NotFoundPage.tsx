@@ -1,20 +1,20 @@
 import { Link as RouterLink } from 'react-router';
 import { Box, Button, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 /** product.md §2: the text 'page not found' for any unknown path. */
 export function NotFoundPage() {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Box sx={{ textAlign: 'center', py: { xs: 4, sm: 8 } }}>
       <Typography component="h1" variant="h4">
-        {intl.formatMessage({ id: 'errors.notFound' })}
+        {say('errors.notFound')}
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 1 }}>
-        {intl.formatMessage({ id: 'errors.notFoundText' })}
+        {say('errors.notFoundText')}
       </Typography>
       <Button component={RouterLink} to="/" variant="contained" sx={{ mt: 3 }}>
-        {intl.formatMessage({ id: 'errors.backHome' })}
+        {say('errors.backHome')}
       </Button>
     </Box>
   );

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Box, Link, Paper, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { Page } from '../../components';
-import type { Lang } from '../../lib/session';
+import { type Lang, useSay } from '../../lib/session';
 import { HELP_IMAGE_HEIGHT, HELP_IMAGE_WIDTH, screenshotUrl } from './screenshots';
 
 // The help text, section by section: numbered paragraphs (p1…), numbered steps (s1…, an ordered
@@ -80,19 +79,19 @@ function Figure({ src, caption, alt }: { src: string; caption: string; alt: stri
 }
 
 function SectionBody({ section, lang }: { section: Section; lang: Lang }) {
-  const intl = useIntl();
-  const say = (key: string) => intl.formatMessage({ id: `help.${section.id}.${key}` });
+  const say = useSay();
+  const sectionText = (key: string) => say(`help.${section.id}.${key}`);
   const blocks: ReactNode[] = [];
   if (section.intro)
     blocks.push(
       <Typography key="intro" sx={{ mb: 1 }}>
-        {say('intro')}
+        {sectionText('intro')}
       </Typography>,
     );
   for (const n of range(section.paragraphs))
     blocks.push(
       <Typography key={`p${n}`} sx={{ mb: 1 }}>
-        {say(`p${n}`)}
+        {sectionText(`p${n}`)}
       </Typography>,
     );
   if (section.steps) {
@@ -100,7 +99,7 @@ function SectionBody({ section, lang }: { section: Section; lang: Lang }) {
       <Box component="ol" key="steps" sx={{ pl: 3, my: 1, '& li': { mb: 1 } }}>
         {range(section.steps).map((n) => (
           <Typography component="li" key={n}>
-            {say(`s${n}`)}
+            {sectionText(`s${n}`)}
           </Typography>
         ))}
       </Box>,
@@ -111,30 +110,22 @@ function SectionBody({ section, lang }: { section: Section; lang: Lang }) {
       <Box component="ul" key="roles" sx={{ pl: 3, my: 1 }}>
         {range(section.roles).map((n) => (
           <Typography component="li" key={n} sx={{ mb: 0.5 }}>
-            {say(`r${n}`)}
+            {sectionText(`r${n}`)}
           </Typography>
         ))}
       </Box>,
     );
   }
   for (const image of section.images ?? []) {
-    const caption = say(image.caption);
-    blocks.push(
-      <Figure
-        key={image.name}
-        src={screenshotUrl(lang, image.name)}
-        caption={caption}
-        alt={intl.formatMessage({ id: 'help.figure' }, { caption })}
-      />,
-    );
+    const caption = sectionText(image.caption);
+    blocks.push(<Figure key={image.name} src={screenshotUrl(lang, image.name)} caption={caption} alt={say('help.figure', { caption })} />);
   }
   return blocks;
 }
 
 /** Rendered inside the help language's intl provider. */
 export function HelpContent({ lang, other }: { lang: Lang; other: Lang }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   return (
     <Box component="article" lang={lang} sx={{ maxWidth: 900 }}>
       <Page

@@ -1,8 +1,8 @@
 import { Navigate, useParams } from 'react-router';
 import { Alert } from '@mui/material';
-import { RawIntlProvider, useIntl } from 'react-intl';
+import { RawIntlProvider } from 'react-intl';
 import { FullPageSpinner, usePreferences } from '../../components';
-import { isLang, type Lang } from '../../lib/session';
+import { isLang, type Lang, useSay } from '../../lib/session';
 import { HelpContent } from './HelpContent';
 import { useHelpIntl } from './useHelpIntl';
 
@@ -20,10 +20,10 @@ export function HelpPage() {
 }
 
 function HelpInLanguage({ lang }: { lang: Lang }) {
-  const appIntl = useIntl();
+  const say = useSay();
   const helpIntl = useHelpIntl(lang);
-  if (helpIntl === 'loading') return <FullPageSpinner label={appIntl.formatMessage({ id: 'common.loading' })} />;
-  if (helpIntl === 'failed') return <Alert severity="error">{appIntl.formatMessage({ id: 'help.unavailable' })}</Alert>;
+  if (helpIntl === 'loading') return <FullPageSpinner label={say('common.loading')} />;
+  if (helpIntl === 'failed') return <Alert severity="error">{say('help.unavailable')}</Alert>;
   return (
     <RawIntlProvider value={helpIntl}>
       <HelpContent lang={lang} other={lang === 'fr' ? 'en' : 'fr'} />

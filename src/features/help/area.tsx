@@ -6,6 +6,7 @@ import { HELP_PATH, helpPath } from './paths';
 
 export const helpArea = defineArea({
   id: 'help',
+  order: 110,
   base: HELP_PATH,
   guard: null,
   load: () => import('./index'),

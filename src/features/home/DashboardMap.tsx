@@ -29,6 +29,7 @@ import {
   type MarkerPoint,
   type ProviderPlace,
 } from '../../lib/http';
+import { useSay } from '../../lib/session';
 
 /** Marker groups (product.md §2): the provider types (sp_type 1-4) in their colours, jobs a pin. */
 export const MAP_GROUPS = [
@@ -108,9 +109,8 @@ async function pointNames(points: readonly { point: MapPoint; group: PointGroup 
 }
 
 function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
-  const intl = useIntl();
   const place = usePlace(point, group.id === 'jobs');
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const name = place?.found && ('name' in place.found ? place.found.name : place.found.title);
   const address = place?.found?.address?.trim();
   return (
@@ -145,6 +145,7 @@ function InfoWindow({ point, group }: { point: MapPoint; group: PointGroup }) {
 /** Memoised: a refresh bringing the same markers keeps `geo` (useDashboard), and the map is not drawn again. */
 export const DashboardMap = memo(function DashboardMap({ geo }: { geo: GeoMarkers }) {
   const intl = useIntl();
+  const say = useSay();
   const [hidden, setHidden] = useState<ReadonlySet<GroupId>>(new Set());
   const view = useViewMarkers(Boolean(geo.clusters));
   const shownAnswer = useMemo(() => view.answer ?? geo, [view.answer, geo]);
@@ -162,18 +163,12 @@ export const DashboardMap = memo(function DashboardMap({ geo }: { geo: GeoMarker
   return (
     <Box data-testid="dashboard-map">
       <Typography component="h2" variant="h6" data-testid="map-header">
-        {intl.formatMessage({ id: 'home.map.header' }, { services, jobs: counts[JOB_GROUP] ?? 0 })}
+        {say('home.map.header', { services, jobs: counts[JOB_GROUP] ?? 0 })}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
-        {intl.formatMessage({ id: 'home.map.legendHint' })}
+        {say('home.map.legendHint')}
       </Typography>
-      <Stack
-        direction="row"
-        useFlexGap
-        sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }}
-        role="group"
-        aria-label={intl.formatMessage({ id: 'home.map.legend' })}
-      >
+      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }} role="group" aria-label={say('home.map.legend')}>
         {MAP_GROUPS.map((group) => {
           const { id, color, symbol } = group;
           const on = !hidden.has(id);
@@ -190,7 +185,7 @@ export const DashboardMap = memo(function DashboardMap({ geo }: { geo: GeoMarker
               startIcon={<Icon sx={{ color, opacity: on ? 1 : 0.35 }} fontSize={symbol === 'pin' ? 'medium' : 'small'} />}
               sx={{ textTransform: 'none', textDecoration: on ? 'none' : 'line-through' }}
             >
-              {intl.formatMessage({ id: `home.map.group.${id}` })} ({intl.formatNumber(countOf(group))})
+              {say(`home.map.group.${id}`)} ({intl.formatNumber(countOf(group))})
             </Button>
           );
         })}
@@ -201,13 +196,13 @@ export const DashboardMap = memo(function DashboardMap({ geo }: { geo: GeoMarker
         onViewChange={view.onViewChange}
         renderPointPopup={(point, group) => <InfoWindow point={point} group={group} />}
         pointNames={pointNames}
-        groupName={(group) => intl.formatMessage({ id: `home.map.group.${group.id}` })}
+        groupName={(group) => say(`home.map.group.${group.id}`)}
         center={geo.center ?? FALLBACK_CENTER}
         zoom={DEFAULT_ZOOM}
         height="min(60vh, 480px)"
         // Below the figures and charts (three screens down on a phone): it starts when scrolled to.
         whenShown
-        ariaLabel={intl.formatMessage({ id: 'home.map.title' })}
+        ariaLabel={say('home.map.title')}
       />
     </Box>
   );

@@ -11,12 +11,14 @@ import { DashboardMap } from './DashboardMap';
 import { StatTile } from './StatTile';
 import { tilesFor } from './tiles';
 import { useDashboard } from './useDashboard';
+import { useSay } from '../../lib/session';
 
 const CHART_COLORS: Record<string, string> = { services: '#00838f', jobs: '#2e7d32' };
 
 /** The four charts; memoised: a refresh bringing the same figures keeps `charts` (useDashboard). */
 const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['charts'] | null; answered: Dashboard['lists'] | null }) {
   const intl = useIntl();
+  const say = useSay();
   const cached = useLookupLists();
   const lists = answered ?? cached;
   const lang = langOf(intl.locale);
@@ -26,7 +28,7 @@ const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['c
   return (
     <Grid container spacing={2}>
       {CHARTS.map((chart, index) => {
-        const title = intl.formatMessage({ id: `home.chart.${chart.id}` });
+        const title = say(`home.chart.${chart.id}`);
         const counts = charts?.[chart.id] ?? [];
         const rows = counts.map((c) => ({ key: c.id, label: lookupLabel(lists, chart.list, c.id, lang), count: c.count }));
         return (
@@ -39,7 +41,7 @@ const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['c
                 {charts && (
                   <CountBarChart
                     rows={rows}
-                    seriesLabel={intl.formatMessage({ id: `home.${chart.counts}` })}
+                    seriesLabel={say(`home.${chart.counts}`)}
                     ariaLabel={title}
                     color={CHART_COLORS[chart.counts]}
                     testId={`chart-${chart.id}`}
@@ -60,21 +62,19 @@ const Charts = memo(function Charts({ charts, answered }: { charts: Dashboard['c
  * stream reports new records. Offline mode goes to the offline home instead (app/routes.tsx). */
 export function HomePage() {
   const intl = useIntl();
+  const say = useSay();
   const { mode } = usePreferences();
   const user = useSessionUser();
   const { data, refreshing, refresh } = useDashboard(mode === 'online');
   const tiles = tilesFor(user?.role);
   const stats = data?.general ?? null;
-  const refreshLabel = intl.formatMessage({ id: 'home.refresh' });
+  const refreshLabel = say('home.refresh');
   return (
-    <Page title={intl.formatMessage({ id: 'home.title' })}>
+    <Page title={say('home.title')}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'flex-end', gap: 1, minHeight: 40 }}>
         <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="fetched-at" aria-live="polite">
           {data &&
-            intl.formatMessage(
-              { id: 'home.fetchedAt' },
-              { time: intl.formatTime(data.fetchedAt, { hour: '2-digit', minute: '2-digit', second: '2-digit' }) },
-            )}
+            say('home.fetchedAt', { time: intl.formatTime(data.fetchedAt, { hour: '2-digit', minute: '2-digit', second: '2-digit' }) })}
         </Typography>
         <Tooltip title={refreshLabel}>
           <span>
@@ -89,7 +89,7 @@ export function HomePage() {
           <Grid key={tile.id} size={{ xs: 12, sm: 6, lg: 3 }}>
             <StatTile
               id={tile.id}
-              label={intl.formatMessage({ id: tile.labelId })}
+              label={say(tile.labelId)}
               count={stats ? (stats[tile.stat] ?? null) : null}
               to={tile.to}
               color={tile.color}

@@ -3,6 +3,7 @@ import { Box, Button, Card, Typography } from '@mui/material';
 import type SvgIcon from '@mui/material/SvgIcon';
 import ArrowCircleRightIcon from '@mui/icons-material/ArrowCircleRight';
 import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 interface StatTileProps {
   id: string;
@@ -16,7 +17,8 @@ interface StatTileProps {
 /** A dashboard count tile with its optional 'More info' link (product.md §2 Home). */
 export function StatTile({ id, label, count, to, color, icon: Icon }: StatTileProps) {
   const intl = useIntl();
-  const moreInfo = intl.formatMessage({ id: 'home.moreInfo' });
+  const say = useSay();
+  const moreInfo = say('home.moreInfo');
   return (
     <Card data-testid={`tile-${id}`} sx={{ bgcolor: color, color: '#fff', height: '100%', display: 'flex', flexDirection: 'column' }}>
       <Box sx={{ p: 2, display: 'flex', alignItems: 'center', flexGrow: 1 }}>

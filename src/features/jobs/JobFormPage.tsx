@@ -5,7 +5,6 @@ import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Typography, type SxProps, type Theme } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { useIntl } from 'react-intl';
 import { job } from '../../../schemas/index';
 import { FullPageSpinner, Page } from '../../components';
 import { EntityForm, messageOf, useLookupLists, type FormApi } from '../../components/entity';
@@ -13,7 +12,7 @@ import { ImagePicker, NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } fro
 import { LocationPicker, defaultCenter } from '../../components/map';
 import { useStoreSave } from '../../lib/data';
 import { notify } from '../../lib/ui';
-import { t } from '../../lib/session';
+import { t, useSay } from '../../lib/session';
 import { reportFailure } from './failure';
 import { invalidRows, afterSave, rowFromDoc, type OtherJobRow } from './otherJobRows';
 import { OtherJobRowsEditor } from './OtherJobRowsEditor';
@@ -67,8 +66,7 @@ interface ScreenProps {
 }
 
 function JobFormScreen({ record, loadedRows }: ScreenProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const navigate = useNavigate();
   const storeSave = useStoreSave();
   const lists = useLookupLists();
@@ -176,17 +174,16 @@ function JobFormScreen({ record, loadedRows }: ScreenProps) {
 }
 
 export function JobAddPage() {
-  const intl = useIntl();
+  const say = useSay();
   return (
-    <Page title={intl.formatMessage({ id: 'screens.addAvailableJob' })}>
+    <Page title={say('screens.addAvailableJob')}>
       <JobFormScreen record={null} loadedRows={() => []} />
     </Page>
   );
 }
 
 export function JobEditPage() {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const { jbId = '' } = useParams();
   const state = useJob(jbId);
   const others = useOtherJobs(jbId);

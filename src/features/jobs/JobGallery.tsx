@@ -4,15 +4,15 @@ import { useState } from 'react';
 import { Box, ButtonBase, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Button, IconButton, Typography } from '@mui/material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { useIntl } from 'react-intl';
-import { imageNumber, SourceImage, toastImageFailure, type ExistingImage } from '../../components/images';
+import { imageNumber, SourceImage, THUMB_TILE_SX, toastImageFailure, type ExistingImage } from '../../components/images';
+import { useSay } from '../../lib/session';
 
 type FailedHandler = (slot: string) => (error: unknown) => void;
 
 /** product.md §8 'Error getting image1/2/3', once per page (besides the mark in place). */
 function useFailureToast(): FailedHandler {
-  const intl = useIntl();
-  return (slot) => (error) => toastImageFailure(intl.formatMessage({ id: 'errors.jobImageTitle' }, { n: imageNumber(slot) }), error);
+  const say = useSay();
+  return (slot) => (error) => toastImageFailure(say('errors.jobImageTitle', { n: imageNumber(slot) }), error);
 }
 
 function Viewer({
@@ -28,8 +28,7 @@ function Viewer({
   onClose: () => void;
   failed: FailedHandler;
 }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const current = index === null ? null : images[index];
   const count = images.length;
   const step = (delta: number) => index !== null && onIndex((index + delta + count) % count);
@@ -77,8 +76,7 @@ function Viewer({
 }
 
 export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const [open, setOpen] = useState<number | null>(null);
   const failed = useFailureToast();
   if (!images.length) return <Typography color="text.secondary">{say('jobs.images.none')}</Typography>;
@@ -91,15 +89,7 @@ export function JobGallery({ images }: { images: readonly ExistingImage[] }) {
             onClick={() => setOpen(index)}
             // The name holds the chip's visible text too (WCAG 2.5.3, label in name).
             aria-label={say(image.pending ? 'jobs.images.openPending' : 'jobs.images.open', { n: index + 1 })}
-            sx={{
-              position: 'relative',
-              aspectRatio: '1',
-              borderRadius: 1,
-              overflow: 'hidden',
-              bgcolor: 'action.hover',
-              display: 'grid',
-              placeItems: 'center',
-            }}
+            sx={THUMB_TILE_SX}
           >
             <SourceImage source={image.source} alt={say('images.alt', { n: index + 1 })} fit="cover" onFailed={failed(image.slot)} />
             {image.pending && (

@@ -5,11 +5,9 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Box, Button, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { useIntl } from 'react-intl';
-import { FullPageSpinner, Page, useSessionUser } from '../../components';
-import { EntityGrid, type Filters } from '../../components/entity';
-import { useOpeningDataLayer } from '../../lib/data';
-import { can } from '../../lib/session';
+import { Page, useSessionUser } from '../../components';
+import { ListGrid, type Filters } from '../../components/entity';
+import { can, useSay } from '../../lib/session';
 import { JobOpenChip } from './JobOpenChip';
 import { JOB_LIST } from './list';
 import { jobPaths } from './paths';
@@ -29,8 +27,7 @@ const STATUS_FILTER: Record<Status, Filters | undefined> = {
 };
 
 function StatusFilter({ value, onChange }: { value: Status; onChange: (value: Status) => void }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
       <Typography id="job-status-label" variant="body2" color="text.secondary">
@@ -56,9 +53,7 @@ function StatusFilter({ value, onChange }: { value: Status; onChange: (value: St
 }
 
 export function JobListPage() {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
-  const data = useOpeningDataLayer(); // the list asks the server while the store opens
+  const say = useSay();
   const user = useSessionUser();
   const navigate = useNavigate();
   const [status, setStatus] = useState<Status>('all');
@@ -73,23 +68,16 @@ export function JobListPage() {
   return (
     <Page title={title} actions={add}>
       <StatusFilter value={status} onChange={setStatus} />
-      {data ? (
-        <EntityGrid<JobDoc>
-          entity={JOB_LIST.entity}
-          load={(query) => data.listPages(JOB_LIST.entity, query)}
-          firstPage={(query) => data.firstPage(JOB_LIST.entity, query)}
-          columns={JOB_LIST.columns}
-          compactColumns={PHONE_COLUMNS}
-          filters={FILTERS}
-          fixedFilter={STATUS_FILTER[status]}
-          renderCells={CELLS}
-          onRowClick={(row) => void navigate(jobPaths.page(row.jb_Id))}
-          exportName={title}
-          ariaLabel={title}
-        />
-      ) : (
-        <FullPageSpinner label={say('common.loading')} />
-      )}
+      <ListGrid<JobDoc>
+        list={JOB_LIST}
+        compactColumns={PHONE_COLUMNS}
+        filters={FILTERS}
+        fixedFilter={STATUS_FILTER[status]}
+        renderCells={CELLS}
+        onRowClick={(row) => void navigate(jobPaths.page(row.jb_Id))}
+        exportName={title}
+        ariaLabel={title}
+      />
     </Page>
   );
 }

@@ -3,16 +3,16 @@
 import { Chip } from '@mui/material';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 export function JobOpenChip({ open }: { open: boolean }) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Chip
       size="small"
       color={open ? 'success' : 'default'}
       icon={open ? <LockOpenIcon /> : <LockIcon />}
-      label={intl.formatMessage({ id: open ? 'jobs.page.open' : 'jobs.page.closed' })}
+      label={say(open ? 'jobs.page.open' : 'jobs.page.closed')}
       data-testid="job-status"
     />
   );

@@ -7,7 +7,6 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import EditIcon from '@mui/icons-material/Edit';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
-import { useIntl } from 'react-intl';
 import { job } from '../../../schemas/index';
 import { ConfirmDialog, FullPageSpinner, Page, useSessionUser } from '../../components';
 import { HistorySection } from '../audit';
@@ -16,7 +15,7 @@ import { useRecordImages } from '../../components/images';
 import { JOB_MARKER_COLOR, MapView, isLatLng } from '../../components/map';
 import { useDataLayer } from '../../lib/data';
 import { formatDate, notify } from '../../lib/ui';
-import { mayChange, t } from '../../lib/session';
+import { mayChange, t, useSay } from '../../lib/session';
 import { reportFailure } from './failure';
 import { AmberChip, NotUploadedChip } from '../../components/AmberChip';
 import { JobDetails } from './JobDetails';
@@ -28,12 +27,12 @@ import { isPastDeadline } from './rules';
 import { isNotUploaded, useJob, useOtherJobs, type JobDoc } from './useJobData';
 
 function SectionCard({ titleId, id, children }: { titleId: string; id: string; children: ReactNode }) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Card variant="outlined" component="section" aria-labelledby={id}>
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
         <Typography id={id} component="h2" variant="h6">
-          {intl.formatMessage({ id: titleId })}
+          {say(titleId)}
         </Typography>
         {children}
       </CardContent>
@@ -42,9 +41,8 @@ function SectionCard({ titleId, id, children }: { titleId: string; id: string; c
 }
 
 function StatusChips({ record }: { record: JobDoc }) {
-  const intl = useIntl();
   const ctx = useDisplayContext();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       <JobOpenChip open={record.open} />
@@ -79,8 +77,7 @@ function useOpenToggle(record: JobDoc | null) {
 }
 
 function Actions({ record, canWrite, toggle }: { record: JobDoc; canWrite: boolean; toggle: ReturnType<typeof useOpenToggle> }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       <Button component={RouterLink} to={jobPaths.list} startIcon={<ArrowBackIcon />}>
@@ -106,8 +103,7 @@ function Actions({ record, canWrite, toggle }: { record: JobDoc; canWrite: boole
 }
 
 function JobView({ record }: { record: JobDoc }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const user = useSessionUser();
   // Another organisation's job is read-only here, as in the API.
   const canWrite = mayChange(user, job, record);
@@ -159,8 +155,7 @@ function JobView({ record }: { record: JobDoc }) {
 }
 
 export function JobPage() {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const { jbId = '' } = useParams();
   const state = useJob(jbId);
   if (state.status === 'loading') return <FullPageSpinner label={say('common.loading')} />;

@@ -5,13 +5,13 @@ import { Box, Button, Chip, Grid, Paper, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import UndoIcon from '@mui/icons-material/Undo';
-import { useIntl } from 'react-intl';
 import { otherJob } from '../../../schemas/index';
 import { fieldLabel } from '../../components/entity';
 import { FieldInput, isWide } from '../../components/entity/FieldInput';
 import { useDisplayContext } from '../../components/entity';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { isRemovable, newRow, rowProblems, ROW_FIELDS, type OtherJobRow } from './otherJobRows';
+import { useSay } from '../../lib/session';
 
 interface EditorProps {
   rows: readonly OtherJobRow[];
@@ -31,8 +31,7 @@ interface RowProps {
 }
 
 function RowEditor({ row, index, disabled, showAll, onChange, onRemove }: RowProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const ctx = useDisplayContext();
   const baseId = useId();
   const [touched, setTouched] = useState<Record<string, boolean>>({});
@@ -114,8 +113,7 @@ function RowEditor({ row, index, disabled, showAll, onChange, onRemove }: RowPro
 }
 
 export function OtherJobRowsEditor({ rows, onChange, disabled, showAll }: EditorProps) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const replace = (key: string, next: OtherJobRow | null) =>
     onChange(rows.flatMap((row) => (row.key !== key ? [row] : next ? [next] : [])));
   return (

@@ -17,7 +17,6 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
-import { useIntl } from 'react-intl';
 import { otherJob } from '../../../schemas/index';
 import { EntityForm, messageOf, useDisplayContext } from '../../components/entity';
 import { useStoreSave } from '../../lib/data';
@@ -26,6 +25,7 @@ import { reportFailure } from './failure';
 import { NotUploadedChip } from '../../components/AmberChip';
 import { DetailList } from '../../components/DetailList';
 import { isLocalOnly, isNotUploaded, type OtherJobDoc, type OtherJobsState } from './useJobData';
+import { useSay } from '../../lib/session';
 
 interface DialogState {
   /** The row edited; null to add one. */
@@ -41,8 +41,7 @@ interface OtherJobDialogProps {
 }
 
 function OtherJobDialog({ state, jbId, parentLocalOnly, onClose }: OtherJobDialogProps) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const storeSave = useStoreSave();
@@ -80,8 +79,7 @@ function OtherJobDialog({ state, jbId, parentLocalOnly, onClose }: OtherJobDialo
 }
 
 function OtherJobCard({ row, index, canWrite, onEdit }: { row: OtherJobDoc; index: number; canWrite: boolean; onEdit: () => void }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const ctx = useDisplayContext();
   const value = (text: unknown) =>
     typeof text === 'string' && text ? (
@@ -131,8 +129,7 @@ interface SectionProps {
 }
 
 export function OtherJobsSection({ jbId, parent, others, canWrite }: SectionProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const [dialog, setDialog] = useState<DialogState | null>(null);
   return (
     <Box component="section" aria-labelledby="other-jobs-title" sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>

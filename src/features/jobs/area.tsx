@@ -9,6 +9,7 @@ import { JOBS_PATH, jobPaths } from './paths';
 
 export const jobsArea = defineArea({
   id: 'jobs',
+  order: 70,
   base: JOBS_PATH,
   guard: 'route.availablejobs',
   load: () => import('./index'),

@@ -9,6 +9,7 @@ import { LISTS_PATH, ORGANISATIONS_PATH } from './paths';
 
 export const organisationsArea = defineArea({
   id: 'organisations',
+  order: 20,
   base: ORGANISATIONS_PATH,
   guard: 'route.organisations',
   load: () => import('./index'),
@@ -35,6 +36,7 @@ export const organisationsArea = defineArea({
 
 export const listsArea = defineArea({
   id: 'lists',
+  order: 30,
   base: LISTS_PATH,
   guard: 'route.lists',
   load: () => import('./index'),

@@ -2,13 +2,13 @@ import { useId, useState } from 'react';
 import { Box, Button, Collapse, Link, Typography } from '@mui/material';
 import CloudDownloadIcon from '@mui/icons-material/CloudDownload';
 import SaveAsIcon from '@mui/icons-material/SaveAs';
-import { useIntl } from 'react-intl';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { useDb } from '../../lib/data';
 import { notify, notifyIfQuota } from '../../lib/ui';
 import { resolveConflict, type PendingRecord } from '../../lib/sync';
 import { UnsentDialog } from './UnsentDialog';
 import { startUpload } from './uploadRun';
+import { useSay } from '../../lib/session';
 
 function shown(value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -21,8 +21,7 @@ function shown(value: unknown): string {
  * version; "Take the server's copy" drops the local edit, after a confirmation.
  */
 export function ConflictActions({ record, name, disabled }: { record: PendingRecord; name: string; disabled: boolean }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const db = useDb();
   const [confirmServer, setConfirmServer] = useState(false);
   const [details, setDetails] = useState(false);
@@ -37,7 +36,7 @@ export function ConflictActions({ record, name, disabled }: { record: PendingRec
       if (done) notify.success(say('offline.state.conflict'), say('offline.pending.resolved', { name }));
       if (done && keep === 'mine') void startUpload(db, [{ table: record.table, key: record.key }]);
     } catch (error) {
-      if (!notifyIfQuota(error)) notify.error(say('offline.pending.actionFailedTitle'), errorMessage(error));
+      if (!notifyIfQuota(error)) notify.error(say('offline.pending.actionFailedTitle'), messageOf(error));
     }
   }
 

@@ -6,9 +6,8 @@ import { useNavigate } from 'react-router';
 import { Button, Chip } from '@mui/material';
 import CloudOffIcon from '@mui/icons-material/CloudOff';
 import { closeSnackbar, enqueueSnackbar } from 'notistack';
-import { useIntl } from 'react-intl';
 import { useDb } from '../../lib/data';
-import { useNetworkOnline } from '../../lib/session';
+import { useNetworkOnline, useSay } from '../../lib/session';
 import { countPending } from '../../lib/sync';
 import { usePendingTotal } from './counts';
 import { NO_CONNECTION_PROMPT, startUpload, useUploadRun } from './uploadRun';
@@ -16,14 +15,14 @@ import { dismiss } from '../../lib/ui';
 
 /** A small "No network" chip for the top bar, visible on phones too; nothing while online. */
 export function NetworkIndicator() {
-  const intl = useIntl();
+  const say = useSay();
   const online = useNetworkOnline();
   if (online) return null;
   return (
     <Chip
       role="status"
       icon={<CloudOffIcon />}
-      label={intl.formatMessage({ id: 'offline.network.offline' })}
+      label={say('offline.network.offline')}
       size="small"
       data-testid="network-offline"
       sx={{ bgcolor: '#fff', color: '#b71c1c', fontWeight: 700, '& .MuiChip-icon': { color: '#b71c1c' }, flexShrink: 0 }}
@@ -37,7 +36,7 @@ const OFFER_KEY = 'icrs-upload-offer';
  * The offer goes once its work is done or under way: an upload started anywhere else (the
  * offline home's button, another tab) or nothing left to send. */
 export function UploadOnReconnect() {
-  const intl = useIntl();
+  const say = useSay();
   const db = useDb();
   const navigate = useNavigate();
   const waitingNow = usePendingTotal();
@@ -51,7 +50,7 @@ export function UploadOnReconnect() {
       const waiting = await countPending(db);
       if (waiting === 0) return;
       // Not a `toast` (those close by themselves): it stays until answered or the network drops.
-      const message = <span data-testid="upload-offer">{intl.formatMessage({ id: 'offline.network.back' }, { count: waiting })}</span>;
+      const message = <span data-testid="upload-offer">{say('offline.network.back', { count: waiting })}</span>;
       enqueueSnackbar(message, {
         key: OFFER_KEY,
         preventDuplicate: true,
@@ -69,10 +68,10 @@ export function UploadOnReconnect() {
                 void startUpload(db);
               }}
             >
-              {intl.formatMessage({ id: 'offline.network.uploadNow' })}
+              {say('offline.network.uploadNow')}
             </Button>
             <Button color="inherit" size="small" onClick={() => closeSnackbar(key)}>
-              {intl.formatMessage({ id: 'offline.network.later' })}
+              {say('offline.network.later')}
             </Button>
           </>
         ),
@@ -89,6 +88,6 @@ export function UploadOnReconnect() {
       window.removeEventListener('online', onOnline);
       window.removeEventListener('offline', onOffline);
     };
-  }, [db, intl, navigate]);
+  }, [db, say, navigate]);
   return null;
 }

@@ -26,7 +26,7 @@ import {
 } from '../../../schemas/index';
 import { Page, useSessionUser } from '../../components';
 import { useDb } from '../../lib/data';
-import { can, type Permission } from '../../lib/session';
+import { can, type Permission, useSay } from '../../lib/session';
 import { totalOf, usePendingCounts, type PendingCounts } from './counts';
 import { ReportCards, UploadProgress } from './ReportCards';
 import { RemoveMyData } from './RemoveMyData';
@@ -78,7 +78,8 @@ function tileCount(rule: CountRule, counts: PendingCounts): number {
 // change, not on every live count of an upload (docs/archive/performance-log.md, upload from Chromium).
 const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; count: number | null }) {
   const intl = useIntl();
-  const label = intl.formatMessage({ id: rule.labelId });
+  const say = useSay();
+  const label = say(rule.labelId);
   const Icon = rule.icon;
   return (
     <Card sx={{ bgcolor: rule.color, backgroundImage: 'none', color: '#fff', height: '100%' }} data-testid={`offline-count-${rule.id}`}>
@@ -94,7 +95,7 @@ const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; co
           <Typography component="h3" sx={{ fontSize: { xs: '0.875rem', sm: '1rem' }, lineHeight: 1.3 }}>
             {label}
           </Typography>
-          <Typography variant="caption">{intl.formatMessage({ id: 'offline.recordsNotUploaded' }, { count: count ?? 0 })}</Typography>
+          <Typography variant="caption">{say('offline.recordsNotUploaded', { count: count ?? 0 })}</Typography>
         </Box>
         <Icon aria-hidden sx={{ fontSize: 56, opacity: 0.35, display: { xs: 'none', md: 'block' } }} />
       </Box>
@@ -105,16 +106,17 @@ const CountTile = memo(function CountTile({ rule, count }: { rule: CountRule; co
 /** When this device last uploaded and last pulled (ADR-0023). */
 const SyncTimesLine = memo(function SyncTimesLine() {
   const intl = useIntl();
+  const say = useSay();
   const times = useSyncTimes();
   const when = (iso: string | null) =>
-    iso ? intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : intl.formatMessage({ id: 'offline.times.never' });
+    iso ? intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : say('offline.times.never');
   return (
     <Stack sx={{ mt: 1.5 }} spacing={0.25}>
       <Typography variant="body2" data-testid="last-upload">
-        {intl.formatMessage({ id: 'offline.times.lastUpload' }, { when: when(times.upload) })}
+        {say('offline.times.lastUpload', { when: when(times.upload) })}
       </Typography>
       <Typography variant="body2" data-testid="last-pull">
-        {intl.formatMessage({ id: 'offline.times.lastPull' }, { when: when(times.pull) })}
+        {say('offline.times.lastPull', { when: when(times.pull) })}
       </Typography>
     </Stack>
   );
@@ -122,8 +124,7 @@ const SyncTimesLine = memo(function SyncTimesLine() {
 
 /** `/offlinehp` (product.md §2.4, §4, §5). */
 export function OfflineHomePage() {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const db = useDb();
   const removeData = useMemo(() => <RemoveMyData />, []); // the storage card stays memoised
   const counts = usePendingCounts(true);

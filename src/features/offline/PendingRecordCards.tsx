@@ -1,13 +1,16 @@
 // The pending list on phones: one card per record.
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { RecordActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
-import { deletedOnServer, kindName, opName, recordName } from './pendingNames';
+import { RowActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
+import { usePendingNames } from './pendingNames';
+import { useSay } from '../../lib/session';
 
 /** Phones: one card per record, every field labelled. */
-export function RecordCards({ records, waiting, busy, onRetry, onDiscard, onExport }: ListProps) {
+export function RecordCards(list: ListProps) {
+  const { records, waiting } = list;
   const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
+  const { deletedOnServer, kindName, opName, recordName } = usePendingNames();
   return (
     <Stack component="ul" spacing={1} sx={{ listStyle: 'none', p: 0, m: 0 }} aria-label={say('offline.pending.title')}>
       {records.map((record) => (
@@ -24,9 +27,9 @@ export function RecordCards({ records, waiting, busy, onRetry, onDiscard, onExpo
             <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, alignItems: 'flex-start' }}>
               <Box sx={{ minWidth: 0 }}>
                 <Typography variant="caption" color="text.secondary">
-                  {kindName(intl, record.table)} · {opName(intl, record.op)}
+                  {kindName(record.table)} · {opName(record.op)}
                 </Typography>
-                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{recordName(intl, record)}</Typography>
+                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{recordName(record)}</Typography>
               </Box>
               <StateChip state={shownState(record, waiting)} />
             </Box>
@@ -35,18 +38,11 @@ export function RecordCards({ records, waiting, busy, onRetry, onDiscard, onExpo
             </Typography>
             {record.lastError && (
               <Typography variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }} data-testid="pending-error">
-                {say('offline.pending.lastError')}: {deletedOnServer(intl, record) ?? record.lastError}
+                {say('offline.pending.lastError')}: {deletedOnServer(record) ?? record.lastError}
               </Typography>
             )}
             <Box sx={{ mt: 1 }}>
-              <RecordActions
-                record={record}
-                waiting={shownState(record, waiting) === 'waiting'}
-                busy={busy}
-                onRetry={() => onRetry(record)}
-                onDiscard={() => onDiscard(record)}
-                onExport={onExport}
-              />
+              <RowActions record={record} list={list} />
             </Box>
           </CardContent>
         </Card>

@@ -3,11 +3,11 @@ import { Button, Chip, Stack } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import ReplayIcon from '@mui/icons-material/Replay';
-import { useIntl } from 'react-intl';
 import type { PendingRecord } from '../../lib/sync';
 import { ConflictActions } from './ConflictActions';
-import { recordName, stateName } from './pendingNames';
+import { usePendingNames } from './pendingNames';
 import { refOf } from './waiting';
+import { useSay } from '../../lib/session';
 
 type ChipColor = 'default' | 'warning' | 'error' | 'info' | 'secondary';
 
@@ -31,9 +31,10 @@ interface ActionProps {
   onExport: () => void;
 }
 
-export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, busy }: ActionProps) {
-  const intl = useIntl();
-  const name = recordName(intl, record);
+function RecordActions({ record, waiting, onRetry, onDiscard, onExport, busy }: ActionProps) {
+  const say = useSay();
+  const { recordName } = usePendingNames();
+  const name = recordName(record);
   if (record.state === 'conflict') return <ConflictActions record={record} name={name} disabled={busy} />;
   // Deleted on the server: a retry can never succeed (ADR-0023); keep a copy, then discard.
   const deleted = record.state === 'deleted';
@@ -49,9 +50,9 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
           startIcon={<FileDownloadIcon />}
           onClick={onExport}
           disabled={busy}
-          aria-label={intl.formatMessage({ id: 'offline.pending.exportOf' }, { name })}
+          aria-label={say('offline.pending.exportOf', { name })}
         >
-          {intl.formatMessage({ id: 'offline.pending.exportOne' })}
+          {say('offline.pending.exportOne')}
         </Button>
       )}
       {!waiting && !deleted && !erased && (
@@ -61,9 +62,9 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
           startIcon={<ReplayIcon />}
           onClick={onRetry}
           disabled={busy}
-          aria-label={intl.formatMessage({ id: 'offline.pending.retryOf' }, { name })}
+          aria-label={say('offline.pending.retryOf', { name })}
         >
-          {intl.formatMessage({ id: 'offline.pending.retry' })}
+          {say('offline.pending.retry')}
         </Button>
       )}
       <Button
@@ -72,20 +73,34 @@ export function RecordActions({ record, waiting, onRetry, onDiscard, onExport, b
         startIcon={<DeleteOutlineIcon />}
         onClick={onDiscard}
         disabled={busy}
-        aria-label={intl.formatMessage({ id: 'offline.pending.discardOf' }, { name })}
+        aria-label={say('offline.pending.discardOf', { name })}
       >
-        {intl.formatMessage({ id: 'offline.pending.discard' })}
+        {say('offline.pending.discard')}
       </Button>
     </Stack>
   );
 }
 
+/** A record's actions as both renderings of the list show them, from the list's props. */
+export function RowActions({ record, list }: { record: PendingRecord; list: ListProps }) {
+  return (
+    <RecordActions
+      record={record}
+      waiting={shownState(record, list.waiting) === 'waiting'}
+      busy={list.busy}
+      onRetry={() => list.onRetry(record)}
+      onDiscard={() => list.onDiscard(record)}
+      onExport={list.onExport}
+    />
+  );
+}
+
 export function StateChip({ state }: { state: string }) {
-  const intl = useIntl();
+  const { stateName } = usePendingNames();
   return (
     <Chip
       size="small"
-      label={stateName(intl, state)}
+      label={stateName(state)}
       color={STATE_COLORS[state] ?? 'default'}
       variant={state === 'pending' ? 'outlined' : 'filled'}
     />

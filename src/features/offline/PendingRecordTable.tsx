@@ -1,12 +1,15 @@
 // The pending list on wide screens: one table row per record.
 import { Card, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { useIntl } from 'react-intl';
-import { RecordActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
-import { deletedOnServer, kindName, opName, recordName } from './pendingNames';
+import { RowActions, shownState, StateChip, type ListProps } from './PendingRecordParts';
+import { usePendingNames } from './pendingNames';
+import { useSay } from '../../lib/session';
 
-export function RecordTable({ records, waiting, busy, onRetry, onDiscard, onExport }: ListProps) {
+export function RecordTable(list: ListProps) {
+  const { records, waiting } = list;
   const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
+  const { deletedOnServer, kindName, opName, recordName } = usePendingNames();
   return (
     <TableContainer component={Card} variant="outlined">
       <Table size="small" aria-label={say('offline.pending.title')}>
@@ -30,9 +33,9 @@ export function RecordTable({ records, waiting, busy, onRetry, onDiscard, onExpo
               data-key={record.key}
               data-state={shownState(record, waiting)}
             >
-              <TableCell>{kindName(intl, record.table)}</TableCell>
-              <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{recordName(intl, record)}</TableCell>
-              <TableCell>{opName(intl, record.op)}</TableCell>
+              <TableCell>{kindName(record.table)}</TableCell>
+              <TableCell sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}>{recordName(record)}</TableCell>
+              <TableCell>{opName(record.op)}</TableCell>
               <TableCell>
                 <StateChip state={shownState(record, waiting)} />
               </TableCell>
@@ -41,17 +44,10 @@ export function RecordTable({ records, waiting, busy, onRetry, onDiscard, onExpo
                 sx={{ maxWidth: 320, overflowWrap: 'anywhere', color: record.lastError ? 'error.main' : undefined }}
                 data-testid="pending-error"
               >
-                {deletedOnServer(intl, record) ?? (record.lastError || '—')}
+                {deletedOnServer(record) ?? (record.lastError || '—')}
               </TableCell>
               <TableCell>
-                <RecordActions
-                  record={record}
-                  waiting={shownState(record, waiting) === 'waiting'}
-                  busy={busy}
-                  onRetry={() => onRetry(record)}
-                  onDiscard={() => onDiscard(record)}
-                  onExport={onExport}
-                />
+                <RowActions record={record} list={list} />
               </TableCell>
             </TableRow>
           ))}

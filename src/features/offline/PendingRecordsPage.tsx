@@ -7,13 +7,12 @@ import { Alert, Button, Stack, Typography, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SyncIcon from '@mui/icons-material/Sync';
-import { useIntl } from 'react-intl';
 import { FullPageSpinner, Page } from '../../components';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { useDb, useDbState } from '../../lib/data';
 import { notify, notifyIfQuota } from '../../lib/ui';
 import { discardPending, retry, type PendingRecord } from '../../lib/sync';
-import { recordName } from './pendingNames';
+import { usePendingNames } from './pendingNames';
 import { RecordCards } from './PendingRecordCards';
 import { RecordTable } from './PendingRecordTable';
 import { UploadProgress } from './ReportCards';
@@ -23,17 +22,20 @@ import { UnsentDialog } from './UnsentDialog';
 import { startUpload, useUploadRun } from './uploadRun';
 import { usePendingRecords } from './usePendingRecords';
 import { useWaitingForParent } from './waiting';
+import { useSay } from '../../lib/session';
 
 /** `/offlinehp/pending`: every local record not on the server yet (ADR-0018). */
 export function PendingRecordsPage() {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
+  const { recordName } = usePendingNames();
   const db = useDb();
   const records = usePendingRecords();
   const storeFailed = useDbState().status === 'error';
   const waiting = useWaitingForParent(db, records);
   const run = useUploadRun();
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  // Phones get one card per record, wider screens a table: the same props either way.
+  const RecordList = narrow ? RecordCards : RecordTable;
 
   const [discarding, setDiscarding] = useState<PendingRecord | null>(null);
   const exportPending = useExportPending();
@@ -46,19 +48,19 @@ export function PendingRecordsPage() {
       await retry(db, record.table, record.key);
       void startUpload(db, [{ table: record.table, key: record.key }]);
     } catch (error) {
-      if (!notifyIfQuota(error)) notify.error(say('offline.pending.actionFailedTitle'), errorMessage(error));
+      if (!notifyIfQuota(error)) notify.error(say('offline.pending.actionFailedTitle'), messageOf(error));
     }
   }
 
   async function discard(record: PendingRecord) {
     setDiscarding(null);
     if (!db) return;
-    const name = recordName(intl, record);
+    const name = recordName(record);
     try {
       if (await discardPending(db, record.table, record.key))
         notify.info(say('offline.pending.discard'), say('offline.pending.discarded', { name }));
     } catch (error) {
-      notify.error(say('offline.pending.actionFailedTitle'), errorMessage(error));
+      notify.error(say('offline.pending.actionFailedTitle'), messageOf(error));
     }
   }
 
@@ -92,32 +94,21 @@ export function PendingRecordsPage() {
           {say('offline.pending.empty')}
         </Alert>
       )}
-      {records !== null &&
-        records.length > 0 &&
-        (narrow ? (
-          <RecordCards
-            records={records}
-            waiting={waiting}
-            busy={run.running}
-            onRetry={(r) => void retryOne(r)}
-            onDiscard={setDiscarding}
-            onExport={onExport}
-          />
-        ) : (
-          <RecordTable
-            records={records}
-            waiting={waiting}
-            busy={run.running}
-            onRetry={(r) => void retryOne(r)}
-            onDiscard={setDiscarding}
-            onExport={onExport}
-          />
-        ))}
+      {records !== null && records.length > 0 && (
+        <RecordList
+          records={records}
+          waiting={waiting}
+          busy={run.running}
+          onRetry={(r) => void retryOne(r)}
+          onDiscard={setDiscarding}
+          onExport={onExport}
+        />
+      )}
       <TransferCard busy={run.running} />
       <UnsentDialog
         open={discarding !== null}
         title={say('offline.pending.discardTitle')}
-        text={discarding ? say('offline.pending.discardText', { name: recordName(intl, discarding) }) : ''}
+        text={discarding ? say('offline.pending.discardText', { name: recordName(discarding) }) : ''}
         onCancel={() => setDiscarding(null)}
         actions={[{ label: say('offline.pending.discard'), tone: 'danger', onClick: () => discarding && void discard(discarding) }]}
       />

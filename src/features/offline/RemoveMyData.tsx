@@ -4,19 +4,18 @@
 import { useState } from 'react';
 import { Button } from '@mui/material';
 import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
-import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
 import { logout, removeMyData } from '../../lib/vault';
 import { useDb } from '../../lib/data';
 import { countPending } from '../../lib/sync';
 import { stopReplication } from './replicationControl';
 import { UnsentDialog } from './UnsentDialog';
+import { useSay } from '../../lib/session';
 
 type Step = { kind: 'idle' } | { kind: 'confirm' } | { kind: 'waiting'; count: number } | { kind: 'removing' };
 
 export function RemoveMyData() {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const db = useDb();
   const user = useSessionUser();
   const [step, setStep] = useState<Step>({ kind: 'idle' });

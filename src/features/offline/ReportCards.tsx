@@ -4,7 +4,9 @@ import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useIntl } from 'react-intl';
 import { emptyKind, type KindReport, type UploadReport } from '../../lib/sync';
-import { kindLabel, UPLOAD_KINDS, type PendingCounts } from './counts';
+import { UPLOAD_KINDS, type PendingCounts } from './counts';
+import { usePendingNames } from './pendingNames';
+import { useSay } from '../../lib/session';
 
 type Figure = 'total' | 'success' | 'failed' | 'skipped' | 'images' | 'imagesFailed';
 const FIGURES: Figure[] = ['total', 'success', 'failed', 'skipped', 'images', 'imagesFailed'];
@@ -61,9 +63,11 @@ function sameReport(a: KindReport, b: KindReport): boolean {
 const KindCard = memo(
   function KindCard({ kind }: { kind: KindReport }) {
     const intl = useIntl();
+    const say = useSay();
+    const { kindName } = usePendingNames();
     const [open, setOpen] = useState(false);
     const errorsId = useId();
-    const name = intl.formatMessage({ id: kindLabel(kind.table), defaultMessage: kind.table });
+    const name = kindName(kind.table);
     const titleId = useId();
     return (
       <Card variant="outlined" component="section" aria-labelledby={titleId} data-testid={`report-${kind.table}`} sx={{ height: '100%' }}>
@@ -74,7 +78,7 @@ const KindCard = memo(
           <Box component="dl" sx={FIGURES_SX}>
             {figuresOf(kind).map((figure) => (
               <div key={figure}>
-                <dt>{intl.formatMessage({ id: `offline.report.${figure}` })}</dt>
+                <dt>{say(`offline.report.${figure}`)}</dt>
                 <dd data-testid={`report-${kind.table}-${figure}`} data-tone={kind[figure] === 0 ? undefined : figureTone(figure)}>
                   {intl.formatNumber(kind[figure])}
                 </dd>
@@ -92,7 +96,7 @@ const KindCard = memo(
                 endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
                 sx={{ mt: 0.5, px: 0.5 }}
               >
-                {intl.formatMessage({ id: 'offline.report.errors' }, { count: kind.errors.length })}
+                {say('offline.report.errors', { count: kind.errors.length })}
               </Button>
               <Collapse in={open} id={errorsId}>
                 <List dense disablePadding>
@@ -119,20 +123,18 @@ const KindCard = memo(
 /** The overall progress bar with its percent (product.md §2 Offline home). */
 export const UploadProgress = memo(function UploadProgress({ report, running }: { report: UploadReport | null; running: boolean }) {
   const intl = useIntl();
+  const say = useSay();
   const labelId = useId();
   const percent = Math.max(0, Math.min(100, Math.round(report?.percent ?? 0)));
   return (
     <Box>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap', mb: 0.5 }}>
         <Typography id={labelId} variant="body2" sx={{ fontWeight: 600 }}>
-          {intl.formatMessage({ id: 'offline.progress' })}
+          {say('offline.progress')}
         </Typography>
         <Typography variant="body2" data-testid="upload-percent" aria-live={running ? 'polite' : 'off'}>
           {report
-            ? intl.formatMessage(
-                { id: 'offline.progressText' },
-                { uploaded: intl.formatNumber(report.uploaded), total: intl.formatNumber(report.total), percent },
-              )
+            ? say('offline.progressText', { uploaded: intl.formatNumber(report.uploaded), total: intl.formatNumber(report.total), percent })
             : intl.formatNumber(0, { style: 'percent' })}
         </Typography>
       </Box>
@@ -149,12 +151,12 @@ export const UploadProgress = memo(function UploadProgress({ report, running }: 
 
 /** Per-kind reports (product.md §2): jobs, other jobs, … images, in upload order. */
 export function ReportCards({ report, counts }: { report: UploadReport | null; counts: PendingCounts | null }) {
-  const intl = useIntl();
+  const say = useSay();
   const kinds = kindsToShow(report, counts);
   if (kinds.length === 0)
     return (
       <Typography variant="body2" data-testid="report-empty">
-        {intl.formatMessage({ id: 'offline.report.nothing' })}
+        {say('offline.report.nothing')}
       </Typography>
     );
   return (

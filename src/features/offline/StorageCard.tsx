@@ -3,6 +3,7 @@ import { Alert, Box, Card, CardContent, LinearProgress, Typography } from '@mui/
 import StorageIcon from '@mui/icons-material/Storage';
 import { useIntl } from 'react-intl';
 import { formatBytes, type PersistState, type StorageInfo } from './storage';
+import { useSay } from '../../lib/session';
 
 const PERSIST_TEXT: Record<PersistState, { id: string; severity: 'success' | 'warning' | 'info' }> = {
   granted: { id: 'offline.storage.persisted', severity: 'success' },
@@ -14,6 +15,7 @@ const PERSIST_TEXT: Record<PersistState, { id: string; severity: 'success' | 'wa
 /** Storage used and available on this device, and whether the browser keeps it (ADR-0019). */
 export const StorageCard = memo(function StorageCard({ info, action }: { info: StorageInfo | null; action?: ReactNode }) {
   const intl = useIntl();
+  const say = useSay();
   const titleId = useId();
   const meterId = useId();
   const bytes = (n: number) => formatBytes(n, intl.locale);
@@ -27,16 +29,16 @@ export const StorageCard = memo(function StorageCard({ info, action }: { info: S
       <CardContent>
         <Typography id={titleId} component="h2" variant="h6" sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
           <StorageIcon color="primary" aria-hidden />
-          {intl.formatMessage({ id: 'offline.storage.title' })}
+          {say('offline.storage.title')}
         </Typography>
-        {!info && <LinearProgress aria-label={intl.formatMessage({ id: 'common.loading' })} />}
-        {info && !known && <Typography color="text.secondary">{intl.formatMessage({ id: 'offline.storage.unknown' })}</Typography>}
+        {!info && <LinearProgress aria-label={say('common.loading')} />}
+        {info && !known && <Typography color="text.secondary">{say('offline.storage.unknown')}</Typography>}
         {known && (
           <>
             <Box component="dl" sx={{ m: 0, display: 'flex', gap: 3, flexWrap: 'wrap', mb: 1 }}>
               <Box>
                 <Typography component="dt" variant="caption" color="text.secondary">
-                  {intl.formatMessage({ id: 'offline.storage.used' })}
+                  {say('offline.storage.used')}
                 </Typography>
                 <Typography component="dd" sx={{ m: 0, fontWeight: 600 }} data-testid="storage-used">
                   {bytes(usage)}
@@ -44,7 +46,7 @@ export const StorageCard = memo(function StorageCard({ info, action }: { info: S
               </Box>
               <Box>
                 <Typography component="dt" variant="caption" color="text.secondary">
-                  {intl.formatMessage({ id: 'offline.storage.available' })}
+                  {say('offline.storage.available')}
                 </Typography>
                 <Typography component="dd" sx={{ m: 0, fontWeight: 600 }} data-testid="storage-available">
                   {bytes(Math.max(0, quota - usage))}
@@ -52,27 +54,27 @@ export const StorageCard = memo(function StorageCard({ info, action }: { info: S
               </Box>
             </Box>
             <Typography id={meterId} variant="caption" color="text.secondary">
-              {intl.formatMessage({ id: 'offline.storage.usage' }, { used: bytes(usage), quota: bytes(quota) })}
+              {say('offline.storage.usage', { used: bytes(usage), quota: bytes(quota) })}
             </Typography>
             <LinearProgress
               variant="determinate"
               value={Math.max(percent, 0.5)}
               color={percent > 90 ? 'error' : 'primary'}
-              aria-label={intl.formatMessage({ id: 'offline.storage.meter' })}
+              aria-label={say('offline.storage.meter')}
               aria-describedby={meterId}
               aria-valuetext={`${intl.formatNumber(percent / 100, { style: 'percent', maximumFractionDigits: 1 })}`}
               sx={{ height: 8, borderRadius: 4, mt: 0.5 }}
             />
             {percent > 90 && (
               <Alert severity="error" sx={{ mt: 1 }}>
-                {intl.formatMessage({ id: 'offline.storage.low' })}
+                {say('offline.storage.low')}
               </Alert>
             )}
           </>
         )}
         {persist && (
           <Alert severity={persist.severity} sx={{ mt: 1.5 }} data-testid="storage-persist" data-persist={info?.persist}>
-            {intl.formatMessage({ id: persist.id })}
+            {say(persist.id)}
           </Alert>
         )}
         {action && <Box sx={{ mt: 2 }}>{action}</Box>}

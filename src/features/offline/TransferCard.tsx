@@ -3,17 +3,16 @@ import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Alert, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
-import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { useDb } from '../../lib/data';
 import { notify, notifyIfQuota } from '../../lib/ui';
 import { downloadPending, importFile } from './transfer';
+import { useSay } from '../../lib/session';
 
 /** Saves the pending records to a file, told by a toast; answers the text shown (or null). */
 export function useExportPending(): () => Promise<string | null> {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const db = useDb();
   const user = useSessionUser();
   return async () => {
@@ -24,7 +23,7 @@ export function useExportPending(): () => Promise<string | null> {
       notify.success(say('offline.pending.export'), text);
       return text;
     } catch (error) {
-      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), errorMessage(error));
+      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), messageOf(error));
       return null;
     }
   };
@@ -32,8 +31,7 @@ export function useExportPending(): () => Promise<string | null> {
 
 /** Export and import of pending records, with the counts shown (ADR-0018). */
 export function TransferCard({ busy }: { busy: boolean }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const db = useDb();
   const user = useSessionUser();
   const input = useRef<HTMLInputElement>(null);
@@ -64,7 +62,7 @@ export function TransferCard({ busy }: { busy: boolean }) {
       notify.success(say('offline.pending.import'), text);
     } catch (error) {
       if (!notifyIfQuota(error)) {
-        const text = say('offline.pending.importFailed', { message: errorMessage(error) });
+        const text = say('offline.pending.importFailed', { message: messageOf(error) });
         setResult(text);
         notify.error(say('offline.pending.importFailedTitle'), text);
       }

@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 export interface DialogAction {
   label: string;
@@ -29,7 +29,7 @@ interface UnsentDialogProps {
 
 /** A confirmation with several choices, used where unsent records are at stake. */
 export function UnsentDialog({ open, title, text, actions, onCancel, cancelLabel, mandatory = false, warning = true }: UnsentDialogProps) {
-  const intl = useIntl();
+  const say = useSay();
   const titleId = useId();
   const textId = useId();
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
@@ -56,7 +56,7 @@ export function UnsentDialog({ open, title, text, actions, onCancel, cancelLabel
         sx={{ flexWrap: 'wrap', gap: 1, flexDirection: narrow ? 'column-reverse' : 'row', alignItems: narrow ? 'stretch' : 'center' }}
       >
         <Button onClick={onCancel} autoFocus={!actions.some((a) => a.autoFocus)} sx={{ ml: narrow ? '0 !important' : undefined }}>
-          {cancelLabel ?? intl.formatMessage({ id: 'common.cancel' })}
+          {cancelLabel ?? say('common.cancel')}
         </Button>
         {actions.map((action) => (
           <Button

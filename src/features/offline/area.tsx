@@ -5,6 +5,7 @@ import { OFFLINE_HOME_PATH } from './paths';
 
 export const offlineArea = defineArea({
   id: 'offline',
+  order: 120,
   base: OFFLINE_HOME_PATH,
   guard: 'route.offlinehp',
   load: () => import('./index'),

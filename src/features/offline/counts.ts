@@ -6,7 +6,7 @@ import { asyncScheduler, combineLatest, map, throttleTime } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { getEntityByTable, uploadOrder } from '../../../schemas/index';
 import { collectionOf, type IcrsDatabase, useDb } from '../../lib/data';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { notify } from '../../lib/ui';
 import { t } from '../../lib/session';
 
@@ -54,7 +54,7 @@ export function usePendingCounts(report = false): PendingCounts | null {
       next: setCounts,
       error: (error: unknown) => {
         console.error('Pending counts unavailable:', error);
-        if (report) notify.error(t('errors.offlineStatsTitle'), t('errors.offlineStatsText', { message: errorMessage(error) }));
+        if (report) notify.error(t('errors.offlineStatsTitle'), t('errors.offlineStatsText', { message: messageOf(error) }));
       },
     });
     return () => subscription.unsubscribe();

@@ -1,32 +1,44 @@
 // How the pending screen names a record, its kind, its operation and its state.
-import type { IntlShape } from 'react-intl';
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
 import type { PendingRecord } from '../../lib/sync';
+import { useSay, type Say } from '../../lib/session';
 import { kindLabel } from './counts';
 
-export function kindName(intl: IntlShape, table: string): string {
-  return intl.formatMessage({ id: kindLabel(table), defaultMessage: table });
+export interface PendingNames {
+  kindName(table: string): string;
+  stateName(state: string): string;
+  opName(op: string): string;
+  /** What the server told of a record deleted there meanwhile: when, by whom and why, as far as
+   * it said (ADR-0023); undefined for any other record. */
+  deletedOnServer(record: PendingRecord): string | undefined;
+  recordName(record: PendingRecord): string;
 }
 
-export function stateName(intl: IntlShape, state: string): string {
-  return intl.formatMessage({ id: `offline.state.${state}`, defaultMessage: state });
+/** The catalog's text for `id`, or `fallback` when the catalog has none (say shows the id then):
+ * a kind, state or operation the catalog does not name yet shows as the engine calls it. */
+function sayOr(say: Say, id: string, fallback: string): string {
+  const text = say(id);
+  return text === id ? fallback : text;
 }
 
-export function opName(intl: IntlShape, op: string): string {
-  return intl.formatMessage({ id: `offline.op.${op}`, defaultMessage: op });
-}
-
-/** What the server told of a record deleted there meanwhile: when, by whom and why, as far as
- * it said (ADR-0023); undefined for any other record. */
-export function deletedOnServer(intl: IntlShape, record: PendingRecord): string | undefined {
-  const info = record.deleted;
-  if (!info) return undefined;
-  const when = intl.formatDate(info.at, { dateStyle: 'medium', timeStyle: 'short' });
-  const said = info.by
-    ? intl.formatMessage({ id: 'offline.pending.deletedBy' }, { when, by: info.by })
-    : intl.formatMessage({ id: 'offline.pending.deletedAt' }, { when });
-  return info.reason ? `${said} ${intl.formatMessage({ id: 'offline.pending.deletedReason' }, { reason: info.reason })}` : said;
-}
-
-export function recordName(intl: IntlShape, record: PendingRecord): string {
-  return record.label?.trim() || intl.formatMessage({ id: 'offline.pending.noName' });
+export function usePendingNames(): PendingNames {
+  const say = useSay();
+  const intl = useIntl(); // formatDate: when the server deleted a record, in the user's locale
+  return useMemo(
+    () => ({
+      kindName: (table) => sayOr(say, kindLabel(table), table),
+      stateName: (state) => sayOr(say, `offline.state.${state}`, state),
+      opName: (op) => sayOr(say, `offline.op.${op}`, op),
+      deletedOnServer: (record) => {
+        const info = record.deleted;
+        if (!info) return undefined;
+        const when = intl.formatDate(info.at, { dateStyle: 'medium', timeStyle: 'short' });
+        const said = info.by ? say('offline.pending.deletedBy', { when, by: info.by }) : say('offline.pending.deletedAt', { when });
+        return info.reason ? `${said} ${say('offline.pending.deletedReason', { reason: info.reason })}` : said;
+      },
+      recordName: (record) => record.label?.trim() || say('offline.pending.noName'),
+    }),
+    [say, intl],
+  );
 }

@@ -5,7 +5,7 @@
 // with an error. Other kinds are only logged, as before.
 import { isAxiosError } from 'axios';
 import { entityByName } from '../../../schemas/index';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import { notify } from '../../lib/ui';
 import { t } from '../../lib/session';
 
@@ -42,7 +42,7 @@ export function syncFailureToasts(): { failed: (error: unknown) => void; pulled:
       if (!table || !title || failing.has(table)) return;
       const told = [...failing].some((other) => TITLE_OF_TABLE[other] === title);
       failing.add(table);
-      if (!told) notify.error(t(title), t('errors.syncFailed', { message: errorMessage(error) }));
+      if (!told) notify.error(t(title), t('errors.syncFailed', { message: messageOf(error) }));
     },
     pulled(table) {
       failing.delete(table);

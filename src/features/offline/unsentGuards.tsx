@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { Alert, Button } from '@mui/material';
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
-import { useIntl } from 'react-intl';
 import { usePreferences } from '../../components';
 import { logout } from '../../lib/vault';
 import { useDb } from '../../lib/data';
@@ -12,6 +11,7 @@ import { usePendingTotal } from './counts';
 import { countPending } from '../../lib/sync';
 import { stopReplication } from './replicationControl';
 import { UnsentDialog } from './UnsentDialog';
+import { useSay } from '../../lib/session';
 
 /** Stops the live pull first, so no request goes out with a token being cleared. */
 export function logoutNow(): void {
@@ -24,11 +24,10 @@ export function logoutNow(): void {
  * count, "Go to upload" (the safe default) or "Log out anyway".
  */
 export function useGuardedLogout() {
-  const intl = useIntl();
   const db = useDb();
   const navigate = useNavigate();
   const [unsent, setUnsent] = useState(0);
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
 
   async function request() {
     let count = 0;
@@ -73,7 +72,7 @@ export function useGuardedLogout() {
 
 /** Online reminder on every screen but the offline ones: records are waiting to be uploaded. */
 export function UnsentBanner() {
-  const intl = useIntl();
+  const say = useSay();
   const { mode } = usePreferences();
   const { pathname } = useLocation();
   const total = usePendingTotal();
@@ -86,11 +85,11 @@ export function UnsentBanner() {
       sx={{ borderRadius: 0, alignItems: 'center' }}
       action={
         <Button color="inherit" size="small" component={RouterLink} to="/offlinehp" sx={{ whiteSpace: 'nowrap' }}>
-          {intl.formatMessage({ id: 'offline.unsent.bannerAction' })}
+          {say('offline.unsent.bannerAction')}
         </Button>
       }
     >
-      {intl.formatMessage({ id: 'offline.unsent.banner' }, { count: total })}
+      {say('offline.unsent.banner', { count: total })}
     </Alert>
   );
 }

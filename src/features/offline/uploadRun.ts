@@ -3,7 +3,7 @@
 // not lose the progress, and coming back shows it. The engine itself keeps no state that a
 // crash could corrupt (product.md §D6), so nothing here needs saving.
 import { useSyncExternalStore } from 'react';
-import { api, errorMessage } from '../../lib/http';
+import { api, messageOf } from '../../lib/http';
 import type { IcrsDatabase } from '../../lib/data';
 import { dismiss, notify, notifyIfQuota, prompt, setUploading, UPLOAD_LOCK } from '../../lib/ui';
 import { t } from '../../lib/session';
@@ -256,7 +256,7 @@ export async function startUpload(db: IcrsDatabase, only?: readonly RecordRef[])
     announce(summary, report.stopped === 'noConnection');
     return report;
   } catch (error) {
-    const message = errorMessage(error);
+    const message = messageOf(error);
     setState({ running: false, error: message });
     if (!notifyIfQuota(error) && !signal.aborted) notify.error(t('offline.uploadFailedTitle'), message);
     return null;

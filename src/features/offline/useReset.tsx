@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useIntl } from 'react-intl';
 import { ConfirmDialog, useSessionUser } from '../../components';
-import { errorMessage } from '../../lib/http';
+import { messageOf } from '../../lib/http';
 import type { IcrsDatabase } from '../../lib/data';
 import { notify, notifyIfQuota } from '../../lib/ui';
 import { countPending, resetDatabase } from '../../lib/sync';
@@ -9,6 +8,7 @@ import { resyncReplication } from './replicationControl';
 import { downloadPending } from './transfer';
 import { UnsentDialog } from './UnsentDialog';
 import { clearUploadReport } from './uploadRun';
+import { useSay } from '../../lib/session';
 
 type Step = 'idle' | 'confirm' | 'unsent';
 
@@ -18,9 +18,8 @@ type Step = 'idle' | 'confirm' | 'unsent';
  * export them first. Nothing is deleted before both answers.
  */
 export function useResetFlow(db: IcrsDatabase | null) {
-  const intl = useIntl();
   const user = useSessionUser();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const [step, setStep] = useState<Step>('idle');
   const [unsent, setUnsent] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -35,7 +34,7 @@ export function useResetFlow(db: IcrsDatabase | null) {
       clearUploadReport();
       notify.success(say('offline.reset'), say('offline.resetDone'));
     } catch (error) {
-      notify.error(say('offline.reset'), say('offline.resetFailed', { message: errorMessage(error) }));
+      notify.error(say('offline.reset'), say('offline.resetFailed', { message: messageOf(error) }));
     } finally {
       setBusy(false);
     }
@@ -58,7 +57,7 @@ export function useResetFlow(db: IcrsDatabase | null) {
       const { file, count } = await downloadPending(db, user);
       notify.success(say('offline.pending.export'), say('offline.pending.exported', { count, file }));
     } catch (error) {
-      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), errorMessage(error));
+      if (!notifyIfQuota(error)) notify.error(say('offline.pending.exportFailedTitle'), messageOf(error));
     }
   }
 

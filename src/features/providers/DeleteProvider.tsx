@@ -12,7 +12,7 @@ import { DeleteDialog } from '../../components/DeleteDialog';
 import type { DataLayer } from '../../lib/data';
 import { notify } from '../../lib/ui';
 import { discardLocalTree } from './discard';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { PROVIDERS_PATH } from './paths';
 import { useConnected } from '../../components/useConnected';
 import type { ProviderDoc } from './useProvider';

@@ -6,7 +6,7 @@ import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext } from '../../components/entity';
 import { MapView, isLatLng, providerTypeColor } from '../../components/map';
 import { formatDate } from '../../lib/ui';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { MAP_LINKS } from './mapLinks';
 import type { ProviderDoc } from './useProvider';
 

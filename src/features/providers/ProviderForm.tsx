@@ -9,7 +9,7 @@ import { EntityForm, messageOf, useLookupLists, type FormApi, type Problem } fro
 import { LocationPicker, defaultCenter } from '../../components/map';
 import { ConflictError } from '../../lib/data';
 import { isQuotaError, notify, showQuotaFull } from '../../lib/ui';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { MAP_LINKS } from './mapLinks';
 
 export const PROVIDER_FIELDS = ['sp_Name', 'sp_type', 'territory', 'sp_Address', 'contact', 'phone', 'email'];

@@ -6,7 +6,7 @@ import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { Page } from '../../components';
 import type { DataLayer } from '../../lib/data';
 import { notify } from '../../lib/ui';
-import { useSay, type Say } from './i18n';
+import { useSay, type Say } from '../../lib/session';
 import { PROVIDERS_PATH, providerPath } from './paths';
 import { BackToList, BackToProvider, ProviderProblem } from './ProviderPage';
 import { ProviderForm } from './ProviderForm';

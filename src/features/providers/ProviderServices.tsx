@@ -7,7 +7,7 @@ import { service } from '../../../schemas/index';
 import { ServiceStatusChip } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import type { DataLayer } from '../../lib/data';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { servicePaths } from '../services/paths';
 
 const COLUMNS = ['name', 'status', 'category', 'serviceType', 'territory', 'createdAt'];

@@ -2,7 +2,7 @@
 // the field says so before anything is sent.
 import { useId, useState, type FormEvent } from 'react';
 import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 
 export const COMMENT_MAX = 1000;
 

@@ -12,8 +12,7 @@ import { EntityGrid, langOf, type CustomColumn, type GridRow } from '../../compo
 import { formatDateTime } from '../../lib/ui';
 import { api } from '../../lib/http';
 import { type DataLayer, type ListQuery, userNames } from '../../lib/data';
-import { can } from '../../lib/session';
-import { useSay } from './i18n';
+import { can, useSay } from '../../lib/session';
 import { servicePaths } from '../services/paths';
 import { withProviderNames } from './providerNames';
 import { StoreGate } from './StoreGate';

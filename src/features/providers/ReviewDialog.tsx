@@ -4,7 +4,7 @@ import { Link as RouterLink } from 'react-router';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { service } from '../../../schemas/index';
 import { displayValue, fieldLabel, useDisplayContext, type GridRow } from '../../components/entity';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { servicePaths } from '../services/paths';
 
 const SHOWN = ['category', 'serviceType', 'territory', 'description', 'eligibility', 'cost', 'hours', 'createdAt'];

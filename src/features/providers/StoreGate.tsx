@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Alert, AlertTitle } from '@mui/material';
 import { FullPageSpinner } from '../../components';
 import { type DataLayer, useDataLayer, useDbState, useOpeningDataLayer } from '../../lib/data';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 
 export function StoreGate({ children, opening = false }: { children: (data: DataLayer) => ReactNode; opening?: boolean }) {
   const say = useSay();

@@ -11,7 +11,7 @@ import { Page, useSessionUser } from '../../components';
 import { EntityGrid, type CustomColumn, type GridRow } from '../../components/entity';
 import { api } from '../../lib/http';
 import type { DataLayer, ListQuery } from '../../lib/data';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { withProviderNames } from './providerNames';
 import { RejectDialog } from './RejectDialog';
 import { ReviewDialog } from './ReviewDialog';

@@ -15,6 +15,7 @@ import { addProviderPath, PROVIDERS_PATH, rejectedPath, verifyPath } from './pat
 
 export const providersArea = defineArea({
   id: 'providers',
+  order: 50,
   base: PROVIDERS_PATH,
   guard: 'route.serviceproviders',
   load: () => import('./index'),

@@ -9,7 +9,7 @@ import { api } from '../../lib/http';
 import type { DataLayer } from '../../lib/data';
 import { emitPendingStatsChanged } from '../../lib/util';
 import { notify } from '../../lib/ui';
-import { useSay } from './i18n';
+import { useSay } from '../../lib/session';
 import { verifyService, type Decision } from './verifyApi';
 
 export interface Target {

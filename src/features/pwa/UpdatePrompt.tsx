@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { Alert, Button, Snackbar } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { ConfirmDialog } from '../../components';
 import { UPDATE_CHECK_DELAY_MS } from '../../lib/util';
 // The light module, not the offline feature: the prompt loads with the shell, before any store.
 import { afterUploads, useUploading } from '../../lib/ui';
+import { useSay } from '../../lib/session';
 
 const HOURLY_MS = 60 * 60 * 1000;
 
@@ -24,7 +24,7 @@ function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefine
  * tab uploads (it holds the upload lock while the new version takes over).
  */
 export function UpdatePrompt() {
-  const intl = useIntl();
+  const say = useSay();
   const [dialogOpen, setDialogOpen] = useState(true);
   const {
     needRefresh: [needRefresh],
@@ -40,7 +40,6 @@ export function UpdatePrompt() {
   // refresh, which Firefox showed right after a first sign-in.
   const controlled = Boolean(navigator.serviceWorker?.controller);
   if (!needRefresh || uploading || !controlled) return null;
-  const say = (id: string) => intl.formatMessage({ id });
   // On confirm the waiting worker takes over and the plugin reloads the page.
   const confirm = () => {
     setDialogOpen(false);

@@ -11,6 +11,7 @@ import { shrinkImage } from '../../components/images';
 import { MAX_IMAGE_BYTES } from '../../../schemas/index';
 import { formatDateTime, notify } from '../../lib/ui';
 import { attachFiles, fetchAttachment, type Attachment, type Row } from './referralApi';
+import { useSay } from '../../lib/session';
 
 /** What the file picker offers (the server refuses anything else, and files over 5 MB). */
 export const ATTACHMENT_ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf';
@@ -58,7 +59,7 @@ export async function prepareFiles(files: readonly File[]): Promise<{ ready: Fil
 /** A hidden file input behind a button: the files chosen (prepared for sending), then cleared
  * for the next choice; files that cannot be sent are named through `onRefused`. */
 export function FilePickButton({ label, disabled, onFiles }: { label: string; disabled?: boolean; onFiles: (files: File[]) => void }) {
-  const intl = useIntl();
+  const say = useSay();
   const input = useRef<HTMLInputElement>(null);
   const [refused, setRefused] = useState<string[]>([]);
   const pick = async (files: File[]) => {
@@ -87,7 +88,7 @@ export function FilePickButton({ label, disabled, onFiles }: { label: string; di
       />
       {refused.length > 0 && (
         <Alert severity="error" onClose={() => setRefused([])} sx={{ mt: 1 }}>
-          {intl.formatMessage({ id: 'referrals.attachments.refused' }, { names: refused.join(', ') })}
+          {say('referrals.attachments.refused', { names: refused.join(', ') })}
         </Alert>
       )}
     </>
@@ -102,7 +103,7 @@ interface AttachmentsProps {
 
 export function Attachments({ referral, canWrite, onSaved }: AttachmentsProps) {
   const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const key = String(referral.ref_Id);
   const files = (referral.attachments as Attachment[] | null) ?? [];
   const [busy, setBusy] = useState(false);

@@ -2,16 +2,15 @@
 // number among the clients the server lets the user see (its organisation's).
 import { useEffect, useState } from 'react';
 import { Autocomplete, CircularProgress, TextField } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { useDebouncedValue } from '../../components/entity/useGridQuery';
 import { findClients, type Row } from './referralApi';
 import { clientName } from './names';
+import { useSay } from '../../lib/session';
 
 export const clientLabel = (client: Row) => `${clientName(client)} (${String(client.prof_Reg_No ?? '')})`;
 
 export function ClientPicker({ value, onChange }: { value: Row | null; onChange: (client: Row | null) => void }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const [input, setInput] = useState('');
   // The chosen client's own label in the box is not a search.
   const typed = value && input === clientLabel(value) ? '' : input.trim();

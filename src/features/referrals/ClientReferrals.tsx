@@ -21,11 +21,10 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WorkIcon from '@mui/icons-material/Work';
-import { useIntl } from 'react-intl';
 import { useSessionUser } from '../../components';
 import { countText, messageOf, useDisplayContext } from '../../components/entity';
 import { formatDate } from '../../lib/ui';
-import { can } from '../../lib/session';
+import { can, useSay } from '../../lib/session';
 import { KIND_INFO, REFERRAL_KINDS, type ReferralKind } from './kinds';
 import { referralPaths } from './paths';
 import { useConnected, useTableChanges } from './live';
@@ -55,9 +54,8 @@ function useClientReferrals(kind: ReferralKind, profId: string, connected: boole
 }
 
 function ReferralTable({ kind, profId, connected, refresh }: { kind: ReferralKind; profId: string; connected: boolean; refresh: number }) {
-  const intl = useIntl();
   const ctx = useDisplayContext();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const state = useClientReferrals(kind, profId, connected, refresh);
   const info = KIND_INFO[kind];
   const heading = `client-referrals-${kind}`;
@@ -115,8 +113,7 @@ function ReferralTable({ kind, profId, connected, refresh }: { kind: ReferralKin
 }
 
 export function ClientReferrals({ profId }: { profId: string }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const user = useSessionUser();
   const connected = useConnected();
   const [refresh, setRefresh] = useState(0);

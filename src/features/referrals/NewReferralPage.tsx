@@ -18,7 +18,6 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { uuidv7 } from '../../../schemas/ids';
 import { Page } from '../../components';
 import { EntityForm, messageOf, type Problem } from '../../components/entity';
@@ -31,6 +30,7 @@ import { useConnected } from './live';
 import { NeedsConnection } from './OnlineOnly';
 import { attachFiles, createReferral, getRecord, type Row } from './referralApi';
 import { TargetChooser } from './TargetChooser';
+import { useSay } from '../../lib/session';
 
 const FORM_FIELDS: Record<ReferralKind, readonly string[]> = {
   service: ['date', 'reason', 'followUpDate'],
@@ -81,7 +81,7 @@ function useGivenClient(profId: string | null, connected: boolean) {
 }
 
 function ChosenFiles({ files, onRemove }: { files: readonly File[]; onRemove: (file: File) => void }) {
-  const intl = useIntl();
+  const say = useSay();
   if (!files.length) return null;
   return (
     <List dense disablePadding data-testid="chosen-files">
@@ -91,7 +91,7 @@ function ChosenFiles({ files, onRemove }: { files: readonly File[]; onRemove: (f
           disableGutters
           secondaryAction={
             <Button size="small" onClick={() => onRemove(file)}>
-              {intl.formatMessage({ id: 'referrals.new.removeFile' })}
+              {say('referrals.new.removeFile')}
             </Button>
           }
         >
@@ -103,8 +103,7 @@ function ChosenFiles({ files, onRemove }: { files: readonly File[]; onRemove: (f
 }
 
 export function NewReferralPage() {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const navigate = useNavigate();
   const connected = useConnected();
   const [params, setParams] = useSearchParams();

@@ -7,10 +7,9 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { Box, Button, Tab, Tabs } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WorkIcon from '@mui/icons-material/Work';
-import { useIntl } from 'react-intl';
 import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid, type Filters } from '../../components/entity';
-import { can } from '../../lib/session';
+import { can, useSay } from '../../lib/session';
 import { DateField } from './DateField';
 import { KIND_INFO, REFERRAL_KINDS, type ReferralKind } from './kinds';
 import { referralPaths } from './paths';
@@ -19,33 +18,22 @@ import { NeedsConnection } from './OnlineOnly';
 import { searchReferrals, type Row } from './referralApi';
 import { ReferralStatusChip } from './ReferralStatusChip';
 
+// Both kinds list the client, then what they were referred to (three columns of its own), then
+// the referral's own columns.
+const referralColumns = (target: readonly [string, string, string]): readonly string[] => [
+  'clientName',
+  'prof_Reg_No',
+  ...target,
+  'territory',
+  'date',
+  'followUpDate',
+  'status',
+  'overdue',
+  'location',
+];
 const COLUMNS: Record<ReferralKind, readonly string[]> = {
-  service: [
-    'clientName',
-    'prof_Reg_No',
-    'serviceName',
-    'providerName',
-    'category',
-    'territory',
-    'date',
-    'followUpDate',
-    'status',
-    'overdue',
-    'location',
-  ],
-  job: [
-    'clientName',
-    'prof_Reg_No',
-    'jobTitle',
-    'employer',
-    'sector',
-    'territory',
-    'date',
-    'followUpDate',
-    'status',
-    'overdue',
-    'location',
-  ],
+  service: referralColumns(['serviceName', 'providerName', 'category']),
+  job: referralColumns(['jobTitle', 'employer', 'sector']),
 };
 const PHONE_COLUMNS = ['clientName', 'status'] as const;
 const FILTERS: Record<ReferralKind, readonly string[]> = {
@@ -54,8 +42,8 @@ const FILTERS: Record<ReferralKind, readonly string[]> = {
 };
 
 function OverdueChip({ overdue }: { overdue: boolean }) {
-  const intl = useIntl();
-  return overdue ? <AmberChip label={intl.formatMessage({ id: 'referrals.overdue' })} testId="overdue" /> : null;
+  const say = useSay();
+  return overdue ? <AmberChip label={say('referrals.overdue')} testId="overdue" /> : null;
 }
 
 function cellsOf(kind: ReferralKind) {
@@ -73,11 +61,11 @@ interface DateRange {
 
 /** The referral date range, with the grid's filters (on a phone, in their sheet). */
 function DateRangeFilter({ range, onChange }: { range: DateRange; onChange: (range: DateRange) => void }) {
-  const intl = useIntl();
+  const say = useSay();
   const field = (name: keyof DateRange) => (
     <DateField
       size="small"
-      label={intl.formatMessage({ id: `referrals.list.${name}` })}
+      label={say(`referrals.list.${name}`)}
       value={range[name]}
       onChange={(value) => onChange({ ...range, [name]: value })}
       testId={`referral-${name}`}
@@ -98,11 +86,11 @@ function rangeFilter(range: DateRange): Filters | undefined {
 }
 
 function ReferralGrid({ kind, refresh }: { kind: ReferralKind; refresh: number }) {
-  const intl = useIntl();
+  const say = useSay();
   const navigate = useNavigate();
   const [range, setRange] = useState<DateRange>({ dateFrom: '', dateTo: '' });
   const info = KIND_INFO[kind];
-  const title = intl.formatMessage({ id: `referrals.tab.${kind}` });
+  const title = say(`referrals.tab.${kind}`);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
       <EntityGrid<Row>
@@ -119,15 +107,14 @@ function ReferralGrid({ kind, refresh }: { kind: ReferralKind; refresh: number }
         onRowClick={(row) => void navigate(referralPaths.page(kind, String(row[info.key])))}
         exportName={title}
         ariaLabel={title}
-        emptyText={intl.formatMessage({ id: 'referrals.list.empty' })}
+        emptyText={say('referrals.list.empty')}
       />
     </Box>
   );
 }
 
 export function ReferralListPage() {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const user = useSessionUser();
   const connected = useConnected();
   const [params, setParams] = useSearchParams();

@@ -5,12 +5,11 @@ import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Chip, Grid, Link, List, ListItem, ListItemText, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import { useIntl } from 'react-intl';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { HistorySection } from '../audit';
 import { lookupLabel, messageOf, useDisplayContext } from '../../components/entity';
 import { formatDate, formatDateTime } from '../../lib/ui';
-import { can } from '../../lib/session';
+import { can, useSay } from '../../lib/session';
 import { isOpenStatus, job, recordTitle, service, serviceProvider } from '../../../schemas/index';
 import { Attachments } from './Attachments';
 import { KIND_INFO, today, type ReferralKind } from './kinds';
@@ -60,9 +59,8 @@ function Facts({ items }: { items: readonly [string, ReactNode][] }) {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 function Details({ kind, bundle }: { kind: ReferralKind; bundle: ReferralBundle }) {
-  const intl = useIntl();
   const ctx = useDisplayContext();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const { referral, client, target } = bundle;
   const provider = (target?.provider as Row | undefined) ?? null;
   const clientLink = client ? (
@@ -106,9 +104,9 @@ function Details({ kind, bundle }: { kind: ReferralKind; bundle: ReferralBundle 
 }
 
 function History({ kind, history }: { kind: ReferralKind; history: readonly StatusChange[] }) {
-  const intl = useIntl();
+  const say = useSay();
   const ctx = useDisplayContext();
-  if (!history.length) return <Typography color="text.secondary">{intl.formatMessage({ id: 'referrals.history.none' })}</Typography>;
+  if (!history.length) return <Typography color="text.secondary">{say('referrals.history.none')}</Typography>;
   return (
     <List dense disablePadding data-testid="referral-history">
       {history
@@ -125,16 +123,17 @@ function History({ kind, history }: { kind: ReferralKind; history: readonly Stat
             <Box sx={{ pt: 0.75, minWidth: 96 }}>
               {/* A follow-up without a new status: its note, under the status it kept. */}
               {followUp ? (
-                <Chip size="small" variant="outlined" label={intl.formatMessage({ id: 'referrals.history.followUp' })} />
+                <Chip size="small" variant="outlined" label={say('referrals.history.followUp')} />
               ) : (
                 <ReferralStatusChip kind={kind} status={change.status} />
               )}
             </Box>
             <ListItemText
-              primary={intl.formatMessage(
-                { id: 'referrals.history.entry' },
-                { date: formatDate(change.date ?? change.at, ctx.lang), name: change.byName, at: formatDateTime(change.at, ctx.lang) },
-              )}
+              primary={say('referrals.history.entry', {
+                date: formatDate(change.date ?? change.at, ctx.lang),
+                name: change.byName,
+                at: formatDateTime(change.at, ctx.lang),
+              })}
               secondary={change.feedback ?? undefined}
               slotProps={{ secondary: { sx: { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' } } }}
             />
@@ -145,8 +144,7 @@ function History({ kind, history }: { kind: ReferralKind; history: readonly Stat
 }
 
 function ReferralView({ kind, bundle, onReferral }: { kind: ReferralKind; bundle: ReferralBundle; onReferral: (row: Row) => void }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const user = useSessionUser();
   const canWrite = can(user?.role, KIND_INFO[kind].entity.access.write);
   const [conflict, setConflict] = useState(false);
@@ -217,8 +215,7 @@ function ReferralView({ kind, bundle, onReferral }: { kind: ReferralKind; bundle
 }
 
 function ReferralScreen({ kind }: { kind: ReferralKind }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const { id = '' } = useParams();
   const connected = useConnected();
   const { state, setReferral, reload } = useReferral(kind, id, connected);

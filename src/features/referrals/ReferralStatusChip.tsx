@@ -1,9 +1,9 @@
 // A referral's status as a coloured chip: waiting (sent), under way, succeeded, or refused.
 import { Chip } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { enumLabel, type EnumField } from '../../../schemas/define';
 import { isFinalStatus } from '../../../schemas/index';
 import { KIND_INFO, type ReferralKind } from './kinds';
+import { useSay } from '../../lib/session';
 
 // Filled colours whose text keeps a 4.5:1 contrast in both themes (MUI's info and warning do not).
 type ChipColor = 'default' | 'primary' | 'success' | 'error';
@@ -17,10 +17,10 @@ function colorOf(kind: ReferralKind, status: string): ChipColor {
 
 /** The translated name of a status. */
 export function useStatusLabel(kind: ReferralKind): (status: string) => string {
-  const intl = useIntl();
+  const say = useSay();
   const entity = KIND_INFO[kind].entity;
   const field = entity.fields.status as EnumField;
-  return (status) => intl.formatMessage({ id: enumLabel(entity.name, 'status', field, status) });
+  return (status) => say(enumLabel(entity.name, 'status', field, status));
 }
 
 export function ReferralStatusChip({ kind, status }: { kind: ReferralKind; status: string }) {

@@ -19,13 +19,13 @@ import {
 } from '@mui/material';
 import ListIcon from '@mui/icons-material/List';
 import MapIcon from '@mui/icons-material/Map';
-import { useIntl } from 'react-intl';
 import type { LookupKey } from '../../../schemas/define';
 import { countText, lookupLabel, lookupOptions, messageOf, useDisplayContext } from '../../components/entity';
 import { useDebouncedValue } from '../../components/entity/useGridQuery';
 import { MapView, providerTypeColor, type MapMarker } from '../../components/map';
 import type { ReferralKind } from './kinds';
 import { findJobs, findServices, providerPlaces, type ProviderPlace, type Row, type TargetFilter } from './referralApi';
+import { useSay } from '../../lib/session';
 
 const FILTERS: Record<ReferralKind, readonly (keyof TargetFilter & LookupKey)[]> = {
   service: ['category', 'serviceType', 'territory'],
@@ -90,8 +90,7 @@ interface ServiceMapProps {
 
 /** The services' providers as markers; a marker's popup lists its services, each to choose. */
 function ServiceMap({ services, places, onChoose }: ServiceMapProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const markers = useMemo<MapMarker[]>(() => {
     const byProvider = new Map<string, Row[]>();
     for (const service of services) byProvider.set(String(service.sp_Id), [...(byProvider.get(String(service.sp_Id)) ?? []), service]);
@@ -171,8 +170,7 @@ interface TargetChooserProps {
 }
 
 export function TargetChooser({ kind, onChoose }: TargetChooserProps) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const ctx = useDisplayContext();
   const [filter, setFilter] = useState<TargetFilter>({});
   const [search, setSearch] = useState('');
@@ -242,7 +240,7 @@ export function TargetChooser({ kind, onChoose }: TargetChooserProps) {
         <Typography variant="body2" color="text.secondary">
           {say('referrals.new.narrow', {
             shown: String(found.rows.length),
-            total: countText((id, values) => intl.formatMessage({ id }, values), found.total, found.totalIsLowerBound),
+            total: countText(say, found.total, found.totalIsLowerBound),
           })}
         </Typography>
       )}

@@ -7,6 +7,7 @@ import { REFERRALS_PATH } from './paths';
 
 export const referralsArea = defineArea({
   id: 'referrals',
+  order: 90,
   base: REFERRALS_PATH,
   guard: 'route.referral',
   load: () => import('./index'),

@@ -20,6 +20,7 @@ import type { ReactNode } from 'react';
 import { csvSeparator, langOf, toCsv } from '../../components/entity';
 import { fileSlug } from '../../components/entity/csv';
 import { downloadText } from '../../lib/ui';
+import { useSay } from '../../lib/session';
 
 /** A table as the screen and the CSV file show it: header, rows, a total line. */
 export interface TableData {
@@ -51,7 +52,7 @@ interface SectionFrameProps {
 }
 
 export function SectionFrame({ id, title, table, chart, failed, fileSuffix, wide = false }: SectionFrameProps) {
-  const intl = useIntl();
+  const say = useSay();
   const saveCsv = useCsv();
   const headingId = `report-${id}-title`;
   return (
@@ -67,14 +68,14 @@ export function SectionFrame({ id, title, table, chart, failed, fileSuffix, wide
               startIcon={<DownloadIcon />}
               className="no-print"
               onClick={() => saveCsv(table, title, fileSuffix)}
-              aria-label={`${intl.formatMessage({ id: 'reports.csv' })}: ${title}`}
+              aria-label={`${say('reports.csv')}: ${title}`}
               data-testid={`csv-${id}`}
             >
-              {intl.formatMessage({ id: 'reports.csv' })}
+              {say('reports.csv')}
             </Button>
           )}
         </Box>
-        {failed && <Typography color="error">{intl.formatMessage({ id: 'reports.failed' })}</Typography>}
+        {failed && <Typography color="error">{say('reports.failed')}</Typography>}
         {table && (
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: wide ? 12 : 5 }}>
@@ -90,6 +91,7 @@ export function SectionFrame({ id, title, table, chart, failed, fileSuffix, wide
 
 function DataTable({ table, label, testId }: { table: TableData; label: string; testId: string }) {
   const intl = useIntl();
+  const say = useSay();
   const show = (value: string | number) => (typeof value === 'number' ? intl.formatNumber(value) : value);
   const numeric = (i: number) => i > 0;
   return (
@@ -108,7 +110,7 @@ function DataTable({ table, label, testId }: { table: TableData; label: string; 
         <TableBody>
           {table.rows.length === 0 && (
             <TableRow>
-              <TableCell colSpan={table.header.length}>{intl.formatMessage({ id: 'charts.noData' })}</TableCell>
+              <TableCell colSpan={table.header.length}>{say('charts.noData')}</TableCell>
             </TableRow>
           )}
           {table.rows.map((row, r) => (

@@ -13,7 +13,7 @@ import { CountBarChart, StackedBarChart } from '../../components/charts';
 import { langOf, lookupLabel, lookupOptions, useLookupLists } from '../../components/entity';
 import { api } from '../../lib/http';
 import { getCachedLists, type LookupLists, refreshLists } from '../../lib/data';
-import { can } from '../../lib/session';
+import { can, useSay } from '../../lib/session';
 import {
   enumKey,
   fetchReport,
@@ -84,7 +84,7 @@ function Filters({
   invalid: boolean;
 }) {
   const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const t = useSay();
   const territories = lookupOptions(lists, 'territory', langOf(intl.locale));
   return (
     <Card variant="outlined" className="no-print">
@@ -149,13 +149,14 @@ function Filters({
 
 function Kpis({ report }: { report: Report }) {
   const intl = useIntl();
+  const say = useSay();
   const kpis = report.kpis;
-  if (!kpis) return <Alert severity="warning">{intl.formatMessage({ id: 'reports.failed' })}</Alert>;
+  if (!kpis) return <Alert severity="warning">{say('reports.failed')}</Alert>;
   return (
     <Card variant="outlined" component="section" aria-labelledby="report-kpis-title" className="report-section" data-testid="report-kpis">
       <CardContent>
         <Typography id="report-kpis-title" component="h2" variant="h6" gutterBottom>
-          {intl.formatMessage({ id: 'reports.kpis' })}
+          {say('reports.kpis')}
         </Typography>
         <Grid container spacing={1.5} component="dl" sx={{ m: 0 }}>
           {KPIS.filter((name) => kpis[name] !== undefined).map((name) => (
@@ -169,7 +170,7 @@ function Kpis({ report }: { report: Report }) {
                 {intl.formatNumber(kpis[name] ?? 0)}
               </Typography>
               <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
-                {intl.formatMessage({ id: `reports.kpi.${name}` })}
+                {say(`reports.kpi.${name}`)}
               </Typography>
             </Grid>
           ))}
@@ -182,11 +183,13 @@ function Kpis({ report }: { report: Report }) {
 /** A key as people read it: a lookup item's label, an enumerated value's translation. */
 function useKeyLabel(lists: LookupLists | null) {
   const intl = useIntl();
+  const say = useSay();
   const lang = langOf(intl.locale);
   return (label: KeyLabel, key: number | string): string => {
     if ('list' in label) return lookupLabel(lists, label.list, key, lang);
     const id = enumKey(label.entity, label.field, key);
-    return id && intl.messages[id] ? intl.formatMessage({ id }) : String(key);
+    // A value the catalog does not name shows as it is, not as its message id.
+    return id && intl.messages[id] ? say(id) : String(key);
   };
 }
 
@@ -203,8 +206,7 @@ function CountPart({
   lists: LookupLists | null;
   suffix: string;
 }) {
-  const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const t = useSay();
   const keyLabel = useKeyLabel(lists);
   const title = t(`reports.section.${section.id}`);
   const labelled = (rows ?? []).map((row) => ({ key: row.id, label: keyLabel(section.label, row.id), count: row.count }));
@@ -244,7 +246,7 @@ function CrossPart({
   suffix: string;
 }) {
   const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id });
+  const t = useSay();
   const lang = langOf(intl.locale);
   const title = t(`reports.section.${section.id}`);
   const territories = [...new Set((cells ?? []).map((c) => c.territory))];
@@ -294,7 +296,7 @@ function fileSuffix(filter: ReportFilter, lists: LookupLists | null): string {
 }
 
 export function ReportsPage() {
-  const intl = useIntl();
+  const say = useSay();
   const user = useSessionUser();
   const cached = useLookupLists();
   const [lists, setLists] = useState<LookupLists | null>(cached);
@@ -326,13 +328,11 @@ export function ReportsPage() {
   const loading = !invalid && answer?.key !== key;
   const suffix = fileSuffix(filter, lists);
   return (
-    <Page title={intl.formatMessage({ id: 'reports.title' })}>
+    <Page title={say('reports.title')}>
       <GlobalStyles styles={PRINT_STYLES} />
       <Filters filter={filter} onChange={setFilter} lists={lists} invalid={invalid} />
       <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="report-state" data-loading={loading} aria-live="polite">
-        {loading
-          ? intl.formatMessage({ id: 'reports.loading' })
-          : intl.formatMessage({ id: can(user?.role, 'stats.programme') ? 'reports.scopeProgramme' : 'reports.scope' })}
+        {loading ? say('reports.loading') : say(can(user?.role, 'stats.programme') ? 'reports.scopeProgramme' : 'reports.scope')}
       </Typography>
       {report && (
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, opacity: loading ? 0.6 : 1 }}>

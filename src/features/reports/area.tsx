@@ -7,6 +7,7 @@ import { REPORTS_PATH } from './paths';
 
 export const reportsArea = defineArea({
   id: 'reports',
+  order: 100,
   base: REPORTS_PATH,
   guard: 'route.reports',
   load: () => import('./index'),

@@ -8,6 +8,7 @@ import { useIntl } from 'react-intl';
 import type { LookupItem } from '../../../schemas/entities/users';
 import { langOf, lookupOptions, useLookupLists, type FormApi, type Option, type Problem } from '../../components/entity';
 import type { LookupLists } from '../../lib/data';
+import { useSay } from '../../lib/session';
 
 function idOf(value: unknown): number | null {
   return value === null || value === undefined || value === '' ? null : Number(value);
@@ -68,7 +69,7 @@ export function ClassificationFields({ form, idPrefix }: { form: FormApi; idPref
   const lists = useLookupLists();
   const lang = langOf(intl.locale);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const say = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const label = (name: string) => say(`field.service.${name}`);
   const category = idOf(form.values.category);
   const type = idOf(form.values.serviceType);

@@ -7,6 +7,7 @@ import { recordTitle, serviceProvider } from '../../../schemas/index';
 import { lookupLabel, langOf, useLookupLists } from '../../components/entity';
 import { type Doc, useDataLayer } from '../../lib/data';
 import { savesOnline } from './feedback';
+import { useSay } from '../../lib/session';
 
 export type Provider = Doc<typeof serviceProvider>;
 
@@ -55,7 +56,7 @@ export function ProviderPicker({ value, onChange, error, autoFocus }: ProviderPi
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const search = useProviderSearch(text, open);
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const territory = (p: Provider) => lookupLabel(lists, 'territory', p.territory, lang);
 
   return (

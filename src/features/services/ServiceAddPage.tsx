@@ -4,7 +4,6 @@
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Link, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { recordTitle, service, serviceProvider } from '../../../schemas/index';
 import { FullPageSpinner, Page } from '../../components';
 import { NO_IMAGE_CHANGES, type ImageChanges } from '../../components/images';
@@ -15,28 +14,29 @@ import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
 import { ProviderPicker, type Provider } from './ProviderPicker';
 import { ServiceForm } from './ServiceForm';
+import { useSay } from '../../lib/session';
 
 function ChosenProvider({ provider, onChange }: { provider: Provider; onChange: () => void }) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Card variant="outlined">
       <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', '&:last-child': { pb: 2 } }}>
         <Box sx={{ flexGrow: 1, minWidth: 0 }}>
           <Typography variant="body2" color="text.secondary">
-            {intl.formatMessage({ id: 'field.service.sp_Id' })}
+            {say('field.service.sp_Id')}
           </Typography>
           <Link component={RouterLink} to={servicePaths.provider(provider.sp_Id)} variant="subtitle1" data-testid="chosen-provider">
             {recordTitle(serviceProvider, provider)}
           </Link>
         </Box>
-        <Button onClick={onChange}>{intl.formatMessage({ id: 'services.add.changeProvider' })}</Button>
+        <Button onClick={onChange}>{say('services.add.changeProvider')}</Button>
       </CardContent>
     </Card>
   );
 }
 
 function NewServiceForm({ provider, onChangeProvider }: { provider: Provider; onChangeProvider: () => void }) {
-  const intl = useIntl();
+  const say = useSay();
   const data = useDataLayer();
   const navigate = useNavigate();
   const leave = useLeave(servicePaths.list);
@@ -47,8 +47,8 @@ function NewServiceForm({ provider, onChangeProvider }: { provider: Provider; on
     const doc = await data.create(service, { ...values, sp_Id: provider.sp_Id }, images.images);
     const saved = doc.syncState === 'synced';
     notify.success(
-      intl.formatMessage({ id: 'services.saved.createdTitle' }),
-      intl.formatMessage({ id: saved ? 'services.saved.created' : 'services.saved.createdOffline' }, { name: doc.name }),
+      say('services.saved.createdTitle'),
+      say(saved ? 'services.saved.created' : 'services.saved.createdOffline', { name: doc.name }),
     );
     if (saved) emitPendingStatsChanged();
     setImages(NO_IMAGE_CHANGES);
@@ -63,20 +63,20 @@ function NewServiceForm({ provider, onChangeProvider }: { provider: Provider; on
       onImages={setImages}
       onSubmit={submit}
       onCancel={leave}
-      onError={(error) => reportFailure(intl, 'services.saveFailed', error)}
+      onError={(error) => reportFailure('services.saveFailed', error)}
     />
   );
 }
 
 export function ServiceAddPage() {
-  const intl = useIntl();
+  const say = useSay();
   const [params, setParams] = useSearchParams();
   const spId = params.get('sp_Id') ?? undefined;
   const provider = useRecord(serviceProvider, spId);
   const choose = (p: Provider | null) => setParams(p ? { sp_Id: p.sp_Id } : {}, { replace: true });
-  const title = intl.formatMessage({ id: 'services.add.title' });
+  const title = say('services.add.title');
 
-  if (spId && provider.status === 'loading') return <FullPageSpinner label={intl.formatMessage({ id: 'common.loading' })} />;
+  if (spId && provider.status === 'loading') return <FullPageSpinner label={say('common.loading')} />;
   return (
     <Page title={title}>
       {provider.status === 'ready' ? (
@@ -85,22 +85,20 @@ export function ServiceAddPage() {
       ) : (
         <Card variant="outlined">
           <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-            {spId && provider.status === 'missing' && (
-              <Alert severity="warning">{intl.formatMessage({ id: 'services.add.providerMissing' })}</Alert>
-            )}
+            {spId && provider.status === 'missing' && <Alert severity="warning">{say('services.add.providerMissing')}</Alert>}
             {provider.status === 'failed' && (
               <Alert
                 severity="error"
                 action={
                   <Button color="inherit" size="small" onClick={provider.retry}>
-                    {intl.formatMessage({ id: 'entityGrid.retry' })}
+                    {say('entityGrid.retry')}
                   </Button>
                 }
               >
-                {intl.formatMessage({ id: 'services.add.providerFailed' })}
+                {say('services.add.providerFailed')}
               </Alert>
             )}
-            <Typography>{intl.formatMessage({ id: 'services.add.chooseProvider' })}</Typography>
+            <Typography>{say('services.add.chooseProvider')}</Typography>
             <ProviderPicker value={null} onChange={choose} autoFocus />
           </CardContent>
         </Card>

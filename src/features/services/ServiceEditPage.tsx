@@ -2,18 +2,18 @@
 // remove). Saving a rejected service sends it back for verification (the server does it,
 // docs/api.md); the message says so.
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { useIntl } from 'react-intl';
+import { useNavigate } from 'react-router';
 import { service, SERVICE_STATUS } from '../../../schemas/index';
 import { Page } from '../../components';
 import { NO_IMAGE_CHANGES, useRecordImages, type ImageChanges } from '../../components/images';
-import { type Doc, useDataLayer, useRecord } from '../../lib/data';
+import { type Doc, useDataLayer } from '../../lib/data';
 import { emitPendingStatsChanged } from '../../lib/util';
 import { notify } from '../../lib/ui';
 import { reportFailure } from './feedback';
 import { servicePaths, useLeave } from './paths';
-import { RecordGate } from '../../components/RecordGate';
+import { ServiceGate } from './ServiceGate';
 import { ServiceForm, withRemovedImages } from './ServiceForm';
+import { useSay } from '../../lib/session';
 
 type Service = Doc<typeof service>;
 
@@ -24,7 +24,7 @@ function savedMessage(before: Service, after: Service): string {
 }
 
 function EditForm({ doc }: { doc: Service }) {
-  const intl = useIntl();
+  const say = useSay();
   const data = useDataLayer();
   const navigate = useNavigate();
   const leave = useLeave(servicePaths.page(doc.sp_Detail_Id));
@@ -38,10 +38,7 @@ function EditForm({ doc }: { doc: Service }) {
     const after = await data.update(service, opened.sp_Detail_Id, withRemovedImages(values, images), images.images, {
       basedOn: opened.updatedAt,
     });
-    notify.success(
-      intl.formatMessage({ id: 'services.saved.updatedTitle' }),
-      intl.formatMessage({ id: savedMessage(opened, after) }, { name: after.name }),
-    );
+    notify.success(say('services.saved.updatedTitle'), say(savedMessage(opened, after), { name: after.name }));
     if (after.syncState === 'synced' && opened.status === SERVICE_STATUS.rejected) emitPendingStatsChanged();
     setImages(NO_IMAGE_CHANGES);
     void navigate(servicePaths.page(opened.sp_Detail_Id), { replace: true });
@@ -56,28 +53,20 @@ function EditForm({ doc }: { doc: Service }) {
       onImages={setImages}
       onSubmit={submit}
       onCancel={leave}
-      onError={(error) => reportFailure(intl, 'services.saveFailed', error)}
+      onError={(error) => reportFailure('services.saveFailed', error)}
     />
   );
 }
 
 export function ServiceEditPage() {
-  const intl = useIntl();
-  const { id } = useParams();
-  const record = useRecord(service, id);
+  const say = useSay();
   return (
-    <RecordGate
-      record={record}
-      backLabelId="services.page.back"
-      failedId="services.page.loadFailed"
-      notFoundId="services.page.notFound"
-      backTo={servicePaths.list}
-    >
+    <ServiceGate>
       {(doc) => (
-        <Page title={intl.formatMessage({ id: 'services.edit.title' }, { name: doc.name })}>
+        <Page title={say('services.edit.title', { name: doc.name })}>
           <EditForm doc={doc} />
         </Page>
       )}
-    </RecordGate>
+    </ServiceGate>
   );
 }

@@ -3,11 +3,11 @@
 // images (camera or file, shrunk to 1600 px, previewed, removable).
 import { useId, type ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
 import { EntityForm, useLookupLists } from '../../components/entity';
 import { ImagePicker, type ExistingImage, type ImageChanges } from '../../components/images';
 import { ClassificationFields, classificationProblems, SERVICE_FORM_FIELDS } from './ClassificationFields';
+import { useSay } from '../../lib/session';
 
 export interface ServiceFormProps {
   initialValues: Readonly<Record<string, unknown>>;
@@ -24,7 +24,7 @@ export interface ServiceFormProps {
 }
 
 export function ServiceForm(props: ServiceFormProps) {
-  const intl = useIntl();
+  const say = useSay();
   const lists = useLookupLists();
   const idPrefix = useId();
   const { existingImages = [], images } = props;
@@ -53,7 +53,7 @@ export function ServiceForm(props: ServiceFormProps) {
               value={images}
               onChange={props.onImages}
               disabled={form.saving}
-              label={intl.formatMessage({ id: 'services.form.images' })}
+              label={say('services.form.images')}
             />
           </>
         )}

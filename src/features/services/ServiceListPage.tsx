@@ -5,12 +5,11 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { useIntl } from 'react-intl';
 import type { ServiceStatusValue } from '../../../schemas/index';
-import { FullPageSpinner, Page, ServiceStatusChip, ServiceStatusFilter, useSessionUser } from '../../components';
-import { EntityGrid } from '../../components/entity';
-import { useOpeningDataLayer } from '../../lib/data';
-import { can } from '../../lib/session';
+import { Page, ServiceStatusChip, ServiceStatusFilter, useSessionUser } from '../../components';
+import { ListGrid } from '../../components/entity';
+import type { Doc } from '../../lib/data';
+import { can, useSay } from '../../lib/session';
 import { SERVICE_LIST } from './list';
 import { servicePaths } from './paths';
 
@@ -20,37 +19,29 @@ const FILTERS = ['category', 'serviceType', 'territory'] as const;
 const CELLS = { status: (row: Record<string, unknown>) => <ServiceStatusChip status={row.status} size="small" /> };
 
 export function ServiceListPage() {
-  const intl = useIntl();
-  const data = useOpeningDataLayer(); // the list asks the server while the store opens
+  const say = useSay();
   const navigate = useNavigate();
   const user = useSessionUser();
   const [status, setStatus] = useState<ServiceStatusValue | undefined>(undefined);
-  const title = intl.formatMessage({ id: 'screens.services' });
+  const title = say('screens.services');
   const addButton = can(user?.role, 'serviceProviders.write') ? (
     <Button component={RouterLink} to={servicePaths.add()} variant="contained" startIcon={<AddIcon />}>
-      {intl.formatMessage({ id: 'services.list.add' })}
+      {say('services.list.add')}
     </Button>
   ) : null;
 
   return (
     <Page title={title} actions={addButton}>
       <ServiceStatusFilter value={status} onChange={setStatus} />
-      {data ? (
-        <EntityGrid
-          entity={SERVICE_LIST.entity}
-          load={(query) => data.listPages(SERVICE_LIST.entity, query)}
-          firstPage={(query) => data.firstPage(SERVICE_LIST.entity, query)}
-          columns={SERVICE_LIST.columns}
-          compactColumns={COMPACT}
-          filters={FILTERS}
-          renderCells={CELLS}
-          fixedFilter={status === undefined ? undefined : { status }}
-          onRowClick={(row) => void navigate(servicePaths.page(row.sp_Detail_Id))}
-          ariaLabel={title}
-        />
-      ) : (
-        <FullPageSpinner label={intl.formatMessage({ id: 'common.loading' })} />
-      )}
+      <ListGrid<Doc<typeof SERVICE_LIST.entity>>
+        list={SERVICE_LIST}
+        compactColumns={COMPACT}
+        filters={FILTERS}
+        renderCells={CELLS}
+        fixedFilter={status === undefined ? undefined : { status }}
+        onRowClick={(row) => void navigate(servicePaths.page(row.sp_Detail_Id))}
+        ariaLabel={title}
+      />
     </Page>
   );
 }

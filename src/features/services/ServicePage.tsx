@@ -2,12 +2,11 @@
 // verifier's comment when rejected), images, apprenticeships and vocational trainings; Edit and
 // Delete (reason and password, product.md §5) for roles that may write.
 import { useState, type ReactNode } from 'react';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Chip, Grid, Link, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
-import { useIntl } from 'react-intl';
 import { recordTitle, service, SERVICE_STATUS, serviceProvider } from '../../../schemas/index';
 import { HistorySection } from '../audit';
 import { ConfirmDialog, Page, ServiceStatusChip, useSessionUser, WARNING_OUTLINED_SX } from '../../components';
@@ -17,10 +16,10 @@ import { useRecordImages } from '../../components/images';
 import { type Doc, useDataLayer, useRecord } from '../../lib/data';
 import { emitPendingStatsChanged } from '../../lib/util';
 import { formatDate, notify } from '../../lib/ui';
-import { mayChange } from '../../lib/session';
+import { mayChange, useSay } from '../../lib/session';
 import { reportFailure, savesOnline } from './feedback';
 import { servicePaths } from './paths';
-import { RecordGate } from '../../components/RecordGate';
+import { ServiceGate } from './ServiceGate';
 import { ServiceImages } from './ServiceImages';
 import { TrainingSection } from './TrainingSection';
 
@@ -40,11 +39,10 @@ function Detail({ label, children, wide }: { label: string; children: ReactNode;
 }
 
 function ProviderLink({ spId }: { spId: string }) {
-  const intl = useIntl();
+  const say = useSay();
   const provider = useRecord(serviceProvider, spId);
-  if (provider.status === 'loading') return <>{intl.formatMessage({ id: 'common.loading' })}</>;
-  const name =
-    provider.status === 'ready' ? recordTitle(serviceProvider, provider.doc) : intl.formatMessage({ id: 'services.page.providerUnknown' });
+  if (provider.status === 'loading') return <>{say('common.loading')}</>;
+  const name = provider.status === 'ready' ? recordTitle(serviceProvider, provider.doc) : say('services.page.providerUnknown');
   return (
     <Link component={RouterLink} to={servicePaths.provider(spId)} data-testid="provider-link">
       {name}
@@ -85,8 +83,7 @@ function Details({ doc }: { doc: Service }) {
 }
 
 function StatusLine({ doc, canWrite }: { doc: Service; canWrite: boolean }) {
-  const intl = useIntl();
-  const say = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const say = useSay();
   const localOnly = doc.syncState === 'pending';
   return (
     <>
@@ -126,14 +123,13 @@ function StatusLine({ doc, canWrite }: { doc: Service; canWrite: boolean }) {
 
 /** Delete with reason and password; a service never uploaded is simply discarded (no server copy). */
 function useDeletion(doc: Service) {
-  const intl = useIntl();
   const data = useDataLayer();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const neverUploaded = doc.syncState === 'pending' && doc.syncOp === 'create';
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const done = (messageId: string) => {
-    notify.success(say('services.page.deletedTitle'), intl.formatMessage({ id: messageId }, { name: doc.name }));
+    notify.success(say('services.page.deletedTitle'), say(messageId, { name: doc.name }));
     void navigate(servicePaths.list, { replace: true });
   };
   const remove = async (reason: string, password: string) => {
@@ -149,14 +145,13 @@ function useDeletion(doc: Service) {
       await data?.remove(service, doc.sp_Detail_Id);
       done('services.page.discarded');
     } catch (error) {
-      reportFailure(intl, 'services.page.deleteFailed', error);
+      reportFailure('services.page.deleteFailed', error);
     }
   };
   return { open, setOpen, neverUploaded, remove, discard };
 }
 
 function ServiceView({ doc }: { doc: Service }) {
-  const intl = useIntl();
   const user = useSessionUser();
   // A service belongs to its provider's organisation: edits are offered only where the server
   // would take them (the provider's owner, or role 1), never on another organisation's service.
@@ -165,7 +160,7 @@ function ServiceView({ doc }: { doc: Service }) {
   const images = useRecordImages(service, doc);
   const deletion = useDeletion(doc);
   const online = savesOnline();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const localOnly = doc.syncState === 'pending' && doc.syncOp === 'create';
 
   const actions = (
@@ -224,17 +219,5 @@ function ServiceView({ doc }: { doc: Service }) {
 }
 
 export function ServicePage() {
-  const { id } = useParams();
-  const record = useRecord(service, id);
-  return (
-    <RecordGate
-      record={record}
-      backLabelId="services.page.back"
-      failedId="services.page.loadFailed"
-      notFoundId="services.page.notFound"
-      backTo={servicePaths.list}
-    >
-      {(doc) => <ServiceView doc={doc} />}
-    </RecordGate>
-  );
+  return <ServiceGate>{(doc) => <ServiceView doc={doc} />}</ServiceGate>;
 }

@@ -3,7 +3,6 @@
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { Link, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { service } from '../../../schemas/index';
 import { Page } from '../../components';
 import { EntityForm } from '../../components/entity';
@@ -13,6 +12,7 @@ import { reportFailure } from './feedback';
 import { servicePaths, useLeave, type TrainingKind } from './paths';
 import { RecordGate } from '../../components/RecordGate';
 import { TRAININGS } from './trainings';
+import { useSay } from '../../lib/session';
 
 type Service = Doc<typeof service>;
 
@@ -24,13 +24,13 @@ interface FormProps {
 }
 
 function TrainingForm({ kind, parent, record }: FormProps) {
-  const intl = useIntl();
+  const say = useSay();
   const data = useDataLayer();
   const navigate = useNavigate();
   const settings = TRAININGS[kind];
   const back = servicePaths.page(parent.sp_Detail_Id);
   const leave = useLeave(back);
-  const entityName = intl.formatMessage({ id: settings.entity.label });
+  const entityName = say(settings.entity.label);
   const key = record ? String(record[settings.key]) : undefined;
   // The version the edit is based on, as the form opened it (the live copy may move on).
   const [basedOn] = useState(() => (typeof record?.updatedAt === 'string' ? record.updatedAt : undefined));
@@ -41,10 +41,7 @@ function TrainingForm({ kind, parent, record }: FormProps) {
       ? await data.update(settings.entity, key, values, [], { basedOn })
       : await data.create(settings.entity, { ...values, sp_d_Id: parent.sp_Detail_Id });
     const messageId = saved.syncState === 'synced' ? 'services.training.saved' : 'services.training.savedOffline';
-    notify.success(
-      intl.formatMessage({ id: 'services.training.savedTitle' }, { entity: entityName }),
-      intl.formatMessage({ id: messageId }, { entity: entityName }),
-    );
+    notify.success(say('services.training.savedTitle', { entity: entityName }), say(messageId, { entity: entityName }));
     void navigate(back, { replace: true });
   };
 
@@ -56,16 +53,16 @@ function TrainingForm({ kind, parent, record }: FormProps) {
       recordKey={key}
       onSubmit={submit}
       onCancel={leave}
-      onError={(error) => reportFailure(intl, 'services.training.saveFailed', error)}
+      onError={(error) => reportFailure('services.training.saveFailed', error)}
     />
   );
 }
 
 function ParentLine({ parent }: { parent: Service }) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Typography color="text.secondary">
-      {intl.formatMessage({ id: 'entity.service' })}:{' '}
+      {say('entity.service')}:{' '}
       <Link component={RouterLink} to={servicePaths.page(parent.sp_Detail_Id)}>
         {parent.name}
       </Link>
@@ -74,7 +71,7 @@ function ParentLine({ parent }: { parent: Service }) {
 }
 
 function EditTraining({ kind, parent, recordKey }: { kind: TrainingKind; parent: Service; recordKey: string }) {
-  const intl = useIntl();
+  const say = useSay();
   const settings = TRAININGS[kind];
   const record = useRecord(settings.entity, recordKey);
   return (
@@ -88,7 +85,7 @@ function EditTraining({ kind, parent, recordKey }: { kind: TrainingKind; parent:
       {(doc) =>
         // A record of another service under this one's address is not this service's to edit.
         doc.sp_d_Id !== parent.sp_Detail_Id ? (
-          <Typography role="alert">{intl.formatMessage({ id: settings.ids.notFound })}</Typography>
+          <Typography role="alert">{say(settings.ids.notFound)}</Typography>
         ) : (
           <TrainingForm kind={kind} parent={parent} record={doc as Readonly<Record<string, unknown>>} />
         )
@@ -98,7 +95,7 @@ function EditTraining({ kind, parent, recordKey }: { kind: TrainingKind; parent:
 }
 
 export function TrainingFormPage({ kind, mode }: { kind: TrainingKind; mode: 'add' | 'edit' }) {
-  const intl = useIntl();
+  const say = useSay();
   const { id, key } = useParams();
   const parent = useRecord(service, id);
   const settings = TRAININGS[kind];
@@ -111,7 +108,7 @@ export function TrainingFormPage({ kind, mode }: { kind: TrainingKind; mode: 'ad
       backTo={servicePaths.list}
     >
       {(doc) => (
-        <Page title={intl.formatMessage({ id: mode === 'add' ? settings.ids.addTitle : settings.ids.editTitle })}>
+        <Page title={say(mode === 'add' ? settings.ids.addTitle : settings.ids.editTitle)}>
           <ParentLine parent={doc} />
           {mode === 'add' || !key ? <TrainingForm kind={kind} parent={doc} /> : <EditTraining kind={kind} parent={doc} recordKey={key} />}
         </Page>

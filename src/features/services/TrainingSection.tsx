@@ -4,13 +4,13 @@ import { useId } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { useIntl } from 'react-intl';
 import { firstValueFrom } from 'rxjs';
 import type { MangoQuery } from 'rxdb';
 import { EntityGrid } from '../../components/entity';
 import { type DataLayer, type Doc, type ListQuery, type ListResult, mangoOf, pageOf, selectorOf, useDataLayer } from '../../lib/data';
 import { servicePaths, type TrainingKind } from './paths';
 import { TRAININGS, type TrainingSettings } from './trainings';
+import { useSay } from '../../lib/session';
 
 type Row = Doc<TrainingSettings['entity']>;
 
@@ -37,12 +37,11 @@ export interface TrainingSectionProps {
 }
 
 export function TrainingSection({ kind, serviceId, localOnly, online, canWrite }: TrainingSectionProps) {
-  const intl = useIntl();
   const data = useDataLayer();
   const navigate = useNavigate();
   const headingId = useId();
   const settings = TRAININGS[kind];
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   // A child sent now would reach the server before its parent: it waits for the upload.
   const blocked = localOnly && online;
   const load = (query: ListQuery) => {

@@ -8,6 +8,7 @@ import { SERVICES_PATH } from './paths';
 
 export const servicesArea = defineArea({
   id: 'services',
+  order: 60,
   base: SERVICES_PATH,
   guard: 'route.serviceproviders',
   load: () => import('./index'),

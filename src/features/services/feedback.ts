@@ -2,12 +2,11 @@
 // interceptor ('Interceptor Error' with the server's message, product.md §8); these screens add a
 // toast with their own translated title only for failures the interceptor never saw (the
 // local store, a conflict, a file), so no failure is silent and none is told twice.
-import type { IntlShape } from 'react-intl';
 import { appIsOnline } from '../../lib/session';
 import { reportSaveFailure } from '../../lib/data';
 
 /** A failed save or delete, told once with the screen's title. */
-export function reportFailure(_intl: IntlShape, titleId: string, error: unknown): void {
+export function reportFailure(titleId: string, error: unknown): void {
   reportSaveFailure(titleId, error, 'services.conflict');
 }
 

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Box, Link, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { InfoDialog } from '../../components';
 import { usePublicConfig, type ContactDetails } from '../../lib/http';
+import { useSay } from '../../lib/session';
 
 function Line({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -20,8 +20,7 @@ function Line({ label, children }: { label: string; children: ReactNode }) {
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
 function Details({ contact }: { contact: ContactDetails }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   return (
     <Box component="dl" sx={{ m: 0 }} data-testid="contact-details">
       {contact.name && <Line label={say('contact.name')}>{contact.name}</Line>}
@@ -44,21 +43,21 @@ function Details({ contact }: { contact: ContactDetails }) {
 /** "Contact us" of the top bar: the programme's contact details from the installation's
  * configuration (CONTACT_* settings, GET /api/config). */
 export function ContactDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const intl = useIntl();
+  const say = useSay();
   const { contact } = usePublicConfig();
   const any = Object.values(contact).some(Boolean);
   return (
-    <InfoDialog open={open} onClose={onClose} title={intl.formatMessage({ id: 'contact.title' })}>
+    <InfoDialog open={open} onClose={onClose} title={say('contact.title')}>
       {any ? (
         <>
-          <Typography sx={{ mb: 1 }}>{intl.formatMessage({ id: 'contact.body' })}</Typography>
+          <Typography sx={{ mb: 1 }}>{say('contact.body')}</Typography>
           <Details contact={contact} />
         </>
       ) : (
-        <Typography sx={{ mb: 1 }}>{intl.formatMessage({ id: 'contact.noneConfigured' })}</Typography>
+        <Typography sx={{ mb: 1 }}>{say('contact.noneConfigured')}</Typography>
       )}
       <Typography variant="body2" color="text.secondary">
-        {intl.formatMessage({ id: 'contact.admin' })}
+        {say('contact.admin')}
       </Typography>
     </InfoDialog>
   );

@@ -1,12 +1,12 @@
 import { Box, Link, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { APP_VERSION } from '../../lib/util';
 import { usePublicConfig } from '../../lib/http';
+import { useSay } from '../../lib/session';
 
 /** product.md §1: the version, and a link to the programme's site when the installation names one
  * (PROGRAMME_URL on the server; no placeholder when it does not). */
 export function Footer() {
-  const intl = useIntl();
+  const say = useSay();
   const { programmeUrl } = usePublicConfig();
   return (
     <Box
@@ -24,11 +24,11 @@ export function Footer() {
     >
       {programmeUrl && (
         <Link href={programmeUrl} target="_blank" rel="noopener noreferrer" variant="body2" data-testid="programme-link">
-          {intl.formatMessage({ id: 'app.programmeLink' })}
+          {say('app.programmeLink')}
         </Link>
       )}
       <Typography variant="body2" color="text.secondary" data-testid="app-version" sx={{ ml: 'auto' }}>
-        {intl.formatMessage({ id: 'app.version' }, { version: APP_VERSION })}
+        {say('app.version', { version: APP_VERSION })}
       </Typography>
     </Box>
   );

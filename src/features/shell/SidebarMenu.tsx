@@ -1,11 +1,10 @@
 import { Fragment, type ReactElement } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { useIntl } from 'react-intl';
 import { Badge, Divider, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from '@mui/material';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { VisuallyHidden } from '../../components';
 import { preloadScreen } from '../../lib/util';
-import type { SessionUser } from '../../lib/session';
+import { type SessionUser, useSay } from '../../lib/session';
 import type { MenuEntry, MenuGroup } from './menu';
 import type { PendingCounts } from './usePendingStats';
 import { userPaths } from '../users/paths';
@@ -53,11 +52,11 @@ function MiniTooltip({ title, expanded, children }: { title: string; expanded: b
  * count in words ("Verify Services (3 pending)"); the badge's bare number is hidden from
  * assistive technology. */
 function Entry({ entry, props }: { entry: MenuEntry; props: SidebarMenuProps }) {
-  const intl = useIntl();
+  const say = useSay();
   const { pathname } = useLocation();
-  const label = intl.formatMessage({ id: entry.labelId });
+  const label = say(entry.labelId);
   const count = badgeCount(entry, props);
-  const countText = count > 0 ? ` (${intl.formatMessage({ id: `menu.${entry.badge}Count` }, { count })})` : '';
+  const countText = count > 0 ? ` (${say(`menu.${entry.badge}Count`, { count })})` : '';
   const Icon = entry.icon;
   return (
     <MiniTooltip title={label + countText} expanded={props.expanded}>
@@ -98,11 +97,11 @@ function Entry({ entry, props }: { entry: MenuEntry; props: SidebarMenuProps }) 
 /** The signed-in user's own page. On screen: name and role; to assistive technology:
  * "My profile: name role". */
 function UserEntry({ user, props }: { user: SessionUser; props: SidebarMenuProps }) {
-  const intl = useIntl();
+  const say = useSay();
   const to = userPaths.profile(user.userId);
-  const role = intl.formatMessage({ id: `role.${user.role}` });
+  const role = say(`role.${user.role}`);
   return (
-    <MiniTooltip title={intl.formatMessage({ id: 'shell.profileOf' }, { name: user.userName })} expanded={props.expanded}>
+    <MiniTooltip title={say('shell.profileOf', { name: user.userName })} expanded={props.expanded}>
       <ListItemButton component={RouterLink} to={to} onClick={props.onNavigate} sx={{ px: 2.5 }}>
         <ListItemIcon sx={{ minWidth: 0, mr: props.expanded ? 2 : 'auto', justifyContent: 'center' }}>
           <AccountCircleIcon />
@@ -110,7 +109,7 @@ function UserEntry({ user, props }: { user: SessionUser; props: SidebarMenuProps
         <ListItemText
           primary={
             <>
-              <VisuallyHidden>{intl.formatMessage({ id: 'shell.myProfile' })} </VisuallyHidden>
+              <VisuallyHidden>{say('shell.myProfile')} </VisuallyHidden>
               {user.userName}
             </>
           }
@@ -124,16 +123,16 @@ function UserEntry({ user, props }: { user: SessionUser; props: SidebarMenuProps
 
 /** Username, then the menus of product.md §2 in their groups. */
 export function SidebarMenu(props: SidebarMenuProps) {
-  const intl = useIntl();
+  const say = useSay();
   return (
-    <List component="nav" aria-label={intl.formatMessage({ id: 'shell.mainMenu' })} dense={false} sx={{ pt: 0 }}>
+    <List component="nav" aria-label={say('shell.mainMenu')} dense={false} sx={{ pt: 0 }}>
       <UserEntry user={props.user} props={props} />
       {props.groups.map((group) => (
         <Fragment key={group.id}>
           <Divider />
           {group.labelId && props.expanded && (
             <ListSubheader component="div" sx={{ lineHeight: '32px', bgcolor: 'inherit' }}>
-              {intl.formatMessage({ id: group.labelId })}
+              {say(group.labelId)}
             </ListSubheader>
           )}
           {group.items.map((entry) => (

@@ -1,5 +1,4 @@
 import { Link as RouterLink } from 'react-router';
-import { useIntl } from 'react-intl';
 import { AppBar, Box, Button, FormControlLabel, IconButton, Switch, Toolbar, Tooltip, useMediaQuery } from '@mui/material';
 import type { Theme } from '@mui/material/styles';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
@@ -18,6 +17,7 @@ import { NetworkIndicator, UploadOnReconnect, useGuardedLogout } from '../offlin
 import { SIDEBAR_ID } from './Sidebar';
 import { TopBarMenu } from './TopBarMenu';
 import { useShellActions, type ShellActions } from './useShellActions';
+import { useSay } from '../../lib/session';
 
 interface TopBarProps {
   sidebarOpen: boolean;
@@ -26,8 +26,7 @@ interface TopBarProps {
 }
 
 function InlineActions({ actions, onContact }: { actions: ShellActions; onContact: () => void }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const fullscreenLabel = say(actions.fullscreen.active ? 'shell.fullscreenExit' : 'shell.fullscreenEnter');
   return (
     <>
@@ -61,8 +60,8 @@ function InlineActions({ actions, onContact }: { actions: ShellActions; onContac
 /** The offline switch on a phone: one tap, in the bar itself, its state drawn in its thumb (a
  * cloud, crossed out when offline); its name is the same as on the desktop's labelled switch. */
 function PhoneOfflineSwitch({ actions }: { actions: ShellActions }) {
-  const intl = useIntl();
-  const label = intl.formatMessage({ id: 'shell.offlineMode' });
+  const say = useSay();
+  const label = say('shell.offlineMode');
   const thumb = (Icon: typeof CloudOffIcon) => (
     <Box
       component="span"
@@ -97,8 +96,7 @@ function PhoneOfflineSwitch({ actions }: { actions: ShellActions }) {
 
 /** product.md §2 top bar; shown only to a signed-in user (the shell decides). */
 export function TopBar({ sidebarOpen, onToggleSidebar, onContact }: TopBarProps) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const guardedLogout = useGuardedLogout();
   const actions = useShellActions(guardedLogout.request);
   const roomy = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useIntl } from 'react-intl';
 import { Divider, IconButton, ListItemIcon, ListItemText, ListSubheader, Menu, MenuItem } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import DarkModeIcon from '@mui/icons-material/DarkMode';
@@ -9,14 +8,13 @@ import LockIcon from '@mui/icons-material/Lock';
 import MailIcon from '@mui/icons-material/Mail';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { lockNow } from '../../lib/vault';
-import { LANGS } from '../../lib/session';
+import { LANGS, useSay } from '../../lib/session';
 import type { ShellActions } from './useShellActions';
 
 /** On narrow screens the top-bar items live in one overflow menu so the bar fits 360 px; the
  * offline switch stays in the bar (one tap), the lock goes last in the menu, away from it. */
 export function TopBarMenu({ actions, onContact }: { actions: ShellActions; onContact: () => void }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => setAnchor(null);
   const run = (fn: () => void) => () => {

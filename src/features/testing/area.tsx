@@ -3,6 +3,7 @@ import { defineArea } from '../../components/area';
 
 export const testingArea = defineArea({
   id: 'testing',
+  order: 130,
   base: '/testing',
   guard: 'route.testing',
   load: () => import('./index'),

@@ -22,7 +22,7 @@ import { AmberChip, ConfirmDialog } from '../../components';
 import { messageOf } from '../../components/entity';
 import { passwordProblems } from '../../../schemas/passwords';
 import { formatDateTime, notify } from '../../lib/ui';
-import type { SessionUser } from '../../lib/session';
+import { type SessionUser, useSay } from '../../lib/session';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { temporaryPassword, updateUser, type UserRow } from './usersApi';
@@ -40,8 +40,7 @@ function TemporaryPasswordDialog({
   onClose,
   onDone,
 }: Props & { open: boolean; onClose: () => void; onDone: (row: UserRow, password: string) => void }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const [password, setPassword] = useState(temporaryPassword);
   const [mustChange, setMustChange] = useState(true);
   const [error, setError] = useState<string>();
@@ -66,7 +65,7 @@ function TemporaryPasswordDialog({
       <DialogTitle id="temp-password-title">{say('users.tempPassword.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={1.5} sx={{ pt: 1 }}>
-          <Typography variant="body2">{intl.formatMessage({ id: 'users.tempPassword.text' }, { name: row.fullName })}</Typography>
+          <Typography variant="body2">{say('users.tempPassword.text', { name: row.fullName })}</Typography>
           <PasswordField
             id="temp-password"
             label={say('field.user.password')}
@@ -104,7 +103,7 @@ function TemporaryPasswordDialog({
 
 export function AdminActions({ row, actor, onChange }: Props) {
   const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const lang = intl.locale;
   const [confirming, setConfirming] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
@@ -138,13 +137,11 @@ export function AdminActions({ row, actor, onChange }: Props) {
           {row.mustChangePassword && <AmberChip label={say('users.mustChangeChip')} testId="user-must-change" />}
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {row.lastSignInAt
-            ? intl.formatMessage({ id: 'users.lastSignIn' }, { time: formatDateTime(row.lastSignInAt, lang) })
-            : say('users.neverSignedIn')}
+          {row.lastSignInAt ? say('users.lastSignIn', { time: formatDateTime(row.lastSignInAt, lang) }) : say('users.neverSignedIn')}
         </Typography>
         {given && (
           <Alert severity="success" onClose={() => setGiven(null)}>
-            {intl.formatMessage({ id: 'users.tempPassword.given' }, { password: given })}
+            {say('users.tempPassword.given', { password: given })}
           </Alert>
         )}
         {error && <Alert severity="error">{error}</Alert>}
@@ -160,7 +157,7 @@ export function AdminActions({ row, actor, onChange }: Props) {
       <ConfirmDialog
         open={confirming}
         title={say(row.active ? 'users.deactivate' : 'users.reactivate')}
-        text={intl.formatMessage({ id: row.active ? 'users.deactivateText' : 'users.reactivateText' }, { name: row.fullName })}
+        text={say(row.active ? 'users.deactivateText' : 'users.reactivateText', { name: row.fullName })}
         onConfirm={() => void toggleActive()}
         onCancel={() => setConfirming(false)}
       />

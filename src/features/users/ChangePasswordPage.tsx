@@ -4,7 +4,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Box, Button, CircularProgress, Paper, Stack } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { passwordProblems } from '../../../schemas/passwords';
 import { Page, useSessionUser } from '../../components';
 import { messageOf, serverFieldErrors } from '../../components/entity';
@@ -12,6 +11,7 @@ import { notify } from '../../lib/ui';
 import { PasswordField } from './PasswordField';
 import { PasswordRules } from './PasswordRules';
 import { changePassword } from './usersApi';
+import { useSay } from '../../lib/session';
 
 type Field = 'oldPassword' | 'newPassword' | 'confirm';
 
@@ -27,8 +27,7 @@ function problemsOf(values: Record<Field, string>, userName: string): Partial<Re
 }
 
 export function ChangePasswordPage() {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const user = useSessionUser();
   const navigate = useNavigate();
   const id = useId();

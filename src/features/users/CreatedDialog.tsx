@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 export interface CreatedAccount {
   userName: string;
@@ -11,8 +11,7 @@ export interface CreatedAccount {
 }
 
 export function CreatedDialog({ account, onClose }: { account: CreatedAccount | null; onClose: () => void }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = () =>
     navigator.clipboard.writeText(account?.password ?? '').then(
@@ -24,9 +23,7 @@ export function CreatedDialog({ account, onClose }: { account: CreatedAccount | 
       <DialogTitle id="created-title">{say('users.createdOnce.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={1.5}>
-          <Typography variant="body2">
-            {intl.formatMessage({ id: 'users.createdOnce.intro' }, { userName: account?.userName ?? '' })}
-          </Typography>
+          <Typography variant="body2">{say('users.createdOnce.intro', { userName: account?.userName ?? '' })}</Typography>
           <Typography
             component="output"
             data-testid="created-password"

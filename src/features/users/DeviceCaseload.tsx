@@ -5,10 +5,16 @@
 // per pause in the territories' editing): never one per row of the user list.
 import { useEffect, useState } from 'react';
 import { Alert, Box, CircularProgress, Paper, Stack, Typography } from '@mui/material';
-import { isAxiosError } from 'axios';
-import { useIntl, type IntlShape } from 'react-intl';
-import { messageOf } from '../../components/entity';
-import { fetchCaseload, previewTerritories, type CaseloadFigures, type CaseloadPreview, type CaseloadStatus } from './usersApi';
+import {
+  caseloadFailure,
+  fetchCaseload,
+  previewTerritories,
+  type CaseloadFigures,
+  type CaseloadPreview,
+  type CaseloadStatus,
+  type Load,
+} from './usersApi';
+import { useSay } from '../../lib/session';
 
 /** The pause after the last change of the territories before the preview is asked. */
 export const PREVIEW_DELAY_MS = 400;
@@ -24,23 +30,33 @@ export function territoriesOf(value: unknown): number[] {
   return Array.isArray(value) ? value.map(Number).filter((n) => Number.isInteger(n)) : [];
 }
 
-function failure(intl: IntlShape, error: unknown): string {
-  if (isAxiosError(error) && error.code === 'ECONNABORTED') return intl.formatMessage({ id: 'users.caseload.timeout' });
-  if (isAxiosError(error) && !error.response) return intl.formatMessage({ id: 'users.caseload.unreachable' });
-  return messageOf(error);
+/** The figures the caseload messages read: its counts (the flag that a count stopped at its bound
+ * is for the client list's wording, no placeholder of these messages). */
+function counts({ outsideIsLowerBound: _, ...figures }: CaseloadFigures): Omit<CaseloadFigures, 'outsideIsLowerBound'> {
+  return figures;
+}
+
+/** A small spinner with what it waits for. */
+function LoadingLine({ text }: { text: string }) {
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      <CircularProgress size={16} />
+      <Typography variant="body2">{text}</Typography>
+    </Stack>
+  );
 }
 
 function Figures({ figures, testId }: { figures: CaseloadFigures; testId: string }) {
-  const intl = useIntl();
+  const say = useSay();
   return (
     <Box data-testid={testId}>
-      <Typography variant="body2">{intl.formatMessage({ id: 'users.caseload.figures' }, { ...figures })}</Typography>
+      <Typography variant="body2">{say('users.caseload.figures', counts(figures))}</Typography>
       <Typography variant="body2" color="text.secondary">
-        {intl.formatMessage({ id: 'users.caseload.breakdown' }, { ...figures })}
+        {say('users.caseload.breakdown', counts(figures))}
       </Typography>
       {figures.overflow > 0 && (
         <Alert severity="warning" sx={{ mt: 1 }} data-testid={`${testId}-overflow`}>
-          {intl.formatMessage({ id: 'users.caseload.overflow' }, { ...figures })}
+          {say('users.caseload.overflow', counts(figures))}
         </Alert>
       )}
     </Box>
@@ -49,7 +65,7 @@ function Figures({ figures, testId }: { figures: CaseloadFigures; testId: string
 
 /** What the proposed territories change on the device: clients in or out, and the size after. */
 function Preview({ preview }: { preview: CaseloadPreview }) {
-  const intl = useIntl();
+  const say = useSay();
   const { added, after } = preview;
   const key =
     added.clients > 0
@@ -65,19 +81,17 @@ function Preview({ preview }: { preview: CaseloadPreview }) {
   return (
     <Alert severity={after.overflow > 0 ? 'warning' : 'info'} data-testid="caseload-preview">
       <Typography variant="body2" sx={{ fontWeight: 500 }}>
-        {intl.formatMessage({ id: key }, values)}
+        {say(key, values)}
       </Typography>
-      <Typography variant="body2">{intl.formatMessage({ id: 'users.caseload.preview.after' }, { ...after })}</Typography>
-      {after.overflow > 0 && <Typography variant="body2">{intl.formatMessage({ id: 'users.caseload.overflow' }, { ...after })}</Typography>}
+      <Typography variant="body2">{say('users.caseload.preview.after', counts(after))}</Typography>
+      {after.overflow > 0 && <Typography variant="body2">{say('users.caseload.overflow', counts(after))}</Typography>}
     </Alert>
   );
 }
 
-type Load<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'failed'; message: string };
-
 /** The preview of `proposed` for `userId`, asked once the editing pauses; none while they equal `saved`. */
 function usePreview(userId: string, saved: readonly number[], proposed: readonly number[], enabled: boolean) {
-  const intl = useIntl();
+  const say = useSay();
   const changed = enabled && !sameTerritories(saved, proposed);
   // As text (an effect's dependency): "[]" when the change clears every territory.
   const wanted = changed ? JSON.stringify([...proposed].sort((a, b) => a - b)) : '';
@@ -89,14 +103,14 @@ function usePreview(userId: string, saved: readonly number[], proposed: readonly
       const ids = territoriesOf(JSON.parse(wanted));
       previewTerritories(userId, ids).then(
         (value) => current && setResult({ for: wanted, load: { state: 'done', value } }),
-        (error: unknown) => current && setResult({ for: wanted, load: { state: 'failed', message: failure(intl, error) } }),
+        (error: unknown) => current && setResult({ for: wanted, load: { state: 'failed', message: caseloadFailure(say, error) } }),
       );
     }, PREVIEW_DELAY_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [userId, wanted, intl]);
+  }, [userId, wanted, say]);
   if (!wanted) return null;
   return result?.for === wanted ? result.load : ({ state: 'loading' } as const);
 }
@@ -112,20 +126,19 @@ export interface DeviceCaseloadProps {
 }
 
 export function DeviceCaseload({ userId, saved, proposed, version }: DeviceCaseloadProps) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const [status, setStatus] = useState<{ key: string; load: Load<CaseloadStatus> } | null>(null);
   const key = `${userId}:${version}`;
   useEffect(() => {
     let current = true;
     fetchCaseload(userId).then(
       (value) => current && setStatus({ key, load: { state: 'done', value } }),
-      (error: unknown) => current && setStatus({ key, load: { state: 'failed', message: failure(intl, error) } }),
+      (error: unknown) => current && setStatus({ key, load: { state: 'failed', message: caseloadFailure(say, error) } }),
     );
     return () => {
       current = false;
     };
-  }, [userId, key, intl]);
+  }, [userId, key, say]);
   const load: Load<CaseloadStatus> = status?.key === key ? status.load : { state: 'loading' };
   const caseload = load.state === 'done' && load.value.caseload;
   const preview = usePreview(userId, saved, proposed, caseload);
@@ -137,30 +150,16 @@ export function DeviceCaseload({ userId, saved, proposed, version }: DeviceCasel
         <Typography component="h2" variant="subtitle1">
           {say('users.caseload.title')}
         </Typography>
-        {load.state === 'loading' && (
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <CircularProgress size={16} />
-            <Typography variant="body2">{say('common.loading')}</Typography>
-          </Stack>
-        )}
-        {load.state === 'failed' && (
-          <Alert severity="error">{intl.formatMessage({ id: 'users.caseload.failed' }, { message: load.message })}</Alert>
-        )}
+        {load.state === 'loading' && <LoadingLine text={say('common.loading')} />}
+        {load.state === 'failed' && <Alert severity="error">{say('users.caseload.failed', { message: load.message })}</Alert>}
         {load.state === 'done' && <Figures figures={load.value.figures} testId="caseload-figures" />}
         {preview && (
           <Box aria-live="polite">
             <Typography component="h3" variant="subtitle2" sx={{ mb: 0.5 }}>
               {say('users.caseload.preview.title')}
             </Typography>
-            {preview.state === 'loading' && (
-              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <CircularProgress size={16} />
-                <Typography variant="body2">{say('users.caseload.preview.loading')}</Typography>
-              </Stack>
-            )}
-            {preview.state === 'failed' && (
-              <Alert severity="error">{intl.formatMessage({ id: 'users.caseload.failed' }, { message: preview.message })}</Alert>
-            )}
+            {preview.state === 'loading' && <LoadingLine text={say('users.caseload.preview.loading')} />}
+            {preview.state === 'failed' && <Alert severity="error">{say('users.caseload.failed', { message: preview.message })}</Alert>}
             {preview.state === 'done' && <Preview preview={preview.value} />}
           </Box>
         )}

@@ -20,22 +20,22 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { isAxiosError } from 'axios';
-import { useIntl, type IntlShape } from 'react-intl';
-import { messageOf } from '../../components/entity';
+import { useIntl } from 'react-intl';
 import { notify } from '../../lib/ui';
-import { fetchCaseload, fetchCaseloadWorkers, moveClients, previewMove, type CaseloadPreview, type CaseloadWorker } from './usersApi';
+import {
+  caseloadFailure,
+  fetchCaseload,
+  fetchCaseloadWorkers,
+  moveClients,
+  previewMove,
+  type CaseloadPreview,
+  type CaseloadWorker,
+  type Load,
+} from './usersApi';
+import { useSay } from '../../lib/session';
 
 /** The most calls one move makes (each moves up to 500): a bound, never a loop without end. */
 export const MAX_MOVE_CALLS = 40;
-
-function failure(intl: IntlShape, error: unknown): string {
-  if (isAxiosError(error) && error.code === 'ECONNABORTED') return intl.formatMessage({ id: 'users.caseload.timeout' });
-  if (isAxiosError(error) && !error.response) return intl.formatMessage({ id: 'users.caseload.unreachable' });
-  return messageOf(error);
-}
-
-type Load<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'failed'; message: string };
 
 export interface MoveCaseloadProps {
   /** The worker whose clients move. */
@@ -50,7 +50,7 @@ export interface MoveCaseloadProps {
 }
 
 export function MoveCaseload({ userId, name, location, version, onMoved }: MoveCaseloadProps) {
-  const intl = useIntl();
+  const say = useSay();
   const [count, setCount] = useState<{ key: string; load: Load<number> } | null>(null);
   const [moves, setMoves] = useState(0);
   const [open, setOpen] = useState(false);
@@ -59,12 +59,12 @@ export function MoveCaseload({ userId, name, location, version, onMoved }: MoveC
     let current = true;
     fetchCaseload(userId).then(
       (value) => current && setCount({ key, load: { state: 'done', value: value.assignedClients } }),
-      (error: unknown) => current && setCount({ key, load: { state: 'failed', message: failure(intl, error) } }),
+      (error: unknown) => current && setCount({ key, load: { state: 'failed', message: caseloadFailure(say, error) } }),
     );
     return () => {
       current = false;
     };
-  }, [userId, key, intl]);
+  }, [userId, key, say]);
   const load: Load<number> = count?.key === key ? count.load : { state: 'loading' };
   // Nothing to move: the page says nothing of it.
   if (load.state === 'done' && load.value === 0) return null;
@@ -72,20 +72,18 @@ export function MoveCaseload({ userId, name, location, version, onMoved }: MoveC
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="move-caseload">
       <Stack spacing={1}>
         <Typography component="h2" variant="subtitle1">
-          {intl.formatMessage({ id: 'users.move.title' })}
+          {say('users.move.title')}
         </Typography>
-        {load.state === 'loading' && <CircularProgress size={16} aria-label={intl.formatMessage({ id: 'common.loading' })} />}
-        {load.state === 'failed' && (
-          <Alert severity="error">{intl.formatMessage({ id: 'users.caseload.failed' }, { message: load.message })}</Alert>
-        )}
+        {load.state === 'loading' && <CircularProgress size={16} aria-label={say('common.loading')} />}
+        {load.state === 'failed' && <Alert severity="error">{say('users.caseload.failed', { message: load.message })}</Alert>}
         {load.state === 'done' && (
           <>
             <Typography variant="body2" data-testid="move-caseload-count">
-              {intl.formatMessage({ id: 'users.move.count' }, { count: load.value, name })}
+              {say('users.move.count', { count: load.value, name })}
             </Typography>
             <Box>
               <Button variant="outlined" onClick={() => setOpen(true)} data-testid="move-caseload-open">
-                {intl.formatMessage({ id: 'users.move.open' })}
+                {say('users.move.open')}
               </Button>
             </Box>
           </>
@@ -121,8 +119,7 @@ interface MoveDialogProps {
 /** The move's controller: the colleagues to choose from, the preview of what the move adds to
  * the one chosen, and the move itself, call after call until none remain or it fails. */
 function useMove({ from, location, count, onClose }: Pick<MoveDialogProps, 'from' | 'location' | 'count' | 'onClose'>) {
-  const intl = useIntl();
-  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const t = useSay();
   const [workers, setWorkers] = useState<Load<CaseloadWorker[]>>({ state: 'loading' });
   const [to, setTo] = useState('');
   const [preview, setPreview] = useState<{ to: string; load: Load<CaseloadPreview> } | null>(null);
@@ -134,24 +131,24 @@ function useMove({ from, location, count, onClose }: Pick<MoveDialogProps, 'from
     let current = true;
     fetchCaseloadWorkers().then(
       (value) => current && setWorkers({ state: 'done', value: value.filter((w) => w.location === location && w.userId !== from) }),
-      (error: unknown) => current && setWorkers({ state: 'failed', message: failure(intl, error) }),
+      (error: unknown) => current && setWorkers({ state: 'failed', message: caseloadFailure(t, error) }),
     );
     return () => {
       current = false;
     };
-  }, [from, location, intl]);
+  }, [from, location, t]);
 
   useEffect(() => {
     if (!to) return undefined;
     let current = true;
     previewMove(to, from).then(
       (value) => current && setPreview({ to, load: { state: 'done', value } }),
-      (error: unknown) => current && setPreview({ to, load: { state: 'failed', message: failure(intl, error) } }),
+      (error: unknown) => current && setPreview({ to, load: { state: 'failed', message: caseloadFailure(t, error) } }),
     );
     return () => {
       current = false;
     };
-  }, [to, from, intl]);
+  }, [to, from, t]);
 
   const choices = workers.state === 'done' ? workers.value : [];
   const worker = choices.find((w) => w.userId === to);
@@ -173,7 +170,7 @@ function useMove({ from, location, count, onClose }: Pick<MoveDialogProps, 'from
         if (answer.moved === 0) break;
       }
     } catch (error) {
-      setProblem(moved ? t('users.move.partial', { count: moved, message: failure(intl, error) }) : failure(intl, error));
+      setProblem(moved ? t('users.move.partial', { count: moved, message: caseloadFailure(t, error) }) : caseloadFailure(t, error));
       return;
     } finally {
       setSaving(false);
@@ -256,7 +253,7 @@ function MoveDialog({ from, name, location, count, onClose }: MoveDialogProps) {
 /** What the move adds to the chosen colleague's device, or why that is not known. */
 function MovePreview({ worker, shown }: { worker: CaseloadWorker; shown: Load<CaseloadPreview> }) {
   const intl = useIntl();
-  const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
+  const t = useSay();
   const mb = (n: number) => intl.formatNumber(Math.abs(n), { maximumFractionDigits: Math.abs(n) < 10 ? 1 : 0 });
   return (
     <>

@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { IconButton, InputAdornment, TextField } from '@mui/material';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { useIntl } from 'react-intl';
+import { useSay } from '../../lib/session';
 
 export interface PasswordFieldProps {
   id: string;
@@ -20,9 +20,9 @@ export interface PasswordFieldProps {
 }
 
 export function PasswordField(props: PasswordFieldProps) {
-  const intl = useIntl();
+  const say = useSay();
   const [shown, setShown] = useState(false);
-  const toggle = intl.formatMessage({ id: shown ? 'auth.hidePassword' : 'auth.showPassword' });
+  const toggle = say(shown ? 'auth.hidePassword' : 'auth.showPassword');
   return (
     <TextField
       id={props.id}

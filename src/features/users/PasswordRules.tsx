@@ -2,17 +2,17 @@
 import { Box, Typography } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
-import { useIntl } from 'react-intl';
 import { VisuallyHidden } from '../../components';
 import { PASSWORD_MIN_LENGTH, PASSWORD_RULES, passwordProblems } from '../../../schemas/passwords';
+import { useSay } from '../../lib/session';
 
 export function PasswordRules({ password, userName, id }: { password: string; userName: string; id?: string }) {
-  const intl = useIntl();
+  const say = useSay();
   const problems = passwordProblems(password, userName);
   return (
     <Box id={id}>
       <Typography variant="body2" color="text.secondary">
-        {intl.formatMessage({ id: 'users.password.rulesTitle' })}
+        {say('users.password.rulesTitle')}
       </Typography>
       <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="password-rules">
         {PASSWORD_RULES.map((rule) => {
@@ -22,8 +22,8 @@ export function PasswordRules({ password, userName, id }: { password: string; us
             <Box component="li" key={rule} sx={{ display: 'flex', alignItems: 'center', gap: 1 }} data-rule={rule} data-met={met}>
               <Icon fontSize="small" color={met ? 'success' : 'disabled'} aria-hidden />
               <Typography variant="body2" color={met ? 'text.primary' : 'text.secondary'}>
-                {intl.formatMessage({ id: `users.password.rule.${rule}` }, { min: PASSWORD_MIN_LENGTH })}
-                <VisuallyHidden> {intl.formatMessage({ id: met ? 'users.password.met' : 'users.password.notMet' })}</VisuallyHidden>
+                {say(`users.password.rule.${rule}`, { min: PASSWORD_MIN_LENGTH })}
+                <VisuallyHidden> {say(met ? 'users.password.met' : 'users.password.notMet')}</VisuallyHidden>
               </Typography>
             </Box>
           );

@@ -6,7 +6,7 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import { useIntl } from 'react-intl';
 import { FullPageSpinner, Page, usePreferences, useSessionUser } from '../../components';
 import { HistorySection } from '../audit';
-import { can, isLang, LANGS } from '../../lib/session';
+import { can, isLang, LANGS, useSay } from '../../lib/session';
 import { EntityForm, lookupLabel, useLookupLists } from '../../components/entity';
 import { notify } from '../../lib/ui';
 import { PROFILE_FIELDS, profileEntity } from './userForms';
@@ -28,14 +28,14 @@ function Detail({ label, value }: { label: string; value: string }) {
 }
 
 function LanguageChoice() {
-  const intl = useIntl();
+  const say = useSay();
   const { lang, setLang } = usePreferences();
   return (
     <FormControl>
-      <FormLabel id="profile-language">{intl.formatMessage({ id: 'users.profile.language' })}</FormLabel>
+      <FormLabel id="profile-language">{say('users.profile.language')}</FormLabel>
       <RadioGroup row aria-labelledby="profile-language" value={lang} onChange={(e) => isLang(e.target.value) && setLang(e.target.value)}>
         {LANGS.map((code) => (
-          <FormControlLabel key={code} value={code} control={<Radio />} label={intl.formatMessage({ id: `lang.${code}` })} lang={code} />
+          <FormControlLabel key={code} value={code} control={<Radio />} label={say(`lang.${code}`)} lang={code} />
         ))}
       </RadioGroup>
     </FormControl>
@@ -44,7 +44,7 @@ function LanguageChoice() {
 
 export function ProfilePage({ userId }: { userId: string }) {
   const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const record = useUserRecord(userId);
   const lists = useLookupLists();
   const actor = useSessionUser();

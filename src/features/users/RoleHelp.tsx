@@ -2,10 +2,10 @@
 // organisation: read from the role matrix (schemas/roles.ts abilitiesOf) and the organisation
 // rule (schemas/scope.ts), so that the form describes exactly what the server will allow.
 import { Alert, Box, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { abilitiesOf, can } from '../../../schemas/roles';
 import { lacksOrganisation, NO_ORGANISATION, ORGANISATION_ROLES } from '../../../schemas/scope';
 import type { Problem } from '../../components/entity';
+import { useSay } from '../../lib/session';
 
 /** The organisation rule as the form's cross-field rule: roles 3-7 need one (the server's
  * users.organisationRequired), said before sending. `withOrganisation`: the form holds one. */
@@ -33,8 +33,7 @@ function reachKey(role: number, location: number): string {
 }
 
 export function RoleHelp({ role, location, showReach }: { role: unknown; location: unknown; showReach: boolean }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const chosen = Number(role);
   if (!chosen) return null;
   const where = Number(location ?? NO_ORGANISATION);
@@ -42,7 +41,7 @@ export function RoleHelp({ role, location, showReach }: { role: unknown; locatio
   return (
     <Alert severity={missing ? 'warning' : 'info'} data-testid="role-help" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
       <Typography component="h2" variant="subtitle2">
-        {intl.formatMessage({ id: 'users.roleHelp.title' }, { role: say(`role.${chosen}`) })}
+        {say('users.roleHelp.title', { role: say(`role.${chosen}`) })}
       </Typography>
       <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
         {abilitiesOf(chosen).map((ability) => (

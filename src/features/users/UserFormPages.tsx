@@ -3,12 +3,11 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert, Box, Button, Checkbox, FormControlLabel, Paper, Stack, Typography } from '@mui/material';
-import { useIntl } from 'react-intl';
 import { FullPageSpinner, Page, useSessionUser } from '../../components';
 import { EntityForm, type FormApi, type Problem } from '../../components/entity';
 import { passwordProblems } from '../../../schemas/passwords';
 import { notify } from '../../lib/ui';
-import { can } from '../../lib/session';
+import { can, useSay } from '../../lib/session';
 import { HistorySection } from '../audit';
 import { AdminActions } from './AdminActions';
 import { CreatedDialog, type CreatedAccount } from './CreatedDialog';
@@ -33,8 +32,7 @@ function strengthRule(values: Record<string, unknown>): Record<string, Problem> 
 
 /** The first password of a new account, with a suggestion and the "change at first sign-in" box. */
 function FirstPassword({ form }: { form: FormApi }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const password = String(form.values.password ?? '');
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
@@ -74,8 +72,7 @@ function FirstPassword({ form }: { form: FormApi }) {
 }
 
 export function UserAddPage() {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const actor = useSessionUser();
   const navigate = useNavigate();
   const [entity] = useState(() => adminEntity(actor, true));
@@ -114,8 +111,7 @@ export function UserAddPage() {
 }
 
 function AdminEdit({ userId }: { userId: string }) {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const actor = useSessionUser();
   const navigate = useNavigate();
   const record = useUserRecord(userId);

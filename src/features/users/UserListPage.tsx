@@ -5,12 +5,11 @@
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button } from '@mui/material';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import { useIntl } from 'react-intl';
 import { AmberChip, Page, useSessionUser } from '../../components';
 import { EntityGrid } from '../../components/entity';
 import { useDisplayContext } from '../../components/entity/useDisplayContext';
 import { cellValue } from '../../components/entity/columns';
-import { can } from '../../lib/session';
+import { can, useSay } from '../../lib/session';
 import { lacksOrganisation } from '../../../schemas/scope';
 import { listUsers, userEntity, type UserRow } from './usersApi';
 import { userPaths } from './paths';
@@ -22,21 +21,17 @@ const FILTERS = ['role', 'location', 'active'] as const;
 const STAFF_FILTERS = ['role', 'active'] as const;
 
 function ActiveCell({ row }: { row: Record<string, unknown> }) {
-  const intl = useIntl();
-  return row.active === true ? (
-    intl.formatMessage({ id: 'users.active' })
-  ) : (
-    <AmberChip label={intl.formatMessage({ id: 'users.inactive' })} testId="user-inactive" />
-  );
+  const say = useSay();
+  return row.active === true ? say('users.active') : <AmberChip label={say('users.inactive')} testId="user-inactive" />;
 }
 
 /** Roles 3-7 need an organisation (ADR-0007): an account without one (made before that
  * rule) sees no client data until an administrator chooses it, so the list points it out. */
 function OrganisationCell({ row }: { row: Record<string, unknown> }) {
-  const intl = useIntl();
+  const say = useSay();
   const ctx = useDisplayContext();
   if (lacksOrganisation({ role: Number(row.role), location: Number(row.location ?? 0) })) {
-    return <AmberChip label={intl.formatMessage({ id: 'users.organisationMissing' })} testId="user-no-organisation" />;
+    return <AmberChip label={say('users.organisationMissing')} testId="user-no-organisation" />;
   }
   return cellValue(userEntity, 'location', row.location, ctx);
 }
@@ -47,8 +42,7 @@ const CELLS = {
 };
 
 export function UserListPage() {
-  const intl = useIntl();
-  const say = (id: string) => intl.formatMessage({ id });
+  const say = useSay();
   const user = useSessionUser();
   const navigate = useNavigate();
   const title = say('screens.users');

@@ -11,6 +11,7 @@ import { USERS_PATH, userPaths } from './paths';
 
 export const usersArea = defineArea({
   id: 'users',
+  order: 10,
   base: USERS_PATH,
   guard: 'route.users',
   load: () => import('./index'),

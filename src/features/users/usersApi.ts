@@ -2,8 +2,8 @@
 // §D6: the open-core limit), so these screens are online ones and call the API directly.
 import { isAxiosError } from 'axios';
 import { user as userEntity, type RowOf } from '../../../schemas/index';
-import { can, getToken, getUser, saveSession, type SessionUser, toSessionUser } from '../../lib/session';
-import { api } from '../../lib/http';
+import { can, getToken, getUser, saveSession, type Say, type SessionUser, toSessionUser } from '../../lib/session';
+import { api, messageOf } from '../../lib/http';
 import { listParams } from '../../../schemas/listQuery';
 import type { ListQuery, ListResult } from '../../lib/data';
 import type { CaseloadFigures } from '../../../schemas/caseload';
@@ -139,4 +139,15 @@ export interface CaseloadWorker {
 export async function fetchCaseloadWorkers(): Promise<CaseloadWorker[]> {
   const { data } = await api.get<{ workers: CaseloadWorker[] }>('/caseload/workers', { silent: true, timeout: CASELOAD_REQUEST_BOUND_MS });
   return data.workers;
+}
+
+/** A caseload request's answer as a screen holds it: awaited, in hand, or failed with its reason. */
+export type Load<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'failed'; message: string };
+
+/** Why a caseload request failed, in words: no answer in time, no answer at all, or the server's
+ * message (the device caseload and the caseload move ask the same routes). */
+export function caseloadFailure(say: Say, error: unknown): string {
+  if (isAxiosError(error) && error.code === 'ECONNABORTED') return say('users.caseload.timeout');
+  if (isAxiosError(error) && !error.response) return say('users.caseload.unreachable');
+  return messageOf(error);
 }

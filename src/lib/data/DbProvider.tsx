@@ -3,6 +3,7 @@
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { DbContext, DbOpeningContext, LOADING, type DbState } from './dbContext';
 import { loadStoreCode, STORE_OPEN_BOUND_MS, storeNameFor, withinBound, type IcrsDatabase } from '../store';
+import { appIsOnline } from '../session';
 import { whenIdle } from '../util';
 import { openVaultUser, vaultSealer, VaultLockedError } from '../vault';
 
@@ -92,7 +93,9 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
         },
       );
     };
-    const cancel = whenIdle(start, STORE_OPEN_MAX_WAIT_MS);
+    // Offline, every screen reads the store and nothing else: waiting for an idle page only
+    // delays the first screen's rows (docs/performance.md "The offline client list").
+    const cancel = !appIsOnline() ? (start(), () => undefined) : whenIdle(start, STORE_OPEN_MAX_WAIT_MS);
     // The store stays open for the page's life: closing it here would break the next mount.
     return () => {
       mounted = false;

@@ -12,7 +12,6 @@ import type { DataLayer, Doc } from './types';
 import { appIsOnline, getUser } from '../session';
 import { DbOpeningContext, useDb, useDbState } from './dbContext';
 
-
 /** The data layer of the page's store (null until it is open). User and lists are read from
  * storage at each call, so a login or a lists refresh needs no new layer. */
 export function useDataLayer(): DataLayer | null {

@@ -12,34 +12,16 @@ import { map, Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import { getEntity } from '../../../schemas';
 import { mirrorsByMembers } from '../../../schemas/scope';
-import { OFFLINE_ENTITIES, warmOpened } from '../store';
+import { OFFLINE_ENTITIES } from '../store';
 import { hasRowApi, type Ctx, type Opening } from './context';
 import { isPending, keyOf, plain, syncedDoc, writeSynced, type DocData, type WriteSyncedOptions } from './docs';
-import { count$Of, countOf, mangoOf, pageOf, selectorOf, sortOf } from './query';
+import { count$Of, selectorOf, sortOf } from './query';
 import { peekPrefetched, takePrefetched } from './prefetch';
+import { listLocal, takeFirstPageAhead } from './localList';
 import { getPage, getRecord, isNetworkError, type Page } from '../http';
-import { whenIdle } from '../util';
 import type { ListQuery, ListResult, Values } from './types';
 
 type AnyQuery = MangoQuery<Record<string, unknown>>;
-
-/** The longest a list's store waits for an idle moment before it opens its documents ahead. */
-const WARM_MAX_WAIT_MS = 2_000;
-
-async function listLocal(ctx: Ctx, entity: EntityShape, query: ListQuery): Promise<ListResult<DocData>> {
-  const collection = ctx.collection(entity);
-  const mango = mangoOf(entity, query);
-  const docs = await collection.find(mango).exec();
-  const total = await countOf(collection, mango.selector ?? {});
-  // A list with a search asks for its records opened while its first page is looked at: the
-  // search, filter or sort that follows then finds them so (warmCache.ts; sealed client data).
-  if (entity.list?.search.length)
-    whenIdle(
-      () => void warmOpened(collection).catch((error: unknown) => console.warn('The list could not open its records ahead:', error)),
-      WARM_MAX_WAIT_MS,
-    );
-  return { rows: docs.map(plain), total, ...pageOf(query) };
-}
 
 /** What this device holds that a server page does not show: its records not uploaded yet
  * that match the query (the server does not know them, but the worker who saved them must see
@@ -95,7 +77,7 @@ function listsOnServer(opening: Opening, entity: EntityShape): boolean {
  * (as soon as the store is open), so an open store costs the page no round trip after the
  * answer. A store still opening when the answer comes: the server's page is shown first. */
 async function listInto(opening: Opening, entity: EntityShape, query: ListQuery, show: (page: ListResult<DocData>) => void): Promise<void> {
-  if (!listsOnServer(opening, entity)) return show(await listLocal(await opening.ctx, entity, query));
+  if (!listsOnServer(opening, entity)) return show(await listLocal((await opening.ctx).db, entity, query));
   const pending = opening.ctx.then((ctx) => pendingOf(ctx, entity, query));
   pending.catch(() => undefined); // a failed store fails the page below, once
   let page: Page;
@@ -103,7 +85,7 @@ async function listInto(opening: Opening, entity: EntityShape, query: ListQuery,
     // A page asked when the address became this list's (prefetch.ts) is this request, sent earlier.
     page = await (takePrefetched(opening.http, entity, query) ?? getPage(opening.http, entity, query));
   } catch (error) {
-    if (isNetworkError(error)) return show(await listLocal(await opening.ctx, entity, query));
+    if (isNetworkError(error)) return show(await listLocal((await opening.ctx).db, entity, query));
     throw error;
   }
   if (!opening.now()) show(serverPage(entity, page));
@@ -119,7 +101,8 @@ async function listInto(opening: Opening, entity: EntityShape, query: ListQuery,
  * page with this device's pending records once the store is open. Else undefined.
  */
 export function firstPage(opening: Opening, entity: EntityShape, query: ListQuery): ListResult<DocData> | undefined {
-  if (!listsOnServer(opening, entity) || opening.now()) return undefined;
+  if (!listsOnServer(opening, entity)) return takeFirstPageAhead(entity, query);
+  if (opening.now()) return undefined;
   const answer = peekPrefetched(opening.http, entity, query);
   return answer && serverPage(entity, answer);
 }

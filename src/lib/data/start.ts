@@ -3,5 +3,12 @@
 // the whole layer with it (a bundler places every module an index names in the chunk of its
 // first importer), so the first screen's chunk imports this file instead: RxDB's code to load
 // ahead (loadStoreCode, ADR-0035) and a list's first page asked before its screen is drawn.
-export { loadStoreCode } from '../store';
+export { loadStoreCode, type IcrsDatabase } from '../store';
 export { prefetchPage } from './prefetch';
+export { openIcrsDbOnce } from './DbProvider';
+
+/** An offline list's first page read from the store ahead of its screen (localList.ts); its
+ * module loads with the data layer's, not with the entry. */
+export function readFirstPageAhead(...args: Parameters<typeof import('./localList').readFirstPageAhead>): Promise<void> {
+  return import('./localList').then((module) => module.readFirstPageAhead(...args));
+}

@@ -5,6 +5,7 @@ import { notify } from '../ui';
 import { clearIdentity, getLang, getToken, getUser, isSignedIn, t } from '../session';
 import { CHANGE_PASSWORD_PATH, navigateTo } from '../util';
 import { codeOf } from './errors';
+import { messageOf } from './messages';
 import type { ErrorCode } from '../../../schemas/errorCodes';
 
 declare module 'axios' {
@@ -13,13 +14,6 @@ declare module 'axios' {
      * report) or it is only logged (dashboard calls, product.md §2). Auth rules still apply. */
     silent?: boolean;
   }
-}
-
-/** Server error body (contract): {statusCode, error, code, message, errors?}; legacy bodies use `result`. */
-interface ErrorBody {
-  result?: unknown;
-  message?: unknown;
-  code?: unknown;
 }
 
 /** The server's 403 while a temporary password must be changed: every route but change
@@ -44,15 +38,6 @@ function addHeaders(config: InternalAxiosRequestConfig): InternalAxiosRequestCon
   headers.set('Accept-Language', getLang());
   config.headers = headers;
   return config;
-}
-
-/** The text to show for a failed call: result if a string, else message, else status text. */
-export function errorMessage(error: unknown): string {
-  if (!isAxiosError<ErrorBody>(error)) return error instanceof Error ? error.message : String(error);
-  const data = error.response?.data;
-  if (data && typeof data.result === 'string' && data.result) return data.result;
-  if (data && typeof data.message === 'string' && data.message) return data.message;
-  return error.response?.statusText || error.message;
 }
 
 /** `sessionLeft`: the answer is about a session this tab no longer holds (aboutAnEndedSession). */
@@ -102,7 +87,7 @@ function aboutAnEndedSession(error: unknown): boolean {
 }
 
 function onError(error: unknown): Promise<never> {
-  const message = errorMessage(error);
+  const message = messageOf(error);
   const status = isAxiosError(error) ? error.response?.status : undefined;
   const sessionLeft = status === 401 && aboutAnEndedSession(error);
   applyAuthRules(status, codeOf(error), sessionLeft);

@@ -5,7 +5,7 @@
 export * from './entities';
 export * from './errors';
 export * from './forms';
-export { api, errorMessage } from './api';
+export { api } from './api';
 export { messageOf, serverFieldErrors, type FieldMessage } from './messages';
 export { storedPublicConfig, toPublicConfig, usePublicConfig, type ContactDetails, type PublicConfig } from './publicConfig';
 export {

@@ -7,13 +7,15 @@ export interface FieldMessage {
   message: string;
 }
 
+/** Server error body (contract): {statusCode, error, code, message, errors?}; legacy bodies use `result`. */
 interface ErrorBody {
   message?: unknown;
   result?: unknown;
   errors?: unknown;
 }
 
-/** The text to show for a failed call: the server's message, else the error's own. */
+/** The text to show for a failed call (the interceptor's toast and every screen's): the server's
+ * result if a string, else its message, else the status text or the error's own message. */
 export function messageOf(error: unknown): string {
   if (isAxiosError<ErrorBody>(error)) {
     const data = error.response?.data;

@@ -1,8 +1,9 @@
 // Business constants of product.md §9 and the few fixed addresses of the product, in one place so that
 // a change (programme site, support mailbox, delays) never hunts through components.
 
-/** Version shown in the footer, taken from package.json at build time. */
-export const APP_VERSION: string = __APP_VERSION__;
+/** Version shown in the footer, taken from package.json at build time. Node scripts that import
+ * the app's modules without Vite (the upload bench under tsx) have no build: 'dev'. */
+export const APP_VERSION: string = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
 
 /** At this width and below the sidebar is a temporary drawer (product.md §9: 991 px). */
 export const NARROW_MAX_WIDTH = 991;

@@ -5,10 +5,9 @@
 // dialog staying open; clients of several organisations cannot be assigned together.
 import { createElement } from 'react';
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/http/api';
-import { click, render, wait, type Rendered } from './render';
-import { mockApi, signIn, type Call } from './audit-fixtures';
+import { describe, expect, it, vi } from 'vitest';
+import { click, render, wait } from './render';
+import { mockApi, mockedApiViews, type Call } from './audit-fixtures';
 
 const { AssignDialog } = await import('../../../src/features/clients/AssignDialog');
 
@@ -27,8 +26,6 @@ const PREVIEW = {
   added: { clients: 2, rows: 9, megabytes: 0.21 },
 };
 
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 let calls: Call[] = [];
 
 function answer(assign: () => { status: number; data: unknown }) {
@@ -58,21 +55,14 @@ async function pick(name: string): Promise<void> {
 }
 
 describe('AssignDialog', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    signIn(5);
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-    document.body.innerHTML = '';
-  });
+  const mounted = mockedApiViews({ role: 5 });
 
   it("offers the organisation's workers, shows what their device takes before confirming, and assigns", async () => {
     answer(() => ({ status: 200, data: { assigned: 2, unchanged: 0 } }));
     const onAssigned = vi.fn();
-    shown = await render(createElement(AssignDialog, { open: true, clients: CLIENTS, workers: WORKERS, onClose: vi.fn(), onAssigned }));
+    mounted.shown = await render(
+      createElement(AssignDialog, { open: true, clients: CLIENTS, workers: WORKERS, onClose: vi.fn(), onAssigned }),
+    );
     expect(dialog()?.textContent).toContain('Assign 2 clients');
     expect(confirm()?.disabled).toBe(true); // no worker yet
     const combobox = dialog()?.querySelector('[role="combobox"]') as HTMLElement;
@@ -96,7 +86,7 @@ describe('AssignDialog', () => {
 
   it('says when the bound would leave clients out, and that an office worker’s device does not change', async () => {
     answer(() => ({ status: 200, data: { assigned: 1, unchanged: 0 } }));
-    shown = await render(
+    mounted.shown = await render(
       createElement(AssignDialog, { open: true, clients: CLIENTS, workers: WORKERS, onClose: vi.fn(), onAssigned: vi.fn() }),
     );
     await pick('Bahati Office');
@@ -106,7 +96,7 @@ describe('AssignDialog', () => {
     );
     expect(dialog()?.querySelector('[data-testid="assign-preview-overflow"]')).toBeNull();
     const field = { ...WORKERS[0], userId: 'w-full', name: 'Full Device' };
-    await shown.rerender(
+    await mounted.shown.rerender(
       createElement(AssignDialog, { open: true, clients: CLIENTS, workers: [field], onClose: vi.fn(), onAssigned: vi.fn() }),
     );
     await pick('Full Device');
@@ -119,7 +109,7 @@ describe('AssignDialog', () => {
   it('says a refusal by its code in French and stays open; refuses clients of two organisations', async () => {
     answer(() => ({ status: 400, data: { statusCode: 400, code: 'caseload.badAssignee', message: 'server words' } }));
     const onAssigned = vi.fn();
-    shown = await render(
+    mounted.shown = await render(
       createElement(AssignDialog, { open: true, clients: CLIENTS, workers: WORKERS, onClose: vi.fn(), onAssigned }),
       'fr',
     );
@@ -137,7 +127,9 @@ describe('AssignDialog', () => {
     expect(dialog()).not.toBeNull();
 
     const mixed = [...CLIENTS, { prof_Id: 'c3', location: 3 }];
-    await shown.rerender(createElement(AssignDialog, { open: true, clients: mixed, workers: WORKERS, onClose: vi.fn(), onAssigned }));
+    await mounted.shown.rerender(
+      createElement(AssignDialog, { open: true, clients: mixed, workers: WORKERS, onClose: vi.fn(), onAssigned }),
+    );
     await wait(0);
     expect(dialog()?.querySelector('[data-testid="assign-mixed"]')).not.toBeNull();
     expect(confirm()?.disabled).toBe(true);

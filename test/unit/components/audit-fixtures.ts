@@ -1,10 +1,12 @@
-// Shared by the audit component tests: entries as the server contract gives them, an axios
-// adapter answering the audit routes, and a signed-in user.
+// Shared by the component tests that talk to the API: entries as the server contract gives
+// them, an axios adapter answering the routes, a signed-in user, and the lifecycle around them.
+import { afterEach, beforeEach } from 'vitest';
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { AxiosError, AxiosHeaders } from 'axios';
 import type { AuditEntry } from '../../../src/features/audit/types';
 import { api } from '../../../src/lib/http/api';
 import { LISTS_KEY } from '../../../src/lib/data/lists';
+import type { Rendered } from './render';
 
 export const PROF = '01900000-0000-7000-8000-0000000000c1';
 
@@ -83,4 +85,27 @@ export function signIn(role: number, location = 2): void {
   localStorage.setItem('user', JSON.stringify({ userId: 'me', userName: 'admin', role, location }));
   localStorage.setItem('token', 'x.eyJzdWIiOiJtZSJ9.y');
   localStorage.setItem(LISTS_KEY, JSON.stringify(LISTS));
+}
+
+/**
+ * Registers the lifecycle of component tests whose API answers come from mockApi: before each
+ * test an empty localStorage, then `reset` (the file's own captures) and, given a `role`, that
+ * user signed in; after each, the view kept in `shown` unmounted, axios's own adapter back and
+ * the page emptied (dialogs and menus render outside the view).
+ */
+export function mockedApiViews(options: { role?: number; reset?: () => void } = {}): { shown: Rendered | undefined } {
+  const original = api.defaults.adapter;
+  const mounted: { shown: Rendered | undefined } = { shown: undefined };
+  beforeEach(() => {
+    localStorage.clear();
+    options.reset?.();
+    if (options.role !== undefined) signIn(options.role);
+  });
+  afterEach(async () => {
+    await mounted.shown?.unmount();
+    mounted.shown = undefined;
+    api.defaults.adapter = original;
+    document.body.innerHTML = '';
+  });
+  return mounted;
 }

@@ -6,15 +6,14 @@
 // in both languages and the record links.
 import { act, createElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/http/api';
+import { describe, expect, it, vi } from 'vitest';
 import { mediaQueryList, width } from '../../helpers/media';
 import { emitServerChange } from '../../../src/lib/util/events';
 import { actionKey } from '../../../src/features/audit/describe';
 import { recordPath } from '../../../src/features/audit/recordLink';
 import { AUDIT_ACTIONS } from '../../../src/features/audit/types';
 import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
-import { entry, mockApi, PROF, signIn, type Call } from './audit-fixtures';
+import { entry, mockApi, mockedApiViews, PROF, signIn, type Call } from './audit-fixtures';
 
 const saved = vi.hoisted(() => [] as { blob: Blob; fileName: string }[]);
 vi.mock('../../../src/lib/ui/download', () => ({
@@ -66,8 +65,6 @@ const ROWS = [
   }),
 ];
 
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 let calls: Call[] = [];
 
 function answer(rows = ROWS) {
@@ -92,17 +89,25 @@ function answer(rows = ROWS) {
 
 const auditCalls = () => calls.filter((c) => c.url === '/audit');
 
+const mounted = mockedApiViews({
+  reset: () => {
+    saved.length = 0;
+    width.narrow = false;
+    window.matchMedia = mediaQueryList;
+  },
+});
+
 async function show(lang: Lang = 'en'): Promise<Rendered> {
   const element = createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(AuditPage)));
-  shown = await render(element, lang);
+  mounted.shown = await render(element, lang);
   for (
     let waited = 0;
-    !shown.container.querySelector('[role="grid"] [role="row"][data-id], .MuiDataGrid-row') && waited < 10_000;
+    !mounted.shown.container.querySelector('[role="grid"] [role="row"][data-id], .MuiDataGrid-row') && waited < 10_000;
     waited += 20
   )
     await wait(20);
   await wait(20);
-  return shown;
+  return mounted.shown;
 }
 
 async function choose(view: Rendered, testId: string, label: string): Promise<void> {
@@ -121,19 +126,6 @@ async function choose(view: Rendered, testId: string, label: string): Promise<vo
 }
 
 describe('the audit screen', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    saved.length = 0;
-    width.narrow = false;
-    window.matchMedia = mediaQueryList;
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-    document.body.innerHTML = '';
-  });
-
   it('is two routes: the log (audit.read) and the client data requests (clients.handover)', () => {
     expect(auditArea.screens.map((r) => [r.path ?? '', r.permission])).toEqual([
       ['', 'audit.read'],

@@ -6,11 +6,10 @@
 // offers both actions on each.
 import { createElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/http/api';
+import { describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { click, helperOf, inputByLabel, render, typeInto, wait, type Rendered } from './render';
-import { mockApi, PROF, signIn, type Call } from './audit-fixtures';
+import { click, helperOf, inputByLabel, render, typeInto, wait } from './render';
+import { mockApi, mockedApiViews, PROF, type Call } from './audit-fixtures';
 
 const saved = vi.hoisted(() => [] as { blob: Blob; fileName: string }[]);
 vi.mock('../../../src/lib/ui/download', () => ({
@@ -33,8 +32,6 @@ const { ClientDataActions } = await import('../../../src/features/audit');
 const { ClientRequestsPage } = await import('../../../src/features/audit/ClientRequestsPage');
 const { PreferencesProvider } = await import('../../../src/components');
 
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 let calls: Call[] = [];
 
 function answer(password = 'right-pass') {
@@ -67,23 +64,18 @@ const dialog = () => document.querySelector<HTMLElement>('[data-testid="client-e
 const confirmButton = () => dialog()?.querySelector<HTMLButtonElement>('button[type="submit"]') ?? null;
 
 describe('ClientDataActions', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    saved.length = 0;
-    signIn(1);
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-    document.body.innerHTML = '';
+  const mounted = mockedApiViews({
+    role: 1,
+    reset: () => {
+      saved.length = 0;
+    },
   });
 
   it('exports the whole client as the ZIP the server names', async () => {
     answer();
     const onErased = vi.fn();
-    shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
-    const exportButton = shown.container.querySelector('[data-testid="client-export"]');
+    mounted.shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
+    const exportButton = mounted.shown.container.querySelector('[data-testid="client-export"]');
     expect(exportButton?.textContent).toBe('Export all data (ZIP)');
     await click(exportButton as Element);
     await wait(20);
@@ -94,8 +86,8 @@ describe('ClientDataActions', () => {
   it('erases with a reason from the list, a note and the password; a wrong password or a note naming the client says so', async () => {
     answer();
     const onErased = vi.fn();
-    shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
-    await click(shown.container.querySelector('[data-testid="client-erase"]') as Element);
+    mounted.shown = await render(createElement(ClientDataActions, { profId: PROF, name: 'Neema Baraka', regNo: 'ESPAB12CD34', onErased }));
+    await click(mounted.shown.container.querySelector('[data-testid="client-erase"]') as Element);
     expect(dialog()?.textContent).toContain('Erase Neema Baraka (ESPAB12CD34)?');
     const reason = dialog()?.querySelector<HTMLSelectElement>('[data-testid="client-erase-reason"]') as HTMLSelectElement;
     expect(Array.from(reason.options).map((o) => o.textContent)).toEqual([
@@ -142,32 +134,23 @@ describe('ClientDataActions', () => {
 });
 
 describe('ClientRequestsPage', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    signIn(7);
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-    document.body.innerHTML = '';
-  });
+  const mounted = mockedApiViews({ role: 7 });
 
   it('searches from 2 characters and offers export and erasure on each client found', async () => {
     answer();
-    shown = await render(
+    mounted.shown = await render(
       createElement(MemoryRouter, null, createElement(PreferencesProvider, null, createElement(ClientRequestsPage))),
       'fr',
     );
-    expect(shown.container.querySelector('h1')?.textContent).toBe('Demandes sur les données des clients');
-    const search = shown.container.querySelector('[data-testid="audit-clients-search"]') as HTMLInputElement;
+    expect(mounted.shown.container.querySelector('h1')?.textContent).toBe('Demandes sur les données des clients');
+    const search = mounted.shown.container.querySelector('[data-testid="audit-clients-search"]') as HTMLInputElement;
     await typeInto(search, 'N');
     await wait(500);
     expect(calls).toEqual([]);
     await typeInto(search, 'Neema');
     await wait(500);
     expect(calls.map((c) => [c.url, c.params])).toEqual([['/audit/clients', { q: 'Neema' }]]);
-    const rows = Array.from(shown.container.querySelectorAll<HTMLElement>('[data-testid="audit-client-row"]'));
+    const rows = Array.from(mounted.shown.container.querySelectorAll<HTMLElement>('[data-testid="audit-client-row"]'));
     expect(rows).toHaveLength(1);
     expect(rows[0]?.textContent).toContain('Neema Baraka');
     expect(rows[0]?.querySelector('[data-testid="audit-client-regno"]')?.textContent).toBe('ESPAB12CD34');

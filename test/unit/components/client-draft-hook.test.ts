@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
 // The client form's draft (useClientDraft) keeps the last keystrokes when the form closes for
 // another screen of the app, before its pause has passed, as EntityForm's drafts do.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, createElement, useEffect } from 'react';
 import { loadDraft } from '../../../src/components/entity';
 import { clientDraftKey, useClientDraft, type ClientDraft } from '../../../src/features/clients/clientDraft';
-import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
-import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
+import { vaultOpenAs } from './sealed-values';
 import { render } from './render';
 
 const form: { change?: (update: (current: ClientDraft) => ClientDraft) => void } = {};
@@ -20,14 +19,7 @@ function Form() {
 }
 
 describe('the client form draft', () => {
-  beforeEach(async () => {
-    openWithKey('draft-user', await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']));
-    await openSealedValues('draft-user');
-  });
-  afterEach(() => {
-    lockVault();
-    closeSealedValues();
-  });
+  vaultOpenAs('draft-user');
 
   it('is written at once when the form closes right after a keystroke', async () => {
     const rendered = await render(createElement(Form));

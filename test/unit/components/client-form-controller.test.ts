@@ -8,8 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredClient } from '../../../src/features/clients/clientDraft';
 import { STEPS } from '../../../src/features/clients/steps';
 import { useClientForm, type ClientFormInput } from '../../../src/features/clients/useClientForm';
-import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
-import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
+import { closeVault, openVaultAs } from './sealed-values';
 import { renderHook, wait, type RenderedHook } from './render';
 
 const Router = ({ children }: { children: ReactNode }) => createElement(MemoryRouter, null, children);
@@ -28,14 +27,12 @@ async function open(input: ClientFormInput, lang: 'en' | 'fr' = 'en') {
 
 beforeEach(async () => {
   localStorage.clear();
-  openWithKey('form-user', await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']));
-  await openSealedValues('form-user');
+  await openVaultAs('form-user');
 });
 afterEach(async () => {
   await hook?.unmount();
   hook = null;
-  lockVault();
-  closeSealedValues();
+  closeVault();
 });
 
 describe('the client form controller', () => {

@@ -8,12 +8,11 @@
 import { createElement } from 'react';
 import { act } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/http/api';
+import { describe, expect, it, vi } from 'vitest';
 import type { ListQuery } from '../../../src/lib/data/types';
 import { mediaQueryList, width } from '../../helpers/media';
 import { click, render, wait, type Rendered } from './render';
-import { mockApi, signIn } from './audit-fixtures';
+import { mockApi, mockedApiViews, signIn } from './audit-fixtures';
 
 const queries = vi.hoisted(() => [] as ListQuery[]);
 const ROWS = vi.hoisted(() => [
@@ -62,8 +61,6 @@ const WORKERS = [
   { userId: 'w-amani', name: 'Amani Field', location: 2, caseload: true },
   { userId: 'w-bahati', name: 'Bahati Office', location: 2, caseload: false },
 ];
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 
 async function show(): Promise<Rendered> {
   mockApi((call) => (call.url === '/caseload/workers' ? { status: 200, data: { workers: WORKERS } } : { status: 404, data: {} }));
@@ -90,24 +87,19 @@ async function chooseAssigned(option: string): Promise<void> {
 }
 
 describe('the client list and the caseload', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    queries.length = 0;
-    caseload.status = null;
-    // A phone: the light list draws the rows (the data grid does not in jsdom).
-    width.narrow = true;
-    window.matchMedia = mediaQueryList;
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-    document.body.innerHTML = '';
+  const mounted = mockedApiViews({
+    reset: () => {
+      queries.length = 0;
+      caseload.status = null;
+      // A phone: the light list draws the rows (the data grid does not in jsdom).
+      width.narrow = true;
+      window.matchMedia = mediaQueryList;
+    },
   });
 
   it('shows the assigned worker and filters by "Assigned to": a worker, me, anyone', async () => {
     signIn(3);
-    shown = await show();
+    mounted.shown = await show();
     // On a phone, a line under the name; oneself by one's own name.
     const lines = Array.from(document.querySelectorAll('[data-testid="row-assigned"]')).map((l) => l.textContent);
     expect(lines).toEqual(['Assigned to Amani Field', 'Assigned to admin']);
@@ -125,7 +117,7 @@ describe('the client list and the caseload', () => {
 
   it('lets the roles that assign tick clients and open "Assign to…", online only', async () => {
     signIn(5);
-    shown = await show();
+    mounted.shown = await show();
     const boxes = () => Array.from(document.querySelectorAll<HTMLInputElement>('[data-testid="row-select"] input'));
     expect(boxes().map((b) => b.getAttribute('aria-label'))).toEqual(['Select Asha Kabila', 'Select Baraka Mulumba']);
     const open = () => document.querySelector<HTMLButtonElement>('[data-testid="assign-open"]');
@@ -141,7 +133,7 @@ describe('the client list and the caseload', () => {
 
   it('selects the clients of the page shown at once, leaving out those already ticked', async () => {
     signIn(1);
-    shown = await show();
+    mounted.shown = await show();
     const selectPage = () => document.querySelector<HTMLButtonElement>('[data-testid="select-page"]');
     const ticked = () => Array.from(document.querySelectorAll<HTMLInputElement>('[data-testid="row-select"] input')).map((b) => b.checked);
     expect(selectPage()?.textContent).toBe('Select this page (2 clients)');
@@ -156,7 +148,7 @@ describe('the client list and the caseload', () => {
   it('says offline why assigning is off', async () => {
     signIn(4);
     localStorage.setItem('mode', 'offline');
-    shown = await show();
+    mounted.shown = await show();
     expect(document.querySelector<HTMLButtonElement>('[data-testid="assign-open"]')?.disabled).toBe(true);
     expect(document.querySelector<HTMLButtonElement>('[data-testid="select-page"]')?.disabled).toBe(true);
     expect(document.querySelector('[data-testid="assign-offline"]')?.textContent).toBe(
@@ -170,13 +162,13 @@ describe('the client list and the caseload', () => {
     const at = '2026-12-06T10:00:00.000Z';
     const notice = () => document.querySelector('[data-testid="caseload-outside"]')?.textContent;
     caseload.status = { caseload: true, figures: { ...figures, outside: 12, outsideIsLowerBound: false }, at };
-    shown = await show();
+    mounted.shown = await show();
     expect(notice()).toMatch(
       /^12 of your organisation's clients are not on this device \(counted at the last sync, .+\)\. Online, the search finds them\.$/,
     );
-    await shown.unmount();
+    await mounted.shown.unmount();
     caseload.status = { caseload: true, figures: { ...figures, outside: 13000, outsideIsLowerBound: true }, at };
-    shown = await show();
+    mounted.shown = await show();
     expect(notice()).toMatch(
       /^More than 13,000 of your organisation's clients are not on this device \(counted at the last sync, .+\)\. Online, the search finds them\.$/,
     );

@@ -16,22 +16,23 @@ describe('CSV text', () => {
     expect(text).toBe('\uFEFFName,Type\r\nCentre,Social\r\n');
   });
 
-  it('quotes cells holding the separator, quotes or line breaks, and doubles quotes', () => {
-    expect(csvCell('plain', ',')).toBe('plain');
-    expect(csvCell('Goma, Nord-Kivu', ',')).toBe('"Goma, Nord-Kivu"');
-    expect(csvCell('Goma, Nord-Kivu', ';')).toBe('Goma, Nord-Kivu');
-    expect(csvCell('a;b', ';')).toBe('"a;b"');
-    expect(csvCell('Centre "Espoir"', ',')).toBe('"Centre ""Espoir"""');
-    expect(csvCell('line 1\nline 2', ',')).toBe('"line 1\nline 2"');
-    expect(csvCell(' padded ', ',')).toBe('" padded "');
-  });
-
-  it('keeps formulas from running in a spreadsheet, but not signed numbers', () => {
-    expect(csvCell('=HYPERLINK("http://x")', ',')).toBe('"\'=HYPERLINK(""http://x"")"');
-    expect(csvCell('@SUM(A1)', ',')).toBe("'@SUM(A1)");
-    expect(csvCell('+243 81 234 5678', ',')).toBe("'+243 81 234 5678");
-    expect(csvCell('-1.6792', ',')).toBe('-1.6792');
-    expect(csvCell('-1,6792', ';')).toBe('-1,6792');
+  it.each([
+    // Quoted when holding the separator, quotes or line breaks; quotes doubled.
+    ['plain', ',', 'plain'],
+    ['Goma, Nord-Kivu', ',', '"Goma, Nord-Kivu"'],
+    ['Goma, Nord-Kivu', ';', 'Goma, Nord-Kivu'],
+    ['a;b', ';', '"a;b"'],
+    ['Centre "Espoir"', ',', '"Centre ""Espoir"""'],
+    ['line 1\nline 2', ',', '"line 1\nline 2"'],
+    [' padded ', ',', '" padded "'],
+    // Formulas kept from running in a spreadsheet, but not signed numbers.
+    ['=HYPERLINK("http://x")', ',', '"\'=HYPERLINK(""http://x"")"'],
+    ['@SUM(A1)', ',', "'@SUM(A1)"],
+    ['+243 81 234 5678', ',', "'+243 81 234 5678"],
+    ['-1.6792', ',', '-1.6792'],
+    ['-1,6792', ';', '-1,6792'],
+  ] as const)('writes the cell %j with the separator %j as %j', (value, separator, cell) => {
+    expect(csvCell(value, separator)).toBe(cell);
   });
 
   it('uses the separator Excel expects in each language', () => {

@@ -5,10 +5,9 @@
 // change adds or removes, asked once the editing pauses; failures said in words. English and
 // French.
 import { createElement } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { api } from '../../../src/lib/http/api';
+import { describe, expect, it } from 'vitest';
 import { render, wait, type Lang, type Rendered } from './render';
-import { mockApi, signIn, type Answer, type Call } from './audit-fixtures';
+import { mockApi, mockedApiViews, type Answer, type Call } from './audit-fixtures';
 
 const { DeviceCaseload, PREVIEW_DELAY_MS, sameTerritories } = await import('../../../src/features/users/DeviceCaseload');
 
@@ -27,9 +26,9 @@ const figures = (over: Record<string, number> = {}) => ({
   ...over,
 });
 
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 let calls: Call[] = [];
+
+const mounted = mockedApiViews({ role: 7 });
 
 function answer(status: { caseload: boolean; figures: ReturnType<typeof figures> }, preview?: (call: Call) => Answer) {
   calls = mockApi((call) => {
@@ -41,24 +40,14 @@ function answer(status: { caseload: boolean; figures: ReturnType<typeof figures>
 
 const props = (proposed: number[], saved = [1], version = 0) => ({ userId: USER, saved, proposed, version });
 async function show(proposed: number[], lang: Lang = 'en'): Promise<Rendered> {
-  shown = await render(createElement(DeviceCaseload, props(proposed)), lang);
+  mounted.shown = await render(createElement(DeviceCaseload, props(proposed)), lang);
   await wait(10);
-  return shown;
+  return mounted.shown;
 }
 const text = (view: Rendered, id: string) => view.container.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
 const previews = () => calls.filter((c) => c.url === '/caseload/preview');
 
 describe('DeviceCaseload', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    signIn(7);
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-  });
-
   it("shows a field worker's device figures, and asks no preview while the territories are the saved ones", async () => {
     answer({ caseload: true, figures: figures() });
     const view = await show([1]);
@@ -103,12 +92,12 @@ describe('DeviceCaseload', () => {
     expect(text(view, 'caseload-preview')).toBe(
       'The device gets 40 clients more (500 records, about 0.9 MB).After the change: 160 clients, about 3.4 MB.',
     );
-    await shown?.rerender(createElement(DeviceCaseload, props([])));
+    await mounted.shown?.rerender(createElement(DeviceCaseload, props([])));
     await wait(PREVIEW_DELAY_MS + 50);
     expect(previews().at(-1)?.data).toEqual({ userId: USER, territories: [] });
     expect(text(view, 'caseload-preview')).toContain('The device loses 18 clients (200 records, about 0.4 MB) at its next sync.');
     // Back to the saved territories: no preview.
-    await shown?.rerender(createElement(DeviceCaseload, props([1])));
+    await mounted.shown?.rerender(createElement(DeviceCaseload, props([1])));
     expect(text(view, 'caseload-preview')).toBeNull();
   });
 

@@ -3,13 +3,12 @@
 // errors put back on the fields, and the draft that survives a reload.
 import { createElement } from 'react';
 import { AxiosError, AxiosHeaders } from 'axios';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serviceProvider } from '../../../schemas/index';
 import { EntityForm, loadDraft, type EntityFormProps, type FormApi } from '../../../src/components/entity';
-import { closeSealedValues, openSealedValues } from '../../../src/lib/vault/sealedKv';
-import { lockVault, openWithKey } from '../../../src/lib/vault/vault';
-import { LISTS_KEY } from '../../../src/lib/data/lists';
+import { vaultOpenAs } from './sealed-values';
 import { blur, click, helperOf, inputByLabel, render, typeInto, wait, type Lang, type Rendered } from './render';
+import { viewOverLists } from './lists-view';
 
 const LISTS = {
   territory: [
@@ -22,11 +21,11 @@ function formProps(overrides: Partial<EntityFormProps> = {}): EntityFormProps {
   return { entity: serviceProvider, fields: ['sp_Name', 'sp_type', 'territory', 'email', 'phone'], onSubmit: vi.fn(), ...overrides };
 }
 
-let view: Rendered | null = null;
+const mounted = viewOverLists(LISTS);
 
 async function open(lang: Lang, overrides: Partial<EntityFormProps> = {}): Promise<Rendered> {
-  view = await render(createElement(EntityForm, formProps(overrides)), lang);
-  return view;
+  mounted.view = await render(createElement(EntityForm, formProps(overrides)), lang);
+  return mounted.view;
 }
 
 function submitButton(container: HTMLElement): HTMLButtonElement {
@@ -41,16 +40,6 @@ async function submit(container: HTMLElement): Promise<void> {
 function summary(container: HTMLElement): string {
   return container.querySelector('[data-testid="form-errors"]')?.textContent ?? '';
 }
-
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem(LISTS_KEY, JSON.stringify(LISTS));
-});
-
-afterEach(async () => {
-  await view?.unmount();
-  view = null;
-});
 
 describe('EntityForm validation', () => {
   it('refuses an empty required field, in English', async () => {
@@ -205,15 +194,7 @@ describe('EntityForm and the server', () => {
 
 describe('EntityForm drafts', () => {
   const KEY = 'draft:serviceProvider:new';
-  // Drafts are the signed-in user's sealed values (ADR-0020): the vault open as after a sign-in.
-  beforeEach(async () => {
-    openWithKey('draft-user', await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']));
-    await openSealedValues('draft-user');
-  });
-  afterEach(() => {
-    lockVault();
-    closeSealedValues();
-  });
+  vaultOpenAs('draft-user');
 
   it('keeps typed values across a reload and says so', async () => {
     const first = await open('en');
@@ -275,7 +256,7 @@ describe('EntityForm drafts', () => {
     await wait(400);
     expect(loadDraft(KEY)?.values).toMatchObject({ lat: '-1.6792', lng: '29.2228' });
     await first.unmount();
-    view = null;
+    mounted.view = null;
 
     const onSubmit = vi.fn();
     const second = await open('en', { children: pick, onSubmit, initialValues: VALID });

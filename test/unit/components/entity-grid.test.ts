@@ -2,21 +2,22 @@
 // EntityGrid: columns and labels derived from the entity, the query it sends, the "not
 // uploaded" chip, and the row click.
 import { createElement } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { job, serviceProvider } from '../../../schemas/index';
 import { act } from 'react';
 import { PAGE_SIZES } from '../../../schemas/derive/json-schema';
-import { buildColumns, EntityGrid, PAGE_SIZE_MENUS, type DisplayContext, type EntityGridProps } from '../../../src/components/entity';
+import { buildColumns, EntityGrid, PAGE_SIZE_MENUS, type DisplayContext } from '../../../src/components/entity';
 import { Subject } from 'rxjs';
-import { firstPageQuery } from '../../../src/components/entity/useGridQuery';
+import { firstPageQuery, LOCAL_SEARCH_DEBOUNCE_MS } from '../../../src/components/entity/useGridQuery';
+import { setMode } from '../../../src/lib/session';
 import { CLIENT_LIST } from '../../../src/features/clients/list';
 import { JOB_LIST } from '../../../src/features/jobs/list';
 import { PROVIDER_LIST } from '../../../src/features/providers/list';
 import { SERVICE_LIST } from '../../../src/features/services/list';
-import { LISTS_KEY } from '../../../src/lib/data/lists';
 import { emitServerChange, emitServerListening } from '../../../src/lib/util/events';
 import type { ListQuery, ListResult } from '../../../src/lib/data/types';
-import { click, messages, render, typeInto, wait, type Lang, type Rendered } from './render';
+import { click, messages, typeInto, wait, type Lang } from './render';
+import { openGrid, pagedLoader, viewOverLists, type GridProps } from './lists-view';
 
 const downloads = vi.hoisted(() => [] as { text: string; fileName: string }[]);
 vi.mock('../../../src/lib/ui/download', () => ({
@@ -112,40 +113,12 @@ describe('grid columns from the entity', () => {
   });
 });
 
-let view: Rendered | null = null;
+const mounted = viewOverLists(LISTS);
 
-function loader(rows: Record<string, unknown>[] = ROWS) {
-  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
-    rows,
-    total: rows.length,
-    page: query.page ?? 1,
-    pageSize: query.pageSize ?? 10,
-  }));
-}
+const loader = (rows: Record<string, unknown>[] = ROWS) => pagedLoader(rows, 10);
 
-async function open(
-  props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>,
-  lang: Lang = 'en',
-) {
-  view = await render(
-    createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }),
-    lang,
-  );
-  // The data grid's code loads on demand (ADR-0035): wait for the grid itself.
-  for (let waited = 0; !view.container.querySelector('[role="grid"]') && waited < 10_000; waited += 20) await wait(20);
-  await wait(10);
-  return view;
-}
-
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem(LISTS_KEY, JSON.stringify(LISTS));
-});
-
-afterEach(async () => {
-  await view?.unmount();
-  view = null;
-});
+/** The data grid's code loads on demand (ADR-0035): the grid itself is waited for. */
+const open = (props: GridProps, lang: Lang = 'en') => openGrid(mounted, props, lang, '[role="grid"]');
 
 describe('EntityGrid', () => {
   it('asks for the first page, sorted as the entity declares', async () => {
@@ -160,8 +133,8 @@ describe('EntityGrid', () => {
       await open({ load, entity: list.entity, columns: list.columns });
       // The same object, key for key in the same order: the prefetched answer is found by its text.
       expect(JSON.stringify(load.mock.calls[0]?.[0])).toBe(JSON.stringify(firstPageQuery(list.entity, list.columns)));
-      await view?.unmount();
-      view = null;
+      await mounted.view?.unmount();
+      mounted.view = null;
     }
   });
 
@@ -197,8 +170,8 @@ describe('EntityGrid', () => {
       expect.stringContaining('Centre Espoir'),
       expect.stringContaining('Avocats sans frontières'),
     ]);
-    await view?.unmount();
-    view = null;
+    await mounted.view?.unmount();
+    mounted.view = null;
 
     const nothingInHand = await open({ load: never, firstPage: () => undefined });
     expect(nothingInHand.container.querySelectorAll('[role="row"][data-id]')).toHaveLength(0); // loading
@@ -228,6 +201,23 @@ describe('EntityGrid', () => {
     const searches = load.mock.calls.map(([q]) => q.q).filter(Boolean);
     expect(searches).toEqual(['espoir']);
     expect(load).toHaveBeenLastCalledWith(expect.objectContaining({ q: 'espoir', page: 1 }));
+  });
+
+  it('offline, where the store answers, sends the search after a shorter pause', async () => {
+    const waitedOnline = async (mode: 'online' | 'offline') => {
+      setMode(mode);
+      const load = loader();
+      const { container } = await open({ load });
+      await typeInto(container.querySelector('[data-testid="grid-search"]') as HTMLInputElement, 'espoir');
+      await wait(LOCAL_SEARCH_DEBOUNCE_MS + 50);
+      return load.mock.calls.some(([q]) => q.q === 'espoir');
+    };
+    try {
+      expect(await waitedOnline('offline')).toBe(true);
+      expect(await waitedOnline('online')).toBe(false);
+    } finally {
+      setMode('online');
+    }
   });
 
   it('applies the fixed filter of the screen and offers the others', async () => {
@@ -268,7 +258,7 @@ describe('EntityGrid', () => {
       const short = await open({ load: loader(), pageSizes: 'short' });
       expect(await menuSizes(short.container)).toEqual(['5', '10', '15', '20']);
       await short.unmount();
-      view = null;
+      mounted.view = null;
       document.body.innerHTML = '';
       const load = loader();
       const medium = await open({ load, pageSizes: 'medium' });
@@ -282,12 +272,7 @@ describe('EntityGrid', () => {
 
     it('go back to the last page with rows when the list shrinks', async () => {
       let total = 60;
-      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
-        rows: ROWS,
-        total,
-        page: query.page ?? 1,
-        pageSize: query.pageSize ?? 25,
-      }));
+      const load = pagedLoader(ROWS, 25, { total: () => total });
       const props = { entity: serviceProvider, columns: ['sp_Name'], load };
       const shown = await open(props);
       const next = () => shown.container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement;
@@ -307,27 +292,16 @@ describe('EntityGrid', () => {
         ['en', '1–25 of more than 10,000'],
         ['fr', '1–25 sur plus de 10\u202f000'],
       ] as const) {
-        const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
-          rows: ROWS,
-          total: 10_000,
-          totalIsLowerBound: true,
-          page: query.page ?? 1,
-          pageSize: query.pageSize ?? 25,
-        }));
+        const load = pagedLoader(ROWS, 25, { total: () => 10_000, totalIsLowerBound: true });
         const { container } = await open({ load }, lang);
         expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain(text);
-        await view?.unmount();
-        view = null;
+        await mounted.view?.unmount();
+        mounted.view = null;
       }
     });
 
     it('page on: the next page asks for rows 26 to 50', async () => {
-      const load = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
-        rows: ROWS,
-        total: 60,
-        page: query.page ?? 1,
-        pageSize: query.pageSize ?? 25,
-      }));
+      const load = pagedLoader(ROWS, 25, { total: () => 60 });
       const { container } = await open({ load });
       expect(container.querySelector('.MuiTablePagination-root')?.textContent).toContain('1–25 of 60');
       await click(container.querySelector('.MuiTablePagination-root button[aria-label="Go to next page"]') as HTMLElement);
@@ -460,7 +434,7 @@ describe('EntityGrid', () => {
       const empty = await open({ load: loader([]), emptyText: 'Nothing to verify' });
       expect(empty.container.textContent).toContain('Nothing to verify');
       await empty.unmount();
-      view = null;
+      mounted.view = null;
 
       // A reload over rows already shown (after a save, say) shows the bar, named.
       let answer = true;

@@ -6,12 +6,11 @@
 // refresh on the change stream. In English and in French.
 import { act, createElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { api } from '../../../src/lib/http/api';
+import { describe, expect, it } from 'vitest';
 import { emitServerChange } from '../../../src/lib/util/events';
 import { formatDateTime } from '../../../src/lib/ui/format';
 import { click, messages, render, wait, type Lang, type Rendered } from './render';
-import { entry, mockApi, PROF, signIn, type Call } from './audit-fixtures';
+import { entry, mockApi, mockedApiViews, PROF, type Call } from './audit-fixtures';
 
 const { HistorySection } = await import('../../../src/features/audit');
 const { PreferencesProvider } = await import('../../../src/components');
@@ -45,9 +44,9 @@ const ROWS = [
   }),
 ];
 
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 let calls: Call[] = [];
+
+const mounted = mockedApiViews({ role: 1 });
 
 function answerPages(rows = ROWS, pageSize = 2) {
   calls = mockApi((call) => {
@@ -62,9 +61,9 @@ async function show(lang: Lang = 'en', entity = 'profile', recordId = PROF): Pro
     null,
     createElement(PreferencesProvider, null, createElement(HistorySection, { entity, recordId })),
   );
-  shown = await render(element, lang);
+  mounted.shown = await render(element, lang);
   await wait(10);
-  return shown;
+  return mounted.shown;
 }
 
 async function open(view: Rendered): Promise<void> {
@@ -77,16 +76,6 @@ async function open(view: Rendered): Promise<void> {
 const entries = (view: Rendered) => Array.from(view.container.querySelectorAll<HTMLElement>('[data-testid="history-entry"]'));
 
 describe('HistorySection', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    signIn(1);
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-  });
-
   it('asks nothing until opened, then shows the entries newest first in words', async () => {
     answerPages(ROWS, 20);
     const view = await show();
@@ -192,7 +181,7 @@ describe('HistorySection', () => {
     await click(view.container.querySelector('[data-testid="history-failed"] button') as Element);
     await wait(20);
     expect(entries(view)).toHaveLength(3);
-    await shown?.unmount();
+    await mounted.shown?.unmount();
     calls = mockApi(() => ({ status: 404, data: { message: 'not found' } }));
     const other = await show('en', 'user', 'u9');
     await open(other);

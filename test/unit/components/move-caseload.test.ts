@@ -6,10 +6,9 @@
 // stops says how many moved. English and French.
 import { createElement } from 'react';
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../../src/lib/http/api';
+import { describe, expect, it, vi } from 'vitest';
 import { click, render, wait, type Lang, type Rendered } from './render';
-import { mockApi, signIn, type Answer, type Call } from './audit-fixtures';
+import { mockApi, mockedApiViews, type Answer, type Call } from './audit-fixtures';
 
 const toasts = vi.hoisted(() => [] as string[][]);
 vi.mock('../../../src/lib/ui/notify', () => ({
@@ -38,9 +37,14 @@ const figures = {
   megabytes: 0.1,
 };
 
-const original = api.defaults.adapter;
-let shown: Rendered | undefined;
 let calls: Call[] = [];
+
+const mounted = mockedApiViews({
+  role: 7,
+  reset: () => {
+    toasts.length = 0;
+  },
+});
 
 /** The server: `held` clients assigned to the leaving worker; each move call moves up to 500,
  * or answers `failAt` (a call number) with a network error. */
@@ -71,9 +75,9 @@ const text = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.te
 const moves = () => calls.filter((c) => c.url === '/caseload/move');
 
 async function show(lang: Lang = 'en'): Promise<Rendered> {
-  shown = await render(createElement(MoveCaseload, { userId: LEAVING, name: 'Leaving Worker', location: 2, version: 0 }), lang);
+  mounted.shown = await render(createElement(MoveCaseload, { userId: LEAVING, name: 'Leaving Worker', location: 2, version: 0 }), lang);
   await wait(20);
-  return shown;
+  return mounted.shown;
 }
 
 /** Opens the dialog and picks the colleague. */
@@ -93,18 +97,6 @@ async function chooseColleague(): Promise<void> {
 }
 
 describe('MoveCaseload', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    toasts.length = 0;
-    signIn(7);
-  });
-  afterEach(async () => {
-    await shown?.unmount();
-    shown = undefined;
-    api.defaults.adapter = original;
-    document.body.innerHTML = '';
-  });
-
   it("moves a leaving worker's 505 clients to a colleague after the preview, 500 a call, then reads the count again", async () => {
     server(505);
     await show();

@@ -2,16 +2,14 @@
 // EntityGrid on a phone (ADR-0024): below 600 px the light PhoneList draws the rows, the data
 // grid's module is never imported; the same cells, sorting, row opening and labels.
 import { createElement } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTheme } from '@mui/material';
-import { serviceProvider } from '../../../schemas/index';
-import { EntityGrid, type CustomColumn, type EntityGridProps } from '../../../src/components/entity';
+import { type CustomColumn } from '../../../src/components/entity';
 import { NARROW_QUERY, preloadListView } from '../../../src/components/entity/gridViewModule';
 import { mediaQueryList, width } from '../../helpers/media';
 import { nextSort } from '../../../src/components/entity/PhoneList';
-import { LISTS_KEY } from '../../../src/lib/data/lists';
-import type { ListQuery, ListResult } from '../../../src/lib/data/types';
-import { click, render, wait, type Lang, type Rendered } from './render';
+import { click, wait, type Lang } from './render';
+import { openGrid, pagedLoader, viewOverLists, type GridProps } from './lists-view';
 
 // The data grid's module, replaced: what matters is whether it is imported at all.
 const imported = vi.hoisted(() => ({ grid: 0 }));
@@ -34,28 +32,11 @@ const ROWS = [
   { sp_Id: '0190a0a0-0000-7000-8000-000000000002', sp_Name: 'Avocats sans frontières', sp_type: 3, territory: 1, syncState: 'pending' },
 ];
 
-function loader(rows: Record<string, unknown>[] = ROWS) {
-  return vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
-    rows,
-    total: rows.length,
-    page: query.page ?? 1,
-    pageSize: query.pageSize ?? 25,
-  }));
-}
+const loader = (rows: Record<string, unknown>[] = ROWS) => pagedLoader(rows, 25);
 
-let view: Rendered | null = null;
+const mounted = viewOverLists(LISTS);
 
-async function open(
-  props: Partial<EntityGridProps<Record<string, unknown>>> & Pick<EntityGridProps<Record<string, unknown>>, 'load'>,
-  lang: Lang = 'en',
-) {
-  view = await render(
-    createElement(EntityGrid<Record<string, unknown>>, { entity: serviceProvider, columns: ['sp_Name', 'sp_type', 'territory'], ...props }),
-    lang,
-  );
-  await wait(10);
-  return view;
-}
+const open = (props: GridProps, lang: Lang = 'en') => openGrid(mounted, props, lang);
 
 const rowsOf = (container: HTMLElement) => Array.from(container.querySelectorAll<HTMLElement>('[role="row"][data-id]'));
 
@@ -63,13 +44,6 @@ beforeEach(() => {
   width.narrow = true;
   imported.grid = 0;
   window.matchMedia = mediaQueryList;
-  localStorage.clear();
-  localStorage.setItem(LISTS_KEY, JSON.stringify(LISTS));
-});
-
-afterEach(async () => {
-  await view?.unmount();
-  view = null;
 });
 
 describe('EntityGrid on a phone', () => {
@@ -147,27 +121,21 @@ describe('EntityGrid on a phone', () => {
   it('says when there is nothing, and pages in French', async () => {
     const { container } = await open({ load: loader([]), emptyText: 'Nothing here' });
     expect(container.querySelector('[role="gridcell"]')?.textContent).toBe('Nothing here');
-    await view?.unmount();
+    await mounted.view?.unmount();
     const french = await open({ load: loader() }, 'fr');
     expect(french.container.textContent).toContain('1–2 sur 2');
     expect(french.container.querySelector('[aria-label="Aller à la page suivante"]')).not.toBeNull();
-    await view?.unmount();
+    await mounted.view?.unmount();
     const empty = await open({ load: loader([]) }, 'fr');
     expect(empty.container.querySelector('[role="gridcell"]')?.textContent).toBe('Pas de résultats');
   });
 
   it('says "more than" the count the server stopped at, in both languages, with the next page open', async () => {
-    const bounded = vi.fn(async (query: ListQuery): Promise<ListResult<Record<string, unknown>>> => ({
-      rows: ROWS,
-      total: 10_000,
-      totalIsLowerBound: true,
-      page: query.page ?? 1,
-      pageSize: query.pageSize ?? 25,
-    }));
+    const bounded = pagedLoader(ROWS, 25, { total: () => 10_000, totalIsLowerBound: true });
     const english = await open({ load: bounded });
     expect(english.container.textContent).toContain('1–25 of more than 10,000');
     expect(english.container.querySelector('[aria-label="Go to next page"]')?.hasAttribute('disabled')).toBe(false);
-    await view?.unmount();
+    await mounted.view?.unmount();
     const french = await open({ load: bounded }, 'fr');
     expect(french.container.textContent).toContain('1–25 sur plus de 10\u202f000');
   });
