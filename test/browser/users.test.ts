@@ -156,9 +156,10 @@ describe('user management', () => {
     expect((await userNamed('awa.diallo')).active).toBe(false);
 
     // The open page may already be on its way to /login (its change stream ended with the
-    // session, and the reconnect was refused): that navigation aborts this one.
+    // session, and the reconnect was refused): that navigation aborts or interrupts this one,
+    // whichever of the two started first.
     await user.page.goto('/availablejobs').catch((error: unknown) => {
-      if (!String(error).includes('net::ERR_ABORTED')) throw error;
+      if (!/net::ERR_ABORTED|interrupted by another navigation/.test(String(error))) throw error;
     });
     await user.page.waitForURL((url) => url.pathname === '/login', { timeout: 15_000 });
     expect((await t.api('POST', '/login', { body: { userName: 'awa.diallo', password: CHOSEN } })).status).toBe(401);
