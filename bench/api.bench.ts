@@ -18,10 +18,12 @@ import pg from 'pg';
 import { serviceProvider } from '../schemas/index';
 import type { Queryable } from '../server/db/index';
 import { selectList } from '../server/lib/records';
-import { ensureOrganisations } from '../test/helpers/records';
+
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { hammer, type Load, type Outcome } from './load';
-import { benchKey, fillMainTables, median } from './seed';
+import { officeOnFilledServer } from './seed';
+
+import { median } from './median';
 import { withResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -69,21 +71,13 @@ async function main() {
   const t = await startTestServer({ backend, config: { logLevel: 'info' }, logStream: { write: () => undefined } });
   const bare = await bareServer(t);
   try {
-    await ensureOrganisations(t.server.db);
-    const filled = await fillMainTables(t.server.db, ROWS);
-    await t.createUser({ userName: 'office', password: 'office-password-1', role: 4, location: 1 });
-    const token = await t.login('office', 'office-password-1');
+    const { filled, token, providerGets } = await officeOnFilledServer(t, ROWS);
     const json = { 'content-type': 'application/json' };
     const auth = { ...json, authorization: `Bearer ${token}` };
     const loads: Record<string, Load> = {
       list: { url: `${t.url}/api/sproviers/srch`, method: 'POST', headers: auth, body: LIST_QUERY },
       bare: { url: `${bare.url}/bare`, method: 'POST', headers: json, body: LIST_QUERY },
-      get: {
-        url: t.url,
-        method: 'GET',
-        headers: { authorization: `Bearer ${token}` },
-        paths: Array.from({ length: 1000 }, (_, i) => `/api/sproviers/${benchKey('provider', 1 + ((i * 97) % ROWS))}`),
-      },
+      get: providerGets,
       create: { url: `${t.url}/api/sproviers/`, method: 'POST', headers: auth, body: 'provider' },
     };
     // Same answers from both (the page of 20 and the total), then a warm-up of each.

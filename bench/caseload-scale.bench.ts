@@ -26,10 +26,9 @@
 //
 // BENCH_SCALE_SIZES=10000,100000,1000000 the sizes; BENCH_RUNS=5 rounds; BENCH_BUILD_ONLY=1
 // builds the databases and stops.
-import os from 'node:os';
 import pg from 'pg';
 import { getEntityByTable } from '../schemas/index';
-import { seedLists } from '../server/seed/lists';
+import { ensureOrganisations } from '../test/helpers/records';
 import type { Db } from '../server/db/index';
 import { caseloadFigures, reconcileCaseload } from '../server/lib/records/caseload';
 import { pullChanges } from '../server/plugins/sync/feed';
@@ -37,7 +36,7 @@ import type { PublicUser } from '../server/plugins/users/store';
 import { median } from './median';
 import { buildNationalData, CLIENT_TABLES, PULL_PAGE, type NationalData } from './scale/firstPull';
 import { ADMIN_PASSWORD, api, databaseUrl, freshDatabase, login, spawnServer } from './scale/served';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -116,13 +115,7 @@ async function serve(size: number, port: number): Promise<SizeServer> {
   const admin = await login(url, 'admin', ADMIN_PASSWORD);
   if (!built) {
     const started = performance.now();
-    const organisations = seedLists.find((l) => l.key === 'organisation');
-    await withDb(dbUrl, (db) =>
-      db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
-        '01900000-0000-7000-8000-0000000000aa',
-        JSON.stringify(organisations?.items ?? []),
-      ]),
-    );
+    await withDb(dbUrl, (db) => ensureOrganisations(db));
     const data: NationalData = { clients: size, organisations: 1, organisation: ORGANISATION, ownClients: size };
     // The client tables' indexes but keys and unique constraints are dropped for the load and
     // made again after it, as bench/scale/build.ts does: at 1M rows, one insert at a time into
@@ -310,11 +303,6 @@ async function main() {
   try {
     for (const [i, size] of SIZES.entries()) servers.push(await serve(size, 18_501 + i));
     if (process.env.BENCH_BUILD_ONLY === '1') return;
-    const loadText = () =>
-      os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ');
     console.log(
       `# caseload at scale: PostgreSQL, organisations of ${SIZES.map((s) => s.toLocaleString('en')).join(', ')} clients with their sub-records; a role-3 worker with ${CASELOAD} assigned + ${TERRITORY} in their territory; ${RUNS} rounds; load ${loadText()}`,
     );

@@ -33,9 +33,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
-import { seedLists } from '../server/seed/lists';
+
 import { launchBrowser } from '../test/helpers/browser';
-import { feedCounts, firstSignIn, load, MIRRORED, PASSWORD, type Build, type Run } from './first-signin.bench';
+import { feedCounts, firstSignIn, MIRRORED, PASSWORD, type Build, type Run } from './first-signin.bench';
 import { median, pairedRatio } from './median';
 import {
   FIGURES as OFFLINE_FIGURES,
@@ -48,8 +48,8 @@ import {
   type Build as OfflineBuild,
 } from './offline-clients.bench';
 import { buildNationalData, type NationalData } from './scale/firstPull';
-import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
-import { withResults } from './results';
+import { ADMIN_PASSWORD, api, login, spawnOnFreshDatabase, spawnServer } from './scale/served';
+import { loadText, withResults } from './results';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const BASE_DIR = process.env.BENCH_BASE_DIR ?? '/work/wt-base38';
@@ -114,16 +114,12 @@ async function shape(dbUrl: string, workerId: string): Promise<void> {
 }
 
 async function serve(name: string, dir: string, port: number): Promise<Served> {
-  const dbUrl = await freshDatabase(ADMIN_URL as string, `${DB_PREFIX}_${name}`);
-  const { url, child } = await spawnServer(`caseload-${name}`, dir, port, dbUrl, path.join(dir, 'dist'));
-  const db = new pg.Client({ connectionString: dbUrl });
-  await db.connect();
-  const organisations = seedLists.find((l) => l.key === 'organisation');
-  await db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
-    '01900000-0000-7000-8000-0000000000aa',
-    JSON.stringify(organisations?.items ?? []),
-  ]);
-  await db.end();
+  const { dbUrl, url, child } = await spawnOnFreshDatabase(ADMIN_URL as string, `${DB_PREFIX}_${name}`, {
+    name: `caseload-${name}`,
+    dir,
+    port,
+    staticDir: path.join(dir, 'dist'),
+  });
   const started = performance.now();
   await buildNationalData(dbUrl, DATA);
   const admin = await login(url, 'admin', ADMIN_PASSWORD);
@@ -214,7 +210,7 @@ async function main() {
   const browser = await launchBrowser();
   try {
     console.log(
-      `# caseload: headless Chromium ${browser.version()}, built apps, PostgreSQL, ${DATA.clients.toLocaleString('en')} clients of organisation ${DATA.organisation}, ${CASELOAD.toLocaleString('en')} assigned to a role-3 worker; CPU ${CPU}× slower; base ${BASE_DIR}; load ${load()}`,
+      `# caseload: headless Chromium ${browser.version()}, built apps, PostgreSQL, ${DATA.clients.toLocaleString('en')} clients of organisation ${DATA.organisation}, ${CASELOAD.toLocaleString('en')} assigned to a role-3 worker; CPU ${CPU}× slower; base ${BASE_DIR}; load ${loadText()}`,
     );
     const storage: Storage[] = [];
     if (base) {
@@ -228,7 +224,7 @@ async function main() {
           });
           build.runs.push(result);
           console.log(
-            `# run ${run + 1} ${build.name}: mirror ${result.mirrorMs.toFixed(0)} ms (${perSecond(build)(result).toFixed(0)} rows/s), from the first pull: longest task ${result.tasksPull.longest.toFixed(0)} ms, ${result.tasksPull.count} over 50 ms; first rows ${result.firstRowsMs.toFixed(0)} ms; load ${load()}`,
+            `# run ${run + 1} ${build.name}: mirror ${result.mirrorMs.toFixed(0)} ms (${perSecond(build)(result).toFixed(0)} rows/s), from the first pull: longest task ${result.tasksPull.longest.toFixed(0)} ms, ${result.tasksPull.count} over 50 ms; first rows ${result.firstRowsMs.toFixed(0)} ms; load ${loadText()}`,
           );
         }
       }
@@ -247,7 +243,7 @@ async function main() {
         console.log(`caseload.${f.key}_vs_base: ${pairedRatio(ours.runs.map(f.of(ours)), base.runs.map(f.of(base)))} x`);
       const mine = ours.runs.map(perSecond(ours));
       console.log(
-        `# rows/s of this build against the base's, per run: ${mine.map((v, i) => (v / perSecond(base)(base.runs[i] as Run)).toFixed(2)).join(' ')} (aim ≥ 2); load ${load()}`,
+        `# rows/s of this build against the base's, per run: ${mine.map((v, i) => (v / perSecond(base)(base.runs[i] as Run)).toFixed(2)).join(' ')} (aim ≥ 2); load ${loadText()}`,
       );
     }
     if (process.env.BENCH_PROFILE && ONLY !== 'offline') {
@@ -275,11 +271,11 @@ async function main() {
     if (ONLY !== 'fill') {
       const offline: OfflineBuild[] = [await prepared(browser, 'this', ours.url, { user: WORKER, clients: CASELOAD, cpu: CPU })];
       if (compared) offline.push(await prepared(browser, 'compared', compared.url, { user: WORKER, clients: CASELOAD, cpu: CPU }));
-      console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${load()}`);
+      console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${loadText()}`);
       if (process.env.BENCH_TIMELINE) for (const build of offline) await printTimeline(build);
       for (let run = 0; run < OFFLINE_RUNS; run++) {
         for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
-        console.log(`# offline run ${run + 1} done; load ${load()}`);
+        console.log(`# offline run ${run + 1} done; load ${loadText()}`);
       }
       const [mine, other] = offline as [OfflineBuild, OfflineBuild | undefined];
       offlineReport(mine, 'caseload.offline.');

@@ -14,7 +14,8 @@
 import * as q from '../server/plugins/stats/queries';
 import { startTestServer } from '../test/helpers/server';
 import { startResults } from './results';
-import { fillMainTables, median } from './seed';
+import { fillMainTables } from './seed';
+import { median } from './median';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

@@ -16,9 +16,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { seedLists } from '../server/seed/lists';
+
 import { median, pairedRatio } from './median';
-import { ADMIN_PASSWORD, api, freshDatabase, login, spawnServer } from './scale/served';
+import { ADMIN_PASSWORD, api, login, spawnOnFreshDatabase } from './scale/served';
 import { buildNationalData, CLIENT_TABLES, measureFirstPull, type NationalData } from './scale/firstPull';
 import { startResults } from './results';
 
@@ -45,16 +45,11 @@ interface Served {
 
 /** A server process of the tree at `dir` on a fresh database, with the national data and a user. */
 async function serve(name: string, dir: string, port: number): Promise<Served> {
-  const dbUrl = await freshDatabase(ADMIN_URL as string, `icrs_bench_first_pull_${name}`);
-  const { url, child } = await spawnServer(`fp-${name}`, dir, port, dbUrl);
-  const db = new pg.Client({ connectionString: dbUrl });
-  await db.connect();
-  const organisations = seedLists.find((l) => l.key === 'organisation');
-  await db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
-    '01900000-0000-7000-8000-0000000000aa',
-    JSON.stringify(organisations?.items ?? []),
-  ]);
-  await db.end();
+  const { dbUrl, url, child } = await spawnOnFreshDatabase(ADMIN_URL as string, `icrs_bench_first_pull_${name}`, {
+    name: `fp-${name}`,
+    dir,
+    port,
+  });
   const started = performance.now();
   await buildNationalData(dbUrl, DATA);
   console.log(`# ${name}: ${DATA.clients} clients and their sub-records built in ${((performance.now() - started) / 1000).toFixed(1)} s`);

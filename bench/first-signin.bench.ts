@@ -54,7 +54,6 @@
 //   npx vite build && cp -r dist /tmp/dist-main   # once, on main
 //   npx vite build && BENCH_COMPARE_DIST=/tmp/dist-main npx tsx bench/first-signin.bench.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, CDPSession, Page } from 'playwright-core';
@@ -64,7 +63,7 @@ import { launchBrowser, newPage } from '../test/helpers/browser';
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { median, pairedRatio } from './median';
 import { passLockScreen } from './signedIn';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SCALE = Number(process.env.BENCH_SCALE ?? 5);
@@ -87,10 +86,6 @@ export const MIRRORED: readonly EntityShape[] = (entities as readonly EntityShap
 /** RxDB's collection (and IndexedDB database suffix) of a table: no '-' allowed. */
 const collectionName = (e: EntityShape) => e.table.replace(/-/g, '_');
 
-export const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 /** CLOCK_MONOTONIC in µs: the clock of Chromium's trace timestamps on Linux. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -615,7 +610,7 @@ async function main() {
     const mine = builds[0] as Build;
     const total = [...mine.expected.values()].reduce((a, b) => a + b, 0);
     console.log(
-      `# first-signin: headless Chromium ${browser.version()}, built app, in-memory PGlite, demo data scale ${SCALE} (seed ${SEED}), role ${ROLE} user mirroring ${total.toLocaleString('en')} rows in ${MIRRORED.length} tables, ${VIEWPORT.width}×${VIEWPORT.height}, CPU ${CPU}× slower; tasks from a Chromium trace (RunTask of the page's main thread); median of ${RUNS}; load ${load()}`,
+      `# first-signin: headless Chromium ${browser.version()}, built app, in-memory PGlite, demo data scale ${SCALE} (seed ${SEED}), role ${ROLE} user mirroring ${total.toLocaleString('en')} rows in ${MIRRORED.length} tables, ${VIEWPORT.width}×${VIEWPORT.height}, CPU ${CPU}× slower; tasks from a Chromium trace (RunTask of the page's main thread); median of ${RUNS}; load ${loadText()}`,
     );
     for (let run = 0; run < RUNS; run++) {
       for (const build of run % 2 ? [...builds].reverse() : builds) {
@@ -625,14 +620,14 @@ async function main() {
         const result = await firstSignIn(browser, build, userName, { traceFile });
         build.runs.push(result);
         console.log(
-          `# run ${run + 1} ${build.name}: longest ${result.tasks30.longest.toFixed(0)} ms, blocking ${result.tasks30.blocking.toFixed(0)} ms (${result.tasks30.count} long tasks) in 30 s; fill: longest ${result.tasksFill.longest.toFixed(0)} ms, blocking ${result.tasksFill.blocking.toFixed(0)} ms; from the first pull: longest ${result.tasksPull.longest.toFixed(0)} ms, blocking ${result.tasksPull.blocking.toFixed(0)} ms; mirror ${result.mirrorMs.toFixed(0)} ms; taps ${result.taps.map((t) => t.toFixed(0)).join(' ')}; load ${load()}`,
+          `# run ${run + 1} ${build.name}: longest ${result.tasks30.longest.toFixed(0)} ms, blocking ${result.tasks30.blocking.toFixed(0)} ms (${result.tasks30.count} long tasks) in 30 s; fill: longest ${result.tasksFill.longest.toFixed(0)} ms, blocking ${result.tasksFill.blocking.toFixed(0)} ms; from the first pull: longest ${result.tasksPull.longest.toFixed(0)} ms, blocking ${result.tasksPull.blocking.toFixed(0)} ms; mirror ${result.mirrorMs.toFixed(0)} ms; taps ${result.taps.map((t) => t.toFixed(0)).join(' ')}; load ${loadText()}`,
         );
       }
     }
     report(mine, 'first_signin.');
     const compared = builds[1];
     if (compared) {
-      console.log(`# compared with ${compared.name}, measured in turn with the above (median of ${RUNS} each); load ${load()}`);
+      console.log(`# compared with ${compared.name}, measured in turn with the above (median of ${RUNS} each); load ${loadText()}`);
       report(compared, 'first_signin.compared.');
       for (const f of FIGURES) {
         console.log(`first_signin.${f.key}_vs_compared: ${pairedRatio(mine.runs.map(f.of), compared.runs.map(f.of))} x`);

@@ -40,9 +40,10 @@ import { build } from 'vite';
 import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
-import { fillMainTables, median } from './seed';
+import { fillMainTables } from './seed';
+import { median } from './median';
 import { signedInAfterFirstPull } from './signedIn';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
@@ -163,11 +164,6 @@ async function gzipBytes(root: string, scripts: string[]): Promise<number> {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
-const load = () =>
-  loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' ');
-
 async function main() {
   const dist = path.resolve('dist');
   if (!existsSync(path.join(dist, 'index.html'))) throw new Error('no dist/: run `npx vite build` first');
@@ -185,7 +181,7 @@ async function main() {
   const answers = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
   const bytes: Partial<Record<Step, number>> = {};
   const loads: string[] = [];
-  const loadBefore = load();
+  const loadBefore = loadText();
   try {
     await ensureOrganisations(t.server.db);
     const filled = await fillMainTables(t.server.db, ROWS);
@@ -238,7 +234,7 @@ async function main() {
   for (const step of STEPS) {
     console.log(`# ${step} runs: first rows ${runs(figures[step])}${modules[step].length > 0 ? `; module ${runs(modules[step])}` : ''}`);
   }
-  console.log(`# load average (1 min) at each run's start: ${loads.join(' ')}; at the end ${load()}`);
+  console.log(`# load average (1 min) at each run's start: ${loads.join(' ')}; at the end ${loadText()}`);
 }
 
 await withResults('lists-floor', main);

@@ -23,17 +23,12 @@
 //   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/lists.bench.ts
 //
 // Without TEST_DATABASE_URL the server runs on in-memory PGlite.
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../server/app';
-import { launchBrowser } from '../test/helpers/browser';
-import { ensureOrganisations } from '../test/helpers/records';
-import { startTestServer } from '../test/helpers/server';
-import { fillMainTables, median } from './seed';
-import { pairedRatio } from './median';
+import { fillMainTables } from './seed';
+import { median, pairedRatio } from './median';
 import { signedInAfterFirstPull } from './signedIn';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
+import { withComparedBuilds } from './compared';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -137,13 +132,6 @@ interface Build {
   live: number[];
 }
 
-/** A server for another build's files on the same database (BENCH_COMPARE_DIST). */
-async function serveOtherBuild(config: Parameters<typeof buildApp>[0], dist: string) {
-  const server = await buildApp({ ...config, staticDir: path.resolve(dist) });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`, close: () => server.app.close() };
-}
-
 /** Each step once per build, the order alternating from run to run. */
 async function inTurn(builds: Build[], step: (build: Build, run: number) => Promise<void>): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
@@ -170,30 +158,14 @@ function report(build: Build, prefix: string): void {
 }
 
 async function main() {
-  // The bulk fill can outlast the default statement timeout (and the client's read timeout
-  // after it) on a busy shared machine; the lists' own queries take milliseconds.
-  const t = await startTestServer({
-    backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
-    config: { statementTimeoutMs: 300_000 },
-  });
-  const compareDist = process.env.BENCH_COMPARE_DIST;
-  if (compareDist && t.backend !== 'postgres') throw new Error('BENCH_COMPARE_DIST needs TEST_DATABASE_URL (two servers on one database)');
-  const browser = await launchBrowser();
-  const other = compareDist ? await serveOtherBuild(t.config, compareDist) : undefined;
-  try {
-    await ensureOrganisations(t.server.db);
+  await withComparedBuilds(async ({ t, browser, builds: served }) => {
     const filled = await fillMainTables(t.server.db, ROWS);
     await t.createUser(USER);
     console.log(
-      `# lists: headless Chromium, built app, ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${(
-        await import('node:os')
-      )
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
+      `# lists: headless Chromium, built app, ${ROWS.toLocaleString('en')} rows per main table on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${loadText()}`,
     );
     const builds: Build[] = [];
-    for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][]) {
+    for (const [name, url] of served) {
       const figures = Object.fromEntries(Object.keys(SCREENS).map((screen) => [screen, noFigures()]));
       builds.push({
         name,
@@ -227,11 +199,7 @@ async function main() {
       }
       console.log(`lists.ratio.live_update: ${pairedRatio(mine.live, compared.live)}x`);
     }
-  } finally {
-    await browser.close();
-    await other?.close();
-    await t.close();
-  }
+  });
 }
 
 await withResults('lists', main);

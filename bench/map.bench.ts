@@ -12,12 +12,11 @@
 // measured in the same minutes; BENCH_TRACE=file.json writes a Chromium trace of the last load
 // of each build (file-0.json, file-1.json; open them in the browser's Performance panel).
 import { writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
 import { startTestServer, type TestServer } from '../test/helpers/server';
-import { startResults } from './results';
+import { loadText, startResults } from './results';
 
 const MARKERS = Number(process.env.BENCH_MARKERS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -55,11 +54,6 @@ const PAN_FPS = `new Promise((resolve) => {
 const DIST = process.env.BENCH_DIST;
 const COMPARE = process.env.BENCH_COMPARE;
 const TRACE = process.env.BENCH_TRACE;
-const load = () =>
-  loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' ');
-
 interface Build {
   name: string;
   t: TestServer;
@@ -137,7 +131,7 @@ try {
   builds.push(await serve(browser, DIST, providers, jobs));
   // BENCH_COMPARE: a second build, its loads alternating with the first's (same minutes, same load).
   if (COMPARE) builds.push(await serve(browser, COMPARE, providers, jobs));
-  const loadBefore = load();
+  const loadBefore = loadText();
   for (let run = 0; run < RUNS; run++) {
     for (const build of run % 2 ? [...builds].reverse() : builds)
       await measure(build, TRACE && run === RUNS - 1 ? TRACE.replace(/(\.json)?$/, `-${builds.indexOf(build)}.json`) : undefined);
@@ -148,7 +142,7 @@ try {
   console.log(
     `${shown.toLocaleString('en')} markers (${providers} providers, ${jobs} jobs), headless Chromium, median of ${RUNS} loads${COMPARE ? ' per build, alternating' : ''}`,
   );
-  console.log(`  load average before / after          ${loadBefore} / ${load()}`);
+  console.log(`  load average before / after          ${loadBefore} / ${loadText()}`);
   for (const [i, build] of builds.entries()) {
     // From the dashboard's opening; the second build's figures (BENCH_COMPARE) as map.compared.*.
     const prefix = i ? 'map.compared.' : 'map.';

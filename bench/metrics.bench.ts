@@ -8,11 +8,12 @@
 // Without TEST_DATABASE_URL: in-memory PGlite. BENCH_RUNS (default 3) rounds of BENCH_SECONDS
 // (default 5) per route and server, BENCH_CONNECTIONS (10) connections.
 import { serviceProvider } from '../schemas/index';
-import { ensureOrganisations } from '../test/helpers/records';
+
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { hammer, type Load } from './load';
+import { officeOnFilledServer } from './seed';
 import { median, pairedRatio } from './median';
-import { benchKey, fillMainTables } from './seed';
+
 import { withResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
@@ -31,20 +32,12 @@ async function serverWith(mode: Mode): Promise<{ t: TestServer; loads: Record<st
     config: { logLevel: 'info', metrics: mode === 'on', metricsToken: SCRAPE_TOKEN },
     logStream: { write: () => undefined },
   });
-  await ensureOrganisations(t.server.db);
-  await fillMainTables(t.server.db, ROWS);
-  await t.createUser({ userName: 'office', password: 'office-password-1', role: 4, location: 1 });
-  const token = await t.login('office', 'office-password-1');
+  const { token, providerGets } = await officeOnFilledServer(t, ROWS);
   const auth = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   return {
     t,
     loads: {
-      get: {
-        url: t.url,
-        method: 'GET',
-        headers: { authorization: `Bearer ${token}` },
-        paths: Array.from({ length: 1000 }, (_, i) => `/api${serviceProvider.rest}/${benchKey('provider', 1 + ((i * 97) % ROWS))}`),
-      },
+      get: providerGets,
       list: {
         url: `${t.url}/api${serviceProvider.rest}/srch`,
         method: 'POST',

@@ -26,19 +26,16 @@
 // screen instead (bench/unlock.bench.ts measures that).
 //
 //   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_COMPARE_DIST=/tmp/base-dist npx tsx bench/offline-clients.bench.ts
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { buildApp } from '../server/app';
-import { launchBrowser } from '../test/helpers/browser';
-import { ensureOrganisations } from '../test/helpers/records';
-import { startTestServer } from '../test/helpers/server';
 import { printProfile, type CpuProfile } from './first-signin.bench';
 import { median, pairedRatio } from './median';
 import { lockScreen, passLockScreen, signedInAfterFirstPull, storedClients } from './signedIn';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
+import { withComparedBuilds } from './compared';
+import type { Db } from '../server/db/index';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -52,14 +49,9 @@ const FIRST_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
  * client at 4× on a busy machine took over a minute. */
 const STEP_TIMEOUT_MS = Number(process.env.BENCH_STEP_TIMEOUT_MS ?? 180_000);
 
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
-
 /** The clients of organisation 2: distinct first names (a permutation, so the order is known),
  * one in 50 named NEEDLE, the others spread over 997 last names; newest first by creation. */
-async function fillClients(db: Awaited<ReturnType<typeof startTestServer>>['server']['db'], count: number): Promise<number> {
+async function fillClients(db: Db, count: number): Promise<number> {
   const started = performance.now();
   await db.transaction(async (tx) => {
     await tx.query('SET LOCAL statement_timeout = 0');
@@ -121,13 +113,6 @@ export interface Build {
   name: string;
   page: Page;
   figures: Figures;
-}
-
-/** A server for another build's files on the same database (BENCH_COMPARE_DIST). */
-async function serveOtherBuild(config: Parameters<typeof buildApp>[0], dist: string) {
-  const server = await buildApp({ ...config, staticDir: path.resolve(dist) });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`, close: () => server.app.close() };
 }
 
 /** Signed in, the first pull done and the store holding the organisation's clients, offline mode on. */
@@ -295,28 +280,18 @@ export function report(build: Build, prefix: string): void {
 }
 
 async function main() {
-  const t = await startTestServer({
-    backend: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
-    config: { statementTimeoutMs: 300_000 },
-  });
-  const compareDist = process.env.BENCH_COMPARE_DIST;
-  if (compareDist && t.backend !== 'postgres') throw new Error('BENCH_COMPARE_DIST needs TEST_DATABASE_URL (two servers on one database)');
-  const browser = await launchBrowser();
-  const other = compareDist ? await serveOtherBuild(t.config, compareDist) : undefined;
-  try {
-    await ensureOrganisations(t.server.db);
+  await withComparedBuilds(async ({ t, browser, builds: served }) => {
     const filled = await fillClients(t.server.db, CLIENTS);
     await t.createUser(USER);
     console.log(
-      `# offline_clients: headless Chromium, built app, ${CLIENTS.toLocaleString('en')} clients of organisation 2 on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${load()}`,
+      `# offline_clients: headless Chromium, built app, ${CLIENTS.toLocaleString('en')} clients of organisation 2 on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${loadText()}`,
     );
     const builds: Build[] = [];
-    for (const [name, url] of [['this', t.url], ...(other ? [['compared', other.url]] : [])] as [string, string][])
-      builds.push(await prepared(browser, name, url));
+    for (const [name, url] of served) builds.push(await prepared(browser, name, url));
     for (let run = 0; run < RUNS; run++) {
       for (const build of run % 2 ? [...builds].reverse() : builds) await oneRun(build);
     }
-    console.log(`# load at the end ${load()}`);
+    console.log(`# load at the end ${loadText()}`);
     const [mine, compared] = builds as [Build, Build | undefined];
     report(mine, 'offline_clients.');
     if (compared) {
@@ -326,11 +301,7 @@ async function main() {
           `offline_clients.ratio.${name}: ${pairedRatio(mine.figures[key], compared.figures[key])}x  (this/compared, median of ${RUNS} pairs; aim ≤ 1.25)`,
         );
     }
-  } finally {
-    await browser.close();
-    await other?.close();
-    await t.close();
-  }
+  });
 }
 
 if (process.env.VITEST) {

@@ -29,7 +29,6 @@
 //
 //   npm run build && BENCH_RUNS=3 npx tsx bench/offline-writes.bench.ts
 //   npm run build && BENCH_RUNS=5 BENCH_COMPARE_DIST=/tmp/base-dist npx tsx bench/offline-writes.bench.ts
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, signIn } from '../test/helpers/browser';
@@ -37,7 +36,7 @@ import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { median, pairedRatio } from './median';
 import { passLockScreen } from './signedIn';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const INSERTS = Number(process.env.BENCH_INSERTS ?? 10_000);
@@ -46,11 +45,6 @@ const SEQUENTIAL_INSERTS = Number(process.env.BENCH_SEQUENTIAL_INSERTS ?? INSERT
 const USER = { userName: 'field', password: 'field-password-1', role: 4, location: 1 };
 
 const stepTitle = (page: Page) => page.locator('#client-step-title');
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
-
 /** Fills the identity step and skips or passes every later one until the review. */
 async function fillClient(page: Page, run: number): Promise<void> {
   await page.goto('/profiles/add');
@@ -259,7 +253,7 @@ async function main() {
     const builds = [await install(browser, 'this', t as TestServer)];
     if (other) builds.push(await install(browser, 'compared', other));
     console.log(
-      `# offline_writes: headless Chromium, built app, offline (network cut), median of ${RUNS}${compareDist ? `, compared with the build in ${compareDist} in turn` : ''}; load ${load()}`,
+      `# offline_writes: headless Chromium, built app, offline (network cut), median of ${RUNS}${compareDist ? `, compared with the build in ${compareDist} in turn` : ''}; load ${loadText()}`,
     );
     await inTurn(builds, async (build, run) => {
       await fillClient(build.page, run);
@@ -283,7 +277,7 @@ async function main() {
         (await build.page.evaluate(SEQUENTIAL_CREATE_CLIENTS(SEQUENTIAL_INSERTS))) as number,
       );
     }
-    console.log(`# load at the end ${load()}`);
+    console.log(`# load at the end ${loadText()}`);
     const [mine, compared] = builds as [Build, Build | undefined];
     report(mine, 'offline_writes.');
     if (compared) {

@@ -80,6 +80,13 @@ export function resultProblems(data: unknown): string[] {
 
 const loadAverage = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 
+/** The machine's load averages (1, 5 and 15 minutes), for a bench's lines. */
+export const loadText = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
 function commit(): BenchResult['commit'] {
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd: import.meta.dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });

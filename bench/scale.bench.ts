@@ -22,10 +22,17 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { buildApp, type Server } from '../server/app';
-import { configFromEnv } from '../server/config';
 import { ensureOrganisations } from '../test/helpers/records';
 import { median } from './median';
-import { COMMON_SURNAME, ensureScaleDatabase, RARE_SURNAME, SCALE_SERVER, scaleClient, scaleDatabaseUrl } from './scale/build';
+import {
+  COMMON_SURNAME,
+  ensureScaleDatabase,
+  RARE_SURNAME,
+  SCALE_SERVER,
+  scaleClient,
+  scaleDatabaseUrl,
+  scaleServerConfig,
+} from './scale/build';
 import { withResults } from './results';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -79,15 +86,7 @@ async function login(url: string, userName: string, password: string): Promise<s
 }
 
 async function startSize(size: number): Promise<SizeServer> {
-  const server = await buildApp({
-    ...configFromEnv({}),
-    databaseUrl: scaleDatabaseUrl(size),
-    jwtSecret: 'scale-bench-secret-at-least-32-bytes-long',
-    adminUserName: 'admin',
-    adminPassword: 'admin-password-1',
-    staticDir: path.resolve('dist'),
-    logLevel: 'silent',
-  });
+  const server = await buildApp({ ...scaleServerConfig(size), staticDir: path.resolve('dist') });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
   await ensureOrganisations(server.db);

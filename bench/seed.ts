@@ -2,7 +2,11 @@
 // table, seconds for 100,000 rows): providers, services, jobs, clients and referrals, `rows`
 // each, with the spread of the demo data (8 territories, 5 organisations, 92 % of providers
 // and jobs with coordinates). Row n of each table has a fixed key (`benchKey`).
+import { serviceProvider } from '../schemas';
 import type { Db, Queryable } from '../server/db/index';
+import { ensureOrganisations } from '../test/helpers/records';
+import type { TestServer } from '../test/helpers/server';
+import type { Load } from './load';
 
 export const MAIN_TABLES = ['tbl_serviceprovider', 'tbl_sp_detail', 'available-jobs', 'tbl_profiles', 'referral'] as const;
 
@@ -72,4 +76,21 @@ async function insertRows(db: Queryable, rows: number): Promise<void> {
   );
 }
 
-export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+/** The office user (role 4, organisation 1) the API benches sign in. */
+export const OFFICE = { userName: 'office', password: 'office-password-1', role: 4, location: 1 };
+
+/** The organisations, `rows` rows in each main table and the office user signed in: the server
+ * the API benches load. `providerGets` reads 1,000 single providers spread over the table. */
+export async function officeOnFilledServer(t: TestServer, rows: number) {
+  await ensureOrganisations(t.server.db);
+  const filled = await fillMainTables(t.server.db, rows);
+  const { userId } = await t.createUser(OFFICE);
+  const token = await t.login(OFFICE.userName, OFFICE.password);
+  const providerGets: Load = {
+    url: t.url,
+    method: 'GET',
+    headers: { authorization: `Bearer ${token}` },
+    paths: Array.from({ length: 1000 }, (_, i) => `/api${serviceProvider.rest}/${benchKey('provider', 1 + ((i * 97) % rows))}`),
+  };
+  return { filled, userId, token, providerGets };
+}

@@ -9,14 +9,15 @@
 //
 // BENCH_RUNS (default 3) rounds of BENCH_SECONDS (default 5) per route and server,
 // BENCH_CONNECTIONS (10) connections.
-import { serviceProvider } from '../schemas/index';
+
 import { findSessionUser } from '../server/plugins/users/store';
 import { KEEP_MS } from '../server/plugins/users/sessionUsers';
-import { ensureOrganisations } from '../test/helpers/records';
+
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { hammer, type Load } from './load';
+import { officeOnFilledServer } from './seed';
 import { median, pairedRatio } from './median';
-import { benchKey, fillMainTables } from './seed';
+
 import { withResults } from './results';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 2_000);
@@ -29,20 +30,12 @@ type Mode = 'read' | 'kept';
 
 async function serverWith(mode: Mode): Promise<{ t: TestServer; userId: string; loads: Record<string, Load> }> {
   const t = await startTestServer({ backend: 'postgres', sessionKeepMs: mode === 'read' ? 0 : KEEP_MS });
-  await ensureOrganisations(t.server.db);
-  await fillMainTables(t.server.db, ROWS);
-  const user = await t.createUser({ userName: 'office', password: 'office-password-1', role: 4, location: 1 });
-  const token = await t.login('office', 'office-password-1');
+  const { userId, token, providerGets } = await officeOnFilledServer(t, ROWS);
   return {
     t,
-    userId: user.userId,
+    userId,
     loads: {
-      get: {
-        url: t.url,
-        method: 'GET',
-        headers: { authorization: `Bearer ${token}` },
-        paths: Array.from({ length: 1000 }, (_, i) => `/api${serviceProvider.rest}/${benchKey('provider', 1 + ((i * 97) % ROWS))}`),
-      },
+      get: providerGets,
       lists: { url: `${t.url}/api/lists`, method: 'GET', headers: { authorization: `Bearer ${token}` } },
     },
   };

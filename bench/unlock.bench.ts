@@ -20,25 +20,19 @@
 // check alone runs (the same PBKDF2).
 //
 //   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/unlock.bench.ts
-import { loadavg } from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/browser';
 import { ensureOrganisations } from '../test/helpers/records';
 import { startTestServer } from '../test/helpers/server';
 import { median } from './median';
 import { lockScreen, signedInAfterFirstPull } from './signedIn';
-import { withResults } from './results';
+import { loadText, withResults } from './results';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
 const RATES = (process.env.BENCH_RATES ?? '4,1').split(',').map(Number);
 const ITERATIONS = 600_000;
 const USER = { userName: 'fieldunlock', password: 'field-unlock-password-1', role: 3, location: 2 };
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 /** In every page: the time of the last click, and when the offline home's heading and its counts
  * were first in the page (a mutation observer). */
@@ -115,14 +109,14 @@ async function main() {
     await page.waitForURL((u) => u.pathname === '/offlinehp');
     await page.getByTestId('offline-total').filter({ hasText: 'waiting to be uploaded' }).waitFor();
     console.log(
-      `# unlock: headless Chromium, built app, ${t.backend}, ${CLIENTS.toLocaleString('en')} clients mirrored, PBKDF2-SHA-256 ${ITERATIONS.toLocaleString('en')} iterations, median of ${RUNS} per CPU rate; load ${load()}`,
+      `# unlock: headless Chromium, built app, ${t.backend}, ${CLIENTS.toLocaleString('en')} clients mirrored, PBKDF2-SHA-256 ${ITERATIONS.toLocaleString('en')} iterations, median of ${RUNS} per CPU rate; load ${loadText()}`,
     );
     const figures = new Map(RATES.map((rate) => [rate, { home: [], ready: [], pbkdf2: [] } as Figures]));
     for (let run = 0; run < RUNS; run++) {
       for (const rate of run % 2 ? [...RATES].reverse() : RATES)
         page = await unlockOnce(page.context(), page, rate, figures.get(rate) as Figures);
     }
-    console.log(`# load at the end ${load()}`);
+    console.log(`# load at the end ${loadText()}`);
     const runs = (values: number[]) => values.map((v) => v.toFixed(0)).join(' ');
     for (const [rate, f] of figures) {
       console.log(

@@ -21,6 +21,17 @@ const LAYOUT = 'scale-v1';
 
 export const scaleDatabaseUrl = (size: number): string => `${SCALE_SERVER}/icrs_scale_${size}`;
 
+/** The configuration of a server on the database of `size` clients (its migration, the bench's
+ * servers): the first administrator admin / admin-password-1, no log. */
+export const scaleServerConfig = (size: number) => ({
+  ...configFromEnv({}),
+  databaseUrl: scaleDatabaseUrl(size),
+  jwtSecret: 'scale-bench-secret-at-least-32-bytes-long',
+  adminUserName: 'admin',
+  adminPassword: 'admin-password-1',
+  logLevel: 'silent',
+});
+
 /** Row n's key of a kind (the tables' keys are UUIDs). */
 const key = (suffix: string) => `lpad(to_hex(n), 8, '0') || '-0000-7000-8000-${suffix}'`;
 const CLIENT_SUFFIX = '00000000c11e';
@@ -78,15 +89,7 @@ async function builtMark(size: number): Promise<string | undefined> {
  */
 async function migrateScaleDatabase(size: number): Promise<number> {
   const started = performance.now();
-  const server = await buildApp({
-    ...configFromEnv({}),
-    databaseUrl: scaleDatabaseUrl(size),
-    jwtSecret: 'scale-bench-secret-at-least-32-bytes-long',
-    adminUserName: 'admin',
-    adminPassword: 'admin-password-1',
-    logLevel: 'silent',
-    statementTimeoutMs: 3_600_000,
-  });
+  const server = await buildApp({ ...scaleServerConfig(size), statementTimeoutMs: 3_600_000 });
   await server.app.close();
   return (performance.now() - started) / 1000;
 }

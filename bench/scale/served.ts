@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { ensureOrganisations } from '../../test/helpers/records';
 
 export const ADMIN_PASSWORD = 'bench-admin-password-1';
 
@@ -82,4 +83,22 @@ export async function spawnServer(
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child);
   return { url, child };
+}
+
+/** The server of the tree at `dir` on a fresh database `dbName` holding the organisations' list. */
+export async function spawnOnFreshDatabase(
+  adminUrl: string,
+  dbName: string,
+  server: { name: string; dir: string; port: number; staticDir?: string },
+): Promise<{ dbUrl: string; url: string; child: ChildProcess }> {
+  const dbUrl = await freshDatabase(adminUrl, dbName);
+  const { url, child } = await spawnServer(server.name, server.dir, server.port, dbUrl, server.staticDir);
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    await ensureOrganisations(db);
+  } finally {
+    await db.end();
+  }
+  return { dbUrl, url, child };
 }

@@ -1,19 +1,9 @@
-import {
-  Alert,
-  AlertTitle,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  TextField,
-} from '@mui/material';
+import { Alert, AlertTitle, Dialog, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { isAxiosError } from 'axios';
 import { messageOf } from '../lib/http';
 import { useSay, type Say } from '../lib/session';
+import { DialogButtons } from './DialogButtons';
 
 interface DeleteDialogProps {
   open: boolean;
@@ -98,7 +88,7 @@ export function DeleteDialog({ open, entityLabel, name, onCancel, onConfirm, tex
         <ConfirmPasswordField value={password} onChange={setPassword} />
         <FailureAlert title={texts.failed ?? say('deleteDialog.failed')} message={error} />
       </DialogContent>
-      <DestructiveActions onCancel={close} busy={busy} valid={valid} confirmLabel={texts.confirm ?? say('deleteDialog.confirm')} />
+      <DialogButtons onCancel={close} busy={busy} valid={valid} confirmLabel={texts.confirm ?? say('deleteDialog.confirm')} destructive />
     </Dialog>
   );
 }
@@ -128,36 +118,5 @@ export function FailureAlert({ title, message }: { title: string; message: strin
       <AlertTitle>{title}</AlertTitle>
       {message}
     </Alert>
-  );
-}
-
-/** A destructive dialog's buttons: cancel, and the red confirm that submits its form once valid. */
-export function DestructiveActions({
-  onCancel,
-  busy,
-  valid,
-  confirmLabel,
-}: {
-  onCancel: () => void;
-  busy: boolean;
-  valid: boolean;
-  confirmLabel: string;
-}) {
-  const say = useSay();
-  return (
-    <DialogActions>
-      <Button onClick={onCancel} disabled={busy}>
-        {say('common.cancel')}
-      </Button>
-      <Button
-        type="submit"
-        color="error"
-        variant="contained"
-        disabled={!valid || busy}
-        startIcon={busy ? <CircularProgress size={16} /> : undefined}
-      >
-        {confirmLabel}
-      </Button>
-    </DialogActions>
   );
 }

@@ -39,8 +39,9 @@ export async function multipartRequest(
   return { status: response.status, body };
 }
 
-/** The organisation list (abbreviations make registration numbers), when not seeded yet. */
-export async function ensureOrganisations(db: Db) {
+/** The organisation list (abbreviations make registration numbers), when not seeded yet: through
+ * the server's query layer or a `pg` client of a bench's spawned server. */
+export async function ensureOrganisations(db: Pick<Db, 'query'> | { query(sql: string, params: unknown[]): Promise<unknown> }) {
   const organisations = seedLists.find((l) => l.key === 'organisation');
   await db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
     '01900000-0000-7000-8000-0000000000aa',

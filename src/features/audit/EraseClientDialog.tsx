@@ -8,7 +8,7 @@ import { isAxiosError } from 'axios';
 import { ERASE_NOTE_MAX, ERASE_REASONS, type EraseReason } from '../../../schemas/erasure';
 import { messageOf } from '../../lib/http';
 import { useSay } from '../../lib/session';
-import { ConfirmPasswordField, DestructiveActions, FailureAlert } from '../../components';
+import { ConfirmPasswordField, DialogButtons, FailureAlert } from '../../components';
 
 export interface EraseClientDialogProps {
   open: boolean;
@@ -129,7 +129,7 @@ export function EraseClientDialog({ open, name, onCancel, onConfirm }: EraseClie
         <ConfirmPasswordField value={password} onChange={setPassword} />
         <FailureAlert title={say('audit.clientData.eraseFailed')} message={error} />
       </DialogContent>
-      <DestructiveActions onCancel={close} busy={busy} valid={valid} confirmLabel={say('audit.clientData.eraseConfirm')} />
+      <DialogButtons onCancel={close} busy={busy} valid={valid} confirmLabel={say('audit.clientData.eraseConfirm')} destructive />
     </Dialog>
   );
 }

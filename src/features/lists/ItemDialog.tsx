@@ -1,23 +1,12 @@
 // Add or edit one item of a lookup list: French and English labels, the organisation's
 // abbreviation (it starts registration numbers, product.md §5), a service type's category, the
 // active flag. Checked here as the server checks it; the server's word is shown too.
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, Checkbox, Dialog, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
 import { useIntl } from 'react-intl';
 import { itemLabel, langOf } from '../../components/entity';
 import { useSay } from '../../lib/session';
 import { LABEL_MAX, useItemDialog, type ItemDialogInput, type ItemValues } from './useItemDialog';
+import { DialogButtons } from '../../components';
 
 export interface ItemDialogProps extends ItemDialogInput {
   onClose: () => void;
@@ -99,14 +88,7 @@ export function ItemDialog({ onClose, ...input }: ItemDialogProps) {
             )}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={saving}>
-            {say('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={saving}>
-            {say(item ? 'entityForm.save' : 'lists.item.add')}
-          </Button>
-        </DialogActions>
+        <DialogButtons onCancel={onClose} busy={saving} confirmLabel={say(item ? 'entityForm.save' : 'lists.item.add')} />
       </form>
     </Dialog>
   );

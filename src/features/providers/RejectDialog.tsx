@@ -1,8 +1,9 @@
 // Rejecting a service needs a comment (ADR-0026; the server refuses a rejection without one):
 // the field says so before anything is sent.
 import { useId, useState, type FormEvent } from 'react';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useSay } from '../../lib/session';
+import { DialogButtons } from '../../components';
 
 export const COMMENT_MAX = 1000;
 
@@ -74,26 +75,15 @@ export function RejectDialog({ name, onCancel, onConfirm }: Props) {
             slotProps={{ htmlInput: { 'data-testid': 'reject-comment' } }}
           />
         </DialogContent>
-        <DialogActions>
-          <Button
-            onClick={() => {
-              reset();
-              onCancel();
-            }}
-            disabled={busy}
-          >
-            {say('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            color="error"
-            variant="contained"
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
-            {say('providers.verify.reject')}
-          </Button>
-        </DialogActions>
+        <DialogButtons
+          onCancel={() => {
+            reset();
+            onCancel();
+          }}
+          busy={busy}
+          confirmLabel={say('providers.verify.reject')}
+          destructive
+        />
       </form>
     </Dialog>
   );

@@ -8,7 +8,6 @@ import {
   Button,
   Checkbox,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   FormControlLabel,
@@ -18,7 +17,7 @@ import {
 } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
 import { useIntl } from 'react-intl';
-import { AmberChip, ConfirmDialog } from '../../components';
+import { AmberChip, ConfirmDialog, DialogButtons } from '../../components';
 import { messageOf } from '../../components/entity';
 import { passwordProblems } from '../../../schemas/passwords';
 import { formatDateTime, notify } from '../../lib/ui';
@@ -89,14 +88,7 @@ function TemporaryPasswordDialog({
           />
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={saving}>
-          {say('common.cancel')}
-        </Button>
-        <Button variant="contained" onClick={() => void save()} disabled={saving}>
-          {say('users.tempPassword.save')}
-        </Button>
-      </DialogActions>
+      <DialogButtons onCancel={onClose} busy={saving} onConfirm={() => void save()} confirmLabel={say('users.tempPassword.save')} />
     </Dialog>
   );
 }

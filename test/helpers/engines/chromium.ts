@@ -3,7 +3,17 @@
 // navigator.onLine turns false, as on a phone in flight mode).
 import type { ElementHandle } from 'playwright-core';
 import { launchBrowser } from '../browser';
-import { findInPage, refuseBlobsInPage, targetArg, textArg, textInPage, type Engine, type EnginePage, type Target } from './types';
+import {
+  findInPage,
+  refuseBlobsInPage,
+  targetArg,
+  textArg,
+  textInPage,
+  type Engine,
+  type EnginePage,
+  type Target,
+  openAtLogin,
+} from './types';
 
 export async function launchChromium(): Promise<Engine> {
   const browser = await launchBrowser();
@@ -46,15 +56,7 @@ export async function launchChromium(): Promise<Engine> {
         setOffline: (offline) => context.setOffline(offline),
         close: () => context.close(),
       };
-      await opened.goto('/login');
-      if (options.storage) {
-        await opened.evaluate(
-          (entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)),
-          options.storage,
-        );
-        await opened.reload();
-      }
-      return opened;
+      return openAtLogin(opened, options.storage);
     },
     close: () => browser.close(),
   };

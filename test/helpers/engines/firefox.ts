@@ -4,7 +4,17 @@
 // network (its requests fail; navigator.onLine stays true, as on a phone whose Wi-Fi has no
 // internet behind it).
 import puppeteer, { type ElementHandle } from 'puppeteer-core';
-import { findInPage, refuseBlobsInPage, targetArg, textArg, textInPage, type Engine, type EnginePage, type Target } from './types';
+import {
+  findInPage,
+  refuseBlobsInPage,
+  targetArg,
+  textArg,
+  textInPage,
+  type Engine,
+  type EnginePage,
+  type Target,
+  openAtLogin,
+} from './types';
 import { proxiedOrigin } from './proxied';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -62,15 +72,7 @@ export async function launchFirefox(): Promise<Engine> {
           await origin.close();
         },
       };
-      await opened.goto('/login');
-      if (options.storage) {
-        await opened.evaluate(
-          (entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)),
-          options.storage,
-        );
-        await opened.reload();
-      }
-      return opened;
+      return openAtLogin(opened, options.storage);
     },
     close: () => browser.close(),
   };

@@ -184,3 +184,14 @@ export function refuseBlobsInPage(): void {
   }
   Object.assign(window, { __blobsRefused: true });
 }
+
+/** `page` at the app's `/login`, with `storage`'s localStorage entries set before the app's
+ * start that counts (the page is loaded again after they are set): how every engine opens. */
+export async function openAtLogin(page: EnginePage, storage: EnginePageOptions['storage']): Promise<EnginePage> {
+  await page.goto('/login');
+  if (storage) {
+    await page.evaluate((entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)), storage);
+    await page.reload();
+  }
+  return page;
+}

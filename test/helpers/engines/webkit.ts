@@ -18,6 +18,7 @@ import {
   type Engine,
   type EnginePage,
   type Target,
+  openAtLogin,
 } from './types';
 import { DRIVER_TIMEOUT, WebDriverError, WebDriverSession, type ElementRef } from './webdriver';
 
@@ -185,11 +186,7 @@ export async function launchWebKit(): Promise<Engine> {
         },
       };
       try {
-        await opened.goto('/login');
-        if (options.storage) {
-          await evaluate((entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, value)), options.storage);
-          await opened.reload();
-        }
+        await openAtLogin(opened, options.storage);
       } catch (error) {
         await opened.close();
         throw error;
