@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe';
-import { launchBrowser, newPage, signIn, typedDay, type TestPage } from '../helpers/browser';
+import { launchBrowser, newPage, signIn, typedDay, type TestPage, jobTitleField } from '../helpers/browser';
 import { ensureOrganisations, png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -66,10 +66,7 @@ interface JobInput {
 /** Fills the job's own fields (not the other-job rows). */
 async function fillJob(page: Page, job: JobInput): Promise<void> {
   const form = page.locator('form');
-  await form
-    .getByRole('textbox', { name: /^Title/ })
-    .first()
-    .fill(job.title);
+  await jobTitleField(page).fill(job.title);
   await form.getByRole('textbox', { name: /^Employer/ }).fill(job.employer ?? 'Kivu Builders');
   await pick(page, form, /^Sector/, 'Construction');
   await pick(page, form, /^Territory/, 'Goma');
@@ -150,13 +147,7 @@ describe('available jobs', () => {
     await poll(() => page.getByTestId('other-job-editor').count()).toBe(2);
     await mapSettled(page);
     expect(await seriousViolations(page)).toEqual([]);
-    await expect(
-      page
-        .locator('form')
-        .getByRole('textbox', { name: /^Title/ })
-        .first()
-        .inputValue(),
-    ).resolves.toBe('Mason online');
+    await expect(jobTitleField(page).inputValue()).resolves.toBe('Mason online');
     await expect(
       page
         .getByTestId('other-job-editor')

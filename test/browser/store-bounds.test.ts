@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { SAVE_BOUND_MS, STORE_WRITE_BOUND_MS } from '../../src/lib/store/bounds';
-import { launchBrowser, newDebugPage, signIn, storeReady, typedDay, type TestPage } from '../helpers/browser';
+import { launchBrowser, newDebugPage, signIn, storeReady, typedDay, type TestPage, jobTitleField } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -84,10 +84,7 @@ function inThirtyDays(): string {
 /** The job form's required fields. */
 async function fillJob(page: Page, title: string): Promise<void> {
   const form = page.locator('form');
-  await form
-    .getByRole('textbox', { name: /^Title/ })
-    .first()
-    .fill(title);
+  await jobTitleField(page).fill(title);
   await form.getByRole('textbox', { name: /^Employer/ }).fill('Kivu Builders');
   await pick(page, /^Sector/, 'Construction');
   await pick(page, /^Territory/, 'Goma');
@@ -149,13 +146,7 @@ describe('the device store in a browser', () => {
       expect(Date.now() - pressed).toBeLessThan(STORE_WRITE_BOUND_MS + 10_000);
       // The form stays, with its values, and can be saved again.
       expect(new URL(page.url()).pathname).toBe('/availablejobs/add');
-      await expect(
-        page
-          .locator('form')
-          .getByRole('textbox', { name: /^Title/ })
-          .first()
-          .inputValue(),
-      ).resolves.toBe('Saved during the hang');
+      await expect(jobTitleField(page).inputValue()).resolves.toBe('Saved during the hang');
       await expect(page.getByRole('button', { name: 'Save', exact: true }).isEnabled()).resolves.toBe(true);
 
       // A reload: what was saved before the hang is still on the device.
@@ -263,13 +254,7 @@ describe('the device store in a browser', () => {
           throw new Error(`${String(error)}\n${Date.now() - pressed} ms after the press, ${page.url()} showed: ${shown.slice(0, 1_500)}`);
         });
       expect(new URL(page.url()).pathname).toBe('/availablejobs/add');
-      await expect(
-        page
-          .locator('form')
-          .getByRole('textbox', { name: /^Title/ })
-          .first()
-          .inputValue(),
-      ).resolves.toBe('Saved while the store was late');
+      await expect(jobTitleField(page).inputValue()).resolves.toBe('Saved while the store was late');
       await expect(page.getByRole('button', { name: 'Save', exact: true }).isEnabled()).resolves.toBe(true);
 
       await page.evaluate(() => (window.__idbHang = false));

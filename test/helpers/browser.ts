@@ -230,3 +230,10 @@ export function typedDay(iso: string): string {
   const [year, month, day] = iso.split('-');
   return `${day}/${month}/${year}`;
 }
+
+/** The job form's own title field (the first "Title" of the form: each other-job row has its own). */
+export const jobTitleField = (page: Page): Locator =>
+  page
+    .locator('form')
+    .getByRole('textbox', { name: /^Title/ })
+    .first();
