@@ -18,6 +18,7 @@ import pg from 'pg';
 import { serviceProvider } from '../schemas/index';
 import type { Queryable } from '../server/db/index';
 import { selectList } from '../server/lib/records';
+import { boundedCount } from '../server/lib/records/count';
 
 import { startTestServer, type TestServer } from '../test/helpers/server';
 import { hammer, type Load, type Outcome } from './load';
@@ -51,9 +52,10 @@ async function bareServer(t: TestServer) {
         pageSize,
         (page - 1) * pageSize,
       ]),
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "tbl_serviceprovider" ${where}`, [territory]),
+      // The app's bounded count (docs/adr/0035-performance.md "A list's count is bounded").
+      boundedCount(db, `FROM "tbl_serviceprovider" ${where}`, [territory], page * pageSize),
     ]);
-    return { rows, total: count[0]?.total, page, pageSize };
+    return { rows, total: count.total, page, pageSize };
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -50,20 +50,21 @@ const FIRST_ROW = '.MuiDataGrid-row[data-rowindex="0"]';
 const STEP_TIMEOUT_MS = Number(process.env.BENCH_STEP_TIMEOUT_MS ?? 180_000);
 
 /** The clients of organisation 2: distinct first names (a permutation, so the order is known),
- * one in 50 named NEEDLE, the others spread over 997 last names; newest first by creation. */
-async function fillClients(db: Db, count: number): Promise<number> {
+ * one in 50 named NEEDLE, the others spread over 997 last names; newest first by creation; all
+ * assigned to the worker, so that all are in their caseload (docs/adr/0017-caseload.md). */
+async function fillClients(db: Db, count: number, assignedTo: string): Promise<number> {
   const started = performance.now();
   await db.transaction(async (tx) => {
     await tx.query('SET LOCAL statement_timeout = 0');
     await tx.query(
-      `INSERT INTO "tbl_profiles" ("prof_Id", "prof_Reg_No", "firstName", "lastName", "sex", "birthDate", "phone", "territory", "consent", "location", "createdAt", "updatedAt")
+      `INSERT INTO "tbl_profiles" ("prof_Id", "prof_Reg_No", "firstName", "lastName", "sex", "birthDate", "phone", "territory", "consent", "location", "assignedTo", "createdAt", "updatedAt")
        SELECT lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000025', 'ADC' || lpad(n::text, 8, '0'),
          'F' || lpad(((n * 7) % $1::int)::text, 5, '0'),
          CASE WHEN n % 50 = 0 THEN '${NEEDLE}' ELSE 'Kahindo' || (n % 997) END,
          CASE WHEN n % 2 = 0 THEN 'F' ELSE 'M' END, date '1970-01-01' + (n % 15000), '+24381' || lpad(n::text, 7, '0'),
-         1 + n % 8, true, 2, now() - n * interval '1 minute', now()
+         1 + n % 8, true, 2, $2, now() - n * interval '1 minute', now()
        FROM generate_series(1, $1::int) AS n`,
-      [count],
+      [count, assignedTo],
     );
   });
   await db.query('VACUUM ANALYZE "tbl_profiles"');
@@ -281,8 +282,8 @@ export function report(build: Build, prefix: string): void {
 
 async function main() {
   await withComparedBuilds(async ({ t, browser, builds: served }) => {
-    const filled = await fillClients(t.server.db, CLIENTS);
-    await t.createUser(USER);
+    const { userId } = await t.createUser(USER);
+    const filled = await fillClients(t.server.db, CLIENTS, userId);
     console.log(
       `# offline_clients: headless Chromium, built app, ${CLIENTS.toLocaleString('en')} clients of organisation 2 on ${t.backend} (${filled.toFixed(1)} s to fill), median of ${RUNS}, load ${loadText()}`,
     );
