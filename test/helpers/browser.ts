@@ -237,3 +237,28 @@ export const jobTitleField = (page: Page): Locator =>
     .locator('form')
     .getByRole('textbox', { name: /^Title/ })
     .first();
+
+/**
+ * Chooses `option` in the select `combobox` and waits until the select shows it with its menu
+ * closed. While a select's menu is open, the rest of the page is hidden from the accessibility
+ * tree (`aria-hidden`): a role query there finds nothing, so a check such as "no row of this
+ * name" would pass for the wrong reason. An option click the menu did not take (seen once on a
+ * loaded CI: the menu stayed open) is made once more, and said.
+ */
+export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  const listbox = page.getByRole('listbox');
+  for (let attempt = 1; ; attempt++) {
+    await listbox.getByRole('option', { name: option, exact: true }).click();
+    const closed = await listbox.waitFor({ state: 'hidden', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (closed) break;
+    if (attempt === 2) throw new Error(`the menu stayed open after two clicks on "${option}"`);
+    console.warn(`chooseOption: the menu stayed open 5 s after a click on "${option}"; clicking it again`);
+  }
+  const shown = () => combobox.textContent().then((text) => text?.trim());
+  for (const started = Date.now(); (await shown()) !== option; await page.waitForTimeout(100))
+    if (Date.now() - started > 10_000) throw new Error(`the select shows "${await shown()}", not "${option}"`);
+}
