@@ -1,6 +1,5 @@
 // Helpers for the entity tests: multipart requests and the organisation list.
 import { deflateSync } from 'node:zlib';
-import type { Db } from '../../server/db/index';
 import { seedLists } from '../../server/seed/lists';
 import type { TestServer } from './server';
 
@@ -41,7 +40,7 @@ export async function multipartRequest(
 
 /** The organisation list (abbreviations make registration numbers), when not seeded yet: through
  * the server's query layer or a `pg` client of a bench's spawned server. */
-export async function ensureOrganisations(db: Pick<Db, 'query'> | { query(sql: string, params: unknown[]): Promise<unknown> }) {
+export async function ensureOrganisations(db: { query(sql: string, params: unknown[]): Promise<unknown> }) {
   const organisations = seedLists.find((l) => l.key === 'organisation');
   await db.query(`INSERT INTO "lists" ("id", "key", "items") VALUES ($1, 'organisation', $2) ON CONFLICT ("key") DO NOTHING`, [
     '01900000-0000-7000-8000-0000000000aa',
