@@ -224,7 +224,7 @@ async function main() {
           });
           build.runs.push(result);
           console.log(
-            `# run ${run + 1} ${build.name}: mirror ${result.mirrorMs.toFixed(0)} ms (${perSecond(build)(result).toFixed(0)} rows/s), from the first pull: longest task ${result.tasksPull.longest.toFixed(0)} ms, ${result.tasksPull.count} over 50 ms; first rows ${result.firstRowsMs.toFixed(0)} ms; load ${loadText()}`,
+            `# run ${run + 1} ${build.name}: mirror ${result.mirrorMs.toFixed(0)} ms (${perSecond(build)(result).toFixed(0)} rows/s), the first pull request at ${result.firstPullMs.toFixed(0)} ms; from it: longest task ${result.tasksPull.longest.toFixed(0)} ms, ${result.tasksPull.count} over 50 ms; first rows ${result.firstRowsMs.toFixed(0)} ms; load ${loadText()}`,
           );
         }
       }

@@ -386,6 +386,8 @@ export interface Run {
   tasksPull: TaskFigures;
   taps: number[];
   mirrorMs: number;
+  /** From the click on Login to the first pull request: the sign-in and the app's start. */
+  firstPullMs: number;
   lastPullMs: number;
   firstRowsMs: number;
   counts: Map<string, number>;
@@ -515,6 +517,7 @@ export async function firstSignIn(
       tasksPull: taskFigures(thread.tasks, firstPullUs || clickUs, mirror.completeUs),
       taps,
       mirrorMs: (mirror.completeUs - clickUs) / 1000,
+      firstPullMs: firstPullUs ? (firstPullUs - clickUs) / 1000 : Number.NaN,
       lastPullMs: (lastPullUs - clickUs) / 1000,
       firstRowsMs: firstRowAt === null ? Number.NaN : firstRowAt - clickWall,
       counts: new Map(mirror.counts),
