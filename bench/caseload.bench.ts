@@ -18,6 +18,8 @@
 //   beside the device's navigator.storage.estimate() after this build's fill (IndexedDB's part
 //   where the browser says it), and their ratio;
 // - BENCH_PROFILE=1: one more fill of this build, not counted, with its CPU profile;
+// - BENCH_LANDING=<path>: the page the sign-in lands on (default /profiles, the client list,
+//   which draws the clients as they come; /help draws nothing of the store: the fill alone);
 // - caseload.offline.*: the offline client list of this build with the caseload on the device,
 //   at BENCH_CPU× (bench/offline-clients.bench.ts: first rows on a full load, in-app, sort,
 //   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
@@ -66,6 +68,7 @@ const DATA: NationalData = {
 const WORKER = { userName: 'caseworker', password: PASSWORD };
 /** BENCH_ONLY=fill|offline: one part of the bench. */
 const ONLY = process.env.BENCH_ONLY;
+const LANDING = process.env.BENCH_LANDING ?? '/profiles';
 /** Another build whose offline list is measured in turn with this one's. */
 const OFFLINE_COMPARE_DIST = process.env.BENCH_OFFLINE_COMPARE_DIST;
 const WITH_BASE = ONLY !== 'offline' && RUNS !== 0;
@@ -218,7 +221,7 @@ async function main() {
       for (let run = 0; run < RUNS; run++) {
         for (const build of run % 2 ? [...builds].reverse() : builds) {
           const result = await firstSignIn(browser, build, WORKER.userName, {
-            landing: '/profiles',
+            landing: LANDING,
             taps: 0, // the tasks counted are the fill's and the list's, not a drawer's
             afterFill: build === ours ? async (page) => void storage.push(await storageOf(page)) : undefined,
           });
@@ -249,7 +252,7 @@ async function main() {
     if (process.env.BENCH_PROFILE && ONLY !== 'offline') {
       // Where the fill's time goes: bench/first-signin.bench.ts's CPU profile and longest tasks.
       console.log('# profile: one more first sign-in of this build (not counted above)');
-      await firstSignIn(browser, ours, WORKER.userName, { landing: '/profiles', profile: true, taps: 0 });
+      await firstSignIn(browser, ours, WORKER.userName, { landing: LANDING, profile: true, taps: 0 });
     }
     // The server's size figures for the worker against the device's storage after the fill.
     const size = (await api(ours.url, 'GET', '/caseload', undefined, ours.token)) as {
