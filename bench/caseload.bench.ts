@@ -68,6 +68,7 @@ const DATA: NationalData = {
 const WORKER = { userName: 'caseworker', password: PASSWORD };
 /** BENCH_ONLY=fill|offline: one part of the bench. */
 const ONLY = process.env.BENCH_ONLY;
+/** BENCH_LANDING: the page the sign-in lands on (see above). */
 const LANDING = process.env.BENCH_LANDING ?? '/profiles';
 /** Another build whose offline list is measured in turn with this one's. */
 const OFFLINE_COMPARE_DIST = process.env.BENCH_OFFLINE_COMPARE_DIST;
