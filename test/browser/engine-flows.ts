@@ -1,6 +1,7 @@
 // The critical flows, written once and run in Chromium, Firefox and WebKit (docs/product.md
 // "Browsers"; one file per engine calls `describeCriticalFlows`, so that two engines run side by
-// side): a role-3 field worker signs in in French, goes offline, saves a job through its form and
+// side): a role-3 field worker signs in in French, their caseload's client comes down by the pull
+// in its worker (sealed there, docs/adr/0051-pull-in-a-worker.md), they go offline, saves a job through its form and
 // a client with a photo, uploads them (each once on the server), restarts with the network off,
 // unlocks, and IndexedDB and the other stores hold none of the client's words or photo in clear.
 //
@@ -8,11 +9,15 @@
 // IndexedDB refusing Blobs (Safari's private browsing), each run checking that every record is
 // on the server once; the counts are printed. Default: 1 run each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleBody } from '../../schemas/derive/sample';
+import { registrationNumber } from '../../schemas/ids';
+import { profile } from '../../schemas/index';
 import { SAVE_BOUND_MS } from '../../src/lib/store/bounds';
-import { storedValuesInPage } from '../helpers/browser';
+import { PULL_WORKER_STARTED_MARK } from '../../src/lib/sync/replication/workerPull';
+import { storedClientKeysInPage, storedValuesInPage } from '../helpers/browser';
 import { launchEngine, until, type Engine, type EngineName, type EnginePage } from '../helpers/engines';
 import { traceInPage, traceReportInPage } from '../helpers/engines/trace';
-import { png } from '../helpers/records';
+import { ensureOrganisations, png } from '../helpers/records';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const worker = { userName: 'terrain3', password: 'terrain-password-3', role: 3, location: 2 };
@@ -59,6 +64,16 @@ async function signInFrench(page: EnginePage): Promise<void> {
   // The offline forms read the lists cached at sign-in; the data layer needs the store open.
   await until(() => page.evaluate(() => localStorage.getItem('lists') !== null, null), 'the cached lists', 30_000);
   await storeHandleReady(page);
+}
+
+/** The pull ran in its worker and stored the client `key` (sealed: its words are needles). */
+async function pulledByWorker(page: EnginePage, key: string): Promise<void> {
+  await until(
+    () => page.evaluate((mark) => performance.getEntriesByName(mark).length > 0, PULL_WORKER_STARTED_MARK),
+    'the pull started in its worker',
+    30_000,
+  );
+  await until(async () => (await page.evaluate(storedClientKeysInPage, null)).includes(key), 'the mirrored client on the device', 30_000);
 }
 
 async function goOffline(page: EnginePage): Promise<void> {
@@ -186,6 +201,7 @@ export function describeCriticalFlows(engineName: EngineName): void {
 
   beforeAll(async () => {
     [server, engine] = await Promise.all([startTestServer(), launchEngine(engineName)]);
+    await ensureOrganisations(server.server.db);
     await server.createUser(worker);
     token = await server.login(worker.userName, worker.password);
   }, 120_000);
@@ -218,15 +234,32 @@ export function describeCriticalFlows(engineName: EngineName): void {
     await expectOnServerOnce(records);
   }
 
+  /** A client of the worker's caseload, registered on the server (by them: assigned to them). */
+  async function mirroredClient(lastName: string): Promise<string> {
+    const body: Record<string, unknown> = {
+      ...sampleBody(profile),
+      prof_Reg_No: registrationNumber('ADC'),
+      firstName: 'Kahindo',
+      middleName: null,
+      lastName,
+    };
+    const created = await server.api('POST', '/profile/', { token, body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return String(body.prof_Id);
+  }
+
   describe(`critical flows in ${engineName}`, () => {
-    it('signs in in French, saves a job and a client with a photo offline, uploads each once, restarts offline behind the lock screen, and keeps nothing in clear', async () => {
+    it('signs in in French, pulls a client in its worker, saves a job and a client with a photo offline, uploads each once, restarts offline behind the lock screen, and keeps nothing in clear', async () => {
       const page = await engine.newPage(server.url, { storage: { lang: 'fr', icrsDebug: '1' } });
       try {
         const records = recordsOf(0, 'crit');
         // WebKit's automation session is ephemeral and refuses Blobs in IndexedDB, as Safari's
         // private browsing does: its critical flow is the Blob-refused case.
         if (engineName === 'webkit') expect(await blobsRefused(page)).toBe(true);
+        const mirroredName = `Mirroirwa${engineName}`;
+        const mirrored = await mirroredClient(mirroredName);
         await signInFrench(page);
+        await pulledByWorker(page, mirrored);
         // The worker precaches the app: the restart without network is served by it.
         await page.evaluate(async () => void (await navigator.serviceWorker.ready), null);
         await goOffline(page);
@@ -237,7 +270,7 @@ export function describeCriticalFlows(engineName: EngineName): void {
         await saveClientWithPhoto(page, records.client);
         await page.goto('/offlinehp');
         await pendingCountShown(page, "3 enregistrements attendent d'être envoyés.");
-        const needles = needlesOf(records);
+        const needles = [...needlesOf(records), mirroredName];
         const whilePending = await storedText(page);
         expect(needles.filter((needle) => whilePending.includes(needle))).toEqual([]);
 

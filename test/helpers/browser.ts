@@ -166,6 +166,29 @@ export function everythingStored(page: Page): Promise<string[]> {
   return page.evaluate(storedValuesInPage);
 }
 
+/** Page-side: the keys of the clients (`tbl_profiles`, not deleted) in the app's IndexedDB, read
+ * raw (the store's own layout: each key in clear, the rest sealed). Self-contained, so that
+ * every engine's driver can send it (test/helpers/engines). */
+export async function storedClientKeysInPage(): Promise<string[]> {
+  const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^rxdb-dexie-icrs_db-.*--tbl_profiles$/.test(n));
+  const keys: string[] = [];
+  for (const name of names) {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      const request = db.transaction('docs').objectStore('docs').getAll();
+      request.onsuccess = () => resolve(request.result as Record<string, unknown>[]);
+      request.onerror = () => reject(request.error);
+    });
+    keys.push(...rows.filter((r) => r._deleted !== '1' && r._deleted !== true).map((r) => String(r.prof_Id)));
+    db.close();
+  }
+  return keys;
+}
+
 /** Page-side half of `everythingStored`, self-contained so that every engine's driver can send it
  * (test/helpers/engines). */
 export async function storedValuesInPage(): Promise<string[]> {

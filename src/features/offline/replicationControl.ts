@@ -7,9 +7,10 @@ import { list as listEntity } from '../../../schemas/index';
 import { api } from '../../lib/http';
 import { type IcrsDatabase, refreshLists } from '../../lib/data';
 import { emitServerChange, emitServerListening, onServerChange, whenIdle } from '../../lib/util';
-import { REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/sync';
+import { pullRunsInWorker, REPLICATED_ENTITIES, startReplication, type Replication } from '../../lib/sync';
 import { readableTables, type Actor } from '../../../schemas/scope';
 import { getToken, getUser, type Mode } from '../../lib/session';
+import { dataKey } from '../../lib/vault';
 import { noteSuccess } from './syncTimes';
 import { CASELOAD_TABLE, refreshCaseloadStatus, throttled } from './caseloadStatus';
 import { syncFailureToasts } from './syncErrors';
@@ -61,12 +62,14 @@ export function useReplication(db: IcrsDatabase | null, mode: Mode): void {
     const tables = mirroredTables(getUser());
     if (!db || mode !== 'online' || !token || tables.length === 0) return;
     let stopRunning: (() => void) | undefined;
-    // The first screen first: the pull starts once the page is idle (ADR-0035), not beside the
-    // screen's first drawing on a phone's slow CPU.
-    const cancel = whenIdle(() => {
+    const start = () => {
       cancelStart = null;
       if (getToken() === token) stopRunning = run(db, token, tables);
-    }, PULL_START_MAX_WAIT_MS);
+    };
+    // The first screen first: the pull on the page starts once the page is idle (ADR-0035), not
+    // beside the screen's first drawing on a phone's slow CPU. A pull in a worker starts at once:
+    // its worker opens its store on a thread of its own (ADR-0051).
+    const cancel = pullRunsInWorker() ? (start(), () => undefined) : whenIdle(start, PULL_START_MAX_WAIT_MS);
     cancelStart = cancel;
     return () => {
       cancel();
@@ -86,7 +89,15 @@ const CASELOAD_REFRESH_GAP_MS = 5_000;
 function run(db: IcrsDatabase, token: string, tables: string[]): (() => void) | undefined {
   let replication: Replication;
   try {
-    replication = startReplication({ db, http: api, token, tables, onServerChange: emitServerChange, onStreamOpen: emitServerListening });
+    replication = startReplication({
+      db,
+      http: api,
+      token,
+      tables,
+      dataKey, // the rows sealed and stored by a worker where the browser has them (ADR-0051)
+      onServerChange: emitServerChange,
+      onStreamOpen: emitServerListening,
+    });
   } catch (error) {
     console.warn('Replication could not start:', error);
     return undefined;

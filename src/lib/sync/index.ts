@@ -7,6 +7,7 @@ export {
   changeStream,
   decide,
   forgetPullCheckpoints,
+  pullRunsInWorker,
   REPLICATED_ENTITIES,
   startReplication,
   tokenSubject,

@@ -9,7 +9,9 @@
 // - checkpoints.ts: where each table's pull goes on from (per user and store epoch);
 // - fetchers.ts: the feed's two requests (after a checkpoint, by keys);
 // - tablePull.ts: one table's pull loop and the rule each pulled row is written by (`decide`);
-// - types.ts: the options and the handle of startReplication.
+// - types.ts: the options and the handle of startReplication;
+// - workerPull.ts, workerMessages.ts: the page's side of the pull run in a worker (../pullWorker.ts,
+//   docs/adr/0051-pull-in-a-worker.md), where the browser has workers and the vault's key is given.
 import type { RxCollection } from 'rxdb';
 import { Subject } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
@@ -18,11 +20,13 @@ import { collectionOf, OFFLINE_ENTITIES } from '../store';
 import { ALL_TABLES, changeStream, defaultEventSource, type StreamUrl } from './replication/changeStream';
 import { tokenSubject } from './replication/checkpoints';
 import { TablePull } from './replication/tablePull';
-import type { Replication, ReplicationOptions } from './replication/types';
+import type { Pulls, Replication, ReplicationOptions } from './replication/types';
+import { WorkerPull, pullRunsInWorker } from './replication/workerPull';
 
 export { changeStream, type EventSourceFactory, type EventSourceLike, type StreamUrl } from './replication/changeStream';
 export { forgetPullCheckpoints, tokenSubject, type Checkpoint } from './replication/checkpoints';
 export { decide } from './replication/tablePull';
+export { pullRunsInWorker } from './replication/workerPull';
 export type { Replication, ReplicationOptions } from './replication/types';
 
 /** The tables this app mirrors: every offline collection the server has (not `files`). */
@@ -55,39 +59,69 @@ export function startReplication(options: ReplicationOptions): Replication {
     options.onStreamOpen?.();
     if (heard) return;
     heard = true;
-    for (const pull of pulls) void pull.request();
+    pulls.requestAll();
   };
   const changes$ = open ? changeStream(streamUrl, open, onStreamOpen) : null;
-  const identity = `${base}|${tokenSubject(options.token)}`;
   const errors$ = new Subject<unknown>();
   const pulled$ = new Subject<string>();
   // Several tabs share one store: only the leader pulls (the others see its writes).
   const leadership =
     (options.waitForLeadership ?? true) && options.db.multiInstance ? options.db.waitForLeadership() : Promise.resolve(true);
-  const pulls = selectedEntities(options.tables).map(
-    (entity) =>
-      new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
-  );
+  const entities = selectedEntities(options.tables);
+  const inPage = () => pagePulls(options, entities, errors$, pulled$, leadership);
+  const pulls: Pulls =
+    options.dataKey && pullRunsInWorker()
+      ? new WorkerPull(
+          options,
+          entities.map((e) => e.table),
+          options.dataKey,
+          leadership,
+          { errors$, pulled$ },
+          inPage,
+        )
+      : inPage();
   const streamSub = changes$?.subscribe(({ table, mirror }) => {
     options.onServerChange?.(table);
     // A change the device does not hold (its organisation's mirror, schemas/scope.ts
     // mirrorScope) refreshes the screens only: pulling for it would bring nothing.
     if (!mirror) return;
-    for (const [i, entity] of selectedEntities(options.tables).entries()) {
-      if (table === ALL_TABLES || table === entity.table) void pulls[i]?.request();
-    }
+    if (table === ALL_TABLES) pulls.requestAll();
+    else if (entities.some((e) => e.table === table)) pulls.request(table);
   });
-  const started = pulls.map((p) => p.request());
-  void Promise.all(started);
   return {
-    async awaitInSync() {
-      await Promise.all(pulls.map((p) => p.request()));
-    },
-    reSync: () => pulls.forEach((p) => void p.request()),
+    awaitInSync: () => pulls.awaitInSync(),
+    reSync: () => pulls.requestAll(),
+    pull: (table) => pulls.request(table),
     error$: errors$.asObservable(),
     pulled$: pulled$.asObservable(),
     async stop() {
       streamSub?.unsubscribe(); // the EventSource closes with its last subscriber
+      await pulls.stop();
+    },
+  };
+}
+
+/** The pull on this page's main thread: one TablePull a table, each asked at once. */
+function pagePulls(
+  options: ReplicationOptions,
+  entities: readonly EntityShape[],
+  errors$: Subject<unknown>,
+  pulled$: Subject<string>,
+  leadership: Promise<unknown>,
+): Pulls {
+  const identity = `${apiBase(options.http)}|${tokenSubject(options.token)}`;
+  const pulls = entities.map(
+    (entity) =>
+      new TablePull(options, entity, collectionOf(options.db, entity) as RxCollection<DocData>, identity, errors$, pulled$, leadership),
+  );
+  void Promise.all(pulls.map((p) => p.request()));
+  return {
+    request: (table) => void pulls[entities.findIndex((e) => e.table === table)]?.request(),
+    requestAll: () => pulls.forEach((p) => void p.request()),
+    async awaitInSync() {
+      await Promise.all(pulls.map((p) => p.request()));
+    },
+    async stop() {
       await Promise.all(pulls.map((p) => p.stop()));
     },
   };

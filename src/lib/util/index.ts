@@ -2,6 +2,7 @@
 // window-wide signals and registries that let lower code reach the app without importing it.
 // Imports nothing from src/lib. (unloadOnPagehide.ts is not exported: vite.config.ts aliases the
 // `unload` package to it.)
+export { open, openText, seal, sealText } from './aesGcm';
 export { base64Blob, blobBase64, fromBase64, fromBase64Url, toBase64 } from './base64';
 export {
   APP_VERSION,

@@ -2,10 +2,11 @@
 // only: AES-GCM 256 for data, PBKDF2-SHA-256 for the key a password gives, HKDF-SHA-256 for the
 // key the server's device secret gives. Pure functions over keys and bytes; who holds the keys
 // is vault.ts.
-import { fromBase64, toBase64 } from '../util';
+import { fromBase64, open, seal, toBase64 } from '../util';
 
-// The vault's modules take base64 from here (one decoder for the app: src/lib/util/base64.ts).
-export { fromBase64, fromBase64Url, toBase64 } from '../util';
+// The vault's modules take base64 and AES-GCM's sealing from here (one of each for the app:
+// src/lib/util/base64.ts, src/lib/util/aesGcm.ts).
+export { fromBase64, fromBase64Url, open, openText, seal, sealText, toBase64 } from '../util';
 
 /** OWASP's current recommendation for PBKDF2-HMAC-SHA-256 (Password Storage Cheat Sheet). */
 export const PBKDF2_ITERATIONS = 600_000;
@@ -14,13 +15,11 @@ export const PBKDF2_ITERATIONS = 600_000;
 export const MIN_PBKDF2_ITERATIONS = 600_000;
 /** And a ceiling, so that a changed count cannot hang the lock screen. */
 export const MAX_PBKDF2_ITERATIONS = 10_000_000;
-const IV_BYTES = 12;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 
 const subtle = (): SubtleCrypto => globalThis.crypto.subtle;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
   return globalThis.crypto.getRandomValues(new Uint8Array(length));
@@ -54,30 +53,6 @@ export async function secretKey(secret: Uint8Array<ArrayBuffer>, salt: Uint8Arra
     false,
     ['encrypt', 'decrypt'],
   );
-}
-
-/** AES-GCM of `plain` under `key`: a fresh 96-bit IV, then the ciphertext with its tag. */
-export async function seal(key: CryptoKey, plain: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const iv = randomBytes(IV_BYTES);
-  const sealed = new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv }, key, plain));
-  const out = new Uint8Array(IV_BYTES + sealed.length);
-  out.set(iv);
-  out.set(sealed, IV_BYTES);
-  return out;
-}
-
-/** The plain bytes of `sealed`; rejects when the key is not the one that sealed it, or the bytes were changed. */
-export async function open(key: CryptoKey, sealed: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const iv = sealed.subarray(0, IV_BYTES);
-  return new Uint8Array(await subtle().decrypt({ name: 'AES-GCM', iv }, key, sealed.subarray(IV_BYTES)));
-}
-
-export async function sealText(key: CryptoKey, text: string): Promise<string> {
-  return toBase64(await seal(key, encoder.encode(text)));
-}
-
-export async function openText(key: CryptoKey, sealed: string): Promise<string> {
-  return decoder.decode(await open(key, fromBase64(sealed)));
 }
 
 /** A new data key: its bytes sealed under each wrapping key, and the key itself (not extractable). */

@@ -5,6 +5,8 @@
 export {
   VaultLockedError,
   vaultSealer,
+  dataKey,
+  knowOpenings,
   isVaultOpen,
   openVaultUser,
   onVaultChange,

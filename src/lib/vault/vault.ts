@@ -37,6 +37,7 @@ const listeners = new Set<() => void>();
 
 function setOpen(next: OpenVault | null): void {
   current = next;
+  knownOpenings.clear(); // plain text sealed under a key no longer open
   for (const listener of listeners) listener();
 }
 
@@ -55,7 +56,9 @@ export function isVaultOpen(userId?: string): boolean {
   return current !== null && (userId === undefined || current.userId === userId);
 }
 
-function dataKey(): CryptoKey {
+/** The open user's data key, not extractable: for the pull's worker, which seals as the vault
+ * does (docs/adr/0051-pull-in-a-worker.md). Throws VaultLockedError when locked. */
+export function dataKey(): CryptoKey {
   if (!current) throw new VaultLockedError();
   return current.key;
 }
@@ -261,9 +264,34 @@ export async function openJson<T = unknown>(sealed: string): Promise<T> {
   return JSON.parse(await openText(dataKey(), sealed)) as T;
 }
 
+/** Sealed texts the pull's worker has just sealed under the open key, with the JSON it sealed
+ * (docs/adr/0051-pull-in-a-worker.md): the page's store hears the worker's writes as sealed
+ * documents, and opens each of them once, here, without decrypting what this device sealed a
+ * moment ago. Taken at their opening; the oldest dropped past the bound (a write the storage
+ * refused is never heard); cleared whenever the vault opens or locks. */
+const knownOpenings = new Map<string, string>();
+const KNOWN_OPENINGS_BOUND = 5_000;
+
+/** The worker's sealed texts and their JSON, for their opening on this page. */
+export function knowOpenings(pairs: readonly (readonly [sealed: string, json: string])[]): void {
+  if (!current) return;
+  for (const [sealed, json] of pairs) knownOpenings.set(sealed, json);
+  for (const sealed of knownOpenings.keys()) {
+    if (knownOpenings.size <= KNOWN_OPENINGS_BOUND) break;
+    knownOpenings.delete(sealed);
+  }
+}
+
+function openDocument(sealed: string): Promise<Record<string, unknown>> {
+  const json = knownOpenings.get(sealed);
+  if (json === undefined) return openJson<Record<string, unknown>>(sealed);
+  knownOpenings.delete(sealed);
+  return Promise.resolve(JSON.parse(json) as Record<string, unknown>);
+}
+
 /** The store's client documents sealed under the open user's data key (the store is given it
  * when it opens: it imports no vault, ADR-0049). */
-export const vaultSealer: Sealer = { seal: sealJson, open: (sealed) => openJson<Record<string, unknown>>(sealed) };
+export const vaultSealer: Sealer = { seal: sealJson, open: openDocument };
 
 export async function sealBytes(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   return seal(dataKey(), bytes);

@@ -27,6 +27,9 @@ export interface ReplicationOptions {
   /** The change stream is open (at start, and again after a reconnect): a screen loaded before
    * it was may have missed a change, and asks again (live lists). */
   onStreamOpen?: () => void;
+  /** The vault's data key: given, and where the browser has workers, the rows are sealed and
+   * stored by a worker (docs/adr/0051-pull-in-a-worker.md), not on the page's main thread. */
+  dataKey?: () => CryptoKey;
 }
 
 export interface Replication {
@@ -34,9 +37,19 @@ export interface Replication {
   awaitInSync(): Promise<void>;
   /** Pull every collection again (after coming back online, for instance). */
   reSync(): void;
+  /** Pull one table again (its spec name). */
+  pull(table: string): void;
   /** Pull failures (offline, 5xx); they are retried, so this is for logging. */
   error$: Observable<unknown>;
   /** A table (its spec name) pulled everything the server had: the "last update" of the screens. */
   pulled$: Observable<string>;
+  stop(): Promise<void>;
+}
+
+/** How the tables are pulled: on the page (TablePull) or in a worker (workerPull.ts). */
+export interface Pulls {
+  request(table: string): void;
+  requestAll(): void;
+  awaitInSync(): Promise<void>;
   stop(): Promise<void>;
 }
