@@ -9,6 +9,7 @@ import { readKeyring, unlockWaitMs } from '../../src/lib/vault/keyring';
 import { closeSealedValues, openSealedValues, readSealedValue, writeSealedValue } from '../../src/lib/vault/sealedKv';
 import {
   isVaultOpen,
+  knowOpenings,
   lockVault,
   openAtSignIn,
   openJson,
@@ -17,6 +18,7 @@ import {
   unlockWithPassword,
   unlockWithSecret,
   VaultLockedError,
+  vaultSealer,
 } from '../../src/lib/vault/vault';
 
 class MemoryStorage {
@@ -252,5 +254,33 @@ describe('sealed drafts', () => {
     await openAtSignIn({ userId: 'u-0002', password: 'b pass 22', secret: randomBytes(32), location: 4 });
     await openSealedValues('u-0002');
     expect(readSealedValue('draft:client:new')).toBeNull();
+  });
+});
+
+describe("the pull's worker's openings (docs/adr/0051-pull-in-a-worker.md)", () => {
+  // The worker tells the page each text it sealed with the JSON it sealed; the store's sealer
+  // opens such a text from that JSON, once. A told JSON that differs from the sealed value shows
+  // which way a text was opened.
+  it('opens a told text from its JSON once, then by decrypting it; forgets them at a lock, and past its bound', async () => {
+    await signIn('first pass 1');
+    const sealed = await sealJson({ lastName: 'Sealed' });
+    knowOpenings([[sealed, JSON.stringify({ lastName: 'Told' })]]);
+    expect(await vaultSealer.open(sealed)).toEqual({ lastName: 'Told' });
+    expect(await vaultSealer.open(sealed)).toEqual({ lastName: 'Sealed' }); // taken at its opening
+
+    knowOpenings([[sealed, JSON.stringify({ lastName: 'Told' })]]);
+    lockVault();
+    expect(await unlockWithPassword(USER, 'first pass 1')).toEqual({ ok: true });
+    expect(await vaultSealer.open(sealed)).toEqual({ lastName: 'Sealed' });
+
+    const other = await sealJson({ lastName: 'Other' });
+    knowOpenings([[sealed, JSON.stringify({ lastName: 'Told' })]]);
+    knowOpenings([[other, JSON.stringify({ lastName: 'x'.repeat(4_000_000) })]]); // past the bound: the oldest goes
+    expect(await vaultSealer.open(sealed)).toEqual({ lastName: 'Sealed' });
+
+    lockVault();
+    knowOpenings([[sealed, JSON.stringify({ lastName: 'Told' })]]); // locked: not kept
+    expect(await unlockWithPassword(USER, 'first pass 1')).toEqual({ ok: true });
+    expect(await vaultSealer.open(sealed)).toEqual({ lastName: 'Sealed' });
   });
 });

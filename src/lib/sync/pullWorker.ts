@@ -51,6 +51,9 @@ const http = {
  * worker's writes without decrypting them (src/lib/vault knowOpenings). Told before the
  * writes' change events can reach the page: they leave once IndexedDB has stored the rows. */
 let sealedLately: [string, string][] = [];
+/** Larger values (a photo's bytes) are not told: the page's memory holds what it is told until
+ * the write's event comes, and photos are a small share of the rows. */
+const TOLD_JSON_MAX_CHARS = 16_384;
 
 function tellSealed(): void {
   scope.postMessage({ kind: 'sealed', pairs: sealedLately });
@@ -63,6 +66,7 @@ function sealerOf(key: CryptoKey): Sealer {
     async seal(value) {
       const json = JSON.stringify(value);
       const sealed = await sealText(key, json);
+      if (json.length > TOLD_JSON_MAX_CHARS) return sealed; // a photo: the page decrypts it
       if (!sealedLately.length) setTimeout(tellSealed, 0);
       sealedLately.push([sealed, json]);
       return sealed;

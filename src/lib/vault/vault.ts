@@ -38,6 +38,7 @@ const listeners = new Set<() => void>();
 function setOpen(next: OpenVault | null): void {
   current = next;
   knownOpenings.clear(); // plain text sealed under a key no longer open
+  knownOpeningsChars = 0;
   for (const listener of listeners) listener();
 }
 
@@ -270,22 +271,33 @@ export async function openJson<T = unknown>(sealed: string): Promise<T> {
  * moment ago. Taken at their opening; the oldest dropped past the bound (a write the storage
  * refused is never heard); cleared whenever the vault opens or locks. */
 const knownOpenings = new Map<string, string>();
-const KNOWN_OPENINGS_BOUND = 5_000;
+/** The JSON kept at most, in characters: a few pages of the feed (a phone's memory is small). */
+const KNOWN_OPENINGS_MAX_CHARS = 4_000_000;
+let knownOpeningsChars = 0;
+
+function forgetOpening(sealed: string): void {
+  knownOpeningsChars -= knownOpenings.get(sealed)?.length ?? 0;
+  knownOpenings.delete(sealed);
+}
 
 /** The worker's sealed texts and their JSON, for their opening on this page. */
 export function knowOpenings(pairs: readonly (readonly [sealed: string, json: string])[]): void {
   if (!current) return;
-  for (const [sealed, json] of pairs) knownOpenings.set(sealed, json);
+  for (const [sealed, json] of pairs) {
+    forgetOpening(sealed);
+    knownOpenings.set(sealed, json);
+    knownOpeningsChars += json.length;
+  }
   for (const sealed of knownOpenings.keys()) {
-    if (knownOpenings.size <= KNOWN_OPENINGS_BOUND) break;
-    knownOpenings.delete(sealed);
+    if (knownOpeningsChars <= KNOWN_OPENINGS_MAX_CHARS) break;
+    forgetOpening(sealed);
   }
 }
 
 function openDocument(sealed: string): Promise<Record<string, unknown>> {
   const json = knownOpenings.get(sealed);
   if (json === undefined) return openJson<Record<string, unknown>>(sealed);
-  knownOpenings.delete(sealed);
+  forgetOpening(sealed);
   return Promise.resolve(JSON.parse(json) as Record<string, unknown>);
 }
 
