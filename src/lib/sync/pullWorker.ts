@@ -40,7 +40,8 @@ function feedCall(method: FeedCall['method'], url: string, body: unknown, config
   return new Promise((resolve, reject) => calls.set(id, { resolve: (data) => resolve({ data: data as never }), reject }));
 }
 
-/** The feed's requests, made by the page. */
+/** The feed's requests, made by the page (its client's base address given at the start: the
+ * pull's checkpoints are named after it). */
 const http = {
   defaults: { baseURL: '/api' },
   get: (url: string, config?: AxiosRequestConfig) => feedCall('get', url, undefined, config),
@@ -48,8 +49,9 @@ const http = {
 } as unknown as Pick<HttpClient, 'get' | 'post' | 'defaults'>;
 
 /** What this worker sealed since the last message, with its JSON: the page's store opens the
- * worker's writes without decrypting them (src/lib/vault knowOpenings). Told before the
- * writes' change events can reach the page: they leave once IndexedDB has stored the rows. */
+ * worker's writes without decrypting them (src/lib/vault knowOpenings). Told as soon as sealed,
+ * so they reach the page before the writes' change events as a rule (those leave once IndexedDB
+ * has stored the rows); a text told too late is decrypted on the page, as any other. */
 let sealedLately: [string, string][] = [];
 /** Larger values (a photo's bytes) are not told: the page's memory holds what it is told until
  * the write's event comes, and photos are a small share of the rows. */
@@ -84,6 +86,7 @@ const leading = new Promise<void>((resolve) => (lead = resolve));
 /** Opens the store at once (the page may still be drawing its first screen: the worker takes
  * none of its thread), and pulls once the page's tab leads. */
 async function start(message: Extract<ToPullWorker, { kind: 'start' }>): Promise<Replication | null> {
+  http.defaults.baseURL = message.baseURL;
   const { createIcrsDb } = await loadStoreCode();
   const db = await createIcrsDb({ name: message.storeName, sealer: sealerOf(message.key) });
   scope.postMessage({ kind: 'started' });

@@ -18,6 +18,8 @@ export type ToPullWorker =
       /** The vault's data key (not extractable: `postMessage` hands the key, never its bytes). */
       key: CryptoKey;
       token: string;
+      /** The page's HTTP client's base address. */
+      baseURL: string;
       tables: readonly string[];
       batchSize?: number;
       retryTime?: number;

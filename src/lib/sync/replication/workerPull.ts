@@ -42,8 +42,9 @@ export class WorkerPull implements Pulls {
   private readonly syncs = new Map<number, () => void>();
   private lastSync = 0;
   private leads = false;
-  /** The key the worker holds. */
+  /** The key the worker holds, and the key this pull started with. */
   private givenKey: CryptoKey | null = null;
+  private startKey: CryptoKey | null = null;
   private readonly stopVaultWatch: () => void;
   private onStopped: (() => void) | null = null;
 
@@ -111,14 +112,14 @@ export class WorkerPull implements Pulls {
 
   private open(): void {
     if (this.stopped || this.inPage || this.worker) return;
-    let key: CryptoKey;
-    try {
-      key = this.dataKey();
-    } catch (error) {
-      // Locked: nothing may be sealed, here or on the page; the lock screen is on its way.
-      console.warn('The pull waits for the vault:', error);
+    // Only under the key this pull started with: a vault locked, or opened again since (the lock
+    // reloads the page into the lock screen), gives none, and nothing is sealed here or there.
+    const key = this.openKey();
+    if (!key || (this.startKey && key !== this.startKey)) {
+      console.warn('The pull waits: the vault is locked, or holds another key than at its start');
       return;
     }
+    this.startKey = key;
     let worker: Worker;
     try {
       worker = new Worker(new URL('../pullWorker.ts', import.meta.url), { type: 'module', name: 'icrs-pull' });
@@ -140,6 +141,7 @@ export class WorkerPull implements Pulls {
       storeName: this.options.db.name,
       key,
       token: this.options.token,
+      baseURL: this.options.http.defaults.baseURL ?? '/api',
       tables: this.tables,
       ...(batchSize ? { batchSize } : {}),
       ...(retryTime ? { retryTime } : {}),
@@ -226,10 +228,15 @@ export class WorkerPull implements Pulls {
   }
 
   private keyStillOpen(): boolean {
+    return this.openKey() === this.givenKey;
+  }
+
+  /** The vault's key now (null: locked). */
+  private openKey(): CryptoKey | null {
     try {
-      return this.dataKey() === this.givenKey;
+      return this.dataKey();
     } catch {
-      return false; // locked
+      return null;
     }
   }
 
