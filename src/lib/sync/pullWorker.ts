@@ -78,26 +78,21 @@ function sealerOf(key: CryptoKey): Sealer {
 }
 
 let running: { db: IcrsDatabase; replication: Replication } | null = null;
-/** The replication once the store is open and the page's tab leads (null: it failed or stopped). */
+/** The replication once the store is open (null: the start failed). */
 let starting: Promise<Replication | null> | null = null;
-let lead: () => void = () => undefined;
-const leading = new Promise<void>((resolve) => (lead = resolve));
 
-/** Opens the store at once (the page may still be drawing its first screen: the worker takes
- * none of its thread), and pulls once the page's tab leads. */
-async function start(message: Extract<ToPullWorker, { kind: 'start' }>): Promise<Replication | null> {
+async function start(message: Extract<ToPullWorker, { kind: 'start' }>): Promise<Replication> {
   http.defaults.baseURL = message.baseURL;
   const { createIcrsDb } = await loadStoreCode();
   const db = await createIcrsDb({ name: message.storeName, sealer: sealerOf(message.key) });
   scope.postMessage({ kind: 'started' });
-  await leading;
   const replication = startReplication({
     db,
     http,
     token: message.token,
     tables: message.tables,
     eventSource: null, // the page listens to the change stream and asks for its tables
-    waitForLeadership: false, // the page says when its tab leads
+    waitForLeadership: false, // the page starts this worker once its tab leads
     ...(message.batchSize ? { batchSize: message.batchSize } : {}),
     ...(message.retryTime ? { retryTime: message.retryTime } : {}),
   });
@@ -110,7 +105,6 @@ async function start(message: Extract<ToPullWorker, { kind: 'start' }>): Promise
 }
 
 async function stop(): Promise<void> {
-  lead(); // a start waiting to lead ends
   await starting;
   const stopping = running;
   running = null;
@@ -142,9 +136,6 @@ scope.onmessage = ({ data: message }) => {
         scope.postMessage({ kind: 'failed', message: String(error) });
         return null;
       });
-      return;
-    case 'lead':
-      lead();
       return;
     case 'pull': {
       // Asked while the store opens: the round goes once it is open.

@@ -24,8 +24,6 @@ export type ToPullWorker =
       batchSize?: number;
       retryTime?: number;
     }
-  /** The page's tab leads: pull (the store opens at 'start', before). */
-  | { kind: 'lead' }
   /** Pull a table again ('*': every table). */
   | { kind: 'pull'; table: string }
   /** Answer when every table has pulled what the server has now. */

@@ -41,7 +41,6 @@ export class WorkerPull implements Pulls {
   private readonly failures = new Map<number, unknown>();
   private readonly syncs = new Map<number, () => void>();
   private lastSync = 0;
-  private leads = false;
   /** The key the worker holds, and the key this pull started with. */
   private givenKey: CryptoKey | null = null;
   private startKey: CryptoKey | null = null;
@@ -61,12 +60,8 @@ export class WorkerPull implements Pulls {
     this.stopVaultWatch = onVaultChange(() => {
       if (this.worker && !this.keyStillOpen()) this.end();
     });
-    // The worker opens its store while the tab waits to lead.
-    this.open();
-    void leadership.then(() => {
-      this.leads = true;
-      this.tell({ kind: 'lead' });
-    });
+    // Only the leading tab pulls (replication.ts): the others start no worker.
+    void leadership.then(() => this.open());
   }
 
   request(table: string): void {
@@ -146,7 +141,6 @@ export class WorkerPull implements Pulls {
       ...(batchSize ? { batchSize } : {}),
       ...(retryTime ? { retryTime } : {}),
     });
-    if (this.leads) this.tell({ kind: 'lead' }); // a worker started again (pageshow)
     for (const id of this.syncs.keys()) this.tell({ kind: 'sync', id }); // asked of a worker the page ended
   }
 
