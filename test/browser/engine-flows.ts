@@ -76,6 +76,31 @@ async function pulledByWorker(page: EnginePage, key: string): Promise<void> {
   await until(async () => (await page.evaluate(storedClientKeysInPage, null)).includes(key), 'the mirrored client on the device', 30_000);
 }
 
+/** Page-side: the service worker's registration as it stands, for the wait and its report. */
+async function serviceWorkerStateInPage(): Promise<string> {
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (!registration) return 'no registration';
+  const state = (worker: ServiceWorker | null) => worker?.state ?? 'none';
+  return `active ${state(registration.active)}, waiting ${state(registration.waiting)}, installing ${state(registration.installing)}`;
+}
+
+/** The worker that precaches the app is active: a restart without network is served by it. */
+async function serviceWorkerActive(page: EnginePage): Promise<void> {
+  let last = '';
+  try {
+    await until(
+      async () => {
+        last = await page.evaluate(serviceWorkerStateInPage, null);
+        return last.startsWith('active activated');
+      },
+      'the service worker active',
+      120_000,
+    );
+  } catch (error) {
+    throw new Error(`${String(error)}; its registration: ${last}`, { cause: error });
+  }
+}
+
 async function goOffline(page: EnginePage): Promise<void> {
   await page.click({ role: 'switch', name: 'Mode hors ligne' });
   await until(async () => (await page.path()) === '/offlinehp', 'the offline home');
@@ -261,7 +286,7 @@ export function describeCriticalFlows(engineName: EngineName): void {
         await signInFrench(page);
         await pulledByWorker(page, mirrored);
         // The worker precaches the app: the restart without network is served by it.
-        await page.evaluate(async () => void (await navigator.serviceWorker.ready), null);
+        await serviceWorkerActive(page);
         await goOffline(page);
         // The page is left (a full load) with a write going: the next page's stores answer.
         await page.evaluate(leaveAWriteGoing, null);
