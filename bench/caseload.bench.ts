@@ -23,6 +23,9 @@
 // - caseload.offline.*: the offline client list of this build with the caseload on the device,
 //   at BENCH_CPU× (bench/offline-clients.bench.ts: first rows on a full load, in-app, sort,
 //   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
+//   Each run measures a wide screen's data grid (1280×720) and a phone's list (412×915, no sort:
+//   its first column is the full name) on the same device, in turn: caseload.offline.* and
+//   caseload.offline.phone.*.
 //   BENCH_OFFLINE_COMPARE_DIST=<dir>: another build of the app (e.g. main's dist/ copied) served by
 //   a second server process of this tree on the same database, in its own browser context (its
 //   own store, filled by its own first pull), measured in turn with this one, the order
@@ -41,7 +44,9 @@ import { feedCounts, firstSignIn, MIRRORED, PASSWORD, type Build, type Run } fro
 import { median, pairedRatio } from './median';
 import {
   FIGURES as OFFLINE_FIGURES,
+  LAYOUTS as OFFLINE_LAYOUTS,
   NEEDLE,
+  noFigures,
   oneRun,
   phaseProfiler,
   prepared,
@@ -175,10 +180,11 @@ async function storageOf(page: Page): Promise<Storage> {
  * in the page's clock: the app's performance marks and the requests, beside the first row. */
 async function printTimeline(build: OfflineBuild): Promise<void> {
   const { page } = build;
+  await page.setViewportSize(OFFLINE_LAYOUTS[build.layout].viewport);
   await page.goto('/offlinehp');
   await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
   await page.goto('/profiles');
-  await page.locator('.MuiDataGrid-row[data-rowindex="0"]').waitFor({ timeout: 120_000 });
+  await page.locator(OFFLINE_LAYOUTS[build.layout].firstRow).waitFor({ timeout: 120_000 });
   const entries = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const marks = performance.getEntriesByType('mark').map((m) => `${m.name} ${m.startTime.toFixed(0)}`);
@@ -198,7 +204,7 @@ async function printTimeline(build: OfflineBuild): Promise<void> {
     };
   });
   console.log(
-    `# timeline ${build.name}: first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}`,
+    `# timeline ${build.name} (${build.layout}): first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}`,
   );
   console.log(`#   marks: ${entries.marks.join(', ')}; paints: ${entries.paints.join(', ')}`);
   console.log(`#   requests: ${entries.requests.join(', ')}`);
@@ -273,28 +279,36 @@ async function main() {
       );
     }
     if (ONLY !== 'fill') {
-      const offline: OfflineBuild[] = [await prepared(browser, 'this', ours.url, { user: WORKER, clients: CASELOAD, cpu: CPU })];
-      if (compared) offline.push(await prepared(browser, 'compared', compared.url, { user: WORKER, clients: CASELOAD, cpu: CPU }));
+      const prepare = (name: string, url: string) => prepared(browser, name, url, { user: WORKER, clients: CASELOAD, cpu: CPU });
+      const desktop: OfflineBuild[] = [await prepare('this', ours.url)];
+      if (compared) desktop.push(await prepare('compared', compared.url));
+      // The same devices drawn as a phone draws them (ADR-0024): the light list, not the grid.
+      const phone = desktop.map((build): OfflineBuild => ({ ...build, layout: 'phone', figures: noFigures() }));
       console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${loadText()}`);
-      if (process.env.BENCH_TIMELINE) for (const build of offline) await printTimeline(build);
+      if (process.env.BENCH_TIMELINE) for (const build of [...desktop, ...phone]) await printTimeline(build);
       for (let run = 0; run < OFFLINE_RUNS; run++) {
-        for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
+        for (const offline of [desktop, phone]) for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
         console.log(`# offline run ${run + 1} done; load ${loadText()}`);
       }
-      const [mine, other] = offline as [OfflineBuild, OfflineBuild | undefined];
-      offlineReport(mine, 'caseload.offline.');
-      if (other) {
-        offlineReport(other, 'caseload.offline.compared.');
+      for (const [offline, prefix] of [
+        [desktop, 'caseload.offline.'],
+        [phone, 'caseload.offline.phone.'],
+      ] as const) {
+        const [mine, other] = offline as [OfflineBuild, OfflineBuild | undefined];
+        offlineReport(mine, prefix);
+        if (!other) continue;
+        offlineReport(other, `${prefix}compared.`);
         for (const [key, name] of OFFLINE_FIGURES)
-          console.log(
-            `caseload.offline.ratio.${name}: ${pairedRatio(mine.figures[key], other.figures[key])}x  (this/compared, median of ${OFFLINE_RUNS} pairs)`,
-          );
+          if (mine.figures[key].length)
+            console.log(
+              `${prefix}ratio.${name}: ${pairedRatio(mine.figures[key], other.figures[key])}x  (this/compared, median of ${OFFLINE_RUNS} pairs)`,
+            );
       }
       if (process.env.BENCH_PROFILE) {
-        for (const build of offline) {
+        for (const build of [...desktop, ...phone]) {
           const profiler = phaseProfiler(build.page);
-          await oneRun({ ...build, figures: { shown: [], inApp: [], sort: [], search: [], frame: [], device: [] } }, profiler);
-          printPhaseProfiles(profiler, build.name);
+          await oneRun({ ...build, figures: noFigures() }, profiler);
+          printPhaseProfiles(profiler, `${build.name} (${build.layout})`);
         }
       }
     }
