@@ -25,7 +25,7 @@
 //   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
 //   Each run measures a wide screen's data grid (1280×720) and a phone's list (412×915, no sort:
 //   its first column is the full name) on the same device, in turn: caseload.offline.* and
-//   caseload.offline.phone.*.
+//   caseload.offline.phone.*. BENCH_SERVICE_WORKER=1: the pages served by the app's service worker.
 //   BENCH_OFFLINE_COMPARE_DIST=<dir>: another build of the app (e.g. main's dist/ copied) served by
 //   a second server process of this tree on the same database, in its own browser context (its
 //   own store, filled by its own first pull), measured in turn with this one, the order
@@ -71,6 +71,9 @@ const DATA: NationalData = {
   ownClients: Number(process.env.BENCH_CLIENTS ?? 12_000),
 };
 const WORKER = { userName: 'caseworker', password: PASSWORD };
+/** BENCH_SERVICE_WORKER=1: the offline list's pages served by the app's service worker, as an
+ * installed app's are (its scripts then compiled ahead by the browser); else from the server. */
+const SERVICE_WORKER = process.env.BENCH_SERVICE_WORKER === '1';
 /** BENCH_ONLY=fill|offline: one part of the bench. */
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_LANDING: the page the sign-in lands on (see above). */
@@ -201,10 +204,11 @@ async function printTimeline(build: OfflineBuild): Promise<void> {
       paints,
       firstRow: w.__firstRowAt,
       frame: w.__frameAt,
+      controlled: Boolean(navigator.serviceWorker?.controller),
     };
   });
   console.log(
-    `# timeline ${build.name} (${build.layout}): first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}`,
+    `# timeline ${build.name} (${build.layout}): first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}; served by the service worker: ${entries.controlled}`,
   );
   console.log(`#   marks: ${entries.marks.join(', ')}; paints: ${entries.paints.join(', ')}`);
   console.log(`#   requests: ${entries.requests.join(', ')}`);
@@ -279,7 +283,8 @@ async function main() {
       );
     }
     if (ONLY !== 'fill') {
-      const prepare = (name: string, url: string) => prepared(browser, name, url, { user: WORKER, clients: CASELOAD, cpu: CPU });
+      const prepare = (name: string, url: string) =>
+        prepared(browser, name, url, { user: WORKER, clients: CASELOAD, cpu: CPU, serviceWorker: SERVICE_WORKER });
       const desktop: OfflineBuild[] = [await prepare('this', ours.url)];
       if (compared) desktop.push(await prepare('compared', compared.url));
       // The same devices drawn as a phone draws them (ADR-0024): the light list, not the grid.

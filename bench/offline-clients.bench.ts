@@ -153,9 +153,17 @@ export async function prepared(
   browser: Browser,
   name: string,
   url: string,
-  { user = USER, clients = CLIENTS, cpu }: { user?: { userName: string; password: string }; clients?: number; cpu?: number } = {},
+  {
+    user = USER,
+    clients = CLIENTS,
+    cpu,
+    serviceWorker = false,
+  }: { user?: { userName: string; password: string }; clients?: number; cpu?: number; serviceWorker?: boolean } = {},
 ): Promise<Build> {
-  const page = await signedInAfterFirstPull(browser, url, user, ["localStorage.setItem('icrsDebug', '1')", WATCH]);
+  const scripts = ["localStorage.setItem('icrsDebug', '1')", WATCH];
+  const page = await signedInAfterFirstPull(browser, url, user, scripts, serviceWorker ? 'allow' : 'block');
+  // As an installed app starts: its pages and scripts from the service worker's cache.
+  if (serviceWorker) await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.waitForFunction(() => Boolean(window.__icrs?.db));
   const count = () => page.evaluate<number>('window.__icrs.db.collections.tbl_profiles.count().exec()');
   for (let tries = 0; (await count()) < clients; tries++) {

@@ -12,8 +12,9 @@ export async function signedInAfterFirstPull(
   baseURL: string,
   user: { userName: string; password: string },
   initScripts: readonly string[] = [],
+  serviceWorkers: 'allow' | 'block' = 'block',
 ): Promise<Page> {
-  const { context, page } = await newPage(browser, { baseURL, lang: 'en' });
+  const { context, page } = await newPage(browser, { baseURL, lang: 'en', serviceWorkers });
   for (const script of initScripts) await context.addInitScript(script);
   let lastPull = performance.now();
   const pulling = (url: string) => {
