@@ -29,9 +29,17 @@ async function spaPlugin(app: FastifyInstance, { root }: { root: string }) {
 
 export default fp(spaPlugin, { name: 'spa' });
 
-/** True when this unmatched request should get the app's index.html. */
+/** A file of the build by its address: its own folder, or a file name's extension. The app's
+ * routes have neither. */
+const BUILD_FILE = /^\/assets\/|\.(?:js|mjs|css|map|json|png|webp|svg|ico|woff2?|webmanifest|txt)$/i;
+
+/** True when this unmatched request should get the app's index.html. A file of the build that
+ * is not there never does: answered with the page, a script asked by a page of another release
+ * (a rolling update) fails on its type, and the service worker would keep the page as that file
+ * for good (its name is its revision), so the app would not start offline. */
 export function wantsApp(request: FastifyRequest): boolean {
-  return request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api';
+  const pathname = request.url.split('?')[0] ?? '';
+  return request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api' && !BUILD_FILE.test(pathname);
 }
 
 export function sendApp(reply: FastifyReply) {

@@ -137,10 +137,16 @@ describe.each(backends)('auth on %s', (backend) => {
     expect(body).toMatchObject({ status: 'ok', database: 'up', kind: backend });
   });
 
-  it('gives client routes the app and unknown API paths a JSON 404', async () => {
+  it('gives client routes the app, and unknown API paths and missing build files a JSON 404', async () => {
     const page = await fetch(`${t.url}/users/edit/123`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('ICRS test app');
+    // A file of another release (a rolling update) is not the app's page under its name.
+    for (const file of ['/assets/MapCanvas-Gone1234.js', '/assets/i18n/xx.json', '/sw-old.js', '/registerSW.js?v=2']) {
+      const missing = await fetch(`${t.url}${file}`);
+      expect(missing.status, file).toBe(404);
+      expect(missing.headers.get('content-type'), file).toMatch(/^application\/json/);
+    }
     const api = await t.api('GET', '/no-such-call', { token: adminToken });
     expect(api.status).toBe(404);
     expect(api.body.message).toBe('Not found: /api/no-such-call');
