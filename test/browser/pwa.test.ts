@@ -1,10 +1,10 @@
 // Service worker and the update prompt (product.md §1, §9): a changed service worker on the server
 // makes the running app show the notice and the confirm dialog; confirming loads the new one.
-import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { appendToBuiltFile } from '../helpers/build';
 import { launchBrowser, newPage, signIn } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -47,6 +47,46 @@ describe('app update', () => {
     await expect(page.getByText('Please refresh your page to update!').count()).resolves.toBe(0);
     await context.close();
   });
+});
+
+/** The page's service worker registration: whether it has an active worker. */
+const activeWorker = (page: Page) => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active));
+
+describe('a first install that failed', () => {
+  it('registers the worker again after a pause, without a page load, once the missing file is there', async () => {
+    // One of the app's files the sign-in page does not load, and its compressed copies: gone,
+    // as a download cut by a weak network or a server restarting would leave it.
+    const chunk = readdirSync(path.join(staticDir, 'assets')).find((name) => /^MapCanvas-.+\.js$/.test(name));
+    expect(chunk, 'the map chunk in the build').toBeDefined();
+    const files = ['', '.br', '.gz']
+      .map((suffix) => path.join(staticDir, 'assets', `${chunk}${suffix}`))
+      .filter((file) => existsSync(file));
+    const putBack = () => files.filter((file) => existsSync(`${file}.away`)).forEach((file) => renameSync(`${file}.away`, file));
+    files.forEach((file) => renameSync(file, `${file}.away`));
+    const { context, page } = await newPage(browser, { baseURL: server.url, lang: 'en', serviceWorkers: 'allow' });
+    try {
+      const said: string[] = [];
+      page.on('console', (message) => said.push(message.text()));
+      await page.goto('/login');
+      await page.evaluate(() => Object.assign(window, { samePage: true }));
+      const failed = () => said.some((text) => text.includes("The app's offline files could not all be downloaded"));
+      for (let waited = 0; !failed(); waited += 250) {
+        if (waited > 60_000) throw new Error(`no failed install within 60 s; the page said: ${said.join(' | ')}`);
+        await page.waitForTimeout(250);
+      }
+      expect(await activeWorker(page)).toBe(false);
+
+      putBack();
+      for (let waited = 0; !(await activeWorker(page)); waited += 500) {
+        if (waited > 60_000) throw new Error(`no active worker 60 s after the file was back; the page said: ${said.join(' | ')}`);
+        await page.waitForTimeout(500);
+      }
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    } finally {
+      putBack();
+      await context.close();
+    }
+  }, 150_000);
 });
 
 describe('the build on the network', () => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { Alert, Button, Snackbar } from '@mui/material';
 import { ConfirmDialog } from '../../components';
-import { UPDATE_CHECK_DELAY_MS } from '../../lib/util';
+import { INSTALL_RETRY_FIRST_MS, UPDATE_CHECK_DELAY_MS } from '../../lib/util';
 // The light module, not the offline feature: the prompt loads with the shell, before any store.
 import { afterUploads, useUploading } from '../../lib/ui';
 import { useSay } from '../../lib/session';
@@ -18,6 +18,28 @@ function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefine
 }
 
 /**
+ * A first install that fails (one of the app's files not downloaded: a weak network, a server
+ * restarting) leaves no worker, and the browser drops the registration: the app would not start
+ * offline until the page is loaded again, and a field worker may keep it open for hours before
+ * going where the network does not reach (docs/adr/0034-app-delivery.md). So the worker is
+ * registered again after a pause that doubles, up to hourly, until one is installed.
+ */
+function retryFailedInstall(swUrl: string, registration: ServiceWorkerRegistration | undefined, pauseMs = INSTALL_RETRY_FIRST_MS): void {
+  const installing = registration?.installing;
+  if (!registration || registration.active || !installing) return;
+  installing.addEventListener('statechange', () => {
+    if (installing.state !== 'redundant' || registration.active || registration.waiting) return;
+    console.warn(`The app's offline files could not all be downloaded: trying again in ${pauseMs / 1000} s`);
+    window.setTimeout(() => {
+      navigator.serviceWorker.register(swUrl, { scope: registration.scope }).then(
+        (again) => retryFailedInstall(swUrl, again, Math.min(pauseMs * 2, HOURLY_MS)),
+        (error: unknown) => console.warn('Service worker registration failed:', error),
+      );
+    }, pauseMs);
+  });
+}
+
+/**
  * Registers the service worker (mounted by the gate once the app is stable) and, when a new
  * version waits, shows the notice and the confirm dialog of product.md §1. An update never cuts an
  * upload: the notice waits while this tab uploads, and the confirmation takes effect once no
@@ -30,7 +52,10 @@ export function UpdatePrompt() {
     needRefresh: [needRefresh],
     updateServiceWorker,
   } = useRegisterSW({
-    onRegisteredSW: (_url, registration) => scheduleUpdateChecks(registration),
+    onRegisteredSW: (swUrl, registration) => {
+      scheduleUpdateChecks(registration);
+      retryFailedInstall(swUrl, registration);
+    },
     onRegisterError: (error: unknown) => console.warn('Service worker registration failed:', error),
   });
   const uploading = useUploading();

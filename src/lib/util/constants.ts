@@ -11,6 +11,9 @@ export const WIDE_MEDIA_QUERY = `(min-width:${NARROW_MAX_WIDTH + 1}px)`;
 
 export const LOGOUT_RELOAD_DELAY_MS = 200;
 export const UPDATE_CHECK_DELAY_MS = 300;
+/** The first pause before the service worker is registered again after its first install
+ * failed (UpdatePrompt.tsx); it doubles at each failure, up to hourly. */
+export const INSTALL_RETRY_FIRST_MS = 10_000;
 export const PENDING_STATS_DELAY_MS = 500;
 export const SW_REGISTER_TIMEOUT_MS = 30_000;
 export const TOAST_DURATION_MS = 5000;

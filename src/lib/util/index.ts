@@ -6,6 +6,7 @@ export { open, openText, seal, sealText } from './aesGcm';
 export { base64Blob, blobBase64, fromBase64, fromBase64Url, toBase64 } from './base64';
 export {
   APP_VERSION,
+  INSTALL_RETRY_FIRST_MS,
   LOGOUT_RELOAD_DELAY_MS,
   NARROW_MAX_WIDTH,
   PASSWORD_RESET_ROLES,
