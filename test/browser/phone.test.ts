@@ -87,6 +87,8 @@ describe('provider, service, verification and job screens at 360 px', () => {
       await signIn(page, server.admin.userName, server.admin.password);
       for (const screen of screens()) await check(page, screen, theme);
       await context.close();
-    });
+      // Twelve full page loads, each with an axe run: 17-25 s on a quiet machine, over 60 s on a
+      // busy one (2026-12-07).
+    }, 180_000);
   }
 });

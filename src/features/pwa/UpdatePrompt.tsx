@@ -28,7 +28,9 @@ function retryFailedInstall(swUrl: string, registration: ServiceWorkerRegistrati
   const installing = registration?.installing;
   if (!registration || registration.active || !installing) return;
   installing.addEventListener('statechange', () => {
-    if (installing.state !== 'redundant' || registration.active || registration.waiting) return;
+    // Redundant because a newer worker took its place: that one installs, nothing to retry.
+    const newer = registration.installing !== null && registration.installing !== installing;
+    if (installing.state !== 'redundant' || registration.active || registration.waiting || newer) return;
     console.warn(`The app's offline files could not all be downloaded: trying again in ${pauseMs / 1000} s`);
     window.setTimeout(() => {
       navigator.serviceWorker.register(swUrl, { scope: registration.scope }).then(
