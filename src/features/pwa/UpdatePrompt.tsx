@@ -9,6 +9,8 @@ import { useSay } from '../../lib/session';
 
 const HOURLY_MS = 60 * 60 * 1000;
 
+const registrationFailed = (error: unknown) => console.warn('Service worker registration failed:', error);
+
 /** product.md §9: the first update check starts 300 ms after registration; then hourly. */
 function scheduleUpdateChecks(registration: ServiceWorkerRegistration | undefined): void {
   if (!registration) return;
@@ -33,10 +35,9 @@ function retryFailedInstall(swUrl: string, registration: ServiceWorkerRegistrati
     if (installing.state !== 'redundant' || registration.active || registration.waiting || newer) return;
     console.warn(`The app's offline files could not all be downloaded: trying again in ${pauseMs / 1000} s`);
     window.setTimeout(() => {
-      navigator.serviceWorker.register(swUrl, { scope: registration.scope }).then(
-        (again) => retryFailedInstall(swUrl, again, Math.min(pauseMs * 2, HOURLY_MS)),
-        (error: unknown) => console.warn('Service worker registration failed:', error),
-      );
+      navigator.serviceWorker
+        .register(swUrl, { scope: registration.scope })
+        .then((again) => retryFailedInstall(swUrl, again, Math.min(pauseMs * 2, HOURLY_MS)), registrationFailed);
     }, pauseMs);
   });
 }
@@ -58,7 +59,7 @@ export function UpdatePrompt() {
       scheduleUpdateChecks(registration);
       retryFailedInstall(swUrl, registration);
     },
-    onRegisterError: (error: unknown) => console.warn('Service worker registration failed:', error),
+    onRegisterError: registrationFailed,
   });
   const uploading = useUploading();
   // An update replaces the worker that controls this page. With none (a first visit, whose
