@@ -25,12 +25,16 @@
 //   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
 //   Each run measures a wide screen's data grid (1280×720) and a phone's list (412×915, no sort:
 //   its first column is the full name) on the same device, in turn: caseload.offline.* and
-//   caseload.offline.phone.*. BENCH_SERVICE_WORKER=1: the pages served by the app's service worker.
+//   caseload.offline.phone.* (BENCH_OFFLINE_LAYOUTS=phone: the phone's alone). BENCH_SERVICE_WORKER=1: the pages served by the app's service worker.
 //   BENCH_OFFLINE_COMPARE_DIST=<dir>: another build of the app (e.g. main's dist/ copied) served by
 //   a second server process of this tree on the same database, in its own browser context (its
 //   own store, filled by its own first pull), measured in turn with this one, the order
 //   alternating: its figures as caseload.offline.compared.*, and the medians of the runs' ratios.
 //   With BENCH_PROFILE=1, one more run of each build, not counted, with a CPU profile per phase.
+//   BENCH_TIMELINE=1: one full load per layout first, with the page's marks, requests and
+//   decryptions (before the first row, and in all); with BENCH_TRACE=1 (or =phone, =desktop)
+//   one more load under Chromium's tracing: the main thread's JavaScript samples per script and
+//   per function, and its self time per trace event, up to the first row.
 //
 //   npx vite build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/caseload.bench.ts
 //   BENCH_ONLY=offline BENCH_OFFLINE_COMPARE_DIST=/tmp/main-dist TEST_DATABASE_URL=… npx tsx bench/caseload.bench.ts
@@ -74,6 +78,8 @@ const WORKER = { userName: 'caseworker', password: PASSWORD };
 /** BENCH_SERVICE_WORKER=1: the offline list's pages served by the app's service worker, as an
  * installed app's are (its scripts then compiled ahead by the browser); else from the server. */
 const SERVICE_WORKER = process.env.BENCH_SERVICE_WORKER === '1';
+/** BENCH_OFFLINE_LAYOUTS: the offline list's layouts measured (default both: desktop,phone). */
+const OFFLINE_LAYOUT_NAMES: readonly string[] = (process.env.BENCH_OFFLINE_LAYOUTS ?? 'desktop,phone').split(',');
 /** BENCH_ONLY=fill|offline: one part of the bench. */
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_LANDING: the page the sign-in lands on (see above). */
@@ -179,11 +185,129 @@ async function storageOf(page: Page): Promise<Storage> {
   });
 }
 
+/** BENCH_TRACE=1 (with BENCH_TIMELINE): the full load's main thread under Chromium's tracing,
+ * its self time per trace event (script compile and run, style, layout, paint, GC), until the
+ * first row: what the profiler's "(program)" hides. */
+async function tracedLoad(page: Page, firstRow: string): Promise<string[]> {
+  const browser = page.context().browser();
+  if (!browser) return [];
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler'],
+  });
+  await page.goto('/profiles');
+  await page.locator(firstRow).waitFor({ timeout: 120_000 });
+  const firstRowAt = await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt);
+  const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  return mainThreadSelfTimes(traceEvents, firstRowAt);
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  id?: string;
+  args?: { name?: string; data?: TraceData };
+}
+
+interface TraceData {
+  url?: string;
+  startTime?: number;
+  cpuProfile?: { nodes?: { id: number; parent?: number; callFrame: { functionName: string; url: string } }[]; samples?: number[] };
+  timeDeltas?: number[];
+}
+
+/** The JavaScript samples of the main thread's profile (its ProfileChunk events) from `from` to
+ * `to` (the trace's clock, µs): self time per script and per function. */
+function sampledSelfTimes(events: TraceEvent[], thread: { pid: number; tid: number }, from: number, to: number): string[] {
+  const profile = events.find((e) => e.name === 'Profile' && e.pid === thread.pid && e.tid === thread.tid);
+  if (!profile?.args?.data?.startTime) return ['(no CPU profile in the trace)'];
+  const frames = new Map<number, { functionName: string; url: string }>();
+  const byScript = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let at = profile.args.data.startTime;
+  for (const chunk of events.filter((e) => e.name === 'ProfileChunk' && e.id === profile.id)) {
+    for (const node of chunk.args?.data?.cpuProfile?.nodes ?? []) frames.set(node.id, node.callFrame);
+    const samples = chunk.args?.data?.cpuProfile?.samples ?? [];
+    const deltas = chunk.args?.data?.timeDeltas ?? [];
+    samples.forEach((id, i) => {
+      const delta = deltas[i] ?? 0;
+      at += delta;
+      if (at < from || at > to) return;
+      const frame = frames.get(id);
+      if (!frame) return;
+      const script = (frame.url ?? '').split('/').pop() || `(${frame.functionName})`;
+      byScript.set(script, (byScript.get(script) ?? 0) + delta);
+      const fn = `${frame.functionName || '(anonymous)'} ${script}`;
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + delta);
+    });
+  }
+  const top = (m: Map<string, number>, n: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms ${k}`);
+  return ['samples by script:', ...top(byScript, 20), 'samples by function:', ...top(byFunction, 25)];
+}
+
+function mainThreadSelfTimes(events: TraceEvent[], untilMs: number): string[] {
+  const main = events.find(
+    (e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((n) => n.pid === e.pid && n.name === 'ParseHTML'),
+  );
+  const start = events.find((e) => e.name === 'navigationStart' && e.pid === main?.pid) ?? events.find((e) => e.name === 'ParseHTML');
+  if (!main || !start) return ['(no main thread in the trace)'];
+  const end = start.ts + untilMs * 1000;
+  const complete = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined && e.ts >= start.ts && e.ts < end)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const self = new Map<string, number>();
+  const stack: { event: TraceEvent; children: number }[] = [];
+  const endOf = (event: TraceEvent) => event.ts + (event.dur ?? 0);
+  const close = (upTo: number) => {
+    for (let open = stack.at(-1); open && endOf(open.event) <= upTo; open = stack.at(-1)) {
+      stack.pop();
+      const { event, children } = open;
+      const script = event.name === 'EvaluateScript' || event.name === 'v8.compile';
+      const key = script ? `${event.name} ${event.args?.data?.url?.split('/').pop() ?? ''}` : event.name;
+      self.set(key, (self.get(key) ?? 0) + (event.dur ?? 0) - children);
+    }
+  };
+  let busy = 0;
+  for (const event of complete) {
+    close(event.ts);
+    const parent = stack.at(-1);
+    if (parent) parent.children += event.dur ?? 0;
+    else busy += event.dur ?? 0;
+    stack.push({ event, children: 0 });
+  }
+  close(Number.POSITIVE_INFINITY);
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20);
+  return [
+    ...sampledSelfTimes(events, main, start.ts, end),
+    `main thread busy ${(busy / 1000).toFixed(0)} ms of ${untilMs.toFixed(0)} ms to the first row`,
+    ...top.map(([name, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms ${name}`),
+  ];
+}
+
+/** The page's decryptions (WebCrypto's), and how many of them came before the first row. */
+const COUNT_DECRYPTIONS = `(() => {
+  window.__decryptions = [0, 0];
+  const decrypt = SubtleCrypto.prototype.decrypt;
+  SubtleCrypto.prototype.decrypt = function (...args) {
+    window.__decryptions[0] += 1;
+    if (!window.__firstRowAt) window.__decryptions[1] += 1;
+    return decrypt.apply(this, args);
+  };
+})()`;
+
 /** BENCH_TIMELINE=1: where a full load of the offline list spends its time until the first row,
  * in the page's clock: the app's performance marks and the requests, beside the first row. */
 async function printTimeline(build: OfflineBuild): Promise<void> {
   const { page } = build;
   await page.setViewportSize(OFFLINE_LAYOUTS[build.layout].viewport);
+  await page.addInitScript(COUNT_DECRYPTIONS);
   await page.goto('/offlinehp');
   await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
   await page.goto('/profiles');
@@ -203,15 +327,21 @@ async function printTimeline(build: OfflineBuild): Promise<void> {
       requests,
       paints,
       firstRow: w.__firstRowAt,
+      decryptions: (window as unknown as { __decryptions: number[] }).__decryptions,
       frame: w.__frameAt,
       controlled: Boolean(navigator.serviceWorker?.controller),
     };
   });
   console.log(
-    `# timeline ${build.name} (${build.layout}): first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}; served by the service worker: ${entries.controlled}`,
+    `# timeline ${build.name} (${build.layout}): first row ${entries.firstRow?.toFixed(0)} ms, frame ${entries.frame?.toFixed(0)} ms; ${entries.nav}; served by the service worker: ${entries.controlled}; decryptions ${entries.decryptions?.[1]} before the first row, ${entries.decryptions?.[0]} in all`,
   );
   console.log(`#   marks: ${entries.marks.join(', ')}; paints: ${entries.paints.join(', ')}`);
   console.log(`#   requests: ${entries.requests.join(', ')}`);
+  if (process.env.BENCH_TRACE === '1' || process.env.BENCH_TRACE === build.layout) {
+    await page.goto('/offlinehp');
+    await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
+    for (const line of await tracedLoad(page, OFFLINE_LAYOUTS[build.layout].firstRow)) console.log(`#   trace: ${line}`);
+  }
 }
 
 async function main() {
@@ -289,16 +419,20 @@ async function main() {
       if (compared) desktop.push(await prepare('compared', compared.url));
       // The same devices drawn as a phone draws them (ADR-0024): the light list, not the grid.
       const phone = desktop.map((build): OfflineBuild => ({ ...build, layout: 'phone', figures: noFigures() }));
+      const layouts = (
+        [
+          [desktop, 'caseload.offline.'],
+          [phone, 'caseload.offline.phone.'],
+        ] as const
+      ).filter(([[build]]) => OFFLINE_LAYOUT_NAMES.includes(build?.layout ?? ''));
+      const measured = layouts.flatMap(([builds]) => builds);
       console.log(`# offline list at ${CPU}×, ${CASELOAD} caseload clients on the device; load ${loadText()}`);
-      if (process.env.BENCH_TIMELINE) for (const build of [...desktop, ...phone]) await printTimeline(build);
+      if (process.env.BENCH_TIMELINE) for (const build of measured) await printTimeline(build);
       for (let run = 0; run < OFFLINE_RUNS; run++) {
-        for (const offline of [desktop, phone]) for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
+        for (const [offline] of layouts) for (const build of run % 2 ? [...offline].reverse() : offline) await oneRun(build);
         console.log(`# offline run ${run + 1} done; load ${loadText()}`);
       }
-      for (const [offline, prefix] of [
-        [desktop, 'caseload.offline.'],
-        [phone, 'caseload.offline.phone.'],
-      ] as const) {
+      for (const [offline, prefix] of layouts) {
         const [mine, other] = offline as [OfflineBuild, OfflineBuild | undefined];
         offlineReport(mine, prefix);
         if (!other) continue;
@@ -310,7 +444,7 @@ async function main() {
             );
       }
       if (process.env.BENCH_PROFILE) {
-        for (const build of [...desktop, ...phone]) {
+        for (const build of measured) {
           const profiler = phaseProfiler(build.page);
           await oneRun({ ...build, figures: noFigures() }, profiler);
           printPhaseProfiles(profiler, `${build.name} (${build.layout})`);
