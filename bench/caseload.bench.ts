@@ -25,7 +25,8 @@
 //   search; median of BENCH_OFFLINE_RUNS, default 5). Aim ≤ 1 s for first rows and search.
 //   Each run measures a wide screen's data grid (1280×720) and a phone's list (412×915, no sort:
 //   its first column is the full name) on the same device, in turn: caseload.offline.* and
-//   caseload.offline.phone.* (BENCH_OFFLINE_LAYOUTS=phone: the phone's alone). BENCH_SERVICE_WORKER=1: the pages served by the app's service worker.
+//   caseload.offline.phone.* (BENCH_OFFLINE_LAYOUTS=phone: the phone's alone).
+//   BENCH_SERVICE_WORKER=1: the pages served by the app's service worker.
 //   BENCH_OFFLINE_COMPARE_DIST=<dir>: another build of the app (e.g. main's dist/ copied) served by
 //   a second server process of this tree on the same database, in its own browser context (its
 //   own store, filled by its own first pull), measured in turn with this one, the order
@@ -33,8 +34,9 @@
 //   With BENCH_PROFILE=1, one more run of each build, not counted, with a CPU profile per phase.
 //   BENCH_TIMELINE=1: one full load per layout first, with the page's marks, requests and
 //   decryptions (before the first row, and in all); with BENCH_TRACE=1 (or =phone, =desktop)
-//   one more load under Chromium's tracing: the main thread's JavaScript samples per script and
-//   per function, and its self time per trace event, up to the first row.
+//   two more loads under Chromium's tracing, up to the first row: the main thread's self time per
+//   trace event, then (the sampler on, which slows the load) its JavaScript per script and per
+//   function.
 //
 //   npx vite build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/caseload.bench.ts
 //   BENCH_ONLY=offline BENCH_OFFLINE_COMPARE_DIST=/tmp/main-dist TEST_DATABASE_URL=… npx tsx bench/caseload.bench.ts
@@ -185,20 +187,37 @@ async function storageOf(page: Page): Promise<Storage> {
   });
 }
 
-/** BENCH_TRACE=1 (with BENCH_TIMELINE): the full load's main thread under Chromium's tracing,
- * its self time per trace event (script compile and run, style, layout, paint, GC), until the
- * first row: what the profiler's "(program)" hides. */
-async function tracedLoad(page: Page, firstRow: string): Promise<string[]> {
+const TRACED = ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'v8'];
+/** The JavaScript sampler's category: its start alone takes seconds of a load at 4×. */
+const SAMPLED = 'disabled-by-default-v8.cpu_profiler';
+
+/** BENCH_TRACE (with BENCH_TIMELINE): a full load from the offline home under Chromium's tracing,
+ * until the first row; its events and the first row's time in the page's clock. */
+async function tracedLoad(page: Page, firstRow: string, categories: string[]): Promise<{ events: TraceEvent[]; firstRowAt: number }> {
   const browser = page.context().browser();
-  if (!browser) return [];
-  await browser.startTracing(page, {
-    categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler'],
-  });
+  if (!browser) throw new Error('BENCH_TRACE: the page has no browser to trace');
+  await page.goto('/offlinehp');
+  await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
+  await browser.startTracing(page, { categories });
   await page.goto('/profiles');
   await page.locator(firstRow).waitFor({ timeout: 120_000 });
   const firstRowAt = await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt);
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-  return mainThreadSelfTimes(traceEvents, firstRowAt);
+  return { events: traceEvents, firstRowAt };
+}
+
+/** Where a full load's main thread spends its time up to the first row (what a CPU profile's
+ * "(program)" hides): self time per trace event, from a load traced without the sampler; then
+ * JavaScript per script and function, from a load with it. */
+async function tracedBreakdown(page: Page, firstRow: string): Promise<string[]> {
+  const plain = await tracedLoad(page, firstRow, TRACED);
+  const sampled = await tracedLoad(page, firstRow, [...TRACED, SAMPLED]);
+  const thread = mainThread(sampled.events);
+  return [
+    ...eventSelfTimes(plain.events, plain.firstRowAt),
+    `sampled load: first row at ${sampled.firstRowAt.toFixed(0)} ms`,
+    ...(thread ? sampledSelfTimes(sampled.events, thread.main, thread.start, thread.start + sampled.firstRowAt * 1000) : []),
+  ];
 }
 
 interface TraceEvent {
@@ -252,15 +271,23 @@ function sampledSelfTimes(events: TraceEvent[], thread: { pid: number; tid: numb
   return ['samples by script:', ...top(byScript, 20), 'samples by function:', ...top(byFunction, 25)];
 }
 
-function mainThreadSelfTimes(events: TraceEvent[], untilMs: number): string[] {
+/** The traced page's main thread, and its navigation's start (the trace's clock, µs). */
+function mainThread(events: TraceEvent[]): { main: TraceEvent; start: number } | undefined {
   const main = events.find(
     (e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((n) => n.pid === e.pid && n.name === 'ParseHTML'),
   );
   const start = events.find((e) => e.name === 'navigationStart' && e.pid === main?.pid) ?? events.find((e) => e.name === 'ParseHTML');
-  if (!main || !start) return ['(no main thread in the trace)'];
-  const end = start.ts + untilMs * 1000;
+  return main && start ? { main, start: start.ts } : undefined;
+}
+
+/** The main thread's self time per trace event from the navigation to `untilMs` after it. */
+function eventSelfTimes(events: TraceEvent[], untilMs: number): string[] {
+  const thread = mainThread(events);
+  if (!thread) return ['(no main thread in the trace)'];
+  const { main, start } = thread;
+  const end = start + untilMs * 1000;
   const complete = events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined && e.ts >= start.ts && e.ts < end)
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined && e.ts >= start && e.ts < end)
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
   const self = new Map<string, number>();
   const stack: { event: TraceEvent; children: number }[] = [];
@@ -285,7 +312,6 @@ function mainThreadSelfTimes(events: TraceEvent[], untilMs: number): string[] {
   close(Number.POSITIVE_INFINITY);
   const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20);
   return [
-    ...sampledSelfTimes(events, main, start.ts, end),
     `main thread busy ${(busy / 1000).toFixed(0)} ms of ${untilMs.toFixed(0)} ms to the first row`,
     ...top.map(([name, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms ${name}`),
   ];
@@ -337,11 +363,8 @@ async function printTimeline(build: OfflineBuild): Promise<void> {
   );
   console.log(`#   marks: ${entries.marks.join(', ')}; paints: ${entries.paints.join(', ')}`);
   console.log(`#   requests: ${entries.requests.join(', ')}`);
-  if (process.env.BENCH_TRACE === '1' || process.env.BENCH_TRACE === build.layout) {
-    await page.goto('/offlinehp');
-    await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
-    for (const line of await tracedLoad(page, OFFLINE_LAYOUTS[build.layout].firstRow)) console.log(`#   trace: ${line}`);
-  }
+  if (process.env.BENCH_TRACE === '1' || process.env.BENCH_TRACE === build.layout)
+    for (const line of await tracedBreakdown(page, OFFLINE_LAYOUTS[build.layout].firstRow)) console.log(`#   trace: ${line}`);
 }
 
 async function main() {
