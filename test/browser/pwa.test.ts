@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { appendToBuiltFile } from '../helpers/build';
 import { launchBrowser, newPage, signIn } from '../helpers/browser';
+import { until } from '../helpers/engines';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -69,18 +70,18 @@ describe('a first install that failed', () => {
       page.on('console', (message) => said.push(message.text()));
       await page.goto('/login');
       await page.evaluate(() => Object.assign(window, { samePage: true }));
-      const failed = () => said.some((text) => text.includes("The app's offline files could not all be downloaded"));
-      for (let waited = 0; !failed(); waited += 250) {
-        if (waited > 60_000) throw new Error(`no failed install within 60 s; the page said: ${said.join(' | ')}`);
-        await page.waitForTimeout(250);
-      }
+      const waitFor = (check: () => Promise<boolean>, what: string) =>
+        until(check, what, 60_000).catch((error: unknown) => {
+          throw new Error(`${String(error)}; the page said: ${said.join(' | ')}`, { cause: error });
+        });
+      await waitFor(
+        async () => said.some((text) => text.includes("The app's offline files could not all be downloaded")),
+        'the failed install',
+      );
       expect(await activeWorker(page)).toBe(false);
 
       putBack();
-      for (let waited = 0; !(await activeWorker(page)); waited += 500) {
-        if (waited > 60_000) throw new Error(`no active worker 60 s after the file was back; the page said: ${said.join(' | ')}`);
-        await page.waitForTimeout(500);
-      }
+      await waitFor(() => activeWorker(page), 'an active worker after the file was back');
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
     } finally {
       putBack();
