@@ -53,6 +53,7 @@ import {
   LAYOUTS as OFFLINE_LAYOUTS,
   NEEDLE,
   noFigures,
+  offlineHome,
   oneRun,
   phaseProfiler,
   prepared,
@@ -193,14 +194,14 @@ const SAMPLED = 'disabled-by-default-v8.cpu_profiler';
 
 /** BENCH_TRACE (with BENCH_TIMELINE): a full load from the offline home under Chromium's tracing,
  * until the first row; its events and the first row's time in the page's clock. */
-async function tracedLoad(page: Page, firstRow: string, categories: string[]): Promise<{ events: TraceEvent[]; firstRowAt: number }> {
+async function tracedLoad(build: OfflineBuild, categories: string[]): Promise<{ events: TraceEvent[]; firstRowAt: number }> {
+  const { page, password } = build;
   const browser = page.context().browser();
   if (!browser) throw new Error('BENCH_TRACE: the page has no browser to trace');
-  await page.goto('/offlinehp');
-  await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
+  await offlineHome(page, password);
   await browser.startTracing(page, { categories });
   await page.goto('/profiles');
-  await page.locator(firstRow).waitFor({ timeout: 120_000 });
+  await page.locator(OFFLINE_LAYOUTS[build.layout].firstRow).waitFor({ timeout: 120_000 });
   const firstRowAt = await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt);
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
   return { events: traceEvents, firstRowAt };
@@ -209,9 +210,9 @@ async function tracedLoad(page: Page, firstRow: string, categories: string[]): P
 /** Where a full load's main thread spends its time up to the first row (what a CPU profile's
  * "(program)" hides): self time per trace event, from a load traced without the sampler; then
  * JavaScript per script and function, from a load with it. */
-async function tracedBreakdown(page: Page, firstRow: string): Promise<string[]> {
-  const plain = await tracedLoad(page, firstRow, TRACED);
-  const sampled = await tracedLoad(page, firstRow, [...TRACED, SAMPLED]);
+async function tracedBreakdown(build: OfflineBuild): Promise<string[]> {
+  const plain = await tracedLoad(build, TRACED);
+  const sampled = await tracedLoad(build, [...TRACED, SAMPLED]);
   const thread = mainThread(sampled.events);
   return [
     ...eventSelfTimes(plain.events, plain.firstRowAt),
@@ -334,8 +335,7 @@ async function printTimeline(build: OfflineBuild): Promise<void> {
   const { page } = build;
   await page.setViewportSize(OFFLINE_LAYOUTS[build.layout].viewport);
   await page.addInitScript(COUNT_DECRYPTIONS);
-  await page.goto('/offlinehp');
-  await page.getByRole('heading', { name: 'Offline home', level: 1 }).waitFor({ timeout: 120_000 });
+  await offlineHome(page, build.password);
   await page.goto('/profiles');
   await page.locator(OFFLINE_LAYOUTS[build.layout].firstRow).waitFor({ timeout: 120_000 });
   const entries = await page.evaluate(() => {
@@ -364,7 +364,7 @@ async function printTimeline(build: OfflineBuild): Promise<void> {
   console.log(`#   marks: ${entries.marks.join(', ')}; paints: ${entries.paints.join(', ')}`);
   console.log(`#   requests: ${entries.requests.join(', ')}`);
   if (process.env.BENCH_TRACE === '1' || process.env.BENCH_TRACE === build.layout)
-    for (const line of await tracedBreakdown(page, OFFLINE_LAYOUTS[build.layout].firstRow)) console.log(`#   trace: ${line}`);
+    for (const line of await tracedBreakdown(build)) console.log(`#   trace: ${line}`);
 }
 
 async function main() {

@@ -181,7 +181,8 @@ export async function prepared(
   return { name, password: user.password, page, layout: 'desktop', figures: noFigures() };
 }
 
-async function offlineHome(page: Page, password: string): Promise<void> {
+/** A fresh load of the offline home, past the lock screen if it shows. */
+export async function offlineHome(page: Page, password: string): Promise<void> {
   await page.goto('/offlinehp');
   if (await passLockScreen(page, password, page.getByRole('heading', { name: 'Offline home', level: 1 })))
     console.log('# the lock screen showed at the offline home: unlocked');
