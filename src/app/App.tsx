@@ -9,11 +9,11 @@ import { preloadSignedInShell } from '../features/shell';
 import { registerNavigate, registerPreload, TOAST_DURATION_MS } from '../lib/util';
 import { notify, preloadable, takeFlash } from '../lib/ui';
 import { type AppIntl, appIsOnline, getMode, getToken, getUser } from '../lib/session';
-import { loadStoreCode, openIcrsDbOnce } from '../lib/data/start';
+import { collectionWhenSetUp, loadStoreCode, openIcrsDbOnce } from '../lib/data/start';
 import { storedPublicConfig } from '../lib/http';
 import { forgetAsked, forgetLegacyData, resumeVault, settleIdleSession, settleLegacyToken } from '../lib/vault';
 import { reloadLocked, VaultGate } from '../features/auth';
-import { preloadGridAt, prefetchListAt, prefetchOnNavigation, readListAheadAt } from './listPrefetch';
+import { firstEntitiesAt, preloadGridAt, prefetchListAt, prefetchOnNavigation, readListAheadAt } from './listPrefetch';
 import { preloadRoute, routes } from './routes';
 
 // Made on the first render, not while this module evaluates: the router starts loading the
@@ -76,8 +76,12 @@ export function startModules(): Promise<unknown> {
   if (!appIsOnline()) {
     const storeCode = loadStoreCode();
     void Promise.all([vault, storeCode])
-      .then(([resumed]) => (resumed === 'open' ? openIcrsDbOnce() : undefined))
-      .then((db) => db && readListAheadAt(db, pathname))
+      .then(([resumed]) => {
+        if (resumed !== 'open') return undefined;
+        // The first screen's collection is set up first, and its page read there at once.
+        const store = openIcrsDbOnce(firstEntitiesAt(pathname));
+        return readListAheadAt(pathname, collectionWhenSetUp(store));
+      })
       .catch(() => undefined);
   }
   return Promise.allSettled([vault, listPage, signedInStore.preload(), preloadSignedInShell(), preloadRoute(pathname)]);

@@ -9,7 +9,8 @@ import type { createBrowserRouter } from 'react-router';
 import { firstPageQuery, type ListScreen } from '../components/entity/firstQuery';
 import { preloadListView } from '../components/entity/gridViewModule';
 import { api } from '../lib/http';
-import { prefetchPage, readFirstPageAhead, type IcrsDatabase } from '../lib/data/start';
+import type { EntityShape } from '../../schemas/define';
+import { prefetchPage, readFirstPageAhead, type IcrsCollection } from '../lib/data/start';
 import { appIsOnline, can, getUser, type Permission } from '../lib/session';
 import { AREAS, screenPath } from './areas';
 
@@ -53,12 +54,24 @@ export function prefetchListAt(pathname: string): Promise<unknown> | undefined {
   return preloadListView().catch(() => undefined); // the grid's own load reports
 }
 
-/** Offline, at a page load of a list the signed-in user may open: its first page read from the
- * store just opened, for the grid's first render (src/lib/data/localList.ts). */
-export function readListAheadAt(db: IcrsDatabase, pathname: string): Promise<void> | undefined {
+/** The entities the screen at `pathname` reads first: its list's, if it is a list the signed-in
+ * user may open (the store sets their collections up first, ADR-0035). */
+export function firstEntitiesAt(pathname: string): EntityShape[] {
+  const route = openableListAt(pathname);
+  return route ? [route.list.entity] : [];
+}
+
+/** Offline, at a page load of a list the signed-in user may open: its first page read from its
+ * collection as soon as the opening store has set it up, for the grid's first render
+ * (src/lib/data/localList.ts). */
+export function readListAheadAt(
+  pathname: string,
+  collectionOf: (entity: EntityShape) => Promise<IcrsCollection>,
+): Promise<void> | undefined {
   const route = openableListAt(pathname);
   if (!route) return undefined;
-  return readFirstPageAhead(db, route.list.entity, firstPageQuery(route.list.entity, route.list.columns));
+  const { entity, columns } = route.list;
+  return collectionOf(entity).then((collection) => readFirstPageAhead(collection, entity, firstPageQuery(entity, columns)));
 }
 
 /** Starts loading the grid's module when `pathname` is a list screen's (a menu link pointed at). */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EntityShape } from '../../schemas/define';
 import { docFromRow } from '../../schemas/derive/rxdb';
 import { sampleBody } from '../../schemas/derive/sample';
-import { job, offlineCollections, service, serviceProvider } from '../../schemas/index';
+import { job, offlineCollections, profile, service, serviceProvider } from '../../schemas/index';
 import { collectionOf, type IcrsDatabase } from '../../src/lib/store/database';
 import { openTestDb } from '../helpers/rxdb';
 
@@ -18,6 +18,29 @@ describe('icrs_db', () => {
     db = await openTestDb();
     expect(Object.keys(db.collections).sort()).toEqual(offlineCollections.map((t) => t.replace(/-/g, '_')).sort());
     expect(offlineCollections).toHaveLength(13);
+  });
+
+  it("sets up the first screen's collection first, in a step of its own, readable before the others are set up", async () => {
+    const name = `icrs_first_${Date.now()}`;
+    db = await openTestDb({ name });
+    const rows = Array.from({ length: 3 }, () => docFromRow(profile, { ...sampleBody(profile), createdAt: new Date().toISOString() }));
+    await collectionOf(db, profile).bulkInsert(rows);
+    await db.close();
+
+    const steps: string[][] = [];
+    let readAtFirstStep: Promise<unknown[]> | undefined;
+    db = await openTestDb({
+      name,
+      first: [profile],
+      onCollections: (opening) => {
+        steps.push(Object.keys(opening.collections).sort());
+        readAtFirstStep ??= collectionOf(opening, profile).find().exec();
+      },
+    });
+    expect(steps[0]).toEqual(['tbl_profiles']);
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps.at(-1)).toHaveLength(13);
+    expect(await readAtFirstStep).toHaveLength(3);
   });
 
   it('migrates stored records to a new schema version without losing one', async () => {

@@ -475,6 +475,29 @@ describe('list while the store opens (a full page load of a list screen)', () =>
     expect(pages.map((page) => page.rows.map((r) => r.sp_Id))).toEqual([[keys[0], keys[1], keys[2], uploaded, waiting]]);
   });
 
+  it("offline: the list reads its own collection as soon as the opening has set it up, before the store's others are", async () => {
+    const { keys, waiting, uploaded } = await serverAndDevice(3);
+    online = false;
+    const opening = storeOpeningLater();
+    const setUp = storeOpeningLater(); // the list's collection, told by the opening's first step
+    const early = createDataLayer({
+      db: opening.store,
+      collection: (entity) => setUp.store.then((store) => collectionOf(store, entity)),
+      http,
+      isOnline: () => online,
+      user: windowUser(),
+      lists,
+    });
+    const { pages, ended } = watch(
+      early.listPages(serviceProvider, { filter: { territory: 3 }, sort: 'sp_Name', dir: 'asc', pageSize: 25 }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pages).toEqual([]);
+    setUp.open(db); // the whole store is still opening
+    await ended;
+    expect(pages.map((page) => page.rows.map((r) => r.sp_Id))).toEqual([[keys[0], keys[1], keys[2], uploaded, waiting]]);
+  });
+
   it("online: a store that cannot open fails the list after the server's page was shown; other calls fail with it", async () => {
     const opening = storeOpeningLater();
     const early = createDataLayer({ db: opening.store, http, isOnline: () => true, user: fieldUser, lists });
@@ -598,7 +621,7 @@ describe("an offline list's first page read from the store ahead of its screen (
     const offline = layer();
     expect(offline.firstPage(serviceProvider, query)).toBeUndefined(); // nothing read ahead
 
-    await readFirstPageAhead(db, serviceProvider, query);
+    await readFirstPageAhead(collectionOf(db, serviceProvider), serviceProvider, query);
     expect(offline.firstPage(serviceProvider, { ...query, page: 2 })).toBeUndefined(); // another query
     // Saved after the read ahead: the first render shows the page read, the list then the current one.
     await offline.create(serviceProvider, { ...values(serviceProvider), sp_Name: 'Ahead B', territory: 9 });
@@ -611,7 +634,7 @@ describe("an offline list's first page read from the store ahead of its screen (
     expect(page.rows.map((r) => r.sp_Name)).toEqual(['Ahead A', 'Ahead B']);
 
     // Online a list reads the server: a page read from the store ahead is not what it draws.
-    await readFirstPageAhead(db, serviceProvider, query);
+    await readFirstPageAhead(collectionOf(db, serviceProvider), serviceProvider, query);
     online = true;
     expect(layer().firstPage(serviceProvider, query)).toBeUndefined();
   });

@@ -1,35 +1,75 @@
 // Opens icrs_db once per page, when the app first mounts this provider (not at import, so a
 // page that never needs it, and the tests, pay nothing), and hands it to the screens.
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
-import { DbContext, DbOpeningContext, LOADING, type DbState } from './dbContext';
-import { loadStoreCode, STORE_OPEN_BOUND_MS, storeNameFor, withinBound, type IcrsDatabase } from '../store';
+import type { EntityShape } from '../../../schemas/define';
+import { DbContext, DbOpeningContext, LOADING, type DbState, type StoreOpening } from './dbContext';
+import {
+  collectionName,
+  collectionOf,
+  loadStoreCode,
+  STORE_OPEN_BOUND_MS,
+  storeNameFor,
+  withinBound,
+  type IcrsCollection,
+  type IcrsDatabase,
+} from '../store';
 import { appIsOnline } from '../session';
 import { whenIdle } from '../util';
 import { openVaultUser, vaultSealer, VaultLockedError } from '../vault';
 
 /** Opens the store of the user whose vault is open (each user has their own, ADR-0020), sealed
- * under the vault's key, through RxDB's code, loaded first if it is not yet. */
-export function openStore(): Promise<IcrsDatabase> {
+ * under the vault's key, through RxDB's code, loaded first if it is not yet. `first`: the
+ * entities whose collections are set up first; `onCollections` hears each step of the set-up. */
+export function openStore(first: readonly EntityShape[] = [], onCollections?: (db: IcrsDatabase) => void): Promise<IcrsDatabase> {
   const userId = openVaultUser();
   if (!userId) return Promise.reject(new VaultLockedError());
-  return loadStoreCode().then(({ createIcrsDb }) => createIcrsDb({ name: storeNameFor(userId), sealer: vaultSealer }));
+  return loadStoreCode().then(({ createIcrsDb }) =>
+    createIcrsDb({ name: storeNameFor(userId), sealer: vaultSealer, first, onCollections }),
+  );
 }
 
 let opening: Promise<IcrsDatabase> | null = null;
+/** The page's store as far as its opening has set it up, and who waits for one of its collections. */
+let settingUp: IcrsDatabase | null = null;
+const waitingForCollection = new Set<() => void>();
+
+function collectionsSetUp(db: IcrsDatabase): void {
+  settingUp = db;
+  for (const heard of [...waitingForCollection]) heard();
+}
 
 /** The page's one store. RxDB refuses a second instance of a name in one page, and React may
  * mount the provider twice (StrictMode), so every caller shares one promise. A failed open
- * is forgotten, so a later mount can try again. */
-export function openIcrsDbOnce(): Promise<IcrsDatabase> {
+ * is forgotten, so a later mount can try again. The first caller's `first` entities have their
+ * collections set up before the others (the first screen's, ADR-0035). */
+export function openIcrsDbOnce(first: readonly EntityShape[] = []): Promise<IcrsDatabase> {
   if (typeof indexedDB === 'undefined')
     return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
   // Bounded (bounds.ts): an IndexedDB that never answers the opening leaves the screens a
   // message and a way to try again, not "Loading…" for good.
-  opening ??= withinBound(openStore(), STORE_OPEN_BOUND_MS, 'open').catch((error: unknown) => {
+  opening ??= withinBound(openStore(first, collectionsSetUp), STORE_OPEN_BOUND_MS, 'open').catch((error: unknown) => {
     opening = null;
+    settingUp = null;
     throw openingFailure(error);
   });
   return opening;
+}
+
+/** The collection of `entity` in the page's store (openIcrsDbOnce) as soon as its opening has
+ * set it up, before the store's other collections are. Never rejects: a failed opening is told
+ * by the opening's own promise, which callers race this with (DbProvider). */
+function collectionSetUp(entity: EntityShape): Promise<IcrsCollection> {
+  const name = collectionName(entity);
+  return new Promise((resolve) => {
+    const heard = () => {
+      const collection = settingUp?.collections[name];
+      if (!collection) return;
+      waitingForCollection.delete(heard);
+      resolve(collection);
+    };
+    waitingForCollection.add(heard);
+    heard();
+  });
 }
 
 /** The failure of an opening as an Error that says what happened. IndexedDB and RxDB may reject
@@ -57,6 +97,25 @@ export interface DbProviderProps {
 /** The longest the store waits for the first screen before it opens anyway. */
 export const STORE_OPEN_MAX_WAIT_MS = 500;
 
+/** `entity`'s collection once the store `db` will be is open. */
+const collectionOnceOpen =
+  (db: Promise<IcrsDatabase>) =>
+  (entity: EntityShape): Promise<IcrsCollection> =>
+    db.then((opened) => collectionOf(opened, entity));
+
+/** `entity`'s collection of the store `db` will be: as soon as the page's opening has set it up
+ * (before the others), else once `db` is open; `db`'s failure otherwise. */
+export function collectionWhenSetUp(db: Promise<IcrsDatabase>): (entity: EntityShape) => Promise<IcrsCollection> {
+  const whole = collectionOnceOpen(db);
+  return (entity) => Promise.race([collectionSetUp(entity), whole(entity)]);
+}
+
+/** The provider's opening: the store's promise, and a collection's as soon as it is set up
+ * (the page's own opening tells that; another `open`, only once the whole store is open). */
+function storeOpening(db: Promise<IcrsDatabase>, open: () => Promise<IcrsDatabase>): StoreOpening {
+  return { db, collection: open === openIcrsDbOnce ? collectionWhenSetUp(db) : collectionOnceOpen(db) };
+}
+
 /** A promise settled from outside: the store's, made at the first render, opened in the effect. */
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -72,6 +131,7 @@ function deferred<T>() {
 export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps) {
   const [state, setState] = useState<DbState>(LOADING);
   const [opening] = useState(() => deferred<IcrsDatabase>());
+  const [shared] = useState(() => storeOpening(opening.promise, open));
   useEffect(() => {
     let mounted = true;
     // Opened when the page is first idle, not beside the first screen's rendering: RxDB's 13
@@ -103,7 +163,7 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
     };
   }, [open, opening]);
   return (
-    <DbOpeningContext.Provider value={opening.promise}>
+    <DbOpeningContext.Provider value={shared}>
       <DbContext.Provider value={state}>{children}</DbContext.Provider>
     </DbOpeningContext.Provider>
   );

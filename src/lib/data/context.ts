@@ -23,6 +23,8 @@ export interface Ctx extends Remote {
 export interface Opening extends Remote {
   ctx: Promise<Ctx>;
   now: () => Ctx | null;
+  /** One collection, as soon as the opening has set it up (DataLayerDeps.collection). */
+  collection: (entity: EntityShape) => Promise<IcrsCollection>;
 }
 
 function reader<T>(value: Getter<T>): () => T {
@@ -46,7 +48,8 @@ export function makeContext(deps: DataLayerDeps): Opening {
   // A store that cannot open fails each call that needs it; this keeps the failure from being
   // reported as unhandled when no call needed it yet.
   ctx.catch(() => undefined);
-  return { ...remote, ctx, now: () => open };
+  const collection = deps.collection ?? ((entity: EntityShape) => ctx.then((opened) => opened.collection(entity)));
+  return { ...remote, ctx, now: () => open, collection };
 }
 
 /** Entities the API serves one row at a time by key (composite keys and `files` have none). */

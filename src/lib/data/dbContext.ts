@@ -1,6 +1,7 @@
 // The store of this page, shared through React context (opened by DbProvider).
 import { createContext, useContext } from 'react';
-import type { IcrsDatabase } from '../store';
+import type { EntityShape } from '../../../schemas/define';
+import type { IcrsCollection, IcrsDatabase } from '../store';
 
 export type DbState =
   | { status: 'loading'; db: null; error: null }
@@ -11,9 +12,16 @@ export const LOADING: DbState = { status: 'loading', db: null, error: null };
 
 export const DbContext = createContext<DbState>(LOADING);
 
-/** The store as a promise from the provider's first render (settled when it opens or fails):
- * what a list screen's data layer waits on while its first request is already out. */
-export const DbOpeningContext = createContext<Promise<IcrsDatabase> | null>(null);
+/** The store while it opens: `db` settles when it is open or failed; `collection` gives one
+ * collection as soon as the opening has set it up, before the others (a first screen's). */
+export interface StoreOpening {
+  db: Promise<IcrsDatabase>;
+  collection: (entity: EntityShape) => Promise<IcrsCollection>;
+}
+
+/** The store's opening from the provider's first render: what a list screen's data layer waits
+ * on while its first request is already out. */
+export const DbOpeningContext = createContext<StoreOpening | null>(null);
 
 /** Loading, ready with the store, or the error that kept it closed (no IndexedDB, quota…). */
 export function useDbState(): DbState {

@@ -26,7 +26,17 @@ export function useOpeningDataLayer(): DataLayer | null {
   const opening = useContext(DbOpeningContext);
   const failed = useDbState().status === 'error';
   const layer = useMemo(
-    () => (opening ? createDataLayer({ db: opening, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }) : null),
+    () =>
+      opening
+        ? createDataLayer({
+            db: opening.db,
+            collection: opening.collection,
+            http: api,
+            isOnline: appIsOnline,
+            user: getUser,
+            lists: getCachedLists,
+          })
+        : null,
     [opening],
   );
   return failed ? null : layer;

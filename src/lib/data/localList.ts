@@ -4,7 +4,7 @@
 // its rows in its first render, as an online list draws the server's page asked ahead
 // (prefetch.ts; docs/adr/0035-performance.md "Offline, the store opens as soon as the vault has").
 import type { EntityShape } from '../../../schemas/define';
-import { collectionOf, warmOpened, type IcrsDatabase } from '../store';
+import { warmOpened, type IcrsCollection } from '../store';
 import { whenIdle } from '../util';
 import { plain, type DocData } from './docs';
 import { countOf, mangoOf, pageOf } from './query';
@@ -14,13 +14,13 @@ import type { ListQuery, ListResult } from './types';
 /** The longest a list's store waits for an idle moment before it opens its documents ahead. */
 const WARM_MAX_WAIT_MS = 2_000;
 
+/** `query`'s page of `entity` from its collection in the store. */
 export async function listLocal(
-  db: IcrsDatabase,
+  collection: IcrsCollection,
   entity: EntityShape,
   query: ListQuery,
   { warm = true }: { warm?: boolean } = {},
 ): Promise<ListResult<DocData>> {
-  const collection = collectionOf(db, entity);
   const mango = mangoOf(entity, query);
   const docs = await collection.find(mango).exec();
   const total = await countOf(collection, mango.selector ?? {});
@@ -38,13 +38,14 @@ const ahead = new Map<string, ListResult<DocData>>();
 
 const aheadKey = (entity: EntityShape, query: ListQuery) => `${entity.table}|${JSON.stringify(query)}`;
 
-/** Reads `query`'s page of `entity` from the store now, for the grid's first render to take.
+/** Reads `query`'s page of `entity` from its collection now (as soon as the store's opening has
+ * set it up), for the grid's first render to take.
  * Kept PREFETCH_MAX_AGE_MS at most: a screen opened later asks the store afresh. It opens no
  * records ahead: read at the page's start, their opening (every sealed client) would share the
  * main thread with the first render; the grid's own read after it asks for them. */
-export async function readFirstPageAhead(db: IcrsDatabase, entity: EntityShape, query: ListQuery): Promise<void> {
+export async function readFirstPageAhead(collection: IcrsCollection, entity: EntityShape, query: ListQuery): Promise<void> {
   const key = aheadKey(entity, query);
-  const page = await listLocal(db, entity, query, { warm: false });
+  const page = await listLocal(collection, entity, query, { warm: false });
   ahead.set(key, page);
   setTimeout(() => ahead.get(key) === page && ahead.delete(key), PREFETCH_MAX_AGE_MS);
 }

@@ -77,7 +77,8 @@ function listsOnServer(opening: Opening, entity: EntityShape): boolean {
  * (as soon as the store is open), so an open store costs the page no round trip after the
  * answer. A store still opening when the answer comes: the server's page is shown first. */
 async function listInto(opening: Opening, entity: EntityShape, query: ListQuery, show: (page: ListResult<DocData>) => void): Promise<void> {
-  if (!listsOnServer(opening, entity)) return show(await listLocal((await opening.ctx).db, entity, query));
+  // Offline, the list's own collection is read as soon as it is set up (ADR-0035).
+  if (!listsOnServer(opening, entity)) return show(await listLocal(await opening.collection(entity), entity, query));
   const pending = opening.ctx.then((ctx) => pendingOf(ctx, entity, query));
   pending.catch(() => undefined); // a failed store fails the page below, once
   let page: Page;
@@ -85,7 +86,7 @@ async function listInto(opening: Opening, entity: EntityShape, query: ListQuery,
     // A page asked when the address became this list's (prefetch.ts) is this request, sent earlier.
     page = await (takePrefetched(opening.http, entity, query) ?? getPage(opening.http, entity, query));
   } catch (error) {
-    if (isNetworkError(error)) return show(await listLocal((await opening.ctx).db, entity, query));
+    if (isNetworkError(error)) return show(await listLocal(await opening.collection(entity), entity, query));
     throw error;
   }
   if (!opening.now()) show(serverPage(entity, page));

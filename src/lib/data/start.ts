@@ -3,9 +3,9 @@
 // the whole layer with it (a bundler places every module an index names in the chunk of its
 // first importer), so the first screen's chunk imports this file instead: RxDB's code to load
 // ahead (loadStoreCode, ADR-0035) and a list's first page asked before its screen is drawn.
-export { loadStoreCode, type IcrsDatabase } from '../store';
+export { loadStoreCode, type IcrsCollection, type IcrsDatabase } from '../store';
 export { prefetchPage } from './prefetch';
-export { openIcrsDbOnce } from './DbProvider';
+export { collectionWhenSetUp, openIcrsDbOnce } from './DbProvider';
 
 /** An offline list's first page read from the store ahead of its screen (localList.ts); its
  * module loads with the data layer's, not with the entry. */

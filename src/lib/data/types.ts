@@ -6,7 +6,7 @@ import type { Observable } from 'rxjs';
 import type { EntityShape } from '../../../schemas/define';
 import type { DocOf } from '../../../schemas/derive/types';
 import type { LookupItem } from '../../../schemas/entities/users';
-import type { IcrsDatabase } from '../store';
+import type { IcrsCollection, IcrsDatabase } from '../store';
 import type { SessionUser } from '../session';
 import type { Duplicate, DuplicateQuery } from '../../../schemas/duplicates';
 import type { profileImage } from '../../../schemas';
@@ -29,6 +29,9 @@ export interface DataLayerDeps {
   /** The store, or the promise of it while it opens: every call waits for it, except an
    * online list's request to the server, which leaves at once (`listPages`). */
   db: IcrsDatabase | PromiseLike<IcrsDatabase>;
+  /** One collection as soon as the opening has set it up, before the whole store is open: an
+   * offline list reads its page there (ADR-0035). Default: once the store is open. */
+  collection?: (entity: EntityShape) => Promise<IcrsCollection>;
   http: HttpClient;
   /** True when saves go to the API (online mode and a network); false: they stay in RxDB. */
   isOnline: () => boolean;

@@ -34,7 +34,7 @@ export function useStoreSave(): <T>(work: (layers: SaveLayers) => Promise<T>) =>
   const opening = useContext(DbOpeningContext);
   return useCallback(
     <T>(work: (layers: SaveLayers) => Promise<T>): Promise<T> => {
-      const store = db ? Promise.resolve(db) : (opening ?? Promise.reject(new StoreTimeoutError('open', 0)));
+      const store = db ? Promise.resolve(db) : (opening?.db ?? Promise.reject(new StoreTimeoutError('open', 0)));
       const layersOf = (ready: IcrsDatabase): SaveLayers => ({
         data: createDataLayer({ db: ready, http: api, isOnline: appIsOnline, user: getUser, lists: getCachedLists }),
         local: localLayer(ready),

@@ -32,6 +32,11 @@ export interface IcrsDbOptions {
   migrationSteps?: MigrationSteps;
   /** Other bounds for the store's steps (tests: short ones). */
   bounds?: Partial<StoreBounds>;
+  /** The entities the first screen reads: their collections are set up first, in a step of
+   * their own, so that the screen reads them while the others are set up (ADR-0035). */
+  first?: readonly EntityShape[];
+  /** Told after each step of the set-up, with the store and the collections it has so far. */
+  onCollections?: (db: IcrsDatabase) => void;
 }
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
@@ -61,21 +66,24 @@ export async function createIcrsDb(options: IcrsDbOptions): Promise<IcrsDatabase
     localDocuments: true,
   })) as IcrsDatabase;
   performance.mark('icrs-db:database');
-  const specs = Object.fromEntries(
-    OFFLINE_ENTITIES.map((declared) => {
-      const entity = options.schemaOverride?.(declared) ?? declared;
-      return [
-        collectionName(entity),
-        { schema: rxSchema(entity), migrationStrategies: migrationStrategiesFor(entity, options.migrationSteps ?? MIGRATION_STEPS) },
-      ];
-    }),
-  );
+  const spec = (declared: EntityShape) => {
+    const entity = options.schemaOverride?.(declared) ?? declared;
+    return [
+      collectionName(entity),
+      { schema: rxSchema(entity), migrationStrategies: migrationStrategiesFor(entity, options.migrationSteps ?? MIGRATION_STEPS) },
+    ] as const;
+  };
+  const first = OFFLINE_ENTITIES.filter((entity) => options.first?.includes(entity));
+  const rest = OFFLINE_ENTITIES.filter((entity) => !first.includes(entity));
   // A few collections at a time, with the browser's turn between: setting up a collection is
   // tens of milliseconds of the main thread on a phone, and all 13 at once were one long task
-  // of the first screen (ADR-0035).
-  for (const piece of inPieces(Object.entries(specs), COLLECTIONS_PER_STEP)) {
+  // of the first screen (ADR-0035). The first screen's own come first, alone.
+  const steps = [...(first.length ? [first] : []), ...inPieces(rest, COLLECTIONS_PER_STEP)];
+  for (const step of steps) {
     await yieldToBrowser();
-    await db.addCollections(Object.fromEntries(piece));
+    await db.addCollections(Object.fromEntries(step.map(spec)));
+    if (step === first) performance.mark('icrs-db:first-collections');
+    options.onCollections?.(db);
   }
   performance.mark('icrs-db:collections');
   return db;
