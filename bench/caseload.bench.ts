@@ -36,7 +36,7 @@
 //   decryptions (before the first row, and in all); with BENCH_TRACE=1 (or =phone, =desktop)
 //   two more loads under Chromium's tracing, up to the first row: the main thread's self time per
 //   trace event, then (the sampler on, which slows the load) its JavaScript per script and per
-//   function.
+//   function; BENCH_TRACE_FROM=frame: from the first contentful paint (the frame) only.
 //
 //   npx vite build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/caseload.bench.ts
 //   BENCH_ONLY=offline BENCH_OFFLINE_COMPARE_DIST=/tmp/main-dist TEST_DATABASE_URL=… npx tsx bench/caseload.bench.ts
@@ -194,7 +194,10 @@ const SAMPLED = 'disabled-by-default-v8.cpu_profiler';
 
 /** BENCH_TRACE (with BENCH_TIMELINE): a full load from the offline home under Chromium's tracing,
  * until the first row; its events and the first row's time in the page's clock. */
-async function tracedLoad(build: OfflineBuild, categories: string[]): Promise<{ events: TraceEvent[]; firstRowAt: number }> {
+async function tracedLoad(
+  build: OfflineBuild,
+  categories: string[],
+): Promise<{ events: TraceEvent[]; firstRowAt: number; fromAt: number }> {
   const { page, password } = build;
   const browser = page.context().browser();
   if (!browser) throw new Error('BENCH_TRACE: the page has no browser to trace');
@@ -203,9 +206,16 @@ async function tracedLoad(build: OfflineBuild, categories: string[]): Promise<{ 
   await page.goto('/profiles');
   await page.locator(OFFLINE_LAYOUTS[build.layout].firstRow).waitFor({ timeout: 120_000 });
   const firstRowAt = await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt);
+  const fromAt = TRACE_FROM_FRAME
+    ? await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0)
+    : 0;
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
-  return { events: traceEvents, firstRowAt };
+  return { events: traceEvents, firstRowAt, fromAt };
 }
+
+/** BENCH_TRACE_FROM=frame: the breakdown covers the first contentful paint (the frame) to the
+ * first row only: what the list's own drawing costs after the frame's. */
+const TRACE_FROM_FRAME = process.env.BENCH_TRACE_FROM === 'frame';
 
 /** Where a full load's main thread spends its time up to the first row (what a CPU profile's
  * "(program)" hides): self time per trace event, from a load traced without the sampler; then
@@ -215,9 +225,11 @@ async function tracedBreakdown(build: OfflineBuild): Promise<string[]> {
   const sampled = await tracedLoad(build, [...TRACED, SAMPLED]);
   const thread = mainThread(sampled.events);
   return [
-    ...eventSelfTimes(plain.events, plain.firstRowAt),
-    `sampled load: first row at ${sampled.firstRowAt.toFixed(0)} ms`,
-    ...(thread ? sampledSelfTimes(sampled.events, thread.main, thread.start, thread.start + sampled.firstRowAt * 1000) : []),
+    ...eventSelfTimes(plain.events, plain.fromAt, plain.firstRowAt),
+    `sampled load: first row at ${sampled.firstRowAt.toFixed(0)} ms, from ${sampled.fromAt.toFixed(0)} ms`,
+    ...(thread
+      ? sampledSelfTimes(sampled.events, thread.main, thread.start + sampled.fromAt * 1000, thread.start + sampled.firstRowAt * 1000)
+      : []),
   ];
 }
 
@@ -242,27 +254,30 @@ interface TraceData {
 /** The JavaScript samples of the main thread's profile (its ProfileChunk events) from `from` to
  * `to` (the trace's clock, µs): self time per script and per function. */
 function sampledSelfTimes(events: TraceEvent[], thread: { pid: number; tid: number }, from: number, to: number): string[] {
-  const profile = events.find((e) => e.name === 'Profile' && e.pid === thread.pid && e.tid === thread.tid);
-  if (!profile?.args?.data?.startTime) return ['(no CPU profile in the trace)'];
-  const frames = new Map<number, { functionName: string; url: string }>();
+  // The thread may have several profiles (one per document the sampler saw).
+  const profiles = events.filter((e) => e.name === 'Profile' && e.pid === thread.pid && e.tid === thread.tid && e.args?.data?.startTime);
+  if (!profiles.length) return ['(no CPU profile in the trace)'];
   const byScript = new Map<string, number>();
   const byFunction = new Map<string, number>();
-  let at = profile.args.data.startTime;
-  for (const chunk of events.filter((e) => e.name === 'ProfileChunk' && e.id === profile.id)) {
-    for (const node of chunk.args?.data?.cpuProfile?.nodes ?? []) frames.set(node.id, node.callFrame);
-    const samples = chunk.args?.data?.cpuProfile?.samples ?? [];
-    const deltas = chunk.args?.data?.timeDeltas ?? [];
-    samples.forEach((id, i) => {
-      const delta = deltas[i] ?? 0;
-      at += delta;
-      if (at < from || at > to) return;
-      const frame = frames.get(id);
-      if (!frame) return;
-      const script = (frame.url ?? '').split('/').pop() || `(${frame.functionName})`;
-      byScript.set(script, (byScript.get(script) ?? 0) + delta);
-      const fn = `${frame.functionName || '(anonymous)'} ${script}`;
-      byFunction.set(fn, (byFunction.get(fn) ?? 0) + delta);
-    });
+  for (const profile of profiles) {
+    const frames = new Map<number, { functionName: string; url: string }>();
+    let at = profile.args?.data?.startTime ?? 0;
+    for (const chunk of events.filter((e) => e.name === 'ProfileChunk' && e.id === profile.id)) {
+      for (const node of chunk.args?.data?.cpuProfile?.nodes ?? []) frames.set(node.id, node.callFrame);
+      const samples = chunk.args?.data?.cpuProfile?.samples ?? [];
+      const deltas = chunk.args?.data?.timeDeltas ?? [];
+      samples.forEach((id, i) => {
+        const delta = deltas[i] ?? 0;
+        at += delta;
+        if (at < from || at > to) return;
+        const frame = frames.get(id);
+        if (!frame) return;
+        const script = (frame.url ?? '').split('/').pop() || `(${frame.functionName})`;
+        byScript.set(script, (byScript.get(script) ?? 0) + delta);
+        const fn = `${frame.functionName || '(anonymous)'} ${script}`;
+        byFunction.set(fn, (byFunction.get(fn) ?? 0) + delta);
+      });
+    }
   }
   const top = (m: Map<string, number>, n: number) =>
     [...m.entries()]
@@ -281,14 +296,16 @@ function mainThread(events: TraceEvent[]): { main: TraceEvent; start: number } |
   return main && start ? { main, start: start.ts } : undefined;
 }
 
-/** The main thread's self time per trace event from the navigation to `untilMs` after it. */
-function eventSelfTimes(events: TraceEvent[], untilMs: number): string[] {
+/** The main thread's self time per trace event from `fromMs` to `untilMs` after the navigation. */
+function eventSelfTimes(events: TraceEvent[], fromMs: number, untilMs: number): string[] {
   const thread = mainThread(events);
   if (!thread) return ['(no main thread in the trace)'];
   const { main, start } = thread;
   const end = start + untilMs * 1000;
   const complete = events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined && e.ts >= start && e.ts < end)
+    .filter(
+      (e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined && e.ts >= start + fromMs * 1000 && e.ts < end,
+    )
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
   const self = new Map<string, number>();
   const stack: { event: TraceEvent; children: number }[] = [];
@@ -313,7 +330,7 @@ function eventSelfTimes(events: TraceEvent[], untilMs: number): string[] {
   close(Number.POSITIVE_INFINITY);
   const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20);
   return [
-    `main thread busy ${(busy / 1000).toFixed(0)} ms of ${untilMs.toFixed(0)} ms to the first row`,
+    `main thread busy ${(busy / 1000).toFixed(0)} ms of ${(untilMs - fromMs).toFixed(0)} ms from ${fromMs.toFixed(0)} ms to the first row`,
     ...top.map(([name, us]) => `${(us / 1000).toFixed(0).padStart(6)} ms ${name}`),
   ];
 }

@@ -13,10 +13,12 @@ import { withLightDeletes } from './lightDeletes';
 import { withSealedClients, type Sealer } from './sealedStorage';
 import { DEFAULT_BOUNDS, withBounds, type StoreBounds } from './boundedStorage';
 import { MIGRATION_STEPS, migrationStrategiesFor, type MigrationSteps } from './migrations';
-import { inPieces, yieldToBrowser } from '../util';
+import { inPieces, whenIdle, yieldToBrowser } from '../util';
 
 /** Collections set up in one step when the store opens. */
 const COLLECTIONS_PER_STEP = 3;
+/** After the first screen's collections, the longest the others wait for an idle page. */
+const REST_MAX_WAIT_MS = 1_500;
 
 export { collectionName, collectionOf, DB_NAME, OFFLINE_ENTITIES, type IcrsCollection, type IcrsDatabase } from './collections';
 
@@ -77,10 +79,11 @@ export async function createIcrsDb(options: IcrsDbOptions): Promise<IcrsDatabase
   const rest = OFFLINE_ENTITIES.filter((entity) => !first.includes(entity));
   // A few collections at a time, with the browser's turn between: setting up a collection is
   // tens of milliseconds of the main thread on a phone, and all 13 at once were one long task
-  // of the first screen (ADR-0035). The first screen's own come first, alone.
+  // of the first screen (ADR-0035). The first screen's own come first, alone; the others once
+  // the page is idle, so that the screen draws its rows before they take the main thread.
   const steps = [...(first.length ? [first] : []), ...inPieces(rest, COLLECTIONS_PER_STEP)];
-  for (const step of steps) {
-    await yieldToBrowser();
+  for (const [index, step] of steps.entries()) {
+    await (index === 1 && first.length ? idle(REST_MAX_WAIT_MS) : yieldToBrowser());
     await db.addCollections(Object.fromEntries(step.map(spec)));
     if (step === first) performance.mark('icrs-db:first-collections');
     options.onCollections?.(db);
@@ -88,6 +91,9 @@ export async function createIcrsDb(options: IcrsDbOptions): Promise<IcrsDatabase
   performance.mark('icrs-db:collections');
   return db;
 }
+
+/** Resolves when the page is first idle, at the latest after `maxWaitMs`. */
+const idle = (maxWaitMs: number) => new Promise<void>((resolve) => whenIdle(resolve, maxWaitMs));
 
 async function devModeStorage(storage: RxStorage<unknown, unknown>): Promise<RxStorage<unknown, unknown>> {
   const [{ RxDBDevModePlugin, disableWarnings }, { wrappedValidateAjvStorage }] = await Promise.all([
