@@ -9,7 +9,7 @@ import { preloadSignedInShell } from '../features/shell';
 import { registerNavigate, registerPreload, TOAST_DURATION_MS } from '../lib/util';
 import { notify, preloadable, takeFlash } from '../lib/ui';
 import { type AppIntl, appIsOnline, getMode, getToken, getUser } from '../lib/session';
-import { collectionWhenSetUp, loadStoreCode, openIcrsDbOnce } from '../lib/data/start';
+import { collectionWhenSetUp, formerMirrorHeld, loadStoreCode, openIcrsDbOnce } from '../lib/data/start';
 import { storedPublicConfig } from '../lib/http';
 import { forgetAsked, forgetLegacyData, resumeVault, settleIdleSession, settleLegacyToken } from '../lib/vault';
 import { reloadLocked, VaultGate } from '../features/auth';
@@ -78,9 +78,10 @@ export function startModules(): Promise<unknown> {
     void Promise.all([vault, storeCode])
       .then(([resumed]) => {
         if (resumed !== 'open') return undefined;
-        // The first screen's collection is set up first, and its page read there at once.
+        // The first screen's collection is set up first, and its page read there at once; not
+        // while the store holds a former organisation's mirror, which goes before any read.
         const store = openIcrsDbOnce(firstEntitiesAt(pathname));
-        return readListAheadAt(pathname, collectionWhenSetUp(store));
+        return formerMirrorHeld() ? undefined : readListAheadAt(pathname, collectionWhenSetUp(store));
       })
       .catch(() => undefined);
   }

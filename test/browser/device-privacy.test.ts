@@ -298,12 +298,24 @@ describe('an account moved to another organisation', () => {
     // The mirror holds organisation 2's clients (the other tests' too) and the one collected here.
     await expect.poll(profiles, { timeout: 15_000 }).toEqual(expect.arrayContaining(['Collectedbefore:pending', 'Mirroredclient:synced']));
 
-    // An administrator moves the account to organisation 3; the next load that reaches the server sees it.
+    // An administrator moves the account to organisation 3; the next load that reaches the server
+    // sees it. That load is the client list's own address, which reads its collection early
+    // (ADR-0035): not one name of the former organisation's mirror may be drawn before it goes.
     expect((await server.api('PUT', `/users/${userId}`, { token: adminToken, body: { location: 3 } })).status).toBe(200);
-    await page.reload();
+    await page.addInitScript(() => {
+      const seen = window as unknown as { __formerDrawn: boolean };
+      seen.__formerDrawn = false;
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes('Mirroredclient')) seen.__formerDrawn = true;
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.goto('/profiles');
     await page.getByText('Your account now belongs to another organisation').first().waitFor({ timeout: 20_000 });
     await storeReady(page);
     await expect.poll(profiles, { timeout: 15_000 }).toEqual(['Collectedbefore:pending']);
+    await page.getByRole('grid').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __formerDrawn: boolean }).__formerDrawn)).toBe(false);
+    await page.goto('/offlinehp');
     await page.getByRole('button', { name: 'Upload Data online' }).click();
     await page
       .getByText(/1 record collected for your former organisation waits on this device/)

@@ -4,7 +4,7 @@ import { api } from '../../lib/http';
 import { DbProvider, refreshLists, useDataLayer, useDb } from '../../lib/data';
 import { installDebugHandle } from './debugHandle';
 import { watchQuotaErrors } from '../../lib/ui';
-import { useStoreSettled } from './storeSettle';
+import { dropFormerMirror, useStoreSettled } from './storeSettle';
 import { useReplication } from './replicationControl';
 
 /** What runs beside the screens while the store is open: live pull, safety nets, checks. */
@@ -31,7 +31,7 @@ function StoreServices() {
  */
 export function SignedInStore({ children }: { children: ReactNode }) {
   return (
-    <DbProvider>
+    <DbProvider beforeReads={dropFormerMirror}>
       <StoreServices />
       {children}
     </DbProvider>

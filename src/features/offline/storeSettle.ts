@@ -4,7 +4,7 @@
 // not uploaded (the server would file them under the new one) until the account belongs to it
 // again or the user discards them.
 import { useEffect, useState } from 'react';
-import { adoptLegacyStore, collectionOf, type IcrsDatabase, OFFLINE_ENTITIES } from '../../lib/data';
+import { adoptLegacyStore, collectionOf, formerMirrorHeld, type IcrsDatabase, OFFLINE_ENTITIES } from '../../lib/data';
 import { countPending, forgetPullCheckpoints } from '../../lib/sync';
 import { notify } from '../../lib/ui';
 import { getUser, t } from '../../lib/session';
@@ -16,7 +16,7 @@ export async function settleOrganisation(db: IcrsDatabase): Promise<void> {
   const user = getUser();
   const held = user && keyringOrganisations(user.userId);
   if (!user || !held) return;
-  if (held.mirror !== user.location) {
+  if (formerMirrorHeld()) {
     await Promise.all(
       OFFLINE_ENTITIES.map((entity) =>
         collectionOf(db, entity)
@@ -46,6 +46,12 @@ async function adoptPrevious(db: IcrsDatabase): Promise<void> {
   if (!user) return;
   const taken = await adoptLegacyStore(db, user.userId);
   if (taken > 0) notify.info(t('lock.adoptedTitle'), t('lock.adopted', { count: taken }));
+}
+
+/** Before any screen reads the store: a former organisation's mirror goes (DbProvider
+ * `beforeReads`); the rest of the settling follows beside the screens (useStoreSettled). */
+export async function dropFormerMirror(db: IcrsDatabase): Promise<void> {
+  if (formerMirrorHeld()) await settleOrganisation(db);
 }
 
 /** True once the store is settled (records of the previous version taken, the organisation

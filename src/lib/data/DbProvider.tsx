@@ -13,9 +13,9 @@ import {
   type IcrsCollection,
   type IcrsDatabase,
 } from '../store';
-import { appIsOnline } from '../session';
+import { appIsOnline, getUser } from '../session';
 import { whenIdle } from '../util';
-import { openVaultUser, vaultSealer, VaultLockedError } from '../vault';
+import { mirrorIsOtherThan, openVaultUser, vaultSealer, VaultLockedError } from '../vault';
 
 /** Opens the store of the user whose vault is open (each user has their own, ADR-0020), sealed
  * under the vault's key, through RxDB's code, loaded first if it is not yet. `first`: the
@@ -38,20 +38,30 @@ function collectionsSetUp(db: IcrsDatabase): void {
   for (const heard of [...waitingForCollection]) heard();
 }
 
+/** True when the store holds the mirror of an organisation the signed-in account has left
+ * (ADR-0020): that mirror goes before any screen reads the store (DbProvider `beforeReads`). */
+export function formerMirrorHeld(): boolean {
+  const user = getUser();
+  return user !== null && mirrorIsOtherThan(user.userId, user.location);
+}
+
 /** The page's one store. RxDB refuses a second instance of a name in one page, and React may
  * mount the provider twice (StrictMode), so every caller shares one promise. A failed open
  * is forgotten, so a later mount can try again. The first caller's `first` entities have their
- * collections set up before the others (the first screen's, ADR-0035). */
+ * collections set up before the others, and read at once (the first screen's, ADR-0035);
+ * never while the store holds a former organisation's mirror, which must go first. */
 export function openIcrsDbOnce(first: readonly EntityShape[] = []): Promise<IcrsDatabase> {
   if (typeof indexedDB === 'undefined')
     return Promise.reject(new Error('This browser offers no IndexedDB: offline storage is unavailable'));
   // Bounded (bounds.ts): an IndexedDB that never answers the opening leaves the screens a
   // message and a way to try again, not "Loading…" for good.
-  opening ??= withinBound(openStore(first, collectionsSetUp), STORE_OPEN_BOUND_MS, 'open').catch((error: unknown) => {
-    opening = null;
-    settingUp = null;
-    throw openingFailure(error);
-  });
+  opening ??= withinBound(formerMirrorHeld() ? openStore() : openStore(first, collectionsSetUp), STORE_OPEN_BOUND_MS, 'open').catch(
+    (error: unknown) => {
+      opening = null;
+      settingUp = null;
+      throw openingFailure(error);
+    },
+  );
   return opening;
 }
 
@@ -90,6 +100,9 @@ export function openingFailure(error: unknown): Error {
 
 export interface DbProviderProps {
   children: ReactNode;
+  /** What is done to the open store before any screen reads it (a former organisation's mirror
+   * removed, ADR-0020). Its failure is the opening's: the screens read nothing. */
+  beforeReads?: (db: IcrsDatabase) => Promise<void>;
   /** Another way to open the store (tests). */
   open?: () => Promise<IcrsDatabase>;
 }
@@ -128,7 +141,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps) {
+export function DbProvider({ children, open = openIcrsDbOnce, beforeReads }: DbProviderProps) {
   const [state, setState] = useState<DbState>(LOADING);
   const [opening] = useState(() => deferred<IcrsDatabase>());
   const [shared] = useState(() => storeOpening(opening.promise, open));
@@ -139,19 +152,21 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
     // leaves the page idle, so it opens at once there (docs/performance.md "Start-up"). A list
     // asks the server meanwhile and merges this device's records once the store is open.
     const start = () => {
-      open().then(
-        (db) => {
-          opening.resolve(db);
-          // Every screen under the store draws again: in slices, not in one long task.
-          if (mounted) startTransition(() => setState({ status: 'ready', db, error: null }));
-        },
-        (error: unknown) => {
-          const failure = openingFailure(error);
-          console.error(`icrs_db could not be opened: ${failure.name}: ${failure.message}`, failure);
-          opening.reject(failure);
-          if (mounted) setState({ status: 'error', db: null, error: failure });
-        },
-      );
+      open()
+        .then((db) => (beforeReads ? beforeReads(db).then(() => db) : db))
+        .then(
+          (db) => {
+            opening.resolve(db);
+            // Every screen under the store draws again: in slices, not in one long task.
+            if (mounted) startTransition(() => setState({ status: 'ready', db, error: null }));
+          },
+          (error: unknown) => {
+            const failure = openingFailure(error);
+            console.error(`icrs_db could not be opened: ${failure.name}: ${failure.message}`, failure);
+            opening.reject(failure);
+            if (mounted) setState({ status: 'error', db: null, error: failure });
+          },
+        );
     };
     // Offline, every screen reads the store and nothing else: waiting for an idle page only
     // delays the first screen's rows (docs/performance.md "The offline client list").
@@ -161,7 +176,7 @@ export function DbProvider({ children, open = openIcrsDbOnce }: DbProviderProps)
       mounted = false;
       cancel();
     };
-  }, [open, opening]);
+  }, [open, opening, beforeReads]);
   return (
     <DbOpeningContext.Provider value={shared}>
       <DbContext.Provider value={state}>{children}</DbContext.Provider>

@@ -25,7 +25,15 @@ export { userNames } from './userNames';
 export { reportSaveFailure } from './saveFailure';
 
 // The store as React sees it.
-export { DbProvider, openIcrsDbOnce, openingFailure, openStore, STORE_OPEN_MAX_WAIT_MS, type DbProviderProps } from './DbProvider';
+export {
+  DbProvider,
+  formerMirrorHeld,
+  openIcrsDbOnce,
+  openingFailure,
+  openStore,
+  STORE_OPEN_MAX_WAIT_MS,
+  type DbProviderProps,
+} from './DbProvider';
 export { DbContext, DbOpeningContext, LOADING, useDb, useDbState, type DbState } from './dbContext';
 export { useDataLayer, useLiveCount, useLiveQuery, useOpeningDataLayer, type LiveQuery } from './hooks';
 export { useLocalDataLayer, useStoreSave, type SaveLayers } from './useLocalDataLayer';

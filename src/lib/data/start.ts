@@ -5,7 +5,7 @@
 // ahead (loadStoreCode, ADR-0035) and a list's first page asked before its screen is drawn.
 export { loadStoreCode, type IcrsCollection, type IcrsDatabase } from '../store';
 export { prefetchPage } from './prefetch';
-export { collectionWhenSetUp, openIcrsDbOnce } from './DbProvider';
+export { collectionWhenSetUp, formerMirrorHeld, openIcrsDbOnce } from './DbProvider';
 
 /** An offline list's first page read from the store ahead of its screen (localList.ts); its
  * module loads with the data layer's, not with the entry. */

@@ -15,6 +15,7 @@ export {
   waitBeforeUnlock,
   rewrapPassword,
   keyringOrganisations,
+  mirrorIsOtherThan,
   setKeyringOrganisations,
   type PasswordUnlock,
 } from './vault';

@@ -245,6 +245,13 @@ export function keyringOrganisations(userId: string): { records: number; mirror:
   return keyring ? { records: keyring.location, mirror: keyring.mirrorOf ?? keyring.location } : null;
 }
 
+/** True when the device's mirror holds another organisation's records than `location`'s: the
+ * account was moved (ADR-0020), and that mirror must go before anything of it is shown. */
+export function mirrorIsOtherThan(userId: string, location: number): boolean {
+  const held = keyringOrganisations(userId);
+  return held !== null && held.mirror !== location;
+}
+
 export function setKeyringOrganisations(userId: string, organisations: { records?: number; mirror?: number }): void {
   const keyring = readKeyring(userId);
   if (!keyring) return;
