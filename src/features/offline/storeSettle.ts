@@ -48,10 +48,19 @@ async function adoptPrevious(db: IcrsDatabase): Promise<void> {
   if (taken > 0) notify.info(t('lock.adoptedTitle'), t('lock.adopted', { count: taken }));
 }
 
+const dropping = new WeakMap<IcrsDatabase, Promise<void>>();
+
 /** Before any screen reads the store: a former organisation's mirror goes (DbProvider
- * `beforeReads`); the rest of the settling follows beside the screens (useStoreSettled). */
-export async function dropFormerMirror(db: IcrsDatabase): Promise<void> {
-  if (formerMirrorHeld()) await settleOrganisation(db);
+ * `beforeReads`), once per store however many providers ask; the rest of the settling follows
+ * beside the screens (useStoreSettled). */
+export function dropFormerMirror(db: IcrsDatabase): Promise<void> {
+  if (!formerMirrorHeld()) return Promise.resolve();
+  let dropped = dropping.get(db);
+  if (!dropped) {
+    dropped = settleOrganisation(db);
+    dropping.set(db, dropped);
+  }
+  return dropped;
 }
 
 /** True once the store is settled (records of the previous version taken, the organisation
