@@ -57,7 +57,11 @@ export function dropFormerMirror(db: IcrsDatabase): Promise<void> {
   if (!formerMirrorHeld()) return Promise.resolve();
   let dropped = dropping.get(db);
   if (!dropped) {
-    dropped = settleOrganisation(db);
+    // A failed drop is asked again by the next opening (a try again), not answered from here.
+    dropped = settleOrganisation(db).catch((error: unknown) => {
+      dropping.delete(db);
+      throw error;
+    });
     dropping.set(db, dropped);
   }
   return dropped;
